@@ -1,0 +1,1 @@
+//! qiyuan-chess: (being written)

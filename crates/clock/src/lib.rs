@@ -1,0 +1,1 @@
+//! qiyuan-clock: (being written)

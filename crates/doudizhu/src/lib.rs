@@ -1,0 +1,1 @@
+//! qiyuan-doudizhu: (being written)

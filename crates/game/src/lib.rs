@@ -1,0 +1,475 @@
+//! The game contract: how a table plays any of qiyuan's games.
+//!
+//! A game is a pure value. It is created from its options and a [`Setup`], and
+//! changes only through [`Game::act`], which takes an action written in the game's
+//! own text notation. A refused action returns a [`Refusal`] and leaves the game
+//! exactly as it was. Randomness (the Doudizhu deal) enters only through the setup,
+//! so a game is a pure function of its setup and the list of its accepted actions:
+//! a takeback is a replay of that list without its last entries.
+//!
+//! This crate knows nothing of clocks, users, sockets or storage. The table
+//! (`qiyuan-table`) owns those and drives a game through this trait.
+
+use std::fmt;
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+/// A seat at the table. Seat 0 moves first: white in chess, red in xiangqi, black in
+/// Go; in Doudizhu the seats are the three players in turn order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    pub const FIRST: Seat = Seat(0);
+    pub const SECOND: Seat = Seat(1);
+    pub const THIRD: Seat = Seat(2);
+
+    /// The seat's index, for indexing per-seat vectors.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The next seat in turn order among `seats` seats.
+    pub const fn next(self, seats: u8) -> Seat {
+        Seat((self.0 + 1) % seats)
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seat {}", self.0)
+    }
+}
+
+/// Who is looking at a game. Hidden information is removed for every viewer but the
+/// one it belongs to; spectators see only what is public.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    Seat(Seat),
+    Spectator,
+}
+
+/// Who must act now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Turn {
+    /// One seat is to act; its clock runs.
+    Seat(Seat),
+    /// Several seats may act in any order (Go's dead-stone marking, where both must
+    /// accept). No clock runs.
+    All(Vec<Seat>),
+    /// The game is over.
+    Over,
+}
+
+/// The stage a game is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Doudizhu: bidding for the landlord.
+    Bidding,
+    /// Ordinary play.
+    Play,
+    /// Go: after two passes, marking dead stones.
+    Marking,
+    /// Finished.
+    Over,
+}
+
+/// Where a game starts from. The table's "load" (读入) produces one of these.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Setup {
+    /// The game's usual starting position.
+    Standard,
+    /// A position in the game's own format (FEN for chess and xiangqi; for Go a
+    /// position understood by the Go crate).
+    Position(String),
+    /// A secret seed from which the game draws its randomness (the Doudizhu deal).
+    /// Kept by the server for audit; never shown to players before the end.
+    Seed(u64),
+}
+
+/// Why an action was refused. Every refusal leaves the game unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalKind {
+    /// It is not this seat's turn.
+    NotYourTurn,
+    /// The text is not an action in any notation this game accepts.
+    Malformed,
+    /// A well-formed action that the rules do not allow here.
+    Illegal,
+    /// The action belongs to another phase (a bid during play, a move while marking).
+    WrongPhase,
+    /// The game is over.
+    GameOver,
+    /// The seat does not exist at this game.
+    NoSuchSeat,
+    /// A claim that the position does not support.
+    ClaimRefused,
+}
+
+/// A refused action: a kind for programs and a message for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    pub kind: RefusalKind,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(kind: RefusalKind, message: impl Into<String>) -> Self {
+        Refusal {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// What an accepted action did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Effects {
+    /// The action in the game's canonical notation (UCI for chess, ICCS for
+    /// xiangqi, a GTP vertex or `pass` for Go, `bid N`/cards/`pass` for Doudizhu).
+    /// The table logs this text; replaying it reproduces the game.
+    pub canonical: String,
+    /// The action as players read it in a move list (SAN for chess, Chinese
+    /// notation for xiangqi). Must not reveal hidden information.
+    pub display: String,
+    /// Something was captured (for sounds and counters).
+    pub capture: bool,
+    /// The opponent is now in check (chess, xiangqi).
+    pub check: bool,
+}
+
+/// A seat's result in a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatResult {
+    Win,
+    Loss,
+    Draw,
+    /// The game did not count (aborted).
+    Void,
+}
+
+/// Why a game ended. Reasons decided by the rules and reasons decided at the table
+/// (resignation, time, agreement, escape) share one list, so that every record and
+/// event names its reason the same way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    Checkmate,
+    /// Chess: a draw. Xiangqi: 困毙, a loss for the side without a move.
+    Stalemate,
+    InsufficientMaterial,
+    /// Claimed by the player to move (chess).
+    ThreefoldRepetition,
+    /// Automatic (chess).
+    FivefoldRepetition,
+    /// Claimed by the player to move (chess).
+    FiftyMoves,
+    /// Automatic (chess).
+    SeventyFiveMoves,
+    /// Xiangqi: perpetual check (长将) loses.
+    PerpetualCheck,
+    /// Xiangqi: perpetual chase (长捉) loses.
+    PerpetualChase,
+    /// Xiangqi: a repetition with neither (or both) sides forcing is a draw.
+    Repetition,
+    /// Xiangqi: the natural move limit without a capture.
+    MoveLimit,
+    /// Go: counted after both accepted the marking.
+    Counted,
+    /// Doudizhu: a hand was emptied.
+    HandEmptied,
+    Resignation,
+    Timeout,
+    Agreement,
+    /// Left the game and did not come back in time (逃跑).
+    Escape,
+    /// Ended before both sides moved: does not count.
+    Aborted,
+    /// Decided by an arbiter.
+    Adjudication,
+    /// Lost for three recorded fouls.
+    Fouls,
+}
+
+/// A finished game's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// One result per seat, indexed by [`Seat::index`].
+    pub results: Vec<SeatResult>,
+    pub reason: EndReason,
+    /// The result as the game's records write it: `1-0`, `B+3.5`, `W+R`, ...
+    pub score: String,
+    /// Points per seat where the game scores in points (Doudizhu), else empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<i64>,
+}
+
+impl Outcome {
+    /// A two-seat outcome in which `winner` wins and the other seat loses.
+    pub fn win(winner: Seat, reason: EndReason, score: impl Into<String>) -> Self {
+        let mut results = vec![SeatResult::Loss; 2];
+        results[winner.index()] = SeatResult::Win;
+        Outcome {
+            results,
+            reason,
+            score: score.into(),
+            points: Vec::new(),
+        }
+    }
+
+    /// An outcome in which every one of `seats` seats draws.
+    pub fn draw(seats: u8, reason: EndReason, score: impl Into<String>) -> Self {
+        Outcome {
+            results: vec![SeatResult::Draw; seats as usize],
+            reason,
+            score: score.into(),
+            points: Vec::new(),
+        }
+    }
+
+    /// An aborted game: nothing counts.
+    pub fn aborted(seats: u8) -> Self {
+        Outcome {
+            results: vec![SeatResult::Void; seats as usize],
+            reason: EndReason::Aborted,
+            score: "*".into(),
+            points: Vec::new(),
+        }
+    }
+
+    /// The seat that won, where exactly one did.
+    pub fn winner(&self) -> Option<Seat> {
+        let mut winners = self
+            .results
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| **r == SeatResult::Win);
+        match (winners.next(), winners.next()) {
+            (Some((i, _)), None) => Some(Seat(i as u8)),
+            _ => None,
+        }
+    }
+}
+
+/// Something a seat may claim instead of (or before) moving.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Claim {
+    /// Chess: the position has occurred three times (or will, after the claimant's move).
+    ThreefoldRepetition,
+    /// Chess: fifty moves by each side without a capture or pawn move.
+    FiftyMoves,
+}
+
+/// How draw offers work in a game (the table enforces these rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawOffers {
+    /// No draws by agreement (Doudizhu).
+    None,
+    /// Chess: offered right after one's own move; stands until accepted, declined or
+    /// the opponent moves.
+    AfterOwnMove,
+    /// Xiangqi: after one's own move; the players alternate, no second offer in a row,
+    /// no withdrawal, a move declines it.
+    AlternatingAfterOwnMove,
+    /// Go: at any time on one's own turn.
+    OnOwnTurn,
+}
+
+/// What the record of a game needs besides the moves.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RecordMeta {
+    pub event: Option<String>,
+    pub site: Option<String>,
+    /// `YYYY.MM.DD`.
+    pub date: Option<String>,
+    pub round: Option<String>,
+    /// Player names by seat.
+    pub players: Vec<String>,
+    /// Ratings by seat, where known.
+    pub ratings: Vec<Option<i32>>,
+    /// The time control as the record format writes it (PGN `TimeControl`).
+    pub time_control: Option<String>,
+    /// Remaining time of the mover after each action, in milliseconds.
+    pub clocks: Vec<Option<u64>>,
+    /// The outcome, if the table decided it (resignation, time, agreement, ...);
+    /// otherwise the game's own outcome is used.
+    pub outcome: Option<Outcome>,
+}
+
+/// A game among seated players, as the table drives it.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// Rule options chosen at the table (komi, move limit, board size, ...).
+    type Options: Clone + Default + fmt::Debug + Serialize + DeserializeOwned + Send + Sync;
+    /// The state as one viewer may see it; hidden information removed.
+    type View: Clone + fmt::Debug + Serialize;
+
+    /// The game's name as the lobby and records use it: `chess`, `xiangqi`, `go`,
+    /// `doudizhu`.
+    const NAME: &'static str;
+
+    /// A new game. An impossible position is refused with a message saying why.
+    fn new(options: &Self::Options, setup: &Setup) -> Result<Self, SetupError>;
+
+    /// How many seats: 2, or 3 for Doudizhu.
+    fn seats(&self) -> u8;
+
+    /// Who must act now.
+    fn turn(&self) -> Turn;
+
+    /// The stage of the game.
+    fn phase(&self) -> Phase;
+
+    /// Plays `action` for `seat`. Accepts every notation the game reads; returns the
+    /// canonical form in [`Effects::canonical`]. A refusal changes nothing.
+    fn act(&mut self, seat: Seat, action: &str) -> Result<Effects, Refusal>;
+
+    /// Every action `seat` may take now, canonical notation.
+    fn legal_actions(&self, seat: Seat) -> Vec<String>;
+
+    /// What `seat` may claim now.
+    fn claims(&self, _seat: Seat) -> Vec<Claim> {
+        Vec::new()
+    }
+
+    /// Makes a claim; on success the game is over with a draw.
+    fn claim(&mut self, _seat: Seat, claim: Claim) -> Result<Outcome, Refusal> {
+        Err(Refusal::new(
+            RefusalKind::ClaimRefused,
+            format!("{claim:?} cannot be claimed in this game"),
+        ))
+    }
+
+    /// The outcome decided by the rules, or `None` while the game goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The outcome when `seat` loses for a reason decided at the table: resignation,
+    /// time, escape, fouls. Games override this where a flag fall need not lose
+    /// (chess: a draw when the opponent cannot mate) or where a loss is shared by a
+    /// side (Doudizhu).
+    fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome {
+        let winner = seat.next(2);
+        let score = if winner == Seat::FIRST { "1-0" } else { "0-1" };
+        Outcome::win(winner, reason, score)
+    }
+
+    /// The outcome of a draw agreed at the table.
+    fn agreed_draw(&self) -> Outcome {
+        Outcome::draw(self.seats(), EndReason::Agreement, "1/2-1/2")
+    }
+
+    /// How draw offers work here.
+    fn draw_offers(&self) -> DrawOffers;
+
+    /// The state as `viewer` may see it.
+    fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// The game in its standard record format (PGN, xiangqi PGN, SGF, JSON).
+    fn record(&self, meta: &RecordMeta) -> String;
+
+    /// Reads a record or position (the table's "load"): the setup and the canonical
+    /// actions to replay. Games that cannot load records refuse.
+    fn load(_options: &Self::Options, _text: &str) -> Result<(Setup, Vec<String>), SetupError> {
+        Err(SetupError::new("this game cannot load records"))
+    }
+}
+
+/// A setup the game cannot start from, with a message for the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupError {
+    pub message: String,
+}
+
+impl SetupError {
+    pub fn new(message: impl Into<String>) -> Self {
+        SetupError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// Replays canonical actions on a new game: the way takebacks, restarts and
+/// record loading rebuild a game.
+pub fn replay<G: Game>(
+    options: &G::Options,
+    setup: &Setup,
+    actions: &[(Seat, String)],
+) -> Result<G, ReplayError> {
+    let mut game = G::new(options, setup).map_err(ReplayError::Setup)?;
+    for (i, (seat, action)) in actions.iter().enumerate() {
+        game.act(*seat, action)
+            .map_err(|refusal| ReplayError::Action { index: i, refusal })?;
+    }
+    Ok(game)
+}
+
+/// A log that does not replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplayError {
+    Setup(SetupError),
+    Action { index: usize, refusal: Refusal },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Setup(e) => write!(f, "setup refused: {e}"),
+            ReplayError::Action { index, refusal } => {
+                write!(f, "action {} refused: {refusal}", index + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn winner_is_the_single_winning_seat() {
+        let o = Outcome::win(Seat::SECOND, EndReason::Checkmate, "0-1");
+        assert_eq!(o.winner(), Some(Seat::SECOND));
+        assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+        assert_eq!(Outcome::draw(2, EndReason::Agreement, "1/2-1/2").winner(), None);
+    }
+
+    #[test]
+    fn seats_rotate() {
+        assert_eq!(Seat(2).next(3), Seat(0));
+        assert_eq!(Seat(0).next(2), Seat(1));
+    }
+
+    #[test]
+    fn serde_names_are_snake_case() {
+        let json = serde_json::to_string(&EndReason::PerpetualCheck).unwrap();
+        assert_eq!(json, "\"perpetual_check\"");
+        let v: Viewer = serde_json::from_str("{\"seat\":1}").unwrap();
+        assert_eq!(v, Viewer::Seat(Seat(1)));
+    }
+}

@@ -1,0 +1,1 @@
+//! qiyuan-go: (being written)

@@ -1,0 +1,1 @@
+//! qiyuan-rating: (being written)

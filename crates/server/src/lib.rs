@@ -1,0 +1,1 @@
+//! qiyuan-server: (being written)

@@ -1,0 +1,1 @@
+//! qiyuan-store: (being written)

@@ -1,0 +1,1 @@
+//! qiyuan-swiss: (being written)

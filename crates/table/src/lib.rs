@@ -1,0 +1,1 @@
+//! qiyuan-table: (being written)

@@ -1,0 +1,1 @@
+//! qiyuan-xiangqi: (being written)

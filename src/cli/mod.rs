@@ -1,0 +1,17 @@
+//! One module per subcommand; each owns its arguments and its output.
+
+#[cfg(feature = "server")]
+pub mod bench_load;
+#[cfg(feature = "doudizhu")]
+pub mod doudizhu;
+#[cfg(feature = "go")]
+pub mod go;
+#[cfg(feature = "chess")]
+pub mod pgn;
+pub mod perft;
+#[cfg(feature = "server")]
+pub mod serve;
+#[cfg(feature = "swiss")]
+pub mod swiss;
+#[cfg(feature = "xiangqi")]
+pub mod xiangqi;

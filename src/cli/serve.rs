@@ -1,0 +1,10 @@
+//! `qiyuan serve` (being written).
+
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("not yet built")
+}
