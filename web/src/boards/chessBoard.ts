@@ -1,0 +1,102 @@
+// The chess board: chessground, with a promotion picker and optional premoves.
+import { Chessground } from 'chessground';
+import type { Api } from 'chessground/api';
+import type { Key } from 'chessground/types';
+import { h } from '../dom';
+import { t } from '../i18n';
+import { settings } from '../settings';
+import type { BoardState, BoardWidget, Side } from './types';
+
+const color = (s: Side) => (s === 0 ? 'white' : 'black');
+
+export function chessBoard(): BoardWidget {
+  const el = h('div.board-wrap.chess-board');
+  const cgEl = h('div.cg-host');
+  el.appendChild(cgEl);
+  let cb: (m: string) => void = () => undefined;
+  let state: BoardState | null = null;
+  const cg: Api = Chessground(cgEl, {
+    coordinates: true,
+    animation: { enabled: settings().animation, duration: 200 },
+    movable: { free: false, showDests: true, events: { after: (o, d) => afterMove(o, d) } },
+    premovable: { enabled: false },
+    draggable: { enabled: true, showGhost: true },
+    highlight: { lastMove: true, check: true },
+  });
+
+  function afterMove(orig: Key, dest: Key) {
+    const piece = cg.state.pieces.get(dest);
+    const lastRank = dest[1] === '8' || dest[1] === '1';
+    if (piece?.role === 'pawn' && lastRank) {
+      choosePromotion(dest, piece.color, (role) => {
+        if (role) cb(orig + dest + role);
+        else if (state) set(state);
+      });
+    } else cb(orig + dest);
+  }
+
+  function choosePromotion(dest: Key, pieceColor: 'white' | 'black', done: (r: string | null) => void) {
+    const roles: Array<[string, string]> = [
+      ['q', 'queen'],
+      ['r', 'rook'],
+      ['b', 'bishop'],
+      ['n', 'knight'],
+    ];
+    const overlay = h(
+      'div.promotion',
+      { onclick: () => finish(null) },
+      h(
+        'div.promotion-box',
+        null,
+        h('div.promotion-title', null, t('promoteTo')),
+        h(
+          'div.promotion-choices',
+          null,
+          roles.map(([l, role]) =>
+            h(
+              `button.promo-choice.promo-${l}`,
+              { 'data-role': l, title: role, onclick: (e: Event) => (e.stopPropagation(), finish(l)) },
+              h(`piece.${role}.${pieceColor}`, null),
+            ),
+          ),
+        ),
+      ),
+    );
+    function finish(r: string | null) {
+      overlay.remove();
+      done(r);
+    }
+    el.classList.add('cg-wrap-host');
+    el.appendChild(overlay);
+    void dest;
+  }
+
+  function set(s: BoardState) {
+    state = s;
+    const s2 = settings();
+    el.classList.toggle('flash', s2.flash);
+    cg.set({
+      fen: s.fen.split(' ')[0],
+      orientation: color(s.orientation),
+      turnColor: color(s.turn),
+      check: s.check ? color(s.turn) : false,
+      lastMove: s.lastMove as Key[] | undefined,
+      animation: { enabled: s2.animation },
+      movable: {
+        color: s.movable === null ? undefined : s.movable === 'both' ? 'both' : color(s.movable),
+        dests: s.dests as Map<Key, Key[]>,
+      },
+      premovable: { enabled: !!s.premove && s2.premove },
+    });
+    if (s.lastMove === undefined) cg.set({ lastMove: undefined });
+  }
+
+  return {
+    el,
+    set,
+    onMove: (f) => (cb = f),
+    playPremove: () => cg.playPremove(),
+    redraw: () => cg.redrawAll(),
+    destroy: () => cg.destroy(),
+  };
+}

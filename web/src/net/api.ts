@@ -1,0 +1,34 @@
+// HTTP calls to the server. Sessions ride in the server's HttpOnly cookie.
+export class ApiError extends Error {
+  constructor(public status: number, message: string) {
+    super(message);
+  }
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: body === undefined ? { Accept: 'application/json' } : { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!res.ok) {
+    let msg = res.statusText;
+    if (typeof data === 'string' && data) msg = data;
+    else if (data && typeof data === 'object') {
+      const d = data as Record<string, unknown>;
+      const e = d.error ?? d.message;
+      if (typeof e === 'string') msg = e;
+      else if (e && typeof e === 'object' && 'message' in e) msg = String((e as { message: unknown }).message);
+    }
+    throw new ApiError(res.status, msg);
+  }
+  return data as T;
+}

@@ -1,0 +1,4 @@
+import { h, mount } from '../dom';
+export function tablePage(root: HTMLElement, id: string) {
+  mount(root, h('div.panel', null, id));
+}

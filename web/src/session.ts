@@ -1,0 +1,60 @@
+// Who is logged in. The server keeps the session in a cookie; we only cache the
+// user's name and ratings for the header.
+import { api } from './net/api';
+import { setOwner } from './settings';
+
+export interface Me {
+  name: string;
+  guest: boolean;
+  ratings?: Record<string, { rating: number; provisional?: boolean }>;
+}
+
+let me: Me | null = null;
+
+export function session(): Me | null {
+  return me;
+}
+
+function adopt(raw: unknown): Me | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const r = raw as Record<string, unknown>;
+  const user = (r.user && typeof r.user === 'object' ? r.user : r) as Record<string, unknown>;
+  const name = (user.name ?? user.username) as string | undefined;
+  if (!name) return null;
+  me = { name, guest: !!user.guest || /^guest-/i.test(name), ratings: user.ratings as Me['ratings'] };
+  setOwner(me.guest ? 'guest' : me.name);
+  return me;
+}
+
+export async function restoreSession(): Promise<Me | null> {
+  try {
+    return adopt(await api('GET', '/api/me'));
+  } catch {
+    me = null;
+    return null;
+  }
+}
+
+export async function login(username: string, password: string) {
+  adopt(await api('POST', '/api/login', { username, password }));
+  return restoreSession();
+}
+
+export async function register(username: string, password: string) {
+  adopt(await api('POST', '/api/register', { username, password }));
+  return restoreSession();
+}
+
+export async function guest() {
+  adopt(await api('POST', '/api/guest', {}));
+  return restoreSession();
+}
+
+export async function logout() {
+  try {
+    await api('POST', '/api/logout', {});
+  } finally {
+    me = null;
+    setOwner(null);
+  }
+}
