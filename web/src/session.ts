@@ -21,14 +21,17 @@ function adopt(raw: unknown): Me | null {
   const user = (r.user && typeof r.user === 'object' ? r.user : r) as Record<string, unknown>;
   const name = (user.name ?? user.username) as string | undefined;
   if (!name) return null;
-  me = { name, guest: !!user.guest || /^guest-/i.test(name), ratings: user.ratings as Me['ratings'] };
+  const list = (Array.isArray(r.ratings) ? r.ratings : Array.isArray(user.ratings) ? user.ratings : []) as Array<Record<string, unknown>>;
+  const ratings: NonNullable<Me['ratings']> = {};
+  for (const x of list) if (typeof x.pool === 'string') ratings[x.pool] = { rating: Number(x.rating), provisional: !!x.provisional };
+  me = { name, guest: !!user.guest || /^guest-/i.test(name), ratings };
   setOwner(me.guest ? 'guest' : me.name);
   return me;
 }
 
 export async function restoreSession(): Promise<Me | null> {
   try {
-    return adopt(await api('GET', '/api/me'));
+    return adopt(await api('GET', '/api/account/me'));
   } catch {
     me = null;
     return null;
@@ -36,23 +39,23 @@ export async function restoreSession(): Promise<Me | null> {
 }
 
 export async function login(username: string, password: string) {
-  adopt(await api('POST', '/api/login', { username, password }));
+  adopt(await api('POST', '/api/account/login', { username, password }));
   return restoreSession();
 }
 
 export async function register(username: string, password: string) {
-  adopt(await api('POST', '/api/register', { username, password }));
+  adopt(await api('POST', '/api/account/register', { username, password }));
   return restoreSession();
 }
 
 export async function guest() {
-  adopt(await api('POST', '/api/guest', {}));
+  adopt(await api('POST', '/api/account/guest', {}));
   return restoreSession();
 }
 
 export async function logout() {
   try {
-    await api('POST', '/api/logout', {});
+    await api('POST', '/api/account/logout', {});
   } finally {
     me = null;
     setOwner(null);

@@ -1,4 +1,136 @@
-import { h, mount } from '../dom';
+// A game's lobby (游戏室): the live list of tables, new table, quick pairing, and
+// who is online. Go and Doudizhu show "coming soon" until the server plays them.
+import { h, mount, clear } from '../dom';
+import { t, type Key } from '../i18n';
+import { avatar, toast } from '../ui';
+import { connectLobby, type TableSummary } from '../net/protocol';
+import { describeTc } from '../net/model';
+import { session } from '../session';
+
+const PLAYABLE = ['chess', 'xiangqi'];
+
 export function lobbyPage(root: HTMLElement, game: string) {
-  mount(root, h('div.panel', null, game));
+  if (!PLAYABLE.includes(game)) {
+    mount(
+      root,
+      h('div.panel.coming-soon', { id: 'coming-soon' }, h('div.big', null, game === 'go' ? '⚫' : '🃏'), h('div', null, `${t(game as Key)} · ${t('comingSoon')}`)),
+    );
+    return;
+  }
+  const grid = h('div.table-grid', { id: 'table-list' });
+  const pairBox = h('div.pairing', { id: 'pairing' });
+  const onlineEl = h('ul.online-list', { id: 'online-list' });
+  const countEl = h('span.hint', { id: 'online-count' });
+  let searching = false;
+  const me = session();
+  const rating = me?.ratings?.[game];
+
+  const lobby = connectLobby(game, {
+    onTables: (tables) => renderTables(tables),
+    onOnline: (names) => {
+      countEl.textContent = `${names.length} ${t('online')}`;
+      mount(onlineEl, names.map((n) => h('li', null, h('a', { href: `#/profile/${encodeURIComponent(n)}` }, n))));
+    },
+    onPaired: (tableId) => {
+      searching = false;
+      location.hash = `#/table/${tableId}`;
+    },
+    onError: (m) => toast(m, 'error'),
+  });
+
+  function renderPair() {
+    mount(
+      pairBox,
+      searching
+        ? [h('span.hint', null, t('searching')), h('button.btn', { id: 'cancel-pair', onclick: () => ((searching = false), lobby.cancelPair(), renderPair()) }, t('cancelPair'))]
+        : h('button.btn.primary', { id: 'quick-pair', onclick: () => ((searching = true), lobby.quickPair(), renderPair()) }, t('quickPair')),
+    );
+  }
+
+  function seatChip(tb: TableSummary, seat: number) {
+    const p = tb.seats[seat];
+    return h(
+      `div.seat-chip${p ? '' : '.empty'}`,
+      null,
+      avatar(p?.name ?? '+', seat),
+      h('span.name', null, p ? p.name : t('emptySeat')),
+      p?.rating !== undefined ? h('span.hint', null, String(Math.round(p.rating))) : null,
+    );
+  }
+
+  function renderTables(tables: TableSummary[]) {
+    const mine = tables.filter((x) => x.game === game);
+    if (!mine.length) {
+      mount(grid, h('div.empty-list', null, t('noTables')));
+      return;
+    }
+    clear(grid);
+    for (const tb of mine) {
+      const open = tb.seats.some((s) => !s);
+      grid.appendChild(
+        h(
+          'div.table-card',
+          { 'data-table': tb.id },
+          h('div.table-no', null, h('span', null, `${t('table')} ${tb.id}`), h('span', null, tb.status === 'playing' ? t('playing') : tb.status === 'over' ? t('finished') : t('waiting'))),
+          h(
+            'div.table-visual',
+            null,
+            seatChip(tb, 0),
+            h(`div.table-top${tb.status === 'playing' ? '.playing' : ''}`, null, game === 'chess' ? '♞' : '帥'),
+            seatChip(tb, 1),
+          ),
+          h('div.hint', null, `${describeTc(tb.timeControl ?? null)} · 👁 ${tb.spectators}`),
+          h(
+            'div.actions',
+            null,
+            open ? h('a.btn.btn-small.blue', { href: `#/table/${tb.id}`, class: 'join-table' }, t('sitHere')) : null,
+            h('a.btn.btn-small', { href: `#/table/${tb.id}`, class: 'watch-table' }, t('watch')),
+          ),
+        ),
+      );
+    }
+  }
+
+  mount(
+    root,
+    h(
+      'div.lobby',
+      { id: 'lobby', 'data-game': game },
+      h(
+        'div',
+        null,
+        h(
+          'div.lobby-head',
+          null,
+          h('h2', null, `${t(game as Key)} · ${t('tables')}`),
+          pairBox,
+          h('button.btn.blue', {
+            id: 'new-table',
+            onclick: async () => {
+              try {
+                const id = await lobby.createTable();
+                location.hash = `#/table/${id}`;
+              } catch (e) {
+                toast((e as Error).message, 'error');
+              }
+            },
+          }, t('newTable')),
+        ),
+        grid,
+      ),
+      h(
+        'div',
+        null,
+        h(
+          'div.panel',
+          null,
+          h('div.profile-head', null, avatar(me?.name ?? '?', 0), h('div', null, h('div', { style: { fontWeight: '600' } }, me?.name ?? ''), h('div.hint', null, `${t('rating')}: ${rating ? Math.round(rating.rating) + (rating.provisional ? '?' : '') : '1500?'}`))),
+        ),
+        h('div.panel', null, h('div.panel-title', null, t('players'), countEl), onlineEl),
+        h('div.panel', null, h('a', { href: `#/offline/${game}` }, `${t('offline')} · ${t('hotseat')}`)),
+      ),
+    ),
+  );
+  renderPair();
+  return () => lobby.close();
 }

@@ -1,0 +1,167 @@
+// The client's picture of one table, whatever the wire format: the protocol
+// adapter (protocol.ts) turns the server's messages into this.
+import type { GameKind } from '../games';
+
+export interface Player {
+  name: string;
+  rating?: number;
+  provisional?: boolean;
+}
+
+export interface SeatView {
+  player: Player | null;
+  ready: boolean;
+  connected: boolean;
+}
+
+export interface ClockView {
+  /** Main time left per seat, in ms, as of receivedAt. */
+  ms: number[];
+  /** Time left for the current move before the seat flags (QQ 步时 / 读秒), if any. */
+  sub: Array<number | null>;
+  /** Whether the seat is in its count-down / overtime. */
+  overtime: boolean[];
+  running: number | null;
+  /** performance.now() when the reading arrived. */
+  receivedAt: number;
+}
+
+/** A time control in the server's own form (qiyuan-clock's TimeControl). */
+export type TimeControl =
+  | { kind: 'none' }
+  | { kind: 'qq'; game: number; per_move: number; countdown: number }
+  | { kind: 'fischer'; base: number; increment: number }
+  | { kind: 'byo_yomi'; main: number; periods: number; period: number }
+  | { kind: 'canadian'; main: number; moves: number; period: number }
+  | { kind: 'correspondence'; days: number };
+
+export interface ResultView {
+  results: string[]; // per seat: win / loss / draw / void
+  reason: string;
+  score: string;
+  ratingDelta: Array<number | null>;
+  ratingAfter: Array<number | null>;
+}
+
+export interface MoveView {
+  uci: string;
+  display: string;
+}
+
+export interface TableModel {
+  id: string;
+  game: GameKind;
+  version: number;
+  seats: SeatView[];
+  spectators: number;
+  mySeat: number | null;
+  status: 'waiting' | 'playing' | 'over';
+  startFen?: string;
+  fen?: string;
+  moves: MoveView[];
+  turn: number | null;
+  legal: string[] | null;
+  check: boolean;
+  clock: ClockView | null;
+  timeControl: TimeControl | null;
+  timeProposal: { id: number; by: number; tc: TimeControl; accepted: number[] } | null;
+  timeAgreed: boolean;
+  offers: { draw?: number; takeback?: number; swap?: number; rematch?: number };
+  result: ResultView | null;
+  gameId: string | null;
+}
+
+export function emptyModel(id: string, game: GameKind): TableModel {
+  return {
+    id,
+    game,
+    version: 0,
+    seats: [
+      { player: null, ready: false, connected: false },
+      { player: null, ready: false, connected: false },
+    ],
+    spectators: 0,
+    mySeat: null,
+    status: 'waiting',
+    moves: [],
+    turn: null,
+    legal: null,
+    check: false,
+    clock: null,
+    timeControl: null,
+    timeProposal: null,
+    timeAgreed: false,
+    offers: {},
+    result: null,
+    gameId: null,
+  };
+}
+
+const MIN = 60_000;
+const SEC = 1000;
+
+/** QQ's quick (快棋) and match (比赛) modes, as the server's presets define them. */
+export const PRESETS: Record<'quick' | 'match', TimeControl> = {
+  quick: { kind: 'qq', game: 10 * MIN, per_move: 60 * SEC, countdown: 30 * SEC },
+  match: { kind: 'qq', game: 30 * MIN, per_move: 5 * MIN, countdown: 3 * MIN },
+};
+
+export function presetOf(tc: TimeControl | null): 'quick' | 'match' | 'custom' {
+  if (!tc) return 'custom';
+  for (const k of ['quick', 'match'] as const) if (JSON.stringify(PRESETS[k]) === JSON.stringify(tc)) return k;
+  return 'custom';
+}
+
+export function describeTc(tc: TimeControl | null): string {
+  if (!tc) return '—';
+  const m = (ms: number) => (ms % MIN === 0 ? `${ms / MIN}′` : `${Math.round(ms / SEC)}″`);
+  switch (tc.kind) {
+    case 'none':
+      return '∞';
+    case 'qq':
+      return `${m(tc.game)} / ${m(tc.per_move)} / ${m(tc.countdown)}`;
+    case 'fischer':
+      return `${tc.base / MIN}+${tc.increment / SEC}`;
+    case 'byo_yomi':
+      return `${m(tc.main)} + ${tc.periods}×${m(tc.period)}`;
+    case 'canadian':
+      return `${m(tc.main)} + ${tc.moves}/${m(tc.period)}`;
+    case 'correspondence':
+      return `${tc.days}d`;
+  }
+}
+
+export function initialMs(tc: TimeControl | null): number | null {
+  if (!tc) return null;
+  switch (tc.kind) {
+    case 'qq':
+      return tc.game;
+    case 'fischer':
+      return tc.base;
+    case 'byo_yomi':
+    case 'canadian':
+      return tc.main;
+    default:
+      return null;
+  }
+}
+
+/** What the page can ask of the table. */
+export interface TableActions {
+  sit(seat: number): void;
+  stand(): void;
+  ready(): void;
+  move(uci: string): void;
+  proposeTime(tc: TimeControl): void;
+  acceptTime(): void;
+  offerDraw(): void;
+  answerDraw(accept: boolean): void;
+  takeback(): void;
+  answerTakeback(accept: boolean): void;
+  swap(): void;
+  answerSwap(accept: boolean): void;
+  resign(): void;
+  load(fen: string, moves: string[]): void;
+  rematch(): void;
+  close(): void;
+}

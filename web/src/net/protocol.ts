@@ -1,0 +1,310 @@
+// The adapter between the server's WebSocket protocol (docs/protocol.md) and the
+// client's TableModel. Everything wire-specific lives here.
+import { Socket, type Envelope } from './socket';
+import { api } from './api';
+import { emptyModel, type ClockView, type Player, type TableActions, type TableModel, type TimeControl } from './model';
+import type { GameKind } from '../games';
+import { session } from '../session';
+
+type J = Record<string, unknown>;
+const obj = (x: unknown): J => (x && typeof x === 'object' ? (x as J) : {});
+const num = (x: unknown, d = 0): number => (typeof x === 'number' ? x : d);
+const str = (x: unknown): string | null => (typeof x === 'string' ? x : typeof x === 'number' ? String(x) : null);
+
+export function clockFrom(raw: unknown): ClockView | null {
+  const c = obj(raw);
+  if (!Array.isArray(c.seats)) return null;
+  const seats = c.seats.map(obj);
+  const control = obj(c.control);
+  const showSub = control.kind === 'qq' || control.kind === 'byo_yomi' || control.kind === 'canadian' || control.kind === 'correspondence';
+  return {
+    ms: seats.map((s) => num(s.main)),
+    sub: seats.map((s) => (showSub && typeof s.move_left === 'number' ? s.move_left : null)),
+    overtime: seats.map((s) => !!s.overtime),
+    running: c.paused ? null : typeof c.running === 'number' ? c.running : null,
+    receivedAt: performance.now(),
+  };
+}
+
+function playerFrom(raw: unknown, ratings: J, game: GameKind): Player | null {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'string') {
+    const r = obj(ratings[raw]);
+    return { name: raw, rating: typeof r.rating === 'number' ? r.rating : undefined, provisional: !!r.provisional };
+  }
+  const p = obj(raw);
+  const name = str(p.name ?? p.username ?? p.user);
+  if (!name) return null;
+  let rating: number | undefined;
+  let provisional = false;
+  const rs = p.rating ?? p.ratings;
+  if (typeof rs === 'number') rating = rs;
+  else if (rs && typeof rs === 'object') {
+    const r = obj(Array.isArray(rs) ? rs.find((x) => obj(x).pool === game) : (rs as J)[game] ?? rs);
+    if (typeof r.rating === 'number') rating = r.rating;
+    provisional = !!r.provisional;
+  }
+  if (typeof p.provisional === 'boolean') provisional = p.provisional;
+  return { name, rating, provisional };
+}
+
+/** Rebuilds the model from a full table view. */
+export function modelFromView(id: string, raw: unknown): TableModel {
+  const v = obj(raw);
+  const game = (str(v.game) ?? 'chess') as GameKind;
+  const m = emptyModel(str(v.id) ?? id, game);
+  m.version = num(v.version ?? v.v);
+  const ratings = obj(v.ratings);
+  const seats = Array.isArray(v.seats) ? v.seats : [];
+  m.seats = seats.map((s) => {
+    const x = obj(s);
+    const player = playerFrom(x.player ?? x.user ?? null, ratings, game);
+    return { player, ready: !!x.ready, connected: x.absent_since === null || x.absent_since === undefined ? x.connected !== false : false };
+  });
+  while (m.seats.length < 2) m.seats.push({ player: null, ready: false, connected: false });
+  m.spectators = Array.isArray(v.spectators) ? v.spectators.length : num(v.spectators);
+  const me = session()?.name;
+  const mySeat = typeof v.you === 'number' ? v.you : typeof v.seat === 'number' ? v.seat : m.seats.findIndex((s) => s.player?.name === me);
+  m.mySeat = mySeat !== null && mySeat >= 0 ? mySeat : null;
+  m.status = (str(v.status) ?? 'waiting') as TableModel['status'];
+  const prop = obj(v.proposal);
+  if (prop.settings) {
+    const tc = obj(obj(prop.settings).time) as unknown as TimeControl;
+    const accepted = seats.map((s, i) => (obj(s).accepted === prop.id ? i : -1)).filter((i) => i >= 0);
+    m.timeProposal = { id: num(prop.id), by: num(prop.by), tc, accepted };
+    m.timeControl = tc;
+  }
+  const g = obj(v.game);
+  if (v.game) {
+    const settings = obj(g.settings);
+    if (settings.time) m.timeControl = settings.time as TimeControl;
+    const setup = g.setup;
+    if (setup && typeof setup === 'object' && 'position' in (setup as J)) m.startFen = str((setup as J).position) ?? undefined;
+    const actions = Array.isArray(g.actions) ? g.actions : [];
+    m.moves = actions.map((a) => ({ uci: str(obj(a).action) ?? '', display: str(obj(a).display) ?? '' }));
+    m.clock = clockFrom(g.clock);
+    const draw = obj(g.draw);
+    if (typeof draw.by === 'number') m.offers.draw = draw.by;
+    const tb = obj(g.takeback);
+    if (typeof tb.by === 'number') m.offers.takeback = tb.by;
+    if (typeof g.id === 'string' || typeof g.id === 'number') m.gameId = String(g.id);
+    else if (typeof v.game_id === 'string' || typeof v.game_id === 'number') m.gameId = String(v.game_id);
+    if (g.outcome) m.result = resultFrom(g.outcome, v);
+    const view = obj(g.view ?? v.view);
+    if (typeof view.fen === 'string') m.fen = view.fen;
+    if (Array.isArray(view.legal)) m.legal = view.legal.map(String);
+    else if (Array.isArray(view.legal_actions)) m.legal = view.legal_actions.map(String);
+    if (typeof view.check === 'boolean') m.check = view.check;
+    const turn = view.turn ?? g.turn;
+    m.turn = typeof turn === 'number' ? turn : typeof obj(turn).seat === 'number' ? num(obj(turn).seat) : m.moves.length % 2;
+  }
+  seats.forEach((s, i) => {
+    const x = obj(s);
+    if (typeof x.swap_with === 'number') m.offers.swap = i;
+    if (x.rematch) m.offers.rematch = i;
+  });
+  return m;
+}
+
+function resultFrom(raw: unknown, extra: J = {}): TableModel['result'] {
+  const o = obj(raw);
+  const deltas = Array.isArray(extra.rating_changes) ? extra.rating_changes : Array.isArray(o.rating_changes) ? o.rating_changes : [];
+  return {
+    results: Array.isArray(o.results) ? o.results.map(String) : [],
+    reason: str(o.reason) ?? '',
+    score: str(o.score) ?? '',
+    ratingDelta: deltas.map((d) => (typeof d === 'number' ? d : typeof obj(d).delta === 'number' ? num(obj(d).delta) : null)),
+    ratingAfter: deltas.map((d) => (typeof obj(d).after === 'number' ? num(obj(d).after) : typeof obj(d).rating === 'number' ? num(obj(d).rating) : null)),
+  };
+}
+
+/** Applies one table event (qiyuan-table's Event) to the model. */
+export function applyEvent(m: TableModel, ev: J): boolean {
+  const seat = typeof ev.seat === 'number' ? ev.seat : -1;
+  switch (ev.type) {
+    case 'acted': {
+      m.moves.push({ uci: str(ev.action) ?? '', display: str(ev.display) ?? '' });
+      m.clock = clockFrom(ev.clock) ?? m.clock;
+      m.turn = seat === 0 ? 1 : 0;
+      m.offers.takeback = undefined;
+      if (m.offers.draw !== undefined && m.offers.draw !== seat) m.offers.draw = undefined;
+      m.legal = null; // recomputed from the position
+      m.fen = undefined;
+      m.check = !!ev.check;
+      return true;
+    }
+    case 'took_back': {
+      m.moves.splice(Math.max(0, m.moves.length - num(ev.plies)));
+      m.clock = clockFrom(ev.clock) ?? m.clock;
+      m.turn = m.moves.length % 2;
+      m.offers.takeback = undefined;
+      m.legal = null;
+      m.fen = undefined;
+      return true;
+    }
+    case 'draw_offered':
+      m.offers.draw = seat;
+      return true;
+    case 'draw_declined':
+      m.offers.draw = undefined;
+      return true;
+    case 'takeback_requested':
+      m.offers.takeback = seat;
+      return true;
+    case 'takeback_declined':
+      m.offers.takeback = undefined;
+      return true;
+    case 'ended':
+      m.status = 'over';
+      m.result = resultFrom(ev.outcome, ev);
+      if (m.clock) m.clock.running = null;
+      m.offers = {};
+      return true;
+    case 'ready':
+      if (m.seats[seat]) m.seats[seat].ready = !!ev.ready;
+      return true;
+    case 'disconnected':
+      if (m.seats[seat]) m.seats[seat].connected = false;
+      return true;
+    case 'reconnected':
+      if (m.seats[seat]) m.seats[seat].connected = true;
+      return true;
+    case 'resumed':
+      m.clock = clockFrom(ev.clock) ?? m.clock;
+      return true;
+  }
+  // Seating, proposals, starts and the rest change much; ask for a fresh view.
+  return false;
+}
+
+export interface TableHandlers {
+  onModel(m: TableModel): void;
+  onStatus(s: 'connecting' | 'open' | 'closed'): void;
+  onError(message: string): void;
+}
+
+export function connectTable(id: string, handlers: TableHandlers): TableActions {
+  const sock = new Socket('/ws');
+  let model: TableModel | null = null;
+  const send = (t: string, d: J = {}) => sock.send(t, { table: id, ...d });
+  sock.onState = (s) => handlers.onStatus(s);
+  sock.onOpen = () => send('join');
+  sock.onMessage = (msg: Envelope) => {
+    const d = obj(msg.d);
+    switch (msg.t) {
+      case 'table':
+      case 'state':
+      case 'view':
+        model = modelFromView(id, d);
+        handlers.onModel(model);
+        return;
+      case 'event': {
+        const v = num(msg.v ?? d.version, -1);
+        if (!model || (v >= 0 && v !== model.version + 1)) {
+          send('join'); // a gap: ask for the whole view again
+          return;
+        }
+        model.version = v;
+        if (applyEvent(model, obj(d.event ?? d))) handlers.onModel({ ...model });
+        else send('join');
+        return;
+      }
+      case 'error':
+      case 'refused':
+        handlers.onError(str(d.message) ?? str(msg.message) ?? 'error');
+        return;
+    }
+  };
+  const proposalId = () => model?.timeProposal?.id;
+  return {
+    sit: (seat) => send('sit', { seat }),
+    stand: () => send('stand'),
+    ready: () => send('ready', { proposal: proposalId() }),
+    move: (uci) => send('act', { action: uci }),
+    proposeTime: (tc) => send('propose', { settings: { time: tc } }),
+    acceptTime: () => send('accept', { proposal: proposalId() }),
+    offerDraw: () => send('offer_draw'),
+    answerDraw: (yes) => send(yes ? 'accept_draw' : 'decline_draw'),
+    takeback: () => send('request_takeback'),
+    answerTakeback: (yes) => send(yes ? 'accept_takeback' : 'decline_takeback'),
+    swap: () => send('swap', { with: model?.mySeat === 0 ? 1 : 0 }),
+    answerSwap: (yes) => (yes ? send('swap', { with: model?.mySeat === 0 ? 1 : 0 }) : undefined),
+    resign: () => send('resign'),
+    load: (fen, moves) => send('propose', { settings: { time: model?.timeControl ?? { kind: 'none' }, setup: { position: fen }, moves } }),
+    rematch: () => send('rematch'),
+    close: () => {
+      sock.sendNow('leave', { table: id });
+      sock.close();
+    },
+  };
+}
+
+export interface TableSummary {
+  id: string;
+  game: string;
+  seats: Array<Player | null>;
+  spectators: number;
+  status: 'waiting' | 'playing' | 'over';
+  timeControl?: TimeControl | null;
+}
+
+export interface LobbyHandlers {
+  onTables(t: TableSummary[]): void;
+  onOnline(names: string[]): void;
+  onPaired(tableId: string): void;
+  onError(message: string): void;
+}
+
+function summaryFrom(raw: unknown, game: string): TableSummary {
+  const x = obj(raw);
+  const seats = (Array.isArray(x.seats) ? x.seats : []).map((s) => playerFrom(typeof s === 'object' && s && 'user' in (s as J) ? (s as J).user : s, {}, game as GameKind));
+  while (seats.length < 2) seats.push(null);
+  return {
+    id: str(x.id) ?? '?',
+    game: str(x.game) ?? game,
+    seats,
+    spectators: Array.isArray(x.spectators) ? x.spectators.length : num(x.spectators),
+    status: (str(x.status) ?? 'waiting') as TableSummary['status'],
+    timeControl: (obj(x.settings).time ?? x.time ?? null) as TimeControl | null,
+  };
+}
+
+export function connectLobby(game: string, handlers: LobbyHandlers) {
+  const sock = new Socket('/ws');
+  sock.onOpen = () => sock.send('lobby', { game });
+  sock.onMessage = (msg) => {
+    const d = obj(msg.d);
+    switch (msg.t) {
+      case 'lobby':
+      case 'tables': {
+        const list = Array.isArray(d.tables) ? d.tables : Array.isArray(msg.d) ? (msg.d as unknown[]) : [];
+        handlers.onTables(list.map((x) => summaryFrom(x, game)));
+        if (Array.isArray(d.online)) handlers.onOnline(d.online.map((x) => str(x) ?? str(obj(x).name) ?? '?'));
+        return;
+      }
+      case 'paired':
+        handlers.onPaired(str(d.table) ?? str(d.id) ?? '');
+        return;
+      case 'error':
+        handlers.onError(str(d.message) ?? 'error');
+        return;
+    }
+  };
+  void api('GET', `/api/lobby/${game}`)
+    .then((r) => {
+      const d = obj(r);
+      const list = Array.isArray(r) ? r : Array.isArray(d.tables) ? d.tables : [];
+      handlers.onTables(list.map((x) => summaryFrom(x, game)));
+      if (Array.isArray(d.online)) handlers.onOnline(d.online.map((x) => str(x) ?? str(obj(x).name) ?? '?'));
+    })
+    .catch(() => undefined);
+  return {
+    quickPair: () => sock.send('seek', { game }),
+    cancelPair: () => sock.send('unseek', { game }),
+    createTable: async (): Promise<string> => {
+      const r = obj(await api('POST', '/api/tables', { game }));
+      return str(r.id ?? obj(r.table).id) ?? '';
+    },
+    close: () => sock.close(),
+  };
+}

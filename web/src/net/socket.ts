@@ -1,0 +1,73 @@
+// One WebSocket with automatic reconnection. Messages are JSON envelopes
+// `{"t": type, "d": data}`; the adapter in protocol.ts knows their meaning.
+export type SocketState = 'connecting' | 'open' | 'closed';
+
+export interface Envelope {
+  t: string;
+  d?: unknown;
+  v?: number;
+  [k: string]: unknown;
+}
+
+export class Socket {
+  private ws: WebSocket | null = null;
+  private closed = false;
+  private retry = 0;
+  private queue: string[] = [];
+  onMessage: (m: Envelope) => void = () => undefined;
+  onOpen: () => void = () => undefined;
+  onState: (s: SocketState) => void = () => undefined;
+
+  constructor(private path: string) {
+    this.connect();
+  }
+
+  private connect() {
+    if (this.closed) return;
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${this.path}`;
+    this.onState('connecting');
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.onState('open');
+      this.onOpen();
+      for (const q of this.queue.splice(0)) ws.send(q);
+    };
+    ws.onmessage = (e) => {
+      let m: Envelope;
+      try {
+        m = JSON.parse(String(e.data)) as Envelope;
+      } catch {
+        return;
+      }
+      this.onMessage(m);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed) return;
+      this.onState('closed');
+      const delay = Math.min(5000, 300 * 2 ** this.retry++);
+      setTimeout(() => this.connect(), delay);
+    };
+    ws.onerror = () => undefined;
+  }
+
+  send(t: string, d?: unknown) {
+    const text = JSON.stringify(d === undefined ? { t } : { t, d });
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    else this.queue.push(text);
+  }
+
+  /** Sends only when open now (no queueing across reconnects). */
+  sendNow(t: string, d?: unknown) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(d === undefined ? { t } : { t, d }));
+  }
+
+  close() {
+    this.closed = true;
+    this.ws?.close();
+    this.ws = null;
+  }
+}
