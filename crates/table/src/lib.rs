@@ -1,1 +1,75 @@
-//! qiyuan-table: (being written)
+//! qiyuan-table: everything that happens at one table, as a pure state machine.
+//!
+//! A [`Table<G>`] seats two or three players (as the game says), tracks spectators,
+//! settles the settings (time control and rule options) by proposal and
+//! acceptance, starts games, hands actions to the game with the mover's clock
+//! stepped, and runs draw offers, takebacks (悔棋), claims, resignation, the
+//! first-move timer, the abort rule, flag falls, disconnection and escape (逃跑),
+//! and rematches. It knows nothing of sockets, storage, threads or the wall clock:
+//! every command carries the time it happened, and the same commands at the same
+//! times always give the same table.
+//!
+//! # Driving a table (for the server)
+//!
+//! * Create it with [`Table::new`] from a [`TableConfig`] (the first settings, and
+//!   for Doudizhu a secret `deal_seed`).
+//! * Turn each client message into a [`Command`], putting in the authenticated
+//!   [`UserId`] — the table trusts it and only checks the user's seat — and call
+//!   [`Table::apply`]`(cmd, now)` with the server's time in milliseconds. Send the
+//!   returned [`Event`]s to everyone at the table, tagged with [`Table::version`];
+//!   send a [`TableRefusal`] to the sender only (and its `fired` events, if any,
+//!   to everyone). Events never carry hidden information.
+//! * For the lag compensation, put the lag measured for the message into
+//!   [`Command::Act`]'s `lag` (0 if unknown).
+//! * Nothing happens between commands by itself. After every call, ask
+//!   [`Table::next_deadline`] and, when that moment comes, call
+//!   [`Table::tick`]`(now)` (or apply [`Command::Tick`]): that is how flags fall,
+//!   first-move timers abort and absent players lose by escape.
+//! * Report connections: [`Command::Disconnect`] when a seated player's last socket
+//!   closes, [`Command::Reconnect`] when one opens again; [`Command::Leave`] when a
+//!   player leaves on purpose (a live game is lost at once).
+//! * Build each client's snapshot with [`Table::view`] (or [`Table::view_for`] a
+//!   user); the game's own `view` removes what that viewer may not see.
+//! * Persist [`Table::log`] (append each new [`LogEntry`] before sending its
+//!   events). After a restart, rebuild with [`Table::replay`] and then apply
+//!   [`Command::Restart`] with the time the server went down (or the last entry's
+//!   time) before anything else: the downtime is not charged to anyone's clock and
+//!   every player gets a fresh grace period to reconnect.
+//!
+//! # Rules the table enforces
+//!
+//! * Settings: any seated player may propose (seat 0's proposal is the table's
+//!   initial one); every seat must accept the current proposal, by id, and be
+//!   ready ([`Command::Ready`] accepts too). A new proposal clears all readiness.
+//!   Tournament tables have fixed settings and no takebacks.
+//! * Clocks run only once every seat has made its first action; until then the
+//!   seat to move has the first-move time (30 s by default, the time per move in
+//!   correspondence). Missing it aborts the game, or loses it at a tournament
+//!   table (not rated).
+//! * The abort rule: a game ended by resignation, time, escape or leaving before
+//!   every seat has acted is aborted ([`qiyuan_game::Outcome::aborted`]), not rated.
+//! * Draw offers follow [`qiyuan_game::Game::draw_offers`]: chess — right after
+//!   one's own move, standing until answered or the opponent moves; xiangqi — the
+//!   same, and the players alternate (no second offer in a row); Go — on one's own
+//!   turn. Offers cannot be withdrawn. One offer per move in every game.
+//! * Takebacks: a player may ask to take back their last action (and the
+//!   opponent's reply after it); every other seat must accept. One request at a
+//!   time; any action cancels it; after a decline the requester may not ask again
+//!   until they have acted again. The time used in the current turn is charged
+//!   (without increment); no time is given back.
+//! * Disconnection: an absent player loses by escape after the grace time
+//!   ([`default_grace`] by speed, or the config's), at once on [`Command::Leave`].
+
+mod state;
+mod table;
+mod types;
+mod view;
+
+pub use qiyuan_clock::{self as clock, ClockView, Millis, Preset, Speed, TimeControl};
+pub use state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
+pub use table::{Table, default_grace};
+pub use types::{
+    Command, Event, LogEntry, Proposal, ReplayError, Settings, TableConfig, TableRefusal,
+    TableRefusalKind, UserId,
+};
+pub use view::{GameView, MoveView, SeatView, TableView};

@@ -1,0 +1,408 @@
+//! Time controls as plain values, their presets and their speed class.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Millis;
+
+const SECOND: Millis = 1_000;
+const MINUTE: Millis = 60 * SECOND;
+/// One day in milliseconds (correspondence time is counted in days).
+pub const DAY: Millis = 24 * 60 * MINUTE;
+
+/// A time control: how much time each seat has and what happens when it runs out.
+///
+/// Every variant is charged in milliseconds. "Flags" means the seat has run out of
+/// time and loses (or draws, where the game says so); the moment a seat flags is
+/// always `elapsed >= limit`, so a move made exactly on the deadline is too late.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TimeControl {
+    /// No clock at all.
+    None,
+    /// The QQ clock (QQ游戏's 局时/步时/读秒).
+    ///
+    /// While game time (`game`, 局时) lasts it runs down, and each move must also be
+    /// made within `per_move` (步时; 0 means no such limit). Once game time is gone,
+    /// each move must be made within `countdown` (读秒), counted afresh every move.
+    /// When game time runs out in the middle of a move, the count-down starts then
+    /// and the move limit no longer applies: a move that starts with game time `R`
+    /// flags at `per_move` if `per_move < R`, else at `R + countdown`.
+    Qq {
+        game: Millis,
+        per_move: Millis,
+        countdown: Millis,
+    },
+    /// Fischer: a base time and an increment added after each move.
+    Fischer { base: Millis, increment: Millis },
+    /// Japanese byo-yomi: main time, then `periods` periods of `period` each. A move
+    /// made within a period keeps it; a period is used up only by overstepping it,
+    /// and the seat flags when it oversteps the last one.
+    ByoYomi {
+        main: Millis,
+        periods: u32,
+        period: Millis,
+    },
+    /// Canadian overtime: main time, then `moves` moves within each `period`. When the
+    /// moves are made the period starts afresh; running out of a period flags. The
+    /// move during which main time runs out is the first move of the first period.
+    Canadian {
+        main: Millis,
+        moves: u32,
+        period: Millis,
+    },
+    /// Correspondence: each move must be made within `days` days.
+    Correspondence { days: u32 },
+}
+
+/// A speed class, as Lichess rates chess: by the estimated duration of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Speed {
+    UltraBullet,
+    Bullet,
+    Blitz,
+    Rapid,
+    Classical,
+    Correspondence,
+}
+
+impl Speed {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Speed::UltraBullet => "ultrabullet",
+            Speed::Bullet => "bullet",
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
+        }
+    }
+}
+
+impl TimeControl {
+    /// The QQ clock from minutes/minutes/seconds, as QQ's dialog shows them.
+    pub const fn qq(game_min: u64, per_move_min: u64, countdown_s: u64) -> Self {
+        TimeControl::Qq {
+            game: game_min * MINUTE,
+            per_move: per_move_min * MINUTE,
+            countdown: countdown_s * SECOND,
+        }
+    }
+
+    /// Fischer from minutes and seconds (`3+2`).
+    pub const fn fischer(base_min: u64, increment_s: u64) -> Self {
+        TimeControl::Fischer {
+            base: base_min * MINUTE,
+            increment: increment_s * SECOND,
+        }
+    }
+
+    /// Byo-yomi from minutes, a period count and seconds per period.
+    pub const fn byo_yomi(main_min: u64, periods: u32, period_s: u64) -> Self {
+        TimeControl::ByoYomi {
+            main: main_min * MINUTE,
+            periods,
+            period: period_s * SECOND,
+        }
+    }
+
+    /// Canadian overtime from minutes, a move count and minutes per period.
+    pub const fn canadian(main_min: u64, moves: u32, period_min: u64) -> Self {
+        TimeControl::Canadian {
+            main: main_min * MINUTE,
+            moves,
+            period: period_min * MINUTE,
+        }
+    }
+
+    /// The estimated duration of one side's time in a game of 40 moves, in seconds
+    /// (Lichess's `base + 40 × increment`). Per-move allowances that are a ceiling
+    /// rather than a gift (读秒, byo-yomi periods) count 25 moves' worth, since few
+    /// moves use all of them. `None` for no clock and correspondence.
+    pub fn estimated_seconds(&self) -> Option<u64> {
+        let s = |ms: Millis| ms / SECOND;
+        match *self {
+            TimeControl::None | TimeControl::Correspondence { .. } => None,
+            TimeControl::Qq {
+                game, countdown, ..
+            } => Some(s(game) + 25 * s(countdown)),
+            TimeControl::Fischer { base, increment } => Some(s(base) + 40 * s(increment)),
+            TimeControl::ByoYomi { main, period, .. } => Some(s(main) + 25 * s(period)),
+            TimeControl::Canadian {
+                main,
+                moves,
+                period,
+            } => Some(s(main) + 40 * s(period) / u64::from(moves.max(1))),
+        }
+    }
+
+    /// The speed class (Lichess's thresholds on the estimated duration: under 30 s
+    /// ultrabullet, under 3 min bullet, under 8 min blitz, under 25 min rapid).
+    /// No clock counts as correspondence: nothing hurries the players.
+    pub fn speed(&self) -> Speed {
+        match self.estimated_seconds() {
+            None => Speed::Correspondence,
+            Some(s) if s < 30 => Speed::UltraBullet,
+            Some(s) if s < 180 => Speed::Bullet,
+            Some(s) if s < 480 => Speed::Blitz,
+            Some(s) if s < 1500 => Speed::Rapid,
+            Some(_) => Speed::Classical,
+        }
+    }
+
+    /// The time a seat starts with on its main clock.
+    pub fn initial_main(&self) -> Millis {
+        match *self {
+            TimeControl::None => 0,
+            TimeControl::Qq { game, .. } => game,
+            TimeControl::Fischer { base, .. } => base,
+            TimeControl::ByoYomi { main, .. } => main,
+            TimeControl::Canadian { main, .. } => main,
+            TimeControl::Correspondence { days } => u64::from(days) * DAY,
+        }
+    }
+
+    /// Whether the control can never flag.
+    pub fn is_unlimited(&self) -> bool {
+        matches!(self, TimeControl::None)
+    }
+
+    /// Whether the values make sense: something to play with, and no overflow in
+    /// the sums the clock forms (each amount at most a year).
+    pub fn validate(&self) -> Result<(), String> {
+        const YEAR: Millis = 366 * DAY;
+        let check = |name: &str, v: Millis| {
+            if v > YEAR {
+                Err(format!("{name} is longer than a year"))
+            } else {
+                Ok(())
+            }
+        };
+        match *self {
+            TimeControl::None => Ok(()),
+            TimeControl::Qq {
+                game,
+                per_move,
+                countdown,
+            } => {
+                check("game time", game)?;
+                check("move time", per_move)?;
+                check("count-down", countdown)?;
+                if game == 0 && countdown == 0 {
+                    return Err("the QQ clock needs game time or a count-down".into());
+                }
+                Ok(())
+            }
+            TimeControl::Fischer { base, increment } => {
+                check("base time", base)?;
+                check("increment", increment)?;
+                if base == 0 {
+                    return Err("Fischer needs a base time".into());
+                }
+                Ok(())
+            }
+            TimeControl::ByoYomi {
+                main,
+                periods,
+                period,
+            } => {
+                check("main time", main)?;
+                check("period", period)?;
+                if periods > 100 {
+                    return Err("at most 100 byo-yomi periods".into());
+                }
+                if main == 0 && (periods == 0 || period == 0) {
+                    return Err("byo-yomi needs main time or periods".into());
+                }
+                Ok(())
+            }
+            TimeControl::Canadian {
+                main,
+                moves,
+                period,
+            } => {
+                check("main time", main)?;
+                check("period", period)?;
+                if moves == 0 || period == 0 {
+                    return Err("Canadian overtime needs moves and a period".into());
+                }
+                Ok(())
+            }
+            TimeControl::Correspondence { days } => {
+                if days == 0 || days > 30 {
+                    return Err("correspondence allows 1 to 30 days per move".into());
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The control as a PGN `TimeControl` tag where PGN can say it (`600+5`,
+    /// `1/86400`, `-`), else a short description.
+    pub fn pgn(&self) -> String {
+        let s = |ms: Millis| ms / SECOND;
+        match *self {
+            TimeControl::None => "-".into(),
+            TimeControl::Fischer { base, increment } => {
+                if increment == 0 {
+                    format!("{}", s(base))
+                } else {
+                    format!("{}+{}", s(base), s(increment))
+                }
+            }
+            TimeControl::Correspondence { days } => format!("1/{}", u64::from(days) * 86_400),
+            TimeControl::Qq {
+                game,
+                per_move,
+                countdown,
+            } => format!("qq {}/{}/{}", s(game), s(per_move), s(countdown)),
+            TimeControl::ByoYomi {
+                main,
+                periods,
+                period,
+            } => format!("{}+{}x{} byo-yomi", s(main), periods, s(period)),
+            TimeControl::Canadian {
+                main,
+                moves,
+                period,
+            } => format!("{}+{}/{} canadian", s(main), moves, s(period)),
+        }
+    }
+}
+
+/// Named presets: QQ's quick (快棋) and match (比赛) modes and the usual Fischer and
+/// byo-yomi controls.
+///
+/// The QQ match mode is the seed's example, 30 min / 5 min / 3 min. The seeds give
+/// no numbers for the quick mode; 10 min / 1 min / 30 s is what QQ's 快棋 rooms
+/// commonly used for xiangqi and chess. Go's quick and match modes are byo-yomi
+/// (QQ围棋 counts 3 periods of 30 s, or of 60 s in match mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// 快棋.
+    Quick,
+    /// 比赛.
+    Match,
+    /// Fischer 1+0.
+    Bullet,
+    /// Fischer 3+2.
+    Blitz,
+    /// Fischer 10+5.
+    Rapid,
+    /// Fischer 30+20.
+    Classical,
+    /// Byo-yomi 10 min + 5×30 s (Go, fast).
+    ByoYomiFast,
+    /// Byo-yomi 30 min + 5×30 s (Go, normal).
+    ByoYomiNormal,
+    /// Byo-yomi 60 min + 5×60 s (Go, slow).
+    ByoYomiSlow,
+    /// Canadian 20 min + 25 moves / 10 min (Go, club).
+    CanadianClub,
+    /// Correspondence, 3 days per move.
+    Correspondence,
+}
+
+impl Preset {
+    /// The control for `game` (`chess`, `xiangqi`, `go`, `doudizhu`); the Fischer and
+    /// byo-yomi presets are the same for every game.
+    pub fn control(self, game: &str) -> TimeControl {
+        match (self, game) {
+            (Preset::Quick, "go") => TimeControl::byo_yomi(10, 3, 30),
+            (Preset::Match, "go") => TimeControl::byo_yomi(60, 3, 60),
+            // Doudizhu is played on a per-turn timer only.
+            (Preset::Quick, "doudizhu") => TimeControl::Qq {
+                game: 0,
+                per_move: 0,
+                countdown: 20 * SECOND,
+            },
+            (Preset::Match, "doudizhu") => TimeControl::Qq {
+                game: 0,
+                per_move: 0,
+                countdown: 30 * SECOND,
+            },
+            (Preset::Quick, _) => TimeControl::qq(10, 1, 30),
+            (Preset::Match, _) => TimeControl::qq(30, 5, 180),
+            (Preset::Bullet, _) => TimeControl::fischer(1, 0),
+            (Preset::Blitz, _) => TimeControl::fischer(3, 2),
+            (Preset::Rapid, _) => TimeControl::fischer(10, 5),
+            (Preset::Classical, _) => TimeControl::fischer(30, 20),
+            (Preset::ByoYomiFast, _) => TimeControl::byo_yomi(10, 5, 30),
+            (Preset::ByoYomiNormal, _) => TimeControl::byo_yomi(30, 5, 30),
+            (Preset::ByoYomiSlow, _) => TimeControl::byo_yomi(60, 5, 60),
+            (Preset::CanadianClub, _) => TimeControl::canadian(20, 25, 10),
+            (Preset::Correspondence, _) => TimeControl::Correspondence { days: 3 },
+        }
+    }
+
+    pub const ALL: [Preset; 11] = [
+        Preset::Quick,
+        Preset::Match,
+        Preset::Bullet,
+        Preset::Blitz,
+        Preset::Rapid,
+        Preset::Classical,
+        Preset::ByoYomiFast,
+        Preset::ByoYomiNormal,
+        Preset::ByoYomiSlow,
+        Preset::CanadianClub,
+        Preset::Correspondence,
+    ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speeds_follow_lichess_thresholds() {
+        assert_eq!(TimeControl::fischer(1, 0).speed(), Speed::Bullet);
+        assert_eq!(TimeControl::fischer(3, 2).speed(), Speed::Blitz);
+        assert_eq!(TimeControl::fischer(5, 0).speed(), Speed::Blitz);
+        assert_eq!(TimeControl::fischer(10, 0).speed(), Speed::Rapid);
+        assert_eq!(TimeControl::fischer(15, 10).speed(), Speed::Rapid);
+        assert_eq!(TimeControl::fischer(20, 10).speed(), Speed::Classical);
+        assert_eq!(TimeControl::fischer(30, 0).speed(), Speed::Classical);
+        assert_eq!(
+            TimeControl::Fischer {
+                base: 15_000,
+                increment: 0
+            }
+            .speed(),
+            Speed::UltraBullet
+        );
+        assert_eq!(
+            TimeControl::Correspondence { days: 2 }.speed(),
+            Speed::Correspondence
+        );
+        assert_eq!(TimeControl::qq(30, 5, 180).speed(), Speed::Classical);
+        assert_eq!(TimeControl::qq(10, 1, 30).speed(), Speed::Rapid);
+    }
+
+    #[test]
+    fn presets_validate() {
+        for p in Preset::ALL {
+            for g in ["chess", "xiangqi", "go", "doudizhu"] {
+                assert_eq!(p.control(g).validate(), Ok(()), "{p:?} {g}");
+            }
+        }
+        assert_eq!(
+            Preset::Match.control("xiangqi"),
+            TimeControl::Qq {
+                game: 30 * MINUTE,
+                per_move: 5 * MINUTE,
+                countdown: 3 * MINUTE
+            }
+        );
+    }
+
+    #[test]
+    fn serde_shape() {
+        let json = serde_json::to_string(&TimeControl::fischer(3, 2)).unwrap();
+        assert_eq!(json, r#"{"kind":"fischer","base":180000,"increment":2000}"#);
+        let back: TimeControl = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, TimeControl::fischer(3, 2));
+        assert_eq!(TimeControl::fischer(3, 2).pgn(), "180+2");
+    }
+}

@@ -1,0 +1,109 @@
+//! The table's state apart from the game value itself: plain data, comparable and
+//! serialisable, so that a replay can be checked against the live table.
+
+use std::collections::BTreeSet;
+
+use qiyuan_clock::{Clock, Millis};
+use qiyuan_game::{Outcome, Seat, Setup};
+use serde::{Deserialize, Serialize};
+
+use crate::types::{Proposal, Settings, UserId};
+
+/// Where the table is between and during games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// No game yet.
+    Waiting,
+    /// A game is being played.
+    Playing,
+    /// The last game is over; its result is shown until the next one starts.
+    Over,
+}
+
+/// One seat.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatState {
+    pub user: Option<UserId>,
+    /// The seat's connection; a disconnected seat carries the time it went away.
+    pub absent_since: Option<Millis>,
+    /// The proposal this seat has accepted.
+    pub accepted: Option<u32>,
+    pub ready: bool,
+    /// A pending swap request with another seat.
+    pub swap_with: Option<Seat>,
+    /// Asked for a rematch after the last game.
+    pub rematch: bool,
+}
+
+/// One accepted action in the current game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionRecord {
+    pub seat: Seat,
+    pub action: String,
+    pub display: String,
+    pub at: Millis,
+    /// The mover's main time left after the action (for `[%clk]`).
+    pub clock: Option<Millis>,
+}
+
+/// A standing draw offer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawOffer {
+    pub by: Seat,
+    /// The seats that have accepted so far (all others must).
+    pub accepted: Vec<Seat>,
+}
+
+/// A pending takeback request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TakebackRequest {
+    pub by: Seat,
+    /// How many actions it would take back.
+    pub plies: u32,
+    pub accepted: Vec<Seat>,
+}
+
+/// The game being played (or the last one played).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameState {
+    /// 1 for the table's first game.
+    pub number: u32,
+    pub settings: Settings,
+    /// The setup the game really started from (with the deal seed, if any).
+    pub setup: Setup,
+    /// Users by seat when the game started.
+    pub players: Vec<UserId>,
+    pub started_at: Millis,
+    pub actions: Vec<ActionRecord>,
+    pub clock: Clock,
+    /// Whether each seat has made at least one action (the abort rule and the
+    /// first-move timer).
+    pub acted: Vec<bool>,
+    /// When the current turn began (the first-move timer counts from here).
+    pub turn_since: Millis,
+    pub draw: Option<DrawOffer>,
+    /// The seat that made the last draw offer in this game (xiangqi alternation).
+    pub last_offer_by: Option<Seat>,
+    /// The number of actions at each seat's last draw offer (one offer per move).
+    pub offered_at: Vec<Option<usize>>,
+    pub takeback: Option<TakebackRequest>,
+    /// Seats whose takeback was declined and who have not acted since.
+    pub takeback_blocked: Vec<bool>,
+    pub outcome: Option<Outcome>,
+    pub rated: bool,
+}
+
+/// Everything at the table but the game value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub seats: Vec<SeatState>,
+    pub spectators: BTreeSet<UserId>,
+    pub proposal: Proposal,
+    pub status: Status,
+    /// Games started at this table.
+    pub games: u32,
+    pub game: Option<GameState>,
+    /// The time of the last accepted command; time never runs backwards.
+    pub now: Millis,
+}

@@ -1,0 +1,1120 @@
+//! The table: commands in, events out.
+
+use std::fmt;
+
+use qiyuan_clock::{Clock, ClockView, DAY, Millis, Speed, TimeControl};
+use qiyuan_game::{
+    DrawOffers, EndReason, Game, Outcome, RecordMeta, Seat, SeatResult, Setup, Turn, Viewer,
+};
+
+use crate::state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
+use crate::types::{
+    Command, Event, LogEntry, Proposal, ReplayError, Settings, TableConfig, TableRefusal,
+    TableRefusalKind as K, UserId,
+};
+
+type R<T = Vec<Event>> = Result<T, TableRefusal>;
+
+fn refuse<T>(kind: K, message: impl Into<String>) -> R<T> {
+    Err(TableRefusal::new(kind, message))
+}
+
+/// How long a disconnected player may stay away by default: 30 s for bullet, 60 s
+/// for blitz, 2 min for rapid, 5 min for classical and a day for correspondence or
+/// no clock.
+pub fn default_grace(time: &TimeControl) -> Millis {
+    match time.speed() {
+        Speed::UltraBullet | Speed::Bullet => 30_000,
+        Speed::Blitz => 60_000,
+        Speed::Rapid => 120_000,
+        Speed::Classical => 300_000,
+        Speed::Correspondence => DAY,
+    }
+}
+
+/// One table: its seats, spectators, settings, the game and its clock, and the log
+/// of every accepted command.
+pub struct Table<G: Game> {
+    config: TableConfig,
+    seats_n: u8,
+    state: State,
+    game: Option<G>,
+    options: Option<G::Options>,
+    log: Vec<LogEntry>,
+}
+
+impl<G: Game> Clone for Table<G> {
+    fn clone(&self) -> Self {
+        Table {
+            config: self.config.clone(),
+            seats_n: self.seats_n,
+            state: self.state.clone(),
+            game: self.game.clone(),
+            options: self.options.clone(),
+            log: self.log.clone(),
+        }
+    }
+}
+
+impl<G: Game> fmt::Debug for Table<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Table")
+            .field("game", &G::NAME)
+            .field("state", &self.state)
+            .field("log", &self.log.len())
+            .finish()
+    }
+}
+
+/// Two tables are equal when their state, log and game agree; the games are
+/// compared through every viewer's view (games need not be comparable).
+impl<G: Game> PartialEq for Table<G> {
+    fn eq(&self, other: &Self) -> bool {
+        self.config == other.config
+            && self.state == other.state
+            && self.log == other.log
+            && self.game_fingerprint() == other.game_fingerprint()
+    }
+}
+
+impl<G: Game> Table<G> {
+    /// A new, empty table. Refused when the settings do not make a game.
+    pub fn new(config: TableConfig) -> Result<Self, String> {
+        let (game, _) = build_game::<G>(&config.settings, &config, 1)?;
+        let seats_n = game.seats();
+        let state = State {
+            seats: vec![SeatState::default(); seats_n as usize],
+            spectators: Default::default(),
+            proposal: Proposal {
+                id: 0,
+                by: Seat::FIRST,
+                settings: config.settings.clone(),
+            },
+            status: Status::Waiting,
+            games: 0,
+            game: None,
+            now: 0,
+        };
+        Ok(Table {
+            config,
+            seats_n,
+            state,
+            game: None,
+            options: None,
+            log: Vec::new(),
+        })
+    }
+
+    /// Rebuilds a table from its log.
+    pub fn replay(config: TableConfig, log: &[LogEntry]) -> Result<Self, ReplayError> {
+        let mut table = Table::new(config).map_err(ReplayError::Config)?;
+        for (index, entry) in log.iter().enumerate() {
+            table
+                .apply(entry.command.clone(), entry.at)
+                .map_err(|refusal| ReplayError::Refused { index, refusal })?;
+        }
+        Ok(table)
+    }
+
+    pub fn config(&self) -> &TableConfig {
+        &self.config
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The current (or last) game.
+    pub fn game(&self) -> Option<&G> {
+        self.game.as_ref()
+    }
+
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    /// The table's version: the number of log entries. Every accepted command
+    /// raises it by one; the server tags events with it so clients can spot gaps.
+    pub fn version(&self) -> u64 {
+        self.log.len() as u64
+    }
+
+    pub fn seats(&self) -> u8 {
+        self.seats_n
+    }
+
+    /// The seat `user` sits at.
+    pub fn seat_of(&self, user: &str) -> Option<Seat> {
+        self.state
+            .seats
+            .iter()
+            .position(|s| s.user.as_deref() == Some(user))
+            .map(|i| Seat(i as u8))
+    }
+
+    /// The earliest moment a timer falls due (flag, first-move timer,
+    /// disconnection grace): the server must send [`Command::Tick`] then (or call
+    /// [`Table::tick`]).
+    pub fn next_deadline(&self) -> Option<Millis> {
+        self.deadlines().into_iter().map(|(t, _)| t).min()
+    }
+
+    /// Fires the timers due at `now`. Shorthand for applying [`Command::Tick`].
+    pub fn tick(&mut self, now: Millis) -> Vec<Event> {
+        self.apply(Command::Tick, now).unwrap_or_default()
+    }
+
+    /// Applies a command at `now`. Timers due at `now` fire first. On success the
+    /// command is logged and its events returned; a refusal changes nothing (but
+    /// see [`TableRefusal::fired`]).
+    pub fn apply(&mut self, cmd: Command, now: Millis) -> R {
+        let now = now.max(self.state.now);
+        let mut fired = Vec::new();
+        if !matches!(cmd, Command::Restart { .. }) {
+            fired = self.fire(now);
+            if !fired.is_empty() {
+                self.state.now = now;
+                self.log.push(LogEntry {
+                    at: now,
+                    command: Command::Tick,
+                });
+            }
+        }
+        if matches!(cmd, Command::Tick) {
+            return Ok(fired);
+        }
+        let backup = (self.state.clone(), self.game.clone(), self.options.clone());
+        match self.handle(cmd.clone(), now) {
+            Ok(events) => {
+                self.state.now = now;
+                self.log.push(LogEntry {
+                    at: now,
+                    command: cmd,
+                });
+                fired.extend(events);
+                Ok(fired)
+            }
+            Err(mut refusal) => {
+                (self.state, self.game, self.options) = backup;
+                refusal.fired = fired;
+                Err(refusal)
+            }
+        }
+    }
+
+    fn handle(&mut self, cmd: Command, now: Millis) -> R {
+        match cmd {
+            Command::Sit { user, seat } => self.sit(user, seat),
+            Command::Stand { user } => self.stand(&user),
+            Command::Watch { user } => self.watch(user),
+            Command::Unwatch { user } => self.unwatch(&user),
+            Command::Propose { user, settings } => self.propose(&user, settings),
+            Command::Accept { user, proposal } => self.accept(&user, proposal, now),
+            Command::Ready { user, proposal } => self.ready(&user, proposal, now),
+            Command::Unready { user } => self.unready(&user),
+            Command::Swap { user, with } => self.swap(&user, with),
+            Command::Act { user, action, lag } => self.act(&user, &action, lag, now),
+            Command::OfferDraw { user } => self.offer_draw(&user),
+            Command::AcceptDraw { user } => self.accept_draw(&user, now),
+            Command::DeclineDraw { user } => self.decline_draw(&user),
+            Command::RequestTakeback { user } => self.request_takeback(&user),
+            Command::AcceptTakeback { user } => self.accept_takeback(&user, now),
+            Command::DeclineTakeback { user } => self.decline_takeback(&user),
+            Command::Claim { user, claim } => {
+                let seat = self.playing_seat(&user)?;
+                let game = self.game.as_mut().ok_or_else(no_game)?;
+                let outcome = game.claim(seat, claim).map_err(game_refusal)?;
+                Ok(self.end(outcome, true, now))
+            }
+            Command::Resign { user } => {
+                let seat = self.playing_seat(&user)?;
+                Ok(self.end_by_table(seat, EndReason::Resignation, now))
+            }
+            Command::Abort { user } => {
+                self.playing_seat(&user)?;
+                if !self.abortable() {
+                    return refuse(K::NotAllowed, "every seat has moved: resign instead");
+                }
+                Ok(self.end(Outcome::aborted(self.seats_n), false, now))
+            }
+            Command::Disconnect { user } => self.disconnect(&user, now),
+            Command::Reconnect { user } => self.reconnect(&user),
+            Command::Leave { user } => self.leave(&user, now),
+            Command::Rematch { user } => self.rematch(&user, now),
+            Command::Tick => Ok(Vec::new()),
+            Command::Restart { down_since } => Ok(self.restart(down_since, now)),
+            Command::Adjudicate { outcome } => {
+                if !self.is_playing() {
+                    return refuse(K::NoGame, "no game is being played");
+                }
+                if outcome.results.len() != self.seats_n as usize {
+                    return refuse(K::NotAllowed, "the outcome needs one result per seat");
+                }
+                let rated = self.state.game.as_ref().is_some_and(|g| g.settings.rated);
+                Ok(self.end(outcome, rated, now))
+            }
+        }
+    }
+
+    // ----- seats and spectators -------------------------------------------------
+
+    fn sit(&mut self, user: UserId, seat: Seat) -> R {
+        if seat.0 >= self.seats_n {
+            return refuse(K::NoSuchSeat, format!("there is no {seat}"));
+        }
+        if self.seat_of(&user).is_some() {
+            return refuse(K::AlreadySeated, "you already sit at this table");
+        }
+        if self.is_playing() {
+            return refuse(K::GameInProgress, "a game is being played");
+        }
+        let s = &mut self.state.seats[seat.index()];
+        if s.user.is_some() {
+            return refuse(K::SeatTaken, format!("{seat} is taken"));
+        }
+        *s = SeatState {
+            user: Some(user.clone()),
+            ..SeatState::default()
+        };
+        self.state.spectators.remove(&user);
+        self.clear_rematch();
+        Ok(vec![Event::Sat { seat, user }])
+    }
+
+    fn stand(&mut self, user: &str) -> R {
+        let seat = self.seated(user)?;
+        if self.is_playing() {
+            return refuse(K::GameInProgress, "resign or leave the game first");
+        }
+        Ok(self.vacate(seat))
+    }
+
+    fn vacate(&mut self, seat: Seat) -> Vec<Event> {
+        let s = std::mem::take(&mut self.state.seats[seat.index()]);
+        for other in &mut self.state.seats {
+            if other.swap_with == Some(seat) {
+                other.swap_with = None;
+            }
+        }
+        self.clear_rematch();
+        match s.user {
+            Some(user) => vec![Event::Stood { seat, user }],
+            None => Vec::new(),
+        }
+    }
+
+    fn watch(&mut self, user: UserId) -> R {
+        if self.seat_of(&user).is_some() {
+            return refuse(K::AlreadySeated, "you sit at this table");
+        }
+        if !self.state.spectators.insert(user.clone()) {
+            return refuse(K::NotAllowed, "you are already watching");
+        }
+        Ok(vec![Event::Watching { user }])
+    }
+
+    fn unwatch(&mut self, user: &str) -> R {
+        if !self.state.spectators.remove(user) {
+            return refuse(K::NotAtTable, "you are not watching");
+        }
+        Ok(vec![Event::Unwatched { user: user.into() }])
+    }
+
+    fn swap(&mut self, user: &str, with: Seat) -> R {
+        let seat = self.seated(user)?;
+        if self.is_playing() {
+            return refuse(K::GameInProgress, "seats are swapped before the game");
+        }
+        if with.0 >= self.seats_n || with == seat {
+            return refuse(K::NoSuchSeat, format!("cannot swap with {with}"));
+        }
+        let other = &self.state.seats[with.index()];
+        if other.user.is_some() && other.swap_with != Some(seat) {
+            self.state.seats[seat.index()].swap_with = Some(with);
+            return Ok(vec![Event::SwapRequested { seat, with }]);
+        }
+        self.state.seats.swap(seat.index(), with.index());
+        for s in &mut self.state.seats {
+            s.swap_with = None;
+            s.ready = false;
+            s.accepted = None;
+        }
+        self.clear_rematch();
+        Ok(vec![Event::Swapped { a: seat, b: with }])
+    }
+
+    // ----- settings and start ---------------------------------------------------
+
+    fn propose(&mut self, user: &str, settings: Settings) -> R {
+        let seat = self.seated(user)?;
+        if self.is_playing() {
+            return refuse(K::GameInProgress, "settings are changed between games");
+        }
+        if self.config.tournament {
+            return refuse(K::SettingsFixed, "a tournament table's settings are fixed");
+        }
+        if matches!(settings.setup, Setup::Seed(_)) {
+            return refuse(K::BadSettings, "deals are drawn by the table");
+        }
+        settings
+            .time
+            .validate()
+            .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        build_game::<G>(&settings, &self.config, self.state.games + 1)
+            .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        let proposal = Proposal {
+            id: self.state.proposal.id + 1,
+            by: seat,
+            settings,
+        };
+        for s in &mut self.state.seats {
+            s.ready = false;
+            s.accepted = None;
+        }
+        self.state.seats[seat.index()].accepted = Some(proposal.id);
+        self.state.proposal = proposal.clone();
+        self.clear_rematch();
+        Ok(vec![Event::Proposed { proposal }])
+    }
+
+    fn accept(&mut self, user: &str, proposal: u32, now: Millis) -> R {
+        let seat = self.seated(user)?;
+        if self.is_playing() {
+            return refuse(K::GameInProgress, "a game is being played");
+        }
+        if proposal != self.state.proposal.id {
+            return refuse(K::StaleProposal, "that proposal has been replaced");
+        }
+        if self.state.seats[seat.index()].accepted == Some(proposal) {
+            return refuse(K::NotAllowed, "you have accepted it already");
+        }
+        self.state.seats[seat.index()].accepted = Some(proposal);
+        let mut events = vec![Event::Accepted { seat, proposal }];
+        events.extend(self.maybe_start(now)?);
+        Ok(events)
+    }
+
+    fn ready(&mut self, user: &str, proposal: Option<u32>, now: Millis) -> R {
+        let seat = self.seated(user)?;
+        if self.is_playing() {
+            return refuse(K::GameInProgress, "a game is being played");
+        }
+        let current = self.state.proposal.id;
+        if proposal.is_some_and(|p| p != current) {
+            return refuse(K::StaleProposal, "that proposal has been replaced");
+        }
+        let s = &mut self.state.seats[seat.index()];
+        if s.ready {
+            return refuse(K::NotAllowed, "you are ready already");
+        }
+        let mut events = Vec::new();
+        if s.accepted != Some(current) {
+            s.accepted = Some(current);
+            events.push(Event::Accepted {
+                seat,
+                proposal: current,
+            });
+        }
+        s.ready = true;
+        events.push(Event::Ready { seat, ready: true });
+        events.extend(self.maybe_start(now)?);
+        Ok(events)
+    }
+
+    fn unready(&mut self, user: &str) -> R {
+        let seat = self.seated(user)?;
+        let playing = self.is_playing();
+        let s = &mut self.state.seats[seat.index()];
+        if !s.ready || playing {
+            return refuse(K::NotAllowed, "you are not waiting to start");
+        }
+        s.ready = false;
+        Ok(vec![Event::Ready { seat, ready: false }])
+    }
+
+    /// Starts the game when every seat is taken, ready, and agrees to the proposal.
+    fn maybe_start(&mut self, now: Millis) -> R {
+        let id = self.state.proposal.id;
+        let all = self
+            .state
+            .seats
+            .iter()
+            .all(|s| s.user.is_some() && s.ready && s.accepted == Some(id));
+        if !all {
+            return Ok(Vec::new());
+        }
+        self.start_game(now)
+    }
+
+    fn start_game(&mut self, now: Millis) -> R {
+        let number = self.state.games + 1;
+        let mut settings = self.state.proposal.settings.clone();
+        if self.config.tournament {
+            settings.takebacks = false;
+        }
+        let (game, options) = build_game::<G>(&settings, &self.config, number)
+            .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        let setup = game_setup(&settings, &self.config, number);
+        let n = self.seats_n as usize;
+        let players: Vec<UserId> = self
+            .state
+            .seats
+            .iter()
+            .map(|s| s.user.clone().unwrap_or_default())
+            .collect();
+        let clock = Clock::new(settings.time, n);
+        let rated = settings.rated;
+        self.state.games = number;
+        self.state.status = Status::Playing;
+        for s in &mut self.state.seats {
+            s.ready = false;
+            s.rematch = false;
+            s.swap_with = None;
+            // Absence counts from the start of the game, not from before it.
+            if s.absent_since.is_some() {
+                s.absent_since = Some(now);
+            }
+        }
+        self.state.game = Some(GameState {
+            number,
+            settings: settings.clone(),
+            setup,
+            players: players.clone(),
+            started_at: now,
+            actions: Vec::new(),
+            clock,
+            acted: vec![false; n],
+            turn_since: now,
+            draw: None,
+            last_offer_by: None,
+            offered_at: vec![None; n],
+            takeback: None,
+            takeback_blocked: vec![false; n],
+            outcome: None,
+            rated,
+        });
+        self.game = Some(game);
+        self.options = Some(options);
+        let mut events = vec![Event::Started {
+            game: number,
+            players,
+            settings,
+            clock: self.clock_view(now).unwrap_or_else(|| empty_clock(now)),
+        }];
+        // A loaded position may already be decided.
+        if let Some(outcome) = self.game.as_ref().and_then(|g| g.outcome()) {
+            events.extend(self.end(outcome, false, now));
+        }
+        Ok(events)
+    }
+
+    fn rematch(&mut self, user: &str, now: Millis) -> R {
+        let seat = self.seated(user)?;
+        if self.state.status != Status::Over {
+            return refuse(K::NotAllowed, "a rematch follows a finished game");
+        }
+        if self.state.seats[seat.index()].rematch {
+            return refuse(K::NotAllowed, "you asked already");
+        }
+        self.state.seats[seat.index()].rematch = true;
+        let mut events = vec![Event::RematchOffered { seat }];
+        let all = self
+            .state
+            .seats
+            .iter()
+            .all(|s| s.user.is_some() && s.rematch);
+        if all {
+            // Colours change: every user moves one seat on (seat 0 gets the user
+            // who sat last), which for two seats is a swap.
+            self.state.seats.rotate_right(1);
+            for s in &mut self.state.seats {
+                s.accepted = Some(self.state.proposal.id);
+                s.ready = true;
+            }
+            if self.seats_n == 2 {
+                events.push(Event::Swapped {
+                    a: Seat::FIRST,
+                    b: Seat::SECOND,
+                });
+            } else {
+                for (i, s) in self.state.seats.iter().enumerate() {
+                    if let Some(u) = &s.user {
+                        events.push(Event::Sat {
+                            seat: Seat(i as u8),
+                            user: u.clone(),
+                        });
+                    }
+                }
+            }
+            events.extend(self.start_game(now)?);
+        }
+        Ok(events)
+    }
+
+    // ----- play -------------------------------------------------------------------
+
+    fn act(&mut self, user: &str, action: &str, lag: Millis, now: Millis) -> R {
+        let seat = self.playing_seat(user)?;
+        let game = self.game.as_ref().ok_or_else(no_game)?;
+        match game.turn() {
+            Turn::Seat(s) if s == seat => {}
+            Turn::All(list) if list.contains(&seat) => {}
+            Turn::Over => return refuse(K::NoGame, "the game is over"),
+            _ => return refuse(K::NotYourTurn, "it is not your turn"),
+        }
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        // Charge the mover's clock first: a move made after the flag fell loses.
+        let mover_clock = gs.clock.running().map(|r| r.seat) == Some(seat.index());
+        if mover_clock && let Err(flag) = gs.clock.press(now, lag) {
+            let seat = Seat(flag.seat as u8);
+            return Ok(self.end_by_table(seat, EndReason::Timeout, now));
+        }
+        let game = self.game.as_mut().ok_or_else(no_game)?;
+        let effects = game.act(seat, action).map_err(game_refusal)?;
+        let turn = game.turn();
+        let outcome = game.outcome();
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        let clock_after = match gs.settings.time {
+            TimeControl::None => None,
+            _ => Some(gs.clock.remaining(seat.index(), now)),
+        };
+        gs.actions.push(ActionRecord {
+            seat,
+            action: effects.canonical.clone(),
+            display: effects.display.clone(),
+            at: now,
+            clock: clock_after,
+        });
+        gs.acted[seat.index()] = true;
+        gs.takeback_blocked[seat.index()] = false;
+        let mut events = Vec::new();
+        if let Some(offer) = &gs.draw
+            && offer.by != seat
+        {
+            gs.draw = None;
+            events.push(Event::DrawDeclined { seat });
+        }
+        if let Some(req) = gs.takeback.take() {
+            let _ = req;
+            events.push(Event::TakebackDeclined { seat });
+        }
+        gs.turn_since = now;
+        self.run_clock(&turn, now);
+        events.insert(
+            0,
+            Event::Acted {
+                seat,
+                ply: self.ply() as u32,
+                action: effects.canonical,
+                display: effects.display,
+                capture: effects.capture,
+                check: effects.check,
+                clock: self.clock_view(now).unwrap_or_else(|| empty_clock(now)),
+            },
+        );
+        if let Some(outcome) = outcome {
+            let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
+            events.extend(self.end(outcome, rated, now));
+        }
+        Ok(events)
+    }
+
+    /// Starts the clock of the seat to act, once every seat has made its first
+    /// action (before that the first-move timer applies and no clock runs). No
+    /// clock runs while several seats may act (Go's marking).
+    fn run_clock(&mut self, turn: &Turn, now: Millis) {
+        let Some(gs) = self.state.game.as_mut() else {
+            return;
+        };
+        gs.clock.halt();
+        if let Turn::Seat(s) = turn
+            && gs.acted.iter().all(|a| *a)
+        {
+            gs.clock.start(s.index(), now);
+        }
+    }
+
+    fn ply(&self) -> usize {
+        self.state.game.as_ref().map_or(0, |g| g.actions.len())
+    }
+
+    fn offer_draw(&mut self, user: &str) -> R {
+        let seat = self.playing_seat(user)?;
+        let game = self.game.as_ref().ok_or_else(no_game)?;
+        let rule = game.draw_offers();
+        let turn = game.turn();
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        if gs.draw.is_some() {
+            return refuse(K::NotAllowed, "a draw offer is standing");
+        }
+        let last_mover = gs.actions.last().map(|a| a.seat);
+        let ply = gs.actions.len();
+        match rule {
+            DrawOffers::None => return refuse(K::NotAllowed, "no draws by agreement here"),
+            DrawOffers::AfterOwnMove | DrawOffers::AlternatingAfterOwnMove => {
+                if last_mover != Some(seat) {
+                    return refuse(
+                        K::NotAllowed,
+                        "a draw is offered right after one's own move",
+                    );
+                }
+            }
+            DrawOffers::OnOwnTurn => {
+                let mine = match &turn {
+                    Turn::Seat(s) => *s == seat,
+                    Turn::All(list) => list.contains(&seat),
+                    Turn::Over => false,
+                };
+                if !mine {
+                    return refuse(K::NotAllowed, "a draw is offered on one's own turn");
+                }
+            }
+        }
+        if rule == DrawOffers::AlternatingAfterOwnMove && gs.last_offer_by == Some(seat) {
+            return refuse(
+                K::TooSoon,
+                "draw offers alternate: no second offer in a row",
+            );
+        }
+        if gs.offered_at[seat.index()] == Some(ply) {
+            return refuse(K::TooSoon, "one draw offer per move");
+        }
+        gs.offered_at[seat.index()] = Some(ply);
+        gs.last_offer_by = Some(seat);
+        gs.draw = Some(DrawOffer {
+            by: seat,
+            accepted: Vec::new(),
+        });
+        Ok(vec![Event::DrawOffered { seat }])
+    }
+
+    fn accept_draw(&mut self, user: &str, now: Millis) -> R {
+        let seat = self.playing_seat(user)?;
+        let n = self.seats_n as usize;
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        let Some(offer) = gs.draw.as_mut().filter(|o| o.by != seat) else {
+            return refuse(K::NothingToAnswer, "no draw offer to accept");
+        };
+        if !offer.accepted.contains(&seat) {
+            offer.accepted.push(seat);
+        }
+        if offer.accepted.len() + 1 < n {
+            return Ok(Vec::new());
+        }
+        let game = self.game.as_ref().ok_or_else(no_game)?;
+        let outcome = game.agreed_draw();
+        let rated = gs.rated;
+        Ok(self.end(outcome, rated, now))
+    }
+
+    fn decline_draw(&mut self, user: &str) -> R {
+        let seat = self.playing_seat(user)?;
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        if gs.draw.as_ref().is_none_or(|o| o.by == seat) {
+            return refuse(K::NothingToAnswer, "no draw offer to decline");
+        }
+        gs.draw = None;
+        Ok(vec![Event::DrawDeclined { seat }])
+    }
+
+    fn request_takeback(&mut self, user: &str) -> R {
+        let seat = self.playing_seat(user)?;
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        if !gs.settings.takebacks {
+            return refuse(K::NotAllowed, "takebacks are off in this game");
+        }
+        if gs.takeback.is_some() {
+            return refuse(K::NotAllowed, "a takeback request is pending");
+        }
+        if gs.takeback_blocked[seat.index()] {
+            return refuse(K::TooSoon, "your last request was declined: move first");
+        }
+        let Some(last) = gs.actions.iter().rposition(|a| a.seat == seat) else {
+            return refuse(K::NotAllowed, "you have nothing to take back");
+        };
+        let plies = (gs.actions.len() - last) as u32;
+        gs.takeback = Some(TakebackRequest {
+            by: seat,
+            plies,
+            accepted: Vec::new(),
+        });
+        Ok(vec![Event::TakebackRequested { seat }])
+    }
+
+    fn accept_takeback(&mut self, user: &str, now: Millis) -> R {
+        let seat = self.playing_seat(user)?;
+        let n = self.seats_n as usize;
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        let Some(req) = gs.takeback.as_mut().filter(|r| r.by != seat) else {
+            return refuse(K::NothingToAnswer, "no takeback request to accept");
+        };
+        if !req.accepted.contains(&seat) {
+            req.accepted.push(seat);
+        }
+        if req.accepted.len() + 1 < n {
+            return Ok(Vec::new());
+        }
+        let plies = req.plies;
+        gs.takeback = None;
+        // The time used so far in this turn is charged, without increment.
+        if gs.clock.stop(now).is_err() {
+            let running = gs.actions.len();
+            let _ = running;
+            // The seat to move had run out of time: the flag decides.
+            let loser = self
+                .game
+                .as_ref()
+                .and_then(|g| match g.turn() {
+                    Turn::Seat(s) => Some(s),
+                    _ => None,
+                })
+                .unwrap_or(seat);
+            return Ok(self.end_by_table(loser, EndReason::Timeout, now));
+        }
+        let keep = gs.actions.len() - plies as usize;
+        gs.actions.truncate(keep);
+        let actions: Vec<(Seat, String)> = gs
+            .actions
+            .iter()
+            .map(|a| (a.seat, a.action.clone()))
+            .collect();
+        let options = self.options.as_ref().ok_or_else(no_game)?;
+        let game = qiyuan_game::replay::<G>(options, &gs.setup, &actions).map_err(|e| {
+            TableRefusal::new(K::NotAllowed, format!("the game does not replay: {e}"))
+        })?;
+        for (i, acted) in gs.acted.iter_mut().enumerate() {
+            *acted = gs.actions.iter().any(|a| a.seat.index() == i);
+        }
+        gs.draw = None;
+        gs.turn_since = now;
+        let turn = game.turn();
+        self.game = Some(game);
+        self.run_clock(&turn, now);
+        Ok(vec![Event::TookBack {
+            plies,
+            clock: self.clock_view(now).unwrap_or_else(|| empty_clock(now)),
+        }])
+    }
+
+    fn decline_takeback(&mut self, user: &str) -> R {
+        let seat = self.playing_seat(user)?;
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        let Some(req) = gs.takeback.take().filter(|r| r.by != seat) else {
+            return refuse(K::NothingToAnswer, "no takeback request to decline");
+        };
+        gs.takeback_blocked[req.by.index()] = true;
+        Ok(vec![Event::TakebackDeclined { seat }])
+    }
+
+    // ----- connections --------------------------------------------------------------
+
+    fn disconnect(&mut self, user: &str, now: Millis) -> R {
+        if self.state.spectators.remove(user) {
+            return Ok(vec![Event::Unwatched { user: user.into() }]);
+        }
+        let seat = self.seated(user)?;
+        if self.state.seats[seat.index()].absent_since.is_some() {
+            return refuse(K::NotAllowed, "already disconnected");
+        }
+        self.state.seats[seat.index()].absent_since = Some(now);
+        let deadline = self.is_playing().then(|| now + self.grace());
+        Ok(vec![Event::Disconnected { seat, deadline }])
+    }
+
+    fn reconnect(&mut self, user: &str) -> R {
+        let seat = self.seated(user)?;
+        if self.state.seats[seat.index()].absent_since.take().is_none() {
+            return refuse(K::NotAllowed, "not disconnected");
+        }
+        Ok(vec![Event::Reconnected { seat }])
+    }
+
+    fn leave(&mut self, user: &str, now: Millis) -> R {
+        if self.state.spectators.remove(user) {
+            return Ok(vec![Event::Unwatched { user: user.into() }]);
+        }
+        let seat = self.seated(user)?;
+        let mut events = Vec::new();
+        if self.is_playing() {
+            events.extend(self.end_by_table(seat, EndReason::Escape, now));
+        }
+        events.extend(self.vacate(seat));
+        Ok(events)
+    }
+
+    pub(crate) fn next_escape_grace(&self) -> Millis {
+        self.grace()
+    }
+
+    /// When the seat to make its first move aborts (or, at a tournament table,
+    /// loses) the game.
+    pub fn first_move_deadline(&self) -> Option<Millis> {
+        self.deadlines()
+            .into_iter()
+            .find(|(_, (_, timer))| *timer == Timer::FirstMove)
+            .map(|(t, _)| t)
+    }
+
+    fn grace(&self) -> Millis {
+        let time = self
+            .state
+            .game
+            .as_ref()
+            .map_or(self.state.proposal.settings.time, |g| g.settings.time);
+        self.config.grace.unwrap_or_else(|| default_grace(&time))
+    }
+
+    fn first_move_time(&self, time: &TimeControl) -> Millis {
+        self.config.first_move.unwrap_or(match time {
+            TimeControl::Correspondence { days } => u64::from(*days) * DAY,
+            _ => 30_000,
+        })
+    }
+
+    fn restart(&mut self, down_since: Millis, now: Millis) -> Vec<Event> {
+        let playing = self.is_playing();
+        let mut events = Vec::new();
+        if let Some(gs) = self.state.game.as_mut().filter(|_| playing) {
+            gs.clock.credit_downtime(down_since, now);
+            let down = now.saturating_sub(down_since.max(gs.turn_since));
+            gs.turn_since += down;
+        }
+        let deadline = playing.then(|| now + self.grace());
+        for (i, s) in self.state.seats.iter_mut().enumerate() {
+            if s.user.is_some() {
+                s.absent_since = Some(now);
+                events.push(Event::Disconnected {
+                    seat: Seat(i as u8),
+                    deadline,
+                });
+            }
+        }
+        self.state.spectators.clear();
+        events.insert(
+            0,
+            Event::Resumed {
+                clock: self.clock_view(now),
+            },
+        );
+        events
+    }
+
+    // ----- timers -----------------------------------------------------------------
+
+    /// Every pending timer: when it falls due and which seat it ends the game
+    /// against, with the reason.
+    fn deadlines(&self) -> Vec<(Millis, (Seat, Timer))> {
+        let mut out = Vec::new();
+        if !self.is_playing() {
+            return out;
+        }
+        let Some(gs) = self.state.game.as_ref() else {
+            return out;
+        };
+        if let (Some(t), Some(r)) = (gs.clock.flag_time(), gs.clock.running()) {
+            out.push((t, (Seat(r.seat as u8), Timer::Flag)));
+        }
+        if let Some(Turn::Seat(s)) = self.game.as_ref().map(|g| g.turn())
+            && !gs.acted[s.index()]
+        {
+            let t = gs.turn_since + self.first_move_time(&gs.settings.time);
+            out.push((t, (s, Timer::FirstMove)));
+        }
+        let grace = self.grace();
+        for (i, s) in self.state.seats.iter().enumerate() {
+            if let Some(since) = s.absent_since {
+                out.push((since + grace, (Seat(i as u8), Timer::Escape)));
+            }
+        }
+        out
+    }
+
+    fn fire(&mut self, now: Millis) -> Vec<Event> {
+        let due = self
+            .deadlines()
+            .into_iter()
+            .filter(|(t, _)| *t <= now)
+            .min_by_key(|(t, (s, _))| (*t, *s));
+        let Some((at, (seat, timer))) = due else {
+            return Vec::new();
+        };
+        match timer {
+            Timer::Flag => {
+                if let Some(gs) = self.state.game.as_mut() {
+                    gs.clock.flag(now);
+                }
+                self.end_by_table(seat, EndReason::Timeout, at)
+            }
+            Timer::FirstMove => {
+                if self.config.tournament {
+                    let outcome = self.conceded(seat, EndReason::Timeout);
+                    self.end(outcome, false, at)
+                } else {
+                    self.end(Outcome::aborted(self.seats_n), false, at)
+                }
+            }
+            Timer::Escape => self.end_by_table(seat, EndReason::Escape, at),
+        }
+    }
+
+    // ----- endings ----------------------------------------------------------------
+
+    /// Whether the game may still end without counting: some seat has not acted.
+    fn abortable(&self) -> bool {
+        self.state
+            .game
+            .as_ref()
+            .is_some_and(|g| g.acted.iter().any(|a| !a))
+    }
+
+    fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome {
+        match &self.game {
+            Some(g) => g.conceded(seat, reason),
+            None => Outcome::aborted(self.seats_n),
+        }
+    }
+
+    /// `seat` loses for a reason decided at the table; before every seat has acted
+    /// the game is aborted instead.
+    fn end_by_table(&mut self, seat: Seat, reason: EndReason, now: Millis) -> Vec<Event> {
+        if self.abortable() {
+            return self.end(Outcome::aborted(self.seats_n), false, now);
+        }
+        let outcome = self.conceded(seat, reason);
+        let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
+        self.end(outcome, rated, now)
+    }
+
+    fn end(&mut self, outcome: Outcome, rated: bool, now: Millis) -> Vec<Event> {
+        let _ = now;
+        let rated = rated && !outcome.results.iter().all(|r| *r == SeatResult::Void);
+        if let Some(gs) = self.state.game.as_mut() {
+            gs.clock.halt();
+            gs.draw = None;
+            gs.takeback = None;
+            gs.outcome = Some(outcome.clone());
+            gs.rated = rated;
+        }
+        self.state.status = Status::Over;
+        for s in &mut self.state.seats {
+            s.ready = false;
+            s.rematch = false;
+        }
+        vec![Event::Ended { outcome, rated }]
+    }
+
+    // ----- helpers ----------------------------------------------------------------
+
+    pub(crate) fn is_playing(&self) -> bool {
+        self.state.status == Status::Playing
+    }
+
+    fn seated(&self, user: &str) -> R<Seat> {
+        self.seat_of(user)
+            .ok_or_else(|| TableRefusal::new(K::NotSeated, "you do not sit at this table"))
+    }
+
+    fn playing_seat(&self, user: &str) -> R<Seat> {
+        let seat = self.seated(user)?;
+        if !self.is_playing() {
+            return refuse(K::NoGame, "no game is being played");
+        }
+        Ok(seat)
+    }
+
+    fn clear_rematch(&mut self) {
+        for s in &mut self.state.seats {
+            s.rematch = false;
+        }
+    }
+
+    /// The clock as seen at `now`, if a game has been started.
+    pub fn clock_view(&self, now: Millis) -> Option<ClockView> {
+        self.state.game.as_ref().map(|g| g.clock.view(now))
+    }
+
+    /// The current game's record in its standard format, with the players, the time
+    /// control, the clock after each action and the table's result.
+    pub fn record(&self, mut meta: RecordMeta) -> Option<String> {
+        let gs = self.state.game.as_ref()?;
+        let game = self.game.as_ref()?;
+        if meta.players.is_empty() {
+            meta.players = gs.players.clone();
+        }
+        meta.time_control = Some(gs.settings.time.pgn());
+        meta.clocks = gs.actions.iter().map(|a| a.clock).collect();
+        meta.outcome = gs.outcome.clone();
+        Some(game.record(&meta))
+    }
+
+    /// What the game looks like to every viewer, as JSON: how tables compare their
+    /// games.
+    fn game_fingerprint(&self) -> Vec<String> {
+        let Some(game) = &self.game else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = (0..self.seats_n)
+            .map(|i| view_json::<G>(game, Viewer::Seat(Seat(i))))
+            .collect();
+        out.push(view_json::<G>(game, Viewer::Spectator));
+        out.push(format!("{:?}", game.turn()));
+        out.push(format!("{:?}", game.outcome()));
+        out
+    }
+}
+
+fn view_json<G: Game>(game: &G, viewer: Viewer) -> String {
+    serde_json::to_string(&game.view(viewer)).unwrap_or_else(|e| e.to_string())
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Timer {
+    Flag,
+    FirstMove,
+    Escape,
+}
+
+fn no_game() -> TableRefusal {
+    TableRefusal::new(K::NoGame, "no game is being played")
+}
+
+fn game_refusal(r: qiyuan_game::Refusal) -> TableRefusal {
+    TableRefusal::new(K::Game(r.kind), r.message)
+}
+
+fn empty_clock(now: Millis) -> ClockView {
+    Clock::new(TimeControl::None, 0).view(now)
+}
+
+/// The setup game `number` starts from: the agreed one, or for a table with a deal
+/// seed and a standard start, a seed drawn from the table's secret.
+fn game_setup(settings: &Settings, config: &TableConfig, number: u32) -> Setup {
+    match (&settings.setup, config.deal_seed) {
+        (Setup::Standard, Some(seed)) => Setup::Seed(splitmix(seed ^ u64::from(number))),
+        (setup, _) => setup.clone(),
+    }
+}
+
+/// SplitMix64: spreads a table seed into one seed per game.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn build_game<G: Game>(
+    settings: &Settings,
+    config: &TableConfig,
+    number: u32,
+) -> Result<(G, G::Options), String> {
+    let options: G::Options = if settings.options.is_null() {
+        G::Options::default()
+    } else {
+        serde_json::from_value(settings.options.clone())
+            .map_err(|e| format!("bad options for {}: {e}", G::NAME))?
+    };
+    let setup = game_setup(settings, config, number);
+    let game = G::new(&options, &setup).map_err(|e| e.message)?;
+    Ok((game, options))
+}

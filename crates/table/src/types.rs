@@ -1,0 +1,448 @@
+//! The table's vocabulary: configuration, settings, commands, events, refusals.
+
+use std::fmt;
+
+use qiyuan_clock::{ClockView, Millis, TimeControl};
+use qiyuan_game::{Claim, Outcome, RefusalKind, Seat, Setup};
+use serde::{Deserialize, Serialize};
+
+/// A user, as the server identifies them. The table never authenticates: the server
+/// puts the authenticated user into every command, and the table checks that the
+/// user sits where the command needs them.
+pub type UserId = String;
+
+/// What the players agree on before a game: the time control and the rule options.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub time: TimeControl,
+    /// The game's rule options as JSON (the game's `Options`); `null` for defaults.
+    #[serde(default)]
+    pub options: serde_json::Value,
+    /// Where the game starts: the standard position or a loaded one (读入). A seed
+    /// is never accepted from players; deals come from the table's secret seed.
+    #[serde(default = "standard")]
+    pub setup: Setup,
+    /// Whether the game counts for ratings.
+    #[serde(default)]
+    pub rated: bool,
+    /// Whether takebacks (悔棋) may be requested.
+    #[serde(default = "yes")]
+    pub takebacks: bool,
+}
+
+fn standard() -> Setup {
+    Setup::Standard
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Settings {
+    /// Casual settings with `time`, default options, the standard start.
+    pub fn casual(time: TimeControl) -> Self {
+        Settings {
+            time,
+            options: serde_json::Value::Null,
+            setup: Setup::Standard,
+            rated: false,
+            takebacks: true,
+        }
+    }
+}
+
+/// A proposal of settings. Each new proposal gets the next id; accepting names the
+/// id, so nobody accepts a proposal they have not seen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Proposal {
+    pub id: u32,
+    pub by: Seat,
+    pub settings: Settings,
+}
+
+/// How a table is set up when it is created. Not changed by commands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableConfig {
+    /// The first proposal (seat 0's, until someone proposes otherwise).
+    pub settings: Settings,
+    /// A tournament table: the settings are fixed, takebacks are off, and a player
+    /// who does not make their first move in time loses instead of aborting.
+    #[serde(default)]
+    pub tournament: bool,
+    /// Time for a seat's first action; `None`: 30 s, or the time per move for
+    /// correspondence.
+    #[serde(default)]
+    pub first_move: Option<Millis>,
+    /// How long a disconnected player may stay away from a live game before losing
+    /// by escape; `None`: by speed (see [`crate::default_grace`]).
+    #[serde(default)]
+    pub grace: Option<Millis>,
+    /// The secret from which each game's deal is drawn (Doudizhu). Games that need
+    /// no randomness ignore it. Never shown to anyone.
+    #[serde(default)]
+    pub deal_seed: Option<u64>,
+}
+
+impl TableConfig {
+    pub fn casual(time: TimeControl) -> Self {
+        TableConfig {
+            settings: Settings::casual(time),
+            tournament: false,
+            first_move: None,
+            grace: None,
+            deal_seed: None,
+        }
+    }
+}
+
+/// Everything that can happen at a table. The server builds commands from client
+/// messages (putting in the authenticated user) and from its own observations
+/// (disconnects, timers, restarts), and gives each the time it happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// Take an empty seat.
+    Sit {
+        user: UserId,
+        seat: Seat,
+    },
+    /// Leave one's seat (not during a game: resign or leave instead).
+    Stand {
+        user: UserId,
+    },
+    /// Watch the table.
+    Watch {
+        user: UserId,
+    },
+    /// Stop watching.
+    Unwatch {
+        user: UserId,
+    },
+    /// Propose settings (the first seat proposes; the others may counter-propose).
+    Propose {
+        user: UserId,
+        settings: Settings,
+    },
+    /// Accept proposal `proposal`.
+    Accept {
+        user: UserId,
+        proposal: u32,
+    },
+    /// Ready to start (开始); accepts the current proposal, which must be `proposal`
+    /// when given. The game starts when every seat is taken and ready.
+    Ready {
+        user: UserId,
+        #[serde(default)]
+        proposal: Option<u32>,
+    },
+    /// No longer ready.
+    Unready {
+        user: UserId,
+    },
+    /// Ask to swap seats (and so colours) with `with` before the game (交换); an
+    /// empty seat is simply taken, an occupied one swaps when both have asked.
+    Swap {
+        user: UserId,
+        with: Seat,
+    },
+    /// Play an action in the game's notation. `lag` is the network lag the server
+    /// measured for this message, compensated from the player's quota.
+    Act {
+        user: UserId,
+        action: String,
+        #[serde(default)]
+        lag: Millis,
+    },
+    OfferDraw {
+        user: UserId,
+    },
+    AcceptDraw {
+        user: UserId,
+    },
+    DeclineDraw {
+        user: UserId,
+    },
+    /// Ask to take back one's last action (悔棋).
+    RequestTakeback {
+        user: UserId,
+    },
+    AcceptTakeback {
+        user: UserId,
+    },
+    DeclineTakeback {
+        user: UserId,
+    },
+    /// Claim a draw the rules allow (threefold, fifty moves).
+    Claim {
+        user: UserId,
+        claim: Claim,
+    },
+    Resign {
+        user: UserId,
+    },
+    /// End the game without result while it may still be aborted (before every seat
+    /// has acted).
+    Abort {
+        user: UserId,
+    },
+    /// The server lost the user's connection.
+    Disconnect {
+        user: UserId,
+    },
+    /// The user is back.
+    Reconnect {
+        user: UserId,
+    },
+    /// The user left on purpose: a seated player in a live game loses (escape) at
+    /// once, then stands; a spectator stops watching.
+    Leave {
+        user: UserId,
+    },
+    /// Ask for (or agree to) a rematch with colours swapped.
+    Rematch {
+        user: UserId,
+    },
+    /// Fire the timers due now (flag fall, first-move timer, disconnection grace).
+    /// The server sends it at [`crate::Table::next_deadline`]; `apply` also fires due
+    /// timers before any other command.
+    Tick,
+    /// The server restarted after being down since `down_since`: the time in
+    /// between is not charged, and every seated player counts as disconnected from
+    /// now until they reconnect.
+    Restart {
+        down_since: Millis,
+    },
+    /// An arbiter decides the game.
+    Adjudicate {
+        outcome: Outcome,
+    },
+}
+
+impl Command {
+    /// The user the command is from, if it is from a user.
+    pub fn user(&self) -> Option<&str> {
+        use Command::*;
+        match self {
+            Sit { user, .. }
+            | Stand { user }
+            | Watch { user }
+            | Unwatch { user }
+            | Propose { user, .. }
+            | Accept { user, .. }
+            | Ready { user, .. }
+            | Unready { user }
+            | Swap { user, .. }
+            | Act { user, .. }
+            | OfferDraw { user }
+            | AcceptDraw { user }
+            | DeclineDraw { user }
+            | RequestTakeback { user }
+            | AcceptTakeback { user }
+            | DeclineTakeback { user }
+            | Claim { user, .. }
+            | Resign { user }
+            | Abort { user }
+            | Disconnect { user }
+            | Reconnect { user }
+            | Leave { user }
+            | Rematch { user } => Some(user),
+            Tick | Restart { .. } | Adjudicate { .. } => None,
+        }
+    }
+}
+
+/// What happened, for everyone at the table. Events never carry hidden information:
+/// what a single viewer may see comes from [`crate::Table::view`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    Sat {
+        seat: Seat,
+        user: UserId,
+    },
+    Stood {
+        seat: Seat,
+        user: UserId,
+    },
+    Watching {
+        user: UserId,
+    },
+    Unwatched {
+        user: UserId,
+    },
+    Proposed {
+        proposal: Proposal,
+    },
+    Accepted {
+        seat: Seat,
+        proposal: u32,
+    },
+    Ready {
+        seat: Seat,
+        ready: bool,
+    },
+    SwapRequested {
+        seat: Seat,
+        with: Seat,
+    },
+    /// The users in `a` and `b` changed places (one of them may be empty).
+    Swapped {
+        a: Seat,
+        b: Seat,
+    },
+    /// A game began.
+    Started {
+        game: u32,
+        /// Users by seat.
+        players: Vec<UserId>,
+        settings: Settings,
+        clock: ClockView,
+    },
+    /// A seat acted.
+    Acted {
+        seat: Seat,
+        /// Number of actions in the game so far, this one included.
+        ply: u32,
+        /// The action in canonical notation.
+        action: String,
+        /// The action as players read it.
+        display: String,
+        capture: bool,
+        check: bool,
+        clock: ClockView,
+    },
+    DrawOffered {
+        seat: Seat,
+    },
+    /// The offer was declined, explicitly or by a move.
+    DrawDeclined {
+        seat: Seat,
+    },
+    TakebackRequested {
+        seat: Seat,
+    },
+    TakebackDeclined {
+        seat: Seat,
+    },
+    /// Actions were taken back; the game is `plies` actions shorter.
+    TookBack {
+        plies: u32,
+        clock: ClockView,
+    },
+    Disconnected {
+        seat: Seat,
+        /// When the seat loses by escape unless it comes back.
+        deadline: Option<Millis>,
+    },
+    Reconnected {
+        seat: Seat,
+    },
+    RematchOffered {
+        seat: Seat,
+    },
+    /// The game ended. `rated` says whether it counts for ratings.
+    Ended {
+        outcome: Outcome,
+        rated: bool,
+    },
+    /// The server came back; clocks continue from `clock`.
+    Resumed {
+        clock: Option<ClockView>,
+    },
+}
+
+/// Why the table refused a command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableRefusalKind {
+    /// The user is not seated (or not at this seat).
+    NotSeated,
+    /// The user already sits at the table.
+    AlreadySeated,
+    /// The seat is taken.
+    SeatTaken,
+    /// No such seat at this table.
+    NoSuchSeat,
+    /// The user is neither seated nor watching.
+    NotAtTable,
+    /// Not possible while a game is being played.
+    GameInProgress,
+    /// No game is being played.
+    NoGame,
+    /// The settings cannot be changed at this table.
+    SettingsFixed,
+    /// The settings are not valid for this game.
+    BadSettings,
+    /// The proposal named is not the current one.
+    StaleProposal,
+    /// It is not this seat's turn.
+    NotYourTurn,
+    /// No offer or request to answer.
+    NothingToAnswer,
+    /// The rules do not allow this now (a draw offer before one's own move, a second
+    /// offer in a row, a takeback with nothing to take back, ...).
+    NotAllowed,
+    /// Asked again too soon (a draw offer or takeback after a decline).
+    TooSoon,
+    /// The game refused the action.
+    Game(RefusalKind),
+}
+
+/// A refused command. The table is unchanged, except that timers that fell due
+/// before the command was considered have fired: their events are in `fired` and
+/// must be sent out like any others (they are usually empty).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableRefusal {
+    pub kind: TableRefusalKind,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fired: Vec<Event>,
+}
+
+impl TableRefusal {
+    pub fn new(kind: TableRefusalKind, message: impl Into<String>) -> Self {
+        TableRefusal {
+            kind,
+            message: message.into(),
+            fired: Vec::new(),
+        }
+    }
+}
+
+impl fmt::Display for TableRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for TableRefusal {}
+
+/// One accepted command and its time: the table's log. Replaying the log from a
+/// new table with the same config reproduces the table exactly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    pub at: Millis,
+    pub command: Command,
+}
+
+/// A log that does not replay.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReplayError {
+    /// The table could not be created from its config.
+    Config(String),
+    /// Entry `index` was refused.
+    Refused { index: usize, refusal: TableRefusal },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Config(m) => write!(f, "table config refused: {m}"),
+            ReplayError::Refused { index, refusal } => {
+                write!(f, "log entry {} refused: {refusal}", index + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}

@@ -1,0 +1,153 @@
+//! What one viewer sees of a table.
+
+use qiyuan_clock::{ClockView, Millis};
+use qiyuan_game::{Claim, Game, Outcome, Phase, Seat, Turn, Viewer};
+use serde::Serialize;
+
+use crate::state::Status;
+use crate::table::Table;
+use crate::types::{Proposal, Settings, UserId};
+
+/// A seat as everyone sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeatView {
+    pub user: Option<UserId>,
+    pub connected: bool,
+    pub accepted: Option<u32>,
+    pub ready: bool,
+    pub swap_with: Option<Seat>,
+    pub rematch: bool,
+    /// When a disconnected player loses by escape.
+    pub escape_at: Option<Millis>,
+}
+
+/// An action in the move list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveView {
+    pub seat: Seat,
+    pub action: String,
+    pub display: String,
+    /// The mover's main time left after it.
+    pub clock: Option<Millis>,
+}
+
+/// The current (or last) game as a viewer sees it.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameView<V> {
+    pub number: u32,
+    pub settings: Settings,
+    pub players: Vec<UserId>,
+    pub moves: Vec<MoveView>,
+    pub turn: Turn,
+    pub phase: Phase,
+    pub clock: ClockView,
+    /// The game itself, with what this viewer may not see removed.
+    pub board: V,
+    pub draw_offer: Option<Seat>,
+    pub takeback_request: Option<Seat>,
+    /// What the viewer may claim now.
+    pub claims: Vec<Claim>,
+    /// When the seat to make its first move aborts (or loses) the game.
+    pub first_move_deadline: Option<Millis>,
+    pub outcome: Option<Outcome>,
+    pub rated: bool,
+}
+
+/// A table as one viewer sees it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableView<V> {
+    /// The table's version (log length) this view reflects.
+    pub version: u64,
+    pub game_name: &'static str,
+    pub seats: Vec<SeatView>,
+    pub spectators: Vec<UserId>,
+    pub proposal: Proposal,
+    pub status: Status,
+    /// The viewer's seat, if seated.
+    pub you: Option<Seat>,
+    pub game: Option<GameView<V>>,
+    /// The moment the view was taken.
+    pub at: Millis,
+}
+
+impl<G: Game> Table<G> {
+    /// The table as `viewer` sees it at `now`. Hidden information is removed by
+    /// the game's own view.
+    pub fn view(&self, viewer: Viewer, now: Millis) -> TableView<G::View> {
+        let state = self.state();
+        let grace = self.next_escape_grace();
+        let seats = state
+            .seats
+            .iter()
+            .map(|s| SeatView {
+                user: s.user.clone(),
+                connected: s.absent_since.is_none(),
+                accepted: s.accepted,
+                ready: s.ready,
+                swap_with: s.swap_with,
+                rematch: s.rematch,
+                escape_at: s
+                    .absent_since
+                    .filter(|_| self.is_playing())
+                    .map(|t| t + grace),
+            })
+            .collect();
+        let game = match (self.game(), state.game.as_ref()) {
+            (Some(game), Some(gs)) => {
+                let claims = match viewer {
+                    Viewer::Seat(s) if self.is_playing() => game.claims(s),
+                    _ => Vec::new(),
+                };
+                Some(GameView {
+                    number: gs.number,
+                    settings: gs.settings.clone(),
+                    players: gs.players.clone(),
+                    moves: gs
+                        .actions
+                        .iter()
+                        .map(|a| MoveView {
+                            seat: a.seat,
+                            action: a.action.clone(),
+                            display: a.display.clone(),
+                            clock: a.clock,
+                        })
+                        .collect(),
+                    turn: game.turn(),
+                    phase: game.phase(),
+                    clock: gs.clock.view(now),
+                    board: game.view(viewer),
+                    draw_offer: gs.draw.as_ref().map(|d| d.by),
+                    takeback_request: gs.takeback.as_ref().map(|t| t.by),
+                    claims,
+                    first_move_deadline: self.first_move_deadline(),
+                    outcome: gs.outcome.clone(),
+                    rated: gs.rated,
+                })
+            }
+            _ => None,
+        };
+        TableView {
+            version: self.version(),
+            game_name: G::NAME,
+            seats,
+            spectators: state.spectators.iter().cloned().collect(),
+            proposal: state.proposal.clone(),
+            status: state.status,
+            you: match viewer {
+                Viewer::Seat(s) => Some(s),
+                Viewer::Spectator => None,
+            },
+            game,
+            at: now,
+        }
+    }
+
+    /// The table as `user` sees it: from their seat if seated, else as a spectator.
+    pub fn view_for(&self, user: &str, now: Millis) -> TableView<G::View> {
+        let viewer = match self.seat_of(user) {
+            Some(seat) => Viewer::Seat(seat),
+            None => Viewer::Spectator,
+        };
+        self.view(viewer, now)
+    }
+}

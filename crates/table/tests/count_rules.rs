@@ -1,0 +1,341 @@
+//! The table's rules, scripted with the counting game on a simulated clock.
+
+mod common;
+
+use common::*;
+use qiyuan_game::{Claim, DrawOffers, EndReason, Seat, SeatResult, Setup, Viewer};
+use qiyuan_table::{
+    Command, Event, Settings, Status, TableConfig, TableRefusalKind as K, TimeControl,
+};
+
+fn cfg(time: TimeControl) -> TableConfig {
+    count_config(time, CountOptions::default())
+}
+
+fn act(i: u8, a: &str) -> Command {
+    Command::Act {
+        user: user(i),
+        action: a.into(),
+        lag: 0,
+    }
+}
+
+#[test]
+fn a_game_is_played_and_replays() {
+    let mut s = Script::<Count>::started(count_config(
+        TimeControl::fischer(3, 2),
+        CountOptions {
+            target: 10,
+            ..CountOptions::default()
+        },
+    ));
+    s.play(0, 5 * S, "3");
+    s.play(1, 5 * S, "3");
+    s.play(0, 5 * S, "3");
+    let ev = s.play(1, 5 * S, "1");
+    let (outcome, rated) = ended(&ev).expect("ended");
+    assert_eq!(outcome.results, vec![SeatResult::Loss, SeatResult::Win]);
+    assert!(!rated);
+    assert_eq!(s.table.state().status, Status::Over);
+    s.check_replay();
+}
+
+#[test]
+fn seats_and_spectators() {
+    let mut s = Script::<Count>::new(cfg(TimeControl::None));
+    s.ok(Command::Sit {
+        user: user(0),
+        seat: Seat(0),
+    });
+    assert_eq!(
+        s.refused(Command::Sit {
+            user: user(1),
+            seat: Seat(0)
+        })
+        .kind,
+        K::SeatTaken
+    );
+    assert_eq!(
+        s.refused(Command::Sit {
+            user: user(0),
+            seat: Seat(1)
+        })
+        .kind,
+        K::AlreadySeated
+    );
+    assert_eq!(
+        s.refused(Command::Sit {
+            user: user(1),
+            seat: Seat(2)
+        })
+        .kind,
+        K::NoSuchSeat
+    );
+    s.ok(Command::Watch { user: user(2) });
+    assert_eq!(
+        s.refused(Command::Watch { user: user(2) }).kind,
+        K::NotAllowed
+    );
+    assert_eq!(
+        s.refused(Command::Watch { user: user(0) }).kind,
+        K::AlreadySeated
+    );
+    s.ok(Command::Sit {
+        user: user(2),
+        seat: Seat(1),
+    });
+    assert!(
+        s.table.state().spectators.is_empty(),
+        "sitting stops watching"
+    );
+    s.ok(Command::Stand { user: user(2) });
+    assert_eq!(
+        s.refused(Command::Stand { user: user(2) }).kind,
+        K::NotSeated
+    );
+    s.check_replay();
+}
+
+#[test]
+fn first_seat_proposes_others_accept_or_counter() {
+    let mut s = Script::<Count>::new(cfg(TimeControl::None));
+    s.ok(Command::Sit {
+        user: user(0),
+        seat: Seat(0),
+    });
+    s.ok(Command::Sit {
+        user: user(1),
+        seat: Seat(1),
+    });
+    let quick = Settings::casual(TimeControl::qq(10, 1, 30));
+    s.ok(Command::Propose {
+        user: user(0),
+        settings: quick.clone(),
+    });
+    // Bob counter-proposes the match mode.
+    let matchmode = Settings::casual(TimeControl::qq(30, 5, 180));
+    s.ok(Command::Propose {
+        user: user(1),
+        settings: matchmode.clone(),
+    });
+    // Alice cannot accept the stale proposal 1.
+    assert_eq!(
+        s.refused(Command::Accept {
+            user: user(0),
+            proposal: 1
+        })
+        .kind,
+        K::StaleProposal
+    );
+    s.ok(Command::Ready {
+        user: user(1),
+        proposal: Some(2),
+    });
+    assert_eq!(s.table.state().status, Status::Waiting);
+    s.ok(Command::Accept {
+        user: user(0),
+        proposal: 2,
+    });
+    let ev = s.ok(Command::Ready {
+        user: user(0),
+        proposal: Some(2),
+    });
+    assert!(ev.iter().any(|e| matches!(e, Event::Started { .. })));
+    assert_eq!(s.table.state().game.as_ref().unwrap().settings, matchmode);
+    // Settings cannot change mid-game.
+    assert_eq!(
+        s.refused(Command::Propose {
+            user: user(0),
+            settings: quick
+        })
+        .kind,
+        K::GameInProgress
+    );
+    s.check_replay();
+}
+
+#[test]
+fn bad_settings_are_refused() {
+    let mut s = Script::<Count>::new(cfg(TimeControl::None));
+    s.ok(Command::Sit {
+        user: user(0),
+        seat: Seat(0),
+    });
+    let mut bad = Settings::casual(TimeControl::None);
+    bad.options = serde_json::json!({"seats": 7});
+    assert_eq!(
+        s.refused(Command::Propose {
+            user: user(0),
+            settings: bad
+        })
+        .kind,
+        K::BadSettings
+    );
+    let mut seed = Settings::casual(TimeControl::None);
+    seed.setup = Setup::Seed(3);
+    assert_eq!(
+        s.refused(Command::Propose {
+            user: user(0),
+            settings: seed
+        })
+        .kind,
+        K::BadSettings
+    );
+    let zero = Settings::casual(TimeControl::Fischer {
+        base: 0,
+        increment: 0,
+    });
+    assert_eq!(
+        s.refused(Command::Propose {
+            user: user(0),
+            settings: zero
+        })
+        .kind,
+        K::BadSettings
+    );
+}
+
+#[test]
+fn swap_before_the_start() {
+    let mut s = Script::<Count>::new(cfg(TimeControl::None));
+    s.ok(Command::Sit {
+        user: user(0),
+        seat: Seat(0),
+    });
+    // An empty seat is simply taken.
+    s.ok(Command::Swap {
+        user: user(0),
+        with: Seat(1),
+    });
+    assert_eq!(s.table.seat_of("alice"), Some(Seat(1)));
+    s.ok(Command::Sit {
+        user: user(1),
+        seat: Seat(0),
+    });
+    let ev = s.ok(Command::Swap {
+        user: user(1),
+        with: Seat(1),
+    });
+    assert_eq!(
+        ev,
+        vec![Event::SwapRequested {
+            seat: Seat(0),
+            with: Seat(1)
+        }]
+    );
+    s.ok(Command::Swap {
+        user: user(0),
+        with: Seat(0),
+    });
+    assert_eq!(s.table.seat_of("alice"), Some(Seat(0)));
+    assert_eq!(s.table.seat_of("bob"), Some(Seat(1)));
+    s.ok(Command::Ready {
+        user: user(0),
+        proposal: None,
+    });
+    s.ok(Command::Ready {
+        user: user(1),
+        proposal: None,
+    });
+    assert_eq!(
+        s.refused(Command::Swap {
+            user: user(0),
+            with: Seat(1)
+        })
+        .kind,
+        K::GameInProgress
+    );
+    s.check_replay();
+}
+
+#[test]
+fn refusals_change_nothing() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(3, 2)));
+    assert_eq!(s.refused(act(1, "1")).kind, K::NotYourTurn);
+    assert_eq!(
+        s.refused(act(0, "x")).kind,
+        K::Game(qiyuan_game::RefusalKind::Malformed)
+    );
+    assert_eq!(
+        s.refused(act(0, "9")).kind,
+        K::Game(qiyuan_game::RefusalKind::Illegal)
+    );
+    assert_eq!(s.refused(act(3, "1")).kind, K::NotSeated);
+    assert_eq!(
+        s.refused(Command::AcceptDraw { user: user(1) }).kind,
+        K::NothingToAnswer
+    );
+    assert_eq!(
+        s.refused(Command::Claim {
+            user: user(0),
+            claim: Claim::FiftyMoves
+        })
+        .kind,
+        K::Game(qiyuan_game::RefusalKind::ClaimRefused)
+    );
+    s.check_replay();
+}
+
+#[test]
+fn views_hide_other_seats_secrets() {
+    let s = Script::<Count>::started(cfg(TimeControl::None));
+    let v0 = s.table.view(Viewer::Seat(Seat(0)), s.now);
+    let spectator = s.table.view(Viewer::Spectator, s.now);
+    assert!(v0.game.as_ref().unwrap().board.secret.is_some());
+    assert!(spectator.game.as_ref().unwrap().board.secret.is_none());
+    let json = serde_json::to_string(&s.table.view_for("bob", s.now)).unwrap();
+    assert!(json.contains("\"you\":1"), "{json}");
+}
+
+#[test]
+fn claims_end_in_a_draw() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::None));
+    for (i, a) in [(0, "3"), (1, "3"), (0, "3"), (1, "1")] {
+        s.play(i, S, a);
+    }
+    let ev = s.ok(Command::Claim {
+        user: user(0),
+        claim: Claim::FiftyMoves,
+    });
+    let (o, _) = ended(&ev).unwrap();
+    assert_eq!(o.reason, EndReason::FiftyMoves);
+    s.check_replay();
+}
+
+#[test]
+fn draw_offer_rule_go_on_own_turn() {
+    let mut s = Script::<Count>::started(count_config(
+        TimeControl::None,
+        CountOptions {
+            draw_offers: DrawOffers::OnOwnTurn,
+            ..CountOptions::default()
+        },
+    ));
+    assert_eq!(
+        s.refused(Command::OfferDraw { user: user(1) }).kind,
+        K::NotAllowed
+    );
+    s.ok(Command::OfferDraw { user: user(0) });
+    s.play(0, S, "1");
+    // The offer stands after the offerer's own move; the opponent's move declines it.
+    assert!(s.table.state().game.as_ref().unwrap().draw.is_some());
+    let ev = s.play(1, S, "1");
+    assert!(ev.contains(&Event::DrawDeclined { seat: Seat(1) }));
+    s.check_replay();
+}
+
+#[test]
+fn no_draw_offers_in_games_without_them() {
+    let mut s = Script::<Count>::started(count_config(
+        TimeControl::None,
+        CountOptions {
+            draw_offers: DrawOffers::None,
+            ..CountOptions::default()
+        },
+    ));
+    s.play(0, S, "1");
+    assert_eq!(
+        s.refused(Command::OfferDraw { user: user(0) }).kind,
+        K::NotAllowed
+    );
+}
