@@ -26,13 +26,20 @@ function adopt(raw: unknown): Me | null {
   for (const x of list) if (typeof x.pool === 'string') ratings[x.pool] = { rating: Number(x.rating), provisional: !!x.provisional };
   me = { name, guest: !!user.guest || /^guest-/i.test(name), ratings };
   setOwner(me.guest ? 'guest' : me.name);
+  localStorage.setItem(FLAG, '1');
   return me;
 }
 
+// The session cookie is HttpOnly, so a flag remembers whether asking is worth it
+// (an unauthenticated /me would log a 401 in the console on every first visit).
+const FLAG = 'qiyuan.session';
+
 export async function restoreSession(): Promise<Me | null> {
+  if (!localStorage.getItem(FLAG)) return null;
   try {
     return adopt(await api('GET', '/api/account/me'));
   } catch {
+    localStorage.removeItem(FLAG);
     me = null;
     return null;
   }
@@ -57,6 +64,7 @@ export async function logout() {
   try {
     await api('POST', '/api/account/logout', {});
   } finally {
+    localStorage.removeItem(FLAG);
     me = null;
     setOwner(null);
   }
