@@ -151,6 +151,7 @@ const S = {
   none: ['不限时', 'Unlimited'],
   invalidRecord: ['无法识别的棋局', 'Could not read that record'],
   you: ['你', 'you'],
+  offlineTag: ['掉线', 'away'],
 } as const;
 
 export type Key = keyof typeof S;

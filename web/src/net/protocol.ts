@@ -51,7 +51,7 @@ function playerFrom(raw: unknown, ratings: J, game: GameKind): Player | null {
 /** Rebuilds the model from a full table view. */
 export function modelFromView(id: string, raw: unknown): TableModel {
   const v = obj(raw);
-  const game = (str(v.game) ?? 'chess') as GameKind;
+  const game = (str(v.kind) ?? str(v.game_kind) ?? (typeof v.game === 'string' ? v.game : null) ?? 'chess') as GameKind;
   const m = emptyModel(str(v.id) ?? id, game);
   m.version = num(v.version ?? v.v);
   const ratings = obj(v.ratings);
@@ -74,8 +74,8 @@ export function modelFromView(id: string, raw: unknown): TableModel {
     m.timeProposal = { id: num(prop.id), by: num(prop.by), tc, accepted };
     m.timeControl = tc;
   }
-  const g = obj(v.game);
-  if (v.game) {
+  const g = obj(typeof v.game === 'object' ? v.game : v.current);
+  if (g && Object.keys(g).length) {
     const settings = obj(g.settings);
     if (settings.time) m.timeControl = settings.time as TimeControl;
     const setup = g.setup;

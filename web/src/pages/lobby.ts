@@ -79,7 +79,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
             h(`div.table-top${tb.status === 'playing' ? '.playing' : ''}`, null, game === 'chess' ? '♞' : '帥'),
             seatChip(tb, 1),
           ),
-          h('div.hint', null, `${describeTc(tb.timeControl ?? null)} · 👁 ${tb.spectators}`),
+          h('div.hint', null, `${describeTc(tb.timeControl ?? null)} · ${t('spectators')} ${tb.spectators}`),
           h(
             'div.actions',
             null,

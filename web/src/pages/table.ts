@@ -119,7 +119,7 @@ export function tablePage(root: HTMLElement, id: string) {
           null,
           sideName(m.game, seat),
           p?.rating !== undefined ? ` · ${Math.round(p.rating)}${p.provisional ? '?' : ''}` : '',
-          p && !s.connected ? ' · ⚠' : '',
+          p && !s.connected ? ` · ${t('offlineTag')}` : '',
         ),
       ),
       !p && m.mySeat === null ? h('button.btn.btn-small.blue', { id: `sit-${seat}`, onclick: () => actions?.sit(seat) }, t('sitHere')) : null,
@@ -134,7 +134,7 @@ export function tablePage(root: HTMLElement, id: string) {
     if (initialProposal === undefined) initialProposal = m.timeProposal?.id ?? null;
     const kind = m.game;
     titleEl.textContent = `${t(kind)} · ${t('table')} ${m.id}`;
-    specEl.textContent = `👁 ${t('spectators')} ${m.spectators}`;
+    specEl.textContent = `${t('spectators')} ${m.spectators}`;
     tcEl.textContent = `${t('timePreset')}: ${describeTc(m.timeControl)}`;
     const bottom = m.mySeat === 1 ? 1 : 0;
     mount(seatTop, seatCard(bottom === 0 ? 1 : 0));
