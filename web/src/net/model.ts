@@ -161,7 +161,10 @@ export interface TableActions {
   swap(): void;
   answerSwap(accept: boolean): void;
   resign(): void;
-  load(fen: string, moves: string[]): void;
+  /** Proposes a casual game from a position (读入). */
+  load(fen: string): void;
+  /** Leaves the table on purpose (a seated player in a live game loses by escape). */
+  leave(): void;
   rematch(): void;
   close(): void;
 }

@@ -230,12 +230,10 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
     swap: () => send('swap', { with: model?.mySeat === 0 ? 1 : 0 }),
     answerSwap: (yes) => (yes ? send('swap', { with: model?.mySeat === 0 ? 1 : 0 }) : undefined),
     resign: () => send('resign'),
-    load: (fen, moves) => send('propose', { settings: { time: model?.timeControl ?? { kind: 'none' }, setup: { position: fen }, moves } }),
+    load: (fen) => send('propose', { settings: { time: model?.timeControl ?? { kind: 'none' }, setup: { position: fen } } }),
     rematch: () => send('rematch'),
-    close: () => {
-      sock.sendNow('leave', { table: id });
-      sock.close();
-    },
+    leave: () => sock.sendNow('leave', { table: id }),
+    close: () => sock.close(),
   };
 }
 

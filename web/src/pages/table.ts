@@ -65,7 +65,10 @@ export function tablePage(root: HTMLElement, id: string) {
       banner.style.display = state === 'open' ? 'none' : '';
       banner.textContent = state === 'connecting' ? t('connecting') : t('disconnected');
     },
-    onError: (msg) => toast(msg, 'error'),
+    onError: (msg) => {
+      toast(msg, 'error');
+      render(); // put a refused move back
+    },
   });
   actions = conn;
 
@@ -245,7 +248,14 @@ export function tablePage(root: HTMLElement, id: string) {
       btn('save', t('save'), !!m.gameId, saveRecord),
       btn('analysis', t('analysis'), true, openAnalysis),
       seated && !playing ? btn('stand', t('standUp'), true, () => actions?.stand()) : null,
-      h('a.btn', { id: 'btn-leave', href: `#/lobby/${m.game}` }, t('leave')),
+      btn('leave', t('leave'), true, () => {
+        const go = () => {
+          actions?.leave();
+          location.hash = `#/lobby/${m.game}`;
+        };
+        if (playing && seated) dialog(t('leave'), t('confirmLeave'), [{ label: t('cancel') }, { label: t('leave'), cls: 'primary', onClick: go }]);
+        else go();
+      }),
     );
   }
 
@@ -409,7 +419,8 @@ export function tablePage(root: HTMLElement, id: string) {
             toast(t('invalidRecord'), 'error');
             return false;
           }
-          actions?.load(r.fen, r.moves);
+          const end = replay(m.game, r.fen, r.moves);
+          actions?.load(end.game?.fen() ?? r.fen);
         },
       },
     ], { id: 'load-dialog' });

@@ -1,0 +1,168 @@
+// Online play against the real server in a real browser: three people register;
+// two meet at a chess table, agree on the time settings, take a move back, decline a
+// draw, reload in the middle, and play to checkmate by clicking squares while the
+// third watches every move; then the same at a xiangqi table. Screenshots of the
+// lobby and both tables, desktop and phone, go to test-artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, newPage, clickMove, waitForMoveCount, moveTexts, consoleErrors, shotPath } from './harness.mjs';
+
+let server;
+let browser;
+let base;
+let A;
+let B;
+let C;
+const PASSWORD = 'secret-e2e-1';
+const stamp = Date.now().toString(36).slice(-4);
+const names = { A: `alice${stamp}`, B: `bob${stamp}`, C: `carol${stamp}` };
+
+before(async () => {
+  server = await startServer();
+  base = server.base;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  if (server) {
+    await server.stop();
+    if (process.env.E2E_SERVER_LOG) console.log(server.log());
+  }
+});
+
+async function register(page, name) {
+  await page.goto(`${base}/#/register`);
+  await page.fill('#username', name);
+  await page.fill('#password', PASSWORD);
+  await page.click('#submit');
+  await page.locator('#lobby').waitFor();
+  assert.equal((await page.locator('#me').textContent()).trim(), name);
+}
+
+async function startGame(kind) {
+  await A.goto(`${base}/#/lobby/${kind}`);
+  await A.locator('#lobby').waitFor();
+  await A.click('#new-table');
+  await A.waitForURL(/#\/table\//);
+  const id = decodeURIComponent(A.url().split('#/table/')[1]);
+  await A.locator('#seat-0').waitFor();
+  if (await A.locator('#sit-0').count()) await A.click('#sit-0');
+  await A.locator('#seat-0 .player-name').waitFor();
+  // B finds the table in the lobby list and sits in the second seat.
+  await B.goto(`${base}/#/lobby/${kind}`);
+  await B.locator(`.table-card[data-table="${id}"] .join-table`).click();
+  await B.locator('#sit-1').click();
+  await B.locator('#seat-1 .player-name').waitFor();
+  await A.locator('#seat-1 .player-name').waitFor();
+  // C watches.
+  await C.goto(`${base}/#/table/${encodeURIComponent(id)}`);
+  await C.locator('#seat-1 .player-name').waitFor();
+  // The first seat proposes the time settings; the other accepts; both start.
+  await A.click('#btn-time');
+  await A.locator('#time-dialog input[value=quick]').check();
+  await A.locator('#time-dialog .btn.primary').click();
+  await B.locator('#time-accept-dialog').waitFor();
+  assert.match(await B.locator('#proposed-tc').textContent(), /10′ \/ 1′ \/ 30″/);
+  await B.locator('#time-accept-dialog .btn.primary').click();
+  await A.click('#btn-start');
+  await B.click('#btn-start');
+  for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
+  await C.locator('#seat-0.to-move').waitFor();
+  return id;
+}
+
+async function allSee(n, kind) {
+  for (const p of [A, B, C]) await waitForMoveCount(p, n);
+  void kind;
+}
+
+test('three people register', async () => {
+  A = await newPage(browser, 'A', base);
+  B = await newPage(browser, 'B', base);
+  C = await newPage(browser, 'C', base);
+  await register(A, names.A);
+  await register(B, names.B);
+  await register(C, names.C);
+  await A.goto(`${base}/#/lobby/chess`);
+  await A.locator('#lobby').waitFor();
+  await A.screenshot({ path: shotPath('lobby-desktop.png') });
+  await A.setViewportSize({ width: 390, height: 844 });
+  await A.screenshot({ path: shotPath('lobby-phone.png'), fullPage: true });
+  await A.setViewportSize({ width: 1280, height: 800 });
+});
+
+test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator sees every move', async () => {
+  await startGame('chess');
+  // A takeback: white plays e3, asks to take it back, black agrees.
+  await clickMove(A, 'e2e3', 'chess');
+  await allSee(1);
+  await A.click('#btn-takeback');
+  await B.locator('#offer-takeback').waitFor();
+  await B.click('#accept-takeback');
+  await allSee(0);
+  await clickMove(A, 'f2f3', 'chess');
+  await allSee(1);
+  await clickMove(B, 'e7e5', 'chess');
+  await allSee(2);
+  // Black offers a draw right after its move; white declines.
+  await B.click('#btn-draw');
+  await A.locator('#offer-draw').waitFor();
+  await A.click('#decline-draw');
+  await A.locator('#offer-draw').waitFor({ state: 'detached' });
+  // A reload in the middle restores the game.
+  await B.reload();
+  await waitForMoveCount(B, 2);
+  assert.deepEqual(await moveTexts(B), ['f3', 'e5']);
+  await clickMove(A, 'g2g4', 'chess');
+  await allSee(3);
+  await C.screenshot({ path: shotPath('chess-table-desktop.png') });
+  await C.setViewportSize({ width: 390, height: 844 });
+  await C.screenshot({ path: shotPath('chess-table-phone.png'), fullPage: true });
+  await C.setViewportSize({ width: 1280, height: 800 });
+  await clickMove(B, 'd8h4', 'chess');
+  await allSee(4);
+  for (const p of [A, B, C]) assert.deepEqual(await moveTexts(p), ['f3', 'e5', 'g4', 'Qh4#']);
+  for (const p of [A, B, C]) await p.locator('#result-dialog').waitFor();
+  assert.match(await A.locator('#result-text').textContent(), /你输了.*将死/);
+  assert.match(await B.locator('#result-text').textContent(), /你赢了.*将死/);
+  assert.match(await C.locator('#result-text').textContent(), /黑方胜.*将死/);
+  for (const p of [A, B, C]) await p.locator('#result-dialog .btn:last-child').click();
+});
+
+test('xiangqi: red mates with two cannons; moves in Chinese notation for all', async () => {
+  await startGame('xiangqi');
+  const moves = ['h2e2', 'a6a5', 'e2e6', 'i6i5', 'b2b5', 'a5a4', 'b5e5'];
+  for (const [i, m] of moves.entries()) {
+    await clickMove(i % 2 === 0 ? A : B, m, 'xiangqi');
+    await allSee(i + 1);
+    if (i === 3) {
+      await C.screenshot({ path: shotPath('xiangqi-table-desktop.png') });
+      await C.setViewportSize({ width: 390, height: 844 });
+      await C.screenshot({ path: shotPath('xiangqi-table-phone.png'), fullPage: true });
+      await C.setViewportSize({ width: 1280, height: 800 });
+    }
+  }
+  const expected = ['炮二平五', '卒１进１', '炮五进四', '卒９进１', '炮八进三', '卒１进１', '炮八平五'];
+  for (const p of [A, B, C]) assert.deepEqual(await moveTexts(p), expected);
+  for (const p of [A, B, C]) await p.locator('#result-dialog').waitFor();
+  assert.match(await A.locator('#result-text').textContent(), /你赢了/);
+  assert.match(await B.locator('#result-text').textContent(), /你输了/);
+  assert.match(await C.locator('#result-text').textContent(), /红方胜/);
+  // WXF and ICCS are a click away.
+  await C.locator('#result-dialog .btn:last-child').click();
+  await C.click('#notation-switch [data-notation=wxf]');
+  assert.equal((await moveTexts(C))[0], 'C2=5');
+  await C.click('#notation-switch [data-notation=iccs]');
+  assert.equal((await moveTexts(C))[0], 'H2-E2');
+});
+
+test('the profile lists the games played', async () => {
+  await A.goto(`${base}/#/profile/${names.A}`);
+  await A.locator('#history').waitFor();
+  assert.ok((await A.locator('#history tbody tr').count()) >= 2);
+});
+
+test('no console errors in any browser', () => {
+  assert.deepEqual(consoleErrors, []);
+});
