@@ -48,24 +48,24 @@ function playerFrom(raw: unknown, ratings: J, game: GameKind): Player | null {
   return { name, rating, provisional };
 }
 
-/** Rebuilds the model from a full table view. */
+/** Rebuilds the model from a full table view (qiyuan-table's TableView). */
 export function modelFromView(id: string, raw: unknown): TableModel {
   const v = obj(raw);
-  const game = (str(v.kind) ?? str(v.game_kind) ?? (typeof v.game === 'string' ? v.game : null) ?? 'chess') as GameKind;
-  const m = emptyModel(str(v.id) ?? id, game);
+  const game = (str(v.game_name) ?? str(v.kind) ?? (typeof v.game === 'string' ? v.game : null) ?? 'chess') as GameKind;
+  const m = emptyModel(str(v.id) ?? str(v.table) ?? id, game);
   m.version = num(v.version ?? v.v);
   const ratings = obj(v.ratings);
   const seats = Array.isArray(v.seats) ? v.seats : [];
   m.seats = seats.map((s) => {
     const x = obj(s);
     const player = playerFrom(x.player ?? x.user ?? null, ratings, game);
-    return { player, ready: !!x.ready, connected: x.absent_since === null || x.absent_since === undefined ? x.connected !== false : false };
+    return { player, ready: !!x.ready, connected: x.connected !== false };
   });
   while (m.seats.length < 2) m.seats.push({ player: null, ready: false, connected: false });
   m.spectators = Array.isArray(v.spectators) ? v.spectators.length : num(v.spectators);
   const me = session()?.name;
-  const mySeat = typeof v.you === 'number' ? v.you : typeof v.seat === 'number' ? v.seat : m.seats.findIndex((s) => s.player?.name === me);
-  m.mySeat = mySeat !== null && mySeat >= 0 ? mySeat : null;
+  const mySeat = typeof v.you === 'number' ? v.you : m.seats.findIndex((s) => !!me && s.player?.name === me);
+  m.mySeat = mySeat >= 0 ? mySeat : null;
   m.status = (str(v.status) ?? 'waiting') as TableModel['status'];
   const prop = obj(v.proposal);
   if (prop.settings) {
@@ -74,29 +74,26 @@ export function modelFromView(id: string, raw: unknown): TableModel {
     m.timeProposal = { id: num(prop.id), by: num(prop.by), tc, accepted };
     m.timeControl = tc;
   }
-  const g = obj(typeof v.game === 'object' ? v.game : v.current);
-  if (g && Object.keys(g).length) {
+  const g = obj(typeof v.game === 'object' ? v.game : null);
+  if (Object.keys(g).length) {
     const settings = obj(g.settings);
-    if (settings.time) m.timeControl = settings.time as TimeControl;
-    const setup = g.setup;
-    if (setup && typeof setup === 'object' && 'position' in (setup as J)) m.startFen = str((setup as J).position) ?? undefined;
-    const actions = Array.isArray(g.actions) ? g.actions : [];
-    m.moves = actions.map((a) => ({ uci: str(obj(a).action) ?? '', display: str(obj(a).display) ?? '' }));
+    if (m.status !== 'waiting' && settings.time) m.timeControl = settings.time as TimeControl;
+    const board = obj(g.board ?? g.view);
+    const setup = obj(settings.setup);
+    m.startFen = str(board.start_fen) ?? str(setup.position) ?? undefined;
+    const moves = Array.isArray(g.moves) ? g.moves : Array.isArray(g.actions) ? g.actions : [];
+    m.moves = moves.map((a) => ({ uci: str(obj(a).action) ?? '', display: str(obj(a).display) ?? '' }));
     m.clock = clockFrom(g.clock);
-    const draw = obj(g.draw);
-    if (typeof draw.by === 'number') m.offers.draw = draw.by;
-    const tb = obj(g.takeback);
-    if (typeof tb.by === 'number') m.offers.takeback = tb.by;
-    if (typeof g.id === 'string' || typeof g.id === 'number') m.gameId = String(g.id);
-    else if (typeof v.game_id === 'string' || typeof v.game_id === 'number') m.gameId = String(v.game_id);
+    if (typeof g.draw_offer === 'number') m.offers.draw = g.draw_offer;
+    if (typeof g.takeback_request === 'number') m.offers.takeback = g.takeback_request;
+    const gid = g.id ?? v.game_id;
+    m.gameId = typeof gid === 'string' || typeof gid === 'number' ? String(gid) : null;
     if (g.outcome) m.result = resultFrom(g.outcome, v);
-    const view = obj(g.view ?? v.view);
-    if (typeof view.fen === 'string') m.fen = view.fen;
-    if (Array.isArray(view.legal)) m.legal = view.legal.map(String);
-    else if (Array.isArray(view.legal_actions)) m.legal = view.legal_actions.map(String);
-    if (typeof view.check === 'boolean') m.check = view.check;
-    const turn = view.turn ?? g.turn;
-    m.turn = typeof turn === 'number' ? turn : typeof obj(turn).seat === 'number' ? num(obj(turn).seat) : m.moves.length % 2;
+    if (typeof board.fen === 'string') m.fen = board.fen;
+    if (Array.isArray(board.legal_moves)) m.legal = board.legal_moves.map(String);
+    if (typeof board.check === 'boolean') m.check = board.check;
+    const turn = g.turn;
+    m.turn = typeof obj(turn).seat === 'number' ? num(obj(turn).seat) : typeof board.to_move === 'number' ? board.to_move : turn === 'over' ? null : m.moves.length % 2;
   }
   seats.forEach((s, i) => {
     const x = obj(s);
