@@ -13,6 +13,7 @@ export interface Settings {
 }
 
 function browserLang(): Lang {
+  if (typeof navigator === 'undefined') return 'zh-CN';
   const l = (navigator.languages?.[0] ?? navigator.language ?? 'zh-CN').toLowerCase();
   return l.startsWith('zh') ? 'zh-CN' : 'en';
 }

@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { modelFromView, applyEvent, clockFrom } from '../src/net/protocol.ts';
+import { describeTc, presetOf, PRESETS } from '../src/net/model.ts';
+import { replay, readRecord } from '../src/games.ts';
+
+const clock = (running: number | null) => ({
+  control: { kind: 'qq', game: 600000, per_move: 60000, countdown: 30000 },
+  running,
+  paused: false,
+  at: 0,
+  seats: [
+    { main: 500000, move_left: 50000, periods: 0, moves_left: 0, overtime: false, flagged: false },
+    { main: 600000, move_left: 60000, periods: 0, moves_left: 0, overtime: false, flagged: false },
+  ],
+});
+
+const view = {
+  version: 7,
+  game_name: 'chess',
+  seats: [
+    { user: 'alice', connected: true, accepted: 1, ready: true, swap_with: null, rematch: false, escape_at: null },
+    { user: 'bob', connected: false, accepted: 1, ready: true, swap_with: null, rematch: false, escape_at: 123 },
+  ],
+  spectators: ['carol'],
+  proposal: { id: 1, by: 0, settings: { time: PRESETS.quick, options: null, setup: 'standard', rated: true, takebacks: true } },
+  status: 'playing',
+  you: 1,
+  game: {
+    number: 1,
+    settings: { time: PRESETS.quick },
+    players: ['alice', 'bob'],
+    moves: [{ seat: 0, action: 'e2e4', display: 'e4', clock: 590000 }],
+    turn: { seat: 1 },
+    phase: 'play',
+    clock: clock(1),
+    board: { fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', check: false, legal_moves: ['e7e5', 'g8f6'] },
+    draw_offer: 0,
+    takeback_request: null,
+    outcome: null,
+  },
+};
+
+test('a table view becomes the client model', () => {
+  const m = modelFromView('9', view);
+  assert.equal(m.game, 'chess');
+  assert.equal(m.version, 7);
+  assert.equal(m.mySeat, 1);
+  assert.equal(m.spectators, 1);
+  assert.equal(m.status, 'playing');
+  assert.equal(m.turn, 1);
+  assert.deepEqual(m.moves, [{ uci: 'e2e4', display: 'e4' }]);
+  assert.deepEqual(m.legal, ['e7e5', 'g8f6']);
+  assert.equal(m.offers.draw, 0);
+  assert.equal(m.seats[1].connected, false);
+  assert.equal(m.seats[0].player?.name, 'alice');
+  assert.equal(m.timeProposal?.id, 1);
+  assert.deepEqual(m.timeProposal?.accepted, [0, 1]);
+});
+
+test('events move the model on: a move, a takeback, the end', () => {
+  const m = modelFromView('9', view);
+  assert.ok(applyEvent(m, { type: 'acted', seat: 1, ply: 2, action: 'e7e5', display: 'e5', capture: false, check: false, clock: clock(0) }));
+  assert.equal(m.moves.length, 2);
+  assert.equal(m.turn, 0);
+  assert.equal(m.offers.draw, undefined, 'a move by the receiver declines the offer');
+  assert.ok(applyEvent(m, { type: 'took_back', plies: 1, clock: clock(1) }));
+  assert.equal(m.moves.length, 1);
+  assert.equal(m.turn, 1);
+  assert.ok(applyEvent(m, { type: 'ended', outcome: { results: ['loss', 'win'], reason: 'resignation', score: '0-1' }, rated: true }));
+  assert.equal(m.status, 'over');
+  assert.equal(m.result?.reason, 'resignation');
+  assert.equal(applyEvent(m, { type: 'sat', seat: 0, user: 'x' }), false, 'seating asks for a fresh view');
+});
+
+test('clock readings and time controls', () => {
+  const c = clockFrom(clock(0))!;
+  assert.deepEqual(c.ms, [500000, 600000]);
+  assert.deepEqual(c.sub, [50000, 60000]);
+  assert.equal(c.running, 0);
+  assert.equal(describeTc(PRESETS.match), '30′ / 5′ / 3′');
+  assert.equal(describeTc({ kind: 'fischer', base: 300000, increment: 3000 }), '5+3');
+  assert.equal(presetOf({ kind: 'qq', game: 600000, per_move: 60000, countdown: 30000 }), 'quick');
+});
+
+test('chess replay gives SAN and records load', () => {
+  const r = replay('chess', undefined, ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
+  assert.deepEqual(r.played.map((p) => p.display), ['f3', 'e5', 'g4', 'Qh4#']);
+  assert.deepEqual(r.game?.outcome(), { winner: 1, reason: 'checkmate' });
+  const pgn = readRecord('chess', '[Event "x"]\n\n1. e4 e5 2. Nf3 *');
+  assert.deepEqual(pgn?.moves, ['e2e4', 'e7e5', 'g1f3']);
+  const xq = readRecord('xiangqi', '1. H2-E2 H9-G7 2. H0-G2');
+  assert.deepEqual(xq?.moves, ['h2e2', 'h9g7', 'h0g2']);
+  const fen = readRecord('chess', '8/8/8/8/8/8/8/K6k w - - 0 1');
+  assert.equal(fen?.fen, '8/8/8/8/8/8/8/K6k w - - 0 1');
+});
