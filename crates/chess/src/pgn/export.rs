@@ -1,0 +1,158 @@
+//! Writing a game as PGN in export format: the seven tag roster first, then the
+//! tags that say more, then the movetext wrapped under 80 columns.
+
+use std::fmt::Write as _;
+
+use qiyuan_game::{EndReason, Game, Outcome, RecordMeta};
+use shakmaty::Position;
+
+use crate::ChessGame;
+
+/// The results PGN knows; anything else is written as unknown.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Writes `game` as PGN. The outcome is the table's (`meta.outcome`: resignation,
+/// time, agreement) when given, else the rules' own; `meta.clocks` become
+/// `[%clk h:mm:ss]` comments after each move.
+pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
+    let outcome = meta.outcome.clone().or_else(|| game.outcome());
+    let result = outcome
+        .as_ref()
+        .map(|o| o.score.as_str())
+        .filter(|s| RESULTS.contains(s))
+        .unwrap_or("*");
+
+    let mut out = String::new();
+    let unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+    let player = |i: usize| {
+        meta.players
+            .get(i)
+            .filter(|p| !p.is_empty())
+            .cloned()
+            .unwrap_or_else(|| "?".into())
+    };
+    tag(&mut out, "Event", &unknown(&meta.event));
+    tag(&mut out, "Site", &unknown(&meta.site));
+    tag(
+        &mut out,
+        "Date",
+        meta.date.as_deref().unwrap_or("????.??.??"),
+    );
+    tag(&mut out, "Round", &unknown(&meta.round));
+    tag(&mut out, "White", &player(0));
+    tag(&mut out, "Black", &player(1));
+    tag(&mut out, "Result", result);
+    for (name, i) in [("WhiteElo", 0), ("BlackElo", 1)] {
+        if let Some(Some(elo)) = meta.ratings.get(i) {
+            tag(&mut out, name, &elo.to_string());
+        }
+    }
+    // "-" is PGN's word for a game without a time control.
+    tag(
+        &mut out,
+        "TimeControl",
+        meta.time_control.as_deref().unwrap_or("-"),
+    );
+    tag(&mut out, "Termination", termination(outcome.as_ref()));
+    if let Some(fen) = game.start_fen() {
+        tag(&mut out, "SetUp", "1");
+        tag(&mut out, "FEN", fen);
+    }
+    out.push('\n');
+
+    let start = game.start_position();
+    let mut number = start.fullmoves().get();
+    let mut white = start.turn().is_white();
+    let mut tokens: Vec<String> = Vec::with_capacity(game.moves().len() * 2 + 1);
+    // Black's move needs its number after a comment or at the very start.
+    let mut needs_number = true;
+    for (ply, m) in game.moves().iter().enumerate() {
+        if white {
+            tokens.push(format!("{number}."));
+        } else if needs_number {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(m.san.clone());
+        needs_number = false;
+        if let Some(Some(ms)) = meta.clocks.get(ply) {
+            tokens.push(format!("{{ [%clk {}] }}", clock(*ms)));
+            needs_number = true;
+        }
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    tokens.push(result.to_owned());
+
+    let mut line_len = 0;
+    for token in tokens {
+        if line_len > 0 && line_len + 1 + token.len() > 79 {
+            out.push('\n');
+            line_len = 0;
+        }
+        if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(&token);
+        line_len += token.len();
+    }
+    out.push_str("\n\n");
+    out
+}
+
+fn tag(out: &mut String, name: &str, value: &str) {
+    let mut escaped = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' | '"' => {
+                escaped.push('\\');
+                escaped.push(c);
+            }
+            // A tag pair is one line.
+            '\n' | '\r' | '\t' => escaped.push(' '),
+            c => escaped.push(c),
+        }
+    }
+    let _ = writeln!(out, "[{name} \"{escaped}\"]");
+}
+
+/// The PGN `Termination` tag's words (PGN standard 9.8.1).
+fn termination(outcome: Option<&Outcome>) -> &'static str {
+    let Some(outcome) = outcome else {
+        return "unterminated";
+    };
+    match outcome.reason {
+        EndReason::Timeout => "time forfeit",
+        EndReason::Escape | EndReason::Aborted => "abandoned",
+        EndReason::Adjudication => "adjudication",
+        EndReason::Fouls => "rules infraction",
+        _ => "normal",
+    }
+}
+
+/// Milliseconds as `h:mm:ss`, rounded down as clocks are read.
+fn clock(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_are_hours_minutes_seconds() {
+        assert_eq!(clock(0), "0:00:00");
+        assert_eq!(clock(59_999), "0:00:59");
+        assert_eq!(clock(3_600_000 + 61_000), "1:01:01");
+    }
+
+    #[test]
+    fn tags_escape_quotes_and_backslashes() {
+        let mut s = String::new();
+        tag(&mut s, "White", "a \"b\" \\ c\nd");
+        assert_eq!(s, "[White \"a \\\"b\\\" \\\\ c d\"]\n");
+    }
+}
