@@ -92,6 +92,8 @@ pub struct GameState {
     pub takeback_blocked: Vec<bool>,
     pub outcome: Option<Outcome>,
     pub rated: bool,
+    /// When the game ended (for a flag: when the time ran out).
+    pub ended_at: Option<Millis>,
 }
 
 /// Everything at the table but the game value.

@@ -169,16 +169,14 @@ impl<G: Game> Table<G> {
     /// see [`TableRefusal::fired`]).
     pub fn apply(&mut self, cmd: Command, now: Millis) -> R {
         let now = now.max(self.state.now);
+        // A move by the seat whose flag is due settles that flag itself, with its
+        // lag compensated, so a move sent in time is not pre-empted by the timer;
+        // the other timers then fire after it. Otherwise due timers fire first,
+        // exactly as a logged `Tick` at this moment would fire them on replay.
+        let settles_flag = self.settles_own_flag(&cmd, now);
         let mut fired = Vec::new();
-        if !matches!(cmd, Command::Restart { .. }) {
-            fired = self.fire(now);
-            if !fired.is_empty() {
-                self.state.now = now;
-                self.log.push(LogEntry {
-                    at: now,
-                    command: Command::Tick,
-                });
-            }
+        if !matches!(cmd, Command::Restart { .. }) && !settles_flag {
+            fired = self.fire_and_log(now);
         }
         if matches!(cmd, Command::Tick) {
             return Ok(fired);
@@ -192,6 +190,9 @@ impl<G: Game> Table<G> {
                     command: cmd,
                 });
                 fired.extend(events);
+                if settles_flag {
+                    fired.extend(self.fire_and_log(now));
+                }
                 Ok(fired)
             }
             Err(mut refusal) => {
@@ -200,6 +201,34 @@ impl<G: Game> Table<G> {
                 Err(refusal)
             }
         }
+    }
+
+    /// Whether `cmd` is an action by the seat whose clock runs and whose flag is
+    /// due at `now`.
+    fn settles_own_flag(&self, cmd: &Command, now: Millis) -> bool {
+        let Command::Act { user, .. } = cmd else {
+            return false;
+        };
+        let Some(gs) = self.state.game.as_ref().filter(|_| self.is_playing()) else {
+            return false;
+        };
+        let running = gs.clock.running_seat();
+        running.is_some()
+            && self.seat_of(user).map(|s| s.index()) == running
+            && gs.clock.flag_time().is_some_and(|t| t <= now)
+    }
+
+    /// Fires the timers due at `now` and logs a `Tick` if any fired.
+    fn fire_and_log(&mut self, now: Millis) -> Vec<Event> {
+        let fired = self.fire(now);
+        if !fired.is_empty() {
+            self.state.now = now;
+            self.log.push(LogEntry {
+                at: now,
+                command: Command::Tick,
+            });
+        }
+        fired
     }
 
     fn handle(&mut self, cmd: Command, now: Millis) -> R {
@@ -492,6 +521,7 @@ impl<G: Game> Table<G> {
             takeback_blocked: vec![false; n],
             outcome: None,
             rated,
+            ended_at: None,
         });
         self.game = Some(game);
         self.options = Some(options);
@@ -594,8 +624,8 @@ impl<G: Game> Table<G> {
             gs.draw = None;
             events.push(Event::DrawDeclined { seat });
         }
-        if let Some(req) = gs.takeback.take() {
-            let _ = req;
+        // Any action cancels a pending takeback request.
+        if gs.takeback.take().is_some() {
             events.push(Event::TakebackDeclined { seat });
         }
         gs.turn_since = now;
@@ -756,20 +786,10 @@ impl<G: Game> Table<G> {
         }
         let plies = req.plies;
         gs.takeback = None;
-        // The time used so far in this turn is charged, without increment.
-        if gs.clock.stop(now).is_err() {
-            let running = gs.actions.len();
-            let _ = running;
-            // The seat to move had run out of time: the flag decides.
-            let loser = self
-                .game
-                .as_ref()
-                .and_then(|g| match g.turn() {
-                    Turn::Seat(s) => Some(s),
-                    _ => None,
-                })
-                .unwrap_or(seat);
-            return Ok(self.end_by_table(loser, EndReason::Timeout, now));
+        // The time used so far in this turn is charged, without increment; a seat
+        // already out of time loses by the flag instead.
+        if let Err(flag) = gs.clock.stop(now) {
+            return Ok(self.end_by_table(Seat(flag.seat as u8), EndReason::Timeout, now));
         }
         let keep = gs.actions.len() - plies as usize;
         gs.actions.truncate(keep);
@@ -986,7 +1006,6 @@ impl<G: Game> Table<G> {
     }
 
     fn end(&mut self, outcome: Outcome, rated: bool, now: Millis) -> Vec<Event> {
-        let _ = now;
         let rated = rated && !outcome.results.iter().all(|r| *r == SeatResult::Void);
         if let Some(gs) = self.state.game.as_mut() {
             gs.clock.halt();
@@ -994,6 +1013,7 @@ impl<G: Game> Table<G> {
             gs.takeback = None;
             gs.outcome = Some(outcome.clone());
             gs.rated = rated;
+            gs.ended_at = Some(now);
         }
         self.state.status = Status::Over;
         for s in &mut self.state.seats {

@@ -1,0 +1,392 @@
+//! Clocks, first-move timers, aborts, disconnection and escape, restarts, with the
+//! counting game on a simulated clock.
+
+mod common;
+
+use common::*;
+use qiyuan_game::{EndReason, Seat, SeatResult};
+use qiyuan_table::{Command, Event, Status, TableConfig, TableRefusalKind as K, TimeControl};
+
+fn cfg(time: TimeControl) -> TableConfig {
+    count_config(time, CountOptions::default())
+}
+
+fn both_moved(s: &mut Script<Count>) {
+    s.play(0, S, "1");
+    s.play(1, S, "1");
+}
+
+#[test]
+fn no_clock_runs_before_every_seat_has_moved() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(1, 0)));
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.running_seat(), None);
+    assert_eq!(s.table.next_deadline(), Some(s.now + 30 * S));
+    s.play(0, 20 * S, "1");
+    assert_eq!(
+        s.table.state().game.as_ref().unwrap().clock.running_seat(),
+        None
+    );
+    s.play(1, 20 * S, "1");
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.running_seat(), Some(0));
+    assert_eq!(
+        gs.clock.seat(0).unwrap().main,
+        60 * S,
+        "first moves are free"
+    );
+    assert_eq!(s.table.next_deadline(), Some(s.now + 60 * S));
+}
+
+#[test]
+fn first_move_timer_aborts_a_casual_game() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(3, 2)));
+    s.wait(30 * S - 1);
+    assert!(s.tick().is_empty());
+    s.wait(1);
+    let ev = s.tick();
+    let (o, rated) = ended(&ev).expect("aborted");
+    assert_eq!(o.reason, EndReason::Aborted);
+    assert_eq!(o.results, vec![SeatResult::Void; 2]);
+    assert!(!rated);
+    s.check_replay();
+}
+
+#[test]
+fn first_move_timer_for_the_second_seat_too() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(3, 2)));
+    s.play(0, 10 * S, "1");
+    s.wait(30 * S);
+    let (o, _) = ended(&s.tick()).expect("aborted");
+    assert_eq!(o.reason, EndReason::Aborted);
+    s.check_replay();
+}
+
+#[test]
+fn first_move_timer_loses_at_a_tournament_table() {
+    let mut c = cfg(TimeControl::fischer(3, 2));
+    c.tournament = true;
+    c.settings.rated = true;
+    c.first_move = Some(60 * S);
+    let mut s = Script::<Count>::started(c);
+    s.play(0, 10 * S, "1");
+    s.wait(60 * S);
+    let (o, rated) = ended(&s.tick()).expect("lost");
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    assert_eq!(o.reason, EndReason::Timeout);
+    assert!(!rated);
+    // Tournament tables keep their settings.
+    let r = s.refused(Command::Propose {
+        user: user(0),
+        settings: qiyuan_table::Settings::casual(TimeControl::None),
+    });
+    assert_eq!(r.kind, K::SettingsFixed);
+    s.check_replay();
+}
+
+#[test]
+fn resignation_before_both_moved_aborts() {
+    let mut c = cfg(TimeControl::fischer(3, 2));
+    c.settings.rated = true;
+    let mut s = Script::<Count>::started(c);
+    s.play(0, S, "1");
+    let (o, rated) = ended(&s.ok(Command::Resign { user: user(1) })).unwrap();
+    assert_eq!(o.reason, EndReason::Aborted);
+    assert!(!rated);
+    s.check_replay();
+}
+
+#[test]
+fn resignation_after_both_moved_counts() {
+    let mut c = cfg(TimeControl::fischer(3, 2));
+    c.settings.rated = true;
+    let mut s = Script::<Count>::started(c);
+    both_moved(&mut s);
+    let (o, rated) = ended(&s.ok(Command::Resign { user: user(1) })).unwrap();
+    assert_eq!(o.reason, EndReason::Resignation);
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    assert!(rated);
+    s.check_replay();
+}
+
+#[test]
+fn abort_command_only_while_abortable() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::None));
+    s.play(0, S, "1");
+    let (o, _) = ended(&s.ok(Command::Abort { user: user(0) })).unwrap();
+    assert_eq!(o.reason, EndReason::Aborted);
+    let mut s = Script::<Count>::started(cfg(TimeControl::None));
+    both_moved(&mut s);
+    assert_eq!(
+        s.refused(Command::Abort { user: user(0) }).kind,
+        K::NotAllowed
+    );
+}
+
+#[test]
+fn leaving_before_both_moved_aborts_and_after_loses_by_escape() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::None));
+    let ev = s.ok(Command::Leave { user: user(0) });
+    assert_eq!(ended(&ev).unwrap().0.reason, EndReason::Aborted);
+    assert!(ev.contains(&Event::Stood {
+        seat: Seat(0),
+        user: user(0)
+    }));
+
+    let mut s = Script::<Count>::started(cfg(TimeControl::None));
+    both_moved(&mut s);
+    let ev = s.ok(Command::Leave { user: user(0) });
+    let (o, _) = ended(&ev).unwrap();
+    assert_eq!(o.reason, EndReason::Escape);
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+    assert_eq!(s.table.seat_of("alice"), None);
+    s.check_replay();
+}
+
+#[test]
+fn a_flag_falls_on_tick_and_on_a_late_move() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(1, 0)));
+    both_moved(&mut s);
+    s.wait(60 * S - 1);
+    assert!(s.tick().is_empty());
+    s.wait(1);
+    let (o, _) = ended(&s.tick()).unwrap();
+    assert_eq!(o.reason, EndReason::Timeout);
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+    s.check_replay();
+
+    // No tick was sent: the late move itself finds the flag.
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(1, 0)));
+    both_moved(&mut s);
+    s.wait(61 * S);
+    let ev = s.ok(Command::Act {
+        user: user(0),
+        action: "1".into(),
+        lag: 0,
+    });
+    assert_eq!(ended(&ev).unwrap().0.reason, EndReason::Timeout);
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Acted { .. })),
+        "the move is not played"
+    );
+    s.check_replay();
+
+    // A command from the other seat fires the flag first, then is refused.
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(1, 0)));
+    both_moved(&mut s);
+    s.wait(61 * S);
+    let r = s.apply(Command::OfferDraw { user: user(1) }).unwrap_err();
+    assert_eq!(r.kind, K::NoGame);
+    assert_eq!(ended(&r.fired).unwrap().0.reason, EndReason::Timeout);
+    s.check_replay();
+}
+
+#[test]
+fn lag_compensation_saves_a_move_sent_in_time() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(1, 0)));
+    both_moved(&mut s);
+    // The move left the player's machine at 59.8 s and arrived at 60.3 s.
+    s.wait(60 * S + 300);
+    let ev = s.ok(Command::Act {
+        user: user(0),
+        action: "1".into(),
+        lag: 500,
+    });
+    assert!(ended(&ev).is_none());
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.seat(0).unwrap().main, 200);
+    s.check_replay();
+}
+
+#[test]
+fn qq_clock_at_the_table_move_time_and_countdown() {
+    // The seed's example: 30 min / 5 min / 3 min.
+    let mut s = Script::<Count>::started(cfg(TimeControl::qq(30, 5, 180)));
+    both_moved(&mut s);
+    s.play(0, 4 * M + 59 * S, "1");
+    // Bob thinks 5 minutes: loses on move time though 30 minutes of game time remain.
+    s.wait(5 * M);
+    let (o, _) = ended(&s.tick()).unwrap();
+    assert_eq!(o.reason, EndReason::Timeout);
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    s.check_replay();
+
+    let mut s = Script::<Count>::started(cfg(TimeControl::qq(30, 5, 180)));
+    both_moved(&mut s);
+    for _ in 0..7 {
+        s.play(0, 4 * M + 30 * S, "1");
+        s.play(1, S, "1");
+    }
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.seat(0).unwrap().main, 0, "game time is gone");
+    // Now 3 minutes per move: 2:59 is fine, 3:00 loses.
+    s.play(0, 2 * M + 59 * S, "1");
+    s.play(1, S, "1");
+    s.wait(3 * M);
+    let (o, _) = ended(&s.tick()).unwrap();
+    assert_eq!(o.reason, EndReason::Timeout);
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+    s.check_replay();
+}
+
+#[test]
+fn escape_after_the_grace_time() {
+    let mut c = cfg(TimeControl::fischer(10, 0));
+    c.settings.rated = true;
+    let mut s = Script::<Count>::started(c);
+    both_moved(&mut s);
+    // Rapid: two minutes of grace by default.
+    let ev = s.ok(Command::Disconnect { user: user(1) });
+    assert_eq!(
+        ev,
+        vec![Event::Disconnected {
+            seat: Seat(1),
+            deadline: Some(s.now + 2 * M)
+        }]
+    );
+    s.wait(M);
+    s.ok(Command::Reconnect { user: user(1) });
+    s.wait(5 * M);
+    assert!(s.tick().is_empty(), "came back in time");
+    s.play(0, S, "1");
+    s.ok(Command::Disconnect { user: user(1) });
+    s.wait(2 * M - 1);
+    assert!(s.tick().is_empty());
+    s.wait(1);
+    let (o, rated) = ended(&s.tick()).unwrap();
+    assert_eq!(o.reason, EndReason::Escape);
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    assert!(rated);
+    s.check_replay();
+}
+
+#[test]
+fn grace_is_configurable_and_longer_for_slow_games() {
+    assert!(
+        qiyuan_table::default_grace(&TimeControl::fischer(1, 0))
+            < qiyuan_table::default_grace(&TimeControl::fischer(30, 20))
+    );
+    let mut c = cfg(TimeControl::fischer(10, 0));
+    c.grace = Some(10 * S);
+    let mut s = Script::<Count>::started(c);
+    both_moved(&mut s);
+    s.ok(Command::Disconnect { user: user(0) });
+    s.wait(10 * S);
+    assert_eq!(ended(&s.tick()).unwrap().0.reason, EndReason::Escape);
+}
+
+#[test]
+fn escape_before_both_moved_aborts() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::Correspondence { days: 3 }));
+    s.play(0, S, "1");
+    s.ok(Command::Disconnect { user: user(1) });
+    s.wait(qiyuan_table::clock::DAY);
+    assert_eq!(ended(&s.tick()).unwrap().0.reason, EndReason::Aborted);
+}
+
+#[test]
+fn a_restart_does_not_charge_the_downtime() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(5, 0)));
+    both_moved(&mut s);
+    s.wait(10 * S);
+    let down = s.now;
+    // The server is down for an hour, then rebuilt from its log.
+    s.wait(60 * M);
+    let mut table =
+        qiyuan_table::Table::<Count>::replay(s.table.config().clone(), s.table.log()).unwrap();
+    let ev = table
+        .apply(Command::Restart { down_since: down }, s.now)
+        .unwrap();
+    // Blitz: a minute's grace to reconnect.
+    assert!(ev.contains(&Event::Disconnected {
+        seat: Seat(0),
+        deadline: Some(s.now + M)
+    }));
+    s.table = table;
+    assert_eq!(
+        s.table.next_deadline(),
+        Some(s.now + M),
+        "grace to reconnect"
+    );
+    s.ok(Command::Reconnect { user: user(0) });
+    s.ok(Command::Reconnect { user: user(1) });
+    assert_eq!(s.table.next_deadline(), Some(s.now + 5 * M - 10 * S));
+    s.play(0, 20 * S, "1");
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.seat(0).unwrap().main, 5 * M - 30 * S);
+    s.check_replay();
+}
+
+#[test]
+fn rematch_swaps_colours() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::None));
+    both_moved(&mut s);
+    s.ok(Command::Resign { user: user(0) });
+    assert_eq!(
+        s.refused(Command::Rematch { user: user(2) }).kind,
+        K::NotSeated
+    );
+    s.ok(Command::Rematch { user: user(1) });
+    let ev = s.ok(Command::Rematch { user: user(0) });
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Started { game: 2, .. }))
+    );
+    assert_eq!(s.table.seat_of("bob"), Some(Seat(0)));
+    assert_eq!(s.table.state().status, Status::Playing);
+    s.play(1, S, "2");
+    s.check_replay();
+}
+
+#[test]
+fn three_seats() {
+    let mut s = Script::<Count>::started(count_config(
+        TimeControl::fischer(1, 0),
+        CountOptions {
+            seats: 3,
+            ..CountOptions::default()
+        },
+    ));
+    assert_eq!(s.table.seats(), 3);
+    s.play(0, S, "1");
+    s.play(1, S, "1");
+    assert_eq!(
+        s.table.state().game.as_ref().unwrap().clock.running_seat(),
+        None
+    );
+    s.play(2, S, "1");
+    assert_eq!(
+        s.table.state().game.as_ref().unwrap().clock.running_seat(),
+        Some(0)
+    );
+    s.wait(60 * S);
+    let (o, _) = ended(&s.tick()).unwrap();
+    assert_eq!(
+        o.results,
+        vec![SeatResult::Loss, SeatResult::Win, SeatResult::Win]
+    );
+    s.ok(Command::Rematch { user: user(0) });
+    s.ok(Command::Rematch { user: user(1) });
+    s.ok(Command::Rematch { user: user(2) });
+    assert_eq!(s.table.seat_of("carol"), Some(Seat(0)));
+    s.check_replay();
+}
+
+/// Found by the replay property: a move by a seat whose flag and escape timer
+/// are both due settles its own flag; the log must replay to the same result.
+#[test]
+fn a_late_move_with_an_escape_due_replays() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(5, 3)));
+    both_moved(&mut s);
+    s.play(0, 244_207, "1");
+    s.ok(Command::Disconnect { user: user(0) });
+    s.play(1, 0, "1");
+    s.wait(60 * S);
+    let ev = s.ok(Command::Act {
+        user: user(0),
+        action: "1".into(),
+        lag: 0,
+    });
+    assert_eq!(ended(&ev).unwrap().0.reason, EndReason::Timeout);
+    s.check_replay();
+}
