@@ -152,6 +152,7 @@ const S = {
   invalidRecord: ['无法识别的棋局', 'Could not read that record'],
   you: ['你', 'you'],
   offlineTag: ['掉线', 'away'],
+  rematchAsked: ['对方请求再来一局', 'Your opponent wants a rematch'],
   confirmLeave: ['对局中离开将判负（逃跑），确定离开吗？', 'Leaving a live game loses it. Leave?'],
 } as const;
 

@@ -65,7 +65,21 @@ let svgCache: string | null = null;
 export function xiangqiBoard(): BoardWidget {
   const el = h('div.board-wrap.xiangqi-board');
   const cgEl = h('div.cg-host');
-  el.appendChild(cgEl);
+  const topFiles = h('div.xq-files');
+  const bottomFiles = h('div.xq-files');
+  el.append(topFiles, cgEl, bottomFiles);
+  let shownOrientation: Side | null = null;
+  const RED = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
+  const BLACK = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
+  function files(o: Side) {
+    if (shownOrientation === o) return;
+    shownOrientation = o;
+    // Each side counts files from its own right.
+    const bottom = o === 0 ? RED : [...BLACK].reverse();
+    const top = o === 0 ? BLACK : [...RED].reverse();
+    topFiles.replaceChildren(...top.map((x) => h('span', null, x)));
+    bottomFiles.replaceChildren(...bottom.map((x) => h('span', null, x)));
+  }
   svgCache ??= boardSvg();
   el.style.setProperty('--xq-lines', svgCache);
   let cb: (m: string) => void = () => undefined;
@@ -86,6 +100,7 @@ export function xiangqiBoard(): BoardWidget {
 
   function set(s: BoardState) {
     const s2 = settings();
+    files(s.orientation);
     el.classList.toggle('flash', s2.flash);
     el.classList.toggle('pieces-modern', s2.pieceTheme === 'modern');
     const dests: cg.Dests = new Map();

@@ -275,6 +275,7 @@ export function tablePage(root: HTMLElement, id: string) {
       );
     if (m.offers.draw === other) offersEl.appendChild(bar('draw', t('drawOffered'), () => actions?.answerDraw(true), () => actions?.answerDraw(false)));
     if (m.offers.takeback === other) offersEl.appendChild(bar('takeback', t('takebackAsked'), () => actions?.answerTakeback(true), () => actions?.answerTakeback(false)));
+    if (m.offers.rematch === other && m.status === 'over') offersEl.appendChild(bar('rematch', t('rematchAsked'), () => actions?.rematch(), () => clear(offersEl)));
     if (m.offers.swap === other) offersEl.appendChild(bar('swap', t('swapAsked'), () => actions?.answerSwap(true), () => actions?.answerSwap(false)));
   }
 
