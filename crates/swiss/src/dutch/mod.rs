@@ -1,0 +1,668 @@
+//! FIDE Dutch system pairing (C.04.3, rules of 2025 in force in 2026), by
+//! weighted maximum matching.
+//!
+//! Every pairing criterion is a field of one integer edge weight, the absolute
+//! ones (C1-C3, completion) highest, then the quality criteria C5-C21 in their
+//! order, each field wide enough to hold its sum over a whole matching, so a
+//! maximum-weight matching is the lexicographically best pairing. Brackets are
+//! processed from the top score group down: the matching always covers every
+//! player still unpaired (which keeps the pairing completable), the moved-down
+//! players of the bracket are chosen and paired first, then the exchanges
+//! between the two halves of the remainder are settled and its pairs fixed one
+//! at a time in the order of the Dutch transposition rules. This is the way the
+//! endorsed engine bbpPairings structures it, and the results agree with it.
+
+mod entrant;
+mod matcher;
+mod weights;
+pub mod wide;
+
+use std::collections::HashMap;
+
+pub use entrant::FieldError;
+use entrant::{Entrant, Field};
+use matcher::Matcher;
+use weights::Layout;
+use wide::{EdgeWeight, Wide};
+
+use crate::model::{Colour, Tournament};
+
+/// The pairing of one round.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pairing {
+    /// `(white, black)` by starting rank.
+    pub games: Vec<(u32, u32)>,
+    /// The player given the pairing-allocated bye.
+    pub bye: Option<u32>,
+}
+
+impl Pairing {
+    /// The `.pairs` text: the number of pairs, then `white black` lines and
+    /// `N 0` for the bye.
+    pub fn to_pairs_text(&self) -> String {
+        let mut out = format!("{}\n", self.games.len() + usize::from(self.bye.is_some()));
+        for (w, b) in &self.games {
+            out.push_str(&format!("{w} {b}\n"));
+        }
+        if let Some(p) = self.bye {
+            out.push_str(&format!("{p} 0\n"));
+        }
+        out
+    }
+}
+
+/// Why no pairing could be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PairError {
+    #[error(transparent)]
+    Field(#[from] FieldError),
+    #[error("no pairing satisfies the absolute criteria (C1-C3)")]
+    NoValidPairing,
+    #[error("the event has only {0} rounds, all paired")]
+    Finished(usize),
+}
+
+/// Pairs the next round of the tournament by the FIDE Dutch system.
+pub fn pair(t: &Tournament) -> Result<Pairing, PairError> {
+    let field = Field::new(t)?;
+    if let Some(total) = t.total_rounds
+        && field.played_rounds >= total as usize
+    {
+        return Err(PairError::Finished(total as usize));
+    }
+    let mut players: Vec<usize> = (0..field.entrants.len())
+        .filter(|&k| field.entrants[k].to_pair)
+        .collect();
+    players.sort_by(|&a, &b| {
+        let (ea, eb) = (&field.entrants[a], &field.entrants[b]);
+        eb.score.cmp(&ea.score).then(ea.rank.cmp(&eb.rank))
+    });
+    if players.is_empty() {
+        return Ok(Pairing::default());
+    }
+    let layout = Layout::new(&field, &players);
+    let bits = layout.total_bits();
+    let mates = if bits <= 124 {
+        Dutch::<i128>::new(&field, players.clone(), layout).run()?
+    } else if bits <= 252 {
+        Dutch::<Wide<4>>::new(&field, players.clone(), layout).run()?
+    } else if bits <= 508 {
+        Dutch::<Wide<8>>::new(&field, players.clone(), layout).run()?
+    } else if bits <= 1020 {
+        Dutch::<Wide<16>>::new(&field, players.clone(), layout).run()?
+    } else {
+        Dutch::<Wide<32>>::new(&field, players.clone(), layout).run()?
+    };
+    let mut pairing = Pairing::default();
+    for (v, &k) in players.iter().enumerate() {
+        match mates[v] {
+            Some(m) if m == v => pairing.bye = Some(field.entrants[k].start_rank),
+            Some(m) => {
+                let o = players[m];
+                let (a, b) = if field.entrants[k].start_rank < field.entrants[o].start_rank {
+                    (k, o)
+                } else {
+                    continue;
+                };
+                let colour = choose_colour(&field, a, b);
+                let (w, bl) = match colour {
+                    Colour::White => (a, b),
+                    Colour::Black => (b, a),
+                };
+                pairing
+                    .games
+                    .push((field.entrants[w].start_rank, field.entrants[bl].start_rank));
+            }
+            None => pairing.bye = Some(field.entrants[k].start_rank),
+        }
+    }
+    // Publish boards in the order of the higher player of each game.
+    let key = |r: u32| {
+        let k = field
+            .entrants
+            .iter()
+            .position(|e| e.start_rank == r)
+            .unwrap_or(0);
+        (
+            std::cmp::Reverse(field.entrants[k].score),
+            field.entrants[k].rank,
+        )
+    };
+    pairing
+        .games
+        .sort_by_key(|&(w, b)| std::cmp::min(key(w), key(b)));
+    Ok(pairing)
+}
+
+/// The colour of `a` against `b` (C.04.3 E, with C.04.1's rules).
+fn choose_colour(field: &Field, a: usize, b: usize) -> Colour {
+    let (p, o) = (&field.entrants[a], &field.entrants[b]);
+    if let Some(c) = neutral_colour(field, p, o) {
+        return c;
+    }
+    // `p` ranks below `o`: the higher-ranked player decides.
+    let p_lower = (p.score, o.rank) < (o.score, p.rank);
+    match p.preference {
+        None => {
+            if p_lower {
+                if o.rank & 1 == 1 {
+                    field.initial_colour
+                } else {
+                    field.initial_colour.invert()
+                }
+            } else if p.rank & 1 == 1 {
+                field.initial_colour.invert()
+            } else {
+                field.initial_colour
+            }
+        }
+        Some(pref) => {
+            if p_lower {
+                o.preference.map_or(pref, Colour::invert)
+            } else {
+                pref
+            }
+        }
+    }
+}
+
+fn compatible_preferences(a: Option<Colour>, b: Option<Colour>) -> bool {
+    a != b || a.is_none() || b.is_none()
+}
+
+/// The colour for `p` when the rules settle it without the ranking, or `None`.
+fn neutral_colour(field: &Field, p: &Entrant, o: &Entrant) -> Option<Colour> {
+    if compatible_preferences(p.preference, o.preference) {
+        return p.preference.or(o.preference.map(Colour::invert));
+    }
+    if p.absolute_preference() && (p.imbalance > o.imbalance || !o.absolute_preference()) {
+        return p.preference;
+    }
+    if o.absolute_preference() && (o.imbalance > p.imbalance || !p.absolute_preference()) {
+        return o.preference.map(Colour::invert);
+    }
+    if p.strong && !o.strong {
+        return p.preference;
+    }
+    if o.strong && !p.strong {
+        return o.preference.map(Colour::invert);
+    }
+    // The latest round in which their colours differed (E.4).
+    let played = |e: &Entrant| -> Vec<Colour> {
+        e.history
+            .iter()
+            .rev()
+            .filter(|h| h.played)
+            .filter_map(|h| h.colour)
+            .collect()
+    };
+    let (hp, ho) = (played(p), played(o));
+    let _ = field;
+    for (cp, co) in hp.iter().zip(ho.iter()) {
+        if cp != co {
+            return Some(*co);
+        }
+    }
+    None
+}
+
+/// Two players may meet: they have not played each other, and their absolute
+/// colour preferences do not clash (C.04.3 C1, C3; top scorers exempt in the
+/// last round).
+fn compatible(field: &Field, a: usize, b: usize) -> bool {
+    let (p, o) = (&field.entrants[a], &field.entrants[b]);
+    if p.forbidden.contains(&b) {
+        return false;
+    }
+    let threshold = (field.played_rounds as u32 * field.win.max(field.draw)) >> 1;
+    !p.absolute_preference()
+        || !o.absolute_preference()
+        || p.preference != o.preference
+        || (field.played_rounds + 1 >= field.expected_rounds
+            && (p.score > threshold || o.score > threshold))
+}
+
+struct Dutch<'a, W: EdgeWeight> {
+    field: &'a Field,
+    /// Entrant indices in pairing order (score, then rank); a vertex is a
+    /// position in this list.
+    sorted: Vec<usize>,
+    layout: Layout,
+    m: Matcher<W>,
+}
+
+impl<'a, W: EdgeWeight> Dutch<'a, W> {
+    fn new(field: &'a Field, sorted: Vec<usize>, layout: Layout) -> Self {
+        let n = sorted.len();
+        Dutch {
+            field,
+            sorted,
+            layout,
+            m: Matcher::new(n),
+        }
+    }
+
+    fn e(&self, v: usize) -> &Entrant {
+        &self.field.entrants[self.sorted[v]]
+    }
+
+    fn score(&self, v: usize) -> u32 {
+        self.e(v).score
+    }
+
+    fn compatible(&self, a: usize, b: usize) -> bool {
+        compatible(self.field, self.sorted[a], self.sorted[b])
+    }
+
+    fn bye_candidate(&self, v: usize, bye_score: u32) -> bool {
+        self.e(v).bye_eligible && self.e(v).score <= bye_score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn edge(
+        &self,
+        h: usize,
+        l: usize,
+        in_current: bool,
+        in_next: bool,
+        bye_score: u32,
+        single_downfloater_bye: bool,
+        unplayed_ranks: &HashMap<u32, u64>,
+    ) -> W {
+        if !self.compatible(h, l) {
+            return W::ZERO;
+        }
+        weights::edge_weight(
+            &self.layout,
+            self.field,
+            self.e(h),
+            self.e(l),
+            weights::EdgeContext {
+                in_current,
+                in_next,
+                bye_candidates: u64::from(!self.bye_candidate(h, bye_score))
+                    + u64::from(!self.bye_candidate(l, bye_score)),
+                bye_score,
+                single_downfloater_bye,
+                unplayed_ranks,
+            },
+        )
+    }
+
+    /// Returns, for every vertex, its partner (itself for the bye).
+    fn run(mut self) -> Result<Vec<Option<usize>>, PairError> {
+        let n = self.sorted.len();
+        let odd = n % 2 == 1;
+        let top = self.score(0);
+        let g = self.layout.g;
+        let empty = HashMap::new();
+        // First: is a pairing possible at all, and who can get the bye?
+        for p in 0..n {
+            for o in 0..p {
+                let w = if odd {
+                    if self.compatible(p, o) {
+                        let c = 1
+                            + u64::from(!self.e(p).bye_eligible)
+                            + u64::from(!self.e(o).bye_eligible);
+                        let shifts = u64::from(self.layout.shift(self.score(p)))
+                            + u64::from(self.layout.shift(self.score(o)));
+                        W::from_u64(c)
+                            .shl(self.layout.s)
+                            .add_u64(shifts)
+                            .shl(g)
+                            .add_u64(u64::from(self.score(p) >= top))
+                    } else {
+                        W::ZERO
+                    }
+                } else {
+                    self.edge(o, p, false, false, 0, false, &empty)
+                };
+                self.m.set(p, o, w);
+            }
+        }
+        let mate = self.m.solve();
+        let mut unmatched = (0..n).filter(|&v| mate[v] == v);
+        let first = unmatched.next();
+        if unmatched.next().is_some() || first.is_some_and(|v| !self.e(v).bye_eligible) {
+            return Err(PairError::NoValidPairing);
+        }
+        let mut bye_score = 0;
+        let mut sdba = false;
+        let mut unplayed_ranks: HashMap<u32, u64> = HashMap::new();
+        if odd {
+            let Some(b) = first else {
+                return Err(PairError::NoValidPairing);
+            };
+            bye_score = self.score(b);
+            if bye_score >= top {
+                sdba = true;
+                for v in 0..n {
+                    if self.score(v) < top {
+                        break;
+                    }
+                    if self.score(mate[v]) < top {
+                        sdba = false;
+                        break;
+                    }
+                }
+            }
+            let mut counts: Vec<u32> = (0..n)
+                .filter(|&v| self.score(v) == bye_score)
+                .map(|v| self.e(v).played_games)
+                .collect();
+            counts.sort_unstable_by(|a, b| b.cmp(a));
+            for (rank, c) in counts.into_iter().enumerate() {
+                unplayed_ranks.insert(c, rank as u64);
+            }
+            for p in 0..n {
+                for o in 0..p {
+                    let w = self.edge(o, p, false, false, bye_score, sdba, &unplayed_ranks);
+                    self.m.set(p, o, w);
+                }
+            }
+        }
+        self.brackets(bye_score, sdba, &unplayed_ranks)
+    }
+
+    fn brackets(
+        mut self,
+        bye_score: u32,
+        mut sdba: bool,
+        unplayed_ranks: &HashMap<u32, u64>,
+    ) -> Result<Vec<Option<usize>>, PairError> {
+        let n = self.sorted.len();
+        let odd = n % 2 == 1;
+        let g = self.layout.g;
+        let mut result: Vec<Option<usize>> = vec![None; n];
+        let mut matched = vec![false; n];
+        // Vertices of the current bracket (moved-down players first) and the next.
+        let mut pbi: Vec<usize> = Vec::new();
+        let mut next_it = 0;
+        let top = self.score(0);
+        while next_it < n && self.score(next_it) >= top {
+            pbi.push(next_it);
+            next_it += 1;
+        }
+        let mut sgb = 0usize;
+        let mut sgbv = 0usize;
+        let mut mate: Vec<usize>;
+        while pbi.len() > 1 || next_it != n {
+            let nsgb = pbi.len();
+            let nsgbv = sgbv + (nsgb - sgb);
+            let sg_it = next_it;
+            while next_it < n && self.score(next_it) >= self.score(sg_it) {
+                pbi.push(next_it);
+                next_it += 1;
+            }
+            // Base weights: base[larger][smaller] over positions in `pbi`.
+            let mut base: Vec<Vec<W>> = vec![Vec::new(); pbi.len()];
+            for larger in sgb..pbi.len() {
+                let row: Vec<W> = (0..larger)
+                    .map(|smaller| {
+                        self.edge(
+                            pbi[smaller],
+                            pbi[larger],
+                            larger < nsgb,
+                            larger >= nsgb,
+                            bye_score,
+                            sdba,
+                            unplayed_ranks,
+                        )
+                    })
+                    .collect();
+                base[larger] = row;
+            }
+            for larger in sgb..pbi.len() {
+                for smaller in 0..larger {
+                    self.m.set(pbi[larger], pbi[smaller], base[larger][smaller]);
+                }
+            }
+            let exchange_weight =
+                |base: &Vec<Vec<W>>, s: usize, l: usize, sri: usize, rp: usize| -> W {
+                    let w = base[l][s];
+                    if w == W::ZERO {
+                        return w;
+                    }
+                    let hi = W::from_u64(u64::from(sri < rp)).shl(2 * g);
+                    let addend = (hi - W::from_u64(sri as u64)).shl(1);
+                    w + addend
+                };
+            mate = self.m.solve();
+            let in_bracket = |mate: &Vec<usize>, v: usize| mate[v] >= sgbv && mate[v] < nsgbv;
+
+            // Which moved-down players are paired in this bracket.
+            let mut md_score = 0;
+            let mut rem_md = 0usize;
+            let mut rem_matched_md = 0usize;
+            for pi in 0..sgb {
+                if pi == 0 || self.score(pbi[pi]) < md_score {
+                    md_score = self.score(pbi[pi]);
+                    rem_matched_md = 0;
+                    rem_md = 0;
+                    let mut mi = pi;
+                    while mi < pbi.len() && self.score(pbi[mi]) >= md_score {
+                        rem_md += 1;
+                        if in_bracket(&mate, pbi[mi]) {
+                            rem_matched_md += 1;
+                        }
+                        mi += 1;
+                    }
+                }
+                if rem_matched_md == 0 {
+                    continue;
+                }
+                let pv = pbi[pi];
+                if rem_md <= rem_matched_md {
+                    matched[pv] = true;
+                    continue;
+                }
+                rem_md -= 1;
+                if !in_bracket(&mate, pv) {
+                    for oi in sgb..nsgb {
+                        let w = base[oi][pi];
+                        if w != W::ZERO {
+                            self.m.set(pv, pbi[oi], w.add_u64(1));
+                        }
+                    }
+                    mate = self.m.solve();
+                }
+                if in_bracket(&mate, pv) {
+                    matched[pv] = true;
+                    rem_matched_md -= 1;
+                    for oi in sgb..nsgb {
+                        let w = base[oi][pi];
+                        if w != W::ZERO {
+                            self.m.set(pv, pbi[oi], w.add_u64((nsgb - sgb) as u64 + 1));
+                        }
+                    }
+                }
+            }
+
+            // Their opponents, in order.
+            for pi in 0..sgb {
+                let pv = pbi[pi];
+                if !matched[pv] {
+                    continue;
+                }
+                let mut addend = pbi.len() as u64;
+                for oi in (sgb..nsgb).rev() {
+                    let ov = pbi[oi];
+                    if matched[ov] {
+                        continue;
+                    }
+                    let w = base[oi][pi];
+                    if w != W::ZERO {
+                        self.m.set(pv, ov, w.add_u64(addend));
+                        addend += 1;
+                    }
+                }
+                mate = self.m.solve();
+                let mv = mate[pv];
+                matched[mv] = true;
+                self.m.fix(pv, mv);
+            }
+
+            // The remainder: S1 (first `rp`) and S2.
+            let mut remainder: Vec<usize> = Vec::new();
+            let mut rp = 0usize;
+            for pi in sgb..nsgb {
+                let pv = pbi[pi];
+                if mate[pv] < sgbv {
+                    continue;
+                }
+                remainder.push(pi);
+                if mate[pv] < pv {
+                    rp += 1;
+                }
+            }
+            for (oit, &oi) in remainder.iter().enumerate() {
+                for (pri, &pi) in remainder[..oit].iter().enumerate() {
+                    let w = exchange_weight(&base, pi, oi, pri, rp);
+                    self.m.set(pbi[pi], pbi[oi], w);
+                }
+            }
+            mate = self.m.solve();
+            let forward = |mate: &Vec<usize>, v: usize| mate[v] > v && mate[v] < nsgbv;
+            let first_group_end = remainder.get(rp).copied();
+            let mut exchange_count = 0usize;
+            for &pi in &remainder {
+                if first_group_end.is_some_and(|f| pi >= f) {
+                    break;
+                }
+                exchange_count += usize::from(!forward(&mate, pbi[pi]));
+            }
+
+            // Exchange the lowest players of S1 where possible.
+            let mut left = exchange_count;
+            let mut pri = rp;
+            let mut pit = rp;
+            while pit != 0 && left != 0 {
+                let from = pit;
+                pri -= 1;
+                pit -= 1;
+                let pi = remainder[pit];
+                let pv = pbi[pi];
+                if forward(&mate, pv) {
+                    for &oi in &remainder[from..] {
+                        let w = exchange_weight(&base, pi, oi, pri, rp);
+                        if w != W::ZERO {
+                            self.m.set(pv, pbi[oi], w - W::ONE);
+                        }
+                    }
+                    mate = self.m.solve();
+                }
+                let exchange = !forward(&mate, pv);
+                left -= usize::from(exchange);
+                for &oi in &remainder[pit + 1..] {
+                    if exchange {
+                        base[oi][pi] = W::ZERO;
+                    }
+                    let w = exchange_weight(&base, pi, oi, pri, rp);
+                    self.m.set(pv, pbi[oi], w);
+                }
+            }
+
+            // Exchange the highest players of S2 where possible.
+            let mut left = exchange_count;
+            let mut ri = rp;
+            let mut pit = rp;
+            while pit < remainder.len() && left > 1 {
+                let pi = remainder[pit];
+                let pv = pbi[pi];
+                let already = forward(&mate, pv);
+                if !already {
+                    for &oi in &remainder[pit + 1..] {
+                        let w = exchange_weight(&base, pi, oi, ri, rp);
+                        if w != W::ZERO {
+                            self.m.set(pv, pbi[oi], w.add_u64(1));
+                        }
+                    }
+                    mate = self.m.solve();
+                }
+                if forward(&mate, pv) {
+                    left -= 1;
+                    for &oi in &remainder[..pit] {
+                        base[pi][oi] = W::ZERO;
+                        self.m.set(pv, pbi[oi], W::ZERO);
+                    }
+                    for oi in nsgb..pbi.len() {
+                        base[oi][pi] = W::ZERO;
+                        self.m.set(pv, pbi[oi], W::ZERO);
+                    }
+                }
+                if !already {
+                    for &oi in &remainder[pit + 1..] {
+                        let w = exchange_weight(&base, pi, oi, ri, rp);
+                        self.m.set(pv, pbi[oi], w);
+                    }
+                }
+                ri += 1;
+                pit += 1;
+            }
+
+            // Fix who is in S1 and who in S2.
+            for (pit, &pi) in remainder.iter().enumerate() {
+                let pv = pbi[pi];
+                for &oi in &remainder[pit + 1..] {
+                    let ov = pbi[oi];
+                    if !forward(&mate, pv) || forward(&mate, ov) {
+                        base[oi][pi] = W::ZERO;
+                    }
+                    self.m.set(pv, ov, base[oi][pi]);
+                }
+            }
+
+            // Pair S1 in order, each with the first possible player of S2.
+            for &pi in &remainder {
+                let pv = pbi[pi];
+                if !forward(&mate, pv) {
+                    continue;
+                }
+                let mut addend = 0u64;
+                for &oi in remainder.iter().rev() {
+                    let ov = pbi[oi];
+                    if oi <= pi || matched[ov] {
+                        continue;
+                    }
+                    let w = base[oi][pi];
+                    if w != W::ZERO {
+                        self.m.set(pv, ov, w.add_u64(addend));
+                    }
+                    addend += 1;
+                }
+                mate = self.m.solve();
+                let mv = mate[pv];
+                matched[pv] = true;
+                matched[mv] = true;
+                self.m.fix(pv, mv);
+            }
+
+            // The next bracket: the unpaired players move down.
+            let mut new_pbi = Vec::new();
+            sgb = 0;
+            sdba = odd && sg_it != n && bye_score >= self.score(sg_it);
+            for (pi, &pv) in pbi.iter().enumerate() {
+                if pi < nsgb && matched[pv] {
+                    result[pv] = Some(mate[pv]);
+                    result[mate[pv]] = Some(pv);
+                } else {
+                    new_pbi.push(pv);
+                    if pi < nsgb {
+                        sgb += 1;
+                    }
+                    if sdba && self.score(mate[pv]) < self.score(sg_it) {
+                        sdba = false;
+                    }
+                }
+            }
+            pbi = new_pbi;
+            sgbv = nsgbv;
+        }
+        for v in pbi {
+            if result[v].is_none() {
+                result[v] = Some(v);
+            }
+        }
+        Ok(result)
+    }
+}
