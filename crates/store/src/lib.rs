@@ -1,1 +1,119 @@
-//! qiyuan-store: (being written)
+//! qiyuan-store: persistence behind one trait, [`Store`], with two backends that
+//! behave the same: SQLite (the default, one file in the data folder, WAL mode) and
+//! PostgreSQL (selected by a `postgres://` URL).
+//!
+//! The store keeps accounts, sessions, ratings, games and each game's log: the list
+//! of accepted table commands from which a live game is rebuilt after a restart. A
+//! log entry is opaque text to the store; it knows nothing of games, tables, clocks
+//! or sockets. Every write that the server acknowledges to a player has been
+//! committed when the call returns.
+
+mod backend;
+mod migrate;
+mod types;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+pub use backend::{PostgresStore, SqliteStore};
+pub use types::*;
+
+/// A failure of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A unique key is taken: the username exists, the log version was written.
+    #[error("already exists: {0}")]
+    Conflict(String),
+    /// The row the call refers to does not exist.
+    #[error("not found: {0}")]
+    NotFound(String),
+    /// The database URL or options cannot be used.
+    #[error("cannot use database {url}: {message}")]
+    Config { url: String, message: String },
+    /// The database failed or could not be reached.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Everything qiyuan keeps. Both backends implement it with the same behaviour; the
+/// server holds an `Arc<dyn Store>`.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// The backend's name, `sqlite` or `postgres`, for logs.
+    fn backend(&self) -> &'static str;
+
+    // ---- accounts ----
+
+    /// Creates an account or a guest. A username whose [`username_key`] is taken is
+    /// a [`StoreError::Conflict`].
+    async fn create_user(&self, user: NewUser) -> Result<User>;
+    async fn user(&self, id: UserId) -> Result<Option<User>>;
+    async fn user_by_name(&self, username: &str) -> Result<Option<User>>;
+
+    /// Records a session token for a user, valid until `expires_at`.
+    async fn create_session(
+        &self,
+        token: &str,
+        user: UserId,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<()>;
+    /// The user whose session `token` is, if it exists and has not expired at `now`.
+    async fn session_user(&self, token: &str, now: i64) -> Result<Option<User>>;
+    async fn delete_session(&self, token: &str) -> Result<()>;
+
+    // ---- ratings ----
+
+    /// All of a user's ratings, one per pool.
+    async fn ratings(&self, user: UserId) -> Result<Vec<RatingRow>>;
+    async fn rating(&self, user: UserId, pool: &str) -> Result<Option<RatingRow>>;
+
+    // ---- tables and games ----
+
+    /// Creates a table with an id chosen by the caller.
+    async fn create_table(&self, table: &TableRow) -> Result<()>;
+    async fn table(&self, id: &str) -> Result<Option<TableRow>>;
+    /// The open tables: those to rebuild after a restart.
+    async fn open_tables(&self) -> Result<Vec<TableRow>>;
+    /// Marks a table closed: it is not rebuilt any more.
+    async fn close_table(&self, id: &str) -> Result<()>;
+
+    /// Records a started game and who sits where. Recording the same game again
+    /// (after a restart replayed its start) changes nothing.
+    async fn start_game(&self, game: &NewGame) -> Result<()>;
+    async fn game(&self, id: &str) -> Result<Option<GameRow>>;
+    /// A table's games, in order.
+    async fn games_of_table(&self, table: &str) -> Result<Vec<GameRow>>;
+    /// A user's games, newest first.
+    async fn games_of_user(&self, user: UserId, limit: i64) -> Result<Vec<GameRow>>;
+    /// Finishes a live game: its result, record, the players' rating changes and
+    /// their new ratings, in one transaction. Returns false, changing nothing, if
+    /// the game was already finished (a restart replaying the end).
+    async fn finish_game(&self, finish: &Finish) -> Result<bool>;
+
+    // ---- the table log ----
+
+    /// Appends entry `version` (1, 2, ...) to a table's log. Writing a version that
+    /// exists is a [`StoreError::Conflict`] and changes nothing, so two writers can
+    /// never both believe they extended the log.
+    async fn append(&self, table: &str, version: i64, at: i64, entry: &str) -> Result<()>;
+    /// The log entries after `after` (0 for all), in order.
+    async fn log(&self, table: &str, after: i64) -> Result<Vec<LogEntry>>;
+}
+
+/// Opens the store a URL names: `sqlite://PATH` (or a plain path) or
+/// `postgres://...`, and brings its schema up to date.
+///
+/// A PostgreSQL URL may carry `schema=NAME` among its query parameters: the store
+/// then lives in that schema (created if missing), which lets tests and several
+/// installations share one database.
+pub async fn open(url: &str) -> Result<Arc<dyn Store>> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Arc::new(PostgresStore::open(url).await?))
+    } else {
+        Ok(Arc::new(SqliteStore::open(url).await?))
+    }
+}

@@ -1,0 +1,556 @@
+//! The two backends. Their SQL is the same text (both read `$1` placeholders), so
+//! one macro writes both implementations and they cannot drift apart; what differs
+//! is how a pool is opened and the migrations' DDL.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{PgPool, Row, SqlitePool};
+
+use crate::migrate::{self, run_migrations};
+use crate::*;
+
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// Turns a unique-key violation into [`StoreError::Conflict`].
+fn conflict(what: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '_ {
+    move |err| match &err {
+        sqlx::Error::Database(db) if db.is_unique_violation() => {
+            StoreError::Conflict(what.to_string())
+        }
+        _ => StoreError::Database(err),
+    }
+}
+
+/// The SQLite store. Writes go through one connection, because SQLite has one
+/// writer at a time and a queue in the pool is cheaper than lock retries; reads use
+/// several.
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    write: SqlitePool,
+    read: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file `url` names (`sqlite://PATH`,
+    /// `sqlite:PATH` or a plain path), in WAL mode.
+    pub async fn open(url: &str) -> Result<Self> {
+        let path = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+            .unwrap_or(url);
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // With WAL, NORMAL loses nothing when the process dies (the crash that
+            // matters here); only a power cut may lose the last commits.
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(10))
+            .foreign_keys(true);
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await
+            .map_err(|e| StoreError::Config {
+                url: url.to_string(),
+                message: e.to_string(),
+            })?;
+        run_migrations!(&write, migrate::SQLITE)?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options.read_only(true))
+            .await?;
+        Ok(SqliteStore { write, read })
+    }
+}
+
+/// The PostgreSQL store.
+#[derive(Debug, Clone)]
+pub struct PostgresStore {
+    write: PgPool,
+    read: PgPool,
+}
+
+impl PostgresStore {
+    /// Connects to `url`. A `schema=NAME` query parameter puts the store in that
+    /// schema, created if missing.
+    pub async fn open(url: &str) -> Result<Self> {
+        let config_err = |message: String| StoreError::Config {
+            url: url.to_string(),
+            message,
+        };
+        let (base, schema) = split_schema(url);
+        let mut options =
+            PgConnectOptions::from_str(&base).map_err(|e| config_err(e.to_string()))?;
+        // One direct connection first: an unreachable server fails at once with its
+        // own message instead of after the pool's retries.
+        {
+            use sqlx::Connection;
+            let probe = sqlx::PgConnection::connect_with(&options)
+                .await
+                .map_err(|e| config_err(e.to_string()))?;
+            let _ = probe.close().await;
+        }
+        if let Some(schema) = &schema {
+            if !schema
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+                || schema.is_empty()
+            {
+                return Err(config_err(format!("bad schema name {schema:?}")));
+            }
+            // Create it through a connection without the search path.
+            let pool = PgPoolOptions::new()
+                .max_connections(1)
+                .connect_with(options.clone())
+                .await
+                .map_err(|e| config_err(e.to_string()))?;
+            sqlx::raw_sql(&format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
+                .execute(&pool)
+                .await?;
+            pool.close().await;
+            options = options.options([("search_path", schema.as_str())]);
+        }
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await
+            .map_err(|e| config_err(e.to_string()))?;
+        run_migrations!(&pool, migrate::POSTGRES)?;
+        Ok(PostgresStore {
+            write: pool.clone(),
+            read: pool,
+        })
+    }
+}
+
+/// Takes `schema=NAME` out of a URL's query.
+fn split_schema(url: &str) -> (String, Option<String>) {
+    let Some((base, query)) = url.split_once('?') else {
+        return (url.to_string(), None);
+    };
+    let mut schema = None;
+    let rest: Vec<&str> = query
+        .split('&')
+        .filter(|kv| match kv.strip_prefix("schema=") {
+            Some(name) => {
+                schema = Some(name.to_string());
+                false
+            }
+            None => !kv.is_empty(),
+        })
+        .collect();
+    if rest.is_empty() {
+        (base.to_string(), schema)
+    } else {
+        (format!("{base}?{}", rest.join("&")), schema)
+    }
+}
+
+const USER_COLUMNS: &str = "id, username, password_hash, guest, created_at";
+const GAME_COLUMNS: &str = "g.id, g.table_id, g.number, g.game, g.settings, g.status, g.rated, g.started_at, g.ended_at, g.result, g.record";
+
+macro_rules! impl_store {
+    ($store:ty, $name:literal, $row:ty) => {
+        impl $store {
+            fn user_from(row: &$row) -> Result<User> {
+                Ok(User {
+                    id: row.try_get("id")?,
+                    username: row.try_get("username")?,
+                    password_hash: row.try_get("password_hash")?,
+                    guest: row.try_get("guest")?,
+                    created_at: row.try_get("created_at")?,
+                })
+            }
+
+            fn game_from(row: &$row) -> Result<GameRow> {
+                let status: String = row.try_get("status")?;
+                Ok(GameRow {
+                    id: row.try_get("id")?,
+                    table_id: row.try_get("table_id")?,
+                    number: row.try_get("number")?,
+                    game: row.try_get("game")?,
+                    settings: row.try_get("settings")?,
+                    status: GameStatus::parse(&status).unwrap_or(GameStatus::Finished),
+                    rated: row.try_get("rated")?,
+                    started_at: row.try_get("started_at")?,
+                    ended_at: row.try_get("ended_at")?,
+                    result: row.try_get("result")?,
+                    record: row.try_get("record")?,
+                    players: Vec::new(),
+                })
+            }
+
+            fn table_from(row: &$row) -> Result<TableRow> {
+                Ok(TableRow {
+                    id: row.try_get("id")?,
+                    game: row.try_get("game")?,
+                    config: row.try_get("config")?,
+                    open: row.try_get("open")?,
+                    created_at: row.try_get("created_at")?,
+                })
+            }
+
+            fn rating_from(row: &$row) -> Result<RatingRow> {
+                Ok(RatingRow {
+                    user_id: row.try_get("user_id")?,
+                    pool: row.try_get("pool")?,
+                    rating: row.try_get("rating")?,
+                    deviation: row.try_get("deviation")?,
+                    volatility: row.try_get("volatility")?,
+                    games: row.try_get("games")?,
+                    updated_at: row.try_get("updated_at")?,
+                })
+            }
+
+            async fn with_players(&self, mut games: Vec<GameRow>) -> Result<Vec<GameRow>> {
+                for game in &mut games {
+                    let rows = sqlx::query(
+                        "SELECT seat, user_id, name, rating, rating_diff FROM game_players \
+                         WHERE game_id = $1 ORDER BY seat",
+                    )
+                    .bind(&game.id)
+                    .fetch_all(&self.read)
+                    .await?;
+                    for row in rows {
+                        game.players.push(Player {
+                            seat: row.try_get("seat")?,
+                            user_id: row.try_get("user_id")?,
+                            name: row.try_get("name")?,
+                            rating: row.try_get("rating")?,
+                            rating_diff: row.try_get("rating_diff")?,
+                        });
+                    }
+                }
+                Ok(games)
+            }
+        }
+
+        #[async_trait]
+        impl Store for $store {
+            fn backend(&self) -> &'static str {
+                $name
+            }
+
+            async fn create_user(&self, user: NewUser) -> Result<User> {
+                let row = sqlx::query(&format!(
+                    "INSERT INTO users (username, username_key, password_hash, guest, created_at) \
+                     VALUES ($1, $2, $3, $4, $5) RETURNING {USER_COLUMNS}"
+                ))
+                .bind(&user.username)
+                .bind(username_key(&user.username))
+                .bind(&user.password_hash)
+                .bind(user.guest)
+                .bind(user.created_at)
+                .fetch_one(&self.write)
+                .await
+                .map_err(conflict("username"))?;
+                Self::user_from(&row)
+            }
+
+            async fn user(&self, id: UserId) -> Result<Option<User>> {
+                let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
+                    .bind(id)
+                    .fetch_optional(&self.read)
+                    .await?;
+                row.as_ref().map(Self::user_from).transpose()
+            }
+
+            async fn user_by_name(&self, username: &str) -> Result<Option<User>> {
+                let row = sqlx::query(&format!(
+                    "SELECT {USER_COLUMNS} FROM users WHERE username_key = $1"
+                ))
+                .bind(username_key(username))
+                .fetch_optional(&self.read)
+                .await?;
+                row.as_ref().map(Self::user_from).transpose()
+            }
+
+            async fn create_session(
+                &self,
+                token: &str,
+                user: UserId,
+                now: i64,
+                expires_at: i64,
+            ) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO sessions (token, user_id, created_at, expires_at) \
+                     VALUES ($1, $2, $3, $4)",
+                )
+                .bind(token)
+                .bind(user)
+                .bind(now)
+                .bind(expires_at)
+                .execute(&self.write)
+                .await
+                .map_err(conflict("session"))?;
+                Ok(())
+            }
+
+            async fn session_user(&self, token: &str, now: i64) -> Result<Option<User>> {
+                let row = sqlx::query(
+                    "SELECT u.id, u.username, u.password_hash, u.guest, u.created_at \
+                     FROM sessions s JOIN users u ON u.id = s.user_id \
+                     WHERE s.token = $1 AND s.expires_at > $2",
+                )
+                .bind(token)
+                .bind(now)
+                .fetch_optional(&self.read)
+                .await?;
+                row.as_ref().map(Self::user_from).transpose()
+            }
+
+            async fn delete_session(&self, token: &str) -> Result<()> {
+                sqlx::query("DELETE FROM sessions WHERE token = $1")
+                    .bind(token)
+                    .execute(&self.write)
+                    .await?;
+                Ok(())
+            }
+
+            async fn ratings(&self, user: UserId) -> Result<Vec<RatingRow>> {
+                let rows = sqlx::query("SELECT * FROM ratings WHERE user_id = $1 ORDER BY pool")
+                    .bind(user)
+                    .fetch_all(&self.read)
+                    .await?;
+                rows.iter().map(Self::rating_from).collect()
+            }
+
+            async fn rating(&self, user: UserId, pool: &str) -> Result<Option<RatingRow>> {
+                let row = sqlx::query("SELECT * FROM ratings WHERE user_id = $1 AND pool = $2")
+                    .bind(user)
+                    .bind(pool)
+                    .fetch_optional(&self.read)
+                    .await?;
+                row.as_ref().map(Self::rating_from).transpose()
+            }
+
+            async fn create_table(&self, table: &TableRow) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO tables (id, game, config, open, created_at) VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(&table.id)
+                .bind(&table.game)
+                .bind(&table.config)
+                .bind(table.open)
+                .bind(table.created_at)
+                .execute(&self.write)
+                .await
+                .map_err(conflict("table id"))?;
+                Ok(())
+            }
+
+            async fn table(&self, id: &str) -> Result<Option<TableRow>> {
+                let row = sqlx::query("SELECT * FROM tables WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(&self.read)
+                    .await?;
+                row.as_ref().map(Self::table_from).transpose()
+            }
+
+            async fn open_tables(&self) -> Result<Vec<TableRow>> {
+                let rows = sqlx::query("SELECT * FROM tables WHERE open ORDER BY created_at, id")
+                    .fetch_all(&self.read)
+                    .await?;
+                rows.iter().map(Self::table_from).collect()
+            }
+
+            async fn close_table(&self, id: &str) -> Result<()> {
+                sqlx::query("UPDATE tables SET open = FALSE WHERE id = $1")
+                    .bind(id)
+                    .execute(&self.write)
+                    .await?;
+                Ok(())
+            }
+
+            async fn start_game(&self, game: &NewGame) -> Result<()> {
+                let mut tx = self.write.begin().await?;
+                let done = sqlx::query(
+                    "INSERT INTO games (id, table_id, number, game, settings, status, rated, started_at) \
+                     VALUES ($1, $2, $3, $4, $5, 'live', $6, $7) ON CONFLICT (id) DO NOTHING",
+                )
+                .bind(&game.id)
+                .bind(&game.table_id)
+                .bind(game.number)
+                .bind(&game.game)
+                .bind(&game.settings)
+                .bind(game.rated)
+                .bind(game.started_at)
+                .execute(&mut *tx)
+                .await?;
+                if done.rows_affected() == 0 {
+                    return Ok(());
+                }
+                for p in &game.players {
+                    sqlx::query(
+                        "INSERT INTO game_players (game_id, seat, user_id, name, rating) \
+                         VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(&game.id)
+                    .bind(p.seat)
+                    .bind(p.user_id)
+                    .bind(&p.name)
+                    .bind(p.rating)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn game(&self, id: &str) -> Result<Option<GameRow>> {
+                let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games g WHERE g.id = $1"))
+                    .bind(id)
+                    .fetch_optional(&self.read)
+                    .await?;
+                let Some(row) = row else { return Ok(None) };
+                let games = self.with_players(vec![Self::game_from(&row)?]).await?;
+                Ok(games.into_iter().next())
+            }
+
+            async fn games_of_table(&self, table: &str) -> Result<Vec<GameRow>> {
+                let rows = sqlx::query(&format!(
+                    "SELECT {GAME_COLUMNS} FROM games g WHERE g.table_id = $1 ORDER BY g.number"
+                ))
+                .bind(table)
+                .fetch_all(&self.read)
+                .await?;
+                let games = rows.iter().map(Self::game_from).collect::<Result<Vec<_>>>()?;
+                self.with_players(games).await
+            }
+
+            async fn games_of_user(&self, user: UserId, limit: i64) -> Result<Vec<GameRow>> {
+                let rows = sqlx::query(&format!(
+                    "SELECT {GAME_COLUMNS} FROM games g JOIN game_players p ON p.game_id = g.id \
+                     WHERE p.user_id = $1 ORDER BY g.started_at DESC, g.id LIMIT $2"
+                ))
+                .bind(user)
+                .bind(limit)
+                .fetch_all(&self.read)
+                .await?;
+                let games = rows.iter().map(Self::game_from).collect::<Result<Vec<_>>>()?;
+                self.with_players(games).await
+            }
+
+            async fn finish_game(&self, finish: &Finish) -> Result<bool> {
+                let mut tx = self.write.begin().await?;
+                let done = sqlx::query(
+                    "UPDATE games SET status = 'finished', ended_at = $2, result = $3, record = $4 \
+                     WHERE id = $1 AND status = 'live'",
+                )
+                .bind(&finish.game_id)
+                .bind(finish.at)
+                .bind(&finish.result)
+                .bind(&finish.record)
+                .execute(&mut *tx)
+                .await?;
+                if done.rows_affected() == 0 {
+                    return Ok(false);
+                }
+                for (seat, diff) in &finish.rating_diffs {
+                    sqlx::query(
+                        "UPDATE game_players SET rating_diff = $3 WHERE game_id = $1 AND seat = $2",
+                    )
+                    .bind(&finish.game_id)
+                    .bind(seat)
+                    .bind(diff)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                for r in &finish.ratings {
+                    sqlx::query(
+                        "INSERT INTO ratings (user_id, pool, rating, deviation, volatility, games, updated_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                         ON CONFLICT (user_id, pool) DO UPDATE SET rating = $3, deviation = $4, \
+                         volatility = $5, games = $6, updated_at = $7",
+                    )
+                    .bind(r.user_id)
+                    .bind(&r.pool)
+                    .bind(r.rating)
+                    .bind(r.deviation)
+                    .bind(r.volatility)
+                    .bind(r.games)
+                    .bind(r.updated_at)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(true)
+            }
+
+            async fn append(&self, table: &str, version: i64, at: i64, entry: &str) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO table_log (table_id, version, at_ms, entry) VALUES ($1, $2, $3, $4)",
+                )
+                .bind(table)
+                .bind(version)
+                .bind(at)
+                .bind(entry)
+                .execute(&self.write)
+                .await
+                .map_err(conflict("log version"))?;
+                Ok(())
+            }
+
+            async fn log(&self, table: &str, after: i64) -> Result<Vec<LogEntry>> {
+                let rows = sqlx::query(
+                    "SELECT version, at_ms, entry FROM table_log \
+                     WHERE table_id = $1 AND version > $2 ORDER BY version",
+                )
+                .bind(table)
+                .bind(after)
+                .fetch_all(&self.read)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(LogEntry {
+                            version: row.try_get("version")?,
+                            at: row.try_get("at_ms")?,
+                            entry: row.try_get("entry")?,
+                        })
+                    })
+                    .collect()
+            }
+        }
+    };
+}
+
+impl_store!(SqliteStore, "sqlite", sqlx::sqlite::SqliteRow);
+impl_store!(PostgresStore, "postgres", sqlx::postgres::PgRow);
+
+#[cfg(test)]
+mod tests {
+    use super::split_schema;
+
+    #[test]
+    fn schema_is_taken_out_of_the_url() {
+        assert_eq!(
+            split_schema("postgres://root@127.0.0.1/test?schema=t1"),
+            (
+                "postgres://root@127.0.0.1/test".to_string(),
+                Some("t1".to_string())
+            )
+        );
+        assert_eq!(
+            split_schema("postgres://h/db?sslmode=disable&schema=x"),
+            (
+                "postgres://h/db?sslmode=disable".to_string(),
+                Some("x".to_string())
+            )
+        );
+        assert_eq!(
+            split_schema("postgres://h/db"),
+            ("postgres://h/db".to_string(), None)
+        );
+    }
+}

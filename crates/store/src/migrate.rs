@@ -1,0 +1,40 @@
+//! Schema migrations, one list per backend. Each is applied once, in its own
+//! transaction, and recorded in `qiyuan_schema`.
+
+/// (version, SQL) for SQLite.
+pub const SQLITE: &[(i64, &str)] = &[(1, include_str!("../migrations/sqlite/0001_init.sql"))];
+
+/// (version, SQL) for PostgreSQL.
+pub const POSTGRES: &[(i64, &str)] = &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
+
+/// Applies the migrations a pool has not seen. Written once for both backends.
+macro_rules! run_migrations {
+    ($pool:expr, $list:expr) => {{
+        sqlx::raw_sql(
+            "CREATE TABLE IF NOT EXISTS qiyuan_schema (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+        )
+        .execute($pool)
+        .await?;
+        for (version, sql) in $list {
+            let done: Option<i64> =
+                sqlx::query_scalar("SELECT version FROM qiyuan_schema WHERE version = $1")
+                    .bind(*version)
+                    .fetch_optional($pool)
+                    .await?;
+            if done.is_some() {
+                continue;
+            }
+            let mut tx = $pool.begin().await?;
+            sqlx::raw_sql(sql).execute(&mut *tx).await?;
+            sqlx::query("INSERT INTO qiyuan_schema (version, applied_at) VALUES ($1, $2)")
+                .bind(*version)
+                .bind($crate::backend::now_ms())
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            tracing::info!(version, "applied schema migration");
+        }
+        Ok::<(), $crate::StoreError>(())
+    }};
+}
+pub(crate) use run_migrations;

@@ -1,0 +1,147 @@
+//! The rows the store reads and writes.
+
+use serde::{Deserialize, Serialize};
+
+pub type UserId = i64;
+
+/// An account or a guest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct User {
+    pub id: UserId,
+    pub username: String,
+    /// Guests play casual games only and have no password.
+    pub guest: bool,
+    #[serde(skip)]
+    pub password_hash: Option<String>,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct NewUser {
+    pub username: String,
+    pub password_hash: Option<String>,
+    pub guest: bool,
+    pub created_at: i64,
+}
+
+/// The key under which usernames are unique: case-insensitive, so that `Magnus`
+/// and `magnus` are one name.
+pub fn username_key(username: &str) -> String {
+    username.to_lowercase()
+}
+
+/// A Glicko-2 rating in one pool (`chess:blitz`, `xiangqi`, ...).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingRow {
+    pub user_id: UserId,
+    pub pool: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i64,
+    pub updated_at: i64,
+}
+
+/// A table as the lobby created it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableRow {
+    pub id: String,
+    /// The game's name: `chess`, `xiangqi`, ...
+    pub game: String,
+    /// The table's configuration as JSON; opaque here.
+    pub config: String,
+    /// Open tables are rebuilt when the server starts.
+    pub open: bool,
+    pub created_at: i64,
+}
+
+/// Where a game is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    Live,
+    Finished,
+}
+
+impl GameStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Live => "live",
+            GameStatus::Finished => "finished",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "live" => Some(GameStatus::Live),
+            "finished" => Some(GameStatus::Finished),
+            _ => None,
+        }
+    }
+}
+
+/// A seated player of a started game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub seat: i64,
+    pub user_id: Option<UserId>,
+    pub name: String,
+    /// The rating at the start, where the game is rated.
+    pub rating: Option<i64>,
+    /// The rating change the game brought, once finished.
+    pub rating_diff: Option<i64>,
+}
+
+/// A game that started at a table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewGame {
+    pub id: String,
+    pub table_id: String,
+    /// 1 for the table's first game, then rematches.
+    pub number: i64,
+    pub game: String,
+    /// The agreed settings as JSON; opaque here.
+    pub settings: String,
+    pub rated: bool,
+    pub started_at: i64,
+    pub players: Vec<Player>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    pub id: String,
+    pub table_id: String,
+    pub number: i64,
+    pub game: String,
+    pub settings: String,
+    pub status: GameStatus,
+    pub rated: bool,
+    pub started_at: i64,
+    pub ended_at: Option<i64>,
+    /// The outcome as JSON, once finished.
+    pub result: Option<String>,
+    /// The record (PGN, ...), once finished.
+    pub record: Option<String>,
+    pub players: Vec<Player>,
+}
+
+/// The end of a game, written at once.
+#[derive(Debug, Clone)]
+pub struct Finish {
+    pub game_id: String,
+    pub at: i64,
+    pub result: String,
+    pub record: String,
+    /// Rating changes by seat.
+    pub rating_diffs: Vec<(i64, i64)>,
+    /// New ratings to store.
+    pub ratings: Vec<RatingRow>,
+}
+
+/// One entry of a table's log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogEntry {
+    pub version: i64,
+    pub at: i64,
+    pub entry: String,
+}

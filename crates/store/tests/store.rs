@@ -1,0 +1,219 @@
+//! The same behaviour on both backends: every check runs against a fresh SQLite file
+//! and a fresh PostgreSQL schema (`QIYUAN_TEST_POSTGRES`, default
+//! `postgres://root@127.0.0.1:5432/test`).
+
+use std::sync::Arc;
+
+use qiyuan_store::*;
+
+fn postgres_url() -> String {
+    std::env::var("QIYUAN_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".to_string())
+}
+
+fn unique(prefix: &str) -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!(
+        "{prefix}_{}_{}",
+        std::process::id(),
+        nanos % 1_000_000_000_000
+    )
+}
+
+async fn stores() -> (tempfile::TempDir, Vec<Arc<dyn Store>>) {
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = open(dir.path().join("q.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let url = format!("{}?schema={}", postgres_url(), unique("store_test"));
+    let pg = open(&url).await.unwrap_or_else(|e| {
+        panic!("PostgreSQL is needed for the store tests and was not reachable at {url}: {e}")
+    });
+    (dir, vec![sqlite, pg])
+}
+
+#[tokio::test]
+async fn accounts_and_sessions() {
+    let (_dir, stores) = stores().await;
+    for s in stores {
+        let name = s.backend();
+        let u = s
+            .create_user(NewUser {
+                username: "Magnus".into(),
+                password_hash: Some("h".into()),
+                guest: false,
+                created_at: 1,
+            })
+            .await
+            .unwrap();
+        assert_eq!(u.username, "Magnus", "{name}");
+        let dup = s
+            .create_user(NewUser {
+                username: "magnus".into(),
+                password_hash: None,
+                guest: false,
+                created_at: 2,
+            })
+            .await;
+        assert!(
+            matches!(dup, Err(StoreError::Conflict(_))),
+            "{name}: {dup:?}"
+        );
+        assert_eq!(
+            s.user_by_name("MAGNUS").await.unwrap().unwrap().id,
+            u.id,
+            "{name}"
+        );
+        assert_eq!(
+            s.user(u.id)
+                .await
+                .unwrap()
+                .unwrap()
+                .password_hash
+                .as_deref(),
+            Some("h")
+        );
+
+        s.create_session("tok", u.id, 10, 100).await.unwrap();
+        assert_eq!(
+            s.session_user("tok", 50).await.unwrap().unwrap().id,
+            u.id,
+            "{name}"
+        );
+        assert!(
+            s.session_user("tok", 100).await.unwrap().is_none(),
+            "{name}: expired"
+        );
+        s.delete_session("tok").await.unwrap();
+        assert!(s.session_user("tok", 50).await.unwrap().is_none(), "{name}");
+    }
+}
+
+#[tokio::test]
+async fn tables_games_and_logs() {
+    let (_dir, stores) = stores().await;
+    for s in stores {
+        let name = s.backend();
+        let user = |n: &str, guest| NewUser {
+            username: n.into(),
+            password_hash: None,
+            guest,
+            created_at: 1,
+        };
+        let a = s.create_user(user("a", false)).await.unwrap();
+        let b = s.create_user(user("b", true)).await.unwrap();
+        let t = TableRow {
+            id: "t1".into(),
+            game: "chess".into(),
+            config: "{}".into(),
+            open: true,
+            created_at: 5,
+        };
+        s.create_table(&t).await.unwrap();
+        assert!(
+            matches!(s.create_table(&t).await, Err(StoreError::Conflict(_))),
+            "{name}"
+        );
+        assert_eq!(s.open_tables().await.unwrap(), vec![t.clone()], "{name}");
+        s.append("t1", 1, 10, "e2e4").await.unwrap();
+        s.append("t1", 2, 11, "e7e5").await.unwrap();
+        let again = s.append("t1", 2, 12, "d7d5").await;
+        assert!(
+            matches!(again, Err(StoreError::Conflict(_))),
+            "{name}: {again:?}"
+        );
+        let log = s.log("t1", 0).await.unwrap();
+        assert_eq!(
+            log.iter().map(|e| e.entry.as_str()).collect::<Vec<_>>(),
+            ["e2e4", "e7e5"]
+        );
+        assert_eq!(log[1].at, 11, "{name}");
+        assert_eq!(s.log("t1", 1).await.unwrap().len(), 1, "{name}");
+
+        let players = vec![
+            Player {
+                seat: 0,
+                user_id: Some(a.id),
+                name: "a".into(),
+                rating: Some(1500),
+                rating_diff: None,
+            },
+            Player {
+                seat: 1,
+                user_id: Some(b.id),
+                name: "b".into(),
+                rating: None,
+                rating_diff: None,
+            },
+        ];
+        let g = NewGame {
+            id: "t1".into(),
+            table_id: "t1".into(),
+            number: 1,
+            game: "chess".into(),
+            settings: "{}".into(),
+            rated: true,
+            started_at: 9,
+            players: players.clone(),
+        };
+        s.start_game(&g).await.unwrap();
+        s.start_game(&g).await.unwrap(); // a replayed start changes nothing
+        let row = s.game("t1").await.unwrap().unwrap();
+        assert_eq!(row.status, GameStatus::Live, "{name}");
+        assert_eq!(row.players, players, "{name}");
+
+        let finish = Finish {
+            game_id: "t1".into(),
+            at: 20,
+            result: "{\"score\":\"1-0\"}".into(),
+            record: "1. e4 e5 1-0".into(),
+            rating_diffs: vec![(0, 12)],
+            ratings: vec![RatingRow {
+                user_id: a.id,
+                pool: "chess:blitz".into(),
+                rating: 1512.5,
+                deviation: 290.0,
+                volatility: 0.06,
+                games: 1,
+                updated_at: 20,
+            }],
+        };
+        assert!(s.finish_game(&finish).await.unwrap(), "{name}");
+        assert!(
+            !s.finish_game(&finish).await.unwrap(),
+            "{name}: finishing twice does nothing"
+        );
+        let row = s.game("t1").await.unwrap().unwrap();
+        assert_eq!(row.status, GameStatus::Finished, "{name}");
+        assert_eq!(row.record.as_deref(), Some("1. e4 e5 1-0"), "{name}");
+        assert_eq!(row.players[0].rating_diff, Some(12), "{name}");
+        let r = s.rating(a.id, "chess:blitz").await.unwrap().unwrap();
+        assert_eq!(r.rating, 1512.5, "{name}");
+        assert_eq!(s.ratings(a.id).await.unwrap().len(), 1, "{name}");
+        assert_eq!(s.games_of_user(a.id, 10).await.unwrap().len(), 1, "{name}");
+        assert_eq!(s.games_of_table("t1").await.unwrap().len(), 1, "{name}");
+        assert!(
+            s.games_of_user(a.id + b.id + 100, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+
+        s.close_table("t1").await.unwrap();
+        assert!(s.open_tables().await.unwrap().is_empty(), "{name}");
+        assert!(!s.table("t1").await.unwrap().unwrap().open, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn unreachable_postgres_is_a_clear_error() {
+    let err = open("postgres://root@127.0.0.1:1/test")
+        .await
+        .err()
+        .expect("port 1 has no server");
+    assert!(err.to_string().contains("cannot use database"), "{err}");
+}
