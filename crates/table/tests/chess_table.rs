@@ -1,0 +1,248 @@
+//! The table with real chess: scripted games on a simulated clock.
+
+mod common;
+
+use common::*;
+use qiyuan_chess::ChessGame;
+use qiyuan_game::{Claim, EndReason, RecordMeta, Seat, SeatResult, Setup};
+use qiyuan_table::{Command, Event, TableConfig, TableRefusalKind as K, TimeControl};
+
+fn cfg(time: TimeControl) -> TableConfig {
+    TableConfig::casual(time)
+}
+
+fn game(time: TimeControl) -> Script<ChessGame> {
+    Script::<ChessGame>::started(cfg(time))
+}
+
+/// Plays UCI moves alternately from the seat to move, each taking `ms`.
+fn moves(s: &mut Script<ChessGame>, ms: u64, list: &str) -> Vec<Event> {
+    let mut last = Vec::new();
+    for m in list.split_whitespace() {
+        let seat = match s.table.game().map(qiyuan_game::Game::turn) {
+            Some(qiyuan_game::Turn::Seat(seat)) => seat,
+            t => panic!("no one to move: {t:?}"),
+        };
+        last = s.play(seat.0, ms, m);
+    }
+    last
+}
+
+#[test]
+fn scholars_mate_with_clocks_in_the_record() {
+    let mut s = game(TimeControl::fischer(3, 2));
+    let ev = moves(&mut s, 2 * S, "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7");
+    let (o, _) = ended(&ev).expect("mate");
+    assert_eq!(o.reason, EndReason::Checkmate);
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    let acted = ev.iter().find_map(|e| match e {
+        Event::Acted { display, check, .. } => Some((display.clone(), *check)),
+        _ => None,
+    });
+    assert_eq!(acted, Some(("Qxf7#".to_string(), true)));
+    let pgn = s.table.record(RecordMeta::default()).unwrap();
+    assert!(pgn.contains("Qxf7#"), "{pgn}");
+    assert!(pgn.contains("alice") && pgn.contains("bob"), "{pgn}");
+    s.check_replay();
+}
+
+#[test]
+fn fischer_increment_is_added_after_each_move() {
+    let mut s = game(TimeControl::fischer(3, 2));
+    moves(&mut s, 5 * S, "e2e4 e7e5");
+    moves(&mut s, 10 * S, "g1f3");
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.seat(0).unwrap().main, 3 * M - 10 * S + 2 * S);
+    moves(&mut s, 20 * S, "b8c6 f1b5");
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.seat(1).unwrap().main, 3 * M - 20 * S + 2 * S);
+    assert_eq!(gs.clock.seat(0).unwrap().main, 3 * M - 30 * S + 4 * S);
+    s.check_replay();
+}
+
+#[test]
+fn qq_example_with_chess() {
+    let mut s = game(TimeControl::qq(30, 5, 180));
+    moves(&mut s, S, "e2e4 e7e5");
+    moves(&mut s, 4 * M, "g1f3");
+    s.wait(5 * M);
+    let (o, _) = ended(&s.tick()).unwrap();
+    assert_eq!(
+        (o.reason, o.results.clone()),
+        (EndReason::Timeout, vec![SeatResult::Win, SeatResult::Loss])
+    );
+    s.check_replay();
+}
+
+#[test]
+fn byo_yomi_periods_used_up_with_chess() {
+    let mut s = game(TimeControl::byo_yomi(1, 2, 10));
+    moves(&mut s, S, "e2e4 e7e5");
+    // White uses the main minute and overruns one period.
+    moves(&mut s, 75 * S, "g1f3");
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.seat(0).unwrap().periods, 1);
+    moves(&mut s, S, "b8c6");
+    // 9 s: within the last period, kept.
+    moves(&mut s, 9 * S, "f1b5");
+    moves(&mut s, S, "a7a6");
+    s.wait(10 * S);
+    let (o, _) = ended(&s.tick()).unwrap();
+    assert_eq!(o.reason, EndReason::Timeout);
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+    s.check_replay();
+}
+
+#[test]
+fn flag_fall_is_a_draw_when_the_opponent_cannot_mate() {
+    let mut c = cfg(TimeControl::fischer(1, 0));
+    // White: king and queen; black: a lone king.
+    c.settings.setup = Setup::Position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1".into());
+    let mut s = Script::<ChessGame>::started(c.clone());
+    moves(&mut s, S, "d1d2 e8f7");
+    s.wait(60 * S);
+    let (o, _) = ended(&s.tick()).unwrap();
+    assert_eq!(o.reason, EndReason::Timeout);
+    assert_eq!(o.results, vec![SeatResult::Draw, SeatResult::Draw]);
+    s.check_replay();
+
+    // The other way round, the flag loses.
+    let mut s = Script::<ChessGame>::started(c);
+    moves(&mut s, S, "d1d2 e8f7 d2d3");
+    s.wait(60 * S);
+    let (o, _) = ended(&s.tick()).unwrap();
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+}
+
+#[test]
+fn an_abort_before_both_sides_moved() {
+    let mut c = cfg(TimeControl::fischer(5, 0));
+    c.settings.rated = true;
+    let mut s = Script::<ChessGame>::started(c);
+    moves(&mut s, S, "e2e4");
+    s.wait(30 * S);
+    let (o, rated) = ended(&s.tick()).unwrap();
+    assert_eq!(o.reason, EndReason::Aborted);
+    assert_eq!(o.score, "*");
+    assert!(!rated);
+    s.check_replay();
+}
+
+#[test]
+fn escape_after_the_grace_time_with_chess() {
+    let mut c = cfg(TimeControl::fischer(5, 0));
+    c.settings.rated = true;
+    let mut s = Script::<ChessGame>::started(c);
+    moves(&mut s, S, "e2e4 e7e5");
+    s.ok(Command::Disconnect { user: user(0) });
+    s.wait(60 * S);
+    let (o, rated) = ended(&s.tick()).unwrap();
+    assert_eq!(o.reason, EndReason::Escape);
+    assert_eq!(o.score, "0-1");
+    assert!(rated);
+    s.check_replay();
+}
+
+#[test]
+fn chess_draw_offers() {
+    let mut s = game(TimeControl::fischer(5, 0));
+    assert_eq!(
+        s.refused(Command::OfferDraw { user: user(0) }).kind,
+        K::NotAllowed
+    );
+    moves(&mut s, S, "e2e4");
+    s.ok(Command::OfferDraw { user: user(0) });
+    // Standing until the opponent moves.
+    let ev = moves(&mut s, S, "e7e5");
+    assert!(ev.contains(&Event::DrawDeclined { seat: Seat(1) }));
+    s.ok(Command::OfferDraw { user: user(1) });
+    s.ok(Command::DeclineDraw { user: user(0) });
+    moves(&mut s, S, "g1f3");
+    s.ok(Command::OfferDraw { user: user(0) });
+    let (o, _) = ended(&s.ok(Command::AcceptDraw { user: user(1) })).unwrap();
+    assert_eq!(
+        (o.reason, o.score.as_str()),
+        (EndReason::Agreement, "1/2-1/2")
+    );
+    s.check_replay();
+}
+
+#[test]
+fn chess_takebacks() {
+    let mut s = game(TimeControl::fischer(5, 0));
+    moves(&mut s, S, "e2e4 e7e5 d1h5");
+    s.ok(Command::RequestTakeback { user: user(0) });
+    s.ok(Command::AcceptTakeback { user: user(1) });
+    let fen = |s: &Script<ChessGame>| {
+        s.table
+            .view(qiyuan_game::Viewer::Spectator, s.now)
+            .game
+            .unwrap()
+            .board
+            .fen
+    };
+    assert_eq!(
+        fen(&s),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    moves(&mut s, S, "g1f3");
+    s.ok(Command::RequestTakeback { user: user(0) });
+    s.ok(Command::DeclineTakeback { user: user(1) });
+    assert_eq!(
+        s.refused(Command::RequestTakeback { user: user(0) }).kind,
+        K::TooSoon
+    );
+    assert!(fen(&s).contains("5N2"));
+    s.check_replay();
+}
+
+#[test]
+fn threefold_claim() {
+    let mut s = game(TimeControl::None);
+    moves(&mut s, S, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(
+        s.table
+            .view(qiyuan_game::Viewer::Seat(Seat(0)), s.now)
+            .game
+            .unwrap()
+            .claims,
+        vec![Claim::ThreefoldRepetition]
+    );
+    assert!(matches!(
+        s.refused(Command::Claim {
+            user: user(1),
+            claim: Claim::ThreefoldRepetition
+        })
+        .kind,
+        K::Game(_)
+    ));
+    let (o, _) = ended(&s.ok(Command::Claim {
+        user: user(0),
+        claim: Claim::ThreefoldRepetition,
+    }))
+    .unwrap();
+    assert_eq!(o.reason, EndReason::ThreefoldRepetition);
+    s.check_replay();
+}
+
+#[test]
+fn rematch_swaps_colours_in_chess() {
+    let mut s = game(TimeControl::fischer(3, 2));
+    moves(&mut s, S, "f2f3 e7e5 g2g4 d8h4");
+    s.ok(Command::Rematch { user: user(0) });
+    s.ok(Command::Rematch { user: user(1) });
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.players, vec![user(1), user(0)]);
+    // Bob has white now.
+    s.play(1, S, "e2e4");
+    assert_eq!(
+        s.refused(Command::Act {
+            user: user(1),
+            action: "e7e5".into(),
+            lag: 0
+        })
+        .kind,
+        K::NotYourTurn
+    );
+    s.check_replay();
+}
