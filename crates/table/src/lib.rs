@@ -59,6 +59,7 @@
 //!   (without increment); no time is given back.
 //! * Disconnection: an absent player loses by escape after the grace time
 //!   ([`default_grace`] by speed, or the config's), at once on [`Command::Leave`].
+//!   Between games, an absent player's seat is freed after the same time.
 
 mod state;
 mod table;

@@ -925,7 +925,15 @@ impl<G: Game> Table<G> {
     /// against, with the reason.
     fn deadlines(&self) -> Vec<(Millis, (Seat, Timer))> {
         let mut out = Vec::new();
+        let grace = self.grace();
         if !self.is_playing() {
+            // Between games an absent player's seat is freed after the grace time,
+            // so that a lost connection does not block the table.
+            for (i, s) in self.state.seats.iter().enumerate() {
+                if let Some(since) = s.absent_since {
+                    out.push((since + grace, (Seat(i as u8), Timer::Vacate)));
+                }
+            }
             return out;
         }
         let Some(gs) = self.state.game.as_ref() else {
@@ -940,7 +948,6 @@ impl<G: Game> Table<G> {
             let t = gs.turn_since + self.first_move_time(&gs.settings.time);
             out.push((t, (s, Timer::FirstMove)));
         }
-        let grace = self.grace();
         for (i, s) in self.state.seats.iter().enumerate() {
             if let Some(since) = s.absent_since {
                 out.push((since + grace, (Seat(i as u8), Timer::Escape)));
@@ -949,7 +956,22 @@ impl<G: Game> Table<G> {
         out
     }
 
+    /// Fires every timer due at `now`, earliest first; one may make another due
+    /// (an escape ends the game, and the absent player's seat is then freed).
     fn fire(&mut self, now: Millis) -> Vec<Event> {
+        let mut events = Vec::new();
+        // Each timer that fires removes itself; the bound is only a safeguard.
+        for _ in 0..16 {
+            let fired = self.fire_one(now);
+            if fired.is_empty() {
+                break;
+            }
+            events.extend(fired);
+        }
+        events
+    }
+
+    fn fire_one(&mut self, now: Millis) -> Vec<Event> {
         let due = self
             .deadlines()
             .into_iter()
@@ -974,6 +996,7 @@ impl<G: Game> Table<G> {
                 }
             }
             Timer::Escape => self.end_by_table(seat, EndReason::Escape, at),
+            Timer::Vacate => self.vacate(seat),
         }
     }
 
@@ -1092,6 +1115,7 @@ enum Timer {
     Flag,
     FirstMove,
     Escape,
+    Vacate,
 }
 
 fn no_game() -> TableRefusal {

@@ -17,7 +17,8 @@ pub struct SeatView {
     pub ready: bool,
     pub swap_with: Option<Seat>,
     pub rematch: bool,
-    /// When a disconnected player loses by escape.
+    /// When a disconnected player loses by escape (during a game) or loses the
+    /// seat (between games).
     pub escape_at: Option<Millis>,
 }
 
@@ -86,10 +87,7 @@ impl<G: Game> Table<G> {
                 ready: s.ready,
                 swap_with: s.swap_with,
                 rematch: s.rematch,
-                escape_at: s
-                    .absent_since
-                    .filter(|_| self.is_playing())
-                    .map(|t| t + grace),
+                escape_at: s.absent_since.map(|t| t + grace),
             })
             .collect();
         let game = match (self.game(), state.game.as_ref()) {

@@ -390,3 +390,82 @@ fn a_late_move_with_an_escape_due_replays() {
     assert_eq!(ended(&ev).unwrap().0.reason, EndReason::Timeout);
     s.check_replay();
 }
+
+#[test]
+fn an_absent_player_loses_the_seat_between_games() {
+    let mut s = Script::<Count>::new(cfg(TimeControl::fischer(10, 0)));
+    s.ok(Command::Sit {
+        user: user(0),
+        seat: Seat(0),
+    });
+    s.ok(Command::Disconnect { user: user(0) });
+    assert_eq!(s.table.next_deadline(), Some(s.now + 2 * M));
+    s.wait(2 * M);
+    assert_eq!(
+        s.tick(),
+        vec![Event::Stood {
+            seat: Seat(0),
+            user: user(0)
+        }]
+    );
+    assert_eq!(s.table.seat_of("alice"), None);
+    s.check_replay();
+}
+
+#[test]
+fn canadian_overtime_at_the_table() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::canadian(1, 2, 1)));
+    both_moved(&mut s);
+    // Alice's main minute runs out in this move, 20 s into her first period.
+    s.play(0, 80 * S, "1");
+    s.play(1, S, "1");
+    // One more move in the 40 s left of the period.
+    assert_eq!(s.table.next_deadline(), Some(s.now + 40 * S));
+    s.play(0, 39 * S, "1");
+    s.play(1, S, "1");
+    // A fresh period: two moves in a minute.
+    assert_eq!(s.table.next_deadline(), Some(s.now + 60 * S));
+    s.play(0, 30 * S, "1");
+    s.play(1, S, "1");
+    s.wait(30 * S);
+    let (o, _) = ended(&s.tick()).unwrap();
+    assert_eq!(o.reason, EndReason::Timeout);
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+    s.check_replay();
+}
+
+#[test]
+fn correspondence_days_per_move() {
+    let day = qiyuan_table::clock::DAY;
+    let mut s = Script::<Count>::started(cfg(TimeControl::Correspondence { days: 2 }));
+    // The first-move timer is the time per move.
+    assert_eq!(s.table.next_deadline(), Some(s.now + 2 * day));
+    both_moved(&mut s);
+    s.play(0, 2 * day - 1, "1");
+    s.play(1, day, "1");
+    assert_eq!(s.table.next_deadline(), Some(s.now + 2 * day));
+    s.wait(2 * day);
+    assert_eq!(ended(&s.tick()).unwrap().0.reason, EndReason::Timeout);
+}
+
+/// Found by the replay property: an escape ends the game and then frees the
+/// absent player's seat in the same tick, so a command after it replays the same.
+#[test]
+fn escape_then_seat_freed_in_one_tick() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(5, 3)));
+    s.ok(Command::Disconnect { user: user(0) });
+    s.wait(60 * S);
+    let r = s
+        .apply(Command::Propose {
+            user: user(0),
+            settings: qiyuan_table::Settings::casual(TimeControl::fischer(1, 0)),
+        })
+        .unwrap_err();
+    assert_eq!(r.kind, K::NotSeated);
+    assert_eq!(ended(&r.fired).unwrap().0.reason, EndReason::Aborted);
+    assert!(r.fired.contains(&Event::Stood {
+        seat: Seat(0),
+        user: user(0)
+    }));
+    s.check_replay();
+}
