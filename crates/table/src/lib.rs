@@ -41,7 +41,8 @@
 //! * Settings: any seated player may propose (seat 0's proposal is the table's
 //!   initial one); every seat must accept the current proposal, by id, and be
 //!   ready ([`Command::Ready`] accepts too). A new proposal clears all readiness.
-//!   Tournament tables have fixed settings and no takebacks.
+//!   Tournament tables have fixed settings and no takebacks. A game started from
+//!   a loaded position is never rated.
 //! * Clocks run only once every seat has made its first action; until then the
 //!   seat to move has the first-move time (30 s by default, the time per move in
 //!   correspondence). Missing it aborts the game, or loses it at a tournament

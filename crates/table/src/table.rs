@@ -492,7 +492,9 @@ impl<G: Game> Table<G> {
             .map(|s| s.user.clone().unwrap_or_default())
             .collect();
         let clock = Clock::new(settings.time, n);
-        let rated = settings.rated;
+        // A game from a position someone chose (读入) does not count: the chooser
+        // may know it too well, and in Doudizhu would know every hand.
+        let rated = settings.rated && settings.setup == Setup::Standard;
         self.state.games = number;
         self.state.status = Status::Playing;
         for s in &mut self.state.seats {

@@ -246,3 +246,14 @@ fn rematch_swaps_colours_in_chess() {
     );
     s.check_replay();
 }
+
+#[test]
+fn games_from_a_loaded_position_are_not_rated() {
+    let mut c = cfg(TimeControl::fischer(3, 2));
+    c.settings.rated = true;
+    c.settings.setup = Setup::Position("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into());
+    let mut s = Script::<ChessGame>::started(c);
+    moves(&mut s, S, "e2e4 e8d7");
+    let (_, rated) = ended(&s.ok(Command::Resign { user: user(1) })).unwrap();
+    assert!(!rated);
+}
