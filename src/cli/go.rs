@@ -1,10 +1,56 @@
-//! `qiyuan go` (being written).
+//! `qiyuan go`: Go tools.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::{Context, bail};
+use qiyuan_go::{Point, Score, SgfGame, area};
+
 #[derive(Debug, clap::Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Count a finished game under Chinese rules (area scoring, the record's komi,
+    /// 7.5 if it has none) and print the result as SGF writes it: `B+3.5`, `W+0.5`,
+    /// `0` for a tie.
+    Score(ScoreArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ScoreArgs {
+    /// The SGF record; its main line's final position is counted.
+    pub file: PathBuf,
+    /// Dead stones to lift before counting, as GTP vertices (`C3,D4` or repeated).
+    #[arg(long, value_delimiter = ',', value_name = "VERTEX,...")]
+    pub dead: Vec<String>,
+}
 
 pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
-    match cmd {}
+    match cmd {
+        Command::Score(args) => score(&args),
+    }
+}
+
+fn score(args: &ScoreArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let sgf = SgfGame::parse(&text).with_context(|| format!("{}", args.file.display()))?;
+    let board = sgf
+        .final_position()
+        .with_context(|| format!("{}", args.file.display()))?;
+    let mut dead = Vec::new();
+    for vertex in args.dead.iter().map(|v| v.trim()).filter(|v| !v.is_empty()) {
+        let p = Point::from_gtp_on(vertex, sgf.size)?;
+        if board.get(p).is_none() {
+            bail!("--dead {vertex}: there is no stone on {p} in the final position");
+        }
+        dead.push(p);
+    }
+    let count = area(&board, &dead);
+    let compensation = if sgf.handicap >= 2 {
+        f64::from(sgf.handicap)
+    } else {
+        0.0
+    };
+    let score = Score::new(&count, sgf.komi.unwrap_or(7.5), compensation);
+    println!("{score}");
+    Ok(ExitCode::SUCCESS)
 }

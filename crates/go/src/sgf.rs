@@ -1,0 +1,350 @@
+//! SGF FF[4] records of Go games: reading with `sgf-parse`, writing by hand.
+//!
+//! Only the main line of a record is read. Passes are written `B[]`; `tt` is read
+//! as a pass on boards up to 19x19, as older programs wrote it. Any text gets a
+//! typed [`SgfError`], never a panic.
+
+use sgf_parse::go::{Move as SgfMove, Prop};
+
+use crate::board::{Board, IllegalMove};
+use crate::point::{Color, MAX_SIZE, MIN_SIZE, Move, Point};
+
+/// Why a text is not a Go record we can read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SgfError {
+    #[error("not SGF: {0}")]
+    Syntax(String),
+    #[error("the file holds no game")]
+    NoGame,
+    #[error("the board is {0}x{1}: only square boards of {MIN_SIZE} to {MAX_SIZE} are played")]
+    Size(u8, u8),
+    #[error("{prop}[{value}] lies outside the {size}x{size} board")]
+    OffBoard {
+        prop: &'static str,
+        value: String,
+        size: u8,
+    },
+    #[error("bad value of {0}: {1:?}")]
+    BadValue(String, Vec<String>),
+    #[error("node {0} has setup stones after the first move; only setups before play are read")]
+    SetupAfterMoves(usize),
+    #[error("handicap HA[{0}] is not a number of stones we can place")]
+    Handicap(i64),
+    #[error("setup stone {0}: {1}")]
+    Setup(Point, IllegalMove),
+    #[error("move {number} ({color} {mv}): {error}")]
+    Illegal {
+        number: usize,
+        color: Color,
+        mv: Move,
+        error: IllegalMove,
+    },
+}
+
+/// A Go game record: the game information we keep and the main line's moves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SgfGame {
+    /// `SZ`, 19 when absent.
+    pub size: u8,
+    /// `KM`.
+    pub komi: Option<f64>,
+    /// `HA`: the number of handicap stones (their points are in `black_setup`).
+    pub handicap: u8,
+    /// `RU`.
+    pub rules: Option<String>,
+    /// `AB`, sorted.
+    pub black_setup: Vec<Point>,
+    /// `AW`, sorted.
+    pub white_setup: Vec<Point>,
+    /// `PL`: who plays first after the setup.
+    pub first: Option<Color>,
+    /// `PB`.
+    pub black: Option<String>,
+    /// `PW`.
+    pub white: Option<String>,
+    /// `DT`.
+    pub date: Option<String>,
+    /// `RE`: `B+3.5`, `W+R`, `B+T`, `0`, ...
+    pub result: Option<String>,
+    /// `TM`: main time in seconds.
+    pub main_time: Option<f64>,
+    /// `OT`: overtime, as free text (`5x30 byo-yomi`).
+    pub overtime: Option<String>,
+    /// The main line.
+    pub moves: Vec<(Color, Move)>,
+}
+
+impl Default for SgfGame {
+    fn default() -> Self {
+        SgfGame {
+            size: 19,
+            komi: None,
+            handicap: 0,
+            rules: None,
+            black_setup: Vec::new(),
+            white_setup: Vec::new(),
+            first: None,
+            black: None,
+            white: None,
+            date: None,
+            result: None,
+            main_time: None,
+            overtime: None,
+            moves: Vec::new(),
+        }
+    }
+}
+
+fn text(t: &impl std::fmt::Display) -> String {
+    // sgf-parse keeps the raw escaped text; its Display unescapes.
+    t.to_string().trim().to_string()
+}
+
+impl SgfGame {
+    /// Reads the first game of an SGF collection.
+    pub fn parse(sgf: &str) -> Result<SgfGame, SgfError> {
+        let nodes = sgf_parse::go::parse(sgf).map_err(|e| SgfError::Syntax(e.to_string()))?;
+        let root = nodes.first().ok_or(SgfError::NoGame)?;
+        let mut game = SgfGame::default();
+        // The size first: every point depends on it.
+        if let Some(Prop::SZ((w, h))) = root.get_property("SZ") {
+            if w != h || !(MIN_SIZE..=MAX_SIZE).contains(w) {
+                return Err(SgfError::Size(*w, *h));
+            }
+            game.size = *w;
+        } else if let Some(Prop::Invalid(id, values)) = root.get_property("SZ") {
+            return Err(SgfError::BadValue(id.clone(), values.clone()));
+        }
+        let size = game.size;
+        let point = |prop: &'static str, p: &sgf_parse::go::Point| {
+            Point::from_sgf_xy(p.x, p.y, size).ok_or_else(|| SgfError::OffBoard {
+                prop,
+                value: format!("{}{}", (b'a' + p.x) as char, (b'a' + p.y) as char),
+                size,
+            })
+        };
+        let mut moved = false;
+        for (n, node) in root.main_variation().enumerate() {
+            for prop in node.properties() {
+                match prop {
+                    Prop::B(mv) | Prop::W(mv) => {
+                        let color = if matches!(prop, Prop::B(_)) {
+                            Color::Black
+                        } else {
+                            Color::White
+                        };
+                        let mv = match mv {
+                            SgfMove::Pass => Move::Pass,
+                            SgfMove::Move(p) if size <= 19 && p.x == 19 && p.y == 19 => Move::Pass,
+                            SgfMove::Move(p) => Move::Place(point(
+                                if color == Color::Black { "B" } else { "W" },
+                                p,
+                            )?),
+                        };
+                        game.moves.push((color, mv));
+                        moved = true;
+                    }
+                    Prop::AB(points) | Prop::AW(points) => {
+                        if moved {
+                            return Err(SgfError::SetupAfterMoves(n));
+                        }
+                        let black = matches!(prop, Prop::AB(_));
+                        let name = if black { "AB" } else { "AW" };
+                        let mut list = points
+                            .iter()
+                            .map(|p| point(name, p))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        list.sort();
+                        if black {
+                            game.black_setup.extend(list);
+                        } else {
+                            game.white_setup.extend(list);
+                        }
+                    }
+                    Prop::PL(c) if !moved => {
+                        game.first = Some(match c {
+                            sgf_parse::Color::Black => Color::Black,
+                            sgf_parse::Color::White => Color::White,
+                        });
+                    }
+                    Prop::KM(k) => {
+                        if !k.is_finite() {
+                            return Err(SgfError::BadValue("KM".into(), vec![k.to_string()]));
+                        }
+                        game.komi = Some(*k);
+                    }
+                    Prop::HA(h) => {
+                        game.handicap = u8::try_from(*h).map_err(|_| SgfError::Handicap(*h))?;
+                    }
+                    Prop::RU(t) => game.rules = Some(text(t)),
+                    Prop::PB(t) => game.black = Some(text(t)),
+                    Prop::PW(t) => game.white = Some(text(t)),
+                    Prop::DT(t) => game.date = Some(text(t)),
+                    Prop::RE(t) => game.result = Some(text(t)),
+                    Prop::OT(t) => game.overtime = Some(text(t)),
+                    Prop::TM(t) if t.is_finite() => game.main_time = Some(*t),
+                    Prop::Invalid(id, values)
+                        if matches!(id.as_str(), "B" | "W" | "AB" | "AW" | "KM" | "HA") =>
+                    {
+                        return Err(SgfError::BadValue(id.clone(), values.clone()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        game.black_setup.sort();
+        game.white_setup.sort();
+        Ok(game)
+    }
+
+    /// The position after the setup and every move of the main line, played with
+    /// the simple ko rule (a record is counted, not judged: moves need not
+    /// alternate, as edited records sometimes have it).
+    pub fn final_position(&self) -> Result<Board, SgfError> {
+        let mut board = Board::new(self.size).map_err(|_| SgfError::Size(self.size, self.size))?;
+        for (color, points) in [
+            (Color::Black, &self.black_setup),
+            (Color::White, &self.white_setup),
+        ] {
+            for &p in points {
+                board.setup(color, p).map_err(|e| SgfError::Setup(p, e))?;
+            }
+        }
+        for (i, &(color, mv)) in self.moves.iter().enumerate() {
+            board
+                .play_move(color, mv)
+                .map_err(|error| SgfError::Illegal {
+                    number: i + 1,
+                    color,
+                    mv,
+                    error,
+                })?;
+        }
+        Ok(board)
+    }
+
+    /// Writes the record as SGF FF[4], one node per move, passes as `B[]`.
+    pub fn to_sgf(&self) -> String {
+        let mut out = String::from("(;GM[1]FF[4]CA[UTF-8]AP[qiyuan:");
+        out.push_str(env!("CARGO_PKG_VERSION"));
+        out.push(']');
+        out.push_str(&format!("SZ[{}]", self.size));
+        let mut info = |id: &str, value: &Option<String>| {
+            if let Some(v) = value {
+                out.push_str(id);
+                out.push('[');
+                out.push_str(&escape(v));
+                out.push(']');
+            }
+        };
+        info("RU", &self.rules);
+        info("KM", &self.komi.map(|k| k.to_string()));
+        info(
+            "HA",
+            &(self.handicap > 0).then(|| self.handicap.to_string()),
+        );
+        info("PB", &self.black);
+        info("PW", &self.white);
+        info("DT", &self.date);
+        info("RE", &self.result);
+        info("TM", &self.main_time.map(|t| t.to_string()));
+        info("OT", &self.overtime);
+        for (id, points) in [("AB", &self.black_setup), ("AW", &self.white_setup)] {
+            if !points.is_empty() {
+                out.push_str(id);
+                for p in points {
+                    out.push_str(&format!("[{}]", p.to_sgf(self.size)));
+                }
+            }
+        }
+        if let Some(c) = self.first {
+            out.push_str(&format!("PL[{}]", c.letter()));
+        }
+        for (i, (color, mv)) in self.moves.iter().enumerate() {
+            if i % 10 == 0 {
+                out.push('\n');
+            }
+            let coord = match mv {
+                Move::Place(p) => p.to_sgf(self.size),
+                Move::Pass => String::new(),
+            };
+            out.push_str(&format!(";{}[{}]", color.letter(), coord));
+        }
+        out.push_str(")\n");
+        out
+    }
+}
+
+/// Escapes SGF text: `]` and `\` get a backslash.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c == ']' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_game_information_moves_and_passes() {
+        let g = SgfGame::parse(
+            "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]HA[2]AB[gc][cg]PB[Li]PW[Wang \\] Jr]\
+             DT[2026-11-29]RE[B+3.5]TM[1800]OT[5x30 byo-yomi];W[ee];B[];W[tt])",
+        )
+        .unwrap();
+        assert_eq!(g.size, 9);
+        assert_eq!(g.komi, Some(7.5));
+        assert_eq!(g.handicap, 2);
+        assert_eq!(
+            g.black_setup,
+            vec![
+                Point::from_gtp("C3").unwrap(),
+                Point::from_gtp("G7").unwrap()
+            ]
+        );
+        assert_eq!(g.white.as_deref(), Some("Wang ] Jr"));
+        assert_eq!(g.result.as_deref(), Some("B+3.5"));
+        assert_eq!(g.main_time, Some(1800.0));
+        assert_eq!(g.overtime.as_deref(), Some("5x30 byo-yomi"));
+        assert_eq!(
+            g.moves,
+            vec![
+                (Color::White, Move::Place(Point::from_gtp("E5").unwrap())),
+                (Color::Black, Move::Pass),
+                (Color::White, Move::Pass),
+            ]
+        );
+        let again = SgfGame::parse(&g.to_sgf()).unwrap();
+        assert_eq!(again, g);
+    }
+
+    #[test]
+    fn bad_records_get_typed_errors() {
+        assert!(matches!(
+            SgfGame::parse("not sgf"),
+            Err(SgfError::Syntax(_))
+        ));
+        assert!(matches!(
+            SgfGame::parse("(;SZ[30])"),
+            Err(SgfError::Size(30, 30))
+        ));
+        assert!(matches!(
+            SgfGame::parse("(;SZ[9]B[jj])"),
+            Err(SgfError::OffBoard { .. })
+        ));
+        assert!(matches!(
+            SgfGame::parse("(;SZ[9];B[aa];AB[bb])"),
+            Err(SgfError::SetupAfterMoves(_))
+        ));
+        assert!(matches!(
+            SgfGame::parse("(;SZ[19]B[xyz])"),
+            Err(SgfError::BadValue(..))
+        ));
+    }
+}
