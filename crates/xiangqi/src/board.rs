@@ -464,7 +464,12 @@ impl Board {
             }
             HORSE => {
                 // Each leg (orthogonal step) leads to the two jumps beyond it.
-                for (leg_d, a, b) in [(16i16, 31i16, 33i16), (-16, -31, -33), (1, -14, 18), (-1, 14, -18)] {
+                for (leg_d, a, b) in [
+                    (16i16, 31i16, 33i16),
+                    (-16, -31, -33),
+                    (1, -14, 18),
+                    (-1, 14, -18),
+                ] {
                     if cells[add(from, leg_d) as usize] != EMPTY {
                         continue;
                     }
@@ -634,6 +639,7 @@ pub(crate) fn role_bits(cell: u8) -> u8 {
     cell & ROLE_MASK
 }
 
-pub(crate) fn color_bits(c: Color) -> u8 {
-    color_bit(c)
+/// Has a soldier of colour `c` on `i` crossed the river?
+pub(crate) fn crossed(i: u8, c: Color) -> bool {
+    FLAGS[i as usize] & half_flag(c) == 0
 }

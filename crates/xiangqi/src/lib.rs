@@ -7,9 +7,15 @@
 //! agreement are decided at the table.
 
 mod board;
+mod chase;
+pub mod notation;
 mod position;
+mod rules;
 mod types;
 
 pub use board::{Board, MoveList};
-pub use position::{perft, FenError, IllegalMove, Position, START_FEN};
+pub use notation::{Notation, NotationError};
+pub use position::{FenError, IllegalMove, Position, START_FEN, perft};
+pub use qiyuan_game::EndReason;
+pub use rules::{Ending, Options, PlayError, XiangqiGame};
 pub use types::{Color, Move, Piece, Role, Square};

@@ -128,6 +128,17 @@ impl Position {
     /// then `w` (or `r`) or `b`, then two `-` fields and the counters, which may be
     /// left out.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Self::parse_fen(fen, true)
+    }
+
+    /// Like [`Position::from_fen`] but lets soldiers stand behind their starting
+    /// points: study diagrams (the WXF rulebook's among them) sometimes place them
+    /// where no game could. Everything else is still checked.
+    pub fn from_fen_relaxed(fen: &str) -> Result<Position, FenError> {
+        Self::parse_fen(fen, false)
+    }
+
+    fn parse_fen(fen: &str, strict: bool) -> Result<Position, FenError> {
         let fen = fen.trim();
         let fen = fen.strip_prefix("fen ").unwrap_or(fen).trim();
         let mut fields = fen.split_ascii_whitespace();
@@ -164,7 +175,7 @@ impl Position {
                     Role::King => palace_ok(piece.color, sq),
                     Role::Advisor => advisor_ok(piece.color, sq),
                     Role::Elephant => elephant_ok(piece.color, sq),
-                    Role::Pawn => pawn_ok(piece.color, sq),
+                    Role::Pawn => !strict || pawn_ok(piece.color, sq),
                     _ => true,
                 };
                 if !ok {
@@ -333,9 +344,10 @@ impl Position {
     /// Neither side has a piece that can cross the river and attack: no rook,
     /// horse, cannon or soldier.
     pub fn insufficient_material(&self) -> bool {
-        !self.board.pieces().any(|(_, p)| {
-            matches!(p.role, Role::Rook | Role::Horse | Role::Cannon | Role::Pawn)
-        })
+        !self
+            .board
+            .pieces()
+            .any(|(_, p)| matches!(p.role, Role::Rook | Role::Horse | Role::Cannon | Role::Pawn))
     }
 
     /// Leaf count `depth` plies below.

@@ -3,10 +3,7 @@
 use qiyuan_xiangqi::Position;
 
 fn data(name: &str) -> String {
-    let path = format!(
-        "{}/../../../shared/data/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/../../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("reference data {path} is missing: {e}"))
 }

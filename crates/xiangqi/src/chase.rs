@@ -1,0 +1,229 @@
+//! What a move attacks, for the repetition rules: checks and chases.
+//!
+//! # The definition of a chase implemented here
+//!
+//! Following the Asian Xiangqi Federation's rules (and the WXF rulebook's
+//! diagrams), a piece P of side S *attacks* an enemy piece V when P could capture V
+//! by a legal move right now (a pinned P, or a capture that would expose S's
+//! general, attacks nothing). A move by S *chases* V when, in the position after the
+//! move, some piece of S attacks V in the way below, and no piece of S attacked V in
+//! that way in the position before the move (the attack is new: made by the moved
+//! piece, uncovered by it, or made possible by a changed protection).
+//!
+//! An attack by P on V counts as a chase when all of these hold:
+//! - P is not a general or a soldier (they may attack perpetually);
+//! - V is not the general (that is a check) and not a soldier that has not crossed
+//!   the river;
+//! - either P is a horse or a cannon and V is a rook (a rook so attacked is chased
+//!   even when protected), or P is an advisor or an elephant and V is a rook, horse
+//!   or cannon; or V is *unprotected*: after P takes V, no piece of V's side can
+//!   legally take back on that point (a protector that is pinned, or whose
+//!   recapture would expose its general, is a false root and does not protect);
+//! - and, when P and V are of the same kind (rook against rook, horse against
+//!   horse, ...), V cannot legally take P back in the same way right now: mutual
+//!   attacks are exchanges, not chases, unless the attacked piece is pinned or, for
+//!   horses, its leg is blocked.
+//!
+//! Over a repetition cycle a side *chases perpetually* when every one of its moves
+//! in the cycle chases, and one and the same enemy piece (followed as it moves) is
+//! chased by all of them. A move that gives check is a check, not a chase, so a
+//! side alternating check and chase is not forcing in either way.
+
+use crate::board::{
+    self, ADVISOR, Board, CANNON, ELEPHANT, EMPTY, HORSE, KING, MoveList, PAWN, ROOK,
+};
+use crate::types::{Color, Move};
+
+/// Identifies pieces across a cycle: `ids[square]` is a piece's number, 0–31.
+pub(crate) type Ids = [u8; 256];
+
+/// Numbers every piece on the board.
+pub(crate) fn number_pieces(b: &Board) -> Ids {
+    let mut ids = [u8::MAX; 256];
+    let mut n = 0;
+    for i in 0..=255u8 {
+        let c = b.cell(i);
+        if c != EMPTY && c != board::OFF {
+            ids[i as usize] = n;
+            n += 1;
+        }
+    }
+    ids
+}
+
+/// Can side `c` legally move some piece to `to`?
+fn can_capture_on(b: &mut Board, c: Color, to: u8) -> bool {
+    let saved = b.side;
+    b.side = c;
+    let mut l = MoveList::new();
+    b.pseudo_moves(&mut l);
+    let ok = l.iter().any(|&m| m.to_raw() == to && b.is_legal(m));
+    b.side = saved;
+    ok
+}
+
+/// Can the piece on `from` (of side `c`) legally capture on `to`?
+fn piece_can_capture(b: &mut Board, c: Color, from: u8, to: u8) -> bool {
+    let saved = b.side;
+    b.side = c;
+    let mut l = MoveList::new();
+    b.pseudo_moves_from(from, &mut l);
+    let m = Move::from_raw(from, to);
+    let ok = l.as_slice().contains(&m) && b.is_legal(m);
+    b.side = saved;
+    ok
+}
+
+/// Who attacks whom: for each victim id, the set of attacker ids.
+pub(crate) type Attacks = [u32; 32];
+
+/// Every capture side `c` could legally make with a piece that may be guilty of
+/// chasing (not the general, not a soldier) against a piece that may be chased
+/// (not the general, not a soldier on its own side of the river), as
+/// `(from, to)` points. Whose turn it is does not matter.
+fn captures(b: &mut Board, c: Color) -> Vec<(u8, u8)> {
+    let saved = b.side;
+    b.side = c;
+    let attackers: Vec<u8> = b.squares_of(c).to_vec();
+    let mut out = Vec::new();
+    for from in attackers {
+        let a_role = board::role_bits(b.cell(from));
+        if a_role == KING || a_role == PAWN {
+            continue;
+        }
+        let mut l = MoveList::new();
+        b.pseudo_moves_from(from, &mut l);
+        for &m in l.as_slice() {
+            let to = m.to_raw();
+            let victim = b.cell(to);
+            if victim == EMPTY {
+                continue;
+            }
+            let v_role = board::role_bits(victim);
+            if v_role == KING || (v_role == PAWN && !board::crossed(to, c.other())) {
+                continue;
+            }
+            if b.is_legal(m) {
+                out.push((from, to));
+            }
+        }
+    }
+    b.side = saved;
+    out
+}
+
+fn attack_set(b: &mut Board, ids: &Ids, c: Color) -> Attacks {
+    let mut out = [0u32; 32];
+    for (from, to) in captures(b, c) {
+        let (v, a) = (ids[to as usize] as usize, ids[from as usize] as u32);
+        if v < 32 && a < 32 {
+            out[v] |= 1 << a;
+        }
+    }
+    out
+}
+
+/// Is the capture `from`x`to` by side `c` a chase in the sense above (the
+/// capture is known to be legal)?
+fn is_chase(b: &mut Board, c: Color, from: u8, to: u8) -> bool {
+    let a_role = board::role_bits(b.cell(from));
+    let v_role = board::role_bits(b.cell(to));
+    if ((a_role == HORSE || a_role == CANNON) && v_role == ROOK)
+        || ((a_role == ADVISOR || a_role == ELEPHANT) && matches!(v_role, ROOK | HORSE | CANNON))
+    {
+        return true;
+    }
+    let saved = b.side;
+    b.side = c;
+    let m = Move::from_raw(from, to);
+    let u = b.make(m);
+    let protected = can_capture_on(b, c.other(), to);
+    b.unmake(m, u);
+    b.side = saved;
+    !protected && (v_role != a_role || !piece_can_capture(b, c.other(), to, from))
+}
+
+/// The victims (by id) of the chases a move by `c` makes: attacks that exist
+/// after the move and did not before (made by the moved piece or uncovered by
+/// it), which count as chases in the position after the move.
+pub(crate) fn chases_by_move(before: &Board, m: Move, ids_before: &Ids) -> (u32, Board, Ids) {
+    let c = before.side;
+    let mut b = before.clone();
+    let old = attack_set(&mut b, ids_before, c);
+    b.make(m);
+    let mut ids = *ids_before;
+    move_ids(&mut ids, m);
+    let mut victims = 0u32;
+    for (from, to) in captures(&mut b, c) {
+        let (v, a) = (ids[to as usize] as usize, ids[from as usize]);
+        if v >= 32 || a >= 32 || old[v] & (1 << a) != 0 {
+            continue;
+        }
+        if is_chase(&mut b, c, from, to) {
+            victims |= 1 << v;
+        }
+    }
+    (victims, b, ids)
+}
+
+/// Follows the piece numbers through a move.
+pub(crate) fn move_ids(ids: &mut Ids, m: Move) {
+    ids[m.to_raw() as usize] = ids[m.from_idx() as usize];
+    ids[m.from_idx() as usize] = u8::MAX;
+}
+
+/// How one side behaved over a repetition cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Forcing {
+    pub perpetual_check: bool,
+    pub perpetual_chase: bool,
+    /// Every move of the side checked or chased something (not necessarily the
+    /// same piece).
+    pub always_attacking: bool,
+}
+
+/// Judges a cycle: `start` is the position at the first occurrence, `moves` the
+/// moves played since. Returns each side's behaviour, indexed by colour.
+pub(crate) fn judge_cycle(start: &Board, moves: &[Move]) -> [Forcing; 2] {
+    let mut b = start.clone();
+    let mut ids = number_pieces(&b);
+    let mut all_check = [true, true];
+    let mut chase = [u32::MAX, u32::MAX];
+    let mut moved = [false, false];
+    let mut always = [true, true];
+    for &m in moves {
+        let mover = b.side;
+        let (victims, after, after_ids) = chases_by_move(&b, m, &ids);
+        b = after;
+        ids = after_ids;
+        let check = b.in_check();
+        let i = mover as usize;
+        moved[i] = true;
+        all_check[i] &= check;
+        chase[i] &= if check { 0 } else { victims };
+        always[i] &= check || victims != 0;
+    }
+    let f = |i: usize| Forcing {
+        perpetual_check: moved[i] && all_check[i],
+        perpetual_chase: moved[i] && chase[i] != 0,
+        always_attacking: moved[i] && always[i],
+    };
+    [f(0), f(1)]
+}
+
+/// The verdict on a repetition: the side that loses, or `None` for a draw, and
+/// whether it was for checking.
+pub(crate) fn verdict(f: [Forcing; 2]) -> Option<(Color, bool)> {
+    let [red, black] = f;
+    match (red.perpetual_check, black.perpetual_check) {
+        (true, false) => return Some((Color::Red, true)),
+        (false, true) => return Some((Color::Black, true)),
+        (true, true) => return None,
+        _ => {}
+    }
+    match (red.perpetual_chase, black.perpetual_chase) {
+        (true, false) => Some((Color::Red, false)),
+        (false, true) => Some((Color::Black, false)),
+        _ => None,
+    }
+}
