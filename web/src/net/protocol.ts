@@ -2,7 +2,7 @@
 // client's TableModel. Everything wire-specific lives here.
 import { Socket, type Envelope } from './socket';
 import { api } from './api';
-import { emptyModel, type ClockView, type Player, type TableActions, type TableModel, type TimeControl } from './model';
+import { emptyModel, PRESETS, type ClockView, type Player, type TableActions, type TableModel, type TimeControl } from './model';
 import type { GameKind } from '../games';
 import { session } from '../session';
 
@@ -178,56 +178,120 @@ export interface TableHandlers {
   onModel(m: TableModel): void;
   onStatus(s: 'connecting' | 'open' | 'closed'): void;
   onError(message: string): void;
+  /** The events of one batch, for sounds. */
+  onEvents?(events: J[]): void;
+}
+
+// Players' ratings are not part of a table view: ask each profile once.
+const ratingCache = new Map<string, Promise<J | null>>();
+function ratingsOf(name: string): Promise<J | null> {
+  let p = ratingCache.get(name);
+  if (!p) {
+    p = api('GET', `/api/user/${encodeURIComponent(name)}`)
+      .then((r) => obj(r))
+      .catch(() => null);
+    ratingCache.set(name, p);
+  }
+  return p;
+}
+export function forgetRatings(): void {
+  ratingCache.clear();
+}
+
+function ratingFor(profile: J | null, game: string): { rating: number; provisional: boolean } | null {
+  const list = Array.isArray(profile?.ratings) ? (profile!.ratings as J[]) : [];
+  const r = list.find((x) => x.pool === game) ?? list.find((x) => typeof x.pool === 'string' && x.pool.startsWith(game + ':'));
+  return r && typeof r.rating === 'number' ? { rating: r.rating, provisional: !!r.provisional } : null;
 }
 
 export function connectTable(id: string, handlers: TableHandlers): TableActions {
   const sock = new Socket('/ws');
   let model: TableModel | null = null;
+  let ratings: J[] | null = null;
+  const known: J = {};
   const send = (t: string, d: J = {}) => sock.send(t, { table: id, ...d });
+
+  function publish(state: unknown) {
+    const m = modelFromView(id, state);
+    // Game ids: the table's first game is stored under the table's id.
+    const g = obj(obj(state).game);
+    if (typeof g.number === 'number') m.gameId = g.number <= 1 ? id : `${id}-${g.number}`;
+    if (m.result && ratings) {
+      for (const r of ratings) {
+        const seat = num(r.seat, -1);
+        if (seat < 0) continue;
+        m.result.ratingDelta[seat] = typeof r.diff === 'number' ? r.diff : null;
+        m.result.ratingAfter[seat] = typeof r.after === 'number' ? r.after : typeof obj(r.after).rating === 'number' ? num(obj(r.after).rating) : null;
+      }
+    }
+    for (const s of m.seats) {
+      const p = s.player;
+      if (!p) continue;
+      const r = known[p.name] as { rating: number; provisional: boolean } | null | undefined;
+      if (r) {
+        p.rating = r.rating;
+        p.provisional = r.provisional;
+      } else if (!(p.name in known) && !/^guest-/i.test(p.name)) {
+        known[p.name] = null;
+        void ratingsOf(p.name).then((profile) => {
+          known[p.name] = ratingFor(profile, m.game);
+          if (known[p.name] && model) publish(lastState);
+        });
+      }
+    }
+    model = m;
+    handlers.onModel(m);
+  }
+  let lastState: unknown = null;
+
   sock.onState = (s) => handlers.onStatus(s);
-  sock.onOpen = () => send('join');
+  sock.onOpen = () => sock.send('watch', { table: id });
   sock.onMessage = (msg: Envelope) => {
     const d = obj(msg.d);
+    if (d.table !== undefined && d.table !== id) return;
     switch (msg.t) {
-      case 'table':
-      case 'state':
-      case 'view':
-        model = modelFromView(id, d);
-        handlers.onModel(model);
+      case 'sync':
+        lastState = d.state;
+        publish(d.state);
         return;
       case 'event': {
-        const v = num(msg.v ?? d.version, -1);
-        if (!model || (v >= 0 && v !== model.version + 1)) {
-          send('join'); // a gap: ask for the whole view again
-          return;
+        if (Array.isArray(d.ratings)) {
+          ratings = d.ratings as J[];
+          // A finished rated game changes ratings: ask again next time.
+          for (const r of ratings) if (typeof r.user === 'string') {
+            ratingCache.delete(r.user);
+            delete known[r.user];
+          }
         }
-        model.version = v;
-        if (applyEvent(model, obj(d.event ?? d))) handlers.onModel({ ...model });
-        else send('join');
+        const events = Array.isArray(d.events) ? (d.events as J[]) : [];
+        if (events.some((e) => e.type === 'started')) ratings = null;
+        handlers.onEvents?.(events);
+        lastState = d.state;
+        publish(d.state);
         return;
       }
       case 'error':
-      case 'refused':
-        handlers.onError(str(d.message) ?? str(msg.message) ?? 'error');
+        handlers.onError(str(d.message) ?? 'error');
         return;
     }
   };
   const proposalId = () => model?.timeProposal?.id;
+  const other = () => (model?.mySeat === 0 ? 1 : 0);
   return {
     sit: (seat) => send('sit', { seat }),
     stand: () => send('stand'),
     ready: () => send('ready', { proposal: proposalId() }),
-    move: (uci) => send('act', { action: uci }),
-    proposeTime: (tc) => send('propose', { settings: { time: tc } }),
+    move: (uci) => send('move', { action: uci }),
+    proposeTime: (tc) => send('propose', { settings: { time: tc, setup: 'standard', rated: false, takebacks: true } }),
     acceptTime: () => send('accept', { proposal: proposalId() }),
-    offerDraw: () => send('offer_draw'),
-    answerDraw: (yes) => send(yes ? 'accept_draw' : 'decline_draw'),
-    takeback: () => send('request_takeback'),
-    answerTakeback: (yes) => send(yes ? 'accept_takeback' : 'decline_takeback'),
-    swap: () => send('swap', { with: model?.mySeat === 0 ? 1 : 0 }),
-    answerSwap: (yes) => (yes ? send('swap', { with: model?.mySeat === 0 ? 1 : 0 }) : undefined),
+    offerDraw: () => send('draw.offer'),
+    answerDraw: (yes) => send(yes ? 'draw.accept' : 'draw.decline'),
+    takeback: () => send('takeback.request'),
+    answerTakeback: (yes) => send(yes ? 'takeback.accept' : 'takeback.decline'),
+    swap: () => send('swap', { with: other() }),
+    answerSwap: (yes) => (yes ? send('swap', { with: other() }) : undefined),
     resign: () => send('resign'),
-    load: (fen) => send('propose', { settings: { time: model?.timeControl ?? { kind: 'none' }, setup: { position: fen } } }),
+    load: (fen) => send('propose', { settings: { time: model?.timeControl ?? { kind: 'none' }, setup: { position: fen }, rated: false, takebacks: true } }),
     rematch: () => send('rematch'),
     leave: () => sock.sendNow('leave', { table: id }),
     close: () => sock.close(),
@@ -252,7 +316,7 @@ export interface LobbyHandlers {
 
 function summaryFrom(raw: unknown, game: string): TableSummary {
   const x = obj(raw);
-  const seats = (Array.isArray(x.seats) ? x.seats : []).map((s) => playerFrom(typeof s === 'object' && s && 'user' in (s as J) ? (s as J).user : s, {}, game as GameKind));
+  const seats = (Array.isArray(x.seats) ? x.seats : []).map((s) => playerFrom(s && typeof s === 'object' && 'user' in (s as J) ? (s as J).user : s, {}, game as GameKind));
   while (seats.length < 2) seats.push(null);
   return {
     id: str(x.id) ?? '?',
@@ -260,45 +324,66 @@ function summaryFrom(raw: unknown, game: string): TableSummary {
     seats,
     spectators: Array.isArray(x.spectators) ? x.spectators.length : num(x.spectators),
     status: (str(x.status) ?? 'waiting') as TableSummary['status'],
-    timeControl: (obj(x.settings).time ?? x.time ?? null) as TimeControl | null,
+    timeControl: (x.time ?? obj(x.settings).time ?? null) as TimeControl | null,
   };
 }
 
 export function connectLobby(game: string, handlers: LobbyHandlers) {
   const sock = new Socket('/ws');
-  sock.onOpen = () => sock.send('lobby', { game });
+  const tables = new Map<string, TableSummary>();
+  const publish = () => {
+    // Newest tables first, open ones before full ones.
+    const list = [...tables.values()].sort((a, b) => Number(b.id.replace(/\D/g, '') || 0) - Number(a.id.replace(/\D/g, '') || 0));
+    handlers.onTables(list);
+    const names = new Set<string>();
+    for (const t of list) for (const s of t.seats) if (s) names.add(s.name);
+    handlers.onOnline([...names]);
+  };
+  sock.onOpen = () => sock.send('lobby.subscribe', { game });
   sock.onMessage = (msg) => {
     const d = obj(msg.d);
     switch (msg.t) {
-      case 'lobby':
-      case 'tables': {
-        const list = Array.isArray(d.tables) ? d.tables : Array.isArray(msg.d) ? (msg.d as unknown[]) : [];
-        handlers.onTables(list.map((x) => summaryFrom(x, game)));
-        if (Array.isArray(d.online)) handlers.onOnline(d.online.map((x) => str(x) ?? str(obj(x).name) ?? '?'));
+      case 'lobby': {
+        tables.clear();
+        for (const x of Array.isArray(d.tables) ? d.tables : []) {
+          const s = summaryFrom(x, game);
+          tables.set(s.id, s);
+        }
+        publish();
         return;
       }
+      case 'lobby.table': {
+        const s = summaryFrom(d, game);
+        if (s.game === game) tables.set(s.id, s);
+        publish();
+        return;
+      }
+      case 'lobby.gone':
+        tables.delete(str(d.id) ?? '');
+        publish();
+        return;
       case 'paired':
-        handlers.onPaired(str(d.table) ?? str(d.id) ?? '');
+        handlers.onPaired(str(d.table) ?? '');
         return;
       case 'error':
         handlers.onError(str(d.message) ?? 'error');
         return;
     }
   };
-  void api('GET', `/api/lobby/${game}`)
-    .then((r) => {
-      const d = obj(r);
-      const list = Array.isArray(r) ? r : Array.isArray(d.tables) ? d.tables : [];
-      handlers.onTables(list.map((x) => summaryFrom(x, game)));
-      if (Array.isArray(d.online)) handlers.onOnline(d.online.map((x) => str(x) ?? str(obj(x).name) ?? '?'));
-    })
-    .catch(() => undefined);
   return {
-    quickPair: () => sock.send('seek', { game }),
-    cancelPair: () => sock.send('unseek', { game }),
+    quickPair: () => {
+      void sock
+        .request('seek', { game, time: PRESETS.quick })
+        .then((r) => {
+          const t = str(obj(r).table);
+          if (t) handlers.onPaired(t);
+        })
+        .catch((e: Error) => handlers.onError(e.message));
+    },
+    cancelPair: () => sock.send('seek.cancel'),
     createTable: async (): Promise<string> => {
-      const r = obj(await api('POST', '/api/tables', { game }));
-      return str(r.id ?? obj(r.table).id) ?? '';
+      const r = obj(await sock.request('create', { game, seat: 0 }));
+      return str(r.table) ?? '';
     },
     close: () => sock.close(),
   };

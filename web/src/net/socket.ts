@@ -41,6 +41,7 @@ export class Socket {
       } catch {
         return;
       }
+      if (this.settle(m) && m.t !== 'error') return;
       this.onMessage(m);
     };
     ws.onclose = () => {
@@ -54,8 +55,32 @@ export class Socket {
     ws.onerror = () => undefined;
   }
 
-  send(t: string, d?: unknown) {
-    const text = JSON.stringify(d === undefined ? { t } : { t, d });
+  private nextId = 1;
+  private pending = new Map<number, { ok: (d: unknown) => void; fail: (e: Error) => void }>();
+
+  /** Sends a message with an id and resolves with the `ack` (or rejects on `error`) that carries it. */
+  request(t: string, d?: unknown): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((ok, fail) => {
+      this.pending.set(id, { ok, fail });
+      this.send(t, d, id);
+    });
+  }
+
+  /** Settles a pending request; true when the message answered one. */
+  settle(m: Envelope): boolean {
+    if (typeof m.id !== 'number') return false;
+    const p = this.pending.get(m.id);
+    if (!p) return false;
+    this.pending.delete(m.id);
+    const d = (m.d ?? {}) as { message?: string };
+    if (m.t === 'error') p.fail(new Error(d.message ?? 'error'));
+    else p.ok(m.d);
+    return true;
+  }
+
+  send(t: string, d?: unknown, id?: number) {
+    const text = JSON.stringify(id === undefined ? { t, d } : { t, d, id });
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
     else this.queue.push(text);
   }

@@ -23,7 +23,8 @@ export function lobbyPage(root: HTMLElement, game: string) {
   const countEl = h('span.hint', { id: 'online-count' });
   let searching = false;
   const me = session();
-  const rating = me?.ratings?.[game];
+  const pools = me?.ratings ?? {};
+  const rating = pools[game] ?? Object.entries(pools).find(([k]) => k.startsWith(game + ':'))?.[1];
 
   const lobby = connectLobby(game, {
     onTables: (tables) => renderTables(tables),
