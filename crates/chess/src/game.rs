@@ -7,11 +7,14 @@ use qiyuan_game::{
 };
 use serde::{Deserialize, Serialize};
 use shakmaty::{
-    Chess, Color, EnPassantMode, Move, Position, fen::Fen, san::SanPlus, uci::UciMove,
-    zobrist::Zobrist64,
+    Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove, zobrist::Zobrist64,
 };
 
-use crate::{FenError, MoveError, can_checkmate, notation::parse_move, parse_fen, pgn};
+use crate::{
+    FenError, MoveError, can_checkmate,
+    notation::{parse_move, play_san},
+    parse_fen, pgn,
+};
 
 /// Rule options for chess. The FIDE Laws leave nothing to choose, so there are none;
 /// the type exists because the contract asks for one.
@@ -220,7 +223,7 @@ impl ChessGame {
 
     fn apply(&mut self, m: Move) -> Effects {
         let uci = UciMove::from_standard(m).to_string();
-        let san = SanPlus::from_move_and_play_unchecked(&mut self.pos, m);
+        let san = play_san(&mut self.pos, m);
         let played = PlayedMove {
             uci,
             san: san.to_string(),

@@ -1,9 +1,9 @@
 //! Reading positions and moves written by people and programs: FEN, UCI and SAN.
 
 use shakmaty::{
-    CastlingMode, Chess, Move,
+    CastlingMode, Chess, Move, Position,
     fen::Fen,
-    san::{SanError, SanPlus},
+    san::{San, SanError, SanPlus, Suffix},
     uci::UciMove,
 };
 
@@ -55,4 +55,24 @@ pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, MoveError> {
         SanError::AmbiguousSan => MoveError::Ambiguous(text.to_owned()),
         SanError::IllegalSan => MoveError::Illegal(text.to_owned()),
     })
+}
+
+/// Plays a legal move and returns it in SAN with its `+` or `#`.
+///
+/// shakmaty's own version asks for the game's outcome after every move, which
+/// generates all legal moves; here that is done only after a check, when it
+/// decides between `+` and `#`. PGN import spends most of its time here.
+pub(crate) fn play_san(pos: &mut Chess, m: Move) -> SanPlus {
+    let san = San::from_move(pos, m);
+    pos.play_unchecked(m);
+    let suffix = if pos.is_check() {
+        Some(if pos.legal_moves().is_empty() {
+            Suffix::Checkmate
+        } else {
+            Suffix::Check
+        })
+    } else {
+        None
+    };
+    SanPlus { san, suffix }
 }

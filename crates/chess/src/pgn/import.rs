@@ -9,7 +9,7 @@ use pgn_reader::{Outcome as PgnOutcome, RawTag, Reader, SanPlus, Skip, Visitor};
 use qiyuan_game::Setup;
 use shakmaty::{Chess, Color, Position, san::SanError, uci::UciMove};
 
-use crate::{ChessGame, FenError, PlayedMove, parse_fen};
+use crate::{ChessGame, FenError, PlayedMove, notation::play_san, parse_fen};
 
 /// One game read from PGN, its mainline checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -273,7 +273,7 @@ impl Visitor for Importer {
         match san_plus.san.to_move(pos) {
             Ok(m) => {
                 let uci = UciMove::from_standard(m).to_string();
-                let played = SanPlus::from_move_and_play_unchecked(pos, m);
+                let played = play_san(pos, m);
                 movetext.moves.push(PlayedMove {
                     uci,
                     san: played.to_string(),
