@@ -8,6 +8,7 @@
 //! the bots' from a seed they are given. It knows nothing of tables, clocks,
 //! users, sockets or storage; the table drives it through [`qiyuan_game::Game`].
 
+pub mod bot;
 pub mod card;
 pub mod combo;
 pub mod enumerate;
