@@ -227,3 +227,38 @@ pub(crate) fn verdict(f: [Forcing; 2]) -> Option<(Color, bool)> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const IDLE: Forcing = Forcing {
+        perpetual_check: false,
+        perpetual_chase: false,
+        always_attacking: false,
+    };
+    const CHECK: Forcing = Forcing {
+        perpetual_check: true,
+        perpetual_chase: false,
+        always_attacking: true,
+    };
+    const CHASE: Forcing = Forcing {
+        perpetual_check: false,
+        perpetual_chase: true,
+        always_attacking: true,
+    };
+
+    #[test]
+    fn the_checker_loses_against_a_chaser() {
+        assert_eq!(verdict([CHECK, CHASE]), Some((Color::Red, true)));
+        assert_eq!(verdict([CHASE, CHECK]), Some((Color::Black, true)));
+    }
+
+    #[test]
+    fn forcing_on_both_sides_or_neither_draws() {
+        assert_eq!(verdict([CHECK, CHECK]), None);
+        assert_eq!(verdict([CHASE, CHASE]), None);
+        assert_eq!(verdict([IDLE, IDLE]), None);
+        assert_eq!(verdict([IDLE, CHASE]), Some((Color::Black, false)));
+    }
+}

@@ -8,13 +8,17 @@
 
 mod board;
 mod chase;
+mod game;
 pub mod notation;
+pub mod pgn;
 mod position;
 mod rules;
 mod types;
 
 pub use board::{Board, MoveList};
+pub use game::{LastMove, Xiangqi, XiangqiView};
 pub use notation::{Notation, NotationError};
+pub use pgn::{PgnError, Record};
 pub use position::{FenError, IllegalMove, Position, START_FEN, perft};
 pub use qiyuan_game::EndReason;
 pub use rules::{Ending, Options, PlayError, XiangqiGame};
