@@ -239,7 +239,7 @@ impl Clock {
                 since: Some(since),
                 banked,
                 ..
-            }) => banked + now.saturating_sub(since),
+            }) => banked.saturating_add(now.saturating_sub(since)),
             Some(Running { banked, .. }) => banked,
             None => 0,
         }
@@ -318,7 +318,7 @@ impl Clock {
             t.periods = 0;
             return Err(Flagged {
                 seat,
-                at: started + limit,
+                at: started.saturating_add(limit),
             });
         }
         let control = self.control;
@@ -384,7 +384,7 @@ impl Clock {
             self.running = Some(Running {
                 seat: r.seat,
                 since: None,
-                banked: r.banked + now.saturating_sub(since),
+                banked: r.banked.saturating_add(now.saturating_sub(since)),
             });
         }
     }
@@ -421,7 +421,11 @@ impl Clock {
         let since = r.since?;
         let limit = self.limit(r.seat)?;
         let grace = self.seats[r.seat].lag.grace();
-        Some(since + limit.saturating_sub(r.banked) + grace)
+        Some(
+            since
+                .saturating_add(limit.saturating_sub(r.banked))
+                .saturating_add(grace),
+        )
     }
 
     /// The seat that has run out of time by `now` (with the lag grace), if any.
@@ -437,7 +441,7 @@ impl Clock {
         let seat = self.flagged(now)?;
         let running = self.running?;
         let raw = self.elapsed(now);
-        let at = running_started(&running, now, raw) + self.limit(seat).unwrap_or(0);
+        let at = running_started(&running, now, raw).saturating_add(self.limit(seat).unwrap_or(0));
         let t = &mut self.seats[seat];
         t.flagged = true;
         t.main = 0;

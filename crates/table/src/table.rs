@@ -80,6 +80,7 @@ impl<G: Game> PartialEq for Table<G> {
 impl<G: Game> Table<G> {
     /// A new, empty table. Refused when the settings do not make a game.
     pub fn new(config: TableConfig) -> Result<Self, String> {
+        config.settings.time.validate()?;
         let (game, _) = build_game::<G>(&config.settings, &config, 1)?;
         let seats_n = game.seats();
         let state = State {
@@ -839,7 +840,7 @@ impl<G: Game> Table<G> {
             return refuse(K::NotAllowed, "already disconnected");
         }
         self.state.seats[seat.index()].absent_since = Some(now);
-        let deadline = self.is_playing().then(|| now + self.grace());
+        let deadline = self.is_playing().then(|| now.saturating_add(self.grace()));
         Ok(vec![Event::Disconnected { seat, deadline }])
     }
 
@@ -901,7 +902,7 @@ impl<G: Game> Table<G> {
             let down = now.saturating_sub(down_since.max(gs.turn_since));
             gs.turn_since += down;
         }
-        let deadline = playing.then(|| now + self.grace());
+        let deadline = playing.then(|| now.saturating_add(self.grace()));
         for (i, s) in self.state.seats.iter_mut().enumerate() {
             if s.user.is_some() {
                 s.absent_since = Some(now);
@@ -933,7 +934,7 @@ impl<G: Game> Table<G> {
             // so that a lost connection does not block the table.
             for (i, s) in self.state.seats.iter().enumerate() {
                 if let Some(since) = s.absent_since {
-                    out.push((since + grace, (Seat(i as u8), Timer::Vacate)));
+                    out.push((since.saturating_add(grace), (Seat(i as u8), Timer::Vacate)));
                 }
             }
             return out;
@@ -947,12 +948,14 @@ impl<G: Game> Table<G> {
         if let Some(Turn::Seat(s)) = self.game.as_ref().map(|g| g.turn())
             && !gs.acted[s.index()]
         {
-            let t = gs.turn_since + self.first_move_time(&gs.settings.time);
+            let t = gs
+                .turn_since
+                .saturating_add(self.first_move_time(&gs.settings.time));
             out.push((t, (s, Timer::FirstMove)));
         }
         for (i, s) in self.state.seats.iter().enumerate() {
             if let Some(since) = s.absent_since {
-                out.push((since + grace, (Seat(i as u8), Timer::Escape)));
+                out.push((since.saturating_add(grace), (Seat(i as u8), Timer::Escape)));
             }
         }
         out

@@ -87,7 +87,7 @@ impl<G: Game> Table<G> {
                 ready: s.ready,
                 swap_with: s.swap_with,
                 rematch: s.rematch,
-                escape_at: s.absent_since.map(|t| t + grace),
+                escape_at: s.absent_since.map(|t| t.saturating_add(grace)),
             })
             .collect();
         let game = match (self.game(), state.game.as_ref()) {
