@@ -339,3 +339,55 @@ fn no_draw_offers_in_games_without_them() {
         K::NotAllowed
     );
 }
+
+/// The JSON shapes the server and the web client rely on.
+#[test]
+fn json_shapes() {
+    let cmd: Command =
+        serde_json::from_str(r#"{"type":"act","user":"alice","action":"e2e4"}"#).unwrap();
+    assert_eq!(
+        cmd,
+        Command::Act {
+            user: "alice".into(),
+            action: "e2e4".into(),
+            lag: 0
+        }
+    );
+    let cmd: Command = serde_json::from_str(
+        r#"{"type":"propose","user":"alice","settings":{"time":{"kind":"qq","game":1800000,"per_move":300000,"countdown":180000}}}"#,
+    )
+    .unwrap();
+    let Command::Propose { settings, .. } = cmd else {
+        panic!()
+    };
+    assert_eq!(settings.time, TimeControl::qq(30, 5, 180));
+    assert!(settings.takebacks && !settings.rated);
+    assert_eq!(settings.setup, Setup::Standard);
+    let tick: Command = serde_json::from_str(r#"{"type":"tick"}"#).unwrap();
+    assert_eq!(tick, Command::Tick);
+
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(3, 2)));
+    let ev = s.play(0, S, "2");
+    let json = serde_json::to_value(&ev[0]).unwrap();
+    assert_eq!(json["type"], "acted");
+    assert_eq!(json["seat"], 0);
+    assert_eq!(json["action"], "2");
+    assert_eq!(json["display"], "+2");
+    assert_eq!(json["clock"]["control"]["kind"], "fischer");
+    let ev = s.ok(Command::Resign { user: user(1) });
+    let json = serde_json::to_value(&ev[0]).unwrap();
+    assert_eq!(json["type"], "ended");
+    assert_eq!(json["outcome"]["reason"], "aborted");
+    let r = s.refused(Command::Resign { user: user(1) });
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["kind"], "no_game");
+    let r = s.refused(Command::Sit {
+        user: user(3),
+        seat: Seat(0),
+    });
+    assert_eq!(r.kind, K::SeatTaken);
+    let view = serde_json::to_value(s.table.view(Viewer::Spectator, s.now)).unwrap();
+    assert_eq!(view["status"], "over");
+    assert_eq!(view["game_name"], "count");
+    assert_eq!(view["seats"][0]["user"], "alice");
+}
