@@ -336,6 +336,23 @@ impl Preset {
         }
     }
 
+    /// The preset's name as the table's dialog shows it, Chinese and English.
+    pub fn label(self) -> (&'static str, &'static str) {
+        match self {
+            Preset::Quick => ("快棋", "quick"),
+            Preset::Match => ("比赛", "match"),
+            Preset::Bullet => ("超快棋", "bullet"),
+            Preset::Blitz => ("快棋 3+2", "blitz"),
+            Preset::Rapid => ("快棋 10+5", "rapid"),
+            Preset::Classical => ("慢棋", "classical"),
+            Preset::ByoYomiFast => ("读秒 快", "byo-yomi fast"),
+            Preset::ByoYomiNormal => ("读秒", "byo-yomi"),
+            Preset::ByoYomiSlow => ("读秒 慢", "byo-yomi slow"),
+            Preset::CanadianClub => ("加拿大读秒", "Canadian"),
+            Preset::Correspondence => ("通讯棋", "correspondence"),
+        }
+    }
+
     pub const ALL: [Preset; 11] = [
         Preset::Quick,
         Preset::Match,

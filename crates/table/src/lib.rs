@@ -29,12 +29,21 @@
 //!   closes, [`Command::Reconnect`] when one opens again; [`Command::Leave`] when a
 //!   player leaves on purpose (a live game is lost at once).
 //! * Build each client's snapshot with [`Table::view`] (or [`Table::view_for`] a
-//!   user); the game's own `view` removes what that viewer may not see.
+//!   user); the game's own `view` removes what that viewer may not see. Never send
+//!   [`Table::state`] or the log to clients: they hold the setup, which for
+//!   Doudizhu is the secret deal seed.
+//! * Timers due at a command's time fire before it, exactly as a [`Command::Tick`]
+//!   at that moment would (the log records such a tick), except that a move by the
+//!   seat whose flag is due settles that flag itself, its lag compensated: a move
+//!   sent in time is not lost to the timer. The flag deadline itself waits for the
+//!   seat's last compensated lag (at most its quota), as Lichess does.
 //! * Persist [`Table::log`] (append each new [`LogEntry`] before sending its
 //!   events). After a restart, rebuild with [`Table::replay`] and then apply
 //!   [`Command::Restart`] with the time the server went down (or the last entry's
 //!   time) before anything else: the downtime is not charged to anyone's clock and
-//!   every player gets a fresh grace period to reconnect.
+//!   every player gets a fresh grace period to reconnect. Spectators are dropped;
+//!   the server sends [`Command::Reconnect`] and [`Command::Watch`] as sockets
+//!   come back.
 //!
 //! # Rules the table enforces
 //!
