@@ -67,12 +67,14 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
     // Black's move needs its number after a comment or at the very start.
     let mut needs_number = true;
     for (ply, m) in game.moves().iter().enumerate() {
-        if white {
-            tokens.push(format!("{number}."));
+        // A move number stays on the line of its move.
+        tokens.push(if white {
+            format!("{number}. {}", m.san)
         } else if needs_number {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(m.san.clone());
+            format!("{number}... {}", m.san)
+        } else {
+            m.san.clone()
+        });
         needs_number = false;
         if let Some(Some(ms)) = meta.clocks.get(ply) {
             tokens.push(format!("{{ [%clk {}] }}", clock(*ms)));
