@@ -1,10 +1,74 @@
-//! `qiyuan swiss` (being written).
+//! `qiyuan swiss pair FILE.trf` and `qiyuan swiss standings FILE.trf`.
 
 use std::process::ExitCode;
 
+use anyhow::Context;
+use qiyuan_swiss::tiebreak::{self, Tiebreak};
+
 #[derive(Debug, clap::Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Pair the next round by the FIDE Dutch system; prints the number of
+    /// pairs, then `white black` by starting rank, `N 0` for the bye.
+    Pair {
+        /// A TRF-16 file (with XXR and XXC).
+        file: std::path::PathBuf,
+    },
+    /// Print the standings with tiebreaks.
+    Standings {
+        /// A TRF-16 file.
+        file: std::path::PathBuf,
+        /// Tiebreaks in order: bh, bh-c1, bh-m1, sb, prog, de, win, won.
+        #[arg(long, value_delimiter = ',', default_value = "bh,prog,de,win")]
+        tiebreaks: Vec<String>,
+    },
+}
+
+fn load(file: &std::path::Path) -> anyhow::Result<qiyuan_swiss::Tournament> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    qiyuan_swiss::trf::parse(&text)
+        .with_context(|| format!("{} is not a valid TRF file", file.display()))
+}
 
 pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
-    match cmd {}
+    match cmd {
+        Command::Pair { file } => {
+            let t = load(&file)?;
+            let pairing = qiyuan_swiss::pair(&t)
+                .with_context(|| format!("cannot pair the next round of {}", file.display()))?;
+            print!("{}", pairing.to_pairs_text());
+        }
+        Command::Standings { file, tiebreaks } => {
+            let t = load(&file)?;
+            let order = tiebreaks
+                .iter()
+                .map(|s| s.parse::<Tiebreak>())
+                .collect::<Result<Vec<_>, _>>()?;
+            let rounds = t.paired_rounds();
+            let table = tiebreak::standings(&t, rounds, &order);
+            let mut header = format!("{:>5} {:>5}  {:<32} {:>5}", "Place", "No", "Name", "Pts");
+            for tb in &order {
+                header.push_str(&format!(" {:>6}", tb.code()));
+            }
+            println!("{header}");
+            for s in table {
+                let mut line = format!(
+                    "{:>5} {:>5}  {:<32} {:>5}",
+                    s.place,
+                    s.start_rank,
+                    s.name,
+                    qiyuan_swiss::model::Points(s.score)
+                );
+                for (tb, v) in order.iter().zip(&s.tiebreaks) {
+                    if tb.is_count() {
+                        line.push_str(&format!(" {v:>6}"));
+                    } else {
+                        line.push_str(&format!(" {:>6}", format!("{}.{:02}", v / 100, v % 100)));
+                    }
+                }
+                println!("{line}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

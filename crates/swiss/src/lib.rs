@@ -6,8 +6,12 @@
 //! A tournament goes in as a value (usually read from a TRF file) and pairings
 //! and standings come out as values.
 
+// The pairing works on vertex numbers that index several tables at once.
+#![allow(clippy::needless_range_loop)]
+
 pub mod dutch;
 pub mod model;
+pub mod tiebreak;
 pub mod trf;
 
 pub use dutch::{PairError, Pairing, pair};
