@@ -178,6 +178,33 @@ impl ChessGame {
         self.act(seat, action)
     }
 
+    /// A claim made together with the move that produces it (FIDE 9.2.1.1 and
+    /// 9.3.1: the position is about to appear for the third time, or the move
+    /// completes fifty moves). The move is played and the game drawn; if the claim
+    /// does not hold after the move, it is refused and nothing changes. A move that
+    /// ends the game by itself (a mate) ends it so, and that outcome is returned.
+    pub fn claim_with_move(
+        &mut self,
+        seat: Seat,
+        claim: Claim,
+        action: &str,
+    ) -> Result<Outcome, Refusal> {
+        self.check_turn(seat)?;
+        let mut next = self.clone();
+        next.act(seat, action)?;
+        if let Some(outcome) = next.outcome.clone() {
+            *self = next;
+            return Ok(outcome);
+        }
+        next.claimable(claim).map_err(|why| {
+            Refusal::new(RefusalKind::ClaimRefused, format!("after that move {why}"))
+        })?;
+        let outcome = claim_outcome(claim);
+        next.outcome = Some(outcome.clone());
+        *self = next;
+        Ok(outcome)
+    }
+
     /// The ending the rules impose without anyone claiming it.
     fn automatic_outcome(&self) -> Option<Outcome> {
         let pos = &self.pos;
@@ -271,6 +298,13 @@ impl ChessGame {
             }
         }
     }
+}
+
+fn claim_outcome(claim: Claim) -> Outcome {
+    draw(match claim {
+        Claim::ThreefoldRepetition => EndReason::ThreefoldRepetition,
+        Claim::FiftyMoves => EndReason::FiftyMoves,
+    })
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -385,10 +419,7 @@ impl Game for ChessGame {
         self.check_turn(seat)?;
         self.claimable(claim)
             .map_err(|why| Refusal::new(RefusalKind::ClaimRefused, why))?;
-        let outcome = draw(match claim {
-            Claim::ThreefoldRepetition => EndReason::ThreefoldRepetition,
-            Claim::FiftyMoves => EndReason::FiftyMoves,
-        });
+        let outcome = claim_outcome(claim);
         self.outcome = Some(outcome.clone());
         Ok(outcome)
     }

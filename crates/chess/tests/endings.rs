@@ -247,3 +247,34 @@ fn who_can_still_checkmate() {
         assert_eq!(can_checkmate(&pos, Color::Black), black, "{fen} black");
     }
 }
+
+#[test]
+fn threefold_may_be_claimed_with_the_move_that_makes_it() {
+    let mut game = ChessGame::default();
+    play(&mut game, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
+    // Ng8 would bring the start position a third time.
+    let mut wrong = game.clone();
+    let refusal = wrong
+        .claim_with_move(BLACK, Claim::ThreefoldRepetition, "Nc6")
+        .unwrap_err();
+    assert_eq!(refusal.kind, RefusalKind::ClaimRefused);
+    assert_eq!(wrong.fen(), game.fen());
+    assert_eq!(wrong.moves().len(), 7);
+    let outcome = game
+        .claim_with_move(BLACK, Claim::ThreefoldRepetition, "Ng8")
+        .unwrap();
+    assert_eq!(outcome.reason, EndReason::ThreefoldRepetition);
+    assert_eq!(game.moves().len(), 8);
+    assert_draw(&game, EndReason::ThreefoldRepetition);
+}
+
+#[test]
+fn fifty_moves_may_be_claimed_with_the_fiftieth_move() {
+    let mut game = from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    assert!(game.claims(WHITE).is_empty());
+    // A pawn move or capture would reset the count; a rook move completes it.
+    let outcome = game
+        .claim_with_move(WHITE, Claim::FiftyMoves, "Ra2")
+        .unwrap();
+    assert_eq!(outcome.reason, EndReason::FiftyMoves);
+}

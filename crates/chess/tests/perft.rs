@@ -41,13 +41,13 @@ fn position_4_and_its_mirror_to_depth_4() {
 }
 
 #[test]
-fn position_5_to_depth_3() {
-    check(POSITION_5, &[44, 1_486, 62_379]);
+fn position_5_to_depth_4() {
+    check(POSITION_5, &[44, 1_486, 62_379, 2_103_487]);
 }
 
 #[test]
-fn position_6_to_depth_3() {
-    check(POSITION_6, &[46, 2_079, 89_890]);
+fn position_6_to_depth_4() {
+    check(POSITION_6, &[46, 2_079, 89_890, 3_894_594]);
 }
 
 #[test]
