@@ -38,6 +38,20 @@ fn pgn_check_10000_games(bencher: Bencher) {
     });
 }
 
+/// The same from a file in a temporary directory, as `qiyuan pgn check` reads it.
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn pgn_check_10000_games_from_file(bencher: Bencher) {
+    let path = std::env::temp_dir().join(format!("qiyuan-chess-bench-{}.pgn", std::process::id()));
+    std::fs::write(&path, pgn()).expect("write the PGN file to the temporary directory");
+    bencher.counter(ItemsCount::new(GAMES)).bench(|| {
+        let file = std::fs::File::open(&path).unwrap();
+        let good = read_games(file).filter(Result::is_ok).count();
+        assert_eq!(good, GAMES);
+        good
+    });
+    std::fs::remove_file(&path).ok();
+}
+
 /// Writing 10,000 games as PGN.
 #[divan::bench(sample_count = 10, sample_size = 1)]
 fn pgn_export_10000_games(bencher: Bencher) {

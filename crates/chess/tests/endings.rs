@@ -278,3 +278,23 @@ fn fifty_moves_may_be_claimed_with_the_fiftieth_move() {
         .unwrap();
     assert_eq!(outcome.reason, EndReason::FiftyMoves);
 }
+
+#[test]
+fn an_en_passant_capture_makes_a_different_position() {
+    // After e2-e4 the pawn on d4 may take en passant: that position never recurs,
+    // though the board does.
+    let mut game = from_fen("1n2k3/8/8/8/3p4/8/4P3/4K1N1 w - - 0 1");
+    play(&mut game, "e4 Nc6 Nf3 Nb8 Ng1 Nc6 Nf3 Nb8 Ng1");
+    assert_eq!(game.repetitions(), 2);
+    assert!(game.claims(BLACK).is_empty());
+    play(&mut game, "Nc6 Nf3 Nb8 Ng1");
+    assert_eq!(game.claims(BLACK), vec![Claim::ThreefoldRepetition]);
+}
+
+#[test]
+fn an_en_passant_square_nobody_can_use_does_not_count() {
+    let mut game = ChessGame::default();
+    play(&mut game, "e4 Nf6 Nf3 Ng8 Ng1 Nf6 Nf3 Ng8 Ng1");
+    assert_eq!(game.repetitions(), 3);
+    assert_eq!(game.claims(BLACK), vec![Claim::ThreefoldRepetition]);
+}
