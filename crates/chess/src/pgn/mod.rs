@@ -1,4 +1,4 @@
-//! PGN, the chess world's record format: export ([`write`]) and import
+//! PGN, the chess world's record format: export ([`write()`]) and import
 //! ([`read_games`]), and the table's "load" of a record or a position.
 
 mod export;
