@@ -310,7 +310,7 @@ impl Board {
     /// Plays a move known to be pseudo-legal. Returns what `unmake` needs.
     #[inline]
     pub(crate) fn make(&mut self, m: Move) -> Undo {
-        let (from, to) = (m.from_idx(), m.to_raw());
+        let (from, to) = (m.origin(), m.to_raw());
         let piece = self.cells[from as usize];
         let captured = self.cells[to as usize];
         let us = self.side as usize;
@@ -331,7 +331,7 @@ impl Board {
 
     #[inline]
     pub(crate) fn unmake(&mut self, m: Move, u: Undo) {
-        let (from, to) = (m.from_idx(), m.to_raw());
+        let (from, to) = (m.origin(), m.to_raw());
         self.side = self.side.other();
         let us = self.side as usize;
         let piece = self.cells[to as usize];
@@ -555,7 +555,7 @@ impl Board {
         if self.king_attacked(us) {
             for &m in pseudo.as_slice() {
                 if self.is_legal(m) {
-                    out.push(m.from_idx(), m.to_raw());
+                    out.push(m.origin(), m.to_raw());
                 }
             }
             return;
@@ -565,7 +565,7 @@ impl Board {
         // general's rank or file can become a cannon's screen.
         let (kr, kf) = (k >> 4, k & 15);
         for &m in pseudo.as_slice() {
-            let (from, to) = (m.from_idx(), m.to_raw());
+            let (from, to) = (m.origin(), m.to_raw());
             let risky = from == k
                 || from >> 4 == kr
                 || from & 15 == kf

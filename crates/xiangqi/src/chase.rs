@@ -168,8 +168,8 @@ pub(crate) fn chases_by_move(before: &Board, m: Move, ids_before: &Ids) -> (u32,
 
 /// Follows the piece numbers through a move.
 pub(crate) fn move_ids(ids: &mut Ids, m: Move) {
-    ids[m.to_raw() as usize] = ids[m.from_idx() as usize];
-    ids[m.from_idx() as usize] = u8::MAX;
+    ids[m.to_raw() as usize] = ids[m.origin() as usize];
+    ids[m.origin() as usize] = u8::MAX;
 }
 
 /// How one side behaved over a repetition cycle.

@@ -98,7 +98,7 @@ fn elephant_ok(c: Color, s: Square) -> bool {
 
 fn pawn_ok(c: Color, s: Square) -> bool {
     let r = rel_rank(c, s);
-    r >= 5 || (r >= 3 && s.file() % 2 == 0)
+    r >= 5 || (r >= 3 && s.file().is_multiple_of(2))
 }
 
 fn palace_ok(c: Color, s: Square) -> bool {
@@ -291,12 +291,12 @@ impl Position {
 
     /// Is `m` legal here?
     pub fn is_legal(&self, m: Move) -> bool {
-        let piece = self.board.cell(m.from_idx());
+        let piece = self.board.cell(m.origin());
         if board::decode(piece).map(|p| p.color) != Some(self.turn()) {
             return false;
         }
         let mut l = MoveList::new();
-        self.board.pseudo_moves_from(m.from_idx(), &mut l);
+        self.board.pseudo_moves_from(m.origin(), &mut l);
         if !l.as_slice().contains(&m) {
             return false;
         }

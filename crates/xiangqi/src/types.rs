@@ -182,7 +182,7 @@ impl Move {
         Move { from, to }
     }
     #[inline]
-    pub(crate) const fn from_idx(self) -> u8 {
+    pub(crate) const fn origin(self) -> u8 {
         self.from
     }
     #[inline]

@@ -1,0 +1,82 @@
+//! `qiyuan perft --game xiangqi`, `qiyuan xiangqi play` and `qiyuan xiangqi notation`
+//! through the binary.
+#![cfg(feature = "xiangqi")]
+
+use std::process::Command;
+
+fn qiyuan(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
+        .args(args)
+        .output()
+        .expect("run qiyuan");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn data(name: &str) -> String {
+    let path = format!("{}/../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reference data {path} is missing: {e}"))
+}
+
+#[test]
+fn perft_prints_the_count_last() {
+    let (ok, out) = qiyuan(&["perft", "--game", "xiangqi", "--depth", "3"]);
+    assert!(ok);
+    assert_eq!(out.split_whitespace().last(), Some("79666"));
+    let fen = "1C1a2bn1/3cak3/2n1b4/9/2p1p1p2/4P2c1/2P3P1p/rR3r2N/4N4/2BAKAC2 w - - 4 33";
+    let (ok, out) = qiyuan(&[
+        "perft", "--game", "xiangqi", "--fen", fen, "--depth", "2", "--divide",
+    ]);
+    assert!(ok);
+    assert_eq!(out.lines().count(), 39, "38 moves and the total:\n{out}");
+    assert_eq!(out.split_whitespace().last(), Some("2316"));
+}
+
+#[test]
+fn play_judges_a_handful_of_rulebook_cases() {
+    let text = data("xiangqi-repetition.tsv");
+    // Every fifteenth case, the no-move case included.
+    for line in text.lines().step_by(15) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let mut args = vec!["xiangqi", "play", "--fen", cols[0]];
+        args.extend(cols[1].split_whitespace());
+        let (ok, out) = qiyuan(&args);
+        assert!(ok, "{line}");
+        assert_eq!(
+            out.split_whitespace().next(),
+            Some(cols[2]),
+            "{line}\n{out}"
+        );
+    }
+}
+
+#[test]
+fn play_reports_reason_and_ply() {
+    let (ok, out) = qiyuan(&[
+        "xiangqi",
+        "play",
+        "--fen",
+        "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1",
+        "b0b9",
+    ]);
+    assert!(ok);
+    assert_eq!(out.trim(), "red checkmate ply 1");
+    let (ok, out) = qiyuan(&["xiangqi", "play", "h2e2", "h9g7"]);
+    assert!(ok);
+    assert_eq!(out.trim(), "ongoing ply 2");
+    let (ok, _) = qiyuan(&["xiangqi", "play", "h2e3"]);
+    assert!(!ok, "an illegal move is an error");
+}
+
+#[test]
+fn notation_prints_every_spelling() {
+    let (ok, out) = qiyuan(&["xiangqi", "notation", "--move", "h2e2"]);
+    assert!(ok);
+    assert_eq!(out, "iccs h2e2\nwxf C2=5\nchinese 炮二平五\n");
+    let (ok, out) = qiyuan(&["xiangqi", "notation", "--move", "马二进三"]);
+    assert!(ok);
+    assert!(out.starts_with("iccs h0g2\n"), "{out}");
+}
