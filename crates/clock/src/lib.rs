@@ -35,14 +35,15 @@ pub struct LagQuota {
 }
 
 impl LagQuota {
-    /// Lichess's numbers: a gain of 0.2 s for the fastest games rising to 1 s from
-    /// an estimated 3 minutes; the quota starts at three gains and holds seven.
+    /// Lichess's numbers (its `LagTracker`): a gain of 0.35 s per move for games
+    /// of 15 s or less, rising by a third of the estimated seconds to 1 s for games
+    /// of 3 minutes or more; the quota starts at three gains and holds seven.
     pub fn for_control(control: &TimeControl) -> Self {
         let gain = match control.estimated_seconds() {
             None => 1_000,
             Some(s) if s >= 180 => 1_000,
-            Some(s) if s <= 15 => 200,
-            Some(s) => (s / 4 + 30) * 10,
+            Some(s) if s <= 15 => 350,
+            Some(s) => (s / 3 + 40) * 10,
         };
         LagQuota {
             quota: gain * 3,

@@ -176,6 +176,14 @@ fn lag_is_compensated_from_a_capped_quota() {
         c.press(50 * S + i, 0).unwrap();
     }
     assert_eq!(c.seat(0).unwrap().lag.quota, 7_000);
+    // Faster games earn less.
+    let q = LagQuota::for_control(&TimeControl::fischer(1, 0));
+    assert_eq!((q.gain, q.quota, q.max), (600, 1_800, 4_200));
+    let q = LagQuota::for_control(&TimeControl::Fischer {
+        base: 15_000,
+        increment: 0,
+    });
+    assert_eq!(q.gain, 350);
 }
 
 #[test]
