@@ -1,10 +1,87 @@
-//! `qiyuan serve` (being written).
+//! `qiyuan serve`: the server. Settings come from the defaults, then a TOML file
+//! (`--config`), then the environment (`QIYUAN_*`) and flags.
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {}
+use anyhow::Context;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not yet built")
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A TOML configuration file (keys as in qiyuan_server::Config).
+    #[arg(long, env = "QIYUAN_CONFIG")]
+    config: Option<PathBuf>,
+    /// Address to listen on [default: 127.0.0.1:8080].
+    #[arg(long, env = "QIYUAN_LISTEN")]
+    listen: Option<SocketAddr>,
+    /// Data folder holding the SQLite database [default: ./data].
+    #[arg(long, env = "QIYUAN_DATA")]
+    data: Option<PathBuf>,
+    /// Database URL: postgres://... for PostgreSQL [default: SQLite in the data folder].
+    #[arg(long, env = "QIYUAN_DATABASE")]
+    database: Option<String>,
+    /// Seconds a disconnected player may stay away from a live game before losing.
+    #[arg(long, env = "QIYUAN_ESCAPE_GRACE")]
+    escape_grace: Option<f64>,
+    /// Seconds for each seat's first move before the game is aborted.
+    #[arg(long, env = "QIYUAN_FIRST_MOVE")]
+    first_move: Option<f64>,
+    /// Log filter when RUST_LOG is unset.
+    #[arg(long, env = "QIYUAN_LOG", default_value = "info")]
+    log: String,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    qiyuan_server::init_tracing(&args.log);
+    let mut config = qiyuan_server::Config::load(args.config.as_deref())?;
+    if let Some(listen) = args.listen {
+        config.listen = listen;
+    }
+    if let Some(data) = args.data {
+        config.data_dir = data;
+    }
+    if let Some(database) = args.database {
+        config.database = Some(database);
+    }
+    if args.escape_grace.is_some() {
+        config.escape_grace_secs = args.escape_grace;
+    }
+    if args.first_move.is_some() {
+        config.first_move_secs = args.first_move;
+    }
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let running = qiyuan_server::start(config).await?;
+        println!("qiyuan is serving on http://{}", running.addr);
+        let stop = running.stopper();
+        tokio::spawn(async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down");
+            let _ = stop.send(true);
+        });
+        running.wait().await
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
 }

@@ -1,0 +1,228 @@
+//! The JSON API for tables and games, and records at `/game/{id}.pgn`.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use qiyuan_store::GameRow;
+use qiyuan_table::{Preset, Settings};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use crate::App;
+use crate::error::{ApiError, ApiResult};
+use crate::live::{self, TableHandle, TableMsg, UserInfo};
+use crate::lobby::TableSummary;
+use crate::protocol::CreateTable;
+
+pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
+    Json(json!({
+        "ok": true,
+        "store": app.store.backend(),
+        "tables": app.tables.len(),
+        "games": crate::games::GAMES,
+    }))
+}
+
+pub async fn lobby(
+    State(app): State<Arc<App>>,
+    Path(game): Path<String>,
+) -> ApiResult<Json<Vec<TableSummary>>> {
+    if !crate::games::GAMES.contains(&game.as_str()) {
+        return Err(ApiError::not_found(format!("no game {game:?} here")));
+    }
+    Ok(Json(app.lobby.tables(&game)))
+}
+
+/// Creates a table for `user` (shared by HTTP and WebSocket).
+pub async fn create_table(
+    app: &Arc<App>,
+    user: &UserInfo,
+    c: CreateTable,
+) -> ApiResult<TableHandle> {
+    if !crate::games::GAMES.contains(&c.game.as_str()) {
+        return Err(ApiError::bad_request(
+            "unknown_game",
+            format!("no game {:?} here", c.game),
+        ));
+    }
+    if c.rated && user.guest {
+        return Err(ApiError::forbidden(
+            "guest_rated",
+            "guests play casual games only",
+        ));
+    }
+    let time = c.time.unwrap_or_else(|| Preset::Quick.control(&c.game));
+    time.validate()
+        .map_err(|e| ApiError::bad_request("bad_settings", e))?;
+    let settings = Settings {
+        time,
+        options: c.options,
+        setup: qiyuan_game::Setup::Standard,
+        rated: c.rated,
+        takebacks: c.takebacks,
+    };
+    live::create(app, &c.game, settings).await
+}
+
+pub async fn create_table_http(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(c): Json<CreateTable>,
+) -> ApiResult<Response> {
+    let user = app.require_user(&headers).await?;
+    let info = UserInfo {
+        id: user.id,
+        username: user.username,
+        guest: user.guest,
+    };
+    let handle = create_table(&app, &info, c).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"table": handle.id, "invite": format!("/table/{}", handle.id)})),
+    )
+        .into_response())
+}
+
+/// A stored game as lists show it.
+#[derive(Debug, Serialize)]
+pub struct GameSummary {
+    pub id: String,
+    pub table: String,
+    pub game: String,
+    pub status: qiyuan_store::GameStatus,
+    pub rated: bool,
+    pub started_at: i64,
+    pub ended_at: Option<i64>,
+    pub players: Vec<qiyuan_store::Player>,
+    pub result: Option<Value>,
+    pub settings: Value,
+}
+
+impl GameSummary {
+    pub fn from_row(row: &GameRow) -> Self {
+        GameSummary {
+            id: row.id.clone(),
+            table: row.table_id.clone(),
+            game: row.game.clone(),
+            status: row.status,
+            rated: row.rated,
+            started_at: row.started_at,
+            ended_at: row.ended_at,
+            players: row.players.clone(),
+            result: row
+                .result
+                .as_deref()
+                .and_then(|r| serde_json::from_str(r).ok()),
+            settings: serde_json::from_str(&row.settings).unwrap_or(Value::Null),
+        }
+    }
+}
+
+async fn ask<T>(
+    handle: &TableHandle,
+    make: impl FnOnce(oneshot::Sender<T>) -> TableMsg,
+) -> Option<T> {
+    let (tx, rx) = oneshot::channel();
+    handle.tx.send(make(tx)).await.ok()?;
+    rx.await.ok()
+}
+
+/// `GET /api/game/{id}`: a table or game. For a live table, `state` is the table
+/// as a spectator sees it now; `games` lists the games stored for it.
+pub async fn game(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    let table_id = id.split('-').next().unwrap_or(&id).to_string();
+    let live_state = match app.tables.get(&table_id) {
+        Some(handle) => ask(&handle, |reply| TableMsg::Snapshot { reply }).await,
+        None => None,
+    };
+    let stored = app.store.game(&id).await?;
+    let table = app.store.table(&table_id).await?;
+    if live_state.is_none() && stored.is_none() && table.is_none() {
+        return Err(ApiError::not_found(format!("no game or table {id}")));
+    }
+    let games: Vec<GameSummary> = app
+        .store
+        .games_of_table(&table_id)
+        .await?
+        .iter()
+        .map(GameSummary::from_row)
+        .collect();
+    Ok(Json(json!({
+        "id": id,
+        "table": table_id,
+        "game": table.as_ref().map(|t| t.game.clone()),
+        "open": table.as_ref().map(|t| t.open),
+        "live": live_state.is_some(),
+        "state": live_state,
+        "stored": stored.as_ref().map(GameSummary::from_row),
+        "games": games,
+    })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LogQuery {
+    #[serde(default)]
+    after: i64,
+}
+
+/// `GET /api/game/{id}/log?after=N`: the table's history, every accepted command
+/// with its time and version.
+pub async fn game_log(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Query<LogQuery>,
+) -> ApiResult<Json<Value>> {
+    let table_id = id.split('-').next().unwrap_or(&id).to_string();
+    if app.store.table(&table_id).await?.is_none() {
+        return Err(ApiError::not_found(format!("no table {table_id}")));
+    }
+    let entries: Vec<Value> = app
+        .store
+        .log(&table_id, q.after)
+        .await?
+        .into_iter()
+        .map(|e| {
+            let entry: Value = serde_json::from_str(&e.entry).unwrap_or(Value::Null);
+            json!({"v": e.version, "at": e.at, "command": entry.get("command")})
+        })
+        .collect();
+    Ok(Json(json!({"table": table_id, "entries": entries})))
+}
+
+/// `GET /game/{id}.pgn` (or `.sgf`, `.json`): the record of a finished game from
+/// the store, or of the live game as it stands.
+pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> ApiResult<Response> {
+    let Some((id, ext)) = file.rsplit_once('.') else {
+        return Err(ApiError::not_found("ask for /game/{id}.pgn"));
+    };
+    let stored = app.store.game(id).await?;
+    let text = match stored.as_ref().and_then(|g| g.record.clone()) {
+        Some(record) => Some((stored.map(|g| g.game).unwrap_or_default(), record)),
+        None => {
+            let table_id = id.split('-').next().unwrap_or(id);
+            match app.tables.get(table_id) {
+                Some(handle) => ask(&handle, |reply| TableMsg::Record { reply })
+                    .await
+                    .flatten(),
+                None => None,
+            }
+        }
+    };
+    let Some((game, text)) = text else {
+        return Err(ApiError::not_found(format!("no record for {id}")));
+    };
+    let want = crate::games::record_extension(&game);
+    if ext != want {
+        return Err(ApiError::not_found(format!("{game} records are .{want}")));
+    }
+    let mime = match want {
+        "json" => "application/json",
+        "sgf" => "application/x-go-sgf",
+        _ => "application/x-chess-pgn; charset=utf-8",
+    };
+    Ok(([(header::CONTENT_TYPE, mime)], text).into_response())
+}

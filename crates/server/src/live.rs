@@ -1,0 +1,887 @@
+//! Live tables: one tokio task per table owns its `qiyuan_table::Table` and is the
+//! only code that touches it, so there are no locks around game state. Commands
+//! arrive through a channel; each accepted command's log entries are committed to
+//! the store before anything is acknowledged or broadcast; timers (flags, the
+//! first-move timer, escape) fire from the task itself at the table's next
+//! deadline, with no client message needed.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use qiyuan_game::{Outcome, RecordMeta, Seat, Viewer};
+use qiyuan_store::{Finish, NewGame, Player, RatingRow, TableRow};
+use qiyuan_table::{
+    Command, Event, Millis, Settings, Status, TableConfig, TableRefusal, TableRefusalKind,
+};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use crate::App;
+use crate::error::ApiError;
+use crate::games::{AnyTable, new_table};
+use crate::lobby::TableSummary;
+use crate::protocol::{self, TableAct};
+
+pub type ConnId = u64;
+
+/// The user behind a connection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UserInfo {
+    pub id: i64,
+    pub username: String,
+    pub guest: bool,
+}
+
+/// A socket as tables see it: where to send its messages.
+#[derive(Debug, Clone)]
+pub struct Conn {
+    pub id: ConnId,
+    pub user: Option<UserInfo>,
+    pub tx: mpsc::Sender<Utf8Bytes>,
+}
+
+impl Conn {
+    /// Queues a message; a socket too slow to take it is dropped by its caller.
+    pub fn send(&self, text: impl Into<Utf8Bytes>) -> bool {
+        self.tx.try_send(text.into()).is_ok()
+    }
+}
+
+/// What a table task is asked to do.
+pub enum TableMsg {
+    /// A user's command from a socket.
+    Act {
+        conn: Conn,
+        act: TableAct,
+        req: Option<Value>,
+        expect_seat: Option<Seat>,
+    },
+    /// Subscribe a socket, replaying what it missed since version `since`.
+    Watch {
+        conn: Conn,
+        since: Option<u64>,
+        req: Option<Value>,
+    },
+    Unwatch {
+        conn: ConnId,
+    },
+    /// The socket closed.
+    Closed {
+        conn: ConnId,
+    },
+    /// Commands the server itself issues (quick pairing seats and readies both).
+    Internal {
+        cmds: Vec<Command>,
+        done: oneshot::Sender<Result<(), String>>,
+    },
+    /// The table as a spectator sees it, for the HTTP API.
+    Snapshot {
+        reply: oneshot::Sender<Value>,
+    },
+    /// The current game's record.
+    Record {
+        reply: oneshot::Sender<Option<(String, String)>>,
+    },
+}
+
+/// A live table's address.
+#[derive(Clone)]
+pub struct TableHandle {
+    pub id: String,
+    pub game: &'static str,
+    pub tx: mpsc::Sender<TableMsg>,
+}
+
+/// Every live table on this node.
+#[derive(Default)]
+pub struct Registry {
+    tables: Mutex<HashMap<String, TableHandle>>,
+    tasks: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl Registry {
+    pub fn get(&self, id: &str) -> Option<TableHandle> {
+        self.lock().get(id).cloned()
+    }
+
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TableHandle>> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn insert(&self, handle: TableHandle, task: JoinHandle<()>) {
+        self.lock().insert(handle.id.clone(), handle);
+        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
+        tasks.retain(|t| !t.is_finished());
+        tasks.push(task);
+    }
+
+    fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    /// Waits for every table task to finish (they stop on the shutdown signal).
+    pub async fn stop_all(&self) {
+        let tasks: Vec<_> =
+            std::mem::take(&mut *self.tasks.lock().unwrap_or_else(|e| e.into_inner()));
+        for task in tasks {
+            let _ = task.await;
+        }
+    }
+}
+
+fn now() -> Millis {
+    crate::now_ms().max(0) as Millis
+}
+
+/// A new table id: 8 letters and digits.
+pub fn new_id() -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut rng = rand::thread_rng();
+    (0..8)
+        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+/// Creates a table: stored first, then its task starts.
+pub async fn create(
+    app: &Arc<App>,
+    game: &str,
+    settings: Settings,
+) -> Result<TableHandle, ApiError> {
+    let config = TableConfig {
+        settings,
+        tournament: false,
+        first_move: app.config.first_move_secs.map(|s| (s * 1000.0) as Millis),
+        grace: app.config.escape_grace_secs.map(|s| (s * 1000.0) as Millis),
+        // Only games dealt at random take a seed; the others refuse one.
+        deal_seed: (game == "doudizhu").then(rand::random),
+    };
+    let table =
+        new_table(game, config.clone()).map_err(|e| ApiError::bad_request("bad_settings", e))?;
+    let id = new_id();
+    let row = TableRow {
+        id: id.clone(),
+        game: table.game_name().to_string(),
+        config: serde_json::to_string(&config).map_err(ApiError::internal)?,
+        open: true,
+        created_at: crate::now_ms(),
+    };
+    app.store.create_table(&row).await?;
+    let live = Live::new(app.clone(), id, table, 0);
+    Ok(live.spawn())
+}
+
+/// Rebuilds every open table from its log; returns how many.
+pub async fn restore(app: &Arc<App>) -> anyhow::Result<usize> {
+    let rows = app.store.open_tables().await?;
+    let mut restored = 0;
+    for row in rows {
+        match restore_one(app, &row).await {
+            Ok(()) => restored += 1,
+            Err(err) => tracing::error!(table = %row.id, "cannot rebuild table: {err:#}"),
+        }
+    }
+    Ok(restored)
+}
+
+async fn restore_one(app: &Arc<App>, row: &TableRow) -> anyhow::Result<()> {
+    let config: TableConfig = serde_json::from_str(&row.config)?;
+    let mut table = new_table(&row.game, config).map_err(anyhow::Error::msg)?;
+    let log = app.store.log(&row.id, 0).await?;
+    let mut history = Vec::new();
+    for entry in &log {
+        let logged: qiyuan_table::LogEntry = serde_json::from_str(&entry.entry)?;
+        let from = table.version();
+        let events = table
+            .apply(logged.command, logged.at)
+            .map_err(|r| anyhow::anyhow!("log entry {} refused on replay: {r}", entry.version))?;
+        history.push(Batch {
+            from,
+            v: table.version(),
+            events: serde_json::to_value(&events)?,
+            ratings: None,
+        });
+    }
+    if table.version() != log.len() as u64 {
+        anyhow::bail!(
+            "replaying {} entries gave version {}",
+            log.len(),
+            table.version()
+        );
+    }
+    let down_since = log
+        .last()
+        .map(|e| e.at.max(0) as Millis)
+        .unwrap_or_else(now);
+    let mut live = Live::new(app.clone(), row.id.clone(), table, log.len() as u64);
+    live.history = history;
+    // Games that ended before the crash but whose end was not yet written.
+    live.restore_game_rows().await;
+    let _ = live
+        .apply_and_commit(Command::Restart { down_since }, None, None)
+        .await;
+    live.spawn();
+    Ok(())
+}
+
+/// One batch of events, as broadcast: the version before and after.
+#[derive(Debug, Clone, Serialize)]
+struct Batch {
+    from: u64,
+    v: u64,
+    events: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ratings: Option<Value>,
+}
+
+/// The task's state.
+struct Live {
+    app: Arc<App>,
+    id: String,
+    table: Box<dyn AnyTable>,
+    /// How many log entries are in the store.
+    persisted: u64,
+    subs: HashMap<ConnId, Conn>,
+    /// Every batch since the task started (or, after a restart, since the table
+    /// was created: the replay rebuilds them), for clients that resume.
+    history: Vec<Batch>,
+    /// The current game's stored id and its players' ratings at the start.
+    game_id: Option<String>,
+}
+
+impl Live {
+    fn new(app: Arc<App>, id: String, table: Box<dyn AnyTable>, persisted: u64) -> Self {
+        Live {
+            app,
+            id,
+            table,
+            persisted,
+            subs: HashMap::new(),
+            history: Vec::new(),
+            game_id: None,
+        }
+    }
+
+    fn spawn(self) -> TableHandle {
+        let (tx, rx) = mpsc::channel(1024);
+        let handle = TableHandle {
+            id: self.id.clone(),
+            game: self.table.game_name(),
+            tx,
+        };
+        let app = self.app.clone();
+        app.lobby.publish(self.summary());
+        let task = tokio::spawn(self.run(rx));
+        app.tables.insert(handle.clone(), task);
+        handle
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>) {
+        let shutdown = self.app.shutdown.clone();
+        let idle_close = Duration::from_secs_f64(self.app.config.idle_table_secs.max(1.0));
+        loop {
+            let deadline = self.table.next_deadline();
+            let sleep = deadline.map(|d| Duration::from_millis(d.saturating_sub(now())));
+            let idle = self.subs.is_empty() && self.table.state().status != Status::Playing;
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.handle(msg).await,
+                    None => break,
+                },
+                _ = tokio::time::sleep(sleep.unwrap_or_default()), if sleep.is_some() => {
+                    let _ = self.apply_and_commit(Command::Tick, None, None).await;
+                }
+                _ = tokio::time::sleep(idle_close), if idle => {
+                    self.close().await;
+                    break;
+                }
+                _ = crate::stopped(shutdown.clone()) => break,
+            }
+        }
+    }
+
+    async fn close(&mut self) {
+        tracing::info!(table = %self.id, "closing idle table");
+        if let Err(e) = self.app.store.close_table(&self.id).await {
+            tracing::error!(table = %self.id, "cannot close table: {e}");
+        }
+        self.app.tables.remove(&self.id);
+        self.app.lobby.remove(self.table.game_name(), &self.id);
+    }
+
+    async fn handle(&mut self, msg: TableMsg) {
+        match msg {
+            TableMsg::Act {
+                conn,
+                act,
+                req,
+                expect_seat,
+            } => self.act(conn, act, req, expect_seat).await,
+            TableMsg::Watch { conn, since, req } => self.watch(conn, since, req).await,
+            TableMsg::Unwatch { conn } | TableMsg::Closed { conn } => self.leave_socket(conn).await,
+            TableMsg::Internal { cmds, done } => {
+                let mut result = Ok(());
+                for cmd in cmds {
+                    if let Err(e) = self.apply_and_commit(cmd, None, None).await {
+                        result = Err(e.message);
+                        break;
+                    }
+                }
+                let _ = done.send(result);
+            }
+            TableMsg::Snapshot { reply } => {
+                let _ = reply.send(self.table.view(Viewer::Spectator, now()));
+            }
+            TableMsg::Record { reply } => {
+                let record = self.record();
+                let _ = reply.send(record.map(|r| (self.table.game_name().to_string(), r)));
+            }
+        }
+    }
+
+    fn record(&self) -> Option<String> {
+        let gs = self.table.state().game.as_ref()?;
+        let meta = RecordMeta {
+            site: Some(self.app.config.site.clone()),
+            date: Some(date_of(gs.started_at)),
+            players: gs.players.clone(),
+            event: Some(format!("{} table {}", self.app.config.site, self.id)),
+            ..RecordMeta::default()
+        };
+        self.table.record(meta)
+    }
+
+    async fn act(&mut self, conn: Conn, act: TableAct, req: Option<Value>, expect: Option<Seat>) {
+        let Some(user) = conn.user.clone() else {
+            conn.send(protocol::error(
+                &ApiError::unauthorized(),
+                Some(&self.id),
+                req.as_ref(),
+            ));
+            return;
+        };
+        let name = user.username.clone();
+        if let Some(seat) = expect
+            && self.table.seat_of(&name) != Some(seat)
+        {
+            let err = ApiError::forbidden(
+                "not_your_seat",
+                format!("you ({name}) do not sit at seat {}", seat.0),
+            );
+            conn.send(protocol::error(&err, Some(&self.id), req.as_ref()));
+            return;
+        }
+        // Acting at a table subscribes the socket to it.
+        self.subs.entry(conn.id).or_insert_with(|| conn.clone());
+        let cmd = command(act, name);
+        match self.apply_and_commit(cmd, Some(&conn), req.as_ref()).await {
+            Ok(v) => {
+                conn.send(protocol::out(
+                    "ack",
+                    json!({"table": self.id, "v": v}),
+                    req.as_ref(),
+                ));
+            }
+            Err(err) => {
+                conn.send(protocol::error(&err, Some(&self.id), req.as_ref()));
+            }
+        }
+    }
+
+    async fn watch(&mut self, conn: Conn, since: Option<u64>, req: Option<Value>) {
+        if let Some(user) = &conn.user {
+            let name = user.username.clone();
+            let state = self.table.state();
+            let seat = self.table.seat_of(&name);
+            let cmd = match seat {
+                Some(seat) if state.seats[seat.index()].absent_since.is_some() => {
+                    Some(Command::Reconnect { user: name })
+                }
+                Some(_) => None,
+                None if !state.spectators.contains(&name) => Some(Command::Watch { user: name }),
+                None => None,
+            };
+            if let Some(cmd) = cmd {
+                let _ = self.apply_and_commit(cmd, None, None).await;
+            }
+        }
+        let v = self.table.version();
+        let viewer = self.viewer_of(&conn);
+        let (events, complete) = match since {
+            Some(since) if since <= v => {
+                let missed: Vec<&Batch> = self.history.iter().filter(|b| b.v > since).collect();
+                let complete = missed.first().is_none_or(|b| b.from <= since);
+                (missed, complete)
+            }
+            _ => (Vec::new(), since.is_none()),
+        };
+        let sync = json!({
+            "table": self.id,
+            "v": v,
+            "since": since,
+            "complete": complete,
+            "batches": events,
+            "state": self.table.view(viewer, now()),
+        });
+        conn.send(protocol::out("sync", sync, req.as_ref()));
+        self.subs.insert(conn.id, conn);
+    }
+
+    async fn leave_socket(&mut self, conn_id: ConnId) {
+        let Some(conn) = self.subs.remove(&conn_id) else {
+            return;
+        };
+        let Some(user) = conn.user else { return };
+        let still_here = self
+            .subs
+            .values()
+            .any(|c| c.user.as_ref().is_some_and(|u| u.id == user.id));
+        if still_here {
+            return;
+        }
+        let name = user.username;
+        let state = self.table.state();
+        let seated_present = self
+            .table
+            .seat_of(&name)
+            .is_some_and(|s| state.seats[s.index()].absent_since.is_none());
+        if seated_present || state.spectators.contains(&name) {
+            let _ = self
+                .apply_and_commit(Command::Disconnect { user: name }, None, None)
+                .await;
+        }
+    }
+
+    fn viewer_of(&self, conn: &Conn) -> Viewer {
+        match conn
+            .user
+            .as_ref()
+            .and_then(|u| self.table.seat_of(&u.username))
+        {
+            Some(seat) => Viewer::Seat(seat),
+            None => Viewer::Spectator,
+        }
+    }
+
+    /// Applies a command, commits its log entries, writes game starts and ends, and
+    /// broadcasts. Returns the new version, or the typed refusal.
+    async fn apply_and_commit(
+        &mut self,
+        cmd: Command,
+        _from: Option<&Conn>,
+        _req: Option<&Value>,
+    ) -> Result<u64, ApiError> {
+        let from = self.persisted;
+        let result = self.table.apply(cmd, now());
+        let (events, refusal) = match result {
+            Ok(events) => (events, None),
+            Err(mut refusal) => (std::mem::take(&mut refusal.fired), Some(refusal)),
+        };
+        if self.table.version() > self.persisted {
+            self.persist().await?;
+            let ratings = self.game_rows(&events).await;
+            let batch = Batch {
+                from,
+                v: self.table.version(),
+                events: serde_json::to_value(&events).unwrap_or(Value::Null),
+                ratings,
+            };
+            self.broadcast(&batch);
+            self.history.push(batch);
+            self.app.lobby.publish(self.summary());
+        }
+        match refusal {
+            Some(refusal) => Err(refusal_error(&refusal)),
+            None => Ok(self.table.version()),
+        }
+    }
+
+    /// Writes the log entries the store does not have yet. On failure the table is
+    /// rebuilt from the store, so that memory never runs ahead of the disk.
+    async fn persist(&mut self) -> Result<(), ApiError> {
+        let entries: Vec<(u64, qiyuan_table::LogEntry)> = self.table.log()
+            [self.persisted as usize..]
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (self.persisted + i as u64 + 1, e.clone()))
+            .collect();
+        for (version, entry) in entries {
+            let text = serde_json::to_string(&entry).map_err(ApiError::internal)?;
+            let stored = self
+                .app
+                .store
+                .append(&self.id, version as i64, entry.at as i64, &text)
+                .await;
+            if let Err(err) = stored {
+                tracing::error!(table = %self.id, version, "cannot store log entry: {err}");
+                self.rebuild().await;
+                return Err(ApiError::internal(err));
+            }
+            self.persisted = version;
+        }
+        Ok(())
+    }
+
+    async fn rebuild(&mut self) {
+        let rebuilt = async {
+            let log = self.app.store.log(&self.id, 0).await?;
+            let mut table = new_table(self.table.game_name(), self.table.config().clone())
+                .map_err(anyhow::Error::msg)?;
+            for entry in &log {
+                let logged: qiyuan_table::LogEntry = serde_json::from_str(&entry.entry)?;
+                table
+                    .apply(logged.command, logged.at)
+                    .map_err(|r| anyhow::anyhow!("{r}"))?;
+            }
+            anyhow::Ok((table, log.len() as u64))
+        }
+        .await;
+        match rebuilt {
+            Ok((table, persisted)) => {
+                self.table = table;
+                self.persisted = persisted;
+            }
+            Err(err) => {
+                tracing::error!(table = %self.id, "cannot rebuild after a store failure: {err:#}")
+            }
+        }
+    }
+
+    fn broadcast(&mut self, batch: &Batch) {
+        let now = now();
+        let mut cache: HashMap<Viewer, Utf8Bytes> = HashMap::new();
+        let mut slow = Vec::new();
+        for (id, conn) in &self.subs {
+            let viewer = self.viewer_of(conn);
+            let text = cache
+                .entry(viewer)
+                .or_insert_with(|| {
+                    let mut d = serde_json::to_value(batch).unwrap_or(Value::Null);
+                    if let Value::Object(map) = &mut d {
+                        map.insert("table".into(), Value::from(self.id.clone()));
+                        map.insert("state".into(), self.table.view(viewer, now));
+                    }
+                    protocol::out("event", d, None).into()
+                })
+                .clone();
+            if !conn.send(text) {
+                slow.push(*id);
+            }
+        }
+        for id in slow {
+            tracing::warn!(table = %self.id, conn = id, "socket too slow; unsubscribed");
+            self.subs.remove(&id);
+        }
+    }
+
+    /// Writes the stored game rows for games that started or ended in `events`;
+    /// returns the rating changes of an ended game.
+    async fn game_rows(&mut self, events: &[Event]) -> Option<Value> {
+        let mut ratings = None;
+        for event in events {
+            match event {
+                Event::Started {
+                    game,
+                    players,
+                    settings,
+                    ..
+                } => {
+                    if let Err(e) = self.started(*game, players, settings).await {
+                        tracing::error!(table = %self.id, "cannot store game start: {e}");
+                    }
+                }
+                Event::Ended { outcome, rated } => match self.ended(outcome, *rated).await {
+                    Ok(r) => ratings = r,
+                    Err(e) => tracing::error!(table = %self.id, "cannot store game end: {e}"),
+                },
+                _ => {}
+            }
+        }
+        ratings
+    }
+
+    fn game_id_of(&self, number: u32) -> String {
+        if number <= 1 {
+            self.id.clone()
+        } else {
+            format!("{}-{number}", self.id)
+        }
+    }
+
+    fn pool(&self, settings: &Settings) -> String {
+        qiyuan_rating::pool(self.table.game_name(), Some(settings.time.speed().as_str()))
+    }
+
+    async fn started(
+        &mut self,
+        number: u32,
+        players: &[String],
+        settings: &Settings,
+    ) -> anyhow::Result<()> {
+        let id = self.game_id_of(number);
+        let pool = self.pool(settings);
+        let mut rows = Vec::new();
+        for (seat, name) in players.iter().enumerate() {
+            let user = self.app.store.user_by_name(name).await?;
+            let rating = match &user {
+                Some(u) if settings.rated && !u.guest => Some(
+                    self.app
+                        .store
+                        .rating(u.id, &pool)
+                        .await?
+                        .map(|r| r.rating.round() as i64)
+                        .unwrap_or(qiyuan_rating::DEFAULT_RATING as i64),
+                ),
+                _ => None,
+            };
+            rows.push(Player {
+                seat: seat as i64,
+                user_id: user.map(|u| u.id),
+                name: name.clone(),
+                rating,
+                rating_diff: None,
+            });
+        }
+        let started_at = self
+            .table
+            .state()
+            .game
+            .as_ref()
+            .map(|g| g.started_at as i64)
+            .unwrap_or_else(crate::now_ms);
+        self.app
+            .store
+            .start_game(&NewGame {
+                id: id.clone(),
+                table_id: self.id.clone(),
+                number: i64::from(number),
+                game: self.table.game_name().to_string(),
+                settings: serde_json::to_string(settings)?,
+                rated: settings.rated,
+                started_at,
+                players: rows,
+            })
+            .await?;
+        self.game_id = Some(id);
+        Ok(())
+    }
+
+    async fn ended(&mut self, outcome: &Outcome, rated: bool) -> anyhow::Result<Option<Value>> {
+        let Some(gs) = self.table.state().game.clone() else {
+            return Ok(None);
+        };
+        let id = self.game_id_of(gs.number);
+        let pool = self.pool(&gs.settings);
+        let mut users = Vec::new();
+        let mut current = Vec::new();
+        for name in &gs.players {
+            let user = self
+                .app
+                .store
+                .user_by_name(name)
+                .await?
+                .filter(|u| !u.guest);
+            let rating = match &user {
+                Some(u) => Some(match self.app.store.rating(u.id, &pool).await? {
+                    Some(r) => qiyuan_rating::Rating {
+                        rating: r.rating,
+                        deviation: r.deviation,
+                        volatility: r.volatility,
+                        games: r.games,
+                    },
+                    None => qiyuan_rating::Rating::default(),
+                }),
+                None => None,
+            };
+            users.push(user);
+            current.push(rating);
+        }
+        let at = crate::now_ms();
+        let mut finish = Finish {
+            game_id: id,
+            at,
+            result: serde_json::to_string(outcome)?,
+            record: self.record().unwrap_or_default(),
+            rating_diffs: Vec::new(),
+            ratings: Vec::new(),
+        };
+        let mut changes = None;
+        if let [a, b] = current.as_slice()
+            && let Ok(result) = qiyuan_rating::rate_game(rated, outcome, [*a, *b])
+        {
+            let mut out = Vec::new();
+            for (seat, change) in result.iter().enumerate() {
+                let Some(user) = &users[seat] else { continue };
+                finish.rating_diffs.push((seat as i64, change.diff));
+                finish.ratings.push(RatingRow {
+                    user_id: user.id,
+                    pool: pool.clone(),
+                    rating: change.after.rating,
+                    deviation: change.after.deviation,
+                    volatility: change.after.volatility,
+                    games: change.after.games,
+                    updated_at: at,
+                });
+                out.push(json!({
+                    "seat": seat,
+                    "user": user.username,
+                    "pool": pool,
+                    "before": change.before.shown(),
+                    "after": change.after.shown(),
+                    "diff": change.diff,
+                    "provisional": change.after.provisional(),
+                }));
+            }
+            changes = Some(Value::from(out));
+        }
+        let first_time = self.app.store.finish_game(&finish).await?;
+        Ok(if first_time { changes } else { None })
+    }
+
+    /// After a restart: make sure the stored rows agree with the replayed table
+    /// (a crash may have come between the log entry and the game row).
+    async fn restore_game_rows(&mut self) {
+        let Some(gs) = self.table.state().game.clone() else {
+            return;
+        };
+        if let Err(e) = self.started(gs.number, &gs.players, &gs.settings).await {
+            tracing::error!(table = %self.id, "cannot restore game row: {e}");
+        }
+        if let Some(outcome) = &gs.outcome
+            && let Err(e) = self.ended(outcome, gs.rated).await
+        {
+            tracing::error!(table = %self.id, "cannot restore game end: {e}");
+        }
+    }
+
+    fn summary(&self) -> TableSummary {
+        let state = self.table.state();
+        let settings = state
+            .game
+            .as_ref()
+            .filter(|_| state.status == Status::Playing)
+            .map(|g| &g.settings)
+            .unwrap_or(&state.proposal.settings);
+        TableSummary {
+            id: self.id.clone(),
+            game: self.table.game_name().to_string(),
+            status: state.status,
+            seats: state
+                .seats
+                .iter()
+                .map(|s| crate::lobby::SeatSummary {
+                    user: s.user.clone(),
+                    connected: s.absent_since.is_none(),
+                    ready: s.ready,
+                })
+                .collect(),
+            time: settings.time,
+            rated: settings.rated,
+            spectators: state.spectators.len(),
+            version: self.table.version(),
+            invite: format!("/table/{}", self.id),
+        }
+    }
+}
+
+/// A protocol table action as the table's command, for `user`.
+fn command(act: TableAct, user: String) -> Command {
+    match act {
+        TableAct::Sit { seat } => Command::Sit { user, seat },
+        TableAct::Stand => Command::Stand { user },
+        TableAct::Propose { settings } => Command::Propose { user, settings },
+        TableAct::Accept { proposal } => Command::Accept { user, proposal },
+        TableAct::Ready { proposal } => Command::Ready { user, proposal },
+        TableAct::Unready => Command::Unready { user },
+        TableAct::Swap { with } => Command::Swap { user, with },
+        TableAct::Move { action } => Command::Act {
+            user,
+            action,
+            lag: 0,
+        },
+        TableAct::DrawOffer => Command::OfferDraw { user },
+        TableAct::DrawAccept => Command::AcceptDraw { user },
+        TableAct::DrawDecline => Command::DeclineDraw { user },
+        TableAct::TakebackRequest => Command::RequestTakeback { user },
+        TableAct::TakebackAccept => Command::AcceptTakeback { user },
+        TableAct::TakebackDecline => Command::DeclineTakeback { user },
+        TableAct::Claim { claim } => Command::Claim { user, claim },
+        TableAct::Resign => Command::Resign { user },
+        TableAct::Abort => Command::Abort { user },
+        TableAct::Leave => Command::Leave { user },
+        TableAct::Rematch => Command::Rematch { user },
+    }
+}
+
+/// A table's refusal as a typed client error; the code names the refusal kind
+/// (for a game's refusal, the game's kind: `illegal`, `not_your_turn`, ...).
+fn refusal_error(refusal: &TableRefusal) -> ApiError {
+    use TableRefusalKind as K;
+    use qiyuan_game::RefusalKind as G;
+    let code = match &refusal.kind {
+        K::NotSeated => "not_seated",
+        K::AlreadySeated => "already_seated",
+        K::SeatTaken => "seat_taken",
+        K::NoSuchSeat => "no_such_seat",
+        K::NotAtTable => "not_at_table",
+        K::GameInProgress => "game_in_progress",
+        K::NoGame => "no_game",
+        K::SettingsFixed => "settings_fixed",
+        K::BadSettings => "bad_settings",
+        K::StaleProposal => "stale_proposal",
+        K::NotYourTurn => "not_your_turn",
+        K::NothingToAnswer => "nothing_to_answer",
+        K::NotAllowed => "not_allowed",
+        K::TooSoon => "too_soon",
+        K::Game(G::NotYourTurn) => "not_your_turn",
+        K::Game(G::Malformed) => "malformed_action",
+        K::Game(G::Illegal) => "illegal",
+        K::Game(G::WrongPhase) => "wrong_phase",
+        K::Game(G::GameOver) => "game_over",
+        K::Game(G::NoSuchSeat) => "no_such_seat",
+        K::Game(G::ClaimRefused) => "claim_refused",
+    };
+    ApiError::new(
+        axum::http::StatusCode::CONFLICT,
+        code,
+        refusal.message.clone(),
+    )
+}
+
+/// `YYYY.MM.DD` of a Unix time in milliseconds (civil-from-days, proleptic
+/// Gregorian).
+fn date_of(ms: Millis) -> String {
+    let days = (ms / 86_400_000) as i64;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates() {
+        assert_eq!(super::date_of(0), "1970.01.01");
+        assert_eq!(super::date_of(1_700_000_000_000), "2023.11.14");
+    }
+}

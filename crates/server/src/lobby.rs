@@ -1,0 +1,220 @@
+//! The lobby: a room per game listing its live tables, pushed to subscribers as
+//! they change, and quick pairing (seeks matched by game, time control and rated).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::ws::Utf8Bytes;
+use qiyuan_table::{Command, Settings, Status, TimeControl};
+use serde::Serialize;
+use serde_json::json;
+use tokio::sync::{broadcast, oneshot};
+
+use crate::App;
+use crate::error::ApiError;
+use crate::live::{self, Conn, ConnId, TableMsg};
+use crate::protocol::{self, Seek};
+
+/// A table as the lobby lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableSummary {
+    pub id: String,
+    pub game: String,
+    pub status: Status,
+    pub seats: Vec<SeatSummary>,
+    pub time: TimeControl,
+    pub rated: bool,
+    pub spectators: usize,
+    pub version: u64,
+    /// The path of the table's invitation link.
+    pub invite: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeatSummary {
+    pub user: Option<String>,
+    pub connected: bool,
+    pub ready: bool,
+}
+
+struct Room {
+    tables: BTreeMap<String, TableSummary>,
+    tx: broadcast::Sender<Utf8Bytes>,
+}
+
+impl Room {
+    fn new() -> Self {
+        Room {
+            tables: BTreeMap::new(),
+            tx: broadcast::channel(1024).0,
+        }
+    }
+}
+
+struct Waiting {
+    conn: Conn,
+    seek: Seek,
+}
+
+#[derive(Default)]
+pub struct Lobby {
+    rooms: Mutex<HashMap<String, Room>>,
+    seeks: Mutex<Vec<Waiting>>,
+}
+
+impl Lobby {
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Room>> {
+        self.rooms.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A table changed: update the room and tell its subscribers.
+    pub fn publish(&self, summary: TableSummary) {
+        let mut rooms = self.rooms();
+        let room = rooms.entry(summary.game.clone()).or_insert_with(Room::new);
+        if room.tables.get(&summary.id) == Some(&summary) {
+            return;
+        }
+        if room.tx.receiver_count() > 0 {
+            let _ = room
+                .tx
+                .send(protocol::out("lobby.table", &summary, None).into());
+        }
+        room.tables.insert(summary.id.clone(), summary);
+    }
+
+    /// A table closed.
+    pub fn remove(&self, game: &str, id: &str) {
+        let mut rooms = self.rooms();
+        if let Some(room) = rooms.get_mut(game)
+            && room.tables.remove(id).is_some()
+            && room.tx.receiver_count() > 0
+        {
+            let _ = room
+                .tx
+                .send(protocol::out("lobby.gone", json!({"game": game, "id": id}), None).into());
+        }
+    }
+
+    /// A room's tables and a receiver of its changes from now on.
+    pub fn subscribe(&self, game: &str) -> (Vec<TableSummary>, broadcast::Receiver<Utf8Bytes>) {
+        let mut rooms = self.rooms();
+        let room = rooms.entry(game.to_string()).or_insert_with(Room::new);
+        (room.tables.values().cloned().collect(), room.tx.subscribe())
+    }
+
+    pub fn tables(&self, game: &str) -> Vec<TableSummary> {
+        self.rooms()
+            .get(game)
+            .map(|r| r.tables.values().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Drops a socket's seeks (cancelled or closed).
+    pub fn cancel_seeks(&self, conn: ConnId) -> bool {
+        let mut seeks = self.seeks.lock().unwrap_or_else(|e| e.into_inner());
+        let before = seeks.len();
+        seeks.retain(|w| w.conn.id != conn);
+        seeks.len() != before
+    }
+}
+
+/// Quick pairing: matches `seek` with a waiting one, or queues it. When matched,
+/// a table is created with both seated and ready, so the game starts at once, and
+/// both sockets get `paired` and are subscribed to the table.
+pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<String>, ApiError> {
+    let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
+    if !crate::games::GAMES.contains(&seek.game.as_str()) {
+        return Err(ApiError::bad_request(
+            "unknown_game",
+            format!("no game {:?} here", seek.game),
+        ));
+    }
+    if seek.rated && user.guest {
+        return Err(ApiError::forbidden(
+            "guest_rated",
+            "guests play casual games only",
+        ));
+    }
+    seek.time
+        .validate()
+        .map_err(|e| ApiError::bad_request("bad_settings", e))?;
+    let partner = {
+        let mut seeks = app.lobby.seeks.lock().unwrap_or_else(|e| e.into_inner());
+        seeks.retain(|w| !w.conn.tx.is_closed());
+        let found = seeks
+            .iter()
+            .position(|w| w.seek == seek && w.conn.user.as_ref().is_some_and(|u| u.id != user.id));
+        match found {
+            Some(i) => Some(seeks.remove(i)),
+            None => {
+                seeks.retain(|w| w.conn.id != conn.id);
+                seeks.push(Waiting {
+                    conn: conn.clone(),
+                    seek: seek.clone(),
+                });
+                None
+            }
+        }
+    };
+    let Some(partner) = partner else {
+        return Ok(None);
+    };
+    let settings = Settings {
+        time: seek.time,
+        options: serde_json::Value::Null,
+        setup: qiyuan_game::Setup::Standard,
+        rated: seek.rated,
+        takebacks: !seek.rated,
+    };
+    let handle = live::create(app, &seek.game, settings).await?;
+    // The one who waited longer takes the first seat.
+    let players = [partner.conn, conn];
+    let mut cmds = Vec::new();
+    for (seat, c) in players.iter().enumerate() {
+        let name = c
+            .user
+            .as_ref()
+            .map(|u| u.username.clone())
+            .unwrap_or_default();
+        cmds.push(Command::Sit {
+            user: name,
+            seat: qiyuan_game::Seat(seat as u8),
+        });
+    }
+    for c in &players {
+        let name = c
+            .user
+            .as_ref()
+            .map(|u| u.username.clone())
+            .unwrap_or_default();
+        cmds.push(Command::Ready {
+            user: name,
+            proposal: None,
+        });
+    }
+    let (done, wait) = oneshot::channel();
+    handle
+        .tx
+        .send(TableMsg::Internal { cmds, done })
+        .await
+        .map_err(|_| ApiError::internal("table task gone"))?;
+    wait.await
+        .map_err(|_| ApiError::internal("table task gone"))?
+        .map_err(ApiError::internal)?;
+    for (seat, c) in players.iter().enumerate() {
+        c.send(protocol::out(
+            "paired",
+            json!({"table": handle.id, "game": seek.game, "seat": seat}),
+            None,
+        ));
+        let _ = handle
+            .tx
+            .send(TableMsg::Watch {
+                conn: c.clone(),
+                since: None,
+                req: None,
+            })
+            .await;
+    }
+    Ok(Some(handle.id))
+}

@@ -1,0 +1,369 @@
+//! The WebSocket protocol's messages (see docs/protocol.md). Every message is one
+//! envelope, `{"t": type, "d": data, "id": optional}`; a client's `id` comes back on
+//! the reply (`ack` or `error`) so it can match them. Parsing happens here, at the
+//! edge: anything malformed becomes a typed error and never reaches a table.
+
+use qiyuan_game::{Claim, Seat};
+use qiyuan_table::{Settings, TimeControl};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::ApiError;
+
+/// The protocol's version, sent in `hello`.
+pub const VERSION: u32 = 1;
+
+#[derive(Debug, Deserialize)]
+struct Envelope {
+    t: String,
+    #[serde(default)]
+    d: Value,
+    #[serde(default)]
+    id: Option<Value>,
+}
+
+/// A parsed client message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientMsg {
+    Ping,
+    LobbySubscribe {
+        game: String,
+    },
+    LobbyUnsubscribe {
+        game: String,
+    },
+    Create(CreateTable),
+    Seek(Seek),
+    SeekCancel,
+    Watch {
+        table: String,
+        since: Option<u64>,
+    },
+    Unwatch {
+        table: String,
+    },
+    /// A command for a table, acting as the connection's user.
+    Table {
+        table: String,
+        act: TableAct,
+    },
+}
+
+/// What a user can do at a table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TableAct {
+    Sit { seat: Seat },
+    Stand,
+    Propose { settings: Settings },
+    Accept { proposal: u32 },
+    Ready { proposal: Option<u32> },
+    Unready,
+    Swap { with: Seat },
+    Move { action: String },
+    DrawOffer,
+    DrawAccept,
+    DrawDecline,
+    TakebackRequest,
+    TakebackAccept,
+    TakebackDecline,
+    Claim { claim: Claim },
+    Resign,
+    Abort,
+    Leave,
+    Rematch,
+}
+
+/// `create`: a new table.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    pub game: String,
+    #[serde(default)]
+    pub time: Option<TimeControl>,
+    #[serde(default)]
+    pub rated: bool,
+    #[serde(default)]
+    pub options: Value,
+    /// Sit down at once at this seat.
+    #[serde(default)]
+    pub seat: Option<Seat>,
+    #[serde(default = "yes")]
+    pub takebacks: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `seek`: quick pairing with someone who wants the same game and time.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seek {
+    pub game: String,
+    pub time: TimeControl,
+    #[serde(default)]
+    pub rated: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameOnly {
+    game: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WatchData {
+    table: String,
+    #[serde(default)]
+    since: Option<u64>,
+}
+
+/// The fields every table command shares: which table, and optionally which game
+/// and which seat the client believes it is acting for (checked, never trusted).
+#[derive(Deserialize)]
+struct TableData {
+    table: String,
+    #[serde(default)]
+    game: Option<String>,
+    #[serde(default)]
+    seat: Option<Seat>,
+    #[serde(default)]
+    action: Option<String>,
+    #[serde(default)]
+    settings: Option<Settings>,
+    #[serde(default)]
+    proposal: Option<u32>,
+    #[serde(default)]
+    with: Option<Seat>,
+    #[serde(default)]
+    claim: Option<Claim>,
+}
+
+/// A message that parsed, with the client's request id.
+#[derive(Debug)]
+pub struct Request {
+    pub msg: ClientMsg,
+    pub id: Option<Value>,
+    /// For table commands: the game and seat the client named, to be checked.
+    pub expect_game: Option<String>,
+    pub expect_seat: Option<Seat>,
+}
+
+/// Parses one text frame. The error carries the request id when it could be read.
+pub fn parse(text: &str) -> Result<Request, (ApiError, Option<Value>)> {
+    let env: Envelope = serde_json::from_str(text).map_err(|e| {
+        (
+            ApiError::bad_request("malformed_json", format!("not a message envelope: {e}")),
+            None,
+        )
+    })?;
+    let id = env.id.clone();
+    let fail = |e: ApiError| (e, id.clone());
+    let mut expect_game = None;
+    let mut expect_seat = None;
+    let msg = match env.t.as_str() {
+        "ping" => ClientMsg::Ping,
+        "lobby.subscribe" => ClientMsg::LobbySubscribe {
+            game: data::<GameOnly>(&env.d).map_err(fail)?.game,
+        },
+        "lobby.unsubscribe" => ClientMsg::LobbyUnsubscribe {
+            game: data::<GameOnly>(&env.d).map_err(fail)?.game,
+        },
+        "create" => ClientMsg::Create(data(&env.d).map_err(fail)?),
+        "seek" => ClientMsg::Seek(data(&env.d).map_err(fail)?),
+        "seek.cancel" => ClientMsg::SeekCancel,
+        "watch" => {
+            let w: WatchData = data(&env.d).map_err(fail)?;
+            ClientMsg::Watch {
+                table: w.table,
+                since: w.since,
+            }
+        }
+        "unwatch" => ClientMsg::Unwatch {
+            table: data::<WatchData>(&env.d).map_err(fail)?.table,
+        },
+        t => {
+            let Some(kind) = TABLE_TYPES.iter().find(|k| **k == t) else {
+                return Err(fail(ApiError::bad_request(
+                    "unknown_type",
+                    format!("unknown message type {t:?}"),
+                )));
+            };
+            let d: TableData = data(&env.d).map_err(fail)?;
+            expect_game = d.game.clone();
+            // `sit` names the seat wanted; every other command may name the seat
+            // the client believes it acts for, which is checked.
+            expect_seat = if *kind == "sit" { None } else { d.seat };
+            let act = table_act(kind, &d).map_err(fail)?;
+            ClientMsg::Table {
+                table: d.table,
+                act,
+            }
+        }
+    };
+    Ok(Request {
+        msg,
+        id,
+        expect_game,
+        expect_seat,
+    })
+}
+
+/// Every table command's type name.
+pub const TABLE_TYPES: &[&str] = &[
+    "sit",
+    "stand",
+    "propose",
+    "accept",
+    "ready",
+    "unready",
+    "swap",
+    "move",
+    "draw.offer",
+    "draw.accept",
+    "draw.decline",
+    "takeback.request",
+    "takeback.accept",
+    "takeback.decline",
+    "claim",
+    "resign",
+    "abort",
+    "leave",
+    "rematch",
+];
+
+fn table_act(kind: &str, d: &TableData) -> Result<TableAct, ApiError> {
+    fn need<T: Clone>(v: &Option<T>, field: &str, kind: &str) -> Result<T, ApiError> {
+        v.clone().ok_or_else(|| {
+            ApiError::bad_request("bad_message", format!("{kind} needs the field {field:?}"))
+        })
+    }
+    Ok(match kind {
+        "sit" => TableAct::Sit {
+            seat: need(&d.seat, "seat", kind)?,
+        },
+        "stand" => TableAct::Stand,
+        "propose" => TableAct::Propose {
+            settings: need(&d.settings, "settings", kind)?,
+        },
+        "accept" => TableAct::Accept {
+            proposal: need(&d.proposal, "proposal", kind)?,
+        },
+        "ready" => TableAct::Ready {
+            proposal: d.proposal,
+        },
+        "unready" => TableAct::Unready,
+        "swap" => TableAct::Swap {
+            with: need(&d.with, "with", kind)?,
+        },
+        "move" => TableAct::Move {
+            action: need(&d.action, "action", kind)?,
+        },
+        "draw.offer" => TableAct::DrawOffer,
+        "draw.accept" => TableAct::DrawAccept,
+        "draw.decline" => TableAct::DrawDecline,
+        "takeback.request" => TableAct::TakebackRequest,
+        "takeback.accept" => TableAct::TakebackAccept,
+        "takeback.decline" => TableAct::TakebackDecline,
+        "claim" => TableAct::Claim {
+            claim: need(&d.claim, "claim", kind)?,
+        },
+        "resign" => TableAct::Resign,
+        "abort" => TableAct::Abort,
+        "leave" => TableAct::Leave,
+        _ => TableAct::Rematch,
+    })
+}
+
+fn data<T: DeserializeOwned>(d: &Value) -> Result<T, ApiError> {
+    let d = if d.is_null() {
+        &Value::Object(Default::default())
+    } else {
+        d
+    };
+    T::deserialize(d).map_err(|e| ApiError::bad_request("bad_message", e.to_string()))
+}
+
+/// A server message, serialised once and sent to one or many sockets.
+#[derive(Debug, Serialize)]
+pub struct Out<'a, D: Serialize> {
+    pub t: &'a str,
+    pub d: D,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<&'a Value>,
+}
+
+/// Serialises a server message.
+pub fn out<D: Serialize>(t: &str, d: D, id: Option<&Value>) -> String {
+    serde_json::to_string(&Out { t, d, id }).unwrap_or_else(|_| {
+        r#"{"t":"error","d":{"code":"internal","message":"unserialisable message"}}"#.into()
+    })
+}
+
+/// An `error` message.
+pub fn error(err: &ApiError, table: Option<&str>, id: Option<&Value>) -> String {
+    #[derive(Serialize)]
+    struct E<'a> {
+        code: &'a str,
+        message: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        table: Option<&'a str>,
+    }
+    out(
+        "error",
+        E {
+            code: err.code,
+            message: &err.message,
+            table,
+        },
+        id,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelopes_parse_into_typed_messages() {
+        let r = parse(r#"{"t":"move","d":{"table":"abc","action":"e2e4"},"id":7}"#).unwrap();
+        assert_eq!(
+            r.msg,
+            ClientMsg::Table {
+                table: "abc".into(),
+                act: TableAct::Move {
+                    action: "e2e4".into()
+                }
+            }
+        );
+        assert_eq!(r.id, Some(Value::from(7)));
+        assert_eq!(parse(r#"{"t":"ping"}"#).unwrap().msg, ClientMsg::Ping);
+    }
+
+    #[test]
+    fn bad_input_gets_typed_errors() {
+        assert_eq!(parse("{not json").unwrap_err().0.code, "malformed_json");
+        let (e, id) = parse(r#"{"t":"fly","id":"x"}"#).unwrap_err();
+        assert_eq!((e.code, id), ("unknown_type", Some(Value::from("x"))));
+        assert_eq!(
+            parse(r#"{"t":"move","d":{"table":"a"}}"#)
+                .unwrap_err()
+                .0
+                .code,
+            "bad_message"
+        );
+        assert_eq!(
+            parse(r#"{"t":"move","d":[1]}"#).unwrap_err().0.code,
+            "bad_message"
+        );
+        assert_eq!(
+            parse(r#"{"t":"sit","d":{"table":"a","seat":-1}}"#)
+                .unwrap_err()
+                .0
+                .code,
+            "bad_message"
+        );
+    }
+}

@@ -1,0 +1,322 @@
+//! One WebSocket connection: a reader that parses each message at the edge and
+//! routes it (to the lobby or to a table's task), and a writer fed by a bounded
+//! queue that tables and lobby rooms push into. Every bad message gets a typed
+//! `error` and the connection stays open.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::App;
+use crate::error::ApiError;
+use crate::live::{self, Conn, TableMsg, UserInfo};
+use crate::protocol::{self, ClientMsg, Request};
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// Frames larger than this close the socket (tungstenite's limit); frames larger
+/// than the configured `max_message_bytes` but under this get a `too_large` error.
+const HARD_LIMIT: usize = 1 << 20;
+
+#[derive(Debug, Deserialize)]
+pub struct WsQuery {
+    #[serde(default)]
+    token: Option<String>,
+}
+
+pub async fn upgrade(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(q): Query<WsQuery>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let user = match q.token {
+        Some(token) => app.user_of_token(&token).await?,
+        None => app.user_of(&headers).await?,
+    };
+    let user = user.map(|u| UserInfo {
+        id: u.id,
+        username: u.username,
+        guest: u.guest,
+    });
+    Ok(ws
+        .max_message_size(HARD_LIMIT)
+        .max_frame_size(HARD_LIMIT)
+        .on_upgrade(move |socket| connection(app, socket, user)))
+}
+
+async fn connection(app: Arc<App>, socket: WebSocket, user: Option<UserInfo>) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(1024);
+    let conn = Conn {
+        id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
+        user,
+        tx,
+    };
+    let writer = tokio::spawn(async move {
+        while let Some(text) = rx.recv().await {
+            if sink.send(Message::Text(text)).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    conn.send(protocol::out(
+        "hello",
+        json!({
+            "protocol": protocol::VERSION,
+            "user": conn.user,
+            "games": crate::games::GAMES,
+            "server_time": crate::now_ms(),
+        }),
+        None,
+    ));
+
+    let mut session = Session {
+        app: app.clone(),
+        conn: conn.clone(),
+        tables: HashSet::new(),
+        lobbies: HashMap::new(),
+    };
+    let shutdown = app.shutdown.clone();
+    loop {
+        let msg = tokio::select! {
+            msg = stream.next() => msg,
+            _ = crate::stopped(shutdown.clone()) => break,
+        };
+        let Some(Ok(msg)) = msg else { break };
+        match msg {
+            Message::Text(text) => session.on_text(text.as_str()).await,
+            Message::Binary(_) => session.reply_error(
+                &ApiError::bad_request(
+                    "malformed_json",
+                    "binary frames are not understood; send JSON text",
+                ),
+                None,
+            ),
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => {}
+        }
+    }
+    session.closed().await;
+    drop(session);
+    drop(conn);
+    let _ = writer.await;
+}
+
+/// What one connection is subscribed to.
+struct Session {
+    app: Arc<App>,
+    conn: Conn,
+    tables: HashSet<String>,
+    lobbies: HashMap<String, JoinHandle<()>>,
+}
+
+impl Session {
+    fn reply_error(&self, err: &ApiError, id: Option<&Value>) {
+        self.conn.send(protocol::error(err, None, id));
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        if text.len() > self.app.config.max_message_bytes {
+            let err = ApiError::bad_request(
+                "too_large",
+                format!(
+                    "a message may have at most {} bytes; this one has {}",
+                    self.app.config.max_message_bytes,
+                    text.len()
+                ),
+            );
+            self.reply_error(&err, None);
+            return;
+        }
+        match protocol::parse(text) {
+            Ok(req) => {
+                if let Err(err) = self.on_request(&req).await {
+                    let table = match &req.msg {
+                        ClientMsg::Table { table, .. }
+                        | ClientMsg::Watch { table, .. }
+                        | ClientMsg::Unwatch { table } => Some(table.as_str()),
+                        _ => None,
+                    };
+                    self.conn
+                        .send(protocol::error(&err, table, req.id.as_ref()));
+                }
+            }
+            Err((err, id)) => self.reply_error(&err, id.as_ref()),
+        }
+    }
+
+    fn table(&self, id: &str) -> Result<live::TableHandle, ApiError> {
+        self.app
+            .tables
+            .get(id)
+            .ok_or_else(|| ApiError::not_found(format!("no live table {id}")))
+    }
+
+    async fn send_table(&self, handle: &live::TableHandle, msg: TableMsg) -> Result<(), ApiError> {
+        handle
+            .tx
+            .send(msg)
+            .await
+            .map_err(|_| ApiError::not_found(format!("table {} has closed", handle.id)))
+    }
+
+    async fn on_request(&mut self, req: &Request) -> Result<(), ApiError> {
+        let id = req.id.as_ref();
+        match &req.msg {
+            ClientMsg::Ping => {
+                self.conn.send(protocol::out(
+                    "pong",
+                    json!({"server_time": crate::now_ms()}),
+                    id,
+                ));
+            }
+            ClientMsg::LobbySubscribe { game } => {
+                if !crate::games::GAMES.contains(&game.as_str()) {
+                    return Err(ApiError::bad_request(
+                        "unknown_game",
+                        format!("no game {game:?} here"),
+                    ));
+                }
+                let (tables, mut rx) = self.app.lobby.subscribe(game);
+                self.conn.send(protocol::out(
+                    "lobby",
+                    json!({"game": game, "tables": tables}),
+                    id,
+                ));
+                let conn = self.conn.clone();
+                let forward = tokio::spawn(async move {
+                    loop {
+                        match rx.recv().await {
+                            Ok(text) => {
+                                if !conn.send(text) {
+                                    break;
+                                }
+                            }
+                            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                            Err(_) => break,
+                        }
+                    }
+                });
+                if let Some(old) = self.lobbies.insert(game.clone(), forward) {
+                    old.abort();
+                }
+            }
+            ClientMsg::LobbyUnsubscribe { game } => {
+                if let Some(task) = self.lobbies.remove(game) {
+                    task.abort();
+                }
+                self.ack(id, json!({"game": game}));
+            }
+            ClientMsg::Create(create) => {
+                let user = self.conn.user.clone().ok_or_else(ApiError::unauthorized)?;
+                let handle = crate::api::create_table(&self.app, &user, create.clone()).await?;
+                self.ack(
+                    id,
+                    json!({"table": handle.id, "invite": format!("/table/{}", handle.id)}),
+                );
+                if let Some(seat) = create.seat {
+                    self.tables.insert(handle.id.clone());
+                    self.send_table(
+                        &handle,
+                        TableMsg::Act {
+                            conn: self.conn.clone(),
+                            act: protocol::TableAct::Sit { seat },
+                            req: None,
+                            expect_seat: None,
+                        },
+                    )
+                    .await?;
+                }
+            }
+            ClientMsg::Seek(seek) => {
+                match crate::lobby::seek(&self.app, self.conn.clone(), seek.clone()).await? {
+                    Some(table) => {
+                        self.tables.insert(table.clone());
+                        self.ack(id, json!({"table": table}));
+                    }
+                    None => self.ack(id, json!({"seeking": true})),
+                }
+            }
+            ClientMsg::SeekCancel => {
+                let cancelled = self.app.lobby.cancel_seeks(self.conn.id);
+                self.ack(id, json!({"cancelled": cancelled}));
+            }
+            ClientMsg::Watch { table, since } => {
+                let handle = self.table(table)?;
+                self.tables.insert(table.clone());
+                self.send_table(
+                    &handle,
+                    TableMsg::Watch {
+                        conn: self.conn.clone(),
+                        since: *since,
+                        req: req.id.clone(),
+                    },
+                )
+                .await?;
+            }
+            ClientMsg::Unwatch { table } => {
+                let handle = self.table(table)?;
+                self.tables.remove(table);
+                self.send_table(&handle, TableMsg::Unwatch { conn: self.conn.id })
+                    .await?;
+                self.ack(id, json!({"table": table}));
+            }
+            ClientMsg::Table { table, act } => {
+                let handle = self.table(table)?;
+                if let Some(game) = &req.expect_game
+                    && game != handle.game
+                {
+                    return Err(ApiError::bad_request(
+                        "wrong_game",
+                        format!("table {table} plays {}, not {game}", handle.game),
+                    ));
+                }
+                self.tables.insert(table.clone());
+                self.send_table(
+                    &handle,
+                    TableMsg::Act {
+                        conn: self.conn.clone(),
+                        act: act.clone(),
+                        req: req.id.clone(),
+                        expect_seat: req.expect_seat,
+                    },
+                )
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
+    fn ack(&self, id: Option<&Value>, d: Value) {
+        self.conn.send(protocol::out("ack", d, id));
+    }
+
+    /// The socket is gone: tables learn it (a seated player may now be absent),
+    /// seeks are dropped, lobby forwarding stops.
+    async fn closed(&mut self) {
+        self.app.lobby.cancel_seeks(self.conn.id);
+        for (_, task) in self.lobbies.drain() {
+            task.abort();
+        }
+        for table in self.tables.drain() {
+            if let Some(handle) = self.app.tables.get(&table) {
+                let _ = handle
+                    .tx
+                    .send(TableMsg::Closed { conn: self.conn.id })
+                    .await;
+            }
+        }
+    }
+}

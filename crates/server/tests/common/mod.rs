@@ -1,0 +1,294 @@
+//! A real server on loopback and real clients: reqwest for HTTP, tokio-tungstenite
+//! for WebSocket. Every scenario runs on SQLite and on PostgreSQL
+//! (`QIYUAN_TEST_POSTGRES`, default `postgres://root@127.0.0.1:5432/test`, each run
+//! in a schema of its own).
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use qiyuan_server::{Config, Running};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+#[derive(Debug, Clone, Copy)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub fn postgres_url() -> String {
+    std::env::var("QIYUAN_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".to_string())
+}
+
+pub fn unique(prefix: &str) -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!(
+        "{prefix}_{}_{}_{}",
+        std::process::id(),
+        nanos % 1_000_000_000,
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+pub struct TestServer {
+    pub running: Option<Running>,
+    pub base: String,
+    pub ws: String,
+    pub dir: tempfile::TempDir,
+}
+
+pub fn config(backend: Backend, dir: &std::path::Path) -> Config {
+    let mut config = Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.to_path_buf(),
+        escape_grace_secs: Some(1.0),
+        login_attempts_per_minute: 3,
+        ..Config::default()
+    };
+    if let Backend::Postgres = backend {
+        config.database = Some(format!("{}?schema={}", postgres_url(), unique("srv")));
+    }
+    config
+}
+
+pub async fn start(backend: Backend) -> TestServer {
+    start_with(backend, |_| {}).await
+}
+
+pub async fn start_with(backend: Backend, tweak: impl FnOnce(&mut Config)) -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(backend, dir.path());
+    tweak(&mut config);
+    let running = qiyuan_server::start(config).await.unwrap_or_else(|e| {
+        panic!("the server did not start on {backend:?} (is PostgreSQL up?): {e:#}")
+    });
+    let addr = running.addr;
+    TestServer {
+        running: Some(running),
+        base: format!("http://{addr}"),
+        ws: format!("ws://{addr}/ws"),
+        dir,
+    }
+}
+
+impl TestServer {
+    pub async fn guest(&self) -> Client {
+        let http = reqwest::Client::new();
+        let r: Value = http
+            .post(format!("{}/api/account/guest", self.base))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        Client::from_session(self, http, &r)
+    }
+
+    pub async fn register(&self, name: &str) -> Client {
+        let http = reqwest::Client::new();
+        let resp = http
+            .post(format!("{}/api/account/register", self.base))
+            .json(&json!({"username": name, "password": "secret-pw"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 201, "register {name}");
+        let r: Value = resp.json().await.unwrap();
+        Client::from_session(self, http, &r)
+    }
+}
+
+pub struct Client {
+    pub http: reqwest::Client,
+    pub base: String,
+    pub ws_url: String,
+    pub token: String,
+    pub name: String,
+}
+
+impl Client {
+    fn from_session(server: &TestServer, http: reqwest::Client, r: &Value) -> Client {
+        Client {
+            http,
+            base: server.base.clone(),
+            ws_url: server.ws.clone(),
+            token: r["token"].as_str().expect("a token").to_string(),
+            name: r["user"]["username"].as_str().unwrap().to_string(),
+        }
+    }
+
+    pub async fn ws(&self) -> Ws {
+        let url = format!("{}?token={}", self.ws_url, self.token);
+        let (stream, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        let mut ws = Ws {
+            stream,
+            seen: Vec::new(),
+        };
+        let hello = ws.expect("hello").await;
+        assert_eq!(hello["d"]["user"]["username"], self.name.as_str());
+        ws
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
+pub struct Ws {
+    pub stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every message received, in order.
+    pub seen: Vec<Value>,
+}
+
+impl Ws {
+    pub async fn send_raw(&mut self, text: &str) {
+        self.stream.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    pub async fn send(&mut self, t: &str, d: Value) {
+        self.send_raw(&json!({"t": t, "d": d}).to_string()).await;
+    }
+
+    /// The next message, within 10 s.
+    pub async fn recv(&mut self) -> Value {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
+                .await
+                .expect("a message within 10 s")
+                .expect("the socket open")
+                .expect("a frame");
+            if let Message::Text(text) = msg {
+                let v: Value = serde_json::from_str(&text).unwrap();
+                self.seen.push(v.clone());
+                return v;
+            }
+        }
+    }
+
+    /// Skips messages until one of type `t`.
+    pub async fn expect(&mut self, t: &str) -> Value {
+        loop {
+            let v = self.recv().await;
+            if v["t"] == t {
+                return v;
+            }
+            if v["t"] == "error" && t != "error" {
+                panic!("expected {t}, got error {v}");
+            }
+        }
+    }
+
+    /// Skips messages until an event batch holding an event of type `ty`.
+    pub async fn event(&mut self, ty: &str) -> Value {
+        loop {
+            let v = self.recv().await;
+            if v["t"] == "error" {
+                panic!("expected event {ty}, got error {v}");
+            }
+            if v["t"] == "event" && has_event(&v, ty) {
+                return v;
+            }
+        }
+    }
+
+    /// Sends a table command and waits for its ack (or error), skipping events.
+    pub async fn act(&mut self, t: &str, d: Value) -> Value {
+        let id = json!(format!("r{}", self.seen.len()));
+        self.send_raw(&json!({"t": t, "d": d, "id": id}).to_string())
+            .await;
+        loop {
+            let v = self.recv().await;
+            if (v["t"] == "ack" || v["t"] == "error") && v["id"] == id {
+                return v;
+            }
+        }
+    }
+
+    pub async fn ok(&mut self, t: &str, d: Value) -> Value {
+        let r = self.act(t, d.clone()).await;
+        assert_eq!(r["t"], "ack", "{t} {d} was refused: {r}");
+        r
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.stream.close(None).await;
+    }
+}
+
+pub fn has_event(v: &Value, ty: &str) -> bool {
+    v["d"]["events"]
+        .as_array()
+        .is_some_and(|es| es.iter().any(|e| e["type"] == ty))
+}
+
+pub fn events_of<'a>(msgs: &'a [Value], ty: &str) -> Vec<&'a Value> {
+    msgs.iter()
+        .filter(|m| m["t"] == "event")
+        .flat_map(|m| m["d"]["events"].as_array().into_iter().flatten())
+        .filter(|e| e["type"] == ty)
+        .collect()
+}
+
+/// Two players at a new table of `game` with `time`, both seated and ready: the
+/// game has started. Returns (table id, first seat's socket, second seat's socket).
+pub async fn table_with_game(
+    server: &TestServer,
+    a: &Client,
+    b: &Client,
+    game: &str,
+    time: Value,
+) -> (String, Ws, Ws) {
+    let mut wa = a.ws().await;
+    let mut wb = b.ws().await;
+    let r = wa
+        .ok("create", json!({"game": game, "time": time, "seat": 0}))
+        .await;
+    let table = r["d"]["table"].as_str().unwrap().to_string();
+    wa.event("sat").await;
+    wb.send("watch", json!({"table": table})).await;
+    wb.expect("sync").await;
+    wb.ok("sit", json!({"table": table, "seat": 1})).await;
+    wa.ok("ready", json!({"table": table})).await;
+    wb.ok("ready", json!({"table": table})).await;
+    wa.event("started").await;
+    let _ = server;
+    (table, wa, wb)
+}
+
+/// Runs a scenario on both backends, as two tests.
+#[macro_export]
+macro_rules! both {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(super::common::Backend::Sqlite).await
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(super::common::Backend::Postgres).await
+                }
+            )*
+        }
+    };
+}
