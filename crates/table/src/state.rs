@@ -94,6 +94,9 @@ pub struct GameState {
     pub rated: bool,
     /// When the game ended (for a flag: when the time ran out).
     pub ended_at: Option<Millis>,
+    /// Fouls recorded by an arbiter, per seat.
+    #[serde(default)]
+    pub fouls: Vec<u8>,
 }
 
 /// Everything at the table but the game value.

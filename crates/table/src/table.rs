@@ -273,6 +273,26 @@ impl<G: Game> Table<G> {
             Command::Rematch { user } => self.rematch(&user, now),
             Command::Tick => Ok(Vec::new()),
             Command::Restart { down_since } => Ok(self.restart(down_since, now)),
+            Command::Foul { seat } => {
+                if !self.is_playing() {
+                    return refuse(K::NoGame, "no game is being played");
+                }
+                if seat.0 >= self.seats_n {
+                    return refuse(K::NoSuchSeat, format!("there is no {seat}"));
+                }
+                let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+                let count = gs.fouls[seat.index()].saturating_add(1);
+                gs.fouls[seat.index()] = count;
+                let mut events = vec![Event::Fouled { seat, count }];
+                if count >= 3 {
+                    // Three fouls lose, whoever has moved: an arbiter's decision,
+                    // not an abort.
+                    let outcome = self.conceded(seat, EndReason::Fouls);
+                    let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
+                    events.extend(self.end(outcome, rated, now));
+                }
+                Ok(events)
+            }
             Command::Adjudicate { outcome } => {
                 if !self.is_playing() {
                     return refuse(K::NoGame, "no game is being played");
@@ -525,6 +545,7 @@ impl<G: Game> Table<G> {
             outcome: None,
             rated,
             ended_at: None,
+            fouls: vec![0; n],
         });
         self.game = Some(game);
         self.options = Some(options);

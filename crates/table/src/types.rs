@@ -216,6 +216,10 @@ pub enum Command {
     Adjudicate {
         outcome: Outcome,
     },
+    /// An arbiter records a foul (犯规) against `seat`; the third loses the game.
+    Foul {
+        seat: Seat,
+    },
 }
 
 impl Command {
@@ -246,7 +250,7 @@ impl Command {
             | Reconnect { user }
             | Leave { user }
             | Rematch { user } => Some(user),
-            Tick | Restart { .. } | Adjudicate { .. } => None,
+            Tick | Restart { .. } | Adjudicate { .. } | Foul { .. } => None,
         }
     }
 }
@@ -348,6 +352,11 @@ pub enum Event {
     /// The server came back; clocks continue from `clock`.
     Resumed {
         clock: Option<ClockView>,
+    },
+    /// An arbiter recorded a foul; `count` is the seat's fouls in this game.
+    Fouled {
+        seat: Seat,
+        count: u8,
     },
 }
 

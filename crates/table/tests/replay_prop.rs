@@ -47,6 +47,7 @@ fn command(seats: u8) -> impl Strategy<Value = Command> {
         3 => Just(Command::Tick),
         1 => (0u64..100_000).prop_map(|d| Command::Restart { down_since: d }),
         1 => Just(Command::Adjudicate { outcome: Outcome::aborted(seats) }),
+        1 => (0..4u8).prop_map(|s| Command::Foul { seat: Seat(s) }),
     ]
 }
 

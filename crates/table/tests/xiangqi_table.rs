@@ -251,3 +251,25 @@ fn xiangqi_record_after_resignation() {
     assert!(record.contains("1-0"), "{record}");
     assert!(record.contains("alice"), "{record}");
 }
+
+#[test]
+fn three_fouls_lose() {
+    let mut s = game(TimeControl::qq(10, 1, 30));
+    opening(&mut s, 0..2, S);
+    assert_eq!(
+        s.ok(Command::Foul { seat: Seat(1) }),
+        vec![Event::Fouled {
+            seat: Seat(1),
+            count: 1
+        }]
+    );
+    s.ok(Command::Foul { seat: Seat(1) });
+    assert_eq!(
+        s.refused(Command::Foul { seat: Seat(2) }).kind,
+        K::NoSuchSeat
+    );
+    let (o, _) = ended(&s.ok(Command::Foul { seat: Seat(1) })).unwrap();
+    assert_eq!(o.reason, EndReason::Fouls);
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    s.check_replay();
+}
