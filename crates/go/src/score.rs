@@ -25,12 +25,17 @@ pub struct AreaCount {
 /// make a group alive in its own right.
 const SEKI_EYE_MAX: usize = 3;
 
+/// The largest region next to a group in seki that counts as its eye (neutral):
+/// larger ones are territory.
+const SEKI_REGION_MAX: usize = 6;
+
 /// Counts the area of `board` with the stones on `dead` removed (points without a
 /// stone in `dead` are ignored).
 ///
-/// A group lives by seki when it has at most one eye (a region of its colour alone,
-/// of at most three points) and shares a neutral region with an opposing group that
-/// has at most one such eye too; its eye is then neutral, like the shared liberties.
+/// Two opposing groups live in seki when they share a neutral region and one of them
+/// has at most one eye (a region of its colour alone, of at most three points); the
+/// eyes of both (regions of up to six points) are then neutral, like the shared
+/// liberties. This is how GNU Go's `final_score` counts under Chinese rules.
 pub fn area(board: &Board, dead: &[Point]) -> AreaCount {
     let size = board.size() as usize;
     let at = |p: Point| p.row as usize * size + p.col as usize;
@@ -120,15 +125,16 @@ pub fn area(board: &Board, dead: &[Point]) -> AreaCount {
         .iter()
         .map(|e| e.len() < 2 && e.iter().all(|&r| regions[r].points.len() <= SEKI_EYE_MAX))
         .collect();
+    // Two opposing groups sharing a neutral region live in seki when either of them
+    // has fewer than two eyes (else it would have been captured or filled).
     let mut seki = vec![false; groups.len()];
     for region in regions.iter().filter(|r| r.color.is_none()) {
         for &g in &region.groups {
             let color = groups[g].0;
-            if weak[g]
-                && region
-                    .groups
-                    .iter()
-                    .any(|&h| groups[h].0 != color && weak[h])
+            if region
+                .groups
+                .iter()
+                .any(|&h| groups[h].0 != color && (weak[g] || weak[h]))
             {
                 seki[g] = true;
             }
@@ -136,7 +142,8 @@ pub fn area(board: &Board, dead: &[Point]) -> AreaCount {
     }
     let mut owner: Vec<Option<Color>> = live.points().map(|p| live.get(p)).collect();
     for region in &regions {
-        let neutral = region.color.is_none() || region.groups.iter().any(|&g| seki[g]);
+        let neutral = region.color.is_none()
+            || (region.points.len() <= SEKI_REGION_MAX && region.groups.iter().any(|&g| seki[g]));
         if !neutral {
             for &p in &region.points {
                 owner[at(p)] = region.color;
