@@ -7,6 +7,21 @@
 //! The crate is pure: the deal's randomness comes only from the seed in the setup,
 //! the bots' from a seed they are given. It knows nothing of tables, clocks,
 //! users, sockets or storage; the table drives it through [`qiyuan_game::Game`].
+//!
+//! - Deal: SplitMix64 shuffles the 54 cards from the setup's seed; 17 to each
+//!   seat, 3 to the bottom. When all three pass, the next deal comes from a seed
+//!   derived from the same seed ([`rng::derive`]), so a whole hand replays from its
+//!   seed and actions. The first bidder is drawn from the seed unless
+//!   [`Options::first_bidder`] names it (the table rotates it between hands).
+//! - Scoring (QQ): unit = winning bid × 2 per bomb or rocket × 2 for spring or
+//!   anti-spring; the landlord wins or loses 2 units, each farmer 1.
+//! - Leaving ([`qiyuan_game::Game::conceded`] with `Escape`): the leaver alone
+//!   pays, as a loss at the current multiplier doubled once more; a leaving
+//!   farmer's partner neither wins nor loses. See [`Doudizhu`]'s `conceded`.
+//! - Hidden information: [`Doudizhu`]'s views hold the viewer's own hand and the
+//!   others' counts only; the bottom after the landlord is known; every hand at
+//!   the end. The record ([`Record`]) holds the seed and every deal: it is for
+//!   after the hand.
 
 pub mod bot;
 pub mod card;

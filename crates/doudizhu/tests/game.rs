@@ -429,3 +429,36 @@ fn hands_are_counted_as_ranks_in_any_notation() {
     assert_eq!(e.canonical, "JJJQQQ");
     assert_eq!(Counts::parse(&e.canonical).unwrap().len(), 6);
 }
+
+#[test]
+fn bots_decide_from_what_their_seat_sees() {
+    use qiyuan_doudizhu::bot::{Strength, choose};
+    // Seat 0's hand and the bottom are the same; seats 1 and 2 hold different cards.
+    let a = "33445566778899TTJ/QQQQKKKAAAA2222BR/3345566778899TTJJ/JK4".to_string();
+    let b = "33445566778899TTJ/3345566778899TTJJ/QQQQKKKAAAA2222BR/JK4".to_string();
+    let ga = game(&a, 0);
+    let gb = game(&b, 0);
+    let (va, vb) = (
+        ga.view(Viewer::Seat(Seat(0))),
+        gb.view(Viewer::Seat(Seat(0))),
+    );
+    assert_eq!(va, vb, "the hidden hands differ, the views do not");
+    for strength in [Strength::Basic, Strength::Strong] {
+        assert_eq!(choose(&va, strength, 5), choose(&vb, strength, 5));
+    }
+    let (mut ga, mut gb) = (ga, gb);
+    play(&mut ga, &[(0, "bid 3")]);
+    play(&mut gb, &[(0, "bid 3")]);
+    let (va, vb) = (
+        ga.view(Viewer::Seat(Seat(0))),
+        gb.view(Viewer::Seat(Seat(0))),
+    );
+    assert_eq!(va, vb);
+    for strength in [Strength::Basic, Strength::Strong] {
+        let x = choose(&va, strength, 9).unwrap();
+        assert_eq!(Some(x.clone()), choose(&vb, strength, 9));
+        ga.act(Seat(0), &x).expect("the bot's play is legal");
+        ga = game(&a, 0);
+        play(&mut ga, &[(0, "bid 3")]);
+    }
+}

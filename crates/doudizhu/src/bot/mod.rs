@@ -238,7 +238,10 @@ impl Knowledge {
 }
 
 /// Deals sampled for each strong decision.
-const PLAY_SAMPLES: u64 = 16;
+const PLAY_SAMPLES: u64 = 48;
+/// Wins (of the samples) another play needs over the basic choice: with few
+/// samples the best-looking play is often only the luckiest.
+const MARGIN: u32 = 4;
 /// Candidate plays the strong bot weighs.
 const CANDIDATES: usize = 8;
 
@@ -297,7 +300,11 @@ fn strong_play(k: &Knowledge, seed: u64) -> Option<Combo> {
         }
     }
     let best = (0..candidates.len()).max_by_key(|&j| (wins[j], std::cmp::Reverse(j)))?;
-    candidates[best]
+    if wins[best] >= wins[0] + MARGIN {
+        candidates[best]
+    } else {
+        candidates[0]
+    }
 }
 
 #[cfg(test)]
