@@ -82,7 +82,7 @@ export function modelFromView(id: string, raw: unknown): TableModel {
     const setup = obj(settings.setup);
     m.startFen = str(board.start_fen) ?? str(setup.position) ?? undefined;
     const moves = Array.isArray(g.moves) ? g.moves : Array.isArray(g.actions) ? g.actions : [];
-    m.moves = moves.map((a) => ({ uci: str(obj(a).action) ?? '', display: str(obj(a).display) ?? '' }));
+    m.moves = moves.map((a) => ({ uci: (str(obj(a).action) ?? '').toLowerCase().replace('-', ''), display: str(obj(a).display) ?? '' }));
     m.clock = clockFrom(g.clock);
     if (typeof g.draw_offer === 'number') m.offers.draw = g.draw_offer;
     if (typeof g.takeback_request === 'number') m.offers.takeback = g.takeback_request;
@@ -90,7 +90,7 @@ export function modelFromView(id: string, raw: unknown): TableModel {
     m.gameId = typeof gid === 'string' || typeof gid === 'number' ? String(gid) : null;
     if (g.outcome) m.result = resultFrom(g.outcome, v);
     if (typeof board.fen === 'string') m.fen = board.fen;
-    if (Array.isArray(board.legal_moves)) m.legal = board.legal_moves.map(String);
+    if (Array.isArray(board.legal_moves)) m.legal = board.legal_moves.map((x) => String(x).toLowerCase().replace('-', ''));
     if (typeof board.check === 'boolean') m.check = board.check;
     const turn = g.turn;
     m.turn = typeof obj(turn).seat === 'number' ? num(obj(turn).seat) : typeof board.to_move === 'number' ? board.to_move : turn === 'over' ? null : m.moves.length % 2;

@@ -10,13 +10,14 @@ interface GameSummary {
   kind?: string;
   white?: string | null;
   black?: string | null;
-  players?: Array<string | null>;
-  result?: string;
+  players?: unknown[];
+  result?: unknown;
   score?: string;
   reason?: string;
   ended_at?: number | string | null;
   started_at?: number | string | null;
   created_at?: number | string | null;
+  status?: string;
   [k: string]: unknown;
 }
 
@@ -71,20 +72,26 @@ export function profilePage(root: HTMLElement, name: string) {
                     'tbody',
                     null,
                     p.games.map((g) => {
-                      const players = g.players ?? [g.white ?? '?', g.black ?? '?'];
+                      const raw = (g.players ?? [g.white ?? null, g.black ?? null]) as unknown[];
+                      const players = raw.map((x) => (x && typeof x === 'object' ? String((x as { name?: unknown }).name ?? '?') : x === null || x === undefined ? '?' : String(x)));
+                      const mine = raw[players.indexOf(uname)] as { rating_diff?: number | null } | undefined;
                       const kind = String(g.game ?? g.kind ?? '');
-                      const res = String(g.score ?? g.result ?? '');
+                      const result = (g.result && typeof g.result === 'object' ? g.result : null) as { results?: string[]; reason?: string; score?: string } | null;
+                      const res = String(result?.score ?? g.score ?? (typeof g.result === 'string' ? g.result : '') ?? '');
+                      const reason = result?.reason ?? g.reason;
                       const myIndex = players.indexOf(uname);
-                      const won = (res === '1-0' && myIndex === 0) || (res === '0-1' && myIndex === 1);
-                      const lost = (res === '1-0' && myIndex === 1) || (res === '0-1' && myIndex === 0);
+                      const mineRes = result?.results?.[myIndex];
+                      const won = mineRes === 'win' || (res === '1-0' && myIndex === 0) || (res === '0-1' && myIndex === 1);
+                      const lost = mineRes === 'loss' || (res === '1-0' && myIndex === 1) || (res === '0-1' && myIndex === 0);
+                      const diff = mine && typeof mine.rating_diff === 'number' ? ` ${mine.rating_diff > 0 ? '+' : ''}${mine.rating_diff}` : '';
                       return h(
                         'tr',
-                        null,
+                        { 'data-game': g.id },
                         h('td', null, when(g.ended_at ?? g.started_at ?? g.created_at)),
                         h('td', null, kind ? t(kind as Key) : ''),
-                        h('td', null, players.map((x) => x ?? '?').join(` ${t('vs')} `)),
-                        h(`td${won ? '.res-win' : lost ? '.res-loss' : ''}`, null, res, g.reason ? ` (${reasonText(String(g.reason))})` : ''),
-                        h('td', null, h('a', { href: `/game/${g.id}.pgn`, download: `qiyuan-${g.id}.pgn` }, 'PGN')),
+                        h('td', null, players.join(` ${t('vs')} `)),
+                        h(`td${won ? '.res-win' : lost ? '.res-loss' : ''}`, null, res || t('playing'), reason ? ` (${reasonText(String(reason))})` : '', diff),
+                        h('td', null, g.status === 'finished' || result ? h('a', { href: `/game/${g.id}.${kind === 'go' ? 'sgf' : kind === 'doudizhu' ? 'json' : 'pgn'}`, download: `qiyuan-${g.id}` }, t('save')) : ''),
                       );
                     }),
                   ),
