@@ -72,6 +72,10 @@ pub struct GameState {
     pub settings: Settings,
     /// The setup the game really started from (with the deal seed, if any).
     pub setup: Setup,
+    /// Actions loaded from a record before the game started (读入): part of the
+    /// game, but not of the table's move list, and never taken back.
+    #[serde(default)]
+    pub preloaded: Vec<(Seat, String)>,
     /// Users by seat when the game started.
     pub players: Vec<UserId>,
     pub started_at: Millis,

@@ -81,8 +81,7 @@ impl<G: Game> Table<G> {
     /// A new, empty table. Refused when the settings do not make a game.
     pub fn new(config: TableConfig) -> Result<Self, String> {
         config.settings.time.validate()?;
-        let (game, _) = build_game::<G>(&config.settings, &config, 1)?;
-        let seats_n = game.seats();
+        let seats_n = build_game::<G>(&config.settings, &config, 1)?.game.seats();
         let state = State {
             seats: vec![SeatState::default(); seats_n as usize],
             spectators: Default::default(),
@@ -502,9 +501,13 @@ impl<G: Game> Table<G> {
         if self.config.tournament {
             settings.takebacks = false;
         }
-        let (game, options) = build_game::<G>(&settings, &self.config, number)
+        let Built {
+            game,
+            options,
+            setup,
+            preloaded,
+        } = build_game::<G>(&settings, &self.config, number)
             .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
-        let setup = game_setup(&settings, &self.config, number);
         let n = self.seats_n as usize;
         let players: Vec<UserId> = self
             .state
@@ -531,6 +534,7 @@ impl<G: Game> Table<G> {
             number,
             settings: settings.clone(),
             setup,
+            preloaded,
             players: players.clone(),
             started_at: now,
             actions: Vec::new(),
@@ -818,9 +822,10 @@ impl<G: Game> Table<G> {
         let keep = gs.actions.len() - plies as usize;
         gs.actions.truncate(keep);
         let actions: Vec<(Seat, String)> = gs
-            .actions
+            .preloaded
             .iter()
-            .map(|a| (a.seat, a.action.clone()))
+            .cloned()
+            .chain(gs.actions.iter().map(|a| (a.seat, a.action.clone())))
             .collect();
         let options = self.options.as_ref().ok_or_else(no_game)?;
         let game = qiyuan_game::replay::<G>(options, &gs.setup, &actions).map_err(|e| {
@@ -1173,11 +1178,20 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A game built from settings, with its options, the setup it started from and
+/// the actions loaded from a record.
+struct Built<G: Game> {
+    game: G,
+    options: G::Options,
+    setup: Setup,
+    preloaded: Vec<(Seat, String)>,
+}
+
 fn build_game<G: Game>(
     settings: &Settings,
     config: &TableConfig,
     number: u32,
-) -> Result<(G, G::Options), String> {
+) -> Result<Built<G>, String> {
     let options: G::Options = if settings.options.is_null() {
         G::Options::default()
     } else {
@@ -1185,6 +1199,45 @@ fn build_game<G: Game>(
             .map_err(|e| format!("bad options for {}: {e}", G::NAME))?
     };
     let setup = game_setup(settings, config, number);
-    let game = G::new(&options, &setup).map_err(|e| e.message)?;
-    Ok((game, options))
+    let new_error = match G::new(&options, &setup) {
+        Ok(game) => {
+            return Ok(Built {
+                game,
+                options,
+                setup,
+                preloaded: Vec::new(),
+            });
+        }
+        Err(e) => e.message,
+    };
+    // Not a position: perhaps a whole record (读入), to go on from its end.
+    let Setup::Position(record) = &setup else {
+        return Err(new_error);
+    };
+    let Ok((setup, actions)) = G::load(&options, record) else {
+        return Err(new_error);
+    };
+    if matches!(setup, Setup::Seed(_)) {
+        return Err("a record cannot choose the deal".into());
+    }
+    let mut game = G::new(&options, &setup).map_err(|e| e.message)?;
+    let mut preloaded = Vec::with_capacity(actions.len());
+    for (i, action) in actions.into_iter().enumerate() {
+        let Turn::Seat(seat) = game.turn() else {
+            return Err(format!("the record goes on after move {i}"));
+        };
+        let effects = game
+            .act(seat, &action)
+            .map_err(|r| format!("move {} of the record: {r}", i + 1))?;
+        preloaded.push((seat, effects.canonical));
+    }
+    if game.outcome().is_some() {
+        return Err("the recorded game is already over".into());
+    }
+    Ok(Built {
+        game,
+        options,
+        setup,
+        preloaded,
+    })
 }

@@ -18,8 +18,10 @@ pub struct Settings {
     /// The game's rule options as JSON (the game's `Options`); `null` for defaults.
     #[serde(default)]
     pub options: serde_json::Value,
-    /// Where the game starts: the standard position or a loaded one (读入). A seed
-    /// is never accepted from players; deals come from the table's secret seed.
+    /// Where the game starts: the standard position or a loaded one (读入): a
+    /// position in the game's format (FEN), or a whole record (PGN, SGF) whose
+    /// moves are replayed and the game goes on from its last position. A seed is
+    /// never accepted from players; deals come from the table's secret seed.
     #[serde(default = "standard")]
     pub setup: Setup,
     /// Whether the game counts for ratings.

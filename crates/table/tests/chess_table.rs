@@ -257,3 +257,63 @@ fn games_from_a_loaded_position_are_not_rated() {
     let (_, rated) = ended(&s.ok(Command::Resign { user: user(1) })).unwrap();
     assert!(!rated);
 }
+
+#[test]
+fn a_loaded_record_goes_on_from_its_last_position() {
+    let mut c = cfg(TimeControl::fischer(3, 2));
+    c.settings.setup = Setup::Position(
+        "[Event \"?\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n".into(),
+    );
+    let mut s = Script::<ChessGame>::started(c);
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.preloaded.len(), 3);
+    assert!(gs.actions.is_empty());
+    // Black is to move: seat 1.
+    assert_eq!(
+        s.refused(Command::Act {
+            user: user(0),
+            action: "d2d4".into(),
+            lag: 0
+        })
+        .kind,
+        K::NotYourTurn
+    );
+    moves(&mut s, S, "b8c6 f1b5");
+    // A takeback never goes into the loaded moves.
+    s.ok(Command::RequestTakeback { user: user(1) });
+    s.ok(Command::AcceptTakeback { user: user(0) });
+    let fen = s
+        .table
+        .view(qiyuan_game::Viewer::Spectator, s.now)
+        .game
+        .unwrap()
+        .board
+        .fen;
+    assert_eq!(
+        fen,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
+    assert_eq!(
+        s.refused(Command::RequestTakeback { user: user(0) }).kind,
+        K::NotAllowed
+    );
+    s.check_replay();
+
+    // A text that is neither a position nor a record is refused with the
+    // position's error.
+    let mut s = Script::<ChessGame>::new(cfg(TimeControl::None));
+    s.ok(Command::Sit {
+        user: user(0),
+        seat: Seat(0),
+    });
+    let mut settings = qiyuan_table::Settings::casual(TimeControl::None);
+    settings.setup = Setup::Position("not chess".into());
+    assert_eq!(
+        s.refused(Command::Propose {
+            user: user(0),
+            settings
+        })
+        .kind,
+        K::BadSettings
+    );
+}
