@@ -61,7 +61,16 @@ pub async fn create_table(
     let settings = Settings {
         time,
         options: c.options,
-        setup: qiyuan_game::Setup::Standard,
+        setup: match c.setup {
+            Some(qiyuan_game::Setup::Seed(_)) => {
+                return Err(ApiError::bad_request(
+                    "bad_settings",
+                    "deals are the server's to seed",
+                ));
+            }
+            Some(setup) => setup,
+            None => qiyuan_game::Setup::Standard,
+        },
         rated: c.rated,
         takebacks: c.takebacks,
     };

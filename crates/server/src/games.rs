@@ -80,7 +80,7 @@ pub fn new_table(game: &str, config: TableConfig) -> Result<Box<dyn AnyTable>, S
         #[cfg(feature = "chess")]
         "chess" => make::<qiyuan_chess::ChessGame>(config),
         #[cfg(feature = "xiangqi")]
-        "xiangqi" => make::<qiyuan_xiangqi::XiangqiGame>(config),
+        "xiangqi" => make::<qiyuan_xiangqi::Xiangqi>(config),
         #[cfg(feature = "go")]
         "go" => make::<qiyuan_go::Go>(config),
         #[cfg(feature = "doudizhu")]

@@ -90,6 +90,9 @@ pub struct CreateTable {
     pub seat: Option<Seat>,
     #[serde(default = "yes")]
     pub takebacks: bool,
+    /// Where the game starts (读入): `"standard"` or `{"position": FEN}`.
+    #[serde(default)]
+    pub setup: Option<qiyuan_game::Setup>,
 }
 
 fn yes() -> bool {

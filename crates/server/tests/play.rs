@@ -243,8 +243,49 @@ async fn quick_pairing(backend: Backend) {
     );
 }
 
+/// Xiangqi from a loaded position: Red mates with the rook; the record is xiangqi
+/// PGN.
+async fn xiangqi_checkmate(backend: Backend) {
+    let server = start(backend).await;
+    let a = server.guest().await;
+    let b = server.guest().await;
+    let mut wa = a.ws().await;
+    let mut wb = b.ws().await;
+    let fen = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1";
+    let r = wa
+        .ok(
+            "create",
+            json!({"game": "xiangqi", "time": blitz(), "seat": 0, "setup": {"position": fen}}),
+        )
+        .await;
+    let t = r["d"]["table"].as_str().unwrap().to_string();
+    wb.ok("sit", json!({"table": t, "seat": 1})).await;
+    wa.ok("ready", json!({"table": t})).await;
+    wb.ok("ready", json!({"table": t})).await;
+    // A chess move is not xiangqi.
+    let e = wa.act("move", json!({"table": t, "action": "Qh4"})).await;
+    assert_eq!(e["t"], "error", "{e}");
+    wa.ok(
+        "move",
+        json!({"table": t, "action": "b0b9", "game": "xiangqi"}),
+    )
+    .await;
+    let end = wb.event("ended").await;
+    let s = end.to_string();
+    assert!(
+        s.contains("\"checkmate\"") && s.contains("\"1-0\""),
+        "{end}"
+    );
+    let pgn = a.get(&format!("/game/{t}.pgn")).await.text().await.unwrap();
+    assert!(
+        pgn.contains("1-0") && pgn.contains(fen.split(' ').next().unwrap()),
+        "{pgn}"
+    );
+}
+
 both!(
     chess_checkmate,
+    xiangqi_checkmate,
     draw_takeback_resign,
     flag_by_server,
     escape,
