@@ -22,7 +22,7 @@ fn play(seed: u64, strengths: [Strength; 3]) -> i64 {
     g.outcome().map_or(0, |o| o.points[0])
 }
 
-#[divan::bench(args = [Strength::Basic, Strength::Strong])]
+#[divan::bench(args = [Strength::Basic, Strength::Strong], sample_count = 20, sample_size = 1)]
 fn whole_hand(bencher: Bencher, strength: Strength) {
     let mut seed = 0u64;
     bencher.bench_local(|| {
@@ -32,7 +32,7 @@ fn whole_hand(bencher: Bencher, strength: Strength) {
     });
 }
 
-#[divan::bench(args = [Strength::Basic, Strength::Strong])]
+#[divan::bench(args = [Strength::Basic, Strength::Strong], sample_count = 20, sample_size = 1)]
 fn landlord_first_lead(bencher: Bencher, strength: Strength) {
     let options = Options {
         first_bidder: Some(Seat(0)),
