@@ -1,7 +1,7 @@
 //! The matching state of one pairing: a symmetric weight matrix over the
-//! players still to pair, solved from scratch with `integer-blossom` each time a
-//! weight has changed. Fixed pairs leave the graph: their edge would be taken in
-//! every maximum matching anyway.
+//! players still to pair, solved from scratch with `integer-blossom` on the
+//! vertices a caller names. Fixed pairs leave the graph: their edge would be
+//! taken in every maximum matching anyway.
 
 use super::wide::EdgeWeight;
 
@@ -34,24 +34,27 @@ impl<W: EdgeWeight> Matcher<W> {
         self.fixed[b] = Some(a);
     }
 
-    /// A maximum-weight matching: each vertex's partner, itself if unmatched.
-    pub fn solve(&mut self) -> Vec<usize> {
-        let live: Vec<usize> = (0..self.n).filter(|&v| self.fixed[v].is_none()).collect();
-        let m = live.len();
+    pub fn fixed(&self, v: usize) -> Option<usize> {
+        self.fixed[v]
+    }
+
+    /// A maximum-weight matching of the `vertices`, each edge weighed by
+    /// `weigh(a, b, stored weight)`: for each vertex (by position in
+    /// `vertices`), the position of its partner.
+    pub fn solve_on(
+        &mut self,
+        vertices: &[usize],
+        mut weigh: impl FnMut(usize, usize, W) -> W,
+    ) -> Vec<Option<usize>> {
+        let m = vertices.len();
         self.scratch.clear();
         self.scratch.resize(m * m, W::ZERO);
-        for (i, &a) in live.iter().enumerate() {
-            for (j, &b) in live.iter().enumerate().skip(i + 1) {
-                self.scratch[i * m + j] = self.weights[a * self.n + b];
+        for (i, &a) in vertices.iter().enumerate() {
+            for (j, &b) in vertices.iter().enumerate().skip(i + 1) {
+                let w = self.weights[a * self.n + b];
+                self.scratch[i * m + j] = if w == W::ZERO { w } else { weigh(a, b, w) };
             }
         }
-        let mates = integer_blossom::max_weight_matching(&self.scratch, m);
-        let mut out: Vec<usize> = (0..self.n).map(|v| self.fixed[v].unwrap_or(v)).collect();
-        for (i, &a) in live.iter().enumerate() {
-            if let Some(j) = mates[i] {
-                out[a] = live[j];
-            }
-        }
-        out
+        integer_blossom::max_weight_matching(&self.scratch, m)
     }
 }

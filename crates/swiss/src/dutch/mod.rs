@@ -229,6 +229,35 @@ struct Dutch<'a, W: EdgeWeight> {
     sorted: Vec<usize>,
     layout: Layout,
     m: Matcher<W>,
+    /// A preferred partner per vertex. Below every criterion, it only chooses
+    /// among equally good matchings: the solver then keeps the matching it
+    /// found before when that is still optimal, which lets later steps see
+    /// at once that nothing changed.
+    hint: Vec<Option<usize>>,
+    /// 1 for a player who could not take the bye (for the completion field).
+    not_bye_candidate: Vec<u64>,
+    bye_score: u32,
+    region: Option<Region>,
+}
+
+/// The bracket being paired, for solving on its players only.
+///
+/// Edges to players below the next score group carry nothing but the
+/// completion field, and that field is the same for every complete pairing.
+/// So the best pairing is the best matching of the bracket and the next score
+/// group alone (completion left out), provided the players it leaves unpaired
+/// can still be paired with those below; that is checked, and the whole graph
+/// solved when it fails.
+struct Region {
+    /// Players of the current bracket and the next score group.
+    upper: Vec<usize>,
+    /// The first vertex below them.
+    lower_start: usize,
+    /// A complete matching of the players below, once computed.
+    lower_matching: Option<Vec<Option<usize>>>,
+    /// Whether a set of players left unpaired above can be paired below, and
+    /// with whom.
+    absorbed: HashMap<Vec<usize>, Option<Vec<usize>>>,
 }
 
 impl<'a, W: EdgeWeight> Dutch<'a, W> {
@@ -239,7 +268,195 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
             sorted,
             layout,
             m: Matcher::new(n),
+            hint: vec![None; n],
+            not_bye_candidate: vec![0; n],
+            bye_score: 0,
+            region: None,
         }
+    }
+
+    fn hint_value(hint: &[Option<usize>], a: usize, b: usize) -> u64 {
+        u64::from(hint[a] == Some(b) || hint[b] == Some(a))
+    }
+
+    /// A maximum-weight matching: each vertex's partner, itself if unpaired.
+    fn solve(&mut self) -> Vec<usize> {
+        let mate = match self.solve_region() {
+            Some(m) => m,
+            None => self.solve_all(),
+        };
+        for (v, &m) in mate.iter().enumerate() {
+            self.hint[v] = Some(m);
+        }
+        mate
+    }
+
+    fn solve_all(&mut self) -> Vec<usize> {
+        let n = self.sorted.len();
+        let live: Vec<usize> = (0..n).filter(|&v| self.m.fixed(v).is_none()).collect();
+        let p = self.layout.hint_bits();
+        let hint = &self.hint;
+        let local = self.m.solve_on(&live, |a, b, w| {
+            w.shl(p).add_u64(Self::hint_value(hint, a, b))
+        });
+        let mut mate: Vec<usize> = (0..n).map(|v| self.m.fixed(v).unwrap_or(v)).collect();
+        for (i, &a) in live.iter().enumerate() {
+            if let Some(j) = local[i] {
+                mate[a] = live[j];
+            }
+        }
+        mate
+    }
+
+    /// Solves on the bracket and the next score group only (see [`Region`]).
+    fn solve_region(&mut self) -> Option<Vec<usize>> {
+        let region = self.region.as_ref()?;
+        let upper: Vec<usize> = region
+            .upper
+            .iter()
+            .copied()
+            .filter(|&v| self.m.fixed(v).is_none())
+            .collect();
+        let p = self.layout.hint_bits();
+        let k = self.layout.completion_shift();
+        let hint = &self.hint;
+        let nb = &self.not_bye_candidate;
+        let mut representable = true;
+        let local = self.m.solve_on(&upper, |a, b, w| {
+            let completion = W::from_u64(1 + nb[a] + nb[b]).shl(k);
+            let rest = w - completion;
+            if rest <= W::ZERO {
+                representable = false;
+                return W::ZERO;
+            }
+            rest.shl(p).add_u64(Self::hint_value(hint, a, b))
+        });
+        if !representable {
+            return None;
+        }
+        let n = self.sorted.len();
+        let mut mate: Vec<usize> = (0..n).map(|v| self.m.fixed(v).unwrap_or(v)).collect();
+        let mut left = Vec::new();
+        for (i, &a) in upper.iter().enumerate() {
+            match local[i] {
+                Some(j) => mate[a] = upper[j],
+                None => left.push(a),
+            }
+        }
+        let partners = self.absorb(&left)?;
+        for (&x, &y) in left.iter().zip(&partners) {
+            mate[x] = y;
+            mate[y] = x;
+        }
+        Some(mate)
+    }
+
+    fn is_bye_candidate(&self, v: usize) -> bool {
+        self.bye_candidate(v, self.bye_score)
+    }
+
+    /// Pairs the players `left` unpaired above with players below, so that
+    /// all are paired but at most one bye candidate; returns each one's
+    /// partner (itself for the bye), or `None` if that cannot be done.
+    fn absorb(&mut self, left: &[usize]) -> Option<Vec<usize>> {
+        let key = left.to_vec();
+        if let Some(known) = self.region.as_ref()?.absorbed.get(&key) {
+            return known.clone();
+        }
+        let n = self.sorted.len();
+        let lower_start = self.region.as_ref()?.lower_start;
+        if self.region.as_ref()?.lower_matching.is_none() {
+            let lower: Vec<usize> = (lower_start..n).collect();
+            let m = self.cardinality_matching(&lower);
+            if let Some(r) = self.region.as_mut() {
+                r.lower_matching = Some(m);
+            }
+        }
+        let mut mate: Vec<Option<usize>> = self.region.as_ref()?.lower_matching.clone()?;
+        let mut free: Vec<usize> = (lower_start..n).filter(|&v| mate[v].is_none()).collect();
+        // Short augmenting paths first: x-z, or x-a with a's partner b to z.
+        let mut done = true;
+        for &x in left {
+            let direct = free.iter().position(|&z| self.compatible(x, z));
+            if let Some(i) = direct {
+                let z = free.swap_remove(i);
+                mate[x] = Some(z);
+                mate[z] = Some(x);
+                continue;
+            }
+            let mut found = None;
+            'search: for a in lower_start..n {
+                if !self.compatible(x, a) {
+                    continue;
+                }
+                let Some(b) = mate[a] else { continue };
+                for (i, &z) in free.iter().enumerate() {
+                    if z != b && self.compatible(b, z) {
+                        found = Some((a, b, i));
+                        break 'search;
+                    }
+                }
+            }
+            match found {
+                Some((a, b, i)) => {
+                    let z = free.swap_remove(i);
+                    mate[x] = Some(a);
+                    mate[a] = Some(x);
+                    mate[b] = Some(z);
+                    mate[z] = Some(b);
+                }
+                None => free.push(x),
+            }
+        }
+        if free.len() > 1 || free.iter().any(|&v| !self.is_bye_candidate(v)) {
+            done = false;
+        }
+        let answer = if done {
+            Some(left.iter().map(|&x| mate[x].unwrap_or(x)).collect())
+        } else {
+            // The exact question, on all the players below and those left.
+            let mut vertices: Vec<usize> = left.to_vec();
+            vertices.extend(lower_start..n);
+            let m = self.cardinality_matching(&vertices);
+            let unpaired: Vec<usize> = vertices
+                .iter()
+                .copied()
+                .filter(|&v| m[v].is_none())
+                .collect();
+            if unpaired.len() > 1 || unpaired.iter().any(|&v| !self.is_bye_candidate(v)) {
+                None
+            } else {
+                Some(left.iter().map(|&x| m[x].unwrap_or(x)).collect())
+            }
+        };
+        if let Some(r) = self.region.as_mut() {
+            r.absorbed.insert(key, answer.clone());
+        }
+        answer
+    }
+
+    /// A matching of `vertices` pairing as many as possible and leaving a bye
+    /// candidate unpaired where it can (the completion field alone); players
+    /// left unpaired above never meet each other here.
+    fn cardinality_matching(&self, vertices: &[usize]) -> Vec<Option<usize>> {
+        let m = vertices.len();
+        let lower_start = self.region.as_ref().map_or(0, |r| r.lower_start);
+        let mut w = vec![0i32; m * m];
+        for i in 0..m {
+            for j in i + 1..m {
+                let (a, b) = (vertices[i], vertices[j]);
+                if (a < lower_start && b < lower_start) || !self.compatible(a, b) {
+                    continue;
+                }
+                w[i * m + j] = 1 + (self.not_bye_candidate[a] + self.not_bye_candidate[b]) as i32;
+            }
+        }
+        let local = integer_blossom::max_weight_matching(&w, m);
+        let mut out = vec![None; self.sorted.len()];
+        for (i, &a) in vertices.iter().enumerate() {
+            out[a] = local[i].map(|j| vertices[j]);
+        }
+        out
     }
 
     fn e(&self, v: usize) -> &Entrant {
@@ -320,7 +537,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 self.m.set(p, o, w);
             }
         }
-        let mate = self.m.solve();
+        let mate = self.solve();
         let mut unmatched = (0..n).filter(|&v| mate[v] == v);
         let first = unmatched.next();
         if unmatched.next().is_some() || first.is_some_and(|v| !self.e(v).bye_eligible) {
@@ -373,6 +590,11 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
         let n = self.sorted.len();
         let odd = n % 2 == 1;
         let g = self.layout.g;
+        let first_sdba = sdba;
+        self.bye_score = bye_score;
+        for v in 0..n {
+            self.not_bye_candidate[v] = u64::from(!self.bye_candidate(v, bye_score));
+        }
         let mut result: Vec<Option<usize>> = vec![None; n];
         let mut matched = vec![false; n];
         // Vertices of the current bracket (moved-down players first) and the next.
@@ -394,6 +616,16 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 pbi.push(next_it);
                 next_it += 1;
             }
+            // Solving on this bracket alone is exact unless the bye rules (C9)
+            // look below it.
+            let local =
+                !(first_sdba || sdba || (odd && sg_it != n && bye_score >= self.score(sg_it)));
+            self.region = local.then(|| Region {
+                upper: pbi.clone(),
+                lower_start: next_it,
+                lower_matching: None,
+                absorbed: HashMap::new(),
+            });
             // Base weights: base[larger][smaller] over positions in `pbi`.
             let mut base: Vec<Vec<W>> = vec![Vec::new(); pbi.len()];
             for larger in sgb..pbi.len() {
@@ -427,7 +659,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                     let addend = (hi - W::from_u64(sri as u64)).shl(1);
                     w + addend
                 };
-            mate = self.m.solve();
+            mate = self.solve();
             let in_bracket = |mate: &Vec<usize>, v: usize| mate[v] >= sgbv && mate[v] < nsgbv;
 
             // Which moved-down players are paired in this bracket.
@@ -464,7 +696,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                             self.m.set(pv, pbi[oi], w.add_u64(1));
                         }
                     }
-                    mate = self.m.solve();
+                    mate = self.solve();
                 }
                 if in_bracket(&mate, pv) {
                     matched[pv] = true;
@@ -485,6 +717,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                     continue;
                 }
                 let mut addend = pbi.len() as u64;
+                let mut favourite = None;
                 for oi in (sgb..nsgb).rev() {
                     let ov = pbi[oi];
                     if matched[ov] {
@@ -494,9 +727,14 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                     if w != W::ZERO {
                         self.m.set(pv, ov, w.add_u64(addend));
                         addend += 1;
+                        favourite = Some(ov);
                     }
                 }
-                mate = self.m.solve();
+                // Raising the favourite's edge most keeps a matching that
+                // already uses it optimal.
+                if favourite != Some(mate[pv]) {
+                    mate = self.solve();
+                }
                 let mv = mate[pv];
                 matched[mv] = true;
                 self.m.fix(pv, mv);
@@ -521,7 +759,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                     self.m.set(pbi[pi], pbi[oi], w);
                 }
             }
-            mate = self.m.solve();
+            mate = self.solve();
             let forward = |mate: &Vec<usize>, v: usize| mate[v] > v && mate[v] < nsgbv;
             let first_group_end = remainder.get(rp).copied();
             let mut exchange_count = 0usize;
@@ -549,7 +787,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                             self.m.set(pv, pbi[oi], w - W::ONE);
                         }
                     }
-                    mate = self.m.solve();
+                    mate = self.solve();
                 }
                 let exchange = !forward(&mate, pv);
                 left -= usize::from(exchange);
@@ -577,7 +815,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                             self.m.set(pv, pbi[oi], w.add_u64(1));
                         }
                     }
-                    mate = self.m.solve();
+                    mate = self.solve();
                 }
                 if forward(&mate, pv) {
                     left -= 1;
@@ -612,6 +850,26 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 }
             }
 
+            // Prefer, among equally good matchings, S1 and S2 in order: most
+            // brackets are paired that way and then need no more solving.
+            let s1: Vec<usize> = remainder
+                .iter()
+                .map(|&pi| pbi[pi])
+                .filter(|&v| forward(&mate, v))
+                .collect();
+            let s2: Vec<usize> = remainder
+                .iter()
+                .map(|&pi| pbi[pi])
+                .filter(|&v| !forward(&mate, v))
+                .collect();
+            if !s1.is_empty() {
+                for (&a, &b) in s1.iter().zip(&s2) {
+                    self.hint[a] = Some(b);
+                    self.hint[b] = Some(a);
+                }
+                mate = self.solve();
+            }
+
             // Pair S1 in order, each with the first possible player of S2.
             for &pi in &remainder {
                 let pv = pbi[pi];
@@ -619,6 +877,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                     continue;
                 }
                 let mut addend = 0u64;
+                let mut favourite = None;
                 for &oi in remainder.iter().rev() {
                     let ov = pbi[oi];
                     if oi <= pi || matched[ov] {
@@ -627,10 +886,13 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                     let w = base[oi][pi];
                     if w != W::ZERO {
                         self.m.set(pv, ov, w.add_u64(addend));
+                        favourite = Some(ov);
                     }
                     addend += 1;
                 }
-                mate = self.m.solve();
+                if favourite != Some(mate[pv]) {
+                    mate = self.solve();
+                }
                 let mv = mate[pv];
                 matched[pv] = true;
                 matched[mv] = true;

@@ -62,9 +62,8 @@ impl Layout {
         self.shifts.get(&score).copied().unwrap_or(0)
     }
 
-    /// Bits of the whole weight summed over a matching, with room for the
-    /// solver's doubled duals.
-    pub fn total_bits(&self) -> u32 {
+    /// The position of the completion field: the width of all fields below it.
+    pub fn completion_shift(&self) -> u32 {
         let (g, s) = (self.g, self.s);
         let mut below = g + s + g + s + 2 * g + 4 * g + 3 * g + 1;
         if self.rounds >= 1 {
@@ -73,10 +72,22 @@ impl Layout {
         if self.rounds >= 2 {
             below += 2 * g + 2 * s;
         }
+        below
+    }
+
+    /// Bits for a tie-breaking hint below every criterion (see `Dutch::hint`).
+    pub fn hint_bits(&self) -> u32 {
+        bits(self.players as u64 + 1)
+    }
+
+    /// Bits of the whole weight summed over a matching, with room for the
+    /// solver's doubled duals.
+    pub fn total_bits(&self) -> u32 {
+        let (g, s) = (self.g, self.s);
         let top = bits(3 * self.players as u64 + 3);
         // The first (bye) weights put the score shifts above a G field.
         let first = s + g + bits(2 * u64::from(s) * self.players as u64 + 1);
-        top + below.max(first) + 4
+        top + self.completion_shift().max(first) + self.hint_bits() + 4
     }
 }
 
