@@ -468,6 +468,20 @@ impl Board {
         Ok(())
     }
 
+    /// The board with the stones on `lifted` taken off (no captures, no checks):
+    /// the position as it is counted once dead stones are removed. Lifting stones
+    /// only adds liberties, so every chain left still has one.
+    pub fn without(&self, lifted: &[Point]) -> Board {
+        let mut out = Board::new(self.size).unwrap_or_else(|_| self.clone());
+        for p in self.points() {
+            if let Some(c) = self.get(p).filter(|_| !lifted.contains(&p)) {
+                let i = out.idx(p);
+                out.put_stone(c, i);
+            }
+        }
+        out
+    }
+
     /// The stones of the chain through `p` (empty if `p` holds no stone).
     pub fn chain(&self, p: Point) -> Vec<Point> {
         if self.get(p).is_none() {
@@ -637,6 +651,15 @@ mod tests {
                 assert_consistent(&b);
                 color = color.opponent();
             }
+            // Lifting every third stone leaves a consistent board too.
+            let lifted: Vec<Point> = b
+                .points()
+                .filter(|q| b.get(*q).is_some())
+                .step_by(3)
+                .collect();
+            let w = b.without(&lifted);
+            assert_consistent(&w);
+            assert!(lifted.iter().all(|&q| w.get(q).is_none()));
         }
     }
 

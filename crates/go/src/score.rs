@@ -40,19 +40,7 @@ pub fn area(board: &Board, dead: &[Point]) -> AreaCount {
     let size = board.size() as usize;
     let at = |p: Point| p.row as usize * size + p.col as usize;
     // The position as it is counted: dead stones lifted.
-    let mut dead_at = vec![false; size * size];
-    for &p in dead {
-        if p.on_board(board.size()) {
-            dead_at[at(p)] = true;
-        }
-    }
-    let mut live = Board::new(board.size()).unwrap_or_else(|_| board.clone());
-    for p in board.points() {
-        if let Some(c) = board.get(p).filter(|_| !dead_at[at(p)]) {
-            // Lifting stones only adds liberties, so this cannot fail.
-            let _ = live.setup(c, p);
-        }
-    }
+    let live = board.without(dead);
     let groups = groups(&live);
     let mut group_of = vec![usize::MAX; size * size];
     for (g, (_, stones)) in groups.iter().enumerate() {
