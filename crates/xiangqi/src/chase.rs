@@ -2,32 +2,38 @@
 //!
 //! # The definition of a chase implemented here
 //!
-//! Following the Asian Xiangqi Federation's rules (and the WXF rulebook's
-//! diagrams), a piece P of side S *attacks* an enemy piece V when P could capture V
-//! by a legal move right now (a pinned P, or a capture that would expose S's
-//! general, attacks nothing). A move by S *chases* V when, in the position after the
-//! move, some piece of S attacks V in the way below, and no piece of S attacked V in
-//! that way in the position before the move (the attack is new: made by the moved
-//! piece, uncovered by it, or made possible by a changed protection).
+//! Following the Asian Xiangqi Federation's rules and the WXF rulebook's
+//! diagrams, a piece P of side S *attacks* an enemy piece V when P could capture V
+//! by a legal move (a pinned P, or a capture that would expose S's general,
+//! attacks nothing), whoever is to move.
 //!
-//! An attack by P on V counts as a chase when all of these hold:
+//! An attack by P on V *counts as a chase* when all of these hold:
 //! - P is not a general or a soldier (they may attack perpetually);
 //! - V is not the general (that is a check) and not a soldier that has not crossed
 //!   the river;
 //! - either P is a horse or a cannon and V is a rook (a rook so attacked is chased
 //!   even when protected), or P is an advisor or an elephant and V is a rook, horse
-//!   or cannon; or V is *unprotected*: after P takes V, no piece of V's side can
-//!   legally take back on that point (a protector that is pinned, or whose
+//!   or cannon; or else V is *unprotected*: after P takes V, no piece of V's side
+//!   can legally take back on that point (a protector that is pinned, or whose
 //!   recapture would expose its general, is a false root and does not protect);
 //! - and, when P and V are of the same kind (rook against rook, horse against
-//!   horse, ...), V cannot legally take P back in the same way right now: mutual
-//!   attacks are exchanges, not chases, unless the attacked piece is pinned or, for
+//!   horse, ...), V cannot legally take P back right now: mutual attacks are
+//!   offers to exchange, not chases, unless the attacked piece is pinned or, for
 //!   horses, its leg is blocked.
 //!
-//! Over a repetition cycle a side *chases perpetually* when every one of its moves
-//! in the cycle chases, and one and the same enemy piece (followed as it moves) is
-//! chased by all of them. A move that gives check is a check, not a chase, so a
-//! side alternating check and chase is not forcing in either way.
+//! A move by S *chases* V when, after the move, some P attacks V in a way that
+//! counts as a chase, and that same P did not attack V before the move: the attack
+//! is made by the moved piece or uncovered by it (a line opened, a cannon screen
+//! placed). A change of protection alone (a protector stepping away) makes no
+//! chase. A move that gives check is a check, not a chase.
+//!
+//! Over a repetition cycle a side *checks perpetually* when every one of its
+//! moves gives check, and *chases perpetually* when every one of its moves chases
+//! and one and the same enemy piece (followed as it moves) is chased by all of
+//! them. Chasing different pieces in turn, or alternating check and chase, is not
+//! forcing. `verdict` turns both sides' behaviour into the result: a lone
+//! perpetual checker loses (also against a perpetual chaser); else a lone
+//! perpetual chaser loses; else the repetition is a draw.
 
 use crate::board::{
     self, ADVISOR, Board, CANNON, ELEPHANT, EMPTY, HORSE, KING, MoveList, PAWN, ROOK,
@@ -247,6 +253,38 @@ mod tests {
         perpetual_chase: true,
         always_attacking: true,
     };
+
+    fn cycle_of(fen: &str, moves: &str) -> [Forcing; 2] {
+        let pos = crate::Position::from_fen(fen).unwrap();
+        let ms: Vec<Move> = moves
+            .split_whitespace()
+            .map(|m| crate::notation::parse_iccs_unchecked(m).unwrap())
+            .collect();
+        judge_cycle(pos.board(), &ms)
+    }
+
+    #[test]
+    fn a_general_stepping_into_a_cannon_screen_chases() {
+        // Red checks with every move; each black general step makes a cannon
+        // attack the checking rook.
+        let [red, black] = cycle_of("c1b1k4/c1n5R/9/9/9/9/9/9/9/5K3 w", "i8i9 e9e8 i9i8 e8e9");
+        assert!(red.perpetual_check && !red.perpetual_chase);
+        assert!(black.perpetual_chase && !black.perpetual_check);
+    }
+
+    #[test]
+    fn a_protected_horse_attacked_by_a_rook_is_not_chased() {
+        let [red, black] = cycle_of("1r2k4/9/1n7/R8/9/9/9/9/9/3K5 w", "a6a7 e9e8 a7a6 e8e9");
+        assert_eq!(red, IDLE);
+        assert_eq!(black, IDLE);
+    }
+
+    #[test]
+    fn an_unprotected_cannon_attacked_by_a_rook_is_chased() {
+        let [red, black] = cycle_of("c3k4/1R7/9/9/9/9/9/9/9/3K5 w", "b8a8 a9b9 a8b8 b9a9");
+        assert_eq!(red, CHASE);
+        assert_eq!(black, IDLE);
+    }
 
     #[test]
     fn the_checker_loses_against_a_chaser() {

@@ -111,6 +111,20 @@ fn idle_repetition_draws_on_the_third_occurrence() {
 }
 
 #[test]
+fn checking_against_chasing_the_checker_loses() {
+    // The red rook checks on ranks 9 and 8 in turn. Each step of the black general
+    // makes it the screen of a black cannon (a9 over c9, a8 over c8) that then
+    // attacks the rook: Black chases the rook with every move, Red checks with
+    // every move, and the checker loses.
+    let fen = "c1b1k4/c1n5R/9/9/9/9/9/9/9/5K3 w - - 0 1";
+    let e = ending(fen, &cycle("i8i9 e9e8 i9i8 e8e9", 3)).unwrap();
+    assert_eq!(
+        (e.winner, e.reason, e.ply),
+        (Some(Color::Black), EndReason::PerpetualCheck, 8)
+    );
+}
+
+#[test]
 fn chasing_against_check_and_idle_loses() {
     // Red's rook chases the black horse with every move; Black checks, then idles.
     let fen = "3akr3/n3a4/4b4/9/P1b6/9/1n7/4B4/3RA4/2BAK4 w - - 0 1";
