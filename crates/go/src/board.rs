@@ -314,6 +314,9 @@ impl Board {
     /// The hash the board would have after `color` plays the legal move `p`, without
     /// playing it (for superko checks).
     pub fn hash_after(&self, color: Color, p: Point) -> u64 {
+        if !p.on_board(self.size) {
+            return self.hash;
+        }
         let i = self.idx(p);
         let them = cell_of(color.opponent());
         let mut hash = self.hash ^ ZOBRIST[color.index()][i];
@@ -515,11 +518,15 @@ impl Board {
         out
     }
 
-    /// The points next to `p` on the board.
+    /// The points next to `p` on the board (none if `p` is off it).
     pub fn adjacent(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
-        let i = self.idx(p);
-        self.neighbours(i)
-            .into_iter()
+        // Cell 0 is border, so an off-board point has no neighbours.
+        let nb = if p.on_board(self.size) {
+            self.neighbours(self.idx(p))
+        } else {
+            [0; 4]
+        };
+        nb.into_iter()
             .filter(|&n| self.cells[n] != BORDER)
             .map(|n| self.point(n))
     }

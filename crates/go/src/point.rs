@@ -116,20 +116,21 @@ impl Point {
         }
     }
 
-    /// The GTP column letter.
+    /// The GTP column letter (`?` past the 25th column, where GTP has none).
     pub const fn column_letter(self) -> char {
-        let c = if self.col < 8 {
-            b'A' + self.col
-        } else {
-            b'A' + self.col + 1
-        };
-        c as char
+        match self.col {
+            0..8 => (b'A' + self.col) as char,
+            8..25 => (b'A' + self.col + 1) as char,
+            _ => '?',
+        }
     }
 
-    /// The SGF coordinate pair (`aa` is the upper left corner) on a board of side `size`.
+    /// The SGF coordinate pair (`aa` is the upper left corner) on a board of side
+    /// `size`; meant for points on that board (others are clamped to its edge).
     pub fn to_sgf(self, size: u8) -> String {
-        let x = (b'a' + self.col) as char;
-        let y = (b'a' + (size - 1 - self.row)) as char;
+        let last = size.clamp(MIN_SIZE, MAX_SIZE) - 1;
+        let x = (b'a' + self.col.min(last)) as char;
+        let y = (b'a' + (last - self.row.min(last))) as char;
         format!("{x}{y}")
     }
 
@@ -146,7 +147,7 @@ impl Point {
 impl fmt::Display for Point {
     /// The GTP vertex, `D4`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.column_letter(), self.row + 1)
+        write!(f, "{}{}", self.column_letter(), u16::from(self.row) + 1)
     }
 }
 
@@ -201,6 +202,8 @@ mod tests {
         assert!(Point::from_gtp("").is_err());
         assert!(Point::from_gtp("é4").is_err());
         assert!(Point::from_gtp_on("K10", 9).is_err());
+        assert_eq!(Point::new(200, 0).column_letter(), '?');
+        assert_eq!(Point::new(200, 200).to_sgf(9), "ia");
         for col in 0..MAX_SIZE {
             for row in 0..MAX_SIZE {
                 let p = Point::new(col, row);

@@ -280,3 +280,24 @@ fn handicap_stones_are_placed_and_white_moves_first() {
     };
     assert!(Go::new(&bad, &Setup::Standard).is_err());
 }
+
+proptest::proptest! {
+    /// No point, on the board or off it, makes the board panic.
+    #[test]
+    fn any_point_is_answered_without_panic(col in 0u8..=255, row in 0u8..=255, size in 2u8..=25) {
+        let mut b = Board::new(size).unwrap();
+        let q = Point::new(col, row);
+        let _ = b.get(q);
+        let _ = b.check(Color::Black, q);
+        let _ = b.hash_after(Color::Black, q);
+        let _ = b.adjacent(q).count();
+        let _ = b.chain(q);
+        let _ = b.liberties(q);
+        let _ = qiyuan_go::marking_group(&b, q);
+        let _ = q.to_string();
+        let _ = q.to_sgf(size);
+        let _ = b.setup(Color::White, q);
+        let _ = b.play(Color::Black, q);
+        let _ = area(&b, &[q]);
+    }
+}
