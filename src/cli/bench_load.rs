@@ -1,10 +1,92 @@
-//! `qiyuan bench_load` (being written).
+//! `qiyuan bench-load`: N concurrent chess games between simulated players over
+//! real WebSockets, against a running server (`--url`) or one started in-process on
+//! loopback with SQLite in a temporary folder. Reports accepted moves per second and
+//! the move-to-opponent latency (p50, p99). Each game uses two sockets: raise
+//! `ulimit -n` for large runs.
 
 use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Concurrent games (two sockets each).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Seconds to measure, after the ramp-up.
+    #[arg(long, default_value_t = 30.0)]
+    duration: f64,
+    /// Seconds over which the games start.
+    #[arg(long, default_value_t = 10.0)]
+    ramp: f64,
+    /// Milliseconds a simulated player thinks before each move.
+    #[arg(long, default_value_t = 1000)]
+    think_ms: u64,
+    /// A running server (`http://127.0.0.1:8080`); default: start one in-process.
+    #[arg(long)]
+    url: Option<String>,
+    /// For the in-process server: a database URL instead of a temporary SQLite file.
+    #[arg(long)]
+    database: Option<String>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not yet built")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    qiyuan_server::init_tracing("warn");
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let dir = std::env::temp_dir().join(format!("qiyuan-bench-{}", std::process::id()));
+        let (base, server) = match &args.url {
+            Some(url) => (url.trim_end_matches('/').to_string(), None),
+            None => {
+                let config = qiyuan_server::Config {
+                    listen: "127.0.0.1:0".parse()?,
+                    data_dir: dir.clone(),
+                    database: args.database.clone(),
+                    ..qiyuan_server::Config::default()
+                };
+                let running = qiyuan_server::start(config).await?;
+                (format!("http://{}", running.addr), Some(running))
+            }
+        };
+        println!(
+            "bench-load: {} games ({} sockets) against {base}, think {} ms, {} s ramp, {} s measured",
+            args.games,
+            args.games * 2,
+            args.think_ms,
+            args.ramp,
+            args.duration
+        );
+        let report = qiyuan_server::bench::run_load(qiyuan_server::bench::LoadConfig {
+            base,
+            games: args.games,
+            duration: Duration::from_secs_f64(args.duration),
+            think: Duration::from_millis(args.think_ms),
+            ramp: Duration::from_secs_f64(args.ramp),
+        })
+        .await?;
+        println!(
+            "games started {}, finished {}, failed {}",
+            report.games_started, report.games_finished, report.errors
+        );
+        println!(
+            "accepted moves: {} in {:.1} s = {:.0} moves/s",
+            report.moves,
+            report.elapsed.as_secs_f64(),
+            report.moves_per_sec()
+        );
+        println!(
+            "move-to-opponent latency: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} samples)",
+            report.latency_ms(0.5),
+            report.latency_ms(0.99),
+            report.latency_ms(1.0),
+            report.latencies_us.len()
+        );
+        if let Some(server) = server {
+            server.shutdown().await?;
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        anyhow::Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
 }

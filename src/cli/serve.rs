@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let stop = running.stopper();
         tokio::spawn(async move {
             shutdown_signal().await;
-            tracing::info!("shutting down");
+            eprintln!("qiyuan: shutting down");
             let _ = stop.send(true);
         });
         running.wait().await

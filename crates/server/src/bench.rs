@@ -1,1 +1,334 @@
-//! The load generator (being written).
+//! A small client of the server's own protocol, and the load generator built on
+//! it (`qiyuan bench-load`): N concurrent chess games between simulated players
+//! over real WebSockets, measuring accepted moves per second and the time from a
+//! player's move to the opponent receiving it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, anyhow, bail};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio::sync::Mutex;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// A logged-in client: an HTTP session and its token.
+#[derive(Debug, Clone)]
+pub struct Client {
+    pub http: reqwest::Client,
+    /// `http://host:port`.
+    pub base: String,
+    pub token: String,
+    pub name: String,
+}
+
+impl Client {
+    /// A new guest.
+    pub async fn guest(http: &reqwest::Client, base: &str) -> anyhow::Result<Client> {
+        let r: Value = http
+            .post(format!("{base}/api/account/guest"))
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?;
+        Ok(Client {
+            http: http.clone(),
+            base: base.to_string(),
+            token: r["token"].as_str().context("no token")?.to_string(),
+            name: r["user"]["username"]
+                .as_str()
+                .context("no name")?
+                .to_string(),
+        })
+    }
+
+    /// A new guest with its own HTTP client.
+    pub async fn guest_at(base: &str) -> anyhow::Result<Client> {
+        Client::guest(&reqwest::Client::new(), base).await
+    }
+
+    pub async fn get_json(&self, path: &str) -> anyhow::Result<Value> {
+        Ok(self
+            .http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(&self.token)
+            .send()
+            .await?
+            .json()
+            .await?)
+    }
+
+    /// Opens a WebSocket and reads its `hello`.
+    pub async fn connect(&self) -> anyhow::Result<Socket> {
+        let ws = self.base.replacen("http", "ws", 1);
+        let (stream, _) = tokio_tungstenite::connect_async(format!("{ws}/ws?token={}", self.token))
+            .await
+            .context("cannot open the WebSocket")?;
+        let mut socket = Socket { stream, next_id: 0 };
+        socket.expect("hello").await?;
+        Ok(socket)
+    }
+}
+
+/// Waits until a server answers `/api/health`.
+pub async fn wait_ready(base: &str, within: Duration) -> anyhow::Result<()> {
+    let http = reqwest::Client::new();
+    let until = Instant::now() + within;
+    loop {
+        if let Ok(r) = http.get(format!("{base}/api/health")).send().await
+            && r.status().is_success()
+        {
+            return Ok(());
+        }
+        if Instant::now() > until {
+            bail!("no server at {base} after {within:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// One WebSocket speaking the envelope protocol.
+pub struct Socket {
+    stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next_id: u64,
+}
+
+impl Socket {
+    pub async fn send(&mut self, t: &str, d: Value) -> anyhow::Result<String> {
+        self.next_id += 1;
+        let id = format!("c{}", self.next_id);
+        let text = json!({"t": t, "d": d, "id": id}).to_string();
+        self.stream.send(Message::Text(text.into())).await?;
+        Ok(id)
+    }
+
+    /// The next message, within 30 s.
+    pub async fn recv(&mut self) -> anyhow::Result<Value> {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(30), self.stream.next())
+                .await
+                .map_err(|_| anyhow!("no message within 30 s"))?
+                .ok_or_else(|| anyhow!("the socket closed"))??;
+            if let Message::Text(text) = msg {
+                return Ok(serde_json::from_str(&text)?);
+            }
+        }
+    }
+
+    /// Skips messages until one of type `t`.
+    pub async fn expect(&mut self, t: &str) -> anyhow::Result<Value> {
+        loop {
+            let v = self.recv().await?;
+            if v["t"] == t {
+                return Ok(v);
+            }
+        }
+    }
+
+    /// Sends a command and waits for its `ack`; an `error` is an error.
+    pub async fn call(&mut self, t: &str, d: Value) -> anyhow::Result<Value> {
+        let id = self.send(t, d).await?;
+        loop {
+            let v = self.recv().await?;
+            if v["id"] == id.as_str() {
+                if v["t"] == "ack" {
+                    return Ok(v);
+                }
+                bail!("{t} refused: {v}");
+            }
+        }
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.stream.close(None).await;
+    }
+}
+
+/// A legal chess cycle: both sides' knights out and back. The start position comes
+/// back every 8 plies, so a game stops before its fifth occurrence (fivefold
+/// repetition ends the game).
+pub const KNIGHT_CYCLE: [&str; 8] = [
+    "g1f3", "g8f6", "b1c3", "b8c6", "f3g1", "f6g8", "c3b1", "c6b8",
+];
+/// Plies per simulated game.
+pub const PLIES_PER_GAME: usize = 30;
+
+/// The load generator's settings.
+#[derive(Debug, Clone)]
+pub struct LoadConfig {
+    pub base: String,
+    pub games: usize,
+    pub duration: Duration,
+    /// Pause between a player receiving the opponent's move and answering it.
+    pub think: Duration,
+    /// Spread of the game starts, so that the load ramps up.
+    pub ramp: Duration,
+}
+
+/// What a run measured.
+#[derive(Debug, Clone)]
+pub struct LoadReport {
+    pub games_started: u64,
+    pub games_finished: u64,
+    pub moves: u64,
+    pub errors: u64,
+    pub elapsed: Duration,
+    pub latencies_us: Vec<u64>,
+}
+
+impl LoadReport {
+    pub fn moves_per_sec(&self) -> f64 {
+        self.moves as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// The `q`-quantile of the move-to-opponent latency, in milliseconds.
+    pub fn latency_ms(&self, q: f64) -> f64 {
+        if self.latencies_us.is_empty() {
+            return f64::NAN;
+        }
+        let mut v = self.latencies_us.clone();
+        v.sort_unstable();
+        let i = ((v.len() as f64 - 1.0) * q).round() as usize;
+        v[i.min(v.len() - 1)] as f64 / 1000.0
+    }
+}
+
+#[derive(Default)]
+struct Counters {
+    started: AtomicU64,
+    finished: AtomicU64,
+    moves: AtomicU64,
+    errors: AtomicU64,
+}
+
+/// Runs N games at once until the duration is over; measures only the steady
+/// part (after every game has started).
+pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(64)
+        .build()?;
+    let counters = Arc::new(Counters::default());
+    let latencies = Arc::new(Mutex::new(Vec::<u64>::new()));
+    let measuring = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let deadline = Instant::now() + cfg.ramp + cfg.duration;
+    let mut tasks = Vec::new();
+    for i in 0..cfg.games {
+        let http = http.clone();
+        let cfg = cfg.clone();
+        let counters = counters.clone();
+        let latencies = latencies.clone();
+        let measuring = measuring.clone();
+        let delay = cfg.ramp.mul_f64(i as f64 / cfg.games.max(1) as f64);
+        tasks.push(tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let result = pair(&http, &cfg, deadline, &counters, &latencies, &measuring).await;
+            if let Err(err) = result {
+                counters.errors.fetch_add(1, Ordering::Relaxed);
+                tracing::warn!("simulated game failed: {err:#}");
+            }
+        }));
+    }
+    tokio::time::sleep(cfg.ramp).await;
+    measuring.store(true, Ordering::Relaxed);
+    let moves_at_start = counters.moves.load(Ordering::Relaxed);
+    let t0 = Instant::now();
+    tokio::time::sleep(cfg.duration).await;
+    let elapsed = t0.elapsed();
+    let moves = counters.moves.load(Ordering::Relaxed) - moves_at_start;
+    measuring.store(false, Ordering::Relaxed);
+    for t in tasks {
+        let _ = t.await;
+    }
+    let latencies_us = std::mem::take(&mut *latencies.lock().await);
+    Ok(LoadReport {
+        games_started: counters.started.load(Ordering::Relaxed),
+        games_finished: counters.finished.load(Ordering::Relaxed),
+        moves,
+        errors: counters.errors.load(Ordering::Relaxed),
+        elapsed,
+        latencies_us,
+    })
+}
+
+/// Two simulated players playing game after game until the deadline.
+async fn pair(
+    http: &reqwest::Client,
+    cfg: &LoadConfig,
+    deadline: Instant,
+    counters: &Counters,
+    latencies: &Mutex<Vec<u64>>,
+    measuring: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<()> {
+    let white = Client::guest(http, &cfg.base).await?;
+    let black = Client::guest(http, &cfg.base).await?;
+    let mut ws = [white.connect().await?, black.connect().await?];
+    let mut local = Vec::new();
+    while Instant::now() < deadline {
+        let create = json!({"game": "chess", "seat": 0,
+            "time": {"kind": "fischer", "base": 3_600_000, "increment": 0}});
+        let r = ws[0].call("create", create).await?;
+        let table = r["d"]["table"].as_str().context("no table id")?.to_string();
+        ws[1]
+            .call("sit", json!({"table": table, "seat": 1}))
+            .await?;
+        ws[0].call("ready", json!({"table": table})).await?;
+        ws[1].call("ready", json!({"table": table})).await?;
+        counters.started.fetch_add(1, Ordering::Relaxed);
+        for ply in 0..PLIES_PER_GAME {
+            if Instant::now() >= deadline {
+                break;
+            }
+            let (mover, other) = if ply % 2 == 0 { (0, 1) } else { (1, 0) };
+            let action = KNIGHT_CYCLE[ply % KNIGHT_CYCLE.len()];
+            let sent = Instant::now();
+            let id = ws[mover]
+                .send("move", json!({"table": table, "action": action}))
+                .await?;
+            // The opponent receives the move ...
+            loop {
+                let v = ws[other].recv().await?;
+                if v["t"] == "event"
+                    && v["d"]["events"].as_array().is_some_and(|es| {
+                        es.iter()
+                            .any(|e| e["type"] == "acted" && e["ply"] == ply as u64 + 1)
+                    })
+                {
+                    break;
+                }
+            }
+            let latency = sent.elapsed();
+            // ... and the mover its acknowledgement.
+            loop {
+                let v = ws[mover].recv().await?;
+                if v["id"] == id.as_str() {
+                    if v["t"] != "ack" {
+                        bail!("move refused: {v}");
+                    }
+                    break;
+                }
+            }
+            counters.moves.fetch_add(1, Ordering::Relaxed);
+            if measuring.load(Ordering::Relaxed) {
+                local.push(latency.as_micros() as u64);
+            }
+            if !cfg.think.is_zero() {
+                tokio::time::sleep(cfg.think).await;
+            }
+        }
+        let _ = ws[0].call("resign", json!({"table": table})).await;
+        for s in &mut ws {
+            s.call("leave", json!({"table": table})).await.ok();
+            s.call("unwatch", json!({"table": table})).await.ok();
+        }
+        counters.finished.fetch_add(1, Ordering::Relaxed);
+    }
+    latencies.lock().await.extend(local);
+    for s in ws {
+        s.close().await;
+    }
+    Ok(())
+}
