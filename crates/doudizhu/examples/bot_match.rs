@@ -33,6 +33,29 @@ fn play(seed: u64, strengths: [Strength; 3]) -> i64 {
     g.outcome().expect("the hand is over").points[0]
 }
 
+/// Plays a whole hand with bidding, the strong bot at `seat` and basic bots
+/// elsewhere: whether the strong bot was landlord and whether its side won.
+fn play_with_bidding(seed: u64, seat: Seat) -> (bool, bool) {
+    let mut g = Doudizhu::new(&Options::default(), &Setup::Seed(seed)).expect("a seeded deal");
+    let mut n = 0u64;
+    while let Turn::Seat(s) = g.turn() {
+        let strength = if s == seat {
+            Strength::Strong
+        } else {
+            Strength::Basic
+        };
+        let view = g.view(Viewer::Seat(s));
+        let action = choose(&view, strength, seed.wrapping_mul(7919) + n).expect("an action");
+        g.act(s, &action).expect("bots play legal actions");
+        n += 1;
+    }
+    let outcome = g.outcome().expect("the hand is over");
+    (
+        g.landlord() == Some(seat),
+        outcome.results[seat.index()] == qiyuan_game::SeatResult::Win,
+    )
+}
+
 fn main() {
     let deals: u64 = std::env::args()
         .nth(1)
@@ -79,5 +102,28 @@ fn main() {
         "strong bots as farmers: win {:.1}% (basic farmers on the same deals: {:.1}%)",
         100.0 * (deals - wins[1]) as f64 / d,
         100.0 * (1.0 - base)
+    );
+
+    // Whole hands with bidding: one strong bot, its seat rotating, two basic bots.
+    let mut landlord = (0u64, 0u64);
+    let mut farmer = (0u64, 0u64);
+    for seed in 1..=deals {
+        let seat = Seat((seed % 3) as u8);
+        let (was_landlord, won) = play_with_bidding(seed + 1_000_000, seat);
+        let tally = if was_landlord {
+            &mut landlord
+        } else {
+            &mut farmer
+        };
+        tally.0 += 1;
+        tally.1 += u64::from(won);
+    }
+    let pct = |(n, w): (u64, u64)| 100.0 * w as f64 / n.max(1) as f64;
+    println!(
+        "with bidding, one strong bot v two basic ({deals} hands): landlord in {} and won {:.1}%, farmer in {} and its side won {:.1}%",
+        landlord.0,
+        pct(landlord),
+        farmer.0,
+        pct(farmer)
     );
 }
