@@ -537,25 +537,51 @@ impl Board {
     /// Does the pseudo-legal move `m` leave the mover's general safe?
     #[inline]
     pub(crate) fn is_legal(&mut self, m: Move) -> bool {
+        // Only the cells matter to the attack test: move the piece there and back
+        // without touching the piece lists.
+        let (from, to) = (m.origin() as usize, m.to_raw() as usize);
         let us = self.side;
-        let u = self.make(m);
-        let ok = !self.king_attacked(us);
-        self.unmake(m, u);
+        let piece = self.cells[from];
+        let captured = self.cells[to];
+        self.cells[to] = piece;
+        self.cells[from] = EMPTY;
+        let k = if piece & ROLE_MASK == KING {
+            to as u8
+        } else {
+            self.kings[us as usize]
+        };
+        let ok = !self.square_attacked_for_king(k, us);
+        self.cells[from] = piece;
+        self.cells[to] = captured;
         ok
     }
 
     /// Every legal move of the side to move.
     #[inline]
     pub fn legal_moves_into(&mut self, out: &mut MoveList) {
+        out.len = 0;
+        self.filter_legal(|from, to| out.push(from, to));
+    }
+
+    /// Number of legal moves (the last ply of a perft), without listing them.
+    #[inline]
+    pub fn count_legal(&mut self) -> u64 {
+        let mut n = 0;
+        self.filter_legal(|_, _| n += 1);
+        n
+    }
+
+    /// Generates the pseudo-legal moves and hands the legal ones to `keep`.
+    #[inline(always)]
+    fn filter_legal(&mut self, mut keep: impl FnMut(u8, u8)) {
         let mut pseudo = MoveList::new();
         self.pseudo_moves(&mut pseudo);
-        out.len = 0;
         let us = self.side;
         let k = self.kings[us as usize];
         if self.king_attacked(us) {
             for &m in pseudo.as_slice() {
                 if self.is_legal(m) {
-                    out.push(m.origin(), m.to_raw());
+                    keep(m.origin(), m.to_raw());
                 }
             }
             return;
@@ -573,17 +599,9 @@ impl Board {
                 || to & 15 == kf
                 || matches!((from as i16 - k as i16).abs(), 15 | 17);
             if !risky || self.is_legal(m) {
-                out.push(from, to);
+                keep(from, to);
             }
         }
-    }
-
-    /// Number of legal moves (the last ply of a perft).
-    #[inline]
-    pub fn count_legal(&mut self) -> u64 {
-        let mut l = MoveList::new();
-        self.legal_moves_into(&mut l);
-        l.len() as u64
     }
 
     pub(crate) fn in_check(&self) -> bool {
@@ -621,15 +639,19 @@ pub fn perft_board(b: &mut Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return b.count_legal();
+    }
     let mut list = MoveList::new();
     b.legal_moves_into(&mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     let mut n = 0;
     for &m in list.as_slice() {
         let u = b.make(m);
-        n += perft_board(b, depth - 1);
+        n += if depth == 2 {
+            b.count_legal()
+        } else {
+            perft_board(b, depth - 1)
+        };
         b.unmake(m, u);
     }
     n
