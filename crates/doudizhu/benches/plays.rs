@@ -37,13 +37,10 @@ fn lead_20_cards(bencher: Bencher) {
 fn follow_20_cards(bencher: Bencher) {
     let hands = hands();
     // Each hand follows a play that another hand of the set leads with.
-    let lasts: Vec<Combo> = hands
-        .iter()
-        .enumerate()
-        .map(|(i, h)| {
+    let lasts: Vec<Combo> = (0..hands.len())
+        .map(|i| {
             let leads = legal_plays(hands[(i + 1) % hands.len()], None);
             let pick = leads[(i * 7919) % leads.len()];
-            let _ = h;
             classify(pick.cards).unwrap_or(pick)
         })
         .collect();
