@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 /// A seat at the table. Seat 0 moves first: white in chess, red in xiangqi, black in
 /// Go; in Doudizhu the seats are the three players in turn order.
@@ -456,7 +456,10 @@ mod tests {
         let o = Outcome::win(Seat::SECOND, EndReason::Checkmate, "0-1");
         assert_eq!(o.winner(), Some(Seat::SECOND));
         assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
-        assert_eq!(Outcome::draw(2, EndReason::Agreement, "1/2-1/2").winner(), None);
+        assert_eq!(
+            Outcome::draw(2, EndReason::Agreement, "1/2-1/2").winner(),
+            None
+        );
     }
 
     #[test]
