@@ -78,7 +78,7 @@ pub struct Go {
     outcome: Option<Outcome>,
 }
 
-/// A marking action's effect or a move's: what the game did.
+/// Why the game refused a move or a marking action.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GoError {
     #[error(transparent)]
