@@ -71,9 +71,8 @@ fn dutch_pairings_equal_bbppairings() {
     assert!(checked > 0);
 }
 
-/// The 1,000-player case: heavy, run with `--ignored` (or by the check script).
+/// The 1,000-player case (about 5 s of CPU).
 #[test]
-#[ignore]
 fn dutch_large_pairing_equals_bbppairings() {
     let (checked, failed) = check(LARGE, None);
     println!(

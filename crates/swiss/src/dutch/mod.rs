@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 pub use entrant::FieldError;
 use entrant::{Entrant, Field};
-use matcher::Matcher;
+use matcher::{Matcher, Recipe};
 use weights::Layout;
 use wide::{EdgeWeight, Wide};
 
@@ -58,6 +58,8 @@ pub enum PairError {
     Field(#[from] FieldError),
     #[error("no pairing satisfies the absolute criteria (C1-C3)")]
     NoValidPairing,
+    #[error("the event is too large for the pairing's weights")]
+    TooLarge,
     #[error("the event has only {0} rounds, all paired")]
     Finished(usize),
 }
@@ -81,17 +83,30 @@ pub fn pair(t: &Tournament) -> Result<Pairing, PairError> {
         return Ok(Pairing::default());
     }
     let layout = Layout::new(&field, &players);
-    let bits = layout.total_bits();
-    let mates = if bits <= 124 {
-        Dutch::<i128>::new(&field, players.clone(), layout).run()?
-    } else if bits <= 252 {
-        Dutch::<Wide<4>>::new(&field, players.clone(), layout).run()?
-    } else if bits <= 508 {
-        Dutch::<Wide<8>>::new(&field, players.clone(), layout).run()?
-    } else if bits <= 1020 {
-        Dutch::<Wide<16>>::new(&field, players.clone(), layout).run()?
-    } else {
-        Dutch::<Wide<32>>::new(&field, players.clone(), layout).run()?
+    // The narrowest integer that holds the weights; a run that finds a
+    // bracket needing more bits stops and the pairing runs again wider.
+    let mut need = 0;
+    let mates = loop {
+        let run = |need: u32| -> Option<Result<Vec<Option<usize>>, Stop>> {
+            let (f, p, l) = (&field, players.clone(), layout.clone());
+            Some(match need {
+                0..=126 => Dutch::<i128>::new(f, p, l).run(),
+                127..=190 => Dutch::<Wide<3>>::new(f, p, l).run(),
+                191..=254 => Dutch::<Wide<4>>::new(f, p, l).run(),
+                255..=382 => Dutch::<Wide<6>>::new(f, p, l).run(),
+                383..=510 => Dutch::<Wide<8>>::new(f, p, l).run(),
+                511..=766 => Dutch::<Wide<12>>::new(f, p, l).run(),
+                767..=1022 => Dutch::<Wide<16>>::new(f, p, l).run(),
+                1023..=2046 => Dutch::<Wide<32>>::new(f, p, l).run(),
+                _ => return None,
+            })
+        };
+        match run(need) {
+            Some(Ok(m)) => break m,
+            Some(Err(Stop::Pair(e))) => return Err(e),
+            Some(Err(Stop::Wider(bits))) if bits > need => need = bits,
+            _ => return Err(PairError::TooLarge),
+        }
     };
     let mut pairing = Pairing::default();
     for (v, &k) in players.iter().enumerate() {
@@ -222,21 +237,72 @@ fn compatible(field: &Field, a: usize, b: usize) -> bool {
             && (p.score > threshold || o.score > threshold))
 }
 
+/// Why a run of the pairing stopped short.
+enum Stop {
+    Pair(PairError),
+    /// The weights need this many bits: run again with a wider integer.
+    Wider(u32),
+}
+
+impl From<PairError> for Stop {
+    fn from(e: PairError) -> Self {
+        Stop::Pair(e)
+    }
+}
+
+/// Turns an edge's [`Recipe`] into its integer weight under the layout of the
+/// bracket being paired.
+struct Encoder<'a> {
+    field: &'a Field,
+    sorted: Vec<usize>,
+    layout: Layout,
+    /// 1 for a player who could not take the bye (for the completion field).
+    not_bye_candidate: Vec<u64>,
+    bye_score: u32,
+    unplayed_ranks: HashMap<u32, u64>,
+}
+
+impl Encoder<'_> {
+    fn encode<W: EdgeWeight>(&self, a: usize, b: usize, r: Recipe, completion: bool) -> W {
+        let (h, l) = (a.min(b), a.max(b));
+        let w: W = weights::edge_weight(
+            &self.layout,
+            self.field,
+            &self.field.entrants[self.sorted[h]],
+            &self.field.entrants[self.sorted[l]],
+            weights::EdgeContext {
+                completion: completion
+                    .then(|| 1 + self.not_bye_candidate[h] + self.not_bye_candidate[l]),
+                in_current: r.current,
+                in_next: r.next,
+                bye_score: self.bye_score,
+                single_downfloater_bye: r.bye_rule,
+                unplayed_ranks: &self.unplayed_ranks,
+            },
+        );
+        if r.low >= 0 {
+            w.add_u64(r.low as u64)
+        } else {
+            w - W::from_u64(u64::from(r.low.unsigned_abs()))
+        }
+    }
+}
+
 struct Dutch<'a, W: EdgeWeight> {
     field: &'a Field,
     /// Entrant indices in pairing order (score, then rank); a vertex is a
     /// position in this list.
     sorted: Vec<usize>,
-    layout: Layout,
+    /// The layout over every score group, whose G width the exchange
+    /// preferences are measured in.
+    global: Layout,
+    enc: Encoder<'a>,
     m: Matcher<W>,
     /// A preferred partner per vertex. Below every criterion, it only chooses
     /// among equally good matchings: the solver then keeps the matching it
     /// found before when that is still optimal, which lets later steps see
     /// at once that nothing changed.
     hint: Vec<Option<usize>>,
-    /// 1 for a player who could not take the bye (for the completion field).
-    not_bye_candidate: Vec<u64>,
-    bye_score: u32,
     region: Option<Region>,
 }
 
@@ -261,16 +327,22 @@ struct Region {
 }
 
 impl<'a, W: EdgeWeight> Dutch<'a, W> {
-    fn new(field: &'a Field, sorted: Vec<usize>, layout: Layout) -> Self {
+    fn new(field: &'a Field, sorted: Vec<usize>, global: Layout) -> Self {
         let n = sorted.len();
         Dutch {
             field,
-            sorted,
-            layout,
+            sorted: sorted.clone(),
+            enc: Encoder {
+                field,
+                sorted,
+                layout: global.clone(),
+                not_bye_candidate: vec![0; n],
+                bye_score: 0,
+                unplayed_ranks: HashMap::new(),
+            },
+            global,
             m: Matcher::new(n),
             hint: vec![None; n],
-            not_bye_candidate: vec![0; n],
-            bye_score: 0,
             region: None,
         }
     }
@@ -294,10 +366,12 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
     fn solve_all(&mut self) -> Vec<usize> {
         let n = self.sorted.len();
         let live: Vec<usize> = (0..n).filter(|&v| self.m.fixed(v).is_none()).collect();
-        let p = self.layout.hint_bits();
-        let hint = &self.hint;
-        let local = self.m.solve_on(&live, |a, b, w| {
-            w.shl(p).add_u64(Self::hint_value(hint, a, b))
+        let p = self.enc.layout.hint_bits();
+        let (hint, enc) = (&self.hint, &self.enc);
+        let local = self.m.solve_on(&live, |a, b, r| {
+            enc.encode::<W>(a, b, r, true)
+                .shl(p)
+                .add_u64(Self::hint_value(hint, a, b))
         });
         let mut mate: Vec<usize> = (0..n).map(|v| self.m.fixed(v).unwrap_or(v)).collect();
         for (i, &a) in live.iter().enumerate() {
@@ -317,14 +391,11 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
             .copied()
             .filter(|&v| self.m.fixed(v).is_none())
             .collect();
-        let p = self.layout.hint_bits();
-        let k = self.layout.completion_shift();
-        let hint = &self.hint;
-        let nb = &self.not_bye_candidate;
+        let p = self.enc.layout.hint_bits();
+        let (hint, enc) = (&self.hint, &self.enc);
         let mut representable = true;
-        let local = self.m.solve_on(&upper, |a, b, w| {
-            let completion = W::from_u64(1 + nb[a] + nb[b]).shl(k);
-            let rest = w - completion;
+        let local = self.m.solve_on(&upper, |a, b, r| {
+            let rest = enc.encode::<W>(a, b, r, false);
             if rest <= W::ZERO {
                 representable = false;
                 return W::ZERO;
@@ -352,7 +423,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
     }
 
     fn is_bye_candidate(&self, v: usize) -> bool {
-        self.bye_candidate(v, self.bye_score)
+        self.bye_candidate(v, self.enc.bye_score)
     }
 
     /// Pairs the players `left` unpaired above with players below, so that
@@ -367,7 +438,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
         let lower_start = self.region.as_ref()?.lower_start;
         if self.region.as_ref()?.lower_matching.is_none() {
             let lower: Vec<usize> = (lower_start..n).collect();
-            let m = self.cardinality_matching(&lower);
+            let m = self.cardinality_matching(&lower, lower_start);
             if let Some(r) = self.region.as_mut() {
                 r.lower_matching = Some(m);
             }
@@ -375,7 +446,6 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
         let mut mate: Vec<Option<usize>> = self.region.as_ref()?.lower_matching.clone()?;
         let mut free: Vec<usize> = (lower_start..n).filter(|&v| mate[v].is_none()).collect();
         // Short augmenting paths first: x-z, or x-a with a's partner b to z.
-        let mut done = true;
         for &x in left {
             let direct = free.iter().position(|&z| self.compatible(x, z));
             if let Some(i) = direct {
@@ -408,16 +478,14 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 None => free.push(x),
             }
         }
-        if free.len() > 1 || free.iter().any(|&v| !self.is_bye_candidate(v)) {
-            done = false;
-        }
+        let done = free.len() <= 1 && free.iter().all(|&v| self.is_bye_candidate(v));
         let answer = if done {
             Some(left.iter().map(|&x| mate[x].unwrap_or(x)).collect())
         } else {
             // The exact question, on all the players below and those left.
             let mut vertices: Vec<usize> = left.to_vec();
             vertices.extend(lower_start..n);
-            let m = self.cardinality_matching(&vertices);
+            let m = self.cardinality_matching(&vertices, lower_start);
             let unpaired: Vec<usize> = vertices
                 .iter()
                 .copied()
@@ -436,11 +504,11 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
     }
 
     /// A matching of `vertices` pairing as many as possible and leaving a bye
-    /// candidate unpaired where it can (the completion field alone); players
-    /// left unpaired above never meet each other here.
-    fn cardinality_matching(&self, vertices: &[usize]) -> Vec<Option<usize>> {
+    /// candidate unpaired where it can (the completion field alone); two
+    /// players above `lower_start` never meet here.
+    fn cardinality_matching(&self, vertices: &[usize], lower_start: usize) -> Vec<Option<usize>> {
         let m = vertices.len();
-        let lower_start = self.region.as_ref().map_or(0, |r| r.lower_start);
+        let nb = &self.enc.not_bye_candidate;
         let mut w = vec![0i32; m * m];
         for i in 0..m {
             for j in i + 1..m {
@@ -448,7 +516,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 if (a < lower_start && b < lower_start) || !self.compatible(a, b) {
                     continue;
                 }
-                w[i * m + j] = 1 + (self.not_bye_candidate[a] + self.not_bye_candidate[b]) as i32;
+                w[i * m + j] = 1 + (nb[a] + nb[b]) as i32;
             }
         }
         let local = integer_blossom::max_weight_matching(&w, m);
@@ -475,80 +543,59 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
         self.e(v).bye_eligible && self.e(v).score <= bye_score
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn edge(
-        &self,
-        h: usize,
-        l: usize,
-        in_current: bool,
-        in_next: bool,
-        bye_score: u32,
-        single_downfloater_bye: bool,
-        unplayed_ranks: &HashMap<u32, u64>,
-    ) -> W {
-        if !self.compatible(h, l) {
-            return W::ZERO;
+    /// The edge between `h` and `l` where they may meet.
+    fn edge(&self, h: usize, l: usize, current: bool, next: bool, bye_rule: bool) -> Recipe {
+        if self.compatible(h, l) {
+            Recipe::edge(current, next, bye_rule)
+        } else {
+            Recipe::NONE
         }
-        weights::edge_weight(
-            &self.layout,
-            self.field,
-            self.e(h),
-            self.e(l),
-            weights::EdgeContext {
-                in_current,
-                in_next,
-                bye_candidates: u64::from(!self.bye_candidate(h, bye_score))
-                    + u64::from(!self.bye_candidate(l, bye_score)),
-                bye_score,
-                single_downfloater_bye,
-                unplayed_ranks,
-            },
-        )
     }
 
     /// Returns, for every vertex, its partner (itself for the bye).
-    fn run(mut self) -> Result<Vec<Option<usize>>, PairError> {
+    fn run(mut self) -> Result<Vec<Option<usize>>, Stop> {
         let n = self.sorted.len();
         let odd = n % 2 == 1;
         let top = self.score(0);
-        let g = self.layout.g;
-        let empty = HashMap::new();
-        // First: is a pairing possible at all, and who can get the bye?
-        for p in 0..n {
-            for o in 0..p {
-                let w = if odd {
-                    if self.compatible(p, o) {
-                        let c = 1
-                            + u64::from(!self.e(p).bye_eligible)
-                            + u64::from(!self.e(o).bye_eligible);
-                        let shifts = u64::from(self.layout.shift(self.score(p)))
-                            + u64::from(self.layout.shift(self.score(o)));
-                        W::from_u64(c)
-                            .shl(self.layout.s)
-                            .add_u64(shifts)
-                            .shl(g)
-                            .add_u64(u64::from(self.score(p) >= top))
-                    } else {
-                        W::ZERO
+        // First: is a pairing possible at all, and who can get the bye? The
+        // bye goes to the lowest score possible: maximise the completion,
+        // then the score groups of the paired players, then the pairs within
+        // the top group.
+        let first_mate: Vec<usize> = {
+            let mut groups: Vec<u32> = (0..n).map(|v| self.score(v)).collect();
+            groups.dedup();
+            let group_of = |s: u32| {
+                (groups.len() - 1 - groups.iter().position(|&g| g == s).unwrap_or(0)) as i64
+            };
+            let low_bits = weights::bits(n as u64 / 2 + 1);
+            let mid_bits = weights::bits(2 * n as u64 * groups.len() as u64 + 1);
+            let mut w = vec![0i64; n * n];
+            for p in 0..n {
+                for o in 0..p {
+                    if !self.compatible(p, o) {
+                        continue;
                     }
-                } else {
-                    self.edge(o, p, false, false, 0, false, &empty)
-                };
-                self.m.set(p, o, w);
+                    let c =
+                        1 + i64::from(!self.e(p).bye_eligible) + i64::from(!self.e(o).bye_eligible);
+                    let ranks = group_of(self.score(p)) + group_of(self.score(o));
+                    w[o * n + p] =
+                        (((c << mid_bits) + ranks) << low_bits) + i64::from(self.score(p) >= top);
+                }
             }
-        }
-        let mate = self.solve();
+            let local = integer_blossom::max_weight_matching(&w, n);
+            (0..n).map(|v| local[v].unwrap_or(v)).collect()
+        };
+        let mate = first_mate;
         let mut unmatched = (0..n).filter(|&v| mate[v] == v);
         let first = unmatched.next();
         if unmatched.next().is_some() || first.is_some_and(|v| !self.e(v).bye_eligible) {
-            return Err(PairError::NoValidPairing);
+            return Err(PairError::NoValidPairing.into());
         }
         let mut bye_score = 0;
         let mut sdba = false;
-        let mut unplayed_ranks: HashMap<u32, u64> = HashMap::new();
         if odd {
             let Some(b) = first else {
-                return Err(PairError::NoValidPairing);
+                return Err(PairError::NoValidPairing.into());
             };
             bye_score = self.score(b);
             if bye_score >= top {
@@ -569,32 +616,28 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 .collect();
             counts.sort_unstable_by(|a, b| b.cmp(a));
             for (rank, c) in counts.into_iter().enumerate() {
-                unplayed_ranks.insert(c, rank as u64);
-            }
-            for p in 0..n {
-                for o in 0..p {
-                    let w = self.edge(o, p, false, false, bye_score, sdba, &unplayed_ranks);
-                    self.m.set(p, o, w);
-                }
+                self.enc.unplayed_ranks.insert(c, rank as u64);
             }
         }
-        self.brackets(bye_score, sdba, &unplayed_ranks)
+        self.enc.bye_score = bye_score;
+        for v in 0..n {
+            self.enc.not_bye_candidate[v] = u64::from(!self.bye_candidate(v, bye_score));
+        }
+        for p in 0..n {
+            for o in 0..p {
+                let r = self.edge(o, p, false, false, sdba);
+                self.m.set(p, o, r);
+            }
+        }
+        self.brackets(sdba)
     }
 
-    fn brackets(
-        mut self,
-        bye_score: u32,
-        mut sdba: bool,
-        unplayed_ranks: &HashMap<u32, u64>,
-    ) -> Result<Vec<Option<usize>>, PairError> {
+    fn brackets(mut self, mut sdba: bool) -> Result<Vec<Option<usize>>, Stop> {
         let n = self.sorted.len();
         let odd = n % 2 == 1;
-        let g = self.layout.g;
+        let g = self.global.g;
+        let bye_score = self.enc.bye_score;
         let first_sdba = sdba;
-        self.bye_score = bye_score;
-        for v in 0..n {
-            self.not_bye_candidate[v] = u64::from(!self.bye_candidate(v, bye_score));
-        }
         let mut result: Vec<Option<usize>> = vec![None; n];
         let mut matched = vec![false; n];
         // Vertices of the current bracket (moved-down players first) and the next.
@@ -616,6 +659,14 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 pbi.push(next_it);
                 next_it += 1;
             }
+            // Score sub-fields only for the scores in play here: every edge
+            // that counts scores joins two of these players.
+            let scores: Vec<u32> = pbi.iter().map(|&v| self.score(v)).collect();
+            self.enc.layout = self.global.with_scores(&scores);
+            let bits = self.enc.layout.total_bits();
+            if bits + 2 > W::BITS {
+                return Err(Stop::Wider(bits + 2));
+            }
             // Solving on this bracket alone is exact unless the bye rules (C9)
             // look below it.
             let local =
@@ -627,18 +678,16 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 absorbed: HashMap::new(),
             });
             // Base weights: base[larger][smaller] over positions in `pbi`.
-            let mut base: Vec<Vec<W>> = vec![Vec::new(); pbi.len()];
+            let mut base: Vec<Vec<Recipe>> = vec![Vec::new(); pbi.len()];
             for larger in sgb..pbi.len() {
-                let row: Vec<W> = (0..larger)
+                let row: Vec<Recipe> = (0..larger)
                     .map(|smaller| {
                         self.edge(
                             pbi[smaller],
                             pbi[larger],
                             larger < nsgb,
                             larger >= nsgb,
-                            bye_score,
                             sdba,
-                            unplayed_ranks,
                         )
                     })
                     .collect();
@@ -650,14 +699,13 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 }
             }
             let exchange_weight =
-                |base: &Vec<Vec<W>>, s: usize, l: usize, sri: usize, rp: usize| -> W {
+                |base: &Vec<Vec<Recipe>>, s: usize, l: usize, sri: usize, rp: usize| -> Recipe {
                     let w = base[l][s];
-                    if w == W::ZERO {
+                    if w.is_none() {
                         return w;
                     }
-                    let hi = W::from_u64(u64::from(sri < rp)).shl(2 * g);
-                    let addend = (hi - W::from_u64(sri as u64)).shl(1);
-                    w + addend
+                    let hi = i64::from(sri < rp) << (2 * g);
+                    w.plus((hi - sri as i64) << 1)
                 };
             mate = self.solve();
             let in_bracket = |mate: &Vec<usize>, v: usize| mate[v] >= sgbv && mate[v] < nsgbv;
@@ -692,8 +740,8 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 if !in_bracket(&mate, pv) {
                     for oi in sgb..nsgb {
                         let w = base[oi][pi];
-                        if w != W::ZERO {
-                            self.m.set(pv, pbi[oi], w.add_u64(1));
+                        if !w.is_none() {
+                            self.m.set(pv, pbi[oi], w.plus(1));
                         }
                     }
                     mate = self.solve();
@@ -703,8 +751,9 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                     rem_matched_md -= 1;
                     for oi in sgb..nsgb {
                         let w = base[oi][pi];
-                        if w != W::ZERO {
-                            self.m.set(pv, pbi[oi], w.add_u64((nsgb - sgb) as u64 + 1));
+                        if !w.is_none() {
+                            self.m
+                                .set(pv, pbi[oi], w.plus(((nsgb - sgb) as u64 + 1) as i64));
                         }
                     }
                 }
@@ -724,8 +773,8 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                         continue;
                     }
                     let w = base[oi][pi];
-                    if w != W::ZERO {
-                        self.m.set(pv, ov, w.add_u64(addend));
+                    if !w.is_none() {
+                        self.m.set(pv, ov, w.plus(addend as i64));
                         addend += 1;
                         favourite = Some(ov);
                     }
@@ -783,8 +832,8 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 if forward(&mate, pv) {
                     for &oi in &remainder[from..] {
                         let w = exchange_weight(&base, pi, oi, pri, rp);
-                        if w != W::ZERO {
-                            self.m.set(pv, pbi[oi], w - W::ONE);
+                        if !w.is_none() {
+                            self.m.set(pv, pbi[oi], w.plus(-1));
                         }
                     }
                     mate = self.solve();
@@ -793,7 +842,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 left -= usize::from(exchange);
                 for &oi in &remainder[pit + 1..] {
                     if exchange {
-                        base[oi][pi] = W::ZERO;
+                        base[oi][pi] = Recipe::NONE;
                     }
                     let w = exchange_weight(&base, pi, oi, pri, rp);
                     self.m.set(pv, pbi[oi], w);
@@ -811,8 +860,8 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 if !already {
                     for &oi in &remainder[pit + 1..] {
                         let w = exchange_weight(&base, pi, oi, ri, rp);
-                        if w != W::ZERO {
-                            self.m.set(pv, pbi[oi], w.add_u64(1));
+                        if !w.is_none() {
+                            self.m.set(pv, pbi[oi], w.plus(1));
                         }
                     }
                     mate = self.solve();
@@ -820,12 +869,12 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 if forward(&mate, pv) {
                     left -= 1;
                     for &oi in &remainder[..pit] {
-                        base[pi][oi] = W::ZERO;
-                        self.m.set(pv, pbi[oi], W::ZERO);
+                        base[pi][oi] = Recipe::NONE;
+                        self.m.set(pv, pbi[oi], Recipe::NONE);
                     }
                     for oi in nsgb..pbi.len() {
-                        base[oi][pi] = W::ZERO;
-                        self.m.set(pv, pbi[oi], W::ZERO);
+                        base[oi][pi] = Recipe::NONE;
+                        self.m.set(pv, pbi[oi], Recipe::NONE);
                     }
                 }
                 if !already {
@@ -844,7 +893,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                 for &oi in &remainder[pit + 1..] {
                     let ov = pbi[oi];
                     if !forward(&mate, pv) || forward(&mate, ov) {
-                        base[oi][pi] = W::ZERO;
+                        base[oi][pi] = Recipe::NONE;
                     }
                     self.m.set(pv, ov, base[oi][pi]);
                 }
@@ -884,8 +933,8 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
                         continue;
                     }
                     let w = base[oi][pi];
-                    if w != W::ZERO {
-                        self.m.set(pv, ov, w.add_u64(addend));
+                    if !w.is_none() {
+                        self.m.set(pv, ov, w.plus(addend as i64));
                         favourite = Some(ov);
                     }
                     addend += 1;

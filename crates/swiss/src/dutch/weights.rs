@@ -28,6 +28,8 @@ pub(crate) struct Layout {
     pub s: u32,
     /// The offset of each score's sub-field.
     shifts: HashMap<u32, u32>,
+    /// Players per score.
+    counts: HashMap<u32, u64>,
     rounds: usize,
     players: usize,
 }
@@ -35,6 +37,7 @@ pub(crate) struct Layout {
 impl Layout {
     pub fn new(field: &Field, sorted: &[usize]) -> Layout {
         let mut shifts = HashMap::new();
+        let mut counts = HashMap::new();
         let mut s = 0;
         let mut max_group = 0u64;
         let mut i = sorted.len();
@@ -46,6 +49,7 @@ impl Layout {
                 i -= 1;
             }
             shifts.insert(score, s);
+            counts.insert(score, count);
             s += bits(count);
             max_group = max_group.max(count);
         }
@@ -53,8 +57,30 @@ impl Layout {
             g: bits(max_group),
             s,
             shifts,
+            counts,
             rounds: field.played_rounds,
             players: sorted.len(),
+        }
+    }
+
+    /// The same G, with score sub-fields for the given scores only.
+    pub fn with_scores(&self, scores: &[u32]) -> Layout {
+        let mut distinct: Vec<u32> = scores.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let mut shifts = HashMap::new();
+        let mut s = 0;
+        for score in distinct {
+            shifts.insert(score, s);
+            s += bits(self.counts.get(&score).copied().unwrap_or(1));
+        }
+        Layout {
+            g: self.g,
+            s,
+            shifts,
+            counts: self.counts.clone(),
+            rounds: self.rounds,
+            players: self.players,
         }
     }
 
@@ -97,8 +123,9 @@ pub(crate) struct EdgeContext<'a> {
     pub in_current: bool,
     /// The lower player is in the next bracket.
     pub in_next: bool,
-    /// How many of the two players could not take the bye.
-    pub bye_candidates: u64,
+    /// The completion field: 1 plus how many of the two players could not
+    /// take the bye; `None` leaves the field out.
+    pub completion: Option<u64>,
     pub bye_score: u32,
     /// C9 applies: the bye goes to a player of this bracket's score.
     pub single_downfloater_bye: bool,
@@ -119,7 +146,7 @@ pub(crate) fn edge_weight<W: EdgeWeight>(
     let one_at = |score: u32| W::ONE.shl(layout.shift(score));
     let b = |x: bool| u64::from(x);
 
-    let mut r = W::from_u64(1 + ctx.bye_candidates);
+    let mut r = W::from_u64(ctx.completion.unwrap_or(0));
     // C6, C7: pairs and scores in this bracket.
     r = r.shl(g).add_u64(b(cur));
     r = r.shl(s);
