@@ -174,9 +174,10 @@ impl XiangqiGame {
     /// On the third occurrence the game ends: the one forcing side loses (a
     /// perpetual checker loses even against a perpetual chaser); with both or
     /// neither forcing it is a draw. On the second occurrence the game ends only
-    /// as a draw, and only when a side attacked with every move of the cycle
-    /// without forcing (it chased different pieces in turn): the WXF rulebook's
-    /// diagrams 78 and 80 judge those cycles drawn at once.
+    /// as a draw, and only when neither side is forcing but one attacked with
+    /// every move of the cycle (it chased different pieces in turn): the WXF
+    /// rulebook's diagrams 78 and 80 judge those cycles drawn at once (the
+    /// reference data ends diagram 78 after the second occurrence).
     fn judge_repetition(&self) -> Option<Ending> {
         let n = self.moves.len();
         let window = (self.pos.halfmoves() as usize).min(n);
@@ -204,7 +205,11 @@ impl XiangqiGame {
         }
         let forcing = chase::judge_cycle(start.board(), &self.moves[first..]);
         let verdict = chase::verdict(forcing);
-        if seen == 2 && (verdict.is_some() || !forcing.iter().any(|f| f.always_attacking)) {
+        let forcing_side = forcing
+            .iter()
+            .any(|f| f.perpetual_check || f.perpetual_chase);
+        let attacking_side = forcing.iter().any(|f| f.always_attacking);
+        if seen == 2 && (forcing_side || !attacking_side) {
             return None;
         }
         Some(match verdict {

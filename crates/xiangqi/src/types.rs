@@ -133,7 +133,8 @@ impl Piece {
 pub struct Square(u8);
 
 impl Square {
-    /// Panics never: out-of-range input is clamped by the callers, who check first.
+    /// The point on `file` (0–8) and `rank` (0–9); callers keep to those ranges
+    /// (see [`Square::try_new`] for unchecked input).
     pub const fn new(file: u8, rank: u8) -> Square {
         Square(rank * 9 + file)
     }

@@ -149,6 +149,19 @@ fn attacking_a_protected_piece_is_no_chase() {
 }
 
 #[test]
+fn chasing_different_pieces_in_turn_draws() {
+    // WXF diagram 26: one cannon chases two rooks on alternate moves (the
+    // rulebook's reference case, from ../shared/data).
+    let fen = "4k4/9/9/9/C8/9/pp5pp/4B4/9/r1BAKA2r w - - 0 1";
+    let moves = format!(
+        "a5i5 i0h0 i5a5 a0b0 a5h5 h0i0 h5b5 b0a0 {}",
+        cycle("b5i5 i0h0 i5a5 a0b0 a5h5 h0i0 h5b5 b0a0", 3)
+    );
+    let e = ending(fen, &moves).unwrap();
+    assert_eq!((e.winner, e.reason), (None, EndReason::Repetition));
+}
+
+#[test]
 fn natural_move_limit() {
     let fen = "3k4r/9/9/9/9/9/9/9/9/R4K3 w - - 0 1";
     let g = play(Options { move_limit: 2 }, fen, "a0a1 i9i8 a1a2 i8i7 a2a3");
