@@ -20,15 +20,17 @@ fn refuse<T>(kind: K, message: impl Into<String>) -> R<T> {
 }
 
 /// How long a disconnected player may stay away by default: 30 s for bullet, 60 s
-/// for blitz, 2 min for rapid, 5 min for classical and a day for correspondence or
-/// no clock.
+/// for blitz, 2 min for rapid, 5 min for classical or no clock. Correspondence
+/// players come and go: during a correspondence game absence is not timed at all
+/// (unless the table sets a grace), only the time per move; between games their
+/// seat is kept for a day.
 pub fn default_grace(time: &TimeControl) -> Millis {
-    match time.speed() {
-        Speed::UltraBullet | Speed::Bullet => 30_000,
-        Speed::Blitz => 60_000,
-        Speed::Rapid => 120_000,
-        Speed::Classical => 300_000,
-        Speed::Correspondence => DAY,
+    match (time, time.speed()) {
+        (TimeControl::Correspondence { .. }, _) => DAY,
+        (_, Speed::UltraBullet | Speed::Bullet) => 30_000,
+        (_, Speed::Blitz) => 60_000,
+        (_, Speed::Rapid) => 120_000,
+        (_, Speed::Classical | Speed::Correspondence) => 300_000,
     }
 }
 
@@ -866,7 +868,10 @@ impl<G: Game> Table<G> {
             return refuse(K::NotAllowed, "already disconnected");
         }
         self.state.seats[seat.index()].absent_since = Some(now);
-        let deadline = self.is_playing().then(|| now.saturating_add(self.grace()));
+        let deadline = self
+            .absence_limit()
+            .filter(|_| self.is_playing())
+            .map(|g| now.saturating_add(g));
         Ok(vec![Event::Disconnected { seat, deadline }])
     }
 
@@ -891,8 +896,20 @@ impl<G: Game> Table<G> {
         Ok(events)
     }
 
-    pub(crate) fn next_escape_grace(&self) -> Millis {
-        self.grace()
+    /// How long an absent seat may stay away before it loses the game (during a
+    /// game) or its seat (between games); `None` when absence is not timed
+    /// (a correspondence game, unless the table sets a grace).
+    pub(crate) fn absence_limit(&self) -> Option<Millis> {
+        let correspondence = self
+            .state
+            .game
+            .as_ref()
+            .is_some_and(|g| matches!(g.settings.time, TimeControl::Correspondence { .. }));
+        if self.is_playing() && correspondence && self.config.grace.is_none() {
+            None
+        } else {
+            Some(self.grace())
+        }
     }
 
     /// When the seat to make its first move aborts (or, at a tournament table,
@@ -928,7 +945,10 @@ impl<G: Game> Table<G> {
             let down = now.saturating_sub(down_since.max(gs.turn_since));
             gs.turn_since += down;
         }
-        let deadline = playing.then(|| now.saturating_add(self.grace()));
+        let deadline = self
+            .absence_limit()
+            .filter(|_| playing)
+            .map(|g| now.saturating_add(g));
         for (i, s) in self.state.seats.iter_mut().enumerate() {
             if s.user.is_some() {
                 s.absent_since = Some(now);
@@ -980,7 +1000,7 @@ impl<G: Game> Table<G> {
             out.push((t, (s, Timer::FirstMove)));
         }
         for (i, s) in self.state.seats.iter().enumerate() {
-            if let Some(since) = s.absent_since {
+            if let (Some(since), Some(grace)) = (s.absent_since, self.absence_limit()) {
                 out.push((since.saturating_add(grace), (Seat(i as u8), Timer::Escape)));
             }
         }

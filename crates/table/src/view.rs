@@ -76,7 +76,7 @@ impl<G: Game> Table<G> {
     /// the game's own view.
     pub fn view(&self, viewer: Viewer, now: Millis) -> TableView<G::View> {
         let state = self.state();
-        let grace = self.next_escape_grace();
+        let grace = self.absence_limit();
         let seats = state
             .seats
             .iter()
@@ -87,7 +87,7 @@ impl<G: Game> Table<G> {
                 ready: s.ready,
                 swap_with: s.swap_with,
                 rematch: s.rematch,
-                escape_at: s.absent_since.map(|t| t.saturating_add(grace)),
+                escape_at: s.absent_since.zip(grace).map(|(t, g)| t.saturating_add(g)),
             })
             .collect();
         let game = match (self.game(), state.game.as_ref()) {

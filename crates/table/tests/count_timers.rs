@@ -277,10 +277,12 @@ fn grace_is_configurable_and_longer_for_slow_games() {
 
 #[test]
 fn escape_before_both_moved_aborts() {
-    let mut s = Script::<Count>::started(cfg(TimeControl::Correspondence { days: 3 }));
+    let mut c = cfg(TimeControl::fischer(10, 0));
+    c.first_move = Some(5 * M);
+    let mut s = Script::<Count>::started(c);
     s.play(0, S, "1");
     s.ok(Command::Disconnect { user: user(1) });
-    s.wait(qiyuan_table::clock::DAY);
+    s.wait(2 * M);
     assert_eq!(ended(&s.tick()).unwrap().0.reason, EndReason::Aborted);
 }
 
@@ -467,5 +469,28 @@ fn escape_then_seat_freed_in_one_tick() {
         seat: Seat(0),
         user: user(0)
     }));
+    s.check_replay();
+}
+
+#[test]
+fn correspondence_players_may_be_away() {
+    let day = qiyuan_table::clock::DAY;
+    let mut s = Script::<Count>::started(cfg(TimeControl::Correspondence { days: 3 }));
+    both_moved(&mut s);
+    let ev = s.ok(Command::Disconnect { user: user(1) });
+    assert_eq!(
+        ev,
+        vec![Event::Disconnected {
+            seat: Seat(1),
+            deadline: None
+        }]
+    );
+    s.play(0, day, "1");
+    // Bob is away for two days, then moves: only the time per move counts.
+    s.wait(2 * day);
+    assert!(s.tick().is_empty());
+    s.ok(Command::Reconnect { user: user(1) });
+    s.play(1, 0, "1");
+    assert_eq!(s.table.state().status, Status::Playing);
     s.check_replay();
 }
