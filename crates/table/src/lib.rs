@@ -50,8 +50,7 @@
 //! * Settings: any seated player may propose (seat 0's proposal is the table's
 //!   initial one); every seat must accept the current proposal, by id, and be
 //!   ready ([`Command::Ready`] accepts too). A new proposal clears all readiness.
-//!   Tournament tables have fixed settings and no takebacks. A game started from
-//!   a loaded position is never rated.
+//!   Tournament tables have fixed settings and no takebacks.
 //! * Clocks run only once every seat has made its first action; until then the
 //!   seat to move has the first-move time (30 s by default, the time per move in
 //!   correspondence). Missing it aborts the game, or loses it at a tournament
@@ -69,7 +68,13 @@
 //!   (without increment); no time is given back.
 //! * Disconnection: an absent player loses by escape after the grace time
 //!   ([`default_grace`] by speed, or the config's), at once on [`Command::Leave`].
-//!   Between games, an absent player's seat is freed after the same time.
+//!   Between games, an absent player's seat is freed after the same time. In a
+//!   correspondence game absence is not timed (only the time per move is).
+//! * Loading (读入): a proposal's `setup` may be a position (FEN) or a whole record
+//!   (PGN, SGF); a record's moves are replayed, are never taken back, and the game
+//!   goes on from its end. Games from a loaded position or record are not rated.
+//! * Fouls: an arbiter's [`Command::Foul`] counts against a seat; the third loses.
+//!   [`Command::Adjudicate`] decides a game outright.
 
 mod state;
 mod table;
