@@ -5,6 +5,19 @@
 //!
 //! It knows nothing of clocks, players, sockets or storage: time, resignation and
 //! agreement are decided at the table.
+//!
+//! ```
+//! use qiyuan_xiangqi::{notation, Options, Position, XiangqiGame};
+//!
+//! let pos = Position::new();
+//! assert_eq!(pos.perft(2), 1920);
+//! let m = notation::parse_any(&pos, "炮二平五").unwrap();
+//! assert_eq!((m.to_string(), notation::format_wxf(&pos, m)), ("h2e2".into(), "C2=5".into()));
+//!
+//! let mut game = XiangqiGame::new(Options::default());
+//! game.play(m).unwrap();
+//! assert!(game.ending().is_none());
+//! ```
 
 mod board;
 mod chase;
