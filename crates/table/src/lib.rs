@@ -33,7 +33,9 @@
 //!   [`Table::state`] or the log to clients: they hold the setup, which for
 //!   Doudizhu is the secret deal seed.
 //! * Timers due at a command's time fire before it, exactly as a [`Command::Tick`]
-//!   at that moment would (the log records such a tick), except that a move by the
+//!   at that moment would (the log records such a tick), and timers the command
+//!   makes due fire right after it: no timer is left overdue after a call. The
+//!   exception: a move by the
 //!   seat whose flag is due settles that flag itself, its lag compensated: a move
 //!   sent in time is not lost to the timer. The flag deadline itself waits for the
 //!   seat's last compensated lag (at most its quota), as Lichess does.
@@ -68,7 +70,9 @@
 //!   (without increment); no time is given back.
 //! * Disconnection: an absent player loses by escape after the grace time
 //!   ([`default_grace`] by speed, or the config's), at once on [`Command::Leave`].
-//!   Between games, an absent player's seat is freed after the same time. In a
+//!   Nobody wins by escape while absent too: with every seat away, only the
+//!   clocks run. Between games, an absent player's seat is freed after the same
+//!   time. In a
 //!   correspondence game absence is not timed (only the time per move is).
 //! * Loading (读入): a proposal's `setup` may be a position (FEN) or a whole record
 //!   (PGN, SGF); a record's moves are replayed, are never taken back, and the game

@@ -175,6 +175,7 @@ impl<G: Game> Table<G> {
         // lag compensated, so a move sent in time is not pre-empted by the timer;
         // the other timers then fire after it. Otherwise due timers fire first,
         // exactly as a logged `Tick` at this moment would fire them on replay.
+        // Timers that fall due through the command fire after it.
         let settles_flag = self.settles_own_flag(&cmd, now);
         let mut fired = Vec::new();
         if !matches!(cmd, Command::Restart { .. }) && !settles_flag {
@@ -192,9 +193,10 @@ impl<G: Game> Table<G> {
                     command: cmd,
                 });
                 fired.extend(events);
-                if settles_flag {
-                    fired.extend(self.fire_and_log(now));
-                }
+                // The command may have made a timer due (a reconnection makes an
+                // absent opponent's escape count again): no timer is ever left
+                // overdue after a call.
+                fired.extend(self.fire_and_log(now));
                 Ok(fired)
             }
             Err(mut refusal) => {
@@ -999,7 +1001,10 @@ impl<G: Game> Table<G> {
                 .saturating_add(self.first_move_time(&gs.settings.time));
             out.push((t, (s, Timer::FirstMove)));
         }
-        for (i, s) in self.state.seats.iter().enumerate() {
+        // Nobody wins by escape while away too: if every seat is absent, the
+        // clocks decide.
+        let someone_here = self.state.seats.iter().any(|s| s.absent_since.is_none());
+        for (i, s) in self.state.seats.iter().enumerate().filter(|_| someone_here) {
             if let (Some(since), Some(grace)) = (s.absent_since, self.absence_limit()) {
                 out.push((since.saturating_add(grace), (Seat(i as u8), Timer::Escape)));
             }

@@ -305,12 +305,10 @@ fn a_restart_does_not_charge_the_downtime() {
         deadline: Some(s.now + M)
     }));
     s.table = table;
-    assert_eq!(
-        s.table.next_deadline(),
-        Some(s.now + M),
-        "grace to reconnect"
-    );
+    // Everyone is away: only the clock runs, from where it stopped.
+    assert_eq!(s.table.next_deadline(), Some(s.now + 5 * M - 10 * S));
     s.ok(Command::Reconnect { user: user(0) });
+    assert_eq!(s.table.next_deadline(), Some(s.now + M), "bob's grace");
     s.ok(Command::Reconnect { user: user(1) });
     assert_eq!(s.table.next_deadline(), Some(s.now + 5 * M - 10 * S));
     s.play(0, 20 * S, "1");
@@ -492,5 +490,22 @@ fn correspondence_players_may_be_away() {
     s.ok(Command::Reconnect { user: user(1) });
     s.play(1, 0, "1");
     assert_eq!(s.table.state().status, Status::Playing);
+    s.check_replay();
+}
+
+#[test]
+fn nobody_wins_by_escape_while_away_too() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(10, 0)));
+    both_moved(&mut s);
+    s.ok(Command::Disconnect { user: user(0) });
+    s.wait(S);
+    s.ok(Command::Disconnect { user: user(1) });
+    s.wait(5 * M);
+    assert!(s.tick().is_empty(), "both away: no escape");
+    // Bob comes back: Alice has been away longer than the grace and loses.
+    let ev = s.ok(Command::Reconnect { user: user(1) });
+    let (o, _) = ended(&ev).unwrap();
+    assert_eq!(o.reason, EndReason::Escape);
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
     s.check_replay();
 }
