@@ -35,15 +35,16 @@
 //! * Timers due at a command's time fire before it, exactly as a [`Command::Tick`]
 //!   at that moment would (the log records such a tick), and timers the command
 //!   makes due fire right after it: no timer is left overdue after a call. The
-//!   exception: a move by the
-//!   seat whose flag is due settles that flag itself, its lag compensated: a move
-//!   sent in time is not lost to the timer. The flag deadline itself waits for the
-//!   seat's last compensated lag (at most its quota), as Lichess does.
+//!   exception: a move by the seat whose flag is due settles that flag itself,
+//!   its lag compensated, so a move sent in time is not lost to the timer. The
+//!   flag deadline itself waits for the seat's last compensated lag (at most its
+//!   quota), as Lichess does.
 //! * Persist [`Table::log`] (append each new [`LogEntry`] before sending its
 //!   events). After a restart, rebuild with [`Table::replay`] and then apply
 //!   [`Command::Restart`] with the time the server went down (or the last entry's
 //!   time) before anything else: the downtime is not charged to anyone's clock and
-//!   every player gets a fresh grace period to reconnect. Spectators are dropped;
+//!   every player gets a fresh grace period to reconnect (counted only once
+//!   someone is back). Spectators are dropped;
 //!   the server sends [`Command::Reconnect`] and [`Command::Watch`] as sockets
 //!   come back.
 //!
