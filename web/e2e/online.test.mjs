@@ -60,7 +60,7 @@ async function startGame(kind) {
   await C.locator('#seat-1 .player-name').waitFor();
   // The first seat proposes the time settings; the other accepts; both start.
   await A.click('#btn-time');
-  await A.locator('#time-dialog input[value=quick]').check();
+  await A.locator('#time-dialog label:has(input[value=quick])').click();
   await A.locator('#time-dialog .btn.primary').click();
   await B.locator('#time-accept-dialog').waitFor();
   assert.match(await B.locator('#proposed-tc').textContent(), /10′ \/ 1′ \/ 30″/);
@@ -143,8 +143,10 @@ test('xiangqi: red mates with two cannons; moves in Chinese notation for all', a
       await C.setViewportSize({ width: 1280, height: 800 });
     }
   }
-  const expected = ['炮二平五', '卒１进１', '炮五进四', '卒９进１', '炮八进三', '卒１进１', '炮八平五'];
-  for (const p of [A, B, C]) assert.deepEqual(await moveTexts(p), expected);
+  // Black's file numbers may be written with full-width or ASCII digits.
+  const narrow = (xs) => xs.map((x) => x.replace(/[１-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)));
+  const expected = ['炮二平五', '卒1进1', '炮五进四', '卒9进1', '炮八进三', '卒1进1', '炮八平五'];
+  for (const p of [A, B, C]) assert.deepEqual(narrow(await moveTexts(p)), expected);
   for (const p of [A, B, C]) await p.locator('#result-dialog').waitFor();
   assert.match(await A.locator('#result-text').textContent(), /你赢了/);
   assert.match(await B.locator('#result-text').textContent(), /你输了/);

@@ -51,6 +51,7 @@ function header() {
 function route() {
   if (cleanup) cleanup();
   cleanup = undefined;
+  document.querySelectorAll('.modal-overlay').forEach((m) => m.remove());
   document.documentElement.lang = settings().lang;
   document.body.dataset.board = settings().boardTheme;
   const app = document.getElementById('app')!;
