@@ -84,13 +84,21 @@ test('three people register', async () => {
   await register(A, names.A);
   await register(B, names.B);
   await register(C, names.C);
-  await A.goto(`${base}/#/lobby/chess`);
-  await A.locator('#lobby').waitFor();
-  await A.screenshot({ path: shotPath('lobby-desktop.png') });
-  await A.setViewportSize({ width: 390, height: 844 });
-  await A.screenshot({ path: shotPath('lobby-phone.png'), fullPage: true });
-  await A.setViewportSize({ width: 1280, height: 800 });
 });
+
+async function lobbyShots() {
+  // A guest looks at the lobby while a game is on.
+  const D = await newPage(browser, 'D', base);
+  await D.goto(`${base}/#/login`);
+  await D.click('#guest');
+  await D.locator('#lobby').waitFor();
+  assert.match(await D.locator('#me').textContent(), /^Guest-/i);
+  await D.locator('.table-card').first().waitFor();
+  await D.screenshot({ path: shotPath('lobby-desktop.png') });
+  await D.setViewportSize({ width: 390, height: 844 });
+  await D.screenshot({ path: shotPath('lobby-phone.png'), fullPage: true });
+  await D.context().close();
+}
 
 test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator sees every move', async () => {
   await startGame('chess');
@@ -116,6 +124,7 @@ test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator
   assert.deepEqual(await moveTexts(B), ['f3', 'e5']);
   await clickMove(A, 'g2g4', 'chess');
   await allSee(3);
+  await lobbyShots();
   await C.screenshot({ path: shotPath('chess-table-desktop.png') });
   await C.setViewportSize({ width: 390, height: 844 });
   await C.screenshot({ path: shotPath('chess-table-phone.png'), fullPage: true });
@@ -127,6 +136,9 @@ test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator
   assert.match(await A.locator('#result-text').textContent(), /你输了.*将死/);
   assert.match(await B.locator('#result-text').textContent(), /你赢了.*将死/);
   assert.match(await C.locator('#result-text').textContent(), /黑方胜.*将死/);
+  // The game was rated: both players see their rating change.
+  assert.match(await B.locator('#result-dialog .rating-delta[data-seat="1"]').textContent(), /^\+\d+/);
+  assert.match(await A.locator('#result-dialog .rating-delta[data-seat="0"]').textContent(), /^-\d+/);
   for (const p of [A, B, C]) await p.locator('#result-dialog .btn:last-child').click();
 });
 

@@ -66,6 +66,8 @@ export interface TableModel {
   timeControl: TimeControl | null;
   timeProposal: { id: number; by: number; tc: TimeControl; accepted: number[] } | null;
   timeAgreed: boolean;
+  /** Whether the proposed (or current) game counts for ratings. */
+  rated: boolean;
   offers: { draw?: number; takeback?: number; swap?: number; rematch?: number };
   result: ResultView | null;
   gameId: string | null;
@@ -91,6 +93,7 @@ export function emptyModel(id: string, game: GameKind): TableModel {
     timeControl: null,
     timeProposal: null,
     timeAgreed: false,
+    rated: false,
     offers: {},
     result: null,
     gameId: null,

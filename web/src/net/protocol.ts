@@ -73,11 +73,13 @@ export function modelFromView(id: string, raw: unknown): TableModel {
     const accepted = seats.map((s, i) => (obj(s).accepted === prop.id ? i : -1)).filter((i) => i >= 0);
     m.timeProposal = { id: num(prop.id), by: num(prop.by), tc, accepted };
     m.timeControl = tc;
+    m.rated = !!obj(prop.settings).rated;
   }
   const g = obj(typeof v.game === 'object' ? v.game : null);
   if (Object.keys(g).length) {
     const settings = obj(g.settings);
     if (m.status !== 'waiting' && settings.time) m.timeControl = settings.time as TimeControl;
+    if (m.status === 'playing') m.rated = !!settings.rated;
     const board = obj(g.board ?? g.view);
     const setup = obj(settings.setup);
     m.startFen = str(board.start_fen) ?? str(setup.position) ?? undefined;
@@ -234,7 +236,7 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
       } else if (!(p.name in known) && !/^guest-/i.test(p.name)) {
         known[p.name] = null;
         void ratingsOf(p.name).then((profile) => {
-          known[p.name] = ratingFor(profile, m.game);
+          known[p.name] = ratingFor(profile, m.game) ?? (profile ? { rating: 1500, provisional: true } : null);
           if (known[p.name] && model) publish(lastState);
         });
       }
@@ -282,7 +284,7 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
     stand: () => send('stand'),
     ready: () => send('ready', { proposal: proposalId() }),
     move: (uci) => send('move', { action: uci }),
-    proposeTime: (tc) => send('propose', { settings: { time: tc, setup: 'standard', rated: false, takebacks: true } }),
+    proposeTime: (tc) => send('propose', { settings: { time: tc, setup: 'standard', rated: model?.rated ?? false, takebacks: true } }),
     acceptTime: () => send('accept', { proposal: proposalId() }),
     offerDraw: () => send('draw.offer'),
     answerDraw: (yes) => send(yes ? 'draw.accept' : 'draw.decline'),
@@ -382,7 +384,8 @@ export function connectLobby(game: string, handlers: LobbyHandlers) {
     },
     cancelPair: () => sock.send('seek.cancel'),
     createTable: async (): Promise<string> => {
-      const r = obj(await sock.request('create', { game, seat: 0 }));
+      // Registered players' tables count for ratings (积分), as at 联众; guests play casual games.
+      const r = obj(await sock.request('create', { game, seat: 0, rated: !session()?.guest }));
       return str(r.table) ?? '';
     },
     close: () => sock.close(),

@@ -138,7 +138,7 @@ export function tablePage(root: HTMLElement, id: string) {
     const kind = m.game;
     titleEl.textContent = `${t(kind)} · ${t('table')} ${m.id}`;
     specEl.textContent = `${t('spectators')} ${m.spectators}`;
-    tcEl.textContent = `${t('timePreset')}: ${describeTc(m.timeControl)}`;
+    tcEl.textContent = `${t('timePreset')}: ${describeTc(m.timeControl)} · ${m.rated ? t('rated') : t('casual')}`;
     const bottom = m.mySeat === 1 ? 1 : 0;
     mount(seatTop, seatCard(bottom === 0 ? 1 : 0));
     mount(seatBottom, seatCard(bottom));
