@@ -1,0 +1,135 @@
+// The Go board: Sabaki's Shudan goban (a Preact component) mounted in plain DOM.
+// Points are named as GTP vertices (`D4`, letters without I, row 1 at the bottom),
+// as the server's Go view and actions name them.
+import { h as ph, render } from 'preact';
+import { BoundedGoban, type Marker, type Vertex } from '@sabaki/shudan';
+import '@sabaki/shudan/css/goban.css';
+import { h } from '../dom';
+
+const LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
+
+export function toVertex(gtp: string, size: number): Vertex | null {
+  const m = /^([A-HJ-Z])(\d{1,2})$/i.exec(gtp.trim());
+  if (!m) return null;
+  const x = LETTERS.indexOf(m[1].toUpperCase());
+  const row = Number(m[2]);
+  if (x < 0 || x >= size || row < 1 || row > size) return null;
+  return [x, size - row];
+}
+
+export function toGtp([x, y]: Vertex, size: number): string {
+  return `${LETTERS[x]}${size - y}`;
+}
+
+export interface GoBoardState {
+  size: number;
+  /** Rows from the top down: `X` black, `O` white, `.` empty. */
+  rows: string[];
+  lastMove?: string | null;
+  /** The point a ko forbids retaking at once. */
+  ko?: string | null;
+  /** During marking and after the count: stones marked dead and each side's area. */
+  dead?: string[];
+  blackArea?: string[];
+  whiteArea?: string[];
+  /** The colour a click would place (1 black, -1 white), for the hover stone; 0: none. */
+  ghost: 0 | 1 | -1;
+  /** Whether vertex clicks do anything (play or marking). */
+  clickable: boolean;
+}
+
+export interface GoBoardWidget {
+  el: HTMLElement;
+  set(state: GoBoardState): void;
+  onVertex(cb: (gtp: string) => void): void;
+  destroy(): void;
+}
+
+export function goBoard(): GoBoardWidget {
+  const el = h('div.board-wrap.go-board', { id: 'go-board' });
+  let state: GoBoardState | null = null;
+  let hover: Vertex | null = null;
+  let cb: (gtp: string) => void = () => undefined;
+
+  function maxSize(): number {
+    const col = el.parentElement?.getBoundingClientRect().width ?? 600;
+    const fromHeight = window.innerHeight - 120;
+    return Math.max(260, Math.min(col, fromHeight, 820));
+  }
+
+  function draw() {
+    const s = state;
+    if (!s) return;
+    const n = s.size;
+    const grid = <T>(f: (x: number, y: number) => T): T[][] => Array.from({ length: n }, (_, y) => Array.from({ length: n }, (_, x) => f(x, y)));
+    const signMap = grid((x, y) => {
+      const c = s.rows[y]?.[x];
+      return c === 'X' ? 1 : c === 'O' ? -1 : 0;
+    }) as Array<Array<0 | 1 | -1>>;
+    const markerMap: Array<Array<Marker | null>> = grid(() => null);
+    const last = s.lastMove ? toVertex(s.lastMove, n) : null;
+    if (last) markerMap[last[1]][last[0]] = { type: 'circle' };
+    const ko = s.ko ? toVertex(s.ko, n) : null;
+    if (ko && !s.dead) markerMap[ko[1]][ko[0]] = { type: 'square' };
+    const paintMap = grid(() => 0) as Array<Array<0 | 1 | -1>>;
+    for (const [list, sign] of [[s.blackArea, 1], [s.whiteArea, -1]] as const)
+      for (const p of list ?? []) {
+        const v = toVertex(p, n);
+        if (v) paintMap[v[1]][v[0]] = sign;
+      }
+    const dimmed: Vertex[] = [];
+    for (const p of s.dead ?? []) {
+      const v = toVertex(p, n);
+      if (v) {
+        dimmed.push(v);
+        markerMap[v[1]][v[0]] = { type: 'cross' };
+      }
+    }
+    const ghostStoneMap = grid(() => null) as Array<Array<{ sign: 0 | 1 | -1; faint?: boolean } | null>>;
+    if (hover && s.clickable && s.ghost && signMap[hover[1]]?.[hover[0]] === 0) ghostStoneMap[hover[1]][hover[0]] = { sign: s.ghost, faint: true };
+    const size = maxSize();
+    render(
+      ph(BoundedGoban, {
+        maxWidth: size,
+        maxHeight: size,
+        maxVertexSize: 64,
+        showCoordinates: true,
+        fuzzyStonePlacement: false,
+        animateStonePlacement: true,
+        signMap,
+        markerMap,
+        paintMap: s.dead ? paintMap : undefined,
+        dimmedVertices: dimmed,
+        ghostStoneMap,
+        onVertexClick: (_e: MouseEvent, v: Vertex) => {
+          if (state?.clickable) cb(toGtp(v, n));
+        },
+        onVertexMouseEnter: (_e: MouseEvent, v: Vertex) => {
+          hover = v;
+          if (state?.clickable && state.ghost) draw();
+        },
+        onVertexMouseLeave: () => {
+          hover = null;
+        },
+      }),
+      el,
+    );
+  }
+
+  const onResize = () => draw();
+  window.addEventListener('resize', onResize);
+
+  return {
+    el,
+    set(s) {
+      state = s;
+      el.dataset.size = String(s.size);
+      draw();
+    },
+    onVertex: (f) => (cb = f),
+    destroy() {
+      window.removeEventListener('resize', onResize);
+      render(null, el);
+    },
+  };
+}

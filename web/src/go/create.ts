@@ -1,0 +1,92 @@
+// The lobby's "new table" dialogs for Go (board size, komi, handicap, clock) and
+// Doudizhu (clock). The table is made over HTTP; its page then sits the creator
+// down in the first seat.
+import { h } from '../dom';
+import { t } from '../i18n';
+import { dialog, toast } from '../ui';
+import { api } from '../net/api';
+import { markAutoSit } from './live';
+import { TIME_PRESETS, presetLabel, tcText } from './shell';
+import { tx } from './text';
+
+async function create(game: string, body: Record<string, unknown>) {
+  try {
+    const r = await api<{ table: string }>('POST', '/api/tables', { game, ...body });
+    markAutoSit(r.table, 0);
+    location.hash = `#/table/${r.table}`;
+  } catch (e) {
+    toast((e as Error).message, 'error');
+  }
+}
+
+function clockSelect(game: 'go' | 'doudizhu') {
+  return h(
+    'select',
+    { name: 'clock', id: 'new-clock' },
+    TIME_PRESETS[game].map((p, i) => h('option', { value: p.key, selected: i === 0 }, `${presetLabel(p)} · ${tcText(p.tc, game).split(' · ').pop()}`)),
+  ) as HTMLSelectElement;
+}
+
+export function openCreateGo() {
+  let size = 19;
+  const sizes = h(
+    'div.sizes',
+    null,
+    [9, 13, 19].map((n) =>
+      h('label', null, h('input', { type: 'radio', name: 'size', value: String(n), checked: n === 19, onchange: () => (size = n) }), `${n}×${n}`),
+    ),
+  );
+  const komi = h('input', { type: 'number', name: 'komi', id: 'new-komi', step: '0.5', value: '7.5' }) as HTMLInputElement;
+  const handicap = h(
+    'select',
+    { name: 'handicap', id: 'new-handicap' },
+    [0, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => h('option', { value: String(n) }, n === 0 ? '—' : String(n))),
+  ) as HTMLSelectElement;
+  const clock = clockSelect('go');
+  const body = h(
+    'div.go-form',
+    { id: 'new-go-form' },
+    h('span', null, tx('boardSize')), sizes,
+    h('span', null, tx('komi')), komi,
+    h('span', null, tx('handicap')), handicap,
+    h('span', null, tx('clock')), clock,
+    h('span', null, tx('rules')), h('span.hint', null, tx('chineseRules')),
+  );
+  dialog(tx('newGoTable'), body, [
+    { label: t('cancel') },
+    {
+      label: tx('create'),
+      cls: 'primary',
+      onClick: () => {
+        const k = Number(komi.value);
+        const hc = Number(handicap.value);
+        if (!Number.isFinite(k) || Math.abs(k * 2 - Math.round(k * 2)) > 1e-9) {
+          toast(`${tx('komi')}: 0.5`, 'error');
+          return false;
+        }
+        if (size === 9 && hc > 5) {
+          toast(`${tx('handicap')} ≤ 5 (9×9)`, 'error');
+          return false;
+        }
+        const p = TIME_PRESETS.go.find((x) => x.key === clock.value) ?? TIME_PRESETS.go[0];
+        void create('go', { time: p.tc, options: { size, komi: k, handicap: hc } });
+      },
+    },
+  ], { id: 'new-go-dialog' });
+}
+
+export function openCreateDoudizhu() {
+  const clock = clockSelect('doudizhu');
+  const body = h('div.go-form', { id: 'new-ddz-form' }, h('span', null, tx('clock')), clock);
+  dialog(tx('newDdzTable'), body, [
+    { label: t('cancel') },
+    {
+      label: tx('create'),
+      cls: 'primary',
+      onClick: () => {
+        const p = TIME_PRESETS.doudizhu.find((x) => x.key === clock.value) ?? TIME_PRESETS.doudizhu[0];
+        void create('doudizhu', { time: p.tc });
+      },
+    },
+  ], { id: 'new-ddz-dialog' });
+}

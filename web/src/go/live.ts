@@ -1,0 +1,66 @@
+// A live table as raw server state: watch, then every `event` batch replaces the
+// state with the one the server computed for this viewer (hidden cards already
+// removed). The Go and Doudizhu pages read the game's own view from it directly.
+import { Socket, type SocketState } from '../net/socket';
+
+export type J = Record<string, any>;
+
+export interface LiveHandlers {
+  onState(state: J, events: J[]): void;
+  onStatus(s: SocketState): void;
+  onError(message: string, code: string): void;
+}
+
+export interface LiveTable {
+  /** Sends a table command (the table id is added). */
+  send(t: string, d?: J): void;
+  /** Sends a table command and resolves on its ack, rejects on refusal. */
+  request(t: string, d?: J): Promise<unknown>;
+  sendNow(t: string, d?: J): void;
+  close(): void;
+}
+
+export function liveTable(id: string, h: LiveHandlers): LiveTable {
+  const sock = new Socket('/ws');
+  sock.onState = (s) => h.onStatus(s);
+  sock.onOpen = () => sock.send('watch', { table: id });
+  sock.onMessage = (msg) => {
+    const d = (msg.d ?? {}) as J;
+    if (d.table !== undefined && d.table !== id) return;
+    if (msg.t === 'sync' || msg.t === 'event') {
+      if (d.state && typeof d.state === 'object') h.onState(d.state as J, Array.isArray(d.events) ? d.events : []);
+    } else if (msg.t === 'error') h.onError(String(d.message ?? 'error'), String(d.code ?? ''));
+  };
+  return {
+    send: (t, d = {}) => sock.send(t, { table: id, ...d }),
+    request: (t, d = {}) =>
+      sock.request(t, { table: id, ...d }).catch((e: Error) => {
+        h.onError(e.message, '');
+        throw e;
+      }),
+    sendNow: (t, d = {}) => sock.sendNow(t, { table: id, ...d }),
+    close: () => sock.close(),
+  };
+}
+
+/** Marks a table just created by this browser, so that its page sits down at once. */
+export function markAutoSit(id: string, seat = 0) {
+  try {
+    sessionStorage.setItem('qiyuan.autosit', JSON.stringify({ id, seat }));
+  } catch {
+    /* private mode: the player sits by hand */
+  }
+}
+
+export function takeAutoSit(id: string): number | null {
+  try {
+    const raw = sessionStorage.getItem('qiyuan.autosit');
+    if (!raw) return null;
+    const v = JSON.parse(raw) as { id: string; seat: number };
+    if (v.id !== id) return null;
+    sessionStorage.removeItem('qiyuan.autosit');
+    return v.seat;
+  } catch {
+    return null;
+  }
+}
