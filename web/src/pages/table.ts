@@ -12,6 +12,7 @@ import { describeTc, initialMs, presetOf, PRESETS, type TableActions, type Table
 import { connectTable } from '../net/protocol';
 import { session } from '../session';
 import { analysisBoard } from './analysis';
+import { otherTable } from '../go/route';
 
 export function tablePage(root: HTMLElement, id: string) {
   let model: TableModel | null = null;
@@ -56,8 +57,12 @@ export function tablePage(root: HTMLElement, id: string) {
     ),
   );
 
+  let handedOff: (() => void) | null = null;
   const conn = connectTable(id, {
     onModel: (m) => {
+      if (handedOff) return;
+      // Go and Doudizhu tables have pages of their own.
+      if ((handedOff = otherTable(m.game, root, id))) return void conn.close();
       model = m;
       render();
     },
@@ -497,6 +502,7 @@ export function tablePage(root: HTMLElement, id: string) {
   dialogs = { result: null, time: null };
 
   return () => {
+    handedOff?.();
     cancelAnimationFrame(raf);
     conn.close();
     board?.destroy();
