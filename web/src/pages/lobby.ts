@@ -6,8 +6,9 @@ import { avatar, toast } from '../ui';
 import { connectLobby, type TableSummary } from '../net/protocol';
 import { describeTc } from '../net/model';
 import { session } from '../session';
+import { openCreateGo, openCreateDoudizhu } from '../go/create';
 
-const PLAYABLE = ['chess', 'xiangqi'];
+const PLAYABLE = ['chess', 'xiangqi', 'go', 'doudizhu'];
 
 export function lobbyPage(root: HTMLElement, game: string) {
   if (!PLAYABLE.includes(game)) {
@@ -77,8 +78,9 @@ export function lobbyPage(root: HTMLElement, game: string) {
             'div.table-visual',
             null,
             seatChip(tb, 0),
-            h(`div.table-top${tb.status === 'playing' ? '.playing' : ''}`, null, game === 'chess' ? '♞' : '帥'),
+            h(`div.table-top${tb.status === 'playing' ? '.playing' : ''}`, null, game === 'chess' ? '♞' : game === 'go' ? '●' : game === 'doudizhu' ? '♠' : '帥'),
             seatChip(tb, 1),
+            tb.seats.length > 2 ? seatChip(tb, 2) : null,
           ),
           h('div.hint', null, `${describeTc(tb.timeControl ?? null)} · ${t('spectators')} ${tb.spectators}`),
           h(
@@ -108,6 +110,9 @@ export function lobbyPage(root: HTMLElement, game: string) {
           h('button.btn.blue', {
             id: 'new-table',
             onclick: async () => {
+              // Go and Doudizhu tables are made with their options (size, komi, clock).
+              if (game === 'go') return openCreateGo();
+              if (game === 'doudizhu') return openCreateDoudizhu();
               try {
                 const id = await lobby.createTable();
                 location.hash = `#/table/${id}`;
