@@ -46,7 +46,7 @@ export interface GoBoardWidget {
 }
 
 export function goBoard(): GoBoardWidget {
-  const el = h('div.board-wrap.go-board', { id: 'go-board' });
+  const el = h('div.go-board', { id: 'go-board' });
   let state: GoBoardState | null = null;
   let hover: Vertex | null = null;
   let cb: (gtp: string) => void = () => undefined;

@@ -9,7 +9,7 @@ const S = {
   white: ['白方', 'White'],
   captures: ['提子', 'Captures'],
   pass: ['停一手', 'Pass'],
-  passed: ['停一手', 'pass'],
+  passed: ['停', 'pass'],
   komi: ['贴目', 'Komi'],
   handicap: ['让子', 'Handicap'],
   boardSize: ['棋盘', 'Board size'],
