@@ -87,6 +87,10 @@ export async function newPage(browser, label, base, viewport = { width: 1280, he
     if (m.type() === 'error') consoleErrors.push(`[${label}] ${m.text()}`);
   });
   page.on('pageerror', (e) => consoleErrors.push(`[${label}] page error: ${e.message}`));
+  // Name the failing URL, which chromium's console message leaves out.
+  page.on('response', (r) => {
+    if (r.status() >= 400) consoleErrors.push(`[${label}] HTTP ${r.status()} ${r.url()}`);
+  });
   page.label = label;
   page.base = base;
   return page;
@@ -112,7 +116,8 @@ export async function squareCenter(page, key, kind, scope = '#table-page .board-
 }
 
 /** Plays a move by clicking its two squares. */
-export async function clickMove(page, uci, kind, scope) {
+export async function clickMove(page, uci, kind, scope = '#table-page .board-col') {
+  await page.locator(`${scope} cg-board`).first().scrollIntoViewIfNeeded();
   const a = await squareCenter(page, uci.slice(0, 2), kind, scope);
   await page.mouse.click(a.x, a.y);
   await page.waitForTimeout(60);

@@ -140,6 +140,46 @@ test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator
   assert.match(await B.locator('#result-dialog .rating-delta[data-seat="1"]').textContent(), /^\+\d+/);
   assert.match(await A.locator('#result-dialog .rating-delta[data-seat="0"]').textContent(), /^-\d+/);
   for (const p of [A, B, C]) await p.locator('#result-dialog .btn:last-child').click();
+  // The record can be saved: the server serves the PGN the save button points at.
+  assert.equal(await A.locator('#btn-save').isEnabled(), true);
+  const tableId = await A.evaluate(() => decodeURIComponent(location.hash.split('/').pop()));
+  const pgn = await A.evaluate((id) => fetch(`/game/${id}.pgn`).then((r) => r.text()), tableId);
+  assert.match(pgn, /1\. f3 .*e5 .*2\. g4 [^]*Qh4#/);
+  assert.match(pgn, /\[Result "0-1"\]/);
+  // Analysis: free moves on a board of its own, from the final position back.
+  await C.click('#btn-analysis');
+  await C.locator('#analysis-panel').waitFor();
+  await waitForMoveCount(C, 4, '#analysis-moves');
+  await C.click('#analysis-back');
+  await waitForMoveCount(C, 3, '#analysis-moves');
+  await clickMove(C, 'g8f6', 'chess', '#analysis-panel');
+  await waitForMoveCount(C, 4, '#analysis-moves');
+  assert.deepEqual(await moveTexts(C, '#analysis-moves'), ['f3', 'e5', 'g4', 'Nf6']);
+  await C.click('#analysis-close');
+});
+
+test('quick pairing seats two players at a new table; a resignation ends it', async () => {
+  await A.goto(`${base}/#/lobby/chess`);
+  await B.goto(`${base}/#/lobby/chess`);
+  await A.locator('#quick-pair').click();
+  await A.locator('#cancel-pair').waitFor();
+  await B.locator('#quick-pair').click();
+  await A.waitForURL(/#\/table\//);
+  await B.waitForURL(/#\/table\//);
+  assert.equal(A.url(), B.url());
+  for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
+  const white = (await A.locator('#seat-bottom [data-seat="0"]').count()) ? A : B;
+  const black = white === A ? B : A;
+  await clickMove(white, 'e2e4', 'chess');
+  await waitForMoveCount(black, 1);
+  await clickMove(black, 'e7e5', 'chess');
+  await waitForMoveCount(white, 2);
+  await white.click('#btn-resign');
+  await white.locator('#resign-dialog .btn.primary').click();
+  for (const p of [A, B]) await p.locator('#result-dialog').waitFor();
+  assert.match(await white.locator('#result-text').textContent(), /你输了.*认输/);
+  assert.match(await black.locator('#result-text').textContent(), /你赢了.*认输/);
+  for (const p of [A, B]) await p.locator('#result-dialog .btn:last-child').click();
 });
 
 test('xiangqi: red mates with two cannons; moves in Chinese notation for all', async () => {

@@ -10,7 +10,7 @@ import { renderMoves, download } from '../ui';
 import { recordText } from '../record';
 import { play as sound } from '../sound';
 
-export function analysisBoard(root: HTMLElement, kind: GameKind, fen: string, orientation: Side, onClose: () => void) {
+export function analysisBoard(root: HTMLElement, kind: GameKind, fen: string, orientation: Side, onClose: () => void, history: string[] = []) {
   const board = makeBoard(kind);
   const movesEl = h('div.move-list', { id: 'analysis-moves' });
   let moves: Played[] = [];
@@ -67,7 +67,8 @@ export function analysisBoard(root: HTMLElement, kind: GameKind, fen: string, or
       h('div.analysis-body', null, board.el, movesEl),
     ),
   );
-  redraw();
-  root.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  if (history.length) rebuild(history);
+  else redraw();
+  root.scrollIntoView({ block: 'start' });
   return close;
 }

@@ -130,7 +130,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
         h(
           'div.panel',
           null,
-          h('div.profile-head', null, avatar(me?.name ?? '?', 0), h('div', null, h('div', { style: { fontWeight: '600' } }, me?.name ?? ''), h('div.hint', null, `${t('rating')}: ${rating ? Math.round(rating.rating) + (rating.provisional ? '?' : '') : '1500?'}`))),
+          h('div.profile-head', null, avatar(me?.name ?? '?', 0), h('div', null, h('div', { style: { fontWeight: '600' } }, me?.name ?? ''), h('div.hint', null, `${t('rating')}: ${me?.guest ? '—' : rating ? Math.round(rating.rating) + (rating.provisional ? '?' : '') : '1500?'}`))),
         ),
         h('div.panel', null, h('div.panel-title', null, t('players'), countEl), onlineEl),
         h('div.panel', null, h('a', { href: `#/offline/${game}` }, `${t('offline')} · ${t('hotseat')}`)),

@@ -438,11 +438,13 @@ export function tablePage(root: HTMLElement, id: string) {
       closeAnalysis();
       return;
     }
+    // The analysis board starts from the game's start with its moves, so that one
+    // can step back through them and branch off anywhere.
     const { game } = positionState();
-    const fen = game?.fen() ?? m.fen ?? START[m.game];
-    closeAnalysis = analysisBoard(analysisEl, m.game, fen, me() === 1 ? 1 : 0, () => {
+    const start = game ? m.startFen ?? START[m.game] : m.fen ?? START[m.game];
+    closeAnalysis = analysisBoard(analysisEl, m.game, start, me() === 1 ? 1 : 0, () => {
       closeAnalysis = null;
-    });
+    }, game ? m.moves.map((x) => x.uci) : []);
   }
 
   // Clocks tick on animation frames from the last authoritative reading.
