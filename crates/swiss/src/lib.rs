@@ -11,6 +11,7 @@
 
 pub mod dutch;
 pub mod model;
+pub mod simulate;
 pub mod tiebreak;
 pub mod trf;
 

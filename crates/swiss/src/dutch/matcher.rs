@@ -57,21 +57,19 @@ impl Recipe {
     }
 }
 
-pub(crate) struct Matcher<W> {
+pub(crate) struct Matcher {
     n: usize,
     weights: Vec<Recipe>,
     /// The partner of a vertex whose pair is fixed.
     fixed: Vec<Option<usize>>,
-    scratch: Vec<W>,
 }
 
-impl<W: EdgeWeight> Matcher<W> {
+impl Matcher {
     pub fn new(n: usize) -> Self {
         Matcher {
             n,
             weights: vec![Recipe::NONE; n * n],
             fixed: vec![None; n],
-            scratch: Vec::new(),
         }
     }
 
@@ -93,20 +91,19 @@ impl<W: EdgeWeight> Matcher<W> {
     /// A maximum-weight matching of the `vertices`, each edge weighed by
     /// `weigh(a, b, stored weight)`: for each vertex (by position in
     /// `vertices`), the position of its partner.
-    pub fn solve_on(
-        &mut self,
+    pub fn solve_on<W: EdgeWeight>(
+        &self,
         vertices: &[usize],
         mut weigh: impl FnMut(usize, usize, Recipe) -> W,
     ) -> Vec<Option<usize>> {
         let m = vertices.len();
-        self.scratch.clear();
-        self.scratch.resize(m * m, W::ZERO);
+        let mut scratch = vec![W::ZERO; m * m];
         for (i, &a) in vertices.iter().enumerate() {
             for (j, &b) in vertices.iter().enumerate().skip(i + 1) {
                 let w = self.weights[a * self.n + b];
-                self.scratch[i * m + j] = if w.is_none() { W::ZERO } else { weigh(a, b, w) };
+                scratch[i * m + j] = if w.is_none() { W::ZERO } else { weigh(a, b, w) };
             }
         }
-        integer_blossom::max_weight_matching(&self.scratch, m)
+        integer_blossom::max_weight_matching(&scratch, m)
     }
 }

@@ -83,30 +83,10 @@ pub fn pair(t: &Tournament) -> Result<Pairing, PairError> {
         return Ok(Pairing::default());
     }
     let layout = Layout::new(&field, &players);
-    // The narrowest integer that holds the weights; a run that finds a
-    // bracket needing more bits stops and the pairing runs again wider.
-    let mut need = 0;
-    let mates = loop {
-        let run = |need: u32| -> Option<Result<Vec<Option<usize>>, Stop>> {
-            let (f, p, l) = (&field, players.clone(), layout.clone());
-            Some(match need {
-                0..=126 => Dutch::<i128>::new(f, p, l).run(),
-                127..=190 => Dutch::<Wide<3>>::new(f, p, l).run(),
-                191..=254 => Dutch::<Wide<4>>::new(f, p, l).run(),
-                255..=382 => Dutch::<Wide<6>>::new(f, p, l).run(),
-                383..=510 => Dutch::<Wide<8>>::new(f, p, l).run(),
-                511..=766 => Dutch::<Wide<12>>::new(f, p, l).run(),
-                767..=1022 => Dutch::<Wide<16>>::new(f, p, l).run(),
-                1023..=2046 => Dutch::<Wide<32>>::new(f, p, l).run(),
-                _ => return None,
-            })
-        };
-        match run(need) {
-            Some(Ok(m)) => break m,
-            Some(Err(Stop::Pair(e))) => return Err(e),
-            Some(Err(Stop::Wider(bits))) if bits > need => need = bits,
-            _ => return Err(PairError::TooLarge),
-        }
+    let mates = match Dutch::new(&field, players.clone(), layout).run() {
+        Ok(m) => m,
+        Err(Stop::Pair(e)) => return Err(e),
+        Err(Stop::TooLarge) => return Err(PairError::TooLarge),
     };
     let mut pairing = Pairing::default();
     for (v, &k) in players.iter().enumerate() {
@@ -240,8 +220,8 @@ fn compatible(field: &Field, a: usize, b: usize) -> bool {
 /// Why a run of the pairing stopped short.
 enum Stop {
     Pair(PairError),
-    /// The weights need this many bits: run again with a wider integer.
-    Wider(u32),
+    /// The weights would need more than 4,096 bits.
+    TooLarge,
 }
 
 impl From<PairError> for Stop {
@@ -288,7 +268,7 @@ impl Encoder<'_> {
     }
 }
 
-struct Dutch<'a, W: EdgeWeight> {
+struct Dutch<'a> {
     field: &'a Field,
     /// Entrant indices in pairing order (score, then rank); a vertex is a
     /// position in this list.
@@ -297,7 +277,7 @@ struct Dutch<'a, W: EdgeWeight> {
     /// preferences are measured in.
     global: Layout,
     enc: Encoder<'a>,
-    m: Matcher<W>,
+    m: Matcher,
     /// A preferred partner per vertex. Below every criterion, it only chooses
     /// among equally good matchings: the solver then keeps the matching it
     /// found before when that is still optimal, which lets later steps see
@@ -326,7 +306,7 @@ struct Region {
     absorbed: HashMap<Vec<usize>, Option<Vec<usize>>>,
 }
 
-impl<'a, W: EdgeWeight> Dutch<'a, W> {
+impl<'a> Dutch<'a> {
     fn new(field: &'a Field, sorted: Vec<usize>, global: Layout) -> Self {
         let n = sorted.len();
         Dutch {
@@ -366,13 +346,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
     fn solve_all(&mut self) -> Vec<usize> {
         let n = self.sorted.len();
         let live: Vec<usize> = (0..n).filter(|&v| self.m.fixed(v).is_none()).collect();
-        let p = self.enc.layout.hint_bits();
-        let (hint, enc) = (&self.hint, &self.enc);
-        let local = self.m.solve_on(&live, |a, b, r| {
-            enc.encode::<W>(a, b, r, true)
-                .shl(p)
-                .add_u64(Self::hint_value(hint, a, b))
-        });
+        let (local, _) = self.solve_encoded(&live, true);
         let mut mate: Vec<usize> = (0..n).map(|v| self.m.fixed(v).unwrap_or(v)).collect();
         for (i, &a) in live.iter().enumerate() {
             if let Some(j) = local[i] {
@@ -380,6 +354,49 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
             }
         }
         mate
+    }
+
+    /// Solves on `vertices` with the narrowest integer that holds the weights
+    /// of the bracket's layout; with `completion` false the completion field
+    /// is left out, and the flag returned says whether every edge kept a
+    /// positive weight.
+    fn solve_encoded(
+        &mut self,
+        vertices: &[usize],
+        completion: bool,
+    ) -> (Vec<Option<usize>>, bool) {
+        let bits = self.enc.layout.total_bits() + 2;
+        match bits {
+            0..=126 => self.solve_as::<i128>(vertices, completion),
+            127..=190 => self.solve_as::<Wide<3>>(vertices, completion),
+            191..=254 => self.solve_as::<Wide<4>>(vertices, completion),
+            255..=318 => self.solve_as::<Wide<5>>(vertices, completion),
+            319..=382 => self.solve_as::<Wide<6>>(vertices, completion),
+            383..=510 => self.solve_as::<Wide<8>>(vertices, completion),
+            511..=766 => self.solve_as::<Wide<12>>(vertices, completion),
+            767..=1022 => self.solve_as::<Wide<16>>(vertices, completion),
+            1023..=2046 => self.solve_as::<Wide<32>>(vertices, completion),
+            _ => self.solve_as::<Wide<64>>(vertices, completion),
+        }
+    }
+
+    fn solve_as<W: EdgeWeight>(
+        &mut self,
+        vertices: &[usize],
+        completion: bool,
+    ) -> (Vec<Option<usize>>, bool) {
+        let p = self.enc.layout.hint_bits();
+        let (hint, enc) = (&self.hint, &self.enc);
+        let mut representable = true;
+        let local = self.m.solve_on::<W>(vertices, |a, b, r| {
+            let w = enc.encode::<W>(a, b, r, completion);
+            if w <= W::ZERO {
+                representable = false;
+                return W::ZERO;
+            }
+            w.shl(p).add_u64(Self::hint_value(hint, a, b))
+        });
+        (local, representable)
     }
 
     /// Solves on the bracket and the next score group only (see [`Region`]).
@@ -391,17 +408,7 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
             .copied()
             .filter(|&v| self.m.fixed(v).is_none())
             .collect();
-        let p = self.enc.layout.hint_bits();
-        let (hint, enc) = (&self.hint, &self.enc);
-        let mut representable = true;
-        let local = self.m.solve_on(&upper, |a, b, r| {
-            let rest = enc.encode::<W>(a, b, r, false);
-            if rest <= W::ZERO {
-                representable = false;
-                return W::ZERO;
-            }
-            rest.shl(p).add_u64(Self::hint_value(hint, a, b))
-        });
+        let (local, representable) = self.solve_encoded(&upper, false);
         if !representable {
             return None;
         }
@@ -663,9 +670,8 @@ impl<'a, W: EdgeWeight> Dutch<'a, W> {
             // that counts scores joins two of these players.
             let scores: Vec<u32> = pbi.iter().map(|&v| self.score(v)).collect();
             self.enc.layout = self.global.with_scores(&scores);
-            let bits = self.enc.layout.total_bits();
-            if bits + 2 > W::BITS {
-                return Err(Stop::Wider(bits + 2));
+            if self.enc.layout.total_bits() > 4094 {
+                return Err(Stop::TooLarge);
             }
             // Solving on this bracket alone is exact unless the bye rules (C9)
             // look below it.
