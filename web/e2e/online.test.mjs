@@ -211,6 +211,26 @@ test('xiangqi: red mates with two cannons; moves in Chinese notation for all', a
   assert.equal((await moveTexts(C))[0], 'H2-E2');
 });
 
+test('load (读入): a xiangqi position read in at the same table starts the next game from it', async () => {
+  // Still at the finished xiangqi table: red reads in a position, black accepts, both start.
+  for (const p of [A, B]) await p.locator('#result-dialog .btn:last-child').click();
+  await A.click('#btn-load');
+  await A.fill('#load-input', '3k5/R8/1R7/9/9/9/9/9/9/4K4 w - - 0 1');
+  await A.locator('#load-dialog .btn.primary').click();
+  await B.locator('#time-accept-dialog').waitFor();
+  await B.locator('#time-accept-dialog .btn.primary').click();
+  await A.click('#btn-start');
+  await B.click('#btn-start');
+  for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
+  for (const p of [A, B, C]) await waitForMoveCount(p, 0);
+  await clickMove(A, 'b7b9', 'xiangqi');
+  for (const p of [A, B, C]) await waitForMoveCount(p, 1);
+  for (const p of [A, B, C]) await p.locator('#result-dialog').waitFor();
+  assert.match(await A.locator('#result-text').textContent(), /你赢了.*将死/);
+  assert.match(await C.locator('#result-text').textContent(), /红方胜/);
+  for (const p of [A, B, C]) await p.locator('#result-dialog .btn:last-child').click();
+});
+
 test('the profile lists the games played', async () => {
   await A.goto(`${base}/#/profile/${names.A}`);
   await A.locator('#history').waitFor();
