@@ -130,7 +130,7 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
       me !== null
         ? h(
             'div.ddz-hand',
-            { id: 'ddz-hand', style: { '--n': String(hand.length) } },
+            { id: 'ddz-hand' },
             hand.map((x, i) =>
               cardEl(x, {
                 index: i,
@@ -181,6 +181,8 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
         }, tx('play')),
       );
     }
+    // Custom properties need setProperty (a style object cannot set them).
+    if (handEl && me !== null) handEl.style.setProperty('--n', String(Math.max(1, hand.length)));
     return h(
       `div.ddz-me${myTurn ? '.to-act' : ''}`,
       { id: 'ddz-me' },

@@ -167,7 +167,8 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     else if (hooks.game === 'go') who = results[0] === 'win' ? t('blackWins') : results[1] === 'win' ? t('whiteWins') : t('drawResult');
     else who = '';
     const score = o.score && o.score !== '*' && hooks.game === 'go' ? ` ${o.score}` : '';
-    return `${who}（${reasonText(o.reason)}）${score}`.trim();
+    const reason = o.reason === 'hand_emptied' ? tx('r_hand_emptied') : reasonText(o.reason);
+    return `${who}（${reason}）${score}`.trim();
   }
 
   function allAccepted(): boolean {

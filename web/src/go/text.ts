@@ -64,6 +64,7 @@ const S = {
   chineseRules: ['中国规则（数子）', 'Chinese rules (area)'],
   clockPreset: ['时间设置', 'Time settings'],
   perTurn: ['每手', 'per turn'],
+  r_hand_emptied: ['出完手牌', 'hand emptied'],
 } as const;
 
 export type TextKey = keyof typeof S;
