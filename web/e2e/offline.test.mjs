@@ -61,6 +61,23 @@ test('offline xiangqi: red mates with two cannons, moves in Chinese notation', a
   await page.context().close();
 });
 
+test('settings: the language switches to English and back, and is kept', async () => {
+  const page = await newPage(browser, 'settings', base);
+  await page.goto(`${base}/#/offline/`);
+  await page.click('#open-settings');
+  await page.selectOption('#settings-dialog select[name=lang]', 'en');
+  await page.locator('#settings-dialog .btn.primary').click();
+  assert.equal((await page.locator('#nav-chess').textContent()).trim(), 'Chess');
+  await page.reload();
+  assert.equal((await page.locator('#nav-chess').textContent()).trim(), 'Chess');
+  await page.click('#open-settings');
+  await page.screenshot({ path: shotPath('settings-desktop.png') });
+  await page.selectOption('#settings-dialog select[name=lang]', 'zh-CN');
+  await page.locator('#settings-dialog .btn.primary').click();
+  assert.equal((await page.locator('#nav-chess').textContent()).trim(), '国际象棋');
+  await page.context().close();
+});
+
 test('no console errors offline', () => {
   assert.deepEqual(consoleErrors, []);
 });

@@ -61,6 +61,7 @@ async function startGame(kind) {
   // The first seat proposes the time settings; the other accepts; both start.
   await A.click('#btn-time');
   await A.locator('#time-dialog label:has(input[value=quick])').click();
+  if (kind === 'chess') await A.screenshot({ path: shotPath('time-dialog-desktop.png') });
   await A.locator('#time-dialog .btn.primary').click();
   await B.locator('#time-accept-dialog').waitFor();
   assert.match(await B.locator('#proposed-tc').textContent(), /10′ \/ 1′ \/ 30″/);
@@ -136,6 +137,7 @@ test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator
   assert.match(await A.locator('#result-text').textContent(), /你输了.*将死/);
   assert.match(await B.locator('#result-text').textContent(), /你赢了.*将死/);
   assert.match(await C.locator('#result-text').textContent(), /黑方胜.*将死/);
+  await B.screenshot({ path: shotPath('chess-result-desktop.png') });
   // The game was rated: both players see their rating change.
   assert.match(await B.locator('#result-dialog .rating-delta[data-seat="1"]').textContent(), /^\+\d+/);
   assert.match(await A.locator('#result-dialog .rating-delta[data-seat="0"]').textContent(), /^-\d+/);

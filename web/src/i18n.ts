@@ -153,6 +153,7 @@ const S = {
   you: ['你', 'you'],
   offlineTag: ['掉线', 'away'],
   rated: ['计积分', 'rated'],
+  clockKind: ['计时方式', 'Clock'],
   casual: ['友谊赛', 'casual'],
   rematchAsked: ['对方请求再来一局', 'Your opponent wants a rematch'],
   confirmLeave: ['对局中离开将判负（逃跑），确定离开吗？', 'Leaving a live game loses it. Leave?'],

@@ -381,6 +381,10 @@ export function tablePage(root: HTMLElement, id: string) {
     const inc = num('increment', 0);
     const radio = (v: 'quick' | 'match' | 'custom') =>
       h('label', null, h('input', { type: 'radio', name: 'preset', value: v, checked: v === chosen, onchange: () => (chosen = v) }), h('div', null, t(v)), h('div.hint', null, v === 'custom' ? '…' : describeTc(PRESETS[v])));
+    const row = (label: string, input: HTMLElement, kinds: string) => {
+      input.dataset.kinds = kinds;
+      return [h('span', { 'data-kinds': kinds }, label), input];
+    };
     const body = h(
       'div.time-form',
       null,
@@ -388,13 +392,18 @@ export function tablePage(root: HTMLElement, id: string) {
       h(
         'div.time-custom',
         { oninput: () => ((chosen = 'custom'), ((body.querySelector('input[value=custom]') as HTMLInputElement).checked = true)) },
-        h('span', null, t('custom')), kindSel,
-        h('span', null, t('gameTime')), base,
-        h('span', null, t('moveTime')), mt,
-        h('span', null, t('byoyomi')), cd,
-        h('span', null, t('increment')), inc,
+        h('span', null, t('clockKind')), kindSel,
+        row(t('gameTime'), base, 'qq fischer'),
+        row(t('moveTime'), mt, 'qq'),
+        row(t('byoyomi'), cd, 'qq'),
+        row(t('increment'), inc, 'fischer'),
       ),
     );
+    // Show only the fields of the chosen kind of clock.
+    const showKind = () =>
+      body.querySelectorAll<HTMLElement>('[data-kinds]').forEach((el) => (el.style.display = el.dataset.kinds!.split(' ').includes(kindSel.value) ? '' : 'none'));
+    kindSel.addEventListener('change', showKind);
+    showKind();
     dialog(t('timeSettings'), body, [
       { label: t('cancel') },
       {
