@@ -179,6 +179,35 @@ test('two players play 9x9 Go to the count; both see the same result', async () 
   assert.match(sgf, /SZ\[9\]/);
 });
 
+test('a 19x19 table with four handicap stones: white moves first', async () => {
+  await C.setViewportSize({ width: 1280, height: 800 });
+  await A.goto(`${base}/#/lobby/go`);
+  await A.click('#new-table');
+  await A.locator('#new-go-dialog input[name=size][value="19"]').check();
+  await A.locator('#new-handicap').selectOption('4');
+  await A.fill('#new-komi', '0.5');
+  await A.locator('#new-go-dialog .btn.primary').click();
+  await A.waitForURL(/#\/table\//);
+  const id = decodeURIComponent(A.url().split('#/table/')[1]);
+  await A.locator('#seat-0 .player-name').waitFor();
+  await B.goto(`${base}/#/table/${encodeURIComponent(id)}`);
+  await B.locator('#sit-1').click();
+  await A.locator('#seat-1 .player-name').waitFor();
+  await A.click('#btn-start');
+  await B.click('#btn-start');
+  await B.locator('.seat-card.to-move.mine').waitFor();
+  for (const p of ['D4', 'Q4', 'D16', 'Q16']) assert.equal(await vertex(A, p, 19).evaluate((el) => el.classList.contains('shudan-sign_1')), true, p);
+  assert.match(await A.locator('#go-info').textContent(), /19×19.*0\.5.*4/);
+  await vertex(B, 'K10', 19).click();
+  await A.locator('#moves .go-move').first().waitFor();
+  await vertex(A, 'C3', 19).click();
+  await B.locator('#moves .go-move').nth(1).waitFor();
+  await A.screenshot({ path: shotPath('go-19-handicap.png') });
+  await A.setViewportSize({ width: 390, height: 844 });
+  await A.screenshot({ path: shotPath('go-19-phone.png'), fullPage: true });
+  await A.setViewportSize({ width: 1280, height: 800 });
+});
+
 test('no console errors', () => {
   assert.deepEqual(consoleErrors, []);
 });
