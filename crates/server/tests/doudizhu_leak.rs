@@ -276,6 +276,20 @@ async fn doudizhu_http_views_hide_hands(backend: Backend) {
     }
     assert_eq!(all.len(), 51);
     let outsider = server.guest().await;
+    // The command log must not carry the deal's seed either: with it anyone could
+    // deal the hands again.
+    let log: Value = outsider
+        .get(&format!("/api/game/{t}/log"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut log_words = Vec::new();
+    words(&log, &mut log_words);
+    assert!(
+        !log_words.iter().any(|w| w.eq_ignore_ascii_case("seed")),
+        "the log shows the deal's seed: {log}"
+    );
     for path in [format!("/api/game/{t}"), format!("/game/{t}.json")] {
         let resp = outsider.get(&path).await;
         let status = resp.status();
