@@ -157,6 +157,7 @@ test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator
   await clickMove(C, 'g8f6', 'chess', '#analysis-panel');
   await waitForMoveCount(C, 4, '#analysis-moves');
   assert.deepEqual(await moveTexts(C, '#analysis-moves'), ['f3', 'e5', 'g4', 'Nf6']);
+  await C.screenshot({ path: shotPath('analysis-desktop.png'), fullPage: true });
   await C.click('#analysis-close');
 });
 
