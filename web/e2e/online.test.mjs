@@ -55,6 +55,15 @@ async function startGame(kind) {
   await B.locator('#sit-1').click();
   await B.locator('#seat-1 .player-name').waitFor();
   await A.locator('#seat-1 .player-name').waitFor();
+  if (kind === 'xiangqi') {
+    // Swap (交换): both agree, the colours change; then back again.
+    for (let i = 0; i < 2; i++) {
+      await A.click('#btn-swap');
+      await B.locator('#offer-swap').waitFor();
+      await B.click('#accept-swap');
+      await A.locator(`#seat-bottom #seat-${i === 0 ? 1 : 0}`).waitFor();
+    }
+  }
   // C watches.
   await C.goto(`${base}/#/table/${encodeURIComponent(id)}`);
   await C.locator('#seat-1 .player-name').waitFor();
@@ -85,6 +94,10 @@ test('three people register', async () => {
   await register(A, names.A);
   await register(B, names.B);
   await register(C, names.C);
+  // B turns premoves on (settings are kept per user).
+  await B.click('#open-settings');
+  await B.locator('#settings-dialog input[name=premove]').check();
+  await B.locator('#settings-dialog .btn.primary').click();
 });
 
 async function lobbyShots() {
@@ -110,9 +123,10 @@ test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator
   await B.locator('#offer-takeback').waitFor();
   await B.click('#accept-takeback');
   await allSee(0);
-  await clickMove(A, 'f2f3', 'chess');
-  await allSee(1);
+  // Black premoves e5 while white thinks; it is played as soon as white has moved.
   await clickMove(B, 'e7e5', 'chess');
+  await B.locator('#table-page square.current-premove').first().waitFor();
+  await clickMove(A, 'f2f3', 'chess');
   await allSee(2);
   // Black offers a draw right after its move; white declines.
   await B.click('#btn-draw');
