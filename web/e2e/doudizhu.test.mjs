@@ -120,7 +120,7 @@ test('three players bid and play two hands of Doudizhu; scores and totals agree'
   await A.goto(`${base}/#/lobby/doudizhu`);
   await A.click('#new-table');
   await A.locator('#new-ddz-dialog').waitFor();
-  await A.locator('#new-clock').selectOption('none');
+  await A.locator('#new-clock').selectOption('match');
   await A.locator('#new-ddz-dialog .btn.primary').click();
   await A.waitForURL(/#\/table\//);
   const id = decodeURIComponent(A.url().split('#/table/')[1]);

@@ -206,7 +206,7 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
   function renderLog(c: ShellContext) {
     const moves: J[] = c.state.game?.moves ?? [];
     if (!moves.length) {
-      mount(playsPanel, h('div.moves-empty', null, tx('noMoves')));
+      mount(playsPanel, h('div.moves-empty', null, tx('noPlays')));
       return;
     }
     mount(

@@ -32,6 +32,7 @@ const S = {
   none: ['不限时', 'No clock'],
   moves: ['着法', 'Moves'],
   noMoves: ['尚未落子', 'No moves yet'],
+  noPlays: ['尚未出牌', 'No plays yet'],
   bid: ['叫分', 'Bid'],
   bidN: ['{n}分', '{n}'],
   noBid: ['不叫', 'No bid'],
