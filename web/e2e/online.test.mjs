@@ -196,7 +196,13 @@ test('quick pairing seats two players at a new table; a resignation ends it', as
   for (const p of [A, B]) await p.locator('#result-dialog').waitFor();
   assert.match(await white.locator('#result-text').textContent(), /你输了.*认输/);
   assert.match(await black.locator('#result-text').textContent(), /你赢了.*认输/);
-  for (const p of [A, B]) await p.locator('#result-dialog .btn:last-child').click();
+  // Rematch (再来一局): both ask, a new game starts with the colours swapped.
+  for (const p of [white, black]) await p.locator('#result-dialog .btn.primary').click();
+  for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
+  await white.locator('#seat-bottom #seat-1').waitFor();
+  await black.locator('#seat-bottom #seat-0').waitFor();
+  await clickMove(black, 'd2d4', 'chess');
+  await waitForMoveCount(white, 1);
 });
 
 test('xiangqi: red mates with two cannons; moves in Chinese notation for all', async () => {
