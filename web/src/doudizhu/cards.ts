@@ -40,12 +40,12 @@ export function cardEl(card: string, opts: { small?: boolean; selected?: boolean
   const suit = card[1]?.toLowerCase();
   const joker = r === 'B' || r === 'R';
   const red = suit === 'h' || suit === 'd' || r === 'R';
-  const cls = `div.card${opts.small ? '.small' : ''}${red ? '.red' : ''}${joker ? '.joker' : ''}${opts.selected ? '.selected' : ''}${suit ? '' : '.rank-only'}`;
+  const cls = `div.card${opts.small ? '.small' : ''}${red ? '.red' : ''}${joker ? '.joker' : ''}${opts.selected ? '.selected' : ''}${suit || joker ? '' : '.rank-only'}`;
   return h(
     cls,
     { 'data-card': card, 'data-rank': r, 'data-index': opts.index, onclick: opts.onclick },
-    h('span.corner', null, joker ? h('span.joker-word', null, 'JOKER') : h('span.rank', null, rankLabel(r)), suit ? h('span.suit', null, SUITS[suit] ?? '') : null),
-    h('span.center', null, joker ? (r === 'R' ? '大王' : '小王') : suit ? SUITS[suit] : rankLabel(r)),
+    h('span.corner', null, joker ? h('span.joker-word', null, r === 'R' ? '大王' : '小王') : h('span.rank', null, rankLabel(r)), suit ? h('span.suit', null, SUITS[suit] ?? '') : null),
+    h('span.center', null, joker ? '★' : suit ? SUITS[suit] : rankLabel(r)),
   );
 }
 

@@ -351,7 +351,9 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
       const sc: J | undefined = c?.seats?.[seat];
       const kind = c?.control?.kind;
       if (!c || !sc || kind === 'none' || state?.status !== 'playing') {
-        const text = kind === 'none' || !c ? '--:--' : formatClock(sc?.main ?? 0);
+        // A per-turn clock (Doudizhu) shows its turn time between hands.
+        const perTurn = kind === 'qq' && c?.control?.game === 0;
+        const text = kind === 'none' || !c ? '--:--' : formatClock(perTurn ? c.control.countdown : sc?.main ?? 0);
         if (el.textContent !== text) el.textContent = text;
         el.className = 'clock';
         continue;
