@@ -87,7 +87,7 @@ const S = {
   white: ['白方', 'White'],
   black: ['黑方', 'Black'],
   red: ['红方', 'Red'],
-  toMove: ['走棋', 'to move'],
+  toMove: ['走棋', ' to move'],
   yourTurn: ['轮到你走', 'Your turn'],
   check: ['将军！', 'Check!'],
   r_checkmate: ['将死', 'checkmate'],
@@ -165,6 +165,11 @@ export function t(k: Key): string {
   const pair = S[k];
   if (!pair) return k;
   return settings().lang === 'en' ? pair[1] : pair[0];
+}
+
+/** A parenthesised aside, with the parentheses of the current language. */
+export function paren(x: string): string {
+  return settings().lang === 'en' ? ` (${x})` : `（${x}）`;
 }
 
 /** A string for a server-sent end reason, e.g. `checkmate`. */

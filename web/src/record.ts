@@ -3,13 +3,13 @@
 // server's /game/{id}.pgn.
 import type { GameKind, Played } from './games';
 import type { Side } from './boards/types';
-import { t, reasonText } from './i18n';
+import { t, reasonText, paren } from './i18n';
 import { START } from './games';
 
 export function resultLine(kind: GameKind, winner: Side | null, reason: string): string {
   const who =
     winner === null ? t('drawResult') : winner === 0 ? (kind === 'chess' ? t('whiteWins') : t('redWins')) : t('blackWins');
-  return `${who}（${reasonText(reason)}）`;
+  return who + paren(reasonText(reason));
 }
 
 export function recordText(kind: GameKind, fen: string, moves: Played[], winner: Side | null | undefined, names: { white: string; black: string }): string {

@@ -47,7 +47,7 @@ export function offlinePage(root: HTMLElement, kind: GameKind) {
     });
     renderMoves(movesEl, moves.map((m) => m.display), startFen.split(' ')[1] === 'b' ? 1 : 0);
     const side = game.turn() === 0 ? (kind === 'chess' ? t('white') : t('red')) : t('black');
-    status.textContent = outcome ? resultLine(kind, outcome.winner, outcome.reason) : `${side} ${t('toMove')}${game.check() ? ' · ' + t('check') : ''}`;
+    status.textContent = outcome ? resultLine(kind, outcome.winner, outcome.reason) : `${side}${t('toMove')}${game.check() ? ' · ' + t('check') : ''}`;
     if (outcome && !over) {
       over = true;
       sound('end');

@@ -1,7 +1,7 @@
 // The table (游戏桌): board, seats, clocks, the 联众 buttons (开始 交换 和棋 读入 时间
 // 悔棋 认输 保存 研究), move list, spectators, and the end-of-game dialog.
 import { h, mount, clear } from '../dom';
-import { t, reasonText } from '../i18n';
+import { t, reasonText, paren } from '../i18n';
 import { settings, onSettings } from '../settings';
 import { makeBoard } from '../boards/make';
 import type { BoardWidget, Side } from '../boards/types';
@@ -290,7 +290,7 @@ export function tablePage(root: HTMLElement, id: string) {
       statusEl.textContent = resultText(m);
     } else if (m.status === 'playing') {
       const mine = m.turn === me();
-      statusEl.textContent = mine ? t('yourTurn') : `${sideName(m.game, m.turn ?? 0)} ${t('toMove')}`;
+      statusEl.textContent = mine ? t('yourTurn') : `${sideName(m.game, m.turn ?? 0)}${t('toMove')}`;
       if (positionState().game?.check()) statusEl.textContent += ' · ' + t('check');
     } else if (m.timeProposal && m.mySeat !== null && m.timeProposal.by === m.mySeat) statusEl.textContent = t('waitingAccept');
     else statusEl.textContent = t('waiting');
@@ -304,7 +304,7 @@ export function tablePage(root: HTMLElement, id: string) {
     else if (winner < 0) who = t('drawResult');
     else if (me() !== null) who = winner === me() ? t('youWin') : t('youLose');
     else who = winner === 0 ? (m.game === 'chess' ? t('whiteWins') : t('redWins')) : t('blackWins');
-    return `${who}（${reasonText(r.reason)}）${r.score && r.score !== '*' ? ' ' + r.score : ''}`;
+    return `${who}${paren(reasonText(r.reason))}${r.score && r.score !== '*' ? ' ' + r.score : ''}`;
   }
 
   function maybeShowResult() {
