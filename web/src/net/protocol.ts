@@ -247,12 +247,16 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
   let lastState: unknown = null;
 
   sock.onState = (s) => handlers.onStatus(s);
-  sock.onOpen = () => sock.send('watch', { table: id });
+  // The last table version seen: a reconnect asks for what came after it, and an
+  // event that does not follow on from it means something was missed.
+  let lastV: number | null = null;
+  sock.onOpen = () => sock.send('watch', lastV === null ? { table: id } : { table: id, since: lastV });
   sock.onMessage = (msg: Envelope) => {
     const d = obj(msg.d);
     if (d.table !== undefined && d.table !== id) return;
     switch (msg.t) {
       case 'sync':
+        if (typeof d.v === 'number') lastV = d.v;
         lastState = d.state;
         publish(d.state);
         return;
@@ -265,6 +269,8 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
             delete known[r.user];
           }
         }
+        if (lastV !== null && typeof d.from === 'number' && d.from !== lastV) send('watch', { since: lastV });
+        if (typeof d.v === 'number') lastV = d.v;
         const events = Array.isArray(d.events) ? (d.events as J[]) : [];
         if (events.some((e) => e.type === 'started')) ratings = null;
         handlers.onEvents?.(events);
