@@ -45,6 +45,18 @@ test('offline chess: two players on one screen play to checkmate', async () => {
   await page.context().close();
 });
 
+test('offline chess: a position read in (读入), a promotion chosen in the dialog', async () => {
+  const page = await newPage(browser, 'offline-promotion', base);
+  await page.goto(`${base}/#/offline/chess`);
+  await page.click('#btn-load');
+  await page.fill('.record-input', '4k3/P7/8/8/8/8/8/4K3 w - - 0 1');
+  await page.locator('.modal .btn.primary').click();
+  await clickMove(page, 'a7a8n', 'chess', '.board-col');
+  await waitForMoveCount(page, 1);
+  assert.deepEqual(await moveTexts(page), ['a8=N']);
+  await page.context().close();
+});
+
 test('offline xiangqi: red mates with two cannons, moves in Chinese notation', async () => {
   const page = await newPage(browser, 'offline-xiangqi', base, { width: 390, height: 844 });
   await page.goto(`${base}/#/offline/xiangqi`);
