@@ -258,6 +258,7 @@ test('the profile lists the games played', async () => {
   await A.goto(`${base}/#/profile/${names.A}`);
   await A.locator('#history').waitFor();
   assert.ok((await A.locator('#history tbody tr').count()) >= 2);
+  await A.screenshot({ path: shotPath('profile-desktop.png'), fullPage: true });
 });
 
 test('no console errors in any browser', () => {

@@ -1,6 +1,6 @@
 // A player's profile: ratings per game and the game history.
 import { h, mount } from '../dom';
-import { t, reasonText, type Key } from '../i18n';
+import { t, reasonText, paren, type Key } from '../i18n';
 import { api } from '../net/api';
 import { avatar } from '../ui';
 
@@ -35,6 +35,15 @@ function when(v: unknown): string {
   return isNaN(d.getTime()) ? String(v) : d.toLocaleString();
 }
 
+/** A rating pool's name: `chess:blitz` is chess at blitz speed. */
+function poolName(pool: string): string {
+  const [game, speed] = pool.split(':');
+  const g = ['chess', 'xiangqi', 'go', 'doudizhu'].includes(game) ? t(game as Key) : game;
+  const sp = speed ? `speed_${speed}` : '';
+  return speed ? `${g} · ${sp in SPEEDS ? t(sp as Key) : speed}` : g;
+}
+const SPEEDS = { speed_bullet: 1, speed_blitz: 1, speed_rapid: 1, speed_classical: 1, speed_correspondence: 1 };
+
 export function profilePage(root: HTMLElement, name: string) {
   mount(root, h('div.panel', null, t('connecting')));
   let alive = true;
@@ -55,7 +64,7 @@ export function profilePage(root: HTMLElement, name: string) {
               'div.ratings',
               null,
               p.ratings.length
-                ? p.ratings.map((r) => h('div.rating-box', null, h('div.hint', null, t((r.pool in { chess: 1, xiangqi: 1, go: 1, doudizhu: 1 } ? r.pool : 'rating') as Key)), h('div.num', null, `${r.rating}${r.provisional ? '?' : ''}`), h('div.hint', null, `${r.games ?? 0} ${t('games')}`)))
+                ? p.ratings.map((r) => h('div.rating-box', { 'data-pool': r.pool }, h('div.hint', null, poolName(r.pool)), h('div.num', null, `${r.rating}${r.provisional ? '?' : ''}`), h('div.hint', null, `${r.games ?? 0} ${t('games')}`)))
                 : h('div.hint', null, `${t('rating')}: 1500?`),
             ),
           ),
@@ -67,7 +76,7 @@ export function profilePage(root: HTMLElement, name: string) {
               ? h(
                   'table.history',
                   { id: 'history' },
-                  h('thead', null, h('tr', null, h('th', null, t('date')), h('th', null, t('games')), h('th', null, t('players')), h('th', null, t('result')), h('th', null, ''))),
+                  h('thead', null, h('tr', null, h('th', null, t('date')), h('th', null, t('gameKind')), h('th', null, t('players')), h('th', null, t('result')), h('th', null, ''))),
                   h(
                     'tbody',
                     null,
@@ -90,7 +99,7 @@ export function profilePage(root: HTMLElement, name: string) {
                         h('td', null, when(g.ended_at ?? g.started_at ?? g.created_at)),
                         h('td', null, kind ? t(kind as Key) : ''),
                         h('td', null, players.join(` ${t('vs')} `)),
-                        h(`td${won ? '.res-win' : lost ? '.res-loss' : ''}`, null, res || t('playing'), reason ? ` (${reasonText(String(reason))})` : '', diff),
+                        h(`td${won ? '.res-win' : lost ? '.res-loss' : ''}`, null, res || t('playing'), reason ? paren(reasonText(String(reason))) : '', diff),
                         h('td', null, g.status === 'finished' || result ? h('a', { href: `/game/${g.id}.${kind === 'go' ? 'sgf' : kind === 'doudizhu' ? 'json' : 'pgn'}`, download: `qiyuan-${g.id}` }, t('save')) : ''),
                       );
                     }),
