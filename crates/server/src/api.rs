@@ -213,10 +213,21 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
         Some(record) => Some((stored.map(|g| g.game).unwrap_or_default(), record)),
         None => {
             let table_id = id.split('-').next().unwrap_or(id);
-            match app.tables.get(table_id) {
+            let live = match app.tables.get(table_id) {
                 Some(handle) => ask(&handle, |reply| TableMsg::Record { reply })
                     .await
                     .flatten(),
+                None => None,
+            };
+            match live {
+                // A record shows every hand: not while they are being played.
+                Some((game, _, false)) if crate::games::hides_information(&game) => {
+                    return Err(ApiError::forbidden(
+                        "hidden_while_playing",
+                        format!("the {game} record is shown once the hand is over"),
+                    ));
+                }
+                Some((game, text, _)) => Some((game, text)),
                 None => None,
             }
         }

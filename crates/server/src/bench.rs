@@ -106,6 +106,20 @@ impl Socket {
         Ok(id)
     }
 
+    /// The next message's text, within 30 s (unparsed: the load generator only
+    /// looks for markers, so that its own JSON parsing does not dominate).
+    pub async fn recv_text(&mut self) -> anyhow::Result<String> {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(30), self.stream.next())
+                .await
+                .map_err(|_| anyhow!("no message within 30 s"))?
+                .ok_or_else(|| anyhow!("the socket closed"))??;
+            if let Message::Text(text) = msg {
+                return Ok(text.as_str().to_string());
+            }
+        }
+    }
+
     /// The next message, within 30 s.
     pub async fn recv(&mut self) -> anyhow::Result<Value> {
         loop {

@@ -92,6 +92,12 @@ pub fn new_table(game: &str, config: TableConfig) -> Result<Box<dyn AnyTable>, S
     }
 }
 
+/// Whether a game keeps information from some viewers (Doudizhu's hands): its
+/// record, which shows everything, waits for the end.
+pub fn hides_information(game: &str) -> bool {
+    game == "doudizhu"
+}
+
 /// The file extension of a game's records.
 pub fn record_extension(game: &str) -> &'static str {
     match game {

@@ -82,9 +82,10 @@ pub enum TableMsg {
     Snapshot {
         reply: oneshot::Sender<Value>,
     },
-    /// The current game's record.
+    /// The current game's record: the game's name, the record, and whether the
+    /// game is over.
     Record {
-        reply: oneshot::Sender<Option<(String, String)>>,
+        reply: oneshot::Sender<Option<(String, String, bool)>>,
     },
 }
 
@@ -347,7 +348,8 @@ impl Live {
             }
             TableMsg::Record { reply } => {
                 let record = self.record();
-                let _ = reply.send(record.map(|r| (self.table.game_name().to_string(), r)));
+                let over = self.table.state().status != Status::Playing;
+                let _ = reply.send(record.map(|r| (self.table.game_name().to_string(), r, over)));
             }
         }
     }
@@ -384,8 +386,18 @@ impl Live {
             conn.send(protocol::error(&err, Some(&self.id), req.as_ref()));
             return;
         }
-        // Acting at a table subscribes the socket to it.
+        // Acting at a table subscribes the socket to it, and a seated player who
+        // was counted absent (a dropped socket, a restart) is back.
         self.subs.entry(conn.id).or_insert_with(|| conn.clone());
+        if let Some(seat) = self.table.seat_of(&name)
+            && self.table.state().seats[seat.index()]
+                .absent_since
+                .is_some()
+        {
+            let _ = self
+                .apply_and_commit(Command::Reconnect { user: name.clone() }, None, None)
+                .await;
+        }
         let cmd = command(act, name);
         match self.apply_and_commit(cmd, Some(&conn), req.as_ref()).await {
             Ok(v) => {

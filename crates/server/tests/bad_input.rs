@@ -184,6 +184,26 @@ async fn accounts(backend: Backend) {
     let health: Value = g.get("/api/health").await.json().await.unwrap();
     assert_eq!(health["ok"], true);
     assert_eq!(g.get("/table/abc").await.status(), 200);
+
+    // Graceful shutdown closes open sockets and returns.
+    let mut server = server;
+    let running = server.running.take().unwrap();
+    tokio::time::timeout(std::time::Duration::from_secs(10), running.shutdown())
+        .await
+        .expect("shutdown within 10 s")
+        .unwrap();
+    let next = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        futures_util::StreamExt::next(&mut ws.stream),
+    )
+    .await;
+    assert!(
+        matches!(
+            next,
+            Ok(None | Some(Err(_)) | Some(Ok(tokio_tungstenite::tungstenite::Message::Close(_))))
+        ),
+        "{next:?}"
+    );
 }
 
 both!(every_bad_message_is_a_typed_error, accounts);

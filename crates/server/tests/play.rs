@@ -283,8 +283,90 @@ async fn xiangqi_checkmate(backend: Backend) {
     );
 }
 
+/// Doudizhu at three seats: every socket gets its own view only; nobody, player or
+/// spectator, ever receives another seat's hand.
+async fn doudizhu_views_are_per_seat(backend: Backend) {
+    let server = start(backend).await;
+    let players = [
+        server.guest().await,
+        server.guest().await,
+        server.guest().await,
+    ];
+    let watcher = server.guest().await;
+    let mut ws = Vec::new();
+    for p in &players {
+        ws.push(p.ws().await);
+    }
+    let r = ws[0]
+        .ok("create", json!({"game": "doudizhu", "seat": 0}))
+        .await;
+    let t = r["d"]["table"].as_str().unwrap().to_string();
+    let mut wc = watcher.ws().await;
+    wc.send("watch", json!({"table": t})).await;
+    wc.expect("sync").await;
+    for (seat, w) in ws.iter_mut().enumerate().skip(1) {
+        w.ok("sit", json!({"table": t, "seat": seat})).await;
+    }
+    for w in ws.iter_mut() {
+        w.ok("ready", json!({"table": t})).await;
+    }
+    let mut hands = Vec::new();
+    for (seat, w) in ws.iter_mut().enumerate() {
+        let started = w
+            .seen
+            .iter()
+            .rev()
+            .find(|m| has_event(m, "started"))
+            .cloned();
+        let started = match started {
+            Some(s) => s,
+            None => w.event("started").await,
+        };
+        let board = &started["d"]["state"]["game"]["board"];
+        assert_eq!(started["d"]["state"]["you"], seat, "{started}");
+        assert!(
+            board["hands"].is_null(),
+            "no other hands while playing: {board}"
+        );
+        hands.push(board["hand"].to_string());
+    }
+    assert!(
+        hands.iter().all(|h| h != "null" && h.len() > 10),
+        "{hands:?}"
+    );
+    let seen_by_spectator = wc.event("started").await;
+    assert!(seen_by_spectator["d"]["state"]["game"]["board"]["hand"].is_null());
+    // The first bidder bids; everyone's later messages still hide the others.
+    let bidder = ws[0]
+        .seen
+        .iter()
+        .rev()
+        .find_map(|m| m["d"]["state"]["game"]["board"]["to_act"].as_u64())
+        .unwrap() as usize;
+    ws[bidder]
+        .ok("move", json!({"table": t, "action": "bid 1"}))
+        .await;
+    for (seat, w) in ws.iter().enumerate() {
+        let all: String = w.seen.iter().map(|m| m.to_string()).collect();
+        for (other, hand) in hands.iter().enumerate() {
+            if other != seat {
+                assert!(
+                    !all.contains(hand.as_str()),
+                    "seat {seat} received seat {other}'s hand"
+                );
+            }
+        }
+    }
+    let all: String = wc.seen.iter().map(|m| m.to_string()).collect();
+    assert!(
+        hands.iter().all(|h| !all.contains(h.as_str())),
+        "the spectator saw a hand"
+    );
+}
+
 both!(
     chess_checkmate,
+    doudizhu_views_are_per_seat,
     xiangqi_checkmate,
     draw_takeback_resign,
     flag_by_server,

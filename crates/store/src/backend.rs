@@ -56,15 +56,35 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
+        // Checkpoints copy the WAL into the database and sync it: done on the
+        // writer they would stall every table's next commit, so a connection of
+        // their own does them in the background (PASSIVE never blocks writers).
         let write = SqlitePoolOptions::new()
             .max_connections(1)
-            .connect_with(options.clone())
+            .connect_with(options.clone().pragma("wal_autocheckpoint", "0"))
             .await
             .map_err(|e| StoreError::Config {
                 url: url.to_string(),
                 message: e.to_string(),
             })?;
         run_migrations!(&write, migrate::SQLITE)?;
+        let checkpointer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await?;
+        if tokio::runtime::Handle::try_current().is_ok() {
+            tokio::spawn(async move {
+                while !checkpointer.is_closed() {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    if let Err(e) = sqlx::raw_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                        .execute(&checkpointer)
+                        .await
+                    {
+                        tracing::warn!("WAL checkpoint failed: {e}");
+                    }
+                }
+            });
+        }
         let read = SqlitePoolOptions::new()
             .max_connections(4)
             .connect_with(options.read_only(true))
