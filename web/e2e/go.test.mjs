@@ -113,6 +113,20 @@ test('two players play 9x9 Go to the count; both see the same result', async () 
     }
     n++;
     await allSee(n);
+    if (n === 2) {
+      // White takes its move back with black's consent, then plays it again;
+      // black offers a draw, white declines.
+      await B.click('#btn-takeback');
+      await A.locator('#offer-takeback').waitFor();
+      await A.click('#accept-takeback');
+      await allSee(1);
+      await vertex(B, 'F1').click();
+      await allSee(2);
+      await A.click('#btn-draw');
+      await B.locator('#offer-draw').waitFor();
+      await B.click('#decline-draw');
+      await B.locator('#offer-draw').waitFor({ state: 'detached' });
+    }
     if (n === 6) {
       // The last-move marker follows the moves.
       assert.equal(await vertex(C, 'F3').evaluate((el) => el.classList.contains('shudan-marker_circle')), true);

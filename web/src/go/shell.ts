@@ -69,6 +69,8 @@ export interface ShellHooks {
   status(ctx: ShellContext): string;
   /** The result dialog's extra body (score details). */
   resultBody?(ctx: ShellContext): HTMLElement | null;
+  /** Whether the table offers draws and takebacks (Go; not Doudizhu). */
+  offers?: boolean;
   /** The seat order in the seats panel (the viewer's seat last, nearest the board). */
   seatOrder?(me: number | null): number[];
 }
@@ -224,6 +226,8 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
       buttonsEl,
       btn('start', ready && !playing ? t('ready') : t('start'), seated && !playing && !ready, () => live.send('ready', { proposal: s.proposal?.id }), '.primary'),
       btn('time', t('time'), seated && !playing, openTime),
+      hooks.offers ? btn('takeback', t('takeback'), seated && playing && (s.game?.moves ?? []).length > 0 && s.game?.takeback_request == null, () => (live.send('takeback.request'), toast(t('offerSent')))) : null,
+      hooks.offers ? btn('draw', t('draw'), seated && playing && s.game?.draw_offer == null, () => (live.send('draw.offer'), toast(t('offerSent')))) : null,
       btn('resign', t('resign'), seated && playing, () =>
         dialog(t('resign'), t('confirmResign'), [{ label: t('cancel') }, { label: t('resign'), cls: 'primary', onClick: () => live.send('resign') }], { id: 'resign-dialog' }),
       ),
@@ -244,7 +248,22 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     const s = state!;
     const seat = me();
     offersEl.replaceChildren();
-    if (seat === null || s.status !== 'over') return;
+    if (seat === null) return;
+    const bar = (name: string, text: string, yes: string, no: string) =>
+      h(
+        'div.offer-bar',
+        { id: `offer-${name}` },
+        h('span.text', null, text),
+        h('button.btn.btn-small.primary', { id: `accept-${name}`, onclick: () => live.send(yes) }, t('accept')),
+        h('button.btn.btn-small', { id: `decline-${name}`, onclick: () => live.send(no) }, t('decline')),
+      );
+    if (s.status === 'playing') {
+      const g: J = s.game ?? {};
+      if (typeof g.draw_offer === 'number' && g.draw_offer !== seat) offersEl.appendChild(bar('draw', t('drawOffered'), 'draw.accept', 'draw.decline'));
+      if (typeof g.takeback_request === 'number' && g.takeback_request !== seat) offersEl.appendChild(bar('takeback', t('takebackAsked'), 'takeback.accept', 'takeback.decline'));
+      return;
+    }
+    if (s.status !== 'over') return;
     const asked = (s.seats ?? []).map((x: J, i: number) => (x.rematch && i !== seat ? i : -1)).filter((i: number) => i >= 0);
     if (asked.length && !s.seats[seat].rematch)
       offersEl.appendChild(

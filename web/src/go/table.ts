@@ -143,6 +143,7 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
   const cleanup = tableShell(root, id, {
     game: 'go',
     seats: 2,
+    offers: true,
     main,
     panels: [markingEl, h('div.panel.moves-panel', null, h('div.panel-title', null, tx('moves')), infoEl, movesEl)],
     seatSub: (c, seat) => {
