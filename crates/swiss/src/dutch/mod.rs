@@ -240,9 +240,29 @@ struct Encoder<'a> {
     not_bye_candidate: Vec<u64>,
     bye_score: u32,
     unplayed_ranks: HashMap<u32, u64>,
+    /// While S1 is paired: the digit position of each S1 player of the chunk,
+    /// the rank of every opponent (higher is preferred), the bits of a digit
+    /// and of all digits.
+    lex_slot: Vec<Option<u32>>,
+    lex_rank: Vec<u64>,
+    lex_digit: u32,
+    lex_bits: u32,
 }
 
 impl Encoder<'_> {
+    /// The preference of the S1 player among `a`, `b` for the other.
+    fn lex<W: EdgeWeight>(&self, a: usize, b: usize) -> W {
+        if self.lex_bits == 0 {
+            return W::ZERO;
+        }
+        let (p, o) = match (self.lex_slot[a], self.lex_slot[b]) {
+            (Some(slot), _) if a < b => (slot, b),
+            (_, Some(slot)) if b < a => (slot, a),
+            _ => return W::ZERO,
+        };
+        W::from_u64(self.lex_rank[o]).shl(self.lex_digit * p)
+    }
+
     fn encode<W: EdgeWeight>(&self, a: usize, b: usize, r: Recipe, completion: bool) -> W {
         let (h, l) = (a.min(b), a.max(b));
         let w: W = weights::edge_weight(
@@ -319,6 +339,10 @@ impl<'a> Dutch<'a> {
                 not_bye_candidate: vec![0; n],
                 bye_score: 0,
                 unplayed_ranks: HashMap::new(),
+                lex_slot: vec![None; n],
+                lex_rank: vec![0; n],
+                lex_digit: 0,
+                lex_bits: 0,
             },
             global,
             m: Matcher::new(n),
@@ -365,7 +389,7 @@ impl<'a> Dutch<'a> {
         vertices: &[usize],
         completion: bool,
     ) -> (Vec<Option<usize>>, bool) {
-        let bits = self.enc.layout.total_bits() + 2;
+        let bits = self.enc.layout.total_bits() + self.enc.lex_bits + 2;
         match bits {
             0..=126 => self.solve_as::<i128>(vertices, completion),
             127..=190 => self.solve_as::<Wide<3>>(vertices, completion),
@@ -394,7 +418,10 @@ impl<'a> Dutch<'a> {
                 representable = false;
                 return W::ZERO;
             }
-            w.shl(p).add_u64(Self::hint_value(hint, a, b))
+            let lex = enc.lex::<W>(a, b);
+            (w.shl(enc.lex_bits) + lex)
+                .shl(p)
+                .add_u64(Self::hint_value(hint, a, b))
         });
         (local, representable)
     }
@@ -905,53 +932,41 @@ impl<'a> Dutch<'a> {
                 }
             }
 
-            // Prefer, among equally good matchings, S1 and S2 in order: most
-            // brackets are paired that way and then need no more solving.
+            // Pair S1 in order, each with the first possible player of S2.
+            // Each player's choice, given those of the players before, is
+            // the lexicographic best: a chunk of S1 at a time gets it from
+            // one solve, each player's preference for the higher opponents
+            // weighed in positional digits below every criterion.
             let s1: Vec<usize> = remainder
                 .iter()
                 .map(|&pi| pbi[pi])
                 .filter(|&v| forward(&mate, v))
                 .collect();
-            let s2: Vec<usize> = remainder
-                .iter()
-                .map(|&pi| pbi[pi])
-                .filter(|&v| !forward(&mate, v))
-                .collect();
-            if !s1.is_empty() {
-                for (&a, &b) in s1.iter().zip(&s2) {
-                    self.hint[a] = Some(b);
-                    self.hint[b] = Some(a);
-                }
-                mate = self.solve();
+            let digit = weights::bits(remainder.len() as u64 + 1);
+            let chunk = (192 / digit).max(1) as usize;
+            for (pos, &oi) in remainder.iter().enumerate() {
+                self.enc.lex_rank[pbi[oi]] = (remainder.len() - pos) as u64;
             }
-
-            // Pair S1 in order, each with the first possible player of S2.
-            for &pi in &remainder {
-                let pv = pbi[pi];
-                if !forward(&mate, pv) {
-                    continue;
+            for part in s1.chunks(chunk) {
+                for (slot, &pv) in part.iter().enumerate() {
+                    self.enc.lex_slot[pv] = Some((part.len() - 1 - slot) as u32);
                 }
-                let mut addend = 0u64;
-                let mut favourite = None;
-                for &oi in remainder.iter().rev() {
-                    let ov = pbi[oi];
-                    if oi <= pi || matched[ov] {
-                        continue;
-                    }
-                    let w = base[oi][pi];
-                    if !w.is_none() {
-                        self.m.set(pv, ov, w.plus(addend as i64));
-                        favourite = Some(ov);
-                    }
-                    addend += 1;
+                self.enc.lex_digit = digit;
+                self.enc.lex_bits = digit * part.len() as u32;
+                mate = self.solve();
+                for &pv in part {
+                    self.enc.lex_slot[pv] = None;
                 }
-                if favourite != Some(mate[pv]) {
-                    mate = self.solve();
+                self.enc.lex_bits = 0;
+                for &pv in part {
+                    let mv = mate[pv];
+                    matched[pv] = true;
+                    matched[mv] = true;
+                    self.m.fix(pv, mv);
                 }
-                let mv = mate[pv];
-                matched[pv] = true;
-                matched[mv] = true;
-                self.m.fix(pv, mv);
+            }
+            for &oi in &remainder {
+                self.enc.lex_rank[pbi[oi]] = 0;
             }
 
             // The next bracket: the unpaired players move down.
