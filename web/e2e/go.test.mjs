@@ -217,6 +217,13 @@ test('a 19x19 table with four handicap stones: white moves first', async () => {
   await vertex(A, 'C3', 19).click();
   await B.locator('#moves .go-move').nth(1).waitFor();
   await A.screenshot({ path: shotPath('go-19-handicap.png') });
+  // Two passes start the marking; black resumes play instead, so white moves.
+  await B.locator('#btn-pass:not([disabled])').click();
+  await A.locator('#btn-pass:not([disabled])').click();
+  await A.locator('#btn-resume').click();
+  await B.locator('#btn-pass:not([disabled])').waitFor();
+  await A.locator('#go-marking').waitFor({ state: 'hidden' });
+  assert.match(await B.locator('#status').textContent(), /轮到你/);
   await A.setViewportSize({ width: 390, height: 844 });
   await A.screenshot({ path: shotPath('go-19-phone.png'), fullPage: true });
   await A.setViewportSize({ width: 1280, height: 800 });
