@@ -60,6 +60,9 @@ async function playHand(shots) {
       assert.equal(await foreignCards(p), 0, `[${p.label}] sees another player's cards`);
       const logRows = await p.locator('#moves .ddz-log-row').count();
       if (await p.locator('#bid-1').count()) {
+        // Only bids above the highest so far are offered.
+        const high = Number(await p.locator('#ddz-bid').textContent());
+        for (const b of [1, 2, 3]) assert.equal(await p.locator(`#bid-${b}`).isEnabled(), b > high, `bid ${b} after ${high}`);
         const bid = p.locator('#ddz-buttons button[id^="bid-"]:not([id="bid-pass"]):not([disabled])').first();
         if (shots && !turns) await p.screenshot({ path: shotPath('doudizhu-bidding.png') });
         await bid.click();
