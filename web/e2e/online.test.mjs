@@ -64,8 +64,8 @@ async function startGame(kind) {
       await A.locator(`#seat-bottom #seat-${i === 0 ? 1 : 0}`).waitFor();
     }
   }
-  // C watches.
-  await C.goto(`${base}/#/table/${encodeURIComponent(id)}`);
+  // C watches, coming in by the table's invitation link.
+  await C.goto(`${base}/table/${encodeURIComponent(id)}`);
   await C.locator('#seat-1 .player-name').waitFor();
   // The first seat proposes the time settings; the other accepts; both start.
   await A.click('#btn-time');

@@ -106,6 +106,11 @@ function route() {
 onSettings(() => {
   document.body.dataset.board = settings().boardTheme;
 });
+// The server's invitation links are paths (`/table/{id}`); the client routes by hash.
+{
+  const m = /^\/(table|profile|lobby|offline)\/([^/]+)\/?$/.exec(location.pathname);
+  if (m && !location.hash) history.replaceState(null, '', `/#/${m[1]}/${m[2]}`);
+}
 window.addEventListener('hashchange', route);
 void restoreSession().then(() => {
   route();
