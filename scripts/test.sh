@@ -11,7 +11,7 @@ cargo test --workspace --all-targets
 
 if [ -f web/package.json ] && grep -q '"e2e"' web/package.json; then
   echo "== browser tests (chromium + playwright-core)"
-  (cd web && npm ci --no-audit --no-fund)
+  [ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
   echo "== web unit tests"
   npm --prefix web test
   QIYUAN_BIN="${QIYUAN_BIN:-$PWD/target/debug/qiyuan}" npm --prefix web run e2e
