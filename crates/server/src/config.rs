@@ -35,6 +35,8 @@ pub struct Config {
     pub secure_cookies: bool,
     /// The site's name in records (PGN `Site`).
     pub site: String,
+    /// How long a computer player "thinks" before it acts, in milliseconds.
+    pub bot_think_ms: u64,
 }
 
 impl Default for Config {
@@ -51,6 +53,7 @@ impl Default for Config {
             session_days: 30,
             secure_cookies: false,
             site: "qiyuan".into(),
+            bot_think_ms: 700,
         }
     }
 }

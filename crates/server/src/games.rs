@@ -33,6 +33,8 @@ pub trait AnyTable: Send + Sync {
     fn view(&self, viewer: Viewer, now: Millis) -> Value;
     /// The current (or last) game's record.
     fn record(&self, meta: RecordMeta) -> Option<String>;
+    /// The table itself, for code that knows its game (the computer players).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 impl<G: Game> AnyTable for Table<G> {
@@ -68,6 +70,9 @@ impl<G: Game> AnyTable for Table<G> {
     }
     fn record(&self, meta: RecordMeta) -> Option<String> {
         Table::record(self, meta)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

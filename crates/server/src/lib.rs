@@ -12,6 +12,7 @@ pub mod accounts;
 pub mod api;
 pub mod auth;
 pub mod bench;
+pub mod bots;
 pub mod config;
 pub mod error;
 pub mod games;

@@ -293,7 +293,11 @@ impl Live {
     async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>) {
         let shutdown = self.app.shutdown.clone();
         let idle_close = Duration::from_secs_f64(self.app.config.idle_table_secs.max(1.0));
+        let think = Duration::from_millis(self.app.config.bot_think_ms);
         loop {
+            // Computer players: bookkeeping at once, their turn after a think.
+            self.bot_chores().await;
+            let bot = crate::bots::turn(&*self.table);
             let deadline = self.table.next_deadline();
             let sleep = deadline.map(|d| Duration::from_millis(d.saturating_sub(now())));
             let idle = self.subs.is_empty() && self.table.state().status != Status::Playing;
@@ -305,12 +309,44 @@ impl Live {
                 _ = tokio::time::sleep(sleep.unwrap_or_default()), if sleep.is_some() => {
                     let _ = self.apply_and_commit(Command::Tick, None, None).await;
                 }
+                _ = tokio::time::sleep(think), if bot.is_some() => {
+                    if let Some(bot) = bot {
+                        self.bot_act(bot).await;
+                    }
+                }
                 _ = tokio::time::sleep(idle_close), if idle => {
                     self.close().await;
                     break;
                 }
                 _ = crate::stopped(shutdown.clone()) => break,
             }
+        }
+    }
+
+    /// Applies what the computer players want done now (see [`crate::bots::chore`]).
+    async fn bot_chores(&mut self) {
+        for _ in 0..16 {
+            let Some(cmd) = crate::bots::chore(&*self.table) else {
+                break;
+            };
+            if self.apply_and_commit(cmd, None, None).await.is_err() {
+                break;
+            }
+        }
+    }
+
+    /// A computer player's action, chosen off the async threads from its seat's
+    /// view, then applied like a player's.
+    async fn bot_act(&mut self, bot: crate::bots::Turn) {
+        let seed = rand::random();
+        let cmd = tokio::task::spawn_blocking(move || bot.decide(seed))
+            .await
+            .ok()
+            .flatten();
+        if let Some(cmd) = cmd
+            && let Err(e) = self.apply_and_commit(cmd, None, None).await
+        {
+            tracing::error!(table = %self.id, "a computer player's action was refused: {}", e.message);
         }
     }
 
@@ -397,6 +433,12 @@ impl Live {
             let _ = self
                 .apply_and_commit(Command::Reconnect { user: name.clone() }, None, None)
                 .await;
+        }
+        if matches!(act, TableAct::AddBot { .. })
+            && let Err(err) = crate::bots::may_add(&*self.table, &name)
+        {
+            conn.send(protocol::error(&err, Some(&self.id), req.as_ref()));
+            return;
         }
         let cmd = command(act, name);
         match self.apply_and_commit(cmd, Some(&conn), req.as_ref()).await {
@@ -835,6 +877,11 @@ fn command(act: TableAct, user: String) -> Command {
         TableAct::Abort => Command::Abort { user },
         TableAct::Leave => Command::Leave { user },
         TableAct::Rematch => Command::Rematch { user },
+        // Checked by `bots::may_add` first: the bot sits, not the sender.
+        TableAct::AddBot { seat, level } => Command::Sit {
+            user: crate::bots::new_name(level),
+            seat,
+        },
     }
 }
 

@@ -53,25 +53,44 @@ pub enum ClientMsg {
 /// What a user can do at a table.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TableAct {
-    Sit { seat: Seat },
+    Sit {
+        seat: Seat,
+    },
     Stand,
-    Propose { settings: Settings },
-    Accept { proposal: u32 },
-    Ready { proposal: Option<u32> },
+    Propose {
+        settings: Settings,
+    },
+    Accept {
+        proposal: u32,
+    },
+    Ready {
+        proposal: Option<u32>,
+    },
     Unready,
-    Swap { with: Seat },
-    Move { action: String },
+    Swap {
+        with: Seat,
+    },
+    Move {
+        action: String,
+    },
     DrawOffer,
     DrawAccept,
     DrawDecline,
     TakebackRequest,
     TakebackAccept,
     TakebackDecline,
-    Claim { claim: Claim },
+    Claim {
+        claim: Claim,
+    },
     Resign,
     Abort,
     Leave,
     Rematch,
+    /// Seat a computer player (Doudizhu) at an empty seat; see [`crate::bots`].
+    AddBot {
+        seat: Seat,
+        level: crate::bots::Level,
+    },
 }
 
 /// `create`: a new table.
@@ -142,6 +161,9 @@ struct TableData {
     with: Option<Seat>,
     #[serde(default)]
     claim: Option<Claim>,
+    /// `add_bot`: the computer player's strength.
+    #[serde(default)]
+    level: Option<crate::bots::Level>,
 }
 
 /// A message that parsed, with the client's request id.
@@ -198,7 +220,11 @@ pub fn parse(text: &str) -> Result<Request, (ApiError, Option<Value>)> {
             expect_game = d.game.clone();
             // `sit` names the seat wanted; every other command may name the seat
             // the client believes it acts for, which is checked.
-            expect_seat = if *kind == "sit" { None } else { d.seat };
+            expect_seat = if *kind == "sit" || *kind == "add_bot" {
+                None
+            } else {
+                d.seat
+            };
             let act = table_act(kind, &d).map_err(fail)?;
             ClientMsg::Table {
                 table: d.table,
@@ -235,6 +261,7 @@ pub const TABLE_TYPES: &[&str] = &[
     "abort",
     "leave",
     "rematch",
+    "add_bot",
 ];
 
 fn table_act(kind: &str, d: &TableData) -> Result<TableAct, ApiError> {
@@ -276,6 +303,10 @@ fn table_act(kind: &str, d: &TableData) -> Result<TableAct, ApiError> {
         "resign" => TableAct::Resign,
         "abort" => TableAct::Abort,
         "leave" => TableAct::Leave,
+        "add_bot" => TableAct::AddBot {
+            seat: need(&d.seat, "seat", kind)?,
+            level: d.level.unwrap_or_default(),
+        },
         _ => TableAct::Rematch,
     })
 }

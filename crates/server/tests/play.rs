@@ -364,8 +364,52 @@ async fn doudizhu_views_are_per_seat(backend: Backend) {
     );
 }
 
+/// The lobby lists tables live: created, watched, sat at, stood up from; the
+/// invitation link opens the client.
+async fn lobby_lists_tables_live(backend: Backend) {
+    let server = start(backend).await;
+    let a = server.guest().await;
+    let b = server.guest().await;
+    let mut wa = a.ws().await;
+    let mut wb = b.ws().await;
+    wb.send("lobby.subscribe", json!({"game": "chess"})).await;
+    assert_eq!(wb.expect("lobby").await["d"]["tables"], json!([]));
+    let r = wa
+        .ok(
+            "create",
+            json!({"game": "chess", "seat": 0, "time": blitz()}),
+        )
+        .await;
+    let t = r["d"]["table"].as_str().unwrap().to_string();
+    let invite = r["d"]["invite"].as_str().unwrap().to_string();
+    let listed = loop {
+        let m = wb.expect("lobby.table").await;
+        if m["d"]["seats"][0]["user"] == a.name.as_str() {
+            break m;
+        }
+    };
+    assert_eq!(listed["d"]["id"], t.as_str());
+    assert_eq!(listed["d"]["time"], blitz());
+    wb.send("watch", json!({"table": t})).await;
+    wb.expect("sync").await;
+    loop {
+        let m = wb.expect("lobby.table").await;
+        if m["d"]["spectators"] == 1 {
+            break;
+        }
+    }
+    wb.ok("sit", json!({"table": t, "seat": 1})).await;
+    wb.ok("stand", json!({"table": t})).await;
+    let http: Vec<Value> = a.get("/api/lobby/chess").await.json().await.unwrap();
+    assert_eq!(http.len(), 1);
+    assert_eq!(http[0]["seats"][0]["user"], a.name.as_str());
+    assert!(http[0]["seats"][1]["user"].is_null(), "{http:?}");
+    assert_eq!(a.get(&invite).await.status(), 200);
+}
+
 both!(
     chess_checkmate,
+    lobby_lists_tables_live,
     doudizhu_views_are_per_seat,
     xiangqi_checkmate,
     draw_takeback_resign,

@@ -1,0 +1,269 @@
+//! Computer players (电脑) as seat occupants of live Doudizhu tables.
+//!
+//! A bot is a seated "user" whose id has the reserved form `bot:basic-xxxxxx` or
+//! `bot:strong-xxxxxx`: a colon can never be in an account's name (see
+//! [`crate::auth::validate_username`]), so no account can take or impersonate one.
+//! The table itself knows nothing of bots: the live table task (see
+//! [`crate::live`]) asks this module, after every change, what the bots at the
+//! table want to do, and applies it as commands from those users through the same
+//! path as a player's (stored before broadcast).
+//!
+//! A bot chooses its action from its own seat's view only
+//! ([`qiyuan_game::Game::view`] for its seat, the view a player at that seat
+//! gets), never from the table's state or log, which hold the secret deal seed.
+//! Bots always accept the current settings and are ready, as long as a human sits
+//! at the table (so that bots alone never play on forever), and come back at once
+//! after a server restart.
+//!
+//! Escape: the table ends a hand at once when a player leaves (or stays away past
+//! the grace time); the result stands as the rules set it and the hand does not
+//! go on. For the next hand, a seat of the escaped game that is empty (the leaver's
+//! seat, or an absent player's seat freed after the grace time) is taken by a bot,
+//! as long as a human still sits at the table.
+
+use qiyuan_game::{EndReason, Seat, Viewer};
+use qiyuan_table::{Command, Status};
+use serde::Deserialize;
+
+use crate::error::ApiError;
+use crate::games::AnyTable;
+
+/// How a bot's user id starts.
+pub const PREFIX: &str = "bot:";
+
+/// A bot's strength, as the protocol names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// Rule-based.
+    #[default]
+    Basic,
+    /// Samples the unknown cards and plays out each candidate.
+    Strong,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Basic => "basic",
+            Level::Strong => "strong",
+        }
+    }
+
+    /// Parses a protocol name (`basic`, `strong`).
+    pub fn parse(text: &str) -> Option<Level> {
+        match text {
+            "basic" => Some(Level::Basic),
+            "strong" => Some(Level::Strong),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `user` is a bot.
+pub fn is_bot(user: &str) -> bool {
+    user.starts_with(PREFIX)
+}
+
+/// The level of a bot's user id.
+pub fn level_of(user: &str) -> Option<Level> {
+    let rest = user.strip_prefix(PREFIX)?;
+    let level = rest.split('-').next()?;
+    Level::parse(level)
+}
+
+/// A new bot user id of `level`: `bot:strong-k3x9q2`. The random tail keeps two
+/// bots of the same level at one table apart.
+pub fn new_name(level: Level) -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut rng = rand::thread_rng();
+    let tail: String = (0..6)
+        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+        .collect();
+    format!("{PREFIX}{}-{tail}", level.as_str())
+}
+
+/// Whether the games at this table can have bots.
+pub fn plays(table: &dyn AnyTable) -> bool {
+    table.game_name() == "doudizhu"
+}
+
+/// Checks that `user` may seat a bot now: a Doudizhu table, between games, and
+/// `user` seated at it. (The seat itself is checked by the table's `sit`.)
+pub fn may_add(table: &dyn AnyTable, user: &str) -> Result<(), ApiError> {
+    if !plays(table) {
+        return Err(ApiError::bad_request(
+            "no_bots",
+            format!("there are no computer players for {}", table.game_name()),
+        ));
+    }
+    if table.seat_of(user).is_none() {
+        return Err(ApiError::forbidden(
+            "not_seated",
+            "only a player seated at the table may add a computer player",
+        ));
+    }
+    if table.state().status == Status::Playing {
+        return Err(ApiError::forbidden(
+            "game_in_progress",
+            "computer players are added between games",
+        ));
+    }
+    Ok(())
+}
+
+fn human_seated(table: &dyn AnyTable) -> bool {
+    table
+        .state()
+        .seats
+        .iter()
+        .any(|s| s.user.as_deref().is_some_and(|u| !is_bot(u)))
+}
+
+/// The bookkeeping the bots want now, at once and in order: coming back after a
+/// restart, taking an escaped player's empty seat, and being ready for the next
+/// game. Empty when there is nothing to do. The task applies these one at a time
+/// and asks again, so each command sees the table as the last one left it.
+pub fn chore(table: &dyn AnyTable) -> Option<Command> {
+    if !plays(table) {
+        return None;
+    }
+    let state = table.state();
+    // Bots never disconnect; a restart marks every seat absent.
+    for s in &state.seats {
+        if let Some(user) = s.user.as_deref().filter(|u| is_bot(u))
+            && s.absent_since.is_some()
+        {
+            return Some(Command::Reconnect { user: user.into() });
+        }
+    }
+    if state.status == Status::Playing || !human_seated(table) {
+        return None;
+    }
+    // Escape takeover: the last game ended by escape; its empty seats get a bot.
+    let escaped = state.game.as_ref().is_some_and(|g| {
+        g.outcome
+            .as_ref()
+            .is_some_and(|o| o.reason == EndReason::Escape)
+    });
+    if escaped && state.status == Status::Over {
+        let level = strongest(table);
+        if let Some(i) = state.seats.iter().position(|s| s.user.is_none()) {
+            return Some(Command::Sit {
+                user: new_name(level),
+                seat: Seat(i as u8),
+            });
+        }
+    }
+    for s in &state.seats {
+        if let Some(user) = s.user.as_deref().filter(|u| is_bot(u))
+            && !s.ready
+        {
+            return Some(Command::Ready {
+                user: user.into(),
+                proposal: Some(state.proposal.id),
+            });
+        }
+    }
+    None
+}
+
+/// The strongest level already at the table (a table that chose strong bots gets
+/// a strong one for an escaped seat); basic otherwise.
+fn strongest(table: &dyn AnyTable) -> Level {
+    let strong = table.state().seats.iter().any(|s| {
+        s.user
+            .as_deref()
+            .and_then(level_of)
+            .is_some_and(|l| l == Level::Strong)
+    });
+    if strong { Level::Strong } else { Level::Basic }
+}
+
+/// A bot whose turn it is: its user id, its level, and what its seat sees.
+pub struct Turn {
+    pub user: String,
+    pub level: Level,
+    #[cfg(feature = "doudizhu")]
+    view: qiyuan_doudizhu::View,
+}
+
+/// The bot to act now, if the seat to act in a game being played is a bot's.
+pub fn turn(table: &dyn AnyTable) -> Option<Turn> {
+    if !plays(table) || table.state().status != Status::Playing {
+        return None;
+    }
+    #[cfg(feature = "doudizhu")]
+    {
+        use qiyuan_game::Game;
+        let t = table
+            .as_any()
+            .downcast_ref::<qiyuan_table::Table<qiyuan_doudizhu::Doudizhu>>()?;
+        let game = t.game()?;
+        for (i, s) in table.state().seats.iter().enumerate() {
+            let Some(user) = s.user.as_deref().filter(|u| is_bot(u)) else {
+                continue;
+            };
+            let seat = Seat(i as u8);
+            // The bot's own seat's view: its hand, the others' counts, the plays.
+            let view = game.view(Viewer::Seat(seat));
+            if view.to_act == Some(seat) {
+                return Some(Turn {
+                    user: user.to_string(),
+                    level: level_of(user).unwrap_or_default(),
+                    view,
+                });
+            }
+        }
+    }
+    None
+}
+
+impl Turn {
+    /// The bot's action as a command from the bot's user (CPU-bound: run it off
+    /// the async threads). `None` if the bot has nothing to play, which does not
+    /// happen on its turn.
+    pub fn decide(self, seed: u64) -> Option<Command> {
+        #[cfg(feature = "doudizhu")]
+        {
+            use qiyuan_doudizhu::bot::{Strength, choose};
+            let strength = match self.level {
+                Level::Basic => Strength::Basic,
+                Level::Strong => Strength::Strong,
+            };
+            // The bot's choice is always one of the seat's legal actions; should
+            // it ever not be, the first legal one is played instead of stalling.
+            let action = choose(&self.view, strength, seed)
+                .filter(|a| self.view.legal.contains(a))
+                .or_else(|| self.view.legal.first().cloned())?;
+            Some(Command::Act {
+                user: self.user,
+                action,
+                lag: 0,
+            })
+        }
+        #[cfg(not(feature = "doudizhu"))]
+        {
+            let _ = seed;
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_names_are_never_account_names() {
+        for level in [Level::Basic, Level::Strong] {
+            let name = new_name(level);
+            assert!(is_bot(&name));
+            assert_eq!(level_of(&name), Some(level));
+            assert!(crate::auth::validate_username(&name).is_err(), "{name}");
+        }
+        assert!(!is_bot("botany"));
+        assert_eq!(level_of("bot:weird-abc"), None);
+    }
+}
