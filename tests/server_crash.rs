@@ -165,3 +165,73 @@ fn crash_and_restart_on_postgres() {
     let schema = format!("crash_{}_{}", std::process::id(), free_port());
     crash(Some(format!("{url}?schema={schema}")));
 }
+
+/// `qiyuan serve` reads a TOML file, the environment and flags (flags win), and
+/// stops cleanly on SIGTERM.
+#[test]
+fn config_file_environment_flags_and_sigterm() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let dir = std::env::temp_dir().join(format!(
+            "qiyuan-config-{}-{}",
+            std::process::id(),
+            free_port()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let from_file = free_port();
+        let config = dir.join("qiyuan.toml");
+        std::fs::write(
+            &config,
+            format!("listen = \"127.0.0.1:{from_file}\"\nsite = \"club\"\n"),
+        )
+        .unwrap();
+        let data = dir.join("data-from-env");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
+            .args(["serve", "--config"])
+            .arg(&config)
+            .env("QIYUAN_DATA", &data)
+            .env("QIYUAN_LOG", "warn")
+            .env_remove("QIYUAN_DATABASE")
+            .env_remove("QIYUAN_LISTEN")
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let base = format!("http://127.0.0.1:{from_file}");
+        wait_ready(&base, Duration::from_secs(30))
+            .await
+            .expect("listening where the file says");
+        assert!(
+            data.join("qiyuan.db").exists(),
+            "the data folder from the environment"
+        );
+        let status = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let code = child.wait().unwrap();
+        assert!(code.success(), "a clean exit on SIGTERM: {code:?}");
+
+        // A flag overrides the file.
+        let from_flag = free_port();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
+            .args(["serve", "--config"])
+            .arg(&config)
+            .args(["--listen", &format!("127.0.0.1:{from_flag}")])
+            .arg("--data")
+            .arg(&data)
+            .env("QIYUAN_LOG", "warn")
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_ready(
+            &format!("http://127.0.0.1:{from_flag}"),
+            Duration::from_secs(30),
+        )
+        .await
+        .expect("listening where the flag says");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
