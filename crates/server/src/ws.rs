@@ -28,6 +28,11 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 /// than the configured `max_message_bytes` but under this get a `too_large` error.
 const HARD_LIMIT: usize = 1 << 20;
 
+/// How often the server pings each socket.
+const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(20);
+/// A socket silent this long (no message, no pong) is closed.
+const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
+
 #[derive(Debug, Deserialize)]
 pub struct WsQuery {
     #[serde(default)]
@@ -64,8 +69,19 @@ async fn connection(app: Arc<App>, socket: WebSocket, user: Option<UserInfo>) {
         tx,
     };
     let writer = tokio::spawn(async move {
-        while let Some(text) = rx.recv().await {
-            if sink.send(Message::Text(text)).await.is_err() {
+        // Pings make clients answer (browsers do it by themselves), so a silent
+        // socket is a dead one: see IDLE below.
+        let mut ping = tokio::time::interval(PING_EVERY);
+        ping.tick().await;
+        loop {
+            let sent = tokio::select! {
+                text = rx.recv() => match text {
+                    Some(text) => sink.send(Message::Text(text)).await,
+                    None => break,
+                },
+                _ = ping.tick() => sink.send(Message::Ping(Default::default())).await,
+            };
+            if sent.is_err() {
                 break;
             }
         }
@@ -91,10 +107,11 @@ async fn connection(app: Arc<App>, socket: WebSocket, user: Option<UserInfo>) {
     let shutdown = app.shutdown.clone();
     loop {
         let msg = tokio::select! {
-            msg = stream.next() => msg,
+            msg = tokio::time::timeout(IDLE, stream.next()) => msg,
             _ = crate::stopped(shutdown.clone()) => break,
         };
-        let Some(Ok(msg)) = msg else { break };
+        // Nothing for IDLE, not even a pong: the peer is gone without closing.
+        let Ok(Some(Ok(msg))) = msg else { break };
         match msg {
             Message::Text(text) => session.on_text(text.as_str()).await,
             Message::Binary(_) => session.reply_error(
