@@ -422,6 +422,19 @@ impl Live {
             conn.send(protocol::error(&err, Some(&self.id), req.as_ref()));
             return;
         }
+        // Guests play casual games only: no seat at a rated table, no rated proposal.
+        let rated = match &act {
+            TableAct::Sit { .. } | TableAct::Ready { .. } | TableAct::Accept { .. } => {
+                self.table.state().proposal.settings.rated
+            }
+            TableAct::Propose { settings } => settings.rated,
+            _ => false,
+        };
+        if user.guest && rated {
+            let err = ApiError::forbidden("guest_rated", "guests play casual games only");
+            conn.send(protocol::error(&err, Some(&self.id), req.as_ref()));
+            return;
+        }
         // Acting at a table subscribes the socket to it, and a seated player who
         // was counted absent (a dropped socket, a restart) is back.
         self.subs.entry(conn.id).or_insert_with(|| conn.clone());
