@@ -28,6 +28,9 @@ use crate::protocol::{self, TableAct};
 
 pub type ConnId = u64;
 
+/// How many event batches a table keeps for clients that resume.
+const MAX_HISTORY: usize = 4096;
+
 /// The user behind a connection.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UserInfo {
@@ -567,6 +570,10 @@ impl Live {
                 ratings,
             };
             self.broadcast(&batch);
+            // Bounded: a client further behind than this gets the state alone.
+            if self.history.len() >= MAX_HISTORY {
+                self.history.drain(..MAX_HISTORY / 4);
+            }
             self.history.push(batch);
             self.app.lobby.publish(self.summary());
         }
