@@ -231,6 +231,9 @@ async fn restore_one(app: &Arc<App>, row: &TableRow) -> anyhow::Result<()> {
         .map(|e| e.at.max(0) as Millis)
         .unwrap_or_else(now);
     let mut live = Live::new(app.clone(), row.id.clone(), table, log.len() as u64);
+    if history.len() > MAX_HISTORY {
+        history.drain(..history.len() - MAX_HISTORY);
+    }
     live.history = history;
     // Games that ended before the crash but whose end was not yet written.
     live.restore_game_rows().await;
