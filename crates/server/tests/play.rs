@@ -405,6 +405,20 @@ async fn lobby_lists_tables_live(backend: Backend) {
     }
     wb.ok("sit", json!({"table": t, "seat": 1})).await;
     wb.ok("stand", json!({"table": t})).await;
+    // Tables can be created over HTTP too.
+    let r = a
+        .http
+        .post(format!("{}/api/tables", a.base))
+        .bearer_auth(&a.token)
+        .json(&json!({"game": "xiangqi"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 201);
+    let created: Value = r.json().await.unwrap();
+    let xq: Vec<Value> = a.get("/api/lobby/xiangqi").await.json().await.unwrap();
+    assert_eq!(xq[0]["id"], created["table"], "{xq:?}");
+    assert_eq!(xq[0]["time"]["kind"], "qq", "the quick preset by default");
     let http: Vec<Value> = a.get("/api/lobby/chess").await.json().await.unwrap();
     assert_eq!(http.len(), 1);
     assert_eq!(http[0]["seats"][0]["user"], a.name.as_str());
