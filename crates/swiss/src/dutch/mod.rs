@@ -947,7 +947,60 @@ impl<'a> Dutch<'a> {
             for (pos, &oi) in remainder.iter().enumerate() {
                 self.enc.lex_rank[pbi[oi]] = (remainder.len() - pos) as u64;
             }
-            for part in s1.chunks(chunk) {
+            // Where the matching in hand already gives a player the highest
+            // opponent still free, that is its choice: nothing can beat it.
+            let position: HashMap<usize, usize> = remainder
+                .iter()
+                .enumerate()
+                .map(|(k, &oi)| (pbi[oi], k))
+                .collect();
+            let mut next = 0;
+            let mut hinted = false;
+            while next < s1.len() {
+                while next < s1.len() {
+                    let pv = s1[next];
+                    let from = position.get(&pv).map_or(remainder.len(), |&k| k + 1);
+                    let top = remainder[from..]
+                        .iter()
+                        .map(|&oi| (oi, pbi[oi]))
+                        .find(|&(oi, ov)| {
+                            !matched[ov]
+                                && base
+                                    .get(oi)
+                                    .and_then(|row| {
+                                        position.get(&pv).and_then(|&k| row.get(remainder[k]))
+                                    })
+                                    .is_some_and(|w| !w.is_none())
+                        })
+                        .map(|(_, ov)| ov);
+                    if top != Some(mate[pv]) {
+                        break;
+                    }
+                    matched[pv] = true;
+                    matched[mate[pv]] = true;
+                    self.m.fix(pv, mate[pv]);
+                    next += 1;
+                }
+                if next == s1.len() {
+                    break;
+                }
+                // Once: prefer S1 and S2 in order among equal matchings, so
+                // that the check above settles most players.
+                if !hinted {
+                    hinted = true;
+                    let rest2: Vec<usize> = remainder
+                        .iter()
+                        .map(|&oi| pbi[oi])
+                        .filter(|&v| !matched[v] && !s1.contains(&v))
+                        .collect();
+                    for (&a, &b) in s1[next..].iter().zip(&rest2) {
+                        self.hint[a] = Some(b);
+                        self.hint[b] = Some(a);
+                    }
+                    mate = self.solve();
+                    continue;
+                }
+                let part = &s1[next..(next + chunk).min(s1.len())];
                 for (slot, &pv) in part.iter().enumerate() {
                     self.enc.lex_slot[pv] = Some((part.len() - 1 - slot) as u32);
                 }
@@ -964,6 +1017,7 @@ impl<'a> Dutch<'a> {
                     matched[mv] = true;
                     self.m.fix(pv, mv);
                 }
+                next += part.len();
             }
             for &oi in &remainder {
                 self.enc.lex_rank[pbi[oi]] = 0;
