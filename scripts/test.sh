@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== cargo test (workspace)"
-cargo test --workspace --all-targets
+cargo test --workspace
 
 if [ -f web/package.json ] && grep -q '"e2e"' web/package.json; then
   echo "== browser tests (chromium + playwright-core)"
