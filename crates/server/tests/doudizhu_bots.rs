@@ -1,0 +1,260 @@
+//! Computer players at live Doudizhu tables, over real WebSockets against the real
+//! server: a player alone fills the two other seats with bots (`add_bot`) and
+//! plays whole hands; a player who escapes loses the hand and a bot takes the
+//! empty seat for the next one. Every bot action is checked against the legal
+//! actions of its seat by replaying the finished hand's record.
+#![cfg(feature = "doudizhu")]
+
+mod common;
+
+use common::*;
+use qiyuan_doudizhu::{Doudizhu, Record};
+use qiyuan_game::Game;
+use serde_json::{Value, json};
+
+/// The latest table state a socket has received.
+fn state(ws: &Ws) -> &Value {
+    ws.seen
+        .iter()
+        .rev()
+        .find(|m| !m["d"]["state"].is_null())
+        .map(|m| &m["d"]["state"])
+        .expect("a state")
+}
+
+/// Reads until the socket has seen version `v` of the table.
+async fn catch_up(ws: &mut Ws, v: u64) {
+    while state(ws)["version"].as_u64().unwrap_or(0) < v {
+        ws.recv().await;
+    }
+}
+
+/// The seat's first legal action from its own view, if it is its turn.
+fn first_legal(st: &Value, seat: u64) -> Option<String> {
+    let board = &st["game"]["board"];
+    if st["status"] != "playing" || board["to_act"] != seat {
+        return None;
+    }
+    board["legal"][0].as_str().map(str::to_string)
+}
+
+/// Plays the hand to its end for the human at `seat` (its first legal action
+/// each turn) while the bots play theirs; returns the final state.
+async fn play_out(ws: &mut Ws, table: &str, seat: u64) -> Value {
+    let mut turns = 0;
+    loop {
+        let st = state(ws).clone();
+        if st["status"] == "over" {
+            return st;
+        }
+        match first_legal(&st, seat) {
+            Some(action) => {
+                ws.ok("move", json!({"table": table, "action": action}))
+                    .await;
+                turns += 1;
+                assert!(turns < 300, "the hand never ended");
+            }
+            None => {
+                ws.recv().await;
+            }
+        }
+    }
+}
+
+/// Replays the finished hand's record and checks that every action of a bot
+/// seat was among that seat's legal actions; returns how many bot actions.
+async fn check_bot_actions(client: &Client, game_id: &str, bots: &[usize]) -> usize {
+    let resp = client.get(&format!("/game/{game_id}.json")).await;
+    assert_eq!(resp.status(), 200, "the record of {game_id}");
+    let record: Record = serde_json::from_str(&resp.text().await.unwrap()).unwrap();
+    let (options, setup) = record.setup().expect("a replayable record");
+    let mut game = Doudizhu::new(&options, &setup).expect("the deal rebuilds");
+    let mut n = 0;
+    for a in &record.actions {
+        if bots.contains(&a.seat.index()) {
+            let legal = game.legal_actions(a.seat);
+            assert!(
+                legal.contains(&a.action),
+                "the bot at {:?} played {:?}, not among {legal:?}",
+                a.seat,
+                a.action
+            );
+            n += 1;
+        }
+        game.act(a.seat, &a.action)
+            .unwrap_or_else(|e| panic!("{:?} {:?} replays: {e:?}", a.seat, a.action));
+    }
+    assert!(game.outcome().is_some(), "the record holds a finished hand");
+    n
+}
+
+fn assert_scored(st: &Value) {
+    let outcome = &st["game"]["outcome"];
+    let points: Vec<i64> = outcome["points"]
+        .as_array()
+        .unwrap_or_else(|| panic!("points in {outcome}"))
+        .iter()
+        .map(|p| p.as_i64().unwrap())
+        .collect();
+    assert_eq!(points.len(), 3, "{outcome}");
+    assert_eq!(
+        points.iter().sum::<i64>(),
+        0,
+        "scores sum to zero: {outcome}"
+    );
+    assert!(points.iter().all(|p| *p != 0), "everyone scores: {outcome}");
+}
+
+async fn one_player_and_two_bots_play_a_hand(backend: Backend) {
+    let server = start_with(backend, |c| c.bot_think_ms = 0).await;
+    let human = server.guest().await;
+    let mut ws = human.ws().await;
+    let r = ws
+        .ok(
+            "create",
+            json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}),
+        )
+        .await;
+    let t = r["d"]["table"].as_str().unwrap().to_string();
+    ws.ok("add_bot", json!({"table": t, "seat": 1, "level": "strong"}))
+        .await;
+    ws.ok("add_bot", json!({"table": t, "seat": 2, "level": "basic"}))
+        .await;
+    // A taken seat, a made-up strength, and a stranger are refused.
+    let again = ws.act("add_bot", json!({"table": t, "seat": 2})).await;
+    assert_eq!(again["d"]["code"], "seat_taken", "{again}");
+    let bad = ws
+        .act(
+            "add_bot",
+            json!({"table": t, "seat": 2, "level": "godlike"}),
+        )
+        .await;
+    assert_eq!(bad["d"]["code"], "bad_message", "{bad}");
+    let stranger = server.guest().await;
+    let mut ws2 = stranger.ws().await;
+    let r = ws2.act("add_bot", json!({"table": t, "seat": 1})).await;
+    assert_eq!(r["d"]["code"], "not_seated", "{r}");
+
+    ws.ok("ready", json!({"table": t})).await;
+    let started = state(&ws).clone();
+    assert_eq!(
+        started["status"], "playing",
+        "the bots were ready: {started}"
+    );
+    let players: Vec<&str> = started["game"]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(players[0], human.name);
+    assert!(players[1].starts_with("bot:strong-"), "{players:?}");
+    assert!(players[2].starts_with("bot:basic-"), "{players:?}");
+    // Mid-game, no bot may be added.
+    let r = ws.act("add_bot", json!({"table": t, "seat": 1})).await;
+    assert_eq!(r["d"]["code"], "game_in_progress", "{r}");
+
+    let end = play_out(&mut ws, &t, 0).await;
+    assert_eq!(end["game"]["outcome"]["reason"], "hand_emptied", "{end}");
+    assert_scored(&end);
+    let bot_actions = check_bot_actions(&human, &t, &[1, 2]).await;
+    assert!(bot_actions >= 4, "the bots played ({bot_actions} actions)");
+
+    // The bots are ready again at once: the next hand starts on the human's word.
+    ws.ok("ready", json!({"table": t})).await;
+    assert_eq!(state(&ws)["status"], "playing");
+    assert_eq!(state(&ws)["game"]["number"], 2);
+}
+
+async fn a_bot_takes_the_seat_of_a_player_who_escaped(backend: Backend) {
+    let server = start_with(backend, |c| c.bot_think_ms = 0).await;
+    let a = server.guest().await;
+    let b = server.guest().await;
+    let mut wa = a.ws().await;
+    let mut wb = b.ws().await;
+    let r = wa
+        .ok(
+            "create",
+            json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}),
+        )
+        .await;
+    let t = r["d"]["table"].as_str().unwrap().to_string();
+    wb.send("watch", json!({"table": t})).await;
+    wb.expect("sync").await;
+    wb.ok("sit", json!({"table": t, "seat": 1})).await;
+    wb.ok("add_bot", json!({"table": t, "seat": 2})).await;
+    wa.ok("ready", json!({"table": t})).await;
+    let r = wb.ok("ready", json!({"table": t})).await;
+    let mut v = r["d"]["v"].as_u64().unwrap();
+
+    // Play until every seat has acted (before that, leaving aborts the hand).
+    let mut turns = 0;
+    loop {
+        catch_up(&mut wa, v).await;
+        catch_up(&mut wb, v).await;
+        let st = state(&wa).clone();
+        assert_eq!(st["status"], "playing", "{st}");
+        let seats: Vec<u64> = st["game"]["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["seat"].as_u64().unwrap())
+            .collect();
+        if (0..3).all(|s| seats.contains(&s)) {
+            break;
+        }
+        turns += 1;
+        assert!(turns < 100, "every seat acts: {st}");
+        let to_act = st["game"]["board"]["to_act"].as_u64();
+        let mover = match to_act {
+            Some(0) => Some((&mut wa, 0)),
+            Some(1) => Some((&mut wb, 1)),
+            _ => None,
+        };
+        match mover {
+            Some((w, seat)) => {
+                let action = first_legal(state(w), seat).expect("a legal action");
+                let r = w.ok("move", json!({"table": t, "action": action})).await;
+                v = r["d"]["v"].as_u64().unwrap();
+            }
+            None => {
+                wa.recv().await;
+                v = state(&wa)["version"].as_u64().unwrap();
+            }
+        }
+    }
+
+    // B leaves: the hand is lost by escape and scored as the rules set it.
+    wb.ok("leave", json!({"table": t})).await;
+    let ended = wa.event("ended").await;
+    let outcome = &ended["d"]["state"]["game"]["outcome"];
+    assert_eq!(outcome["reason"], "escape", "{ended}");
+    // A bot takes B's empty seat for the next hand.
+    let sat = loop {
+        let st = state(&wa).clone();
+        if let Some(u) = st["seats"][1]["user"].as_str()
+            && u.starts_with("bot:")
+        {
+            break u.to_string();
+        }
+        wa.recv().await;
+    };
+    assert_ne!(sat, b.name);
+    wa.ok("ready", json!({"table": t})).await;
+    let st = state(&wa).clone();
+    assert_eq!(st["status"], "playing", "{st}");
+    assert_eq!(st["game"]["number"], 2);
+    assert_eq!(st["game"]["players"][1], sat.as_str());
+
+    // The next hand plays to its end with the two bots.
+    let end = play_out(&mut wa, &t, 0).await;
+    assert_eq!(end["game"]["outcome"]["reason"], "hand_emptied", "{end}");
+    assert_scored(&end);
+    let bot_actions = check_bot_actions(&a, &format!("{t}-2"), &[1, 2]).await;
+    assert!(bot_actions >= 4, "the bots played ({bot_actions} actions)");
+}
+
+both!(
+    one_player_and_two_bots_play_a_hand,
+    a_bot_takes_the_seat_of_a_player_who_escaped,
+);
