@@ -10,6 +10,7 @@ import { tableShell, type ShellContext } from '../go/shell';
 import { tx } from '../go/text';
 import type { J } from '../go/live';
 import { cardBack, cardEl, playEls, ranksOf, sortHand } from './cards';
+import { addBotButtons, botName, isBot } from './bots';
 import './ddz.css';
 
 interface Totals {
@@ -39,7 +40,9 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
   }
 
   function nameOf(c: ShellContext, seat: number): string {
-    return c.state.seats?.[seat]?.user ?? tx('seatN', { n: seat + 1 });
+    const user = c.state.seats?.[seat]?.user;
+    if (isBot(user)) return botName(user);
+    return user ?? tx('seatN', { n: seat + 1 });
   }
 
   function roleOf(b: J, seat: number): string {
@@ -91,6 +94,7 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
       ),
       revealed ? h('div.ddz-reveal', { id: `reveal-${seat}` }, revealed.map((x) => cardEl(x, { small: true }))) : null,
       actEl(acts.get(seat)),
+      addBotButtons(c, seat),
     );
   }
 
@@ -257,7 +261,7 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
         h('td', null, name),
         h('td', null, roleOf(board(c), seat)),
         h(`td.num${p > 0 ? '.up' : p < 0 ? '.down' : ''}`, { id: `hand-score-${seat}` }, p === undefined ? '—' : `${p > 0 ? '+' : ''}${p}`),
-        h('td.num', { id: `total-${seat}` }, String(totals.byName.get(name) ?? 0)),
+        h('td.num', { id: `total-${seat}` }, String(totals.byName.get(c.state.seats?.[seat]?.user ?? name) ?? 0)),
       );
     });
     mount(

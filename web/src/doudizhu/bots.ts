@@ -1,0 +1,42 @@
+// Computer players (电脑) at a Doudizhu table: "添加电脑" buttons on an empty seat,
+// with the strength to choose, for a seated player between hands (the server's
+// `add_bot`; see docs/protocol.md). Bots sit as users named `bot:basic-…` or
+// `bot:strong-…`, shown here as 电脑 with their strength.
+import { h } from '../dom';
+import { settings } from '../settings';
+import type { ShellContext } from '../go/shell';
+
+const S = {
+  add: ['添加电脑', 'Add computer'],
+  basic: ['普通', 'Basic'],
+  strong: ['高手', 'Strong'],
+  computer: ['电脑', 'Computer'],
+} as const;
+
+function txt(k: keyof typeof S): string {
+  return settings().lang === 'en' ? S[k][1] : S[k][0];
+}
+
+export function isBot(user: unknown): user is string {
+  return typeof user === 'string' && user.startsWith('bot:');
+}
+
+/** A bot's name as players read it: 电脑（高手）. */
+export function botName(user: string): string {
+  const level = user.slice(4).split('-')[0];
+  const strength = level === 'strong' ? txt('strong') : txt('basic');
+  return settings().lang === 'en' ? `${txt('computer')} (${strength})` : `${txt('computer')}（${strength}）`;
+}
+
+/** The add-a-computer buttons for an empty seat, or null when not offered. */
+export function addBotButtons(c: ShellContext, seat: number): HTMLElement | null {
+  if (c.me === null || c.playing || c.state.seats?.[seat]?.user) return null;
+  const add = (level: 'basic' | 'strong') => c.live.send('add_bot', { seat, level });
+  return h(
+    'div.ddz-addbot',
+    { id: `addbot-${seat}` },
+    h('span.hint', null, txt('add')),
+    h('button.btn.btn-small', { id: `addbot-${seat}-basic`, onclick: () => add('basic') }, txt('basic')),
+    h('button.btn.btn-small.blue', { id: `addbot-${seat}-strong`, onclick: () => add('strong') }, txt('strong')),
+  );
+}
