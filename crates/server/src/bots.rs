@@ -156,6 +156,16 @@ pub fn chore(table: &dyn AnyTable) -> Option<Command> {
             });
         }
     }
+    // A rematch (再来一局) asked for by a player is agreed to.
+    let rematch = state.status == Status::Over && state.seats.iter().any(|s| s.rematch);
+    for s in &state.seats {
+        if let Some(user) = s.user.as_deref().filter(|u| is_bot(u))
+            && rematch
+            && !s.rematch
+        {
+            return Some(Command::Rematch { user: user.into() });
+        }
+    }
     for s in &state.seats {
         if let Some(user) = s.user.as_deref().filter(|u| is_bot(u))
             && !s.ready

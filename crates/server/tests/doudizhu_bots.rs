@@ -160,10 +160,22 @@ async fn one_player_and_two_bots_play_a_hand(backend: Backend) {
     let bot_actions = check_bot_actions(&human, &t, &[1, 2]).await;
     assert!(bot_actions >= 4, "the bots played ({bot_actions} actions)");
 
-    // The bots are ready again at once: the next hand starts on the human's word.
+    // The bots agree to a rematch (再来一局) at once: seats move one on.
+    ws.ok("rematch", json!({"table": t})).await;
+    while state(&ws)["status"] != "playing" {
+        ws.recv().await;
+    }
+    let st = state(&ws).clone();
+    assert_eq!(st["status"], "playing", "{st}");
+    assert_eq!(st["game"]["number"], 2);
+    assert_eq!(st["game"]["players"][1], human.name.as_str());
+    let end = play_out(&mut ws, &t, 1).await;
+    assert_scored(&end);
+
+    // And they are ready again at once: the next hand starts on the human's word.
     ws.ok("ready", json!({"table": t})).await;
     assert_eq!(state(&ws)["status"], "playing");
-    assert_eq!(state(&ws)["game"]["number"], 2);
+    assert_eq!(state(&ws)["game"]["number"], 3);
 }
 
 async fn a_bot_takes_the_seat_of_a_player_who_escaped(backend: Backend) {
