@@ -1,7 +1,8 @@
 //! Computer players at live Doudizhu tables, over real WebSockets against the real
 //! server: a player alone fills the two other seats with bots (`add_bot`) and
 //! plays whole hands; a player who escapes loses the hand and a bot takes the
-//! empty seat for the next one. Every bot action is checked against the legal
+//! empty seat for the next one; after a restart the bots come back by themselves.
+//! Every bot action is checked against the legal
 //! actions of its seat by replaying the finished hand's record.
 #![cfg(feature = "doudizhu")]
 
@@ -266,7 +267,65 @@ async fn a_bot_takes_the_seat_of_a_player_who_escaped(backend: Backend) {
     assert!(bot_actions >= 4, "the bots played ({bot_actions} actions)");
 }
 
+/// After a restart mid-hand the bots come back by themselves (a restart counts
+/// every seat absent) and the hand plays on to its end.
+async fn bots_come_back_after_a_restart(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = common::config(backend, dir.path());
+    config.bot_think_ms = 0;
+    let running = qiyuan_server::start(config.clone()).await.unwrap();
+    let server = TestServer {
+        base: format!("http://{}", running.addr),
+        ws: format!("ws://{}/ws", running.addr),
+        running: Some(running),
+        dir,
+    };
+    let human = server.guest().await;
+    let mut ws = human.ws().await;
+    let r = ws
+        .ok(
+            "create",
+            json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}),
+        )
+        .await;
+    let t = r["d"]["table"].as_str().unwrap().to_string();
+    ws.ok("add_bot", json!({"table": t, "seat": 1, "level": "basic"}))
+        .await;
+    ws.ok("add_bot", json!({"table": t, "seat": 2, "level": "strong"}))
+        .await;
+    ws.ok("ready", json!({"table": t})).await;
+    // The human's first turn (the bots have played up to it), then a restart.
+    while first_legal(state(&ws), 0).is_none() {
+        ws.recv().await;
+    }
+    let action = first_legal(state(&ws), 0).unwrap();
+    ws.ok("move", json!({"table": t, "action": action})).await;
+    ws.close().await;
+    let mut server = server;
+    server.running.take().unwrap().shutdown().await.unwrap();
+
+    let running = qiyuan_server::start(config).await.unwrap();
+    let human = Client {
+        base: format!("http://{}", running.addr),
+        ws_url: format!("ws://{}/ws", running.addr),
+        ..human
+    };
+    let mut ws = human.ws().await;
+    ws.send("watch", json!({"table": t})).await;
+    ws.expect("sync").await;
+    let end = play_out(&mut ws, &t, 0).await;
+    assert_eq!(end["game"]["outcome"]["reason"], "hand_emptied", "{end}");
+    assert_scored(&end);
+    let seats = end["seats"].as_array().unwrap();
+    assert!(
+        seats.iter().all(|s| s["connected"] == true),
+        "the bots are back: {seats:?}"
+    );
+    running.shutdown().await.unwrap();
+}
+
 both!(
     one_player_and_two_bots_play_a_hand,
     a_bot_takes_the_seat_of_a_player_who_escaped,
+    bots_come_back_after_a_restart,
 );
