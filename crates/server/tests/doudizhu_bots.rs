@@ -1,9 +1,9 @@
 //! Computer players at live Doudizhu tables, over real WebSockets against the real
 //! server: a player alone fills the two other seats with bots (`add_bot`) and
 //! plays whole hands; a player who escapes loses the hand and a bot takes the
-//! empty seat for the next one; after a restart the bots come back by themselves.
-//! Every bot action is checked against the legal
-//! actions of its seat by replaying the finished hand's record.
+//! empty seat for the next one (whether they left or dropped and stayed away);
+//! after a restart the bots come back by themselves. Every bot action is checked
+//! against the legal actions of its seat by replaying the finished hand's record.
 #![cfg(feature = "doudizhu")]
 
 mod common;
@@ -180,6 +180,17 @@ async fn one_player_and_two_bots_play_a_hand(backend: Backend) {
 }
 
 async fn a_bot_takes_the_seat_of_a_player_who_escaped(backend: Backend) {
+    escape_and_takeover(backend, false).await
+}
+
+/// The same when the player's socket drops and they stay away past the grace
+/// time (1 s here): the hand is lost by escape, the seat is freed after the grace
+/// time again, and a bot takes it.
+async fn a_bot_takes_the_seat_of_a_player_who_dropped(backend: Backend) {
+    escape_and_takeover(backend, true).await
+}
+
+async fn escape_and_takeover(backend: Backend, drop: bool) {
     let server = start_with(backend, |c| c.bot_think_ms = 0).await;
     let a = server.guest().await;
     let b = server.guest().await;
@@ -237,11 +248,19 @@ async fn a_bot_takes_the_seat_of_a_player_who_escaped(backend: Backend) {
         }
     }
 
-    // B leaves: the hand is lost by escape and scored as the rules set it.
-    wb.ok("leave", json!({"table": t})).await;
+    // B leaves (or drops): the hand is lost by escape and scored as the rules set it.
+    if drop {
+        wb.close().await;
+    } else {
+        wb.ok("leave", json!({"table": t})).await;
+    }
     let ended = wa.event("ended").await;
     let outcome = &ended["d"]["state"]["game"]["outcome"];
     assert_eq!(outcome["reason"], "escape", "{ended}");
+    assert!(
+        outcome["points"][1].as_i64().unwrap() < 0,
+        "the escaper loses: {outcome}"
+    );
     // A bot takes B's empty seat for the next hand.
     let sat = loop {
         let st = state(&wa).clone();
@@ -327,5 +346,6 @@ async fn bots_come_back_after_a_restart(backend: Backend) {
 both!(
     one_player_and_two_bots_play_a_hand,
     a_bot_takes_the_seat_of_a_player_who_escaped,
+    a_bot_takes_the_seat_of_a_player_who_dropped,
     bots_come_back_after_a_restart,
 );
