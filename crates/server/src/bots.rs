@@ -89,9 +89,43 @@ pub fn plays(table: &dyn AnyTable) -> bool {
     table.game_name() == "doudizhu"
 }
 
-/// Checks that `user` may seat a bot now: a Doudizhu table, between games, and
-/// `user` seated at it. (The seat itself is checked by the table's `sit`.)
-pub fn may_add(table: &dyn AnyTable, user: &str) -> Result<(), ApiError> {
+/// `add_bot`: the bot's `sit`, if `user` may seat a bot now (see [`may_change`]).
+/// The seat itself is checked by the table's `sit`.
+pub fn add(
+    table: &dyn AnyTable,
+    user: &str,
+    seat: Seat,
+    level: Level,
+) -> Result<Command, ApiError> {
+    may_change(table, user)?;
+    Ok(Command::Sit {
+        user: new_name(level),
+        seat,
+    })
+}
+
+/// `remove_bot`: the bot's `stand`, if `user` may change the bots now and a bot
+/// sits at `seat`.
+pub fn remove(table: &dyn AnyTable, user: &str, seat: Seat) -> Result<Command, ApiError> {
+    may_change(table, user)?;
+    let bot = table
+        .state()
+        .seats
+        .get(seat.index())
+        .and_then(|s| s.user.clone())
+        .filter(|u| is_bot(u))
+        .ok_or_else(|| {
+            ApiError::bad_request(
+                "no_bot",
+                format!("no computer player sits at seat {}", seat.0),
+            )
+        })?;
+    Ok(Command::Stand { user: bot })
+}
+
+/// Checks that `user` may add or remove bots now: a Doudizhu table, between
+/// games, and `user` seated at it.
+pub fn may_change(table: &dyn AnyTable, user: &str) -> Result<(), ApiError> {
     if !plays(table) {
         return Err(ApiError::bad_request(
             "no_bots",
@@ -141,18 +175,34 @@ pub fn chore(table: &dyn AnyTable) -> Option<Command> {
     if state.status == Status::Playing || !human_seated(table) {
         return None;
     }
-    // Escape takeover: the last game ended by escape; its empty seats get a bot.
-    let escaped = state.game.as_ref().is_some_and(|g| {
-        g.outcome
-            .as_ref()
-            .is_some_and(|o| o.reason == EndReason::Escape)
-    });
-    if escaped && state.status == Status::Over {
+    // Escape takeover: the last game ended by escape; its empty seats get a bot,
+    // each once (a bot taken off again with `remove_bot` is not put back).
+    let escaped_at = state
+        .game
+        .as_ref()
+        .filter(|g| {
+            g.outcome
+                .as_ref()
+                .is_some_and(|o| o.reason == EndReason::Escape)
+        })
+        .and_then(|g| g.ended_at);
+    // A seat a bot has sat at since the end (and maybe was taken off) is done.
+    let taken_over = |end: u64, seat: Seat| {
+        table.log().iter().rev().take_while(|e| e.at >= end).any(
+            |e| matches!(&e.command, Command::Sit { user, seat: s } if is_bot(user) && *s == seat),
+        )
+    };
+    if state.status == Status::Over
+        && let Some(end) = escaped_at
+    {
         let level = strongest(table);
-        if let Some(i) = state.seats.iter().position(|s| s.user.is_none()) {
+        let free = (0..state.seats.len())
+            .map(|i| Seat(i as u8))
+            .find(|&seat| state.seats[seat.index()].user.is_none() && !taken_over(end, seat));
+        if let Some(seat) = free {
             return Some(Command::Sit {
                 user: new_name(level),
-                seat: Seat(i as u8),
+                seat,
             });
         }
     }

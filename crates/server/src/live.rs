@@ -453,13 +453,18 @@ impl Live {
                 .apply_and_commit(Command::Reconnect { user: name.clone() }, None, None)
                 .await;
         }
-        if matches!(act, TableAct::AddBot { .. })
-            && let Err(err) = crate::bots::may_add(&*self.table, &name)
-        {
-            conn.send(protocol::error(&err, Some(&self.id), req.as_ref()));
-            return;
-        }
-        let cmd = command(act, name);
+        let cmd = match act {
+            TableAct::AddBot { seat, level } => crate::bots::add(&*self.table, &name, seat, level),
+            TableAct::RemoveBot { seat } => crate::bots::remove(&*self.table, &name, seat),
+            act => Ok(command(act, name)),
+        };
+        let cmd = match cmd {
+            Ok(cmd) => cmd,
+            Err(err) => {
+                conn.send(protocol::error(&err, Some(&self.id), req.as_ref()));
+                return;
+            }
+        };
         match self.apply_and_commit(cmd, Some(&conn), req.as_ref()).await {
             Ok(v) => {
                 conn.send(protocol::out(
@@ -900,11 +905,9 @@ fn command(act: TableAct, user: String) -> Command {
         TableAct::Abort => Command::Abort { user },
         TableAct::Leave => Command::Leave { user },
         TableAct::Rematch => Command::Rematch { user },
-        // Checked by `bots::may_add` first: the bot sits, not the sender.
-        TableAct::AddBot { seat, level } => Command::Sit {
-            user: crate::bots::new_name(level),
-            seat,
-        },
+        // Turned into the bot's own commands by `bots` in `act`; a tick changes
+        // nothing.
+        TableAct::AddBot { .. } | TableAct::RemoveBot { .. } => Command::Tick,
     }
 }
 

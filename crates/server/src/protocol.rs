@@ -91,6 +91,10 @@ pub enum TableAct {
         seat: Seat,
         level: crate::bots::Level,
     },
+    /// Take a computer player off its seat (between games).
+    RemoveBot {
+        seat: Seat,
+    },
 }
 
 /// `create`: a new table.
@@ -220,7 +224,7 @@ pub fn parse(text: &str) -> Result<Request, (ApiError, Option<Value>)> {
             expect_game = d.game.clone();
             // `sit` names the seat wanted; every other command may name the seat
             // the client believes it acts for, which is checked.
-            expect_seat = if *kind == "sit" || *kind == "add_bot" {
+            expect_seat = if matches!(*kind, "sit" | "add_bot" | "remove_bot") {
                 None
             } else {
                 d.seat
@@ -262,6 +266,7 @@ pub const TABLE_TYPES: &[&str] = &[
     "leave",
     "rematch",
     "add_bot",
+    "remove_bot",
 ];
 
 fn table_act(kind: &str, d: &TableData) -> Result<TableAct, ApiError> {
@@ -306,6 +311,9 @@ fn table_act(kind: &str, d: &TableData) -> Result<TableAct, ApiError> {
         "add_bot" => TableAct::AddBot {
             seat: need(&d.seat, "seat", kind)?,
             level: d.level.unwrap_or_default(),
+        },
+        "remove_bot" => TableAct::RemoveBot {
+            seat: need(&d.seat, "seat", kind)?,
         },
         _ => TableAct::Rematch,
     })

@@ -272,6 +272,17 @@ async fn escape_and_takeover(backend: Backend, drop: bool) {
         wa.recv().await;
     };
     assert_ne!(sat, b.name);
+    // A seated player may take the bot off again (it is not put back) and seat
+    // another; only a bot's seat can be emptied so.
+    wa.ok("remove_bot", json!({"table": t, "seat": 1})).await;
+    let r = wa.act("remove_bot", json!({"table": t, "seat": 0})).await;
+    assert_eq!(r["d"]["code"], "no_bot", "{r}");
+    let st = state(&wa).clone();
+    assert!(st["seats"][1]["user"].is_null(), "not put back: {st}");
+    wa.ok("add_bot", json!({"table": t, "seat": 1, "level": "strong"}))
+        .await;
+    let sat = state(&wa)["seats"][1]["user"].as_str().unwrap().to_string();
+    assert!(sat.starts_with("bot:strong-"), "{sat}");
     wa.ok("ready", json!({"table": t})).await;
     let st = state(&wa).clone();
     assert_eq!(st["status"], "playing", "{st}");
