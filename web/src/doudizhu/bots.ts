@@ -1,6 +1,7 @@
 // Computer players (电脑) at a Doudizhu table: "添加电脑" buttons on an empty seat,
-// with the strength to choose, for a seated player between hands (the server's
-// `add_bot`; see docs/protocol.md). Bots sit as users named `bot:basic-…` or
+// with the strength to choose, and "移走电脑" on a computer's seat, for a seated
+// player between hands (the server's `add_bot` and `remove_bot`; see
+// docs/protocol.md). Bots sit as users named `bot:basic-…` or
 // `bot:strong-…`, shown here as 电脑 with their strength.
 import { h } from '../dom';
 import { settings } from '../settings';
@@ -11,6 +12,7 @@ const S = {
   basic: ['普通', 'Basic'],
   strong: ['高手', 'Strong'],
   computer: ['电脑', 'Computer'],
+  remove: ['移走电脑', 'Remove computer'],
 } as const;
 
 function txt(k: keyof typeof S): string {
@@ -28,9 +30,21 @@ export function botName(user: string): string {
   return settings().lang === 'en' ? `${txt('computer')} (${strength})` : `${txt('computer')}（${strength}）`;
 }
 
-/** The add-a-computer buttons for an empty seat, or null when not offered. */
-export function addBotButtons(c: ShellContext, seat: number): HTMLElement | null {
-  if (c.me === null || c.playing || c.state.seats?.[seat]?.user) return null;
+/**
+ * For a seated player between hands: the add-a-computer buttons on an empty seat,
+ * or a button taking a computer off its seat; otherwise null.
+ */
+export function botControls(c: ShellContext, seat: number): HTMLElement | null {
+  if (c.me === null || c.playing) return null;
+  const user = c.state.seats?.[seat]?.user;
+  if (isBot(user)) {
+    return h(
+      'div.ddz-addbot',
+      { id: `removebot-${seat}` },
+      h('button.btn.btn-small', { id: `removebot-${seat}-btn`, onclick: () => c.live.send('remove_bot', { seat }) }, txt('remove')),
+    );
+  }
+  if (user) return null;
   const add = (level: 'basic' | 'strong') => c.live.send('add_bot', { seat, level });
   return h(
     'div.ddz-addbot',

@@ -10,7 +10,7 @@ import { tableShell, type ShellContext } from '../go/shell';
 import { tx } from '../go/text';
 import type { J } from '../go/live';
 import { cardBack, cardEl, playEls, ranksOf, sortHand } from './cards';
-import { addBotButtons, botName, isBot } from './bots';
+import { botControls, botName, isBot } from './bots';
 import './ddz.css';
 
 interface Totals {
@@ -94,7 +94,7 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
       ),
       revealed ? h('div.ddz-reveal', { id: `reveal-${seat}` }, revealed.map((x) => cardEl(x, { small: true }))) : null,
       actEl(acts.get(seat)),
-      addBotButtons(c, seat),
+      botControls(c, seat),
     );
   }
 
