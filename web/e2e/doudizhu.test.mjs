@@ -3,39 +3,13 @@
 // cards (the hint picks a legal play) or passing; a spectator watches. Nobody's
 // page shows another player's cards before the end; the end shows each hand's
 // score the same to everyone, and the table's running totals add the hands up.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, consoleErrors, shotPath } from './harness.mjs';
+import { useServerAndBrowser, register, enterAsGuest, stamp, newPage, consoleErrors, shotPath } from './harness.mjs';
 
-let server;
-let browser;
-let base;
+const web = useServerAndBrowser();
 let P = [];
 let S;
-const PASSWORD = 'secret-e2e-1';
-const stamp = Date.now().toString(36).slice(-4);
-
-before(async () => {
-  server = await startServer();
-  base = server.base;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) {
-    await server.stop();
-    if (process.env.E2E_SERVER_LOG) console.log(server.log());
-  }
-});
-
-async function register(page, name) {
-  await page.goto(`${base}/#/register`);
-  await page.fill('#username', name);
-  await page.fill('#password', PASSWORD);
-  await page.click('#submit');
-  await page.locator('#lobby').waitFor();
-}
 
 /** The seat each page sits in (from its own seat card). */
 async function seatOf(page) {
@@ -111,16 +85,14 @@ async function totalsByName(page) {
 }
 
 test('three players bid and play two hands of Doudizhu; scores and totals agree', async () => {
-  P = [await newPage(browser, 'A', base), await newPage(browser, 'B', base), await newPage(browser, 'C', base)];
+  P = [await newPage(web.browser, 'A', web.base), await newPage(web.browser, 'B', web.base), await newPage(web.browser, 'C', web.base)];
   const names = [`dong${stamp}`, `nan${stamp}`, `xi${stamp}`];
-  for (let i = 0; i < 3; i++) await register(P[i], names[i]);
-  S = await newPage(browser, 'S', base);
-  await S.goto(`${base}/#/login`);
-  await S.click('#guest');
-  await S.locator('#lobby').waitFor();
+  for (let i = 0; i < 3; i++) await register(P[i], web.base, names[i]);
+  S = await newPage(web.browser, 'S', web.base);
+  await enterAsGuest(S, web.base);
 
   const [A, B, C] = P;
-  await A.goto(`${base}/#/lobby/doudizhu`);
+  await A.goto(`${web.base}/#/lobby/doudizhu`);
   await A.click('#new-table');
   await A.locator('#new-ddz-dialog').waitFor();
   await A.locator('#new-clock').selectOption('match');
@@ -128,17 +100,17 @@ test('three players bid and play two hands of Doudizhu; scores and totals agree'
   await A.waitForURL(/#\/table\//);
   const id = decodeURIComponent(A.url().split('#/table/')[1]);
   await A.locator('#seat-0 .player-name').waitFor();
-  await B.goto(`${base}/#/lobby/doudizhu`);
+  await B.goto(`${web.base}/#/lobby/doudizhu`);
   await B.locator(`.table-card[data-table="${id}"] .join-table`).click();
   await B.locator('#sit-1').click();
   await B.locator('#seat-1 .player-name').waitFor();
-  await C.goto(`${base}/#/table/${encodeURIComponent(id)}`);
+  await C.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
   await C.locator('#sit-2').click();
   await C.locator('#seat-2 .player-name').waitFor();
-  await S.goto(`${base}/#/lobby/doudizhu`);
+  await S.goto(`${web.base}/#/lobby/doudizhu`);
   await S.locator(`.table-card[data-table="${id}"]`).waitFor();
   await S.screenshot({ path: shotPath('doudizhu-lobby.png') });
-  await S.goto(`${base}/#/table/${encodeURIComponent(id)}`);
+  await S.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
   await S.locator('#seat-2 .player-name').waitFor();
   for (const p of P) await p.click('#btn-start');
   for (const p of P) await p.locator('#ddz-hand .card').nth(16).waitFor();

@@ -3,42 +3,16 @@
 // dead stone (changing their mind once), accept, and both see the same count; a
 // spectator sees it too. Screenshots of the lobby, the marking and the result go
 // to test-artifacts/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, consoleErrors, shotPath } from './harness.mjs';
+import { useServerAndBrowser, register, enterAsGuest, stamp, newPage, consoleErrors, shotPath } from './harness.mjs';
 
-let server;
-let browser;
-let base;
+const web = useServerAndBrowser();
 let A;
 let B;
 let C;
-const PASSWORD = 'secret-e2e-1';
-const stamp = Date.now().toString(36).slice(-4);
 const names = { A: `kuro${stamp}`, B: `shiro${stamp}` };
 const LETTERS = 'ABCDEFGHJKLMNOPQRST';
-
-before(async () => {
-  server = await startServer();
-  base = server.base;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) {
-    await server.stop();
-    if (process.env.E2E_SERVER_LOG) console.log(server.log());
-  }
-});
-
-async function register(page, name) {
-  await page.goto(`${base}/#/register`);
-  await page.fill('#username', name);
-  await page.fill('#password', PASSWORD);
-  await page.click('#submit');
-  await page.locator('#lobby').waitFor();
-}
 
 /** The Shudan vertex of a GTP point on a board of `size`. */
 function vertex(page, gtp, size = 9) {
@@ -62,17 +36,15 @@ async function allSee(n) {
 }
 
 test('two players play 9x9 Go to the count; both see the same result', async () => {
-  A = await newPage(browser, 'A', base);
-  B = await newPage(browser, 'B', base);
-  C = await newPage(browser, 'C', base);
-  await register(A, names.A);
-  await register(B, names.B);
-  await C.goto(`${base}/#/login`);
-  await C.click('#guest');
-  await C.locator('#lobby').waitFor();
+  A = await newPage(web.browser, 'A', web.base);
+  B = await newPage(web.browser, 'B', web.base);
+  C = await newPage(web.browser, 'C', web.base);
+  await register(A, web.base, names.A);
+  await register(B, web.base, names.B);
+  await enterAsGuest(C, web.base);
 
   // A makes a 9x9 table with Japanese byo-yomi from the Go room.
-  await A.goto(`${base}/#/lobby/go`);
+  await A.goto(`${web.base}/#/lobby/go`);
   await A.locator('#lobby[data-game="go"]').waitFor();
   await A.click('#new-table');
   await A.locator('#new-go-dialog').waitFor();
@@ -86,14 +58,14 @@ test('two players play 9x9 Go to the count; both see the same result', async () 
   assert.match(await A.locator('#time-control').textContent(), /10′ \+ 5×30″/);
 
   // B finds it in the lobby and takes the white seat; C watches.
-  await B.goto(`${base}/#/lobby/go`);
+  await B.goto(`${web.base}/#/lobby/go`);
   await B.locator(`.table-card[data-table="${id}"] .join-table`).click();
   await B.locator('#sit-1').click();
   await A.locator('#seat-1 .player-name').waitFor();
-  await C.goto(`${base}/#/lobby/go`);
+  await C.goto(`${web.base}/#/lobby/go`);
   await C.locator(`.table-card[data-table="${id}"]`).waitFor();
   await C.screenshot({ path: shotPath('go-lobby.png') });
-  await C.goto(`${base}/#/table/${encodeURIComponent(id)}`);
+  await C.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
   await C.locator('#seat-1 .player-name').waitFor();
   await A.click('#btn-start');
   await B.click('#btn-start');
@@ -195,7 +167,7 @@ test('two players play 9x9 Go to the count; both see the same result', async () 
 
 test('a 19x19 table with four handicap stones: white moves first', async () => {
   await C.setViewportSize({ width: 1280, height: 800 });
-  await A.goto(`${base}/#/lobby/go`);
+  await A.goto(`${web.base}/#/lobby/go`);
   await A.click('#new-table');
   await A.locator('#new-go-dialog input[name=size][value="19"]').check();
   await A.locator('#new-handicap').selectOption('4');
@@ -204,7 +176,7 @@ test('a 19x19 table with four handicap stones: white moves first', async () => {
   await A.waitForURL(/#\/table\//);
   const id = decodeURIComponent(A.url().split('#/table/')[1]);
   await A.locator('#seat-0 .player-name').waitFor();
-  await B.goto(`${base}/#/table/${encodeURIComponent(id)}`);
+  await B.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
   await B.locator('#sit-1').click();
   await A.locator('#seat-1 .player-name').waitFor();
   await A.click('#btn-start');

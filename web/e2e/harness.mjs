@@ -1,6 +1,8 @@
 // The e2e harness: starts the built `qiyuan serve` on a free port with a temporary
 // data folder, drives Debian's chromium with playwright-core, and collects every
 // console error so that a test can fail on it.
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
@@ -75,6 +77,67 @@ export async function launch() {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
   });
+}
+
+/**
+ * Registers the file's `before`/`after` hooks: a fresh `qiyuan serve` (or, with
+ * `{ external: true }`, the server named by QIYUAN_WEB_BASE if set) and one
+ * chromium. The returned accessors are only meaningful inside tests, after
+ * `before` has run. Set E2E_SERVER_LOG to print the server's log at the end.
+ */
+export function useServerAndBrowser({ external = false } = {}) {
+  let server;
+  let browser;
+  let base;
+  before(async () => {
+    if (external && process.env.QIYUAN_WEB_BASE) base = process.env.QIYUAN_WEB_BASE;
+    else {
+      server = await startServer();
+      base = server.base;
+    }
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    if (server) {
+      await server.stop();
+      if (process.env.E2E_SERVER_LOG) console.log(server.log());
+    }
+  });
+  return {
+    get base() {
+      return base;
+    },
+    get browser() {
+      return browser;
+    },
+  };
+}
+
+/** The password every test account gets. */
+export const PASSWORD = 'secret-e2e-1';
+
+/**
+ * A short suffix that keeps user names apart between runs against the same server
+ * (QIYUAN_WEB_BASE); each test file runs in a process of its own, so gets its own.
+ */
+export const stamp = Date.now().toString(36).slice(-4);
+
+/** Registers `name` through the register page and waits for the lobby, signed in as `name`. */
+export async function register(page, base, name) {
+  await page.goto(`${base}/#/register`);
+  await page.fill('#username', name);
+  await page.fill('#password', PASSWORD);
+  await page.click('#submit');
+  await page.locator('#lobby').waitFor();
+  assert.equal((await page.locator('#me').textContent()).trim(), name);
+}
+
+/** Enters as a guest from the login page and waits for the lobby. */
+export async function enterAsGuest(page, base) {
+  await page.goto(`${base}/#/login`);
+  await page.click('#guest');
+  await page.locator('#lobby').waitFor();
 }
 
 /** Every console error and page error, per page, with the page's label. */

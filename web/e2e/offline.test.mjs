@@ -1,31 +1,16 @@
 // Offline hot-seat play (单机) in a real browser: chess to checkmate with a
 // promotion-free fool's mate, xiangqi to checkmate (double cannon, 重炮), a takeback,
 // the analysis of nothing, and phone-sized screenshots.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, clickMove, waitForMoveCount, moveTexts, consoleErrors, shotPath } from './harness.mjs';
+import { useServerAndBrowser, newPage, clickMove, waitForMoveCount, moveTexts, consoleErrors, shotPath } from './harness.mjs';
 
-let server;
-let browser;
-let base;
-
-before(async () => {
-  if (process.env.QIYUAN_WEB_BASE) base = process.env.QIYUAN_WEB_BASE;
-  else {
-    server = await startServer();
-    base = server.base;
-  }
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// Offline play needs nothing from the server but its pages, so any running one will do.
+const web = useServerAndBrowser({ external: true });
 
 test('offline chess: two players on one screen play to checkmate', async () => {
-  const page = await newPage(browser, 'offline-chess', base);
-  await page.goto(`${base}/#/offline/chess`);
+  const page = await newPage(web.browser, 'offline-chess', web.base);
+  await page.goto(`${web.base}/#/offline/chess`);
   await page.locator('.chess-board cg-board').waitFor();
   const moves = ['f2f3', 'e7e5', 'g2g4'];
   for (const [i, m] of moves.entries()) {
@@ -46,8 +31,8 @@ test('offline chess: two players on one screen play to checkmate', async () => {
 });
 
 test('offline chess: a position read in (读入), a promotion chosen in the dialog', async () => {
-  const page = await newPage(browser, 'offline-promotion', base);
-  await page.goto(`${base}/#/offline/chess`);
+  const page = await newPage(web.browser, 'offline-promotion', web.base);
+  await page.goto(`${web.base}/#/offline/chess`);
   await page.click('#btn-load');
   await page.fill('.record-input', '4k3/P7/8/8/8/8/8/4K3 w - - 0 1');
   await page.locator('.modal .btn.primary').click();
@@ -58,8 +43,8 @@ test('offline chess: a position read in (读入), a promotion chosen in the dial
 });
 
 test('offline xiangqi: red mates with two cannons, moves in Chinese notation', async () => {
-  const page = await newPage(browser, 'offline-xiangqi', base, { width: 390, height: 844 });
-  await page.goto(`${base}/#/offline/xiangqi`);
+  const page = await newPage(web.browser, 'offline-xiangqi', web.base, { width: 390, height: 844 });
+  await page.goto(`${web.base}/#/offline/xiangqi`);
   await page.locator('.xiangqi-board cg-board').waitFor();
   const moves = ['h2e2', 'a6a5', 'e2e6', 'i6i5', 'b2b5', 'a5a4', 'b5e5'];
   for (const [i, m] of moves.entries()) {
@@ -74,8 +59,8 @@ test('offline xiangqi: red mates with two cannons, moves in Chinese notation', a
 });
 
 test('settings: the language switches to English and back, and is kept', async () => {
-  const page = await newPage(browser, 'settings', base);
-  await page.goto(`${base}/#/offline/`);
+  const page = await newPage(web.browser, 'settings', web.base);
+  await page.goto(`${web.base}/#/offline/`);
   await page.click('#open-settings');
   await page.selectOption('#settings-dialog select[name=lang]', 'en');
   await page.locator('#settings-dialog .btn.primary').click();

@@ -3,45 +3,18 @@
 // draw, reload in the middle, and play to checkmate by clicking squares while the
 // third watches every move; then the same at a xiangqi table. Screenshots of the
 // lobby and both tables, desktop and phone, go to test-artifacts/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, clickMove, waitForMoveCount, moveTexts, consoleErrors, shotPath } from './harness.mjs';
+import { useServerAndBrowser, register, enterAsGuest, stamp, newPage, clickMove, waitForMoveCount, moveTexts, consoleErrors, shotPath } from './harness.mjs';
 
-let server;
-let browser;
-let base;
+const web = useServerAndBrowser();
 let A;
 let B;
 let C;
-const PASSWORD = 'secret-e2e-1';
-const stamp = Date.now().toString(36).slice(-4);
 const names = { A: `alice${stamp}`, B: `bob${stamp}`, C: `carol${stamp}` };
 
-before(async () => {
-  server = await startServer();
-  base = server.base;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) {
-    await server.stop();
-    if (process.env.E2E_SERVER_LOG) console.log(server.log());
-  }
-});
-
-async function register(page, name) {
-  await page.goto(`${base}/#/register`);
-  await page.fill('#username', name);
-  await page.fill('#password', PASSWORD);
-  await page.click('#submit');
-  await page.locator('#lobby').waitFor();
-  assert.equal((await page.locator('#me').textContent()).trim(), name);
-}
-
 async function startGame(kind) {
-  await A.goto(`${base}/#/lobby/${kind}`);
+  await A.goto(`${web.base}/#/lobby/${kind}`);
   await A.locator('#lobby').waitFor();
   await A.click('#new-table');
   await A.waitForURL(/#\/table\//);
@@ -50,7 +23,7 @@ async function startGame(kind) {
   if (await A.locator('#sit-0').count()) await A.click('#sit-0');
   await A.locator('#seat-0 .player-name').waitFor();
   // B finds the table in the lobby list and sits in the second seat.
-  await B.goto(`${base}/#/lobby/${kind}`);
+  await B.goto(`${web.base}/#/lobby/${kind}`);
   await B.locator(`.table-card[data-table="${id}"] .join-table`).click();
   await B.locator('#sit-1').click();
   await B.locator('#seat-1 .player-name').waitFor();
@@ -65,7 +38,7 @@ async function startGame(kind) {
     }
   }
   // C watches, coming in by the table's invitation link.
-  await C.goto(`${base}/table/${encodeURIComponent(id)}`);
+  await C.goto(`${web.base}/table/${encodeURIComponent(id)}`);
   await C.locator('#seat-1 .player-name').waitFor();
   // The first seat proposes the time settings; the other accepts; both start.
   await A.click('#btn-time');
@@ -88,12 +61,12 @@ async function allSee(n, kind) {
 }
 
 test('three people register', async () => {
-  A = await newPage(browser, 'A', base);
-  B = await newPage(browser, 'B', base);
-  C = await newPage(browser, 'C', base);
-  await register(A, names.A);
-  await register(B, names.B);
-  await register(C, names.C);
+  A = await newPage(web.browser, 'A', web.base);
+  B = await newPage(web.browser, 'B', web.base);
+  C = await newPage(web.browser, 'C', web.base);
+  await register(A, web.base, names.A);
+  await register(B, web.base, names.B);
+  await register(C, web.base, names.C);
   // B turns premoves on (settings are kept per user).
   await B.click('#open-settings');
   await B.locator('#settings-dialog input[name=premove]').check();
@@ -102,10 +75,8 @@ test('three people register', async () => {
 
 async function lobbyShots() {
   // A guest looks at the lobby while a game is on.
-  const D = await newPage(browser, 'D', base);
-  await D.goto(`${base}/#/login`);
-  await D.click('#guest');
-  await D.locator('#lobby').waitFor();
+  const D = await newPage(web.browser, 'D', web.base);
+  await enterAsGuest(D, web.base);
   assert.match(await D.locator('#me').textContent(), /^Guest-/i);
   await D.locator('.table-card').first().waitFor();
   await D.screenshot({ path: shotPath('lobby-desktop.png') });
@@ -176,8 +147,8 @@ test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator
 });
 
 test('quick pairing seats two players at a new table; a resignation ends it', async () => {
-  await A.goto(`${base}/#/lobby/chess`);
-  await B.goto(`${base}/#/lobby/chess`);
+  await A.goto(`${web.base}/#/lobby/chess`);
+  await B.goto(`${web.base}/#/lobby/chess`);
   await A.locator('#quick-pair').click();
   await A.locator('#cancel-pair').waitFor();
   await B.locator('#quick-pair').click();
@@ -255,7 +226,7 @@ test('load (读入): a xiangqi position read in at the same table starts the nex
 });
 
 test('the profile lists the games played', async () => {
-  await A.goto(`${base}/#/profile/${names.A}`);
+  await A.goto(`${web.base}/#/profile/${names.A}`);
   await A.locator('#history').waitFor();
   assert.ok((await A.locator('#history tbody tr').count()) >= 2);
   await A.screenshot({ path: shotPath('profile-desktop.png'), fullPage: true });
