@@ -21,7 +21,7 @@
 //! seat, or an absent player's seat freed after the grace time) is taken by a bot,
 //! as long as a human still sits at the table.
 
-use qiyuan_game::{EndReason, Seat, Viewer};
+use qiyuan_game::{EndReason, Seat};
 use qiyuan_table::{Command, Status};
 use serde::Deserialize;
 
@@ -267,7 +267,7 @@ pub fn turn(table: &dyn AnyTable) -> Option<Turn> {
             };
             let seat = Seat(i as u8);
             // The bot's own seat's view: its hand, the others' counts, the plays.
-            let view = game.view(Viewer::Seat(seat));
+            let view = game.view(qiyuan_game::Viewer::Seat(seat));
             if view.to_act == Some(seat) {
                 return Some(Turn {
                     user: user.to_string(),
