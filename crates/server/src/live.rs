@@ -300,10 +300,20 @@ impl Live {
         let shutdown = self.app.shutdown.clone();
         let idle_close = Duration::from_secs_f64(self.app.config.idle_table_secs.max(1.0));
         let think = Duration::from_millis(self.app.config.bot_think_ms);
+        // When the bot to act acts: a think after the table reached this version
+        // (messages that change nothing do not put it off).
+        let mut bot_due: Option<(u64, tokio::time::Instant)> = None;
         loop {
             // Computer players: bookkeeping at once, their turn after a think.
             self.bot_chores().await;
             let bot = crate::bots::turn(&*self.table);
+            let v = self.table.version();
+            let bot_at = match (&bot, bot_due) {
+                (None, _) => None,
+                (Some(_), Some((due_v, at))) if due_v == v => Some(at),
+                (Some(_), _) => Some(tokio::time::Instant::now() + think),
+            };
+            bot_due = bot_at.map(|at| (v, at));
             let deadline = self.table.next_deadline();
             let sleep = deadline.map(|d| Duration::from_millis(d.saturating_sub(now())));
             let idle = self.subs.is_empty() && self.table.state().status != Status::Playing;
@@ -315,7 +325,7 @@ impl Live {
                 _ = tokio::time::sleep(sleep.unwrap_or_default()), if sleep.is_some() => {
                     let _ = self.apply_and_commit(Command::Tick, None, None).await;
                 }
-                _ = tokio::time::sleep(think), if bot.is_some() => {
+                _ = tokio::time::sleep_until(bot_at.unwrap_or_else(tokio::time::Instant::now)), if bot_at.is_some() => {
                     if let Some(bot) = bot {
                         self.bot_act(bot).await;
                     }

@@ -302,7 +302,8 @@ async fn escape_and_takeover(backend: Backend, drop: bool) {
 async fn bots_come_back_after_a_restart(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
     let mut config = common::config(backend, dir.path());
-    config.bot_think_ms = 0;
+    // A short think here: the bots' timer path as in production.
+    config.bot_think_ms = 20;
     let running = qiyuan_server::start(config.clone()).await.unwrap();
     let server = TestServer {
         base: format!("http://{}", running.addr),
