@@ -24,6 +24,15 @@
 //! QIYUAN_BENCH_5000=1 cargo bench -p qiyuan-swiss --bench pairing
 //! ```
 //!
+//! Measured on the 2-core development machine (release, 2026-11-29, busy with
+//! other builds, so CPU time is the steadier figure): 225 players ~0.04 s,
+//! 13 MB; 1,000 players 1.9-2.0 s CPU (2.5-3.5 s wall), 245 MB, for both the
+//! shared case and the approximate history; 5,000 players 338 s CPU (12.5 min
+//! wall at 45% of a core), 6.9 GB peak. At 5,000 the time goes to the four
+//! middle brackets (scores 3.5 to 2.0, 660-860 players each, solved with the
+//! next score group: 1,450-1,670 vertices), about 25 dense blossom solves
+//! each, nearly all of them the S1 chunks of the lexicographic step.
+//!
 //! (`cargo test` never runs benchmarks.) For wall time and peak memory of one
 //! round on its own, write the event and pair it under `/usr/bin/time -v`:
 //!
