@@ -9,6 +9,7 @@ import { describeTc, type TimeControl } from '../net/model';
 import { play as sound } from '../sound';
 import { liveTable, takeAutoSit, type J, type LiveTable } from './live';
 import { tx } from './text';
+import { botName, isBot } from '../doudizhu/bots';
 
 const MIN = 60_000;
 const SEC = 1000;
@@ -197,7 +198,11 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
         h(
           'div.name',
           null,
-          name ? h('a', { href: `#/profile/${encodeURIComponent(name)}`, class: 'player-name' }, name) : h('span.hint', null, t('emptySeat')),
+          name
+            ? isBot(name)
+              ? h('span.player-name', null, botName(name))
+              : h('a', { href: `#/profile/${encodeURIComponent(name)}`, class: 'player-name' }, name)
+            : h('span.hint', null, t('emptySeat')),
           x.ready && !playing ? h('span.ready-tag', null, t('ready')) : null,
         ),
         h('div.sub', null, ctx ? hooks.seatSub(ctx, seat) : '', name && x.connected === false ? ` · ${t('offlineTag')}` : ''),

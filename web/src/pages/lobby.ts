@@ -7,6 +7,7 @@ import { connectLobby, type TableSummary } from '../net/protocol';
 import { describeTc } from '../net/model';
 import { session } from '../session';
 import { openCreateGo, openCreateDoudizhu } from '../go/create';
+import { botName, isBot } from '../doudizhu/bots';
 
 const PLAYABLE = ['chess', 'xiangqi', 'go', 'doudizhu'];
 
@@ -55,7 +56,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
       `div.seat-chip${p ? '' : '.empty'}`,
       null,
       avatar(p?.name ?? '+', seat),
-      h('span.name', null, p ? p.name : t('emptySeat')),
+      h('span.name', null, p ? (isBot(p.name) ? botName(p.name) : p.name) : t('emptySeat')),
       p?.rating !== undefined ? h('span.hint', null, String(Math.round(p.rating))) : null,
     );
   }
