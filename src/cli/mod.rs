@@ -6,9 +6,9 @@ pub mod bench_load;
 pub mod doudizhu;
 #[cfg(feature = "go")]
 pub mod go;
+pub mod perft;
 #[cfg(feature = "chess")]
 pub mod pgn;
-pub mod perft;
 #[cfg(feature = "server")]
 pub mod serve;
 #[cfg(feature = "swiss")]
