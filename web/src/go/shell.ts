@@ -5,7 +5,7 @@
 import { h, mount } from '../dom';
 import { t, reasonText } from '../i18n';
 import { avatar, dialog, formatClock, toast } from '../ui';
-import { describeTc, type TimeControl } from '../net/model';
+import { describeTc, QUICK_PAIRING, type TimeControl } from '../net/model';
 import { play as sound } from '../sound';
 import { liveTable, takeAutoSit, type J, type LiveTable } from './live';
 import { tx } from './text';
@@ -17,7 +17,7 @@ const SEC = 1000;
 /** The server's time presets for Go and Doudizhu (qiyuan-clock's `Preset`). */
 export const TIME_PRESETS: Record<'go' | 'doudizhu', Array<{ key: string; zh: string; en: string; tc: TimeControl }>> = {
   go: [
-    { key: 'quick', zh: '快棋 读秒', en: 'Quick byo-yomi', tc: { kind: 'byo_yomi', main: 10 * MIN, periods: 3, period: 30 * SEC } },
+    { key: 'quick', zh: '快棋 读秒', en: 'Quick byo-yomi', tc: QUICK_PAIRING.go },
     { key: 'match', zh: '比赛 读秒', en: 'Match byo-yomi', tc: { kind: 'byo_yomi', main: 60 * MIN, periods: 3, period: 60 * SEC } },
     { key: 'byo_yomi_fast', zh: '日本读秒 快', en: 'Byo-yomi fast', tc: { kind: 'byo_yomi', main: 10 * MIN, periods: 5, period: 30 * SEC } },
     { key: 'byo_yomi_normal', zh: '日本读秒', en: 'Byo-yomi', tc: { kind: 'byo_yomi', main: 30 * MIN, periods: 5, period: 30 * SEC } },
@@ -29,7 +29,7 @@ export const TIME_PRESETS: Record<'go' | 'doudizhu', Array<{ key: string; zh: st
     { key: 'none', zh: '不限时', en: 'No clock', tc: { kind: 'none' } },
   ],
   doudizhu: [
-    { key: 'quick', zh: '快速 每手20秒', en: 'Quick, 20 s a turn', tc: { kind: 'qq', game: 0, per_move: 0, countdown: 20 * SEC } },
+    { key: 'quick', zh: '快速 每手20秒', en: 'Quick, 20 s a turn', tc: QUICK_PAIRING.doudizhu },
     { key: 'match', zh: '比赛 每手30秒', en: 'Match, 30 s a turn', tc: { kind: 'qq', game: 0, per_move: 0, countdown: 30 * SEC } },
     { key: 'none', zh: '不限时', en: 'No clock', tc: { kind: 'none' } },
   ],

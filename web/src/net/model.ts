@@ -109,6 +109,18 @@ export const PRESETS: Record<'quick' | 'match', TimeControl> = {
   match: { kind: 'qq', game: 30 * MIN, per_move: 5 * MIN, countdown: 3 * MIN },
 };
 
+/**
+ * The time control quick pairing seeks in each game's room: the 快棋 presets of the
+ * clock crate (a QQ clock for chess and xiangqi, byo-yomi for Go, a per-turn
+ * count-down for Doudizhu).
+ */
+export const QUICK_PAIRING: Record<string, TimeControl> = {
+  chess: PRESETS.quick,
+  xiangqi: PRESETS.quick,
+  go: { kind: 'byo_yomi', main: 10 * MIN, periods: 3, period: 30 * SEC },
+  doudizhu: { kind: 'qq', game: 0, per_move: 0, countdown: 20 * SEC },
+};
+
 export function presetOf(tc: TimeControl | null): 'quick' | 'match' | 'custom' {
   if (!tc) return 'custom';
   for (const k of ['quick', 'match'] as const) if (JSON.stringify(PRESETS[k]) === JSON.stringify(tc)) return k;

@@ -2,7 +2,7 @@
 // client's TableModel. Everything wire-specific lives here.
 import { Socket, type Envelope } from './socket';
 import { api } from './api';
-import { emptyModel, PRESETS, type ClockView, type Player, type TableActions, type TableModel, type TimeControl } from './model';
+import { emptyModel, PRESETS, QUICK_PAIRING, type ClockView, type Player, type TableActions, type TableModel, type TimeControl } from './model';
 import type { GameKind } from '../games';
 import { session } from '../session';
 
@@ -381,7 +381,7 @@ export function connectLobby(game: string, handlers: LobbyHandlers) {
   return {
     quickPair: () => {
       void sock
-        .request('seek', { game, time: PRESETS.quick })
+        .request('seek', { game, time: QUICK_PAIRING[game] ?? PRESETS.quick })
         .then((r) => {
           const t = str(obj(r).table);
           if (t) handlers.onPaired(t);
