@@ -13,23 +13,6 @@ use qiyuan_doudizhu::{Doudizhu, Record};
 use qiyuan_game::Game;
 use serde_json::{Value, json};
 
-/// The latest table state a socket has received.
-fn state(ws: &Ws) -> &Value {
-    ws.seen
-        .iter()
-        .rev()
-        .find(|m| !m["d"]["state"].is_null())
-        .map(|m| &m["d"]["state"])
-        .expect("a state")
-}
-
-/// Reads until the socket has seen version `v` of the table.
-async fn catch_up(ws: &mut Ws, v: u64) {
-    while state(ws)["version"].as_u64().unwrap_or(0) < v {
-        ws.recv().await;
-    }
-}
-
 /// The seat's first legal action from its own view, if it is its turn.
 fn first_legal(st: &Value, seat: u64) -> Option<String> {
     let board = &st["game"]["board"];
@@ -44,7 +27,7 @@ fn first_legal(st: &Value, seat: u64) -> Option<String> {
 async fn play_out(ws: &mut Ws, table: &str, seat: u64) -> Value {
     let mut turns = 0;
     loop {
-        let st = state(ws).clone();
+        let st = ws.state().clone();
         if st["status"] == "over" {
             return st;
         }
@@ -110,13 +93,9 @@ async fn one_player_and_two_bots_play_a_hand(backend: Backend) {
     let server = start_with(backend, |c| c.bot_think_ms = 0).await;
     let human = server.guest().await;
     let mut ws = human.ws().await;
-    let r = ws
-        .ok(
-            "create",
-            json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}),
-        )
+    let t = ws
+        .create(json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}))
         .await;
-    let t = r["d"]["table"].as_str().unwrap().to_string();
     ws.ok("add_bot", json!({"table": t, "seat": 1, "level": "strong"}))
         .await;
     ws.ok("add_bot", json!({"table": t, "seat": 2, "level": "basic"}))
@@ -137,7 +116,7 @@ async fn one_player_and_two_bots_play_a_hand(backend: Backend) {
     assert_eq!(r["d"]["code"], "not_seated", "{r}");
 
     ws.ok("ready", json!({"table": t})).await;
-    let started = state(&ws).clone();
+    let started = ws.state().clone();
     assert_eq!(
         started["status"], "playing",
         "the bots were ready: {started}"
@@ -163,10 +142,10 @@ async fn one_player_and_two_bots_play_a_hand(backend: Backend) {
 
     // The bots agree to a rematch (再来一局) at once: seats move one on.
     ws.ok("rematch", json!({"table": t})).await;
-    while state(&ws)["status"] != "playing" {
+    while ws.state()["status"] != "playing" {
         ws.recv().await;
     }
-    let st = state(&ws).clone();
+    let st = ws.state().clone();
     assert_eq!(st["status"], "playing", "{st}");
     assert_eq!(st["game"]["number"], 2);
     assert_eq!(st["game"]["players"][1], human.name.as_str());
@@ -175,8 +154,8 @@ async fn one_player_and_two_bots_play_a_hand(backend: Backend) {
 
     // And they are ready again at once: the next hand starts on the human's word.
     ws.ok("ready", json!({"table": t})).await;
-    assert_eq!(state(&ws)["status"], "playing");
-    assert_eq!(state(&ws)["game"]["number"], 3);
+    assert_eq!(ws.state()["status"], "playing");
+    assert_eq!(ws.state()["game"]["number"], 3);
 }
 
 async fn a_bot_takes_the_seat_of_a_player_who_escaped(backend: Backend) {
@@ -196,13 +175,9 @@ async fn escape_and_takeover(backend: Backend, drop: bool) {
     let b = server.guest().await;
     let mut wa = a.ws().await;
     let mut wb = b.ws().await;
-    let r = wa
-        .ok(
-            "create",
-            json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}),
-        )
+    let t = wa
+        .create(json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}))
         .await;
-    let t = r["d"]["table"].as_str().unwrap().to_string();
     wb.send("watch", json!({"table": t})).await;
     wb.expect("sync").await;
     wb.ok("sit", json!({"table": t, "seat": 1})).await;
@@ -214,9 +189,9 @@ async fn escape_and_takeover(backend: Backend, drop: bool) {
     // Play until every seat has acted (before that, leaving aborts the hand).
     let mut turns = 0;
     loop {
-        catch_up(&mut wa, v).await;
-        catch_up(&mut wb, v).await;
-        let st = state(&wa).clone();
+        wa.catch_up(v).await;
+        wb.catch_up(v).await;
+        let st = wa.state().clone();
         assert_eq!(st["status"], "playing", "{st}");
         let seats: Vec<u64> = st["game"]["moves"]
             .as_array()
@@ -237,13 +212,13 @@ async fn escape_and_takeover(backend: Backend, drop: bool) {
         };
         match mover {
             Some((w, seat)) => {
-                let action = first_legal(state(w), seat).expect("a legal action");
+                let action = first_legal(w.state(), seat).expect("a legal action");
                 let r = w.ok("move", json!({"table": t, "action": action})).await;
                 v = r["d"]["v"].as_u64().unwrap();
             }
             None => {
                 wa.recv().await;
-                v = state(&wa)["version"].as_u64().unwrap();
+                v = wa.state()["version"].as_u64().unwrap();
             }
         }
     }
@@ -263,7 +238,7 @@ async fn escape_and_takeover(backend: Backend, drop: bool) {
     );
     // A bot takes B's empty seat for the next hand.
     let sat = loop {
-        let st = state(&wa).clone();
+        let st = wa.state().clone();
         if let Some(u) = st["seats"][1]["user"].as_str()
             && u.starts_with("bot:")
         {
@@ -277,14 +252,14 @@ async fn escape_and_takeover(backend: Backend, drop: bool) {
     wa.ok("remove_bot", json!({"table": t, "seat": 1})).await;
     let r = wa.act("remove_bot", json!({"table": t, "seat": 0})).await;
     assert_eq!(r["d"]["code"], "no_bot", "{r}");
-    let st = state(&wa).clone();
+    let st = wa.state().clone();
     assert!(st["seats"][1]["user"].is_null(), "not put back: {st}");
     wa.ok("add_bot", json!({"table": t, "seat": 1, "level": "strong"}))
         .await;
-    let sat = state(&wa)["seats"][1]["user"].as_str().unwrap().to_string();
+    let sat = wa.state()["seats"][1]["user"].as_str().unwrap().to_string();
     assert!(sat.starts_with("bot:strong-"), "{sat}");
     wa.ok("ready", json!({"table": t})).await;
-    let st = state(&wa).clone();
+    let st = wa.state().clone();
     assert_eq!(st["status"], "playing", "{st}");
     assert_eq!(st["game"]["number"], 2);
     assert_eq!(st["game"]["players"][1], sat.as_str());
@@ -313,23 +288,19 @@ async fn bots_come_back_after_a_restart(backend: Backend) {
     };
     let human = server.guest().await;
     let mut ws = human.ws().await;
-    let r = ws
-        .ok(
-            "create",
-            json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}),
-        )
+    let t = ws
+        .create(json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}))
         .await;
-    let t = r["d"]["table"].as_str().unwrap().to_string();
     ws.ok("add_bot", json!({"table": t, "seat": 1, "level": "basic"}))
         .await;
     ws.ok("add_bot", json!({"table": t, "seat": 2, "level": "strong"}))
         .await;
     ws.ok("ready", json!({"table": t})).await;
     // The human's first turn (the bots have played up to it), then a restart.
-    while first_legal(state(&ws), 0).is_none() {
+    while first_legal(ws.state(), 0).is_none() {
         ws.recv().await;
     }
-    let action = first_legal(state(&ws), 0).unwrap();
+    let action = first_legal(ws.state(), 0).unwrap();
     ws.ok("move", json!({"table": t, "action": action})).await;
     ws.close().await;
     let mut server = server;

@@ -43,23 +43,6 @@ fn cards(hand: &Value) -> HashSet<String> {
         .unwrap_or_default()
 }
 
-/// The latest table state a socket has received.
-fn state(ws: &Ws) -> &Value {
-    ws.seen
-        .iter()
-        .rev()
-        .find(|m| !m["d"]["state"].is_null())
-        .map(|m| &m["d"]["state"])
-        .expect("a state")
-}
-
-/// Reads until the socket has seen version `v` of the table.
-async fn catch_up(ws: &mut Ws, v: u64) {
-    while state(ws)["version"].as_u64().unwrap_or(0) < v {
-        ws.recv().await;
-    }
-}
-
 /// A suited card is written rank then suit (`Th`); jokers (`B`, `R`) are shown
 /// only by rank anyway, and a joker played reveals no more than its rank.
 fn suited(card: &str) -> bool {
@@ -78,13 +61,9 @@ async fn doudizhu_hand_keeps_hands_hidden(backend: Backend) {
     for p in &players {
         ws.push(p.ws().await);
     }
-    let r = ws[0]
-        .ok(
-            "create",
-            json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}),
-        )
+    let t = ws[0]
+        .create(json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}))
         .await;
-    let t = r["d"]["table"].as_str().unwrap().to_string();
     let mut wc = watcher.ws().await;
     wc.send("watch", json!({"table": t})).await;
     wc.expect("sync").await;
@@ -99,7 +78,7 @@ async fn doudizhu_hand_keeps_hands_hidden(backend: Backend) {
         v = r["d"]["v"].as_u64().unwrap();
     }
     for w in ws.iter_mut().chain(std::iter::once(&mut wc)) {
-        catch_up(w, v).await;
+        w.catch_up(v).await;
     }
 
     // Each seat's cards as its owner sees them, gathered over every deal (a deal
@@ -109,21 +88,21 @@ async fn doudizhu_hand_keeps_hands_hidden(backend: Backend) {
     let mut turns = 0;
     let end_v = loop {
         for (seat, w) in ws.iter().enumerate() {
-            let board = &state(w)["game"]["board"];
-            assert_eq!(state(w)["you"], seat, "each socket sees from its seat");
+            let board = &w.state()["game"]["board"];
+            assert_eq!(w.state()["you"], seat, "each socket sees from its seat");
             if board["phase"] == "bidding" {
                 hidden[seat].extend(cards(&board["hand"]));
             }
         }
-        let board = state(&wc)["game"]["board"].clone();
+        let board = wc.state()["game"]["board"].clone();
         bottom.extend(cards(&board["bottom"]));
-        if state(&wc)["status"] == "over" {
-            break state(&wc)["version"].as_u64().unwrap();
+        if wc.state()["status"] == "over" {
+            break wc.state()["version"].as_u64().unwrap();
         }
         assert!(turns < 500, "the hand never ended");
         turns += 1;
         let seat = board["to_act"].as_u64().expect("someone to act") as usize;
-        let own = &state(&ws[seat])["game"]["board"];
+        let own = &ws[seat].state()["game"]["board"];
         let legal: Vec<&str> = own["legal"]
             .as_array()
             .unwrap()
@@ -147,7 +126,7 @@ async fn doudizhu_hand_keeps_hands_hidden(backend: Backend) {
             .await;
         let v = r["d"]["v"].as_u64().unwrap();
         for w in ws.iter_mut().chain(std::iter::once(&mut wc)) {
-            catch_up(w, v).await;
+            w.catch_up(v).await;
         }
     };
     assert!(turns > 3, "a whole hand was played ({turns} turns)");
@@ -199,10 +178,10 @@ async fn doudizhu_hand_keeps_hands_hidden(backend: Backend) {
 
     // The end reveals every hand's remaining cards, the same to everyone, and as
     // each owner last held them.
-    let revealed = state(&wc)["game"]["board"]["hands"].clone();
+    let revealed = wc.state()["game"]["board"]["hands"].clone();
     assert!(revealed.is_array(), "hands revealed at the end");
     for (seat, w) in ws.iter().enumerate() {
-        let board = &state(w)["game"]["board"];
+        let board = &w.state()["game"]["board"];
         assert_eq!(board["hands"], revealed, "seat {seat} sees the same reveal");
         assert_eq!(
             cards(&board["hand"]),
@@ -210,7 +189,7 @@ async fn doudizhu_hand_keeps_hands_hidden(backend: Backend) {
             "seat {seat}'s revealed hand is its own last hand"
         );
     }
-    let outcome = &state(&wc)["game"]["outcome"];
+    let outcome = &wc.state()["game"]["outcome"];
     assert_eq!(outcome["reason"], "hand_emptied", "{outcome}");
     let points: i64 = outcome["points"]
         .as_array()
@@ -253,13 +232,9 @@ async fn doudizhu_http_views_hide_hands(backend: Backend) {
     for p in &players {
         ws.push(p.ws().await);
     }
-    let r = ws[0]
-        .ok(
-            "create",
-            json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}),
-        )
+    let t = ws[0]
+        .create(json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}))
         .await;
-    let t = r["d"]["table"].as_str().unwrap().to_string();
     for (seat, w) in ws.iter_mut().enumerate().skip(1) {
         w.ok("sit", json!({"table": t, "seat": seat})).await;
     }
@@ -271,8 +246,8 @@ async fn doudizhu_http_views_hide_hands(backend: Backend) {
     }
     let mut all = HashSet::new();
     for w in ws.iter_mut() {
-        catch_up(w, v).await;
-        all.extend(cards(&state(w)["game"]["board"]["hand"]));
+        w.catch_up(v).await;
+        all.extend(cards(&w.state()["game"]["board"]["hand"]));
     }
     assert_eq!(all.len(), 51);
     let outsider = server.guest().await;

@@ -7,22 +7,6 @@ mod common;
 use common::*;
 use serde_json::{Value, json};
 
-/// The latest table state a socket has received.
-fn state(ws: &Ws) -> &Value {
-    ws.seen
-        .iter()
-        .rev()
-        .find(|m| !m["d"]["state"].is_null())
-        .map(|m| &m["d"]["state"])
-        .expect("a state")
-}
-
-async fn catch_up(ws: &mut Ws, v: u64) {
-    while state(ws)["version"].as_u64().unwrap_or(0) < v {
-        ws.recv().await;
-    }
-}
-
 async fn go_nine_by_nine_to_the_count(backend: Backend) {
     let server = start(backend).await;
     let a = server.register("kuroda").await;
@@ -30,14 +14,12 @@ async fn go_nine_by_nine_to_the_count(backend: Backend) {
     let c = server.guest().await;
     let mut wa = a.ws().await;
     let mut wb = b.ws().await;
-    let r = wa
-        .ok(
-            "create",
+    let t = wa
+        .create(
             json!({"game": "go", "seat": 0, "options": {"size": 9, "komi": 7.5},
                    "time": {"kind": "byo_yomi", "main": 600_000, "periods": 3, "period": 30_000}}),
         )
         .await;
-    let t = r["d"]["table"].as_str().unwrap().to_string();
     wb.send("watch", json!({"table": t})).await;
     wb.expect("sync").await;
     wb.ok("sit", json!({"table": t, "seat": 1})).await;
@@ -48,9 +30,9 @@ async fn go_nine_by_nine_to_the_count(backend: Backend) {
     let r = wb.ok("ready", json!({"table": t})).await;
     let mut v = r["d"]["v"].as_u64().unwrap();
     for w in [&mut wa, &mut wb, &mut wc] {
-        catch_up(w, v).await;
+        w.catch_up(v).await;
     }
-    let start = &state(&wc)["game"];
+    let start = &wc.state()["game"];
     assert_eq!(start["board"]["size"], 9, "{start}");
     assert_eq!(start["board"]["komi"], 7.5);
     assert_eq!(start["settings"]["time"]["kind"], "byo_yomi");
@@ -73,9 +55,9 @@ async fn go_nine_by_nine_to_the_count(backend: Backend) {
             .unwrap();
     }
     for w in [&mut wa, &mut wb, &mut wc] {
-        catch_up(w, v).await;
+        w.catch_up(v).await;
     }
-    let g = &state(&wc)["game"];
+    let g = &wc.state()["game"];
     assert_eq!(g["phase"], "marking", "two passes start the marking: {g}");
     assert_eq!(g["turn"], json!({"all": [0, 1]}));
     assert_eq!(g["board"]["last_move"], "pass");
@@ -85,7 +67,7 @@ async fn go_nine_by_nine_to_the_count(backend: Backend) {
         "no clock runs while marking: {}",
         g["clock"]
     );
-    let legal_a = &state(&wa)["game"]["board"];
+    let legal_a = &wa.state()["game"]["board"];
     assert!(legal_a["marking"].is_object(), "{legal_a}");
 
     // Whatever the estimator suggested, black marks B5 dead (toggling it alive
@@ -107,8 +89,8 @@ async fn go_nine_by_nine_to_the_count(backend: Backend) {
         .await["d"]["v"]
         .as_u64()
         .unwrap();
-    catch_up(&mut wb, v).await;
-    let m = &state(&wb)["game"]["board"]["marking"];
+    wb.catch_up(v).await;
+    let m = &wb.state()["game"]["board"]["marking"];
     assert_eq!(m["accepted"], json!([false, false]), "{m}");
     assert!(!m["dead"].as_array().unwrap().contains(&json!("B5")));
     wa.ok("move", json!({"table": t, "action": "dead B5"}))
@@ -125,8 +107,8 @@ async fn go_nine_by_nine_to_the_count(backend: Backend) {
     v = wa.ok("move", json!({"table": t, "action": "accept"})).await["d"]["v"]
         .as_u64()
         .unwrap();
-    catch_up(&mut wb, v).await;
-    let m = &state(&wb)["game"]["board"]["marking"];
+    wb.catch_up(v).await;
+    let m = &wb.state()["game"]["board"]["marking"];
     assert_eq!(m["accepted"], json!([true, false]), "{m}");
     assert_eq!(m["dead"], json!(["B5"]), "{m}");
     // Black: A–E files, 45 points; white: F–J, 36 points and 7.5 komi.
@@ -135,11 +117,11 @@ async fn go_nine_by_nine_to_the_count(backend: Backend) {
         .as_u64()
         .unwrap();
     for w in [&mut wa, &mut wb, &mut wc] {
-        catch_up(w, v).await;
+        w.catch_up(v).await;
     }
     let outcomes: Vec<Value> = [&wa, &wb, &wc]
         .iter()
-        .map(|w| state(w)["game"]["outcome"].clone())
+        .map(|w| w.state()["game"]["outcome"].clone())
         .collect();
     assert_eq!(outcomes[0], outcomes[1], "both players see the same result");
     assert_eq!(outcomes[0], outcomes[2], "and so does the spectator");
@@ -148,7 +130,7 @@ async fn go_nine_by_nine_to_the_count(backend: Backend) {
     assert_eq!(o["score"], "B+1.5", "{o}");
     assert_eq!(o["results"], json!(["win", "loss"]), "{o}");
     for w in [&wa, &wb, &wc] {
-        let s = state(w);
+        let s = w.state();
         assert_eq!(s["status"], "over");
         assert_eq!(s["game"]["board"]["result"], "B+1.5");
         assert_eq!(events_of(&w.seen, "ended").len(), 1, "one end");
@@ -184,13 +166,13 @@ async fn go_resume_from_marking(backend: Backend) {
     let v = wa.ok("move", json!({"table": t, "action": "pass"})).await["d"]["v"]
         .as_u64()
         .unwrap();
-    catch_up(&mut wb, v).await;
-    assert_eq!(state(&wb)["game"]["phase"], "marking");
+    wb.catch_up(v).await;
+    assert_eq!(wb.state()["game"]["phase"], "marking");
     let v = wb.ok("move", json!({"table": t, "action": "resume"})).await["d"]["v"]
         .as_u64()
         .unwrap();
-    catch_up(&mut wa, v).await;
-    let g = &state(&wa)["game"];
+    wa.catch_up(v).await;
+    let g = &wa.state()["game"];
     assert_eq!(g["phase"], "play", "{g}");
     assert_eq!(
         g["turn"],

@@ -185,13 +185,9 @@ async fn rated_game_changes_ratings(backend: Backend) {
     let b = server.register("ratedB").await;
     let mut wa = a.ws().await;
     let mut wb = b.ws().await;
-    let r = wa
-        .ok(
-            "create",
-            json!({"game": "chess", "time": blitz(), "seat": 0, "rated": true}),
-        )
+    let t = wa
+        .create(json!({"game": "chess", "time": blitz(), "seat": 0, "rated": true}))
         .await;
-    let t = r["d"]["table"].as_str().unwrap().to_string();
     wb.ok("sit", json!({"table": t, "seat": 1})).await;
     wa.ok("ready", json!({"table": t})).await;
     wb.ok("ready", json!({"table": t})).await;
@@ -257,13 +253,9 @@ async fn xiangqi_checkmate(backend: Backend) {
     let mut wa = a.ws().await;
     let mut wb = b.ws().await;
     let fen = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1";
-    let r = wa
-        .ok(
-            "create",
-            json!({"game": "xiangqi", "time": blitz(), "seat": 0, "setup": {"position": fen}}),
-        )
+    let t = wa
+        .create(json!({"game": "xiangqi", "time": blitz(), "seat": 0, "setup": {"position": fen}}))
         .await;
-    let t = r["d"]["table"].as_str().unwrap().to_string();
     wb.ok("sit", json!({"table": t, "seat": 1})).await;
     wa.ok("ready", json!({"table": t})).await;
     wb.ok("ready", json!({"table": t})).await;
@@ -302,10 +294,7 @@ async fn doudizhu_views_are_per_seat(backend: Backend) {
     for p in &players {
         ws.push(p.ws().await);
     }
-    let r = ws[0]
-        .ok("create", json!({"game": "doudizhu", "seat": 0}))
-        .await;
-    let t = r["d"]["table"].as_str().unwrap().to_string();
+    let t = ws[0].create(json!({"game": "doudizhu", "seat": 0})).await;
     let mut wc = watcher.ws().await;
     wc.send("watch", json!({"table": t})).await;
     wc.expect("sync").await;

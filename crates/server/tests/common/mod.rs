@@ -225,6 +225,29 @@ impl Ws {
         r
     }
 
+    /// Creates a table with the settings `d` and returns its id.
+    pub async fn create(&mut self, d: Value) -> String {
+        let r = self.ok("create", d).await;
+        r["d"]["table"].as_str().expect("a table id").to_string()
+    }
+
+    /// The latest table state this socket has received.
+    pub fn state(&self) -> &Value {
+        self.seen
+            .iter()
+            .rev()
+            .find(|m| !m["d"]["state"].is_null())
+            .map(|m| &m["d"]["state"])
+            .expect("a state")
+    }
+
+    /// Reads until the socket has seen version `v` of the table.
+    pub async fn catch_up(&mut self, v: u64) {
+        while self.state()["version"].as_u64().unwrap_or(0) < v {
+            self.recv().await;
+        }
+    }
+
     pub async fn close(mut self) {
         let _ = self.stream.close(None).await;
     }
@@ -255,10 +278,9 @@ pub async fn table_with_game(
 ) -> (String, Ws, Ws) {
     let mut wa = a.ws().await;
     let mut wb = b.ws().await;
-    let r = wa
-        .ok("create", json!({"game": game, "time": time, "seat": 0}))
+    let table = wa
+        .create(json!({"game": game, "time": time, "seat": 0}))
         .await;
-    let table = r["d"]["table"].as_str().unwrap().to_string();
     wa.event("sat").await;
     wb.send("watch", json!({"table": table})).await;
     wb.expect("sync").await;
