@@ -9,20 +9,29 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
+/// The web client's sources, relative to web/.
+const WATCHED: [&str; 5] = [
+    "src",
+    "index.html",
+    "package.json",
+    "package-lock.json",
+    "public",
+];
+
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets this"));
     let web = manifest.join("../../web");
     let dist = web.join("dist");
 
     println!("cargo:rerun-if-env-changed=QIYUAN_SKIP_WEB");
-    for watched in [
-        "src",
-        "index.html",
-        "package.json",
-        "package-lock.json",
-        "public",
-    ] {
-        println!("cargo:rerun-if-changed={}", web.join(watched).display());
+    // Cargo treats a watched path that does not exist as changed on every build, so
+    // only existing paths are watched (a missing `public/` once made every build
+    // recompile the server).
+    for watched in WATCHED {
+        let path = web.join(watched);
+        if path.exists() {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
     }
 
     let skip = std::env::var("QIYUAN_SKIP_WEB").is_ok_and(|v| v == "1");
@@ -41,15 +50,9 @@ fn is_stale(web: &Path, dist: &Path) -> bool {
     let Some(built) = newest(dist) else {
         return true;
     };
-    [
-        "src",
-        "index.html",
-        "package.json",
-        "package-lock.json",
-        "public",
-    ]
-    .iter()
-    .filter_map(|p| newest(&web.join(p)))
+    WATCHED
+        .iter()
+        .filter_map(|p| newest(&web.join(p)))
     .any(|source| source > built)
 }
 
