@@ -103,8 +103,9 @@ pub struct TableHandle {
     /// The user who created the table (`None`: the server did, or the table was
     /// rebuilt after a restart).
     pub owner: Option<i64>,
-    /// Whether a game is being played there now (kept by the table's task).
-    pub playing: Arc<AtomicBool>,
+    /// Whether a game has started there (kept by the table's task): until then
+    /// the table counts towards its owner's cap of idle tables.
+    pub played: Arc<AtomicBool>,
 }
 
 /// Every live table on this node.
@@ -166,23 +167,24 @@ impl Registry {
         self.lock().remove(id);
     }
 
-    /// How many open tables `owner` created at which no game is being played.
+    /// How many open tables `owner` created at which no game has started yet.
     pub fn idle_tables_of(&self, owner: i64) -> usize {
         self.lock()
             .values()
-            .filter(|h| h.owner == Some(owner) && !h.playing.load(Ordering::Relaxed))
+            .filter(|h| h.owner == Some(owner) && !h.played.load(Ordering::Relaxed))
             .count()
     }
 
     /// Holds a place for one more table of `owner`, unless they already have
-    /// `cap` open tables nobody plays at (tables being created count too, so
-    /// that a burst of creations cannot pass the cap). `cap` 0: no cap.
+    /// `cap` open tables nobody plays at — where no game has started yet (tables
+    /// being created count too, so that a burst of creations cannot pass the
+    /// cap). `cap` 0: no cap.
     fn reserve(&self, owner: i64, cap: usize) -> Result<Reservation<'_>, ApiError> {
         let tables = self.lock();
         let mut creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
         let idle = tables
             .values()
-            .filter(|h| h.owner == Some(owner) && !h.playing.load(Ordering::Relaxed))
+            .filter(|h| h.owner == Some(owner) && !h.played.load(Ordering::Relaxed))
             .count();
         let pending = creating.get(&owner).copied().unwrap_or(0);
         if cap > 0 && idle + pending >= cap {
@@ -190,7 +192,7 @@ impl Registry {
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
                 "too_many_tables",
                 format!(
-                    "you have {cap} open tables where no game is being played: play at one or leave one first"
+                    "you have {cap} open tables where no game has started: play at one or let one close first"
                 ),
             ));
         }
@@ -236,8 +238,8 @@ pub async fn create(
 }
 
 /// Creates a table: checked, stored, then its task starts. With an `owner`, the
-/// table counts towards their cap of open tables nobody plays at
-/// (`max_idle_tables_per_user`). With a `seat`, it must be one of the game's
+/// table counts towards their cap of open tables nobody plays at, where no game
+/// has started yet (`max_idle_tables_per_user`). With a `seat`, it must be one of the game's
 /// seats: a refused creation leaves nothing behind.
 pub async fn create_for(
     app: &Arc<App>,
@@ -366,8 +368,8 @@ struct Live {
     game_id: Option<String>,
     /// Who created the table (for the cap on idle tables).
     owner: Option<i64>,
-    /// Whether a game is being played, for the registry.
-    playing: Arc<AtomicBool>,
+    /// Whether a game has started, for the registry.
+    played: Arc<AtomicBool>,
 }
 
 impl Live {
@@ -381,14 +383,14 @@ impl Live {
             history: Vec::new(),
             game_id: None,
             owner: None,
-            playing: Arc::new(AtomicBool::new(false)),
+            played: Arc::new(AtomicBool::new(false)),
         }
     }
 
     fn spawn(self) -> TableHandle {
         let (tx, rx) = mpsc::channel(1024);
-        self.playing.store(
-            self.table.state().status == Status::Playing,
+        self.played.store(
+            self.table.state().status != Status::Waiting,
             Ordering::Relaxed,
         );
         let handle = TableHandle {
@@ -396,7 +398,7 @@ impl Live {
             game: self.table.game_name(),
             tx,
             owner: self.owner,
-            playing: self.playing.clone(),
+            played: self.played.clone(),
         };
         let app = self.app.clone();
         app.lobby.publish(self.summary());
@@ -721,8 +723,8 @@ impl Live {
     ) -> Result<u64, ApiError> {
         let from = self.persisted;
         let result = self.table.apply(cmd, now());
-        self.playing.store(
-            self.table.state().status == Status::Playing,
+        self.played.store(
+            self.table.state().status != Status::Waiting,
             Ordering::Relaxed,
         );
         let (events, refusal) = match result {

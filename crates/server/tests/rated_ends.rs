@@ -76,7 +76,8 @@ fn fifty_quiet_moves() -> Vec<String> {
             let mut next = g.clone();
             let fx = next.act(s, &m).unwrap();
             let piece = fx.display.starts_with(|c: char| c.is_ascii_uppercase());
-            if fx.capture || !piece || next.outcome().is_some() {
+            // No check either, so that the other side always has a quiet reply.
+            if fx.capture || fx.check || !piece || next.outcome().is_some() {
                 continue;
             }
             let n = seen.get(&key(&next)).copied().unwrap_or(0);
