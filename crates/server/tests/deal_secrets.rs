@@ -77,10 +77,15 @@ fn own_hands(ws: &[Ws]) -> [BTreeSet<String>; 3] {
 
 /// Everything an outsider can fetch about table `t` over HTTP and WebSocket,
 /// as (where, body) pairs.
-async fn fetch_everything(server: &TestServer, t: &str) -> Vec<(String, String)> {
+async fn fetch_everything(
+    server: &TestServer,
+    t: &str,
+    players: &[Client],
+) -> Vec<(String, String)> {
     let outsider = server.guest().await;
     let mut out = Vec::new();
-    for path in [
+    let profiles = players.iter().map(|p| format!("/api/user/{}", p.name));
+    for path in profiles.chain([
         format!("/api/game/{t}"),
         format!("/api/game/{t}-2"),
         format!("/api/game/{t}/log"),
@@ -89,7 +94,8 @@ async fn fetch_everything(server: &TestServer, t: &str) -> Vec<(String, String)>
         format!("/game/{t}-2.json"),
         format!("/game/{t}-3.json"),
         "/api/lobby/doudizhu".to_string(),
-    ] {
+        "/api/health".to_string(),
+    ]) {
         let resp = outsider.get(&path).await;
         let status = resp.status();
         out.push((format!("{path} ({status})"), resp.text().await.unwrap()));
@@ -206,7 +212,7 @@ async fn hand_two_cannot_be_computed(backend: Backend) {
 
     // The attack: everything fetchable, searched for the secrets, for any seed,
     // and for a number from which the old derivation deals hand 2.
-    let fetched = fetch_everything(&server, &t).await;
+    let fetched = fetch_everything(&server, &t, &players).await;
     let mut numbers = BTreeSet::new();
     for (what, body) in &fetched {
         for secret in &secrets {
