@@ -533,6 +533,27 @@ mod tests {
     }
 
     #[test]
+    fn secrets_round_trip_as_hex_and_never_debug_print() {
+        let mut bytes = [0u8; 32];
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(37);
+        }
+        let secret = Secret(bytes);
+        let setup = Setup::Secret(secret);
+        let json = serde_json::to_string(&setup).unwrap();
+        assert_eq!(serde_json::from_str::<Setup>(&json).unwrap(), setup);
+        assert_eq!(
+            Secret::from_hex(&secret.to_hex().to_uppercase()),
+            Ok(secret)
+        );
+        assert!(!format!("{setup:?}").contains(&secret.to_hex()[..8]));
+        assert!(Secret::from_hex("00").is_err());
+        assert!(Secret::from_hex(&"g".repeat(64)).is_err());
+        assert!(serde_json::from_str::<Setup>(r#"{"secret": "ab"}"#).is_err());
+        assert!(setup.is_random() && Setup::Seed(1).is_random() && !Setup::Standard.is_random());
+    }
+
+    #[test]
     fn seats_rotate() {
         assert_eq!(Seat(2).next(3), Seat(0));
         assert_eq!(Seat(0).next(2), Seat(1));

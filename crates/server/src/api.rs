@@ -272,3 +272,24 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
     };
     Ok(([(header::CONTENT_TYPE, mime)], text).into_response())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::without_seed;
+    use serde_json::Value;
+
+    #[test]
+    fn a_stored_record_is_served_without_its_seed() {
+        let old = r#"{"game": "doudizhu", "seed": 1234567, "deal": {"bottom": ["3s"]}}"#;
+        let served: Value = serde_json::from_str(&without_seed(old.into())).unwrap();
+        assert!(served.get("seed").is_none(), "{served}");
+        assert_eq!(served["deal"]["bottom"][0], "3s", "the deal stays");
+        let new = r#"{"game": "doudizhu", "deal": {}}"#;
+        assert_eq!(
+            without_seed(new.into()),
+            new,
+            "a record without a seed is as stored"
+        );
+        assert_eq!(without_seed("not json".into()), "not json");
+    }
+}
