@@ -356,7 +356,7 @@ impl Game for ChessGame {
             Setup::Position(fen) => {
                 ChessGame::from_fen(fen).map_err(|e| SetupError::new(e.to_string()))
             }
-            Setup::Seed(_) => Err(SetupError::new(
+            Setup::Seed(_) | Setup::Secret(_) => Err(SetupError::new(
                 "chess starts from the standard position or a FEN, not a random seed",
             )),
         }

@@ -5,13 +5,13 @@ use serde::{Deserialize, Serialize};
 
 use qiyuan_game::{
     DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind, Seat,
-    SeatResult, Setup, SetupError, Turn, Viewer,
+    SeatResult, Secret, Setup, SetupError, Turn, Viewer,
 };
 
 use crate::card::{Card, Counts, Hand};
 use crate::combo::{Combo, classify};
 use crate::enumerate::legal_plays;
-use crate::rng::{SplitMix64, derive};
+use crate::rng::{SecretStream, SplitMix64, derive};
 
 /// Rule options chosen at the table.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,15 +32,35 @@ pub struct Deal {
 
 impl Deal {
     /// Shuffles the 54 cards with SplitMix64 from `seed` and deals 17 to each seat,
-    /// three to the bottom.
+    /// three to the bottom. Reproducible by anyone who knows the seed: for offline
+    /// play, tests and audit, never for a server's deal.
     pub fn from_seed(seed: u64) -> Deal {
         let mut deck: Vec<Card> = Card::deck().collect();
         SplitMix64::new(seed).shuffle(&mut deck);
+        Deal::from_deck(&deck)
+    }
+
+    /// Deal `n` of a hand (0 first, then one per redeal after everyone passed),
+    /// shuffled with ChaCha20 keyed by the 256-bit `secret`, stream `n`. Without
+    /// the secret, no deal tells anything of another.
+    pub fn from_secret(secret: &Secret, n: u64) -> Deal {
+        let mut deck: Vec<Card> = Card::deck().collect();
+        SecretStream::new(secret, n).shuffle(&mut deck);
+        Deal::from_deck(&deck)
+    }
+
+    fn from_deck(deck: &[Card]) -> Deal {
         let hand = |i: usize| Hand::from_cards(deck[i * 17..(i + 1) * 17].iter().copied());
         Deal {
             hands: [hand(0), hand(1), hand(2)],
             bottom: Hand::from_cards(deck[51..].iter().copied()),
         }
+    }
+
+    /// The deal as ranks, `h0/h1/h2/bottom`, as [`Deal::from_ranks`] reads it.
+    pub fn to_ranks(&self) -> String {
+        let [a, b, c] = self.hands.map(|h| h.counts().to_string());
+        format!("{a}/{b}/{c}/{}", self.bottom.counts())
     }
 
     /// A deal written as ranks, `h0/h1/h2/bottom`, 17/17/17/3 cards that make the
@@ -77,10 +97,11 @@ impl Deal {
     }
 }
 
-/// A position text: a seed or a deal in ranks, and maybe the first bidder.
+/// A position text: a seed or deals in ranks (the first dealt first, the others
+/// for the redeals after everyone passed), and maybe the first bidder.
 struct PositionSpec {
     seed: Option<u64>,
-    deal: Option<String>,
+    deals: Vec<String>,
     first: Option<Seat>,
 }
 
@@ -88,7 +109,7 @@ impl PositionSpec {
     fn parse(text: &str) -> Result<PositionSpec, SetupError> {
         let mut spec = PositionSpec {
             seed: None,
-            deal: None,
+            deals: Vec::new(),
             first: None,
         };
         let mut words = text.split_whitespace();
@@ -108,12 +129,7 @@ impl PositionSpec {
                             SetupError::new("`first` needs a seat 0, 1 or 2")
                         })?));
                 }
-                deal if spec.deal.is_none() => spec.deal = Some(deal.to_string()),
-                other => {
-                    return Err(SetupError::new(format!(
-                        "`{other}` is not part of a position"
-                    )));
-                }
+                deal => spec.deals.push(deal.to_string()),
             }
         }
         Ok(spec)
@@ -144,17 +160,39 @@ pub struct PassedOut {
 /// Where the deals come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Source {
+    /// A known seed (offline play, tests): SplitMix64.
     Seed(u64),
-    /// A deal given in ranks; redeals after everyone passes draw from a seed hashed
-    /// from its text.
-    Ranks(String, u64),
+    /// The server's secret for this hand: ChaCha20.
+    Secret(Secret),
+    /// Deals given in ranks, in order (the text as given); redeals past the
+    /// given ones draw from a seed hashed from the text.
+    Ranks {
+        text: String,
+        deals: Vec<Deal>,
+        hash: u64,
+    },
 }
 
 impl Source {
-    fn redeal_seed(&self) -> u64 {
+    /// Deal `n` (0 first, then one per redeal).
+    fn deal(&self, n: usize) -> Deal {
         match self {
-            Source::Seed(s) | Source::Ranks(_, s) => *s,
+            Source::Seed(s) => Deal::from_seed(deal_seed(*s, n)),
+            Source::Secret(secret) => Deal::from_secret(secret, n as u64),
+            Source::Ranks { deals, hash, .. } => deals
+                .get(n)
+                .copied()
+                .unwrap_or_else(|| Deal::from_seed(deal_seed(*hash, n))),
         }
+    }
+
+    /// The first bidder when the options name none.
+    fn first_bidder(&self) -> Seat {
+        let n = match self {
+            Source::Seed(s) | Source::Ranks { hash: s, .. } => derive(*s, FIRST_BIDDER_SALT) % 3,
+            Source::Secret(secret) => SecretStream::new(secret, FIRST_BIDDER_STREAM).below(3),
+        };
+        Seat(n as u8)
     }
 }
 
@@ -186,6 +224,9 @@ fn deal_seed(seed: u64, n: usize) -> u64 {
 }
 
 const FIRST_BIDDER_SALT: u64 = 0x5EA7;
+/// The ChaCha20 stream of a secret that draws the first bidder (deals use the
+/// streams from 0 up).
+const FIRST_BIDDER_STREAM: u64 = u64::MAX;
 
 fn hash_text(text: &str) -> u64 {
     text.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
@@ -194,10 +235,11 @@ fn hash_text(text: &str) -> u64 {
 }
 
 impl Doudizhu {
-    fn start(source: Source, deal: Deal, options: &Options) -> Doudizhu {
+    fn start(source: Source, options: &Options) -> Doudizhu {
         let first_bidder = options
             .first_bidder
-            .unwrap_or_else(|| Seat((derive(source.redeal_seed(), FIRST_BIDDER_SALT) % 3) as u8));
+            .unwrap_or_else(|| source.first_bidder());
+        let deal = source.deal(0);
         Doudizhu {
             source,
             first_bidder,
@@ -373,7 +415,7 @@ impl Doudizhu {
             deal: self.deal,
             bids: std::mem::take(&mut self.bids),
         });
-        self.deal = Deal::from_seed(deal_seed(self.source.redeal_seed(), self.passed_out.len()));
+        self.deal = self.source.deal(self.passed_out.len());
         self.hands = self.deal.hands;
         self.bid = 0;
         self.to_act = self.first_bidder;
@@ -446,11 +488,14 @@ impl Doudizhu {
         self.winner.is_some()
     }
 
-    /// The full record: the seed, every deal, the bids and the plays.
+    /// The full record: every deal, the bids and the plays, and the seed or the
+    /// position the hand was set up from. A hand dealt from a secret names no
+    /// secret: its deals are the record.
     pub fn record_data(&self, meta: &RecordMeta) -> Record {
         let (seed, position) = match &self.source {
             Source::Seed(s) => (Some(*s), None),
-            Source::Ranks(text, _) => (None, Some(text.clone())),
+            Source::Secret(_) => (None, None),
+            Source::Ranks { text, .. } => (None, Some(text.clone())),
         };
         Record {
             game: "doudizhu".into(),
@@ -500,8 +545,9 @@ pub struct RecordedAction {
     pub action: String,
 }
 
-/// The JSON record of a hand. It holds the seed and every deal: a server keeps it
-/// to itself until the hand is over.
+/// The JSON record of a hand. It holds every deal: a server keeps it to itself
+/// until the hand is over. A hand a server dealt from a secret has neither `seed`
+/// nor `position`: its deals replay it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     /// Always `doudizhu`.
@@ -516,11 +562,11 @@ pub struct Record {
     pub round: Option<String>,
     #[serde(default)]
     pub players: Vec<String>,
-    /// The seed the deals were drawn from (absent for a deal given in ranks).
-    #[serde(default)]
+    /// The known seed the deals were drawn from (offline play and tests only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
-    /// A deal given in ranks, `h0/h1/h2/bottom`.
-    #[serde(default)]
+    /// Deals given in ranks, `h0/h1/h2/bottom`, space-separated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
     pub first_bidder: Seat,
     /// Deals that everyone passed, in order.
@@ -555,7 +601,19 @@ impl Record {
                 Setup::Position(format!("seed {seed} first {first}")),
             )),
             (None, Some(p)) => Ok((options, Setup::Position(format!("{p} first {first}")))),
-            (None, None) => Err(SetupError::new("the record has neither a seed nor a deal")),
+            // Dealt from a secret: the deals themselves, in the order dealt.
+            (None, None) => {
+                let deals: Vec<String> = self
+                    .passed_out
+                    .iter()
+                    .map(|p| p.deal.to_ranks())
+                    .chain(std::iter::once(self.deal.to_ranks()))
+                    .collect();
+                Ok((
+                    options,
+                    Setup::Position(format!("{} first {first}", deals.join(" "))),
+                ))
+            }
         }
     }
 }
@@ -614,45 +672,46 @@ impl Game for Doudizhu {
     type Options = Options;
     type View = View;
     const NAME: &'static str = "doudizhu";
+    const RANDOM: bool = true;
 
-    /// `Setup::Seed` deals from the seed (the server's secret). `Setup::Position`
-    /// takes a deal in ranks, `h0/h1/h2/bottom`, or `seed N`, either optionally
-    /// followed by `first S` (the first bidder, over the options'). `Setup::Standard` is refused: a
-    /// deal anyone could predict would leak every hand.
+    /// `Setup::Secret` deals from the server's secret for this hand (ChaCha20);
+    /// `Setup::Seed` from a known seed (SplitMix64, offline play and tests).
+    /// `Setup::Position` takes deals in ranks, `h0/h1/h2/bottom` (more than one:
+    /// the redeals after everyone passed, in order), or `seed N`, either
+    /// optionally followed by `first S` (the first bidder, over the options').
+    /// `Setup::Standard` is refused: a deal anyone could predict would leak
+    /// every hand.
     fn new(options: &Options, setup: &Setup) -> Result<Self, SetupError> {
         match setup {
-            Setup::Seed(seed) => Ok(Doudizhu::start(
-                Source::Seed(*seed),
-                Deal::from_seed(*seed),
-                options,
-            )),
+            Setup::Secret(secret) => Ok(Doudizhu::start(Source::Secret(*secret), options)),
+            Setup::Seed(seed) => Ok(Doudizhu::start(Source::Seed(*seed), options)),
             Setup::Position(text) => {
                 let spec = PositionSpec::parse(text)?;
                 let options = Options {
                     first_bidder: spec.first.or(options.first_bidder),
                 };
-                match (spec.seed, spec.deal) {
-                    (Some(seed), None) => Ok(Doudizhu::start(
-                        Source::Seed(seed),
-                        Deal::from_seed(seed),
-                        &options,
-                    )),
-                    (None, Some(deal_text)) => {
-                        let deal = Deal::from_ranks(&deal_text)?;
-                        let hash = hash_text(&deal_text);
+                match (spec.seed, spec.deals.is_empty()) {
+                    (Some(seed), true) => Ok(Doudizhu::start(Source::Seed(seed), &options)),
+                    (None, false) => {
+                        let deals = spec
+                            .deals
+                            .iter()
+                            .map(|d| Deal::from_ranks(d))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        let text = spec.deals.join(" ");
+                        let hash = hash_text(&text);
                         Ok(Doudizhu::start(
-                            Source::Ranks(deal_text, hash),
-                            deal,
+                            Source::Ranks { text, deals, hash },
                             &options,
                         ))
                     }
                     _ => Err(SetupError::new(
-                        "a position is a deal h0/h1/h2/bottom or `seed N`, optionally followed by `first S`",
+                        "a position is a deal h0/h1/h2/bottom (or several) or `seed N`, optionally followed by `first S`",
                     )),
                 }
             }
             Setup::Standard => Err(SetupError::new(
-                "Doudizhu deals from a secret seed: start it with a seed, not the standard setup",
+                "Doudizhu deals from a secret: start it with one, not the standard setup",
             )),
         }
     }

@@ -3,7 +3,8 @@
 
 use qiyuan_doudizhu::{Counts, Doudizhu, Options, Spring};
 use qiyuan_game::{
-    EndReason, Game, Phase, RecordMeta, RefusalKind, Seat, SeatResult, Setup, Turn, Viewer, replay,
+    EndReason, Game, Phase, RecordMeta, RefusalKind, Seat, SeatResult, Secret, Setup, Turn, Viewer,
+    replay,
 };
 
 /// The landlord (seat 0) holds the rocket, three bombs and QQQ; JJJ is the bottom.
@@ -460,5 +461,107 @@ fn bots_decide_from_what_their_seat_sees() {
         ga.act(Seat(0), &x).expect("the bot's play is legal");
         ga = game(&a, 0);
         play(&mut ga, &[(0, "bid 3")]);
+    }
+}
+
+/// A hand dealt from a secret, with random legal actions after `passes` deals
+/// passed out by everyone.
+fn secret_hand(secret: Secret, passes: usize, seed: u64) -> Doudizhu {
+    let mut g = Doudizhu::new(&Options::default(), &Setup::Secret(secret)).unwrap();
+    for _ in 0..passes {
+        for _ in 0..3 {
+            let Turn::Seat(s) = g.turn() else { panic!() };
+            g.act(s, "pass").unwrap();
+        }
+    }
+    let mut rng = qiyuan_doudizhu::rng::SplitMix64::new(seed);
+    while let Turn::Seat(seat) = g.turn() {
+        let legal = g.legal_actions(seat);
+        let pick = legal[rng.below(legal.len() as u64) as usize].clone();
+        g.act(seat, &pick).unwrap();
+    }
+    g
+}
+
+#[test]
+fn secret_deals_are_reproducible_complete_and_apart() {
+    let a = Doudizhu::new(&Options::default(), &Setup::Secret(Secret([1; 32]))).unwrap();
+    let b = Doudizhu::new(&Options::default(), &Setup::Secret(Secret([1; 32]))).unwrap();
+    let mut other = [1; 32];
+    other[31] = 2;
+    let c = Doudizhu::new(&Options::default(), &Setup::Secret(Secret(other))).unwrap();
+    assert_eq!(a.deal(), b.deal(), "a secret deals the same on replay");
+    assert_eq!(a.first_bidder(), b.first_bidder());
+    assert_ne!(a.deal(), c.deal(), "one bit of the secret changes the deal");
+    let d = a.deal();
+    let all = d.hands.iter().fold(d.bottom, |all, h| {
+        assert_eq!(h.len(), 17);
+        assert_eq!(all.0 & h.0, 0, "hands overlap");
+        all.union(*h)
+    });
+    assert_eq!(all.len(), 54);
+    // Redeals come from the same secret, each different, the same on replay.
+    let deals = |secret: Secret| {
+        let mut g = Doudizhu::new(&Options::default(), &Setup::Secret(secret)).unwrap();
+        let mut out = vec![*g.deal()];
+        for _ in 0..3 {
+            for _ in 0..3 {
+                let Turn::Seat(s) = g.turn() else { panic!() };
+                g.act(s, "pass").unwrap();
+            }
+            out.push(*g.deal());
+        }
+        out
+    };
+    let ds = deals(Secret([9; 32]));
+    assert_eq!(ds, deals(Secret([9; 32])));
+    for i in 0..ds.len() {
+        for j in 0..i {
+            assert_ne!(ds[i], ds[j], "deal {i} repeats deal {j}");
+        }
+    }
+    // Every seat is drawn as first bidder for some secret.
+    let seats: std::collections::BTreeSet<u8> = (0..30u8)
+        .map(|i| {
+            Doudizhu::new(&Options::default(), &Setup::Secret(Secret([i; 32])))
+                .unwrap()
+                .first_bidder()
+                .0
+        })
+        .collect();
+    assert_eq!(seats.len(), 3);
+}
+
+#[test]
+fn a_secret_hand_records_its_deals_never_a_secret() {
+    for (i, passes) in [0usize, 1, 2].into_iter().enumerate() {
+        let secret = Secret([0x40 + i as u8; 32]);
+        let g = secret_hand(secret, passes, i as u64);
+        let meta = RecordMeta::default();
+        let text = g.record(&meta);
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert!(json.get("seed").is_none(), "no seed in {text}");
+        assert!(json.get("position").is_none(), "{text}");
+        assert!(
+            !text.contains(&secret.to_hex()),
+            "the secret is not in the record"
+        );
+        assert_eq!(json["passed_out"].as_array().unwrap().len(), passes);
+        // The deals replay the hand, redeals included.
+        let (setup, actions) = Doudizhu::load(&Options::default(), &text).unwrap();
+        let mut r = Doudizhu::new(&Options::default(), &setup).unwrap();
+        for a in &actions {
+            let Turn::Seat(s) = r.turn() else {
+                panic!("replay ended early")
+            };
+            r.act(s, a).unwrap();
+        }
+        assert_eq!(r.outcome(), g.outcome());
+        assert_eq!(r.redeals(), passes);
+        assert_eq!(r.deal().to_ranks(), g.deal().to_ranks());
+        assert_eq!(
+            r.view(Viewer::Spectator).plays,
+            g.view(Viewer::Spectator).plays
+        );
     }
 }

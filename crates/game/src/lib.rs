@@ -3,7 +3,8 @@
 //! A game is a pure value. It is created from its options and a [`Setup`], and
 //! changes only through [`Game::act`], which takes an action written in the game's
 //! own text notation. A refused action returns a [`Refusal`] and leaves the game
-//! exactly as it was. Randomness (the Doudizhu deal) enters only through the setup,
+//! exactly as it was. Randomness (the Doudizhu deal) enters only through the setup
+//! ([`Setup::Secret`], fresh for every game a server deals),
 //! so a game is a pure function of its setup and the list of its accepted actions:
 //! a takeback is a replay of that list without its last entries.
 //!
@@ -87,9 +88,73 @@ pub enum Setup {
     /// A position in the game's own format (FEN for chess and xiangqi; for Go a
     /// position understood by the Go crate).
     Position(String),
-    /// A secret seed from which the game draws its randomness (the Doudizhu deal).
-    /// Kept by the server for audit; never shown to players before the end.
+    /// A seed from which the game draws its randomness (the Doudizhu deal), for
+    /// offline play, tests and audit: reproducible by anyone who knows it. A
+    /// server deals from [`Setup::Secret`] instead.
     Seed(u64),
+    /// A fresh secret from the operating system's random source, one per game,
+    /// from which the game draws its randomness (the Doudizhu deal). The table
+    /// keeps it in its private state and log; it is never shown to anyone.
+    Secret(Secret),
+}
+
+impl Setup {
+    /// Whether the setup is randomness the table chooses (a seed or a secret),
+    /// which players may never propose.
+    pub fn is_random(&self) -> bool {
+        matches!(self, Setup::Seed(_) | Setup::Secret(_))
+    }
+}
+
+/// 32 bytes of secret randomness (256 bits), written as 64 hex digits. Its
+/// `Debug` form hides the bytes, so that no log line or error message can carry
+/// it by accident.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Secret(pub [u8; 32]);
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+impl Secret {
+    /// The hex form (for storage only).
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Reads the hex form: exactly 64 hex digits.
+    pub fn from_hex(text: &str) -> Result<Secret, SetupError> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 64 {
+            return Err(SetupError::new("a secret is 64 hex digits"));
+        }
+        let digit = |c: u8| match c {
+            b'0'..=b'9' => Ok(c - b'0'),
+            b'a'..=b'f' => Ok(c - b'a' + 10),
+            b'A'..=b'F' => Ok(c - b'A' + 10),
+            _ => Err(SetupError::new("a secret is 64 hex digits")),
+        };
+        let mut out = [0u8; 32];
+        for (i, pair) in bytes.chunks_exact(2).enumerate() {
+            out[i] = digit(pair[0])? << 4 | digit(pair[1])?;
+        }
+        Ok(Secret(out))
+    }
+}
+
+impl Serialize for Secret {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_hex())
+    }
+}
+
+impl<'de> Deserialize<'de> for Secret {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Secret::from_hex(&text).map_err(serde::de::Error::custom)
+    }
 }
 
 /// Why an action was refused. Every refusal leaves the game unchanged.
@@ -324,6 +389,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// `doudizhu`.
     const NAME: &'static str;
 
+    /// Whether the game draws randomness at its start (the Doudizhu deal). For
+    /// such a game the table turns the standard start into [`Setup::Secret`] with
+    /// a fresh secret per game, which the server takes from the operating system.
+    const RANDOM: bool = false;
+
     /// A new game. An impossible position is refused with a message saying why.
     fn new(options: &Self::Options, setup: &Setup) -> Result<Self, SetupError>;
 
@@ -460,6 +530,27 @@ mod tests {
             Outcome::draw(2, EndReason::Agreement, "1/2-1/2").winner(),
             None
         );
+    }
+
+    #[test]
+    fn secrets_round_trip_as_hex_and_never_debug_print() {
+        let mut bytes = [0u8; 32];
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(37);
+        }
+        let secret = Secret(bytes);
+        let setup = Setup::Secret(secret);
+        let json = serde_json::to_string(&setup).unwrap();
+        assert_eq!(serde_json::from_str::<Setup>(&json).unwrap(), setup);
+        assert_eq!(
+            Secret::from_hex(&secret.to_hex().to_uppercase()),
+            Ok(secret)
+        );
+        assert!(!format!("{setup:?}").contains(&secret.to_hex()[..8]));
+        assert!(Secret::from_hex("00").is_err());
+        assert!(Secret::from_hex(&"g".repeat(64)).is_err());
+        assert!(serde_json::from_str::<Setup>(r#"{"secret": "ab"}"#).is_err());
+        assert!(setup.is_random() && Setup::Seed(1).is_random() && !Setup::Standard.is_random());
     }
 
     #[test]

@@ -487,7 +487,7 @@ impl Game for Go {
                 let sgf = SgfGame::parse(text).map_err(|e| SetupError::new(e.to_string()))?;
                 Go::from_sgf(options, &sgf)
             }
-            Setup::Seed(_) => Err(SetupError::new("Go has no random setup")),
+            Setup::Seed(_) | Setup::Secret(_) => Err(SetupError::new("Go has no random setup")),
         }
     }
 

@@ -62,10 +62,10 @@ pub async fn create_table(
         time,
         options: c.options,
         setup: match c.setup {
-            Some(qiyuan_game::Setup::Seed(_)) => {
+            Some(setup) if setup.is_random() => {
                 return Err(ApiError::bad_request(
                     "bad_settings",
-                    "deals are the server's to seed",
+                    "deals are the server's to draw",
                 ));
             }
             Some(setup) => setup,
@@ -74,7 +74,7 @@ pub async fn create_table(
         rated: c.rated,
         takebacks: c.takebacks,
     };
-    live::create(app, &c.game, settings).await
+    live::create_for(app, &c.game, settings, Some(user), c.seat).await
 }
 
 pub async fn create_table_http(
@@ -179,7 +179,8 @@ pub struct LogQuery {
 }
 
 /// `GET /api/game/{id}/log?after=N`: the table's history, every accepted command
-/// with its time and version.
+/// with its time and version. The stored entries also hold each Doudizhu hand's
+/// deal secret; only the command is shown, never the secret.
 pub async fn game_log(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -195,8 +196,10 @@ pub async fn game_log(
         .await?
         .into_iter()
         .map(|e| {
-            let entry: Value = serde_json::from_str(&e.entry).unwrap_or(Value::Null);
-            json!({"v": e.version, "at": e.at, "command": entry.get("command")})
+            let command = serde_json::from_str::<qiyuan_table::LogEntry>(&e.entry)
+                .ok()
+                .and_then(|entry| serde_json::to_value(entry.command).ok());
+            json!({"v": e.version, "at": e.at, "command": command})
         })
         .collect();
     Ok(Json(json!({"table": table_id, "entries": entries})))
@@ -204,6 +207,19 @@ pub async fn game_log(
 
 /// `GET /game/{id}.pgn` (or `.sgf`, `.json`): the record of a finished game from
 /// the store, or of the live game as it stands.
+/// A Doudizhu record without a `seed`: records stored before each hand had a
+/// secret of its own named the seed its deals came from, from which later hands
+/// of the table could be computed. The deals themselves stay.
+fn without_seed(text: String) -> String {
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(mut map)) if map.contains_key("seed") => {
+            map.remove("seed");
+            serde_json::to_string_pretty(&Value::Object(map)).unwrap_or(text)
+        }
+        _ => text,
+    }
+}
+
 pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> ApiResult<Response> {
     let Some((id, ext)) = file.rsplit_once('.') else {
         return Err(ApiError::not_found("ask for /game/{id}.pgn"));
@@ -212,12 +228,17 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
     let text = match stored.as_ref().and_then(|g| g.record.clone()) {
         Some(record) => Some((stored.map(|g| g.game).unwrap_or_default(), record)),
         None => {
-            let table_id = id.split('-').next().unwrap_or(id);
-            let live = match app.tables.get(table_id) {
-                Some(handle) => ask(&handle, |reply| TableMsg::Record { reply })
-                    .await
-                    .flatten(),
-                None => None,
+            let (table_id, number) = match id.split_once('-') {
+                Some((table, n)) => (table, n.parse::<u32>().ok().filter(|&n| n > 1)),
+                None => (id, Some(1)),
+            };
+            let live = match (app.tables.get(table_id), number) {
+                (Some(handle), Some(number)) => {
+                    ask(&handle, |reply| TableMsg::Record { number, reply })
+                        .await
+                        .flatten()
+                }
+                _ => None,
             };
             match live {
                 // A record shows every hand: not while they are being played.
@@ -239,10 +260,36 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
     if ext != want {
         return Err(ApiError::not_found(format!("{game} records are .{want}")));
     }
+    let text = if crate::games::hides_information(&game) {
+        without_seed(text)
+    } else {
+        text
+    };
     let mime = match want {
         "json" => "application/json",
         "sgf" => "application/x-go-sgf",
         _ => "application/x-chess-pgn; charset=utf-8",
     };
     Ok(([(header::CONTENT_TYPE, mime)], text).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_seed;
+    use serde_json::Value;
+
+    #[test]
+    fn a_stored_record_is_served_without_its_seed() {
+        let old = r#"{"game": "doudizhu", "seed": 1234567, "deal": {"bottom": ["3s"]}}"#;
+        let served: Value = serde_json::from_str(&without_seed(old.into())).unwrap();
+        assert!(served.get("seed").is_none(), "{served}");
+        assert_eq!(served["deal"]["bottom"][0], "3s", "the deal stays");
+        let new = r#"{"game": "doudizhu", "deal": {}}"#;
+        assert_eq!(
+            without_seed(new.into()),
+            new,
+            "a record without a seed is as stored"
+        );
+        assert_eq!(without_seed("not json".into()), "not json");
+    }
 }

@@ -10,7 +10,7 @@
 //!
 //! A bot chooses its action from its own seat's view only
 //! ([`qiyuan_game::Game::view`] for its seat, the view a player at that seat
-//! gets), never from the table's state or log, which hold the secret deal seed.
+//! gets), never from the table's state or log, which hold the hand's deal secret.
 //! Bots always accept the current settings and are ready, as long as a human sits
 //! at the table (so that bots alone never play on forever), and come back at once
 //! after a server restart.

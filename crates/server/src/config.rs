@@ -37,6 +37,9 @@ pub struct Config {
     pub site: String,
     /// How long a computer player "thinks" before it acts, in milliseconds.
     pub bot_think_ms: u64,
+    /// How many open tables one user may have created at which no game has
+    /// started yet (more are refused with `too_many_tables`); 0: no cap.
+    pub max_idle_tables_per_user: usize,
 }
 
 impl Default for Config {
@@ -54,6 +57,7 @@ impl Default for Config {
             secure_cookies: false,
             site: "qiyuan".into(),
             bot_think_ms: 700,
+            max_idle_tables_per_user: 5,
         }
     }
 }

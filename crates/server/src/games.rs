@@ -2,7 +2,7 @@
 //! table task is written once for every game. Adding a game is one line in
 //! [`new_table`] (and a cargo feature).
 
-use qiyuan_game::{Game, RecordMeta, Seat, Viewer};
+use qiyuan_game::{Game, RecordMeta, Seat, Secret, Viewer};
 use qiyuan_table::{Command, Event, LogEntry, Millis, State, Table, TableConfig, TableRefusal};
 use serde_json::Value;
 
@@ -22,7 +22,17 @@ pub const GAMES: &[&str] = &[
 pub trait AnyTable: Send + Sync {
     fn game_name(&self) -> &'static str;
     fn seats(&self) -> u8;
+    /// Applies a command; for a game that deals at random, with a fresh secret
+    /// of the operating system's random source on offer (see
+    /// [`Table::apply_with`]).
     fn apply(&mut self, cmd: Command, now: Millis) -> Result<Vec<Event>, TableRefusal>;
+    /// Applies a stored log entry (a replay), with the secret it dealt from.
+    fn apply_entry(&mut self, entry: &LogEntry) -> Result<Vec<Event>, TableRefusal>;
+    /// A spectator comes or goes: live only, nothing logged, no new version.
+    fn watch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal>;
+    fn unwatch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal>;
+    fn is_watching(&self, user: &str) -> bool;
+    fn spectator_count(&self) -> usize;
     fn version(&self) -> u64;
     fn log(&self) -> &[LogEntry];
     fn next_deadline(&self) -> Option<Millis>;
@@ -45,7 +55,23 @@ impl<G: Game> AnyTable for Table<G> {
         Table::seats(self)
     }
     fn apply(&mut self, cmd: Command, now: Millis) -> Result<Vec<Event>, TableRefusal> {
-        Table::apply(self, cmd, now)
+        let secret = if G::RANDOM { fresh_secret() } else { None };
+        Table::apply_with(self, cmd, now, secret)
+    }
+    fn apply_entry(&mut self, entry: &LogEntry) -> Result<Vec<Event>, TableRefusal> {
+        Table::apply_entry(self, entry)
+    }
+    fn watch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal> {
+        Table::watch(self, user)
+    }
+    fn unwatch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal> {
+        Table::unwatch(self, user)
+    }
+    fn is_watching(&self, user: &str) -> bool {
+        Table::spectators(self).any(|u| u == user)
+    }
+    fn spectator_count(&self) -> usize {
+        Table::spectators(self).count()
     }
     fn version(&self) -> u64 {
         Table::version(self)
@@ -73,6 +99,21 @@ impl<G: Game> AnyTable for Table<G> {
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+}
+
+/// 32 bytes from the operating system's random source: each game's deal secret.
+/// Should the source fail, there is none, and the game refuses to start (the
+/// command is refused and changes nothing).
+fn fresh_secret() -> Option<Secret> {
+    use rand::RngCore;
+    let mut bytes = [0u8; 32];
+    match rand::rngs::OsRng.try_fill_bytes(&mut bytes) {
+        Ok(()) => Some(Secret(bytes)),
+        Err(err) => {
+            tracing::error!("the operating system's random source failed: {err}");
+            None
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 //! deadline, with no client message needed.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -85,9 +86,10 @@ pub enum TableMsg {
     Snapshot {
         reply: oneshot::Sender<Value>,
     },
-    /// The current game's record: the game's name, the record, and whether the
-    /// game is over.
+    /// The record of game `number` if it is the current (or last) one: the
+    /// game's name, the record, and whether the game is over.
     Record {
+        number: u32,
         reply: oneshot::Sender<Option<(String, String, bool)>>,
     },
 }
@@ -98,6 +100,12 @@ pub struct TableHandle {
     pub id: String,
     pub game: &'static str,
     pub tx: mpsc::Sender<TableMsg>,
+    /// The user who created the table (`None`: the server did, or the table was
+    /// rebuilt after a restart).
+    pub owner: Option<i64>,
+    /// Whether a game has started there (kept by the table's task): until then
+    /// the table counts towards its owner's cap of idle tables.
+    pub played: Arc<AtomicBool>,
 }
 
 /// Every live table on this node.
@@ -105,6 +113,30 @@ pub struct TableHandle {
 pub struct Registry {
     tables: Mutex<HashMap<String, TableHandle>>,
     tasks: Mutex<Vec<JoinHandle<()>>>,
+    /// Tables being created, per owner, not yet in `tables`.
+    creating: Mutex<HashMap<i64, usize>>,
+}
+
+/// A place for one more table of `owner`, held while it is being created.
+struct Reservation<'a> {
+    registry: &'a Registry,
+    owner: i64,
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        let mut creating = self
+            .registry
+            .creating
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = creating.get_mut(&self.owner) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                creating.remove(&self.owner);
+            }
+        }
+    }
 }
 
 impl Registry {
@@ -135,6 +167,42 @@ impl Registry {
         self.lock().remove(id);
     }
 
+    /// How many open tables `owner` created at which no game has started yet.
+    pub fn idle_tables_of(&self, owner: i64) -> usize {
+        self.lock()
+            .values()
+            .filter(|h| h.owner == Some(owner) && !h.played.load(Ordering::Relaxed))
+            .count()
+    }
+
+    /// Holds a place for one more table of `owner`, unless they already have
+    /// `cap` open tables nobody plays at — where no game has started yet (tables
+    /// being created count too, so that a burst of creations cannot pass the
+    /// cap). `cap` 0: no cap.
+    fn reserve(&self, owner: i64, cap: usize) -> Result<Reservation<'_>, ApiError> {
+        let tables = self.lock();
+        let mut creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
+        let idle = tables
+            .values()
+            .filter(|h| h.owner == Some(owner) && !h.played.load(Ordering::Relaxed))
+            .count();
+        let pending = creating.get(&owner).copied().unwrap_or(0);
+        if cap > 0 && idle + pending >= cap {
+            return Err(ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "too_many_tables",
+                format!(
+                    "you have {cap} open tables where no game has started: play at one or let one close first"
+                ),
+            ));
+        }
+        *creating.entry(owner).or_insert(0) += 1;
+        Ok(Reservation {
+            registry: self,
+            owner,
+        })
+    }
+
     /// Waits for every table task to finish (they stop on the shutdown signal).
     pub async fn stop_all(&self) {
         let tasks: Vec<_> =
@@ -159,22 +227,52 @@ pub fn new_id() -> String {
         .collect()
 }
 
-/// Creates a table: stored first, then its task starts.
+/// Creates a table for the server itself (quick pairing): stored first, then its
+/// task starts.
 pub async fn create(
     app: &Arc<App>,
     game: &str,
     settings: Settings,
+) -> Result<TableHandle, ApiError> {
+    create_for(app, game, settings, None, None).await
+}
+
+/// Creates a table: checked, stored, then its task starts. With an `owner`, the
+/// table counts towards their cap of open tables nobody plays at, where no game
+/// has started yet (`max_idle_tables_per_user`). With a `seat`, it must be one of the game's
+/// seats: a refused creation leaves nothing behind.
+pub async fn create_for(
+    app: &Arc<App>,
+    game: &str,
+    settings: Settings,
+    owner: Option<&UserInfo>,
+    seat: Option<Seat>,
 ) -> Result<TableHandle, ApiError> {
     let config = TableConfig {
         settings,
         tournament: false,
         first_move: app.config.first_move_secs.map(|s| (s * 1000.0) as Millis),
         grace: app.config.escape_grace_secs.map(|s| (s * 1000.0) as Millis),
-        // Only games dealt at random take a seed; the others refuse one.
-        deal_seed: (game == "doudizhu").then(rand::random),
+        // Each game's deal draws from a fresh secret of its own (see `games`).
+        deal_seed: None,
     };
     let table =
         new_table(game, config.clone()).map_err(|e| ApiError::bad_request("bad_settings", e))?;
+    if let Some(seat) = seat
+        && seat.0 >= table.seats()
+    {
+        return Err(ApiError::bad_request(
+            "no_such_seat",
+            format!("a {game} table has seats 0 to {}", table.seats() - 1),
+        ));
+    }
+    let _reservation = match owner {
+        Some(user) => Some(
+            app.tables
+                .reserve(user.id, app.config.max_idle_tables_per_user)?,
+        ),
+        None => None,
+    };
     let id = new_id();
     let row = TableRow {
         id: id.clone(),
@@ -184,7 +282,8 @@ pub async fn create(
         created_at: crate::now_ms(),
     };
     app.store.create_table(&row).await?;
-    let live = Live::new(app.clone(), id, table, 0);
+    let mut live = Live::new(app.clone(), id, table, 0);
+    live.owner = owner.map(|u| u.id);
     Ok(live.spawn())
 }
 
@@ -210,7 +309,7 @@ async fn restore_one(app: &Arc<App>, row: &TableRow) -> anyhow::Result<()> {
         let logged: qiyuan_table::LogEntry = serde_json::from_str(&entry.entry)?;
         let from = table.version();
         let events = table
-            .apply(logged.command, logged.at)
+            .apply_entry(&logged)
             .map_err(|r| anyhow::anyhow!("log entry {} refused on replay: {r}", entry.version))?;
         history.push(Batch {
             from,
@@ -267,6 +366,10 @@ struct Live {
     history: Vec<Batch>,
     /// The current game's stored id and its players' ratings at the start.
     game_id: Option<String>,
+    /// Who created the table (for the cap on idle tables).
+    owner: Option<i64>,
+    /// Whether a game has started, for the registry.
+    played: Arc<AtomicBool>,
 }
 
 impl Live {
@@ -279,15 +382,23 @@ impl Live {
             subs: HashMap::new(),
             history: Vec::new(),
             game_id: None,
+            owner: None,
+            played: Arc::new(AtomicBool::new(false)),
         }
     }
 
     fn spawn(self) -> TableHandle {
         let (tx, rx) = mpsc::channel(1024);
+        self.played.store(
+            self.table.state().status != Status::Waiting,
+            Ordering::Relaxed,
+        );
         let handle = TableHandle {
             id: self.id.clone(),
             game: self.table.game_name(),
             tx,
+            owner: self.owner,
+            played: self.played.clone(),
         };
         let app = self.app.clone();
         app.lobby.publish(self.summary());
@@ -398,8 +509,10 @@ impl Live {
             TableMsg::Snapshot { reply } => {
                 let _ = reply.send(self.table.view(Viewer::Spectator, now()));
             }
-            TableMsg::Record { reply } => {
-                let record = self.record();
+            TableMsg::Record { number, reply } => {
+                // Only the game asked for: the live one, or the last one played.
+                let current = self.table.state().game.as_ref().map(|g| g.number);
+                let record = self.record().filter(|_| current == Some(number));
                 let over = self.table.state().status != Status::Playing;
                 let _ = reply.send(record.map(|r| (self.table.game_name().to_string(), r, over)));
             }
@@ -463,6 +576,16 @@ impl Live {
                 .apply_and_commit(Command::Reconnect { user: name.clone() }, None, None)
                 .await;
         }
+        // A spectator who leaves stops watching: live only, like watching.
+        if matches!(act, TableAct::Leave) && self.table.is_watching(&name) {
+            self.unwatch_live(&name);
+            conn.send(protocol::out(
+                "ack",
+                json!({"table": self.id, "v": self.table.version()}),
+                req.as_ref(),
+            ));
+            return;
+        }
         let cmd = match act {
             TableAct::AddBot { seat, level } => crate::bots::add(&*self.table, &name, seat, level),
             TableAct::RemoveBot { seat } => crate::bots::remove(&*self.table, &name, seat),
@@ -493,17 +616,19 @@ impl Live {
         if let Some(user) = &conn.user {
             let name = user.username.clone();
             let state = self.table.state();
-            let seat = self.table.seat_of(&name);
-            let cmd = match seat {
+            match self.table.seat_of(&name) {
+                // A seated player who was away is back: that is the game's business.
                 Some(seat) if state.seats[seat.index()].absent_since.is_some() => {
-                    Some(Command::Reconnect { user: name })
+                    let cmd = Command::Reconnect { user: name };
+                    let _ = self.apply_and_commit(cmd, None, None).await;
                 }
-                Some(_) => None,
-                None if !state.spectators.contains(&name) => Some(Command::Watch { user: name }),
-                None => None,
-            };
-            if let Some(cmd) = cmd {
-                let _ = self.apply_and_commit(cmd, None, None).await;
+                Some(_) => {}
+                // A spectator writes nothing: watching is live only.
+                None => {
+                    if let Ok(events) = self.table.watch(&name) {
+                        self.broadcast_live(&events);
+                    }
+                }
             }
         }
         let v = self.table.version();
@@ -546,11 +671,35 @@ impl Live {
             .table
             .seat_of(&name)
             .is_some_and(|s| state.seats[s.index()].absent_since.is_none());
-        if seated_present || state.spectators.contains(&name) {
+        if seated_present {
             let _ = self
                 .apply_and_commit(Command::Disconnect { user: name }, None, None)
                 .await;
+        } else if self.table.is_watching(&name) {
+            self.unwatch_live(&name);
         }
+    }
+
+    /// A spectator stops watching: live only.
+    fn unwatch_live(&mut self, name: &str) {
+        if let Ok(events) = self.table.unwatch(name) {
+            self.broadcast_live(&events);
+        }
+    }
+
+    /// Sends live-only events (spectators coming and going) to every subscriber:
+    /// a batch that moves no version (`from` = `v`), kept out of the history
+    /// (a client that resumes gets the spectators in its state).
+    fn broadcast_live(&mut self, events: &[Event]) {
+        let v = self.table.version();
+        let batch = Batch {
+            from: v,
+            v,
+            events: serde_json::to_value(events).unwrap_or(Value::Null),
+            ratings: None,
+        };
+        self.broadcast(&batch);
+        self.app.lobby.publish(self.summary());
     }
 
     fn viewer_of(&self, conn: &Conn) -> Viewer {
@@ -574,6 +723,10 @@ impl Live {
     ) -> Result<u64, ApiError> {
         let from = self.persisted;
         let result = self.table.apply(cmd, now());
+        self.played.store(
+            self.table.state().status != Status::Waiting,
+            Ordering::Relaxed,
+        );
         let (events, refusal) = match result {
             Ok(events) => (events, None),
             Err(mut refusal) => (std::mem::take(&mut refusal.fired), Some(refusal)),
@@ -635,7 +788,7 @@ impl Live {
             for entry in &log {
                 let logged: qiyuan_table::LogEntry = serde_json::from_str(&entry.entry)?;
                 table
-                    .apply(logged.command, logged.at)
+                    .apply_entry(&logged)
                     .map_err(|r| anyhow::anyhow!("{r}"))?;
             }
             anyhow::Ok((table, log.len() as u64))
@@ -725,11 +878,20 @@ impl Live {
     ) -> anyhow::Result<()> {
         let id = self.game_id_of(number);
         let pool = self.pool(settings);
+        // Whether the game counts, as the table decided at its start (a game from
+        // a loaded position never does, whatever its settings say).
+        let rated = self
+            .table
+            .state()
+            .game
+            .as_ref()
+            .filter(|g| g.number == number)
+            .is_some_and(|g| g.rated);
         let mut rows = Vec::new();
         for (seat, name) in players.iter().enumerate() {
             let user = self.app.store.user_by_name(name).await?;
             let rating = match &user {
-                Some(u) if settings.rated && !u.guest => Some(
+                Some(u) if rated && !u.guest => Some(
                     self.app
                         .store
                         .rating(u.id, &pool)
@@ -762,7 +924,7 @@ impl Live {
                 number: i64::from(number),
                 game: self.table.game_name().to_string(),
                 settings: serde_json::to_string(settings)?,
-                rated: settings.rated,
+                rated,
                 started_at,
                 players: rows,
             })
@@ -861,12 +1023,19 @@ impl Live {
 
     fn summary(&self) -> TableSummary {
         let state = self.table.state();
-        let settings = state
+        let playing = state
             .game
             .as_ref()
-            .filter(|_| state.status == Status::Playing)
+            .filter(|_| state.status == Status::Playing);
+        let settings = playing
             .map(|g| &g.settings)
             .unwrap_or(&state.proposal.settings);
+        // What counts: the game's own verdict, or what the proposal would give (a
+        // loaded position is never rated).
+        let rated = playing.map_or(
+            settings.rated && settings.setup == qiyuan_game::Setup::Standard,
+            |g| g.rated,
+        );
         TableSummary {
             id: self.id.clone(),
             game: self.table.game_name().to_string(),
@@ -881,8 +1050,8 @@ impl Live {
                 })
                 .collect(),
             time: settings.time,
-            rated: settings.rated,
-            spectators: state.spectators.len(),
+            rated,
+            spectators: self.table.spectator_count(),
             version: self.table.version(),
             invite: format!("/table/{}", self.id),
         }

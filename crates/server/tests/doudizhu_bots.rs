@@ -285,6 +285,7 @@ async fn bots_come_back_after_a_restart(backend: Backend) {
         ws: format!("ws://{}/ws", running.addr),
         running: Some(running),
         dir,
+        config: config.clone(),
     };
     let human = server.guest().await;
     let mut ws = human.ws().await;

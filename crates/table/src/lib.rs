@@ -11,11 +11,14 @@
 //!
 //! # Driving a table (for the server)
 //!
-//! * Create it with [`Table::new`] from a [`TableConfig`] (the first settings, and
-//!   for Doudizhu a secret `deal_seed`).
+//! * Create it with [`Table::new`] from a [`TableConfig`] (the first settings).
 //! * Turn each client message into a [`Command`], putting in the authenticated
 //!   [`UserId`] — the table trusts it and only checks the user's seat — and call
-//!   [`Table::apply`]`(cmd, now)` with the server's time in milliseconds. Send the
+//!   [`Table::apply`]`(cmd, now)` with the server's time in milliseconds; for a
+//!   game that draws randomness ([`qiyuan_game::Game::RANDOM`], Doudizhu) call
+//!   [`Table::apply_with`]`(cmd, now, Some(secret))` with 32 fresh bytes of the
+//!   operating system's random source each time: a game started by the command
+//!   deals from them, and its log entry keeps them. Send the
 //!   returned [`Event`]s to everyone at the table, tagged with [`Table::version`];
 //!   send a [`TableRefusal`] to the sender only (and its `fired` events, if any,
 //!   to everyone). Events never carry hidden information.
@@ -31,7 +34,10 @@
 //! * Build each client's snapshot with [`Table::view`] (or [`Table::view_for`] a
 //!   user); the game's own `view` removes what that viewer may not see. Never send
 //!   [`Table::state`] or the log to clients: they hold the setup, which for
-//!   Doudizhu is the secret deal seed.
+//!   Doudizhu is the hand's secret ([`LogEntry::deal`]).
+//! * Spectators: [`Table::watch`] and [`Table::unwatch`] are live only: not
+//!   logged, no version, so that watching writes nothing to anyone's game; the
+//!   events they return are for the live broadcast.
 //! * Timers due at a command's time fire before it, exactly as a [`Command::Tick`]
 //!   at that moment would (the log records such a tick), and timers the command
 //!   makes due fire right after it: no timer is left overdue after a call. The
@@ -40,13 +46,14 @@
 //!   flag deadline itself waits for the seat's last compensated lag (at most its
 //!   quota), as Lichess does.
 //! * Persist [`Table::log`] (append each new [`LogEntry`] before sending its
-//!   events). After a restart, rebuild with [`Table::replay`] and then apply
+//!   events). After a restart, rebuild with [`Table::replay`] (or
+//!   [`Table::apply_entry`] per entry) and then apply
 //!   [`Command::Restart`] with the time the server went down (or the last entry's
 //!   time) before anything else: the downtime is not charged to anyone's clock and
 //!   every player gets a fresh grace period to reconnect (counted only once
 //!   someone is back). Spectators are dropped;
-//!   the server sends [`Command::Reconnect`] and [`Command::Watch`] as sockets
-//!   come back.
+//!   the server sends [`Command::Reconnect`] and calls [`Table::watch`] as
+//!   sockets come back.
 //!
 //! # Rules the table enforces
 //!
@@ -78,6 +85,10 @@
 //! * Loading (读入): a proposal's `setup` may be a position (FEN) or a whole record
 //!   (PGN, SGF); a record's moves are replayed, are never taken back, and the game
 //!   goes on from its end. Games from a loaded position or record are not rated.
+//! * Rated: a game counts for ratings only when its settings say so and it
+//!   starts from the standard position; every way it ends — mate, resignation,
+//!   time, agreement, a claimed draw, an arbiter's decision — follows that
+//!   (an abort never counts).
 //! * Fouls: an arbiter's [`Command::Foul`] counts against a seat; the third loses.
 //!   [`Command::Adjudicate`] decides a game outright.
 

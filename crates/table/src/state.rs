@@ -70,7 +70,8 @@ pub struct GameState {
     /// 1 for the table's first game.
     pub number: u32,
     pub settings: Settings,
-    /// The setup the game really started from (with the deal seed, if any).
+    /// The setup the game really started from (with the deal secret, if any:
+    /// never for a client).
     pub setup: Setup,
     /// Actions loaded from a record before the game started (读入): part of the
     /// game, but not of the table's move list, and never taken back.
@@ -107,6 +108,9 @@ pub struct GameState {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
     pub seats: Vec<SeatState>,
+    /// Spectators added by logged `Watch` entries of old logs (see
+    /// [`crate::Command::Watch`]); those watching now are in
+    /// [`crate::Table::spectators`].
     pub spectators: BTreeSet<UserId>,
     pub proposal: Proposal,
     pub status: Status,

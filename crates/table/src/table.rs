@@ -3,8 +3,10 @@
 use std::fmt;
 
 use qiyuan_clock::{Clock, ClockView, DAY, Millis, Speed, TimeControl};
+use std::collections::BTreeSet;
+
 use qiyuan_game::{
-    DrawOffers, EndReason, Game, Outcome, RecordMeta, Seat, SeatResult, Setup, Turn, Viewer,
+    DrawOffers, EndReason, Game, Outcome, RecordMeta, Seat, SeatResult, Secret, Setup, Turn, Viewer,
 };
 
 use crate::state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
@@ -43,6 +45,13 @@ pub struct Table<G: Game> {
     game: Option<G>,
     options: Option<G::Options>,
     log: Vec<LogEntry>,
+    /// Who watches now, apart from the seated players: live only, never logged,
+    /// so watching writes nothing and moves no version (see [`Table::watch`]).
+    watchers: BTreeSet<UserId>,
+    /// The secret offered for the command being applied (see
+    /// [`Table::apply_with`]), and whether a game start took it.
+    offered: Option<Secret>,
+    dealt: Option<Secret>,
 }
 
 impl<G: Game> Clone for Table<G> {
@@ -54,6 +63,9 @@ impl<G: Game> Clone for Table<G> {
             game: self.game.clone(),
             options: self.options.clone(),
             log: self.log.clone(),
+            watchers: self.watchers.clone(),
+            offered: None,
+            dealt: None,
         }
     }
 }
@@ -69,7 +81,8 @@ impl<G: Game> fmt::Debug for Table<G> {
 }
 
 /// Two tables are equal when their state, log and game agree; the games are
-/// compared through every viewer's view (games need not be comparable).
+/// compared through every viewer's view (games need not be comparable). Who
+/// watches is not compared: it is live, not part of what a log reproduces.
 impl<G: Game> PartialEq for Table<G> {
     fn eq(&self, other: &Self) -> bool {
         self.config == other.config
@@ -83,7 +96,12 @@ impl<G: Game> Table<G> {
     /// A new, empty table. Refused when the settings do not make a game.
     pub fn new(config: TableConfig) -> Result<Self, String> {
         config.settings.time.validate()?;
-        let seats_n = build_game::<G>(&config.settings, &config, 1)?.game.seats();
+        if config.settings.setup.is_random() {
+            return Err("deals are drawn by the table".into());
+        }
+        let seats_n = build_game::<G>(&config.settings, &config, 1, Some(TRIAL))?
+            .game
+            .seats();
         let state = State {
             seats: vec![SeatState::default(); seats_n as usize],
             spectators: Default::default(),
@@ -104,6 +122,9 @@ impl<G: Game> Table<G> {
             game: None,
             options: None,
             log: Vec::new(),
+            watchers: BTreeSet::new(),
+            offered: None,
+            dealt: None,
         })
     }
 
@@ -112,10 +133,16 @@ impl<G: Game> Table<G> {
         let mut table = Table::new(config).map_err(ReplayError::Config)?;
         for (index, entry) in log.iter().enumerate() {
             table
-                .apply(entry.command.clone(), entry.at)
+                .apply_entry(entry)
                 .map_err(|refusal| ReplayError::Refused { index, refusal })?;
         }
         Ok(table)
+    }
+
+    /// Applies one entry of a log, with the secret it dealt from, if any: how a
+    /// replay goes.
+    pub fn apply_entry(&mut self, entry: &LogEntry) -> R {
+        self.apply_with(entry.command.clone(), entry.at, entry.deal)
     }
 
     pub fn config(&self) -> &TableConfig {
@@ -131,8 +158,36 @@ impl<G: Game> Table<G> {
         self.game.as_ref()
     }
 
+    /// Every accepted command. It holds secrets (the deal secret of each game
+    /// of a game that [`Game::RANDOM`]): for the store, never for a client.
     pub fn log(&self) -> &[LogEntry] {
         &self.log
+    }
+
+    /// Who watches the table now (live only; seated players are not listed).
+    pub fn spectators(&self) -> impl Iterator<Item = &UserId> {
+        self.state.spectators.union(&self.watchers)
+    }
+
+    /// `user` starts watching. Watching is live only: it is not logged and does
+    /// not change the version, so spectators never write to anyone's game. The
+    /// event is for the live broadcast.
+    pub fn watch(&mut self, user: &str) -> R {
+        if self.seat_of(user).is_some() {
+            return refuse(K::AlreadySeated, "you sit at this table");
+        }
+        if self.state.spectators.contains(user) || !self.watchers.insert(user.to_string()) {
+            return refuse(K::NotAllowed, "you are already watching");
+        }
+        Ok(vec![Event::Watching { user: user.into() }])
+    }
+
+    /// `user` stops watching (live only, as [`Table::watch`]).
+    pub fn unwatch(&mut self, user: &str) -> R {
+        if !self.watchers.remove(user) {
+            return refuse(K::NotAtTable, "you are not watching");
+        }
+        Ok(vec![Event::Unwatched { user: user.into() }])
     }
 
     /// The table's version: the number of log entries. Every accepted command
@@ -168,8 +223,29 @@ impl<G: Game> Table<G> {
 
     /// Applies a command at `now`. Timers due at `now` fire first. On success the
     /// command is logged and its events returned; a refusal changes nothing (but
-    /// see [`TableRefusal::fired`]).
+    /// see [`TableRefusal::fired`]). A game that draws randomness
+    /// ([`Game::RANDOM`]) cannot start through `apply`: see [`Table::apply_with`].
     pub fn apply(&mut self, cmd: Command, now: Millis) -> R {
+        self.apply_with(cmd, now, None)
+    }
+
+    /// [`Table::apply`] with a fresh secret on offer: should the command start a
+    /// game that draws randomness, the game deals from `secret` (its setup is
+    /// [`Setup::Secret`]) and the command's log entry keeps it
+    /// ([`LogEntry::deal`]) so that a replay deals the same. The server offers a
+    /// new secret from the operating system's random source with every command;
+    /// one not taken is forgotten. Without one, such a game cannot start (a table
+    /// from before secrets, with a [`TableConfig::deal_seed`], still deals from it).
+    pub fn apply_with(&mut self, cmd: Command, now: Millis, secret: Option<Secret>) -> R {
+        self.offered = secret;
+        self.dealt = None;
+        let result = self.apply_inner(cmd, now);
+        self.offered = None;
+        self.dealt = None;
+        result
+    }
+
+    fn apply_inner(&mut self, cmd: Command, now: Millis) -> R {
         let now = now.max(self.state.now);
         // A move by the seat whose flag is due settles that flag itself, with its
         // lag compensated, so a move sent in time is not pre-empted by the timer;
@@ -184,13 +260,19 @@ impl<G: Game> Table<G> {
         if matches!(cmd, Command::Tick) {
             return Ok(fired);
         }
-        let backup = (self.state.clone(), self.game.clone(), self.options.clone());
+        let backup = (
+            self.state.clone(),
+            self.game.clone(),
+            self.options.clone(),
+            self.watchers.clone(),
+        );
         match self.handle(cmd.clone(), now) {
             Ok(events) => {
                 self.state.now = now;
                 self.log.push(LogEntry {
                     at: now,
                     command: cmd,
+                    deal: self.dealt.take(),
                 });
                 fired.extend(events);
                 // The command may have made a timer due (a reconnection makes an
@@ -200,7 +282,7 @@ impl<G: Game> Table<G> {
                 Ok(fired)
             }
             Err(mut refusal) => {
-                (self.state, self.game, self.options) = backup;
+                (self.state, self.game, self.options, self.watchers) = backup;
                 refusal.fired = fired;
                 Err(refusal)
             }
@@ -230,6 +312,7 @@ impl<G: Game> Table<G> {
             self.log.push(LogEntry {
                 at: now,
                 command: Command::Tick,
+                deal: None,
             });
         }
         fired
@@ -239,8 +322,8 @@ impl<G: Game> Table<G> {
         match cmd {
             Command::Sit { user, seat } => self.sit(user, seat),
             Command::Stand { user } => self.stand(&user),
-            Command::Watch { user } => self.watch(user),
-            Command::Unwatch { user } => self.unwatch(&user),
+            Command::Watch { user } => self.logged_watch(user),
+            Command::Unwatch { user } => self.logged_unwatch(&user),
             Command::Propose { user, settings } => self.propose(&user, settings),
             Command::Accept { user, proposal } => self.accept(&user, proposal, now),
             Command::Ready { user, proposal } => self.ready(&user, proposal, now),
@@ -257,7 +340,10 @@ impl<G: Game> Table<G> {
                 let seat = self.playing_seat(&user)?;
                 let game = self.game.as_mut().ok_or_else(no_game)?;
                 let outcome = game.claim(seat, claim).map_err(game_refusal)?;
-                Ok(self.end(outcome, true, now))
+                // A claimed draw counts exactly when the game does: not in a
+                // casual game, nor from a loaded position.
+                let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
+                Ok(self.end(outcome, rated, now))
             }
             Command::Resign { user } => {
                 let seat = self.playing_seat(&user)?;
@@ -303,7 +389,7 @@ impl<G: Game> Table<G> {
                 if outcome.results.len() != self.seats_n as usize {
                     return refuse(K::NotAllowed, "the outcome needs one result per seat");
                 }
-                let rated = self.state.game.as_ref().is_some_and(|g| g.settings.rated);
+                let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
                 Ok(self.end(outcome, rated, now))
             }
         }
@@ -330,6 +416,7 @@ impl<G: Game> Table<G> {
             ..SeatState::default()
         };
         self.state.spectators.remove(&user);
+        self.watchers.remove(&user);
         self.clear_rematch();
         Ok(vec![Event::Sat { seat, user }])
     }
@@ -356,7 +443,9 @@ impl<G: Game> Table<G> {
         }
     }
 
-    fn watch(&mut self, user: UserId) -> R {
+    /// A logged `Watch`: only in logs written before watching became live only
+    /// (see [`Table::watch`]); replayed as it was then.
+    fn logged_watch(&mut self, user: UserId) -> R {
         if self.seat_of(&user).is_some() {
             return refuse(K::AlreadySeated, "you sit at this table");
         }
@@ -366,7 +455,8 @@ impl<G: Game> Table<G> {
         Ok(vec![Event::Watching { user }])
     }
 
-    fn unwatch(&mut self, user: &str) -> R {
+    /// A logged `Unwatch`, as [`Table::logged_watch`].
+    fn logged_unwatch(&mut self, user: &str) -> R {
         if !self.state.spectators.remove(user) {
             return refuse(K::NotAtTable, "you are not watching");
         }
@@ -406,14 +496,14 @@ impl<G: Game> Table<G> {
         if self.config.tournament {
             return refuse(K::SettingsFixed, "a tournament table's settings are fixed");
         }
-        if matches!(settings.setup, Setup::Seed(_)) {
+        if settings.setup.is_random() {
             return refuse(K::BadSettings, "deals are drawn by the table");
         }
         settings
             .time
             .validate()
             .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
-        build_game::<G>(&settings, &self.config, self.state.games + 1)
+        build_game::<G>(&settings, &self.config, self.state.games + 1, Some(TRIAL))
             .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
         let proposal = Proposal {
             id: self.state.proposal.id + 1,
@@ -510,8 +600,12 @@ impl<G: Game> Table<G> {
             options,
             setup,
             preloaded,
-        } = build_game::<G>(&settings, &self.config, number)
+        } = build_game::<G>(&settings, &self.config, number, self.offered)
             .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        if let Setup::Secret(secret) = setup {
+            // The entry of the command that started the game keeps the secret.
+            self.dealt = Some(secret);
+        }
         let n = self.seats_n as usize;
         let players: Vec<UserId> = self
             .state
@@ -961,6 +1055,7 @@ impl<G: Game> Table<G> {
             }
         }
         self.state.spectators.clear();
+        self.watchers.clear();
         events.insert(
             0,
             Event::Resumed {
@@ -1186,16 +1281,33 @@ fn empty_clock(now: Millis) -> ClockView {
     Clock::new(TimeControl::None, 0).view(now)
 }
 
-/// The setup game `number` starts from: the agreed one, or for a table with a deal
-/// seed and a standard start, a seed drawn from the table's secret.
-fn game_setup(settings: &Settings, config: &TableConfig, number: u32) -> Setup {
-    match (&settings.setup, config.deal_seed) {
-        (Setup::Standard, Some(seed)) => Setup::Seed(splitmix(seed ^ u64::from(number))),
-        (setup, _) => setup.clone(),
+/// The secret the settings are checked with before a game starts (a proposal, a
+/// new table): the game built from it is thrown away, never played.
+const TRIAL: Secret = Secret([0; 32]);
+
+/// The setup game `number` starts from: the agreed one, or for a game that draws
+/// randomness and a standard start, the secret on offer. Without one, a table
+/// from before secrets deals from a seed derived from its `deal_seed` (as it
+/// always did, so that its logs replay); any other table cannot start the game.
+fn game_setup<G: Game>(
+    settings: &Settings,
+    config: &TableConfig,
+    number: u32,
+    secret: Option<Secret>,
+) -> Result<Setup, String> {
+    match (&settings.setup, secret, config.deal_seed) {
+        (Setup::Standard, Some(secret), _) if G::RANDOM => Ok(Setup::Secret(secret)),
+        (Setup::Standard, None, Some(seed)) if G::RANDOM => {
+            Ok(Setup::Seed(splitmix(seed ^ u64::from(number))))
+        }
+        (Setup::Standard, None, None) if G::RANDOM => {
+            Err("no secret to deal from: the server offers one with each command".into())
+        }
+        (setup, _, _) => Ok(setup.clone()),
     }
 }
 
-/// SplitMix64: spreads a table seed into one seed per game.
+/// SplitMix64: spreads a legacy table seed into one seed per game.
 fn splitmix(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -1216,6 +1328,7 @@ fn build_game<G: Game>(
     settings: &Settings,
     config: &TableConfig,
     number: u32,
+    secret: Option<Secret>,
 ) -> Result<Built<G>, String> {
     let options: G::Options = if settings.options.is_null() {
         G::Options::default()
@@ -1223,7 +1336,7 @@ fn build_game<G: Game>(
         serde_json::from_value(settings.options.clone())
             .map_err(|e| format!("bad options for {}: {e}", G::NAME))?
     };
-    let setup = game_setup(settings, config, number);
+    let setup = game_setup::<G>(settings, config, number, secret)?;
     let new_error = match G::new(&options, &setup) {
         Ok(game) => {
             return Ok(Built {
@@ -1242,7 +1355,7 @@ fn build_game<G: Game>(
     let Ok((setup, actions)) = G::load(&options, record) else {
         return Err(new_error);
     };
-    if matches!(setup, Setup::Seed(_)) {
+    if setup.is_random() {
         return Err("a record cannot choose the deal".into());
     }
     let mut game = G::new(&options, &setup).map_err(|e| e.message)?;

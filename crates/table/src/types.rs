@@ -3,7 +3,7 @@
 use std::fmt;
 
 use qiyuan_clock::{ClockView, Millis, TimeControl};
-use qiyuan_game::{Claim, Outcome, RefusalKind, Seat, Setup};
+use qiyuan_game::{Claim, Outcome, RefusalKind, Seat, Secret, Setup};
 use serde::{Deserialize, Serialize};
 
 /// A user, as the server identifies them. The table never authenticates: the server
@@ -20,8 +20,9 @@ pub struct Settings {
     pub options: serde_json::Value,
     /// Where the game starts: the standard position or a loaded one (读入): a
     /// position in the game's format (FEN), or a whole record (PGN, SGF) whose
-    /// moves are replayed and the game goes on from its last position. A seed is
-    /// never accepted from players; deals come from the table's secret seed.
+    /// moves are replayed and the game goes on from its last position. A seed or
+    /// secret is never accepted from players; each deal comes from a fresh
+    /// secret the server offers (see [`crate::Table::apply_with`]).
     #[serde(default = "standard")]
     pub setup: Setup,
     /// Whether the game counts for ratings.
@@ -79,9 +80,11 @@ pub struct TableConfig {
     /// by escape; `None`: by speed (see [`crate::default_grace`]).
     #[serde(default)]
     pub grace: Option<Millis>,
-    /// The secret from which each game's deal is drawn (Doudizhu). Games that need
-    /// no randomness ignore it. Never shown to anyone.
-    #[serde(default)]
+    /// Legacy: the one secret from which tables created before per-game secrets
+    /// drew every game's deal (Doudizhu), kept so that their logs replay. A game
+    /// started with a secret on offer ([`crate::Table::apply_with`]) deals from
+    /// that instead; new tables have none. Never shown to anyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal_seed: Option<u64>,
 }
 
@@ -112,11 +115,12 @@ pub enum Command {
     Stand {
         user: UserId,
     },
-    /// Watch the table.
+    /// Watch the table. Legacy: watching is live only now ([`crate::Table::watch`]);
+    /// these entries are found only in old logs and replay as they did.
     Watch {
         user: UserId,
     },
-    /// Stop watching.
+    /// Stop watching (legacy, as `Watch`).
     Unwatch {
         user: UserId,
     },
@@ -434,6 +438,11 @@ impl std::error::Error for TableRefusal {}
 pub struct LogEntry {
     pub at: Millis,
     pub command: Command,
+    /// The secret the game this command started deals from (Doudizhu): the
+    /// store keeps it so that a replay deals the same cards; no client may ever
+    /// see it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Secret>,
 }
 
 /// A log that does not replay.

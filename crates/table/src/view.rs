@@ -128,7 +128,7 @@ impl<G: Game> Table<G> {
             version: self.version(),
             game_name: G::NAME,
             seats,
-            spectators: state.spectators.iter().cloned().collect(),
+            spectators: self.spectators().cloned().collect(),
             proposal: state.proposal.clone(),
             status: state.status,
             you: match viewer {

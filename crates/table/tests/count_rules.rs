@@ -297,9 +297,100 @@ fn claims_end_in_a_draw() {
         user: user(0),
         claim: Claim::FiftyMoves,
     });
-    let (o, _) = ended(&ev).unwrap();
+    let (o, rated) = ended(&ev).unwrap();
     assert_eq!(o.reason, EndReason::FiftyMoves);
+    assert!(!rated, "a claim in a casual game is not rated");
     s.check_replay();
+}
+
+/// Every way a game ends counts for ratings exactly when the game does: rated
+/// settings and the standard start. A loaded position (读入) never counts.
+#[test]
+fn every_end_is_rated_only_in_a_rated_standard_game() {
+    let kinds = [
+        ("casual", false, false),
+        ("rated", true, false),
+        ("loaded", true, true),
+    ];
+    let ends = [
+        "claim",
+        "agreement",
+        "resignation",
+        "timeout",
+        "rules",
+        "abort",
+        "adjudicated",
+    ];
+    for (kind, rated_settings, loaded) in kinds {
+        for end in ends {
+            let mut c = cfg(TimeControl::fischer(1, 0));
+            c.settings.rated = rated_settings;
+            if loaded {
+                c.settings.setup = Setup::Position("0".into());
+            }
+            if end == "rules" {
+                c.settings.options = serde_json::json!({"target": 10});
+            }
+            let mut s = Script::<Count>::started(c);
+            let counts = rated_settings && !loaded;
+            assert_eq!(s.table.state().game.as_ref().unwrap().rated, counts);
+            if end != "abort" {
+                for (i, a) in [(0, "3"), (1, "3"), (0, "3")] {
+                    s.play(i, S, a);
+                }
+            }
+            let ev = match end {
+                "claim" => {
+                    s.play(1, S, "1");
+                    s.ok(Command::Claim {
+                        user: user(0),
+                        claim: Claim::FiftyMoves,
+                    })
+                }
+                "agreement" => {
+                    s.ok(Command::OfferDraw { user: user(0) });
+                    s.ok(Command::AcceptDraw { user: user(1) })
+                }
+                "resignation" => s.ok(Command::Resign { user: user(1) }),
+                "timeout" => {
+                    s.wait(61 * S);
+                    s.tick()
+                }
+                "rules" => s.play(1, S, "1"),
+                "abort" => s.ok(Command::Abort { user: user(0) }),
+                _ => s.ok(Command::Adjudicate {
+                    outcome: qiyuan_game::Outcome::draw(2, EndReason::Adjudication, "1/2-1/2"),
+                }),
+            };
+            let (o, rated) = ended(&ev).unwrap_or_else(|| panic!("{kind} {end}: {ev:?}"));
+            let expect = counts && end != "abort";
+            assert_eq!(rated, expect, "{kind} game ended by {end} ({:?})", o.reason);
+            assert_eq!(s.table.state().game.as_ref().unwrap().rated, expect);
+            s.check_replay();
+        }
+    }
+}
+
+#[test]
+fn watching_is_live_only() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::None));
+    let (v, log) = (s.table.version(), s.table.log().to_vec());
+    for _ in 0..200 {
+        assert!(!s.table.watch("dave").unwrap().is_empty());
+        assert!(s.table.unwatch("dave").is_ok());
+    }
+    assert_eq!(s.table.version(), v, "watching moves no version");
+    assert_eq!(s.table.log(), &log[..], "watching writes no log entry");
+    s.table.watch("dave").unwrap();
+    assert_eq!(s.table.watch("dave").unwrap_err().kind, K::NotAllowed);
+    assert_eq!(s.table.watch(&user(0)).unwrap_err().kind, K::AlreadySeated);
+    let view = s.table.view(Viewer::Spectator, s.now);
+    assert_eq!(view.spectators, vec!["dave".to_string()], "shown live");
+    s.check_replay();
+    // A restart forgets who watched.
+    s.ok(Command::Restart { down_since: s.now });
+    assert_eq!(s.table.spectators().count(), 0);
+    assert_eq!(s.table.unwatch("dave").unwrap_err().kind, K::NotAtTable);
 }
 
 #[test]

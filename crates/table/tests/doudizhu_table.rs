@@ -4,13 +4,11 @@ mod common;
 
 use common::*;
 use qiyuan_doudizhu::Doudizhu;
-use qiyuan_game::{EndReason, Game, Seat, SeatResult, Setup, Turn, Viewer};
-use qiyuan_table::{Command, Preset, TableConfig, TableRefusalKind as K};
+use qiyuan_game::{EndReason, Game, Seat, SeatResult, Secret, Setup, Turn, Viewer};
+use qiyuan_table::{Command, Preset, Table, TableConfig, TableRefusalKind as K};
 
 fn config() -> TableConfig {
-    let mut c = TableConfig::casual(Preset::Quick.control("doudizhu"));
-    c.deal_seed = Some(0x5eed_1234);
-    c
+    TableConfig::casual(Preset::Quick.control("doudizhu"))
 }
 
 fn to_act(s: &Script<Doudizhu>) -> u8 {
@@ -21,23 +19,102 @@ fn to_act(s: &Script<Doudizhu>) -> u8 {
 }
 
 #[test]
-fn doudizhu_needs_a_deal_seed() {
-    assert!(
-        qiyuan_table::Table::<Doudizhu>::new(TableConfig::casual(
-            Preset::Quick.control("doudizhu")
-        ))
-        .is_err()
+fn a_hand_starts_only_with_a_secret_on_offer() {
+    let mut t = Table::<Doudizhu>::new(config()).unwrap();
+    for i in 0..3 {
+        t.apply(
+            Command::Sit {
+                user: user(i),
+                seat: Seat(i),
+            },
+            1,
+        )
+        .unwrap();
+    }
+    for i in 0..2 {
+        t.apply(
+            Command::Ready {
+                user: user(i),
+                proposal: None,
+            },
+            2,
+        )
+        .unwrap();
+    }
+    let last = Command::Ready {
+        user: user(2),
+        proposal: None,
+    };
+    let before = t.clone();
+    let refused = t.apply(last.clone(), 3).unwrap_err();
+    assert_eq!(refused.kind, K::BadSettings, "{refused:?}");
+    assert!(t == before, "the refusal changed nothing");
+    let secret = Secret([0xA7; 32]);
+    t.apply_with(last, 3, Some(secret)).unwrap();
+    assert_eq!(
+        t.state().game.as_ref().unwrap().setup,
+        Setup::Secret(secret)
     );
+    // The command that started the hand keeps its secret, and no other entry does.
+    let dealt: Vec<usize> = (0..t.log().len())
+        .filter(|&i| t.log()[i].deal.is_some())
+        .collect();
+    assert_eq!(dealt, vec![t.log().len() - 1]);
+    assert_eq!(t.log().last().unwrap().deal, Some(secret));
+    // A secret offered to a command that starts nothing is forgotten.
+    let mut u = t.clone();
+    u.apply_with(Command::Tick, 4, Some(Secret([1; 32])))
+        .unwrap();
+    assert!(u.log().iter().filter(|e| e.deal.is_some()).count() == 1);
+    // The log replays the same deal.
+    let replayed = Table::<Doudizhu>::replay(config(), t.log()).unwrap();
+    assert!(replayed == t);
+    assert_eq!(replayed.game().unwrap().deal(), t.game().unwrap().deal());
 }
 
 #[test]
-fn three_players_hidden_hands_and_a_seeded_deal() {
+fn a_legacy_table_seed_still_replays() {
+    // Tables created before per-hand secrets kept one seed for every hand; their
+    // logs (entries without secrets) still replay from it.
+    let mut c = config();
+    c.deal_seed = Some(0x5eed_1234);
+    let mut t = Table::<Doudizhu>::new(c.clone()).unwrap();
+    for i in 0..3 {
+        t.apply(
+            Command::Sit {
+                user: user(i),
+                seat: Seat(i),
+            },
+            1,
+        )
+        .unwrap();
+    }
+    for i in 0..3 {
+        t.apply(
+            Command::Ready {
+                user: user(i),
+                proposal: None,
+            },
+            2,
+        )
+        .unwrap();
+    }
+    assert!(matches!(
+        t.state().game.as_ref().unwrap().setup,
+        Setup::Seed(_)
+    ));
+    let replayed = Table::<Doudizhu>::replay(c, t.log()).unwrap();
+    assert_eq!(replayed.game().unwrap().deal(), t.game().unwrap().deal());
+}
+
+#[test]
+fn three_players_hidden_hands_and_a_secret_deal() {
     let mut s = Script::<Doudizhu>::started(config());
     assert_eq!(s.table.seats(), 3);
     let gs = s.table.state().game.clone().unwrap();
     assert!(
-        matches!(gs.setup, Setup::Seed(_)),
-        "the deal comes from the table's secret"
+        matches!(gs.setup, Setup::Secret(_)),
+        "the deal comes from a secret of its own"
     );
     // Each seat sees its own hand only; spectators see none.
     for i in 0..3 {
@@ -46,13 +123,14 @@ fn three_players_hidden_hands_and_a_seeded_deal() {
     }
     let spectator = s.table.view(Viewer::Spectator, s.now).game.unwrap().board;
     assert!(spectator.hand.is_none() && spectator.bottom.is_none());
-    // The secret seed is never in what a client receives.
-    let seed = match gs.setup {
-        Setup::Seed(seed) => seed,
-        _ => unreachable!(),
+    // The secret is never in what a client receives.
+    let Setup::Secret(secret) = gs.setup else {
+        unreachable!()
     };
-    let json = serde_json::to_string(&s.table.view(Viewer::Spectator, s.now)).unwrap();
-    assert!(!json.contains(&seed.to_string()));
+    for viewer in [Viewer::Spectator, Viewer::Seat(Seat(0))] {
+        let json = serde_json::to_string(&s.table.view(viewer, s.now)).unwrap();
+        assert!(!json.contains(&secret.to_hex()));
+    }
 
     // Bidding: every seat passes, except the last who bids 3.
     let mut events = Vec::new();
@@ -88,12 +166,12 @@ fn three_players_hidden_hands_and_a_seeded_deal() {
     );
     s.check_replay();
 
-    // A rematch deals a different hand from the same secret, seats rotated.
+    // A rematch deals from a new secret, seats rotated.
     for i in 0..3 {
         s.ok(Command::Rematch { user: user(i) });
     }
     let gs2 = s.table.state().game.clone().unwrap();
-    assert_ne!(gs2.setup, gs.setup);
+    assert!(matches!(gs2.setup, Setup::Secret(s2) if s2 != secret));
     assert_eq!(gs2.players, vec![user(2), user(0), user(1)]);
     s.check_replay();
 }
@@ -113,13 +191,15 @@ fn no_draw_offers_and_no_chosen_deals_in_doudizhu() {
         seat: Seat(0),
     });
     let mut settings = s.table.state().proposal.settings.clone();
-    settings.setup = Setup::Seed(1);
-    assert_eq!(
-        s.refused(Command::Propose {
-            user: user(0),
-            settings
-        })
-        .kind,
-        K::BadSettings
-    );
+    for setup in [Setup::Seed(1), Setup::Secret(Secret([3; 32]))] {
+        settings.setup = setup;
+        assert_eq!(
+            s.refused(Command::Propose {
+                user: user(0),
+                settings: settings.clone()
+            })
+            .kind,
+            K::BadSettings
+        );
+    }
 }

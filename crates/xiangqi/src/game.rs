@@ -85,7 +85,9 @@ impl Game for Xiangqi {
             Setup::Position(fen) => {
                 Position::from_fen(fen).map_err(|e| SetupError::new(e.to_string()))?
             }
-            Setup::Seed(_) => return Err(SetupError::new("xiangqi has no random set-up")),
+            Setup::Seed(_) | Setup::Secret(_) => {
+                return Err(SetupError::new("xiangqi has no random set-up"));
+            }
         };
         Ok(Xiangqi {
             game: XiangqiGame::from_position(options.clone(), start),

@@ -44,6 +44,9 @@ pub struct TestServer {
     pub base: String,
     pub ws: String,
     pub dir: tempfile::TempDir,
+    /// The configuration it runs with (a restart uses it again: same data folder,
+    /// same database).
+    pub config: Config,
 }
 
 pub fn config(backend: Backend, dir: &std::path::Path) -> Config {
@@ -68,19 +71,38 @@ pub async fn start_with(backend: Backend, tweak: impl FnOnce(&mut Config)) -> Te
     let dir = tempfile::tempdir().unwrap();
     let mut config = config(backend, dir.path());
     tweak(&mut config);
-    let running = qiyuan_server::start(config).await.unwrap_or_else(|e| {
-        panic!("the server did not start on {backend:?} (is PostgreSQL up?): {e:#}")
-    });
+    let running = qiyuan_server::start(config.clone())
+        .await
+        .unwrap_or_else(|e| {
+            panic!("the server did not start on {backend:?} (is PostgreSQL up?): {e:#}")
+        });
     let addr = running.addr;
     TestServer {
         running: Some(running),
         base: format!("http://{addr}"),
         ws: format!("ws://{addr}/ws"),
         dir,
+        config,
     }
 }
 
 impl TestServer {
+    /// Shuts the server down and starts it again on the same data (a new port:
+    /// clients follow with [`Client::follow`]). Open tables are rebuilt from
+    /// their logs.
+    pub async fn restart(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.shutdown().await.expect("a clean shutdown");
+        }
+        let running = qiyuan_server::start(self.config.clone())
+            .await
+            .expect("the server starts again");
+        let addr = running.addr;
+        self.base = format!("http://{addr}");
+        self.ws = format!("ws://{addr}/ws");
+        self.running = Some(running);
+    }
+
     pub async fn guest(&self) -> Client {
         let http = reqwest::Client::new();
         let r: Value = http
@@ -117,6 +139,12 @@ pub struct Client {
 }
 
 impl Client {
+    /// Points the client at `server` again after a restart (its session stays).
+    pub fn follow(&mut self, server: &TestServer) {
+        self.base = server.base.clone();
+        self.ws_url = server.ws.clone();
+    }
+
     fn from_session(server: &TestServer, http: reqwest::Client, r: &Value) -> Client {
         Client {
             http,

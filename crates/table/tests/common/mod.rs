@@ -8,7 +8,7 @@
 
 use qiyuan_game::{
     Claim, DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind,
-    Seat, SeatResult, Setup, SetupError, Turn, Viewer,
+    Seat, SeatResult, Secret, Setup, SetupError, Turn, Viewer,
 };
 use qiyuan_table::{Command, Event, Millis, Table, TableConfig, TableRefusal, TimeControl};
 use serde::{Deserialize, Serialize};
@@ -65,6 +65,7 @@ impl Game for Count {
                 7,
             ),
             Setup::Seed(s) => (0, *s),
+            Setup::Secret(secret) => (0, u64::from_le_bytes(secret.0[..8].try_into().unwrap())),
         };
         Ok(Count {
             options: options.clone(),
@@ -205,6 +206,9 @@ pub const M: Millis = 60 * S;
 pub struct Script<G: Game> {
     pub table: Table<G>,
     pub now: Millis,
+    /// How many secrets were offered: every command gets a new one, as the
+    /// server's do (games that draw no randomness ignore it).
+    pub secrets: u64,
 }
 
 pub fn user(i: u8) -> String {
@@ -216,6 +220,7 @@ impl<G: Game> Script<G> {
         Script {
             table: Table::new(config).expect("config"),
             now: 1_000_000,
+            secrets: 0,
         }
     }
 
@@ -244,13 +249,22 @@ impl<G: Game> Script<G> {
         self
     }
 
+    /// A new secret for the next command (distinct for every command).
+    pub fn next_secret(&mut self) -> Secret {
+        self.secrets += 1;
+        let mut bytes = [0x5a; 32];
+        bytes[..8].copy_from_slice(&self.secrets.to_le_bytes());
+        Secret(bytes)
+    }
+
     pub fn apply(&mut self, cmd: Command) -> Result<Vec<Event>, TableRefusal> {
-        self.table.apply(cmd, self.now)
+        let secret = self.next_secret();
+        self.table.apply_with(cmd, self.now, Some(secret))
     }
 
     #[track_caller]
     pub fn ok(&mut self, cmd: Command) -> Vec<Event> {
-        match self.table.apply(cmd.clone(), self.now) {
+        match self.apply(cmd.clone()) {
             Ok(e) => e,
             Err(r) => panic!("{cmd:?} refused: {r:?}"),
         }
@@ -260,7 +274,7 @@ impl<G: Game> Script<G> {
     #[track_caller]
     pub fn refused(&mut self, cmd: Command) -> TableRefusal {
         let before = self.table.clone();
-        match self.table.apply(cmd.clone(), self.now) {
+        match self.apply(cmd.clone()) {
             Ok(e) => panic!("{cmd:?} accepted: {e:?}"),
             Err(r) => {
                 assert!(r.fired.is_empty(), "timers fired: {:?}", r.fired);

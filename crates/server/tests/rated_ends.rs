@@ -1,0 +1,492 @@
+//! Every way a chess game ends, against rated, casual and loaded-position (读入)
+//! games through the real server: ratings move, and the game counts as rated,
+//! only for a rated game from the standard position. The attack this reproduces:
+//! a claimed draw (threefold, fifty moves) in a casual game or from a loaded
+//! position used to count as rated and move both ratings.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::*;
+use qiyuan_chess::ChessGame;
+use qiyuan_game::{Game, Seat, Setup, Turn};
+use serde_json::{Value, json};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[derive(Debug, Clone)]
+enum Finish {
+    /// The moves end the game by the rules.
+    Moves,
+    /// Black resigns.
+    Resign,
+    /// The server flags White.
+    Timeout,
+    /// White offers a draw after its move; Black accepts.
+    Agreement,
+    /// The side to move claims.
+    Claim(&'static str),
+    /// White aborts before anyone moved.
+    Abort,
+    /// White's socket goes and does not come back.
+    Escape,
+}
+
+struct Case {
+    name: &'static str,
+    moves: Vec<String>,
+    finish: Finish,
+    reason: &'static str,
+}
+
+fn moves(list: &[&str]) -> Vec<String> {
+    list.iter().map(|m| m.to_string()).collect()
+}
+
+/// Plays `moves` on the chess rules from the start, returning the game.
+fn play(moves: &[String]) -> ChessGame {
+    let mut g = ChessGame::new(&Default::default(), &Setup::Standard).unwrap();
+    for m in moves {
+        let Turn::Seat(s) = g.turn() else {
+            panic!("over before {m}")
+        };
+        g.act(s, m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    g
+}
+
+/// A position's identity for repetition (the FEN without its move counters).
+fn key(g: &ChessGame) -> String {
+    g.fen().split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// 100 plies from the start with no pawn move and no capture, never repeating a
+/// position three times: the fifty-move rule may be claimed after them.
+fn fifty_quiet_moves() -> Vec<String> {
+    let mut g = ChessGame::new(&Default::default(), &Setup::Standard).unwrap();
+    let mut seen: HashMap<String, u32> = HashMap::from([(key(&g), 1)]);
+    let mut out = Vec::new();
+    while out.len() < 100 {
+        let Turn::Seat(s) = g.turn() else {
+            panic!("the game ended")
+        };
+        let mut best: Option<(u32, String, ChessGame)> = None;
+        for m in g.legal_actions(s) {
+            let mut next = g.clone();
+            let fx = next.act(s, &m).unwrap();
+            let piece = fx.display.starts_with(|c: char| c.is_ascii_uppercase());
+            // No check either, so that the other side always has a quiet reply.
+            if fx.capture || fx.check || !piece || next.outcome().is_some() {
+                continue;
+            }
+            let n = seen.get(&key(&next)).copied().unwrap_or(0);
+            if best.as_ref().is_none_or(|(b, _, _)| n < *b) {
+                best = Some((n, m, next));
+            }
+        }
+        let (n, m, next) = best.expect("a quiet move");
+        assert!(n < 2, "no quiet move avoids a threefold repetition");
+        g = next;
+        *seen.entry(key(&g)).or_insert(0) += 1;
+        out.push(m);
+    }
+    assert!(
+        g.claims(Seat((out.len() % 2) as u8))
+            .contains(&qiyuan_game::Claim::FiftyMoves)
+    );
+    out
+}
+
+/// A game from the start that ends by insufficient material: seeded playouts
+/// that capture whenever they can.
+fn insufficient_material_game() -> Vec<String> {
+    for seed in 1..10_000u64 {
+        let mut rng = qiyuan_doudizhu::rng::SplitMix64::new(seed);
+        let mut g = ChessGame::new(&Default::default(), &Setup::Standard).unwrap();
+        let mut out = Vec::new();
+        while let Turn::Seat(s) = g.turn() {
+            if out.len() > 400 {
+                break;
+            }
+            let legal = g.legal_actions(s);
+            let captures: Vec<&String> = legal
+                .iter()
+                .filter(|m| g.clone().act(s, m).unwrap().capture)
+                .collect();
+            let pick = if captures.is_empty() {
+                legal[rng.below(legal.len() as u64) as usize].clone()
+            } else {
+                captures[rng.below(captures.len() as u64) as usize].clone()
+            };
+            g.act(s, &pick).unwrap();
+            out.push(pick);
+        }
+        if g.outcome()
+            .is_some_and(|o| o.reason == qiyuan_game::EndReason::InsufficientMaterial)
+        {
+            return out;
+        }
+    }
+    panic!("no playout ended by insufficient material")
+}
+
+fn cases() -> Vec<Case> {
+    let knights = moves(&[
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+    ]);
+    // Sam Loyd's ten-move stalemate.
+    let stalemate = moves(&[
+        "e2e3", "a7a5", "d1h5", "a8a6", "h5a5", "h7h5", "h2h4", "a6h6", "a5c7", "f7f6", "c7d7",
+        "e8f7", "d7b7", "d8d3", "b7b8", "d3h7", "b8c8", "f7g6", "c8e6",
+    ]);
+    let cases = vec![
+        Case {
+            name: "checkmate",
+            moves: moves(&["f2f3", "e7e5", "g2g4", "d8h4"]),
+            finish: Finish::Moves,
+            reason: "checkmate",
+        },
+        Case {
+            name: "resignation",
+            moves: moves(&["e2e4", "e7e5"]),
+            finish: Finish::Resign,
+            reason: "resignation",
+        },
+        Case {
+            name: "timeout",
+            moves: moves(&["e2e4", "e7e5"]),
+            finish: Finish::Timeout,
+            reason: "timeout",
+        },
+        Case {
+            name: "agreement",
+            moves: moves(&["e2e4", "e7e5", "g1f3"]),
+            finish: Finish::Agreement,
+            reason: "agreement",
+        },
+        Case {
+            name: "threefold",
+            moves: knights,
+            finish: Finish::Claim("threefold_repetition"),
+            reason: "threefold_repetition",
+        },
+        Case {
+            name: "fifty moves",
+            moves: fifty_quiet_moves(),
+            finish: Finish::Claim("fifty_moves"),
+            reason: "fifty_moves",
+        },
+        Case {
+            name: "stalemate",
+            moves: stalemate,
+            finish: Finish::Moves,
+            reason: "stalemate",
+        },
+        Case {
+            name: "insufficient material",
+            moves: insufficient_material_game(),
+            finish: Finish::Moves,
+            reason: "insufficient_material",
+        },
+        Case {
+            name: "abort",
+            moves: Vec::new(),
+            finish: Finish::Abort,
+            reason: "aborted",
+        },
+        Case {
+            name: "escape",
+            moves: moves(&["d2d4", "d7d5"]),
+            finish: Finish::Escape,
+            reason: "escape",
+        },
+    ];
+    // The rules agree with each sequence before the server sees it.
+    for c in &cases {
+        let g = play(&c.moves);
+        if matches!(c.finish, Finish::Moves) {
+            let reason = serde_json::to_value(g.outcome().expect("ended").reason).unwrap();
+            assert_eq!(reason, c.reason, "{}", c.name);
+        } else {
+            assert!(g.outcome().is_none(), "{} ends early", c.name);
+        }
+    }
+    cases
+}
+
+/// Games each account has had rated, over every pool.
+async fn rated_games(c: &Client) -> i64 {
+    let me: Value = c.get("/api/account/me").await.json().await.unwrap();
+    me["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["games"].as_i64().unwrap())
+        .sum()
+}
+
+/// Plays `case` at a new table of the given kind; returns the `ended` event and
+/// the table id.
+async fn play_case(
+    a: &Client,
+    b: &Client,
+    case: &Case,
+    rated: bool,
+    loaded: bool,
+) -> (Value, String) {
+    let time = match case.finish {
+        Finish::Timeout => json!({"kind": "fischer", "base": 1500, "increment": 0}),
+        _ => json!({"kind": "fischer", "base": 600_000, "increment": 0}),
+    };
+    let mut create = json!({"game": "chess", "time": time, "seat": 0, "rated": rated});
+    if loaded {
+        // The standard position itself, loaded: still a loaded game.
+        create["setup"] = json!({"position": START});
+    }
+    let mut wa = a.ws().await;
+    let mut wb = b.ws().await;
+    let t = wa.create(create).await;
+    wb.ok("sit", json!({"table": t, "seat": 1})).await;
+    wa.ok("ready", json!({"table": t})).await;
+    wb.ok("ready", json!({"table": t})).await;
+    let mut last = Value::Null;
+    for (i, m) in case.moves.iter().enumerate() {
+        let w = if i % 2 == 0 { &mut wa } else { &mut wb };
+        last = w.ok("move", json!({"table": t, "action": m})).await;
+    }
+    let seat_to_move = case.moves.len() % 2;
+    let ended_by = |v: &Value| has_event(v, "ended");
+    let end = match &case.finish {
+        Finish::Moves => {
+            assert_eq!(last["t"], "ack");
+            None
+        }
+        Finish::Resign => {
+            wb.ok("resign", json!({"table": t})).await;
+            None
+        }
+        Finish::Timeout => None,
+        Finish::Agreement => {
+            wa.ok("draw.offer", json!({"table": t})).await;
+            wb.ok("draw.accept", json!({"table": t})).await;
+            None
+        }
+        Finish::Claim(claim) => {
+            let w = if seat_to_move == 0 { &mut wa } else { &mut wb };
+            w.ok("claim", json!({"table": t, "claim": claim})).await;
+            None
+        }
+        Finish::Abort => {
+            wa.ok("abort", json!({"table": t})).await;
+            None
+        }
+        Finish::Escape => {
+            wa.close().await;
+            Some(wb.event("ended").await)
+        }
+    };
+    let end = match end {
+        Some(e) => e,
+        None => {
+            // Black's socket sees every batch; find the one that ended the game.
+            match wb.seen.iter().find(|m| ended_by(m)).cloned() {
+                Some(e) => e,
+                None => wb.event("ended").await,
+            }
+        }
+    };
+    (end, t)
+}
+
+async fn every_end_is_rated_only_when_rated_from_the_start(backend: Backend) {
+    let server = start(backend).await;
+    let a = server.register("endsWhite").await;
+    let b = server.register("endsBlack").await;
+    for case in cases() {
+        for (kind, rated, loaded) in [
+            ("rated", true, false),
+            ("casual", false, false),
+            ("loaded", true, true),
+        ] {
+            let what = format!("{kind} game ended by {}", case.name);
+            let before = (rated_games(&a).await, rated_games(&b).await);
+            let (end, t) = play_case(&a, &b, &case, rated, loaded).await;
+            let ended = end["d"]["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["type"] == "ended")
+                .cloned()
+                .unwrap();
+            assert_eq!(ended["outcome"]["reason"], case.reason, "{what}: {end}");
+            let counts = rated && !loaded && case.reason != "aborted";
+            assert_eq!(ended["rated"], counts, "{what}: {end}");
+            assert_eq!(
+                end["d"]["ratings"].is_array(),
+                counts,
+                "{what}: rating changes {end}"
+            );
+            let after = (rated_games(&a).await, rated_games(&b).await);
+            let n = i64::from(counts);
+            assert_eq!(after, (before.0 + n, before.1 + n), "{what}: rating rows");
+            let game: Value = a.get(&format!("/api/game/{t}")).await.json().await.unwrap();
+            assert_eq!(
+                game["stored"]["rated"],
+                rated && !loaded,
+                "{what}: the stored game says whether it counted: {game}"
+            );
+            let state_rated = &end["d"]["state"]["game"]["rated"];
+            assert_eq!(state_rated, &json!(counts), "{what}");
+            if kind == "rated" && counts {
+                let diff = end["d"]["ratings"][0]["diff"].as_i64().unwrap();
+                let reason = case.reason;
+                if matches!(
+                    reason,
+                    "agreement"
+                        | "threefold_repetition"
+                        | "fifty_moves"
+                        | "stalemate"
+                        | "insufficient_material"
+                ) {
+                    assert!(
+                        diff.abs() < 85,
+                        "{what}: a draw between equals moved {diff}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `create` with a seat the game does not have creates no table: nothing in the
+/// lobby, nothing stored.
+async fn refused_create_leaves_nothing(backend: Backend) {
+    let server = start(backend).await;
+    let a = server.guest().await;
+    let mut wa = a.ws().await;
+    for (game, seat) in [("chess", 2), ("doudizhu", 3), ("go", 7)] {
+        let r = wa
+            .act(
+                "create",
+                json!({"game": game, "seat": seat, "time": {"kind": "none"}}),
+            )
+            .await;
+        assert_eq!(r["t"], "error", "{r}");
+        assert_eq!(r["d"]["code"], "no_such_seat", "{r}");
+        let lobby = a
+            .get(&format!("/api/lobby/{game}"))
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            !lobby.contains("\"invite\""),
+            "an orphan table in the {game} lobby: {lobby}"
+        );
+    }
+    let app = &server.running.as_ref().unwrap().app;
+    assert!(app.tables.is_empty(), "no live table");
+    assert!(
+        app.store.open_tables().await.unwrap().is_empty(),
+        "no stored table"
+    );
+    // Over HTTP too.
+    let resp = a
+        .http
+        .post(format!("{}/api/tables", a.base))
+        .bearer_auth(&a.token)
+        .json(&json!({"game": "chess", "seat": 5}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 400);
+    assert!(app.store.open_tables().await.unwrap().is_empty());
+}
+
+/// One user may keep only so many open tables where no game is being played (5
+/// by default); a table where a game starts frees its place.
+async fn open_tables_per_user_are_capped(backend: Backend) {
+    let server = start(backend).await;
+    let a = server.guest().await;
+    let b = server.guest().await;
+    let mut wa = a.ws().await;
+    let mut tables = Vec::new();
+    for _ in 0..5 {
+        tables.push(
+            wa.create(json!({"game": "chess", "seat": 0, "time": {"kind": "none"}}))
+                .await,
+        );
+    }
+    let r = wa
+        .act("create", json!({"game": "chess", "time": {"kind": "none"}}))
+        .await;
+    assert_eq!(r["d"]["code"], "too_many_tables", "{r}");
+    let resp = a
+        .http
+        .post(format!("{}/api/tables", a.base))
+        .bearer_auth(&a.token)
+        .json(&json!({"game": "go"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 429);
+    let app = &server.running.as_ref().unwrap().app;
+    assert_eq!(app.tables.len(), 5, "the refused creations made nothing");
+    // Someone else is not held back.
+    let mut wb = b.ws().await;
+    wb.create(json!({"game": "chess", "time": {"kind": "none"}}))
+        .await;
+    // A game at one of them frees a place.
+    wb.ok("sit", json!({"table": tables[0], "seat": 1})).await;
+    wa.ok("ready", json!({"table": tables[0]})).await;
+    wb.ok("ready", json!({"table": tables[0]})).await;
+    wa.event("started").await;
+    wa.create(json!({"game": "chess", "time": {"kind": "none"}}))
+        .await;
+    let r = wa
+        .act("create", json!({"game": "chess", "time": {"kind": "none"}}))
+        .await;
+    assert_eq!(r["d"]["code"], "too_many_tables", "{r}");
+    // A burst of creations at once cannot pass the cap either.
+    let c = server.guest().await;
+    let mut sockets = Vec::new();
+    for _ in 0..10 {
+        sockets.push(c.ws().await);
+    }
+    let results = futures_util::future::join_all(
+        sockets
+            .iter_mut()
+            .map(|w| w.act("create", json!({"game": "chess", "time": {"kind": "none"}}))),
+    )
+    .await;
+    let made = results.iter().filter(|r| r["t"] == "ack").count();
+    assert_eq!(made, 5, "{results:?}");
+}
+
+/// The cap is a setting; 0 means none.
+async fn the_table_cap_is_configurable(backend: Backend) {
+    let server = start_with(backend, |c| c.max_idle_tables_per_user = 0).await;
+    let a = server.guest().await;
+    let mut wa = a.ws().await;
+    for _ in 0..8 {
+        wa.create(json!({"game": "go", "time": {"kind": "none"}}))
+            .await;
+    }
+    let server = start_with(backend, |c| c.max_idle_tables_per_user = 1).await;
+    let a = server.guest().await;
+    let mut wa = a.ws().await;
+    wa.create(json!({"game": "go", "time": {"kind": "none"}}))
+        .await;
+    let r = wa
+        .act("create", json!({"game": "go", "time": {"kind": "none"}}))
+        .await;
+    assert_eq!(r["d"]["code"], "too_many_tables", "{r}");
+}
+
+both!(
+    every_end_is_rated_only_when_rated_from_the_start,
+    refused_create_leaves_nothing,
+    open_tables_per_user_are_capped,
+    the_table_cap_is_configurable
+);
