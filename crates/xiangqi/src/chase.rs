@@ -118,15 +118,21 @@ fn captures(b: &mut Board, c: Color) -> Vec<(u8, u8)> {
     out
 }
 
-fn attack_set(b: &mut Board, ids: &Ids, c: Color) -> Attacks {
-    let mut out = [0u32; 32];
+/// Every attack by side `c`, and the attacks among them that count as chases
+/// (see the definition above), as attacker ids by victim id.
+fn attack_sets(b: &mut Board, ids: &Ids, c: Color) -> (Attacks, Attacks) {
+    let mut all = [0u32; 32];
+    let mut chases = [0u32; 32];
     for (from, to) in captures(b, c) {
         let (v, a) = (ids[to as usize] as usize, ids[from as usize] as u32);
         if v < 32 && a < 32 {
-            out[v] |= 1 << a;
+            all[v] |= 1 << a;
+            if is_chase(b, c, from, to) {
+                chases[v] |= 1 << a;
+            }
         }
     }
-    out
+    (all, chases)
 }
 
 /// Is the capture `from`x`to` by side `c` a chase in the sense above (the
@@ -149,27 +155,36 @@ fn is_chase(b: &mut Board, c: Color, from: u8, to: u8) -> bool {
     !protected && (v_role != a_role || !piece_can_capture(b, c.other(), to, from))
 }
 
-/// The victims (by id) of the chases a move by `c` makes: attacks that exist
-/// after the move and did not before (made by the moved piece or uncovered by
-/// it), which count as chases in the position after the move.
-pub(crate) fn chases_by_move(before: &Board, m: Move, ids_before: &Ids) -> (u32, Board, Ids) {
+/// The chases a move by `c` makes, as attacker ids by victim id: attacks that
+/// count as chases after the move and did not before it. Such an attack is new
+/// (made by the moved piece or uncovered by it), or it existed but was no chase
+/// before: the move took away the victim's real protection (blocked or unscreened
+/// a protector, pinned it) or made a mutual attack one-sided. The second kind is
+/// not counted when the move defends (it answers a check, or ends a chase on one
+/// of the mover's pieces): the moves of the chased side answer the chase.
+pub(crate) fn chases_by_move(before: &Board, m: Move, ids_before: &Ids) -> (Attacks, Board, Ids) {
     let c = before.side;
     let mut b = before.clone();
-    let old = attack_set(&mut b, ids_before, c);
+    let was_check = b.in_check();
+    let (old_all, old) = attack_sets(&mut b, ids_before, c);
+    let (_, threats_before) = attack_sets(&mut b, ids_before, c.other());
     b.make(m);
     let mut ids = *ids_before;
     move_ids(&mut ids, m);
-    let mut victims = 0u32;
-    for (from, to) in captures(&mut b, c) {
-        let (v, a) = (ids[to as usize] as usize, ids[from as usize]);
-        if v >= 32 || a >= 32 || old[v] & (1 << a) != 0 {
-            continue;
-        }
-        if is_chase(&mut b, c, from, to) {
-            victims |= 1 << v;
+    let (_, mut new) = attack_sets(&mut b, &ids, c);
+    let (_, threats_after) = attack_sets(&mut b, &ids, c.other());
+    let defends = was_check
+        || threats_before
+            .iter()
+            .zip(threats_after)
+            .any(|(&t0, t1)| t0 & !t1 != 0);
+    for ((n, o), all) in new.iter_mut().zip(old).zip(old_all) {
+        *n &= !o;
+        if defends {
+            *n &= !all;
         }
     }
-    (victims, b, ids)
+    (new, b, ids)
 }
 
 /// Follows the piece numbers through a move.
@@ -186,6 +201,9 @@ pub(crate) struct Forcing {
     /// Every move of the side checked or chased something (not necessarily the
     /// same piece).
     pub always_attacking: bool,
+    /// The perpetual chase is made by two or more pieces taking turns: no one
+    /// of them chases the piece on every move.
+    pub taking_turns: bool,
 }
 
 /// Judges a cycle: `start` is the position at the first occurrence, `moves` the
@@ -194,25 +212,40 @@ pub(crate) fn judge_cycle(start: &Board, moves: &[Move]) -> [Forcing; 2] {
     let mut b = start.clone();
     let mut ids = number_pieces(&b);
     let mut all_check = [true, true];
-    let mut chase = [u32::MAX, u32::MAX];
+    // Per side: the victims chased by every move so far, and per victim the
+    // pieces that chased it on every one of those moves.
+    let mut chased = [u32::MAX, u32::MAX];
+    let mut common = [[u32::MAX; 32]; 2];
     let mut moved = [false, false];
     let mut always = [true, true];
     for &m in moves {
         let mover = b.side;
-        let (victims, after, after_ids) = chases_by_move(&b, m, &ids);
+        let (chases, after, after_ids) = chases_by_move(&b, m, &ids);
         b = after;
         ids = after_ids;
         let check = b.in_check();
         let i = mover as usize;
         moved[i] = true;
         all_check[i] &= check;
-        chase[i] &= if check { 0 } else { victims };
+        let mut victims = 0u32;
+        for (v, &attackers) in chases.iter().enumerate() {
+            if attackers != 0 {
+                victims |= 1 << v;
+            }
+            common[i][v] &= attackers;
+        }
         always[i] &= check || victims != 0;
+        // A move that gives check is a check, not a chase.
+        chased[i] &= if check { 0 } else { victims };
     }
-    let f = |i: usize| Forcing {
-        perpetual_check: moved[i] && all_check[i],
-        perpetual_chase: moved[i] && chase[i] != 0,
-        always_attacking: moved[i] && always[i],
+    let f = |i: usize| {
+        let perpetual = if moved[i] { chased[i] } else { 0 };
+        Forcing {
+            perpetual_check: moved[i] && all_check[i],
+            perpetual_chase: perpetual != 0,
+            always_attacking: moved[i] && always[i],
+            taking_turns: (0..32).any(|v| perpetual & (1 << v) != 0 && common[i][v] == 0),
+        }
     };
     [f(0), f(1)]
 }
@@ -242,16 +275,19 @@ mod tests {
         perpetual_check: false,
         perpetual_chase: false,
         always_attacking: false,
+        taking_turns: false,
     };
     const CHECK: Forcing = Forcing {
         perpetual_check: true,
         perpetual_chase: false,
         always_attacking: true,
+        taking_turns: false,
     };
     const CHASE: Forcing = Forcing {
         perpetual_check: false,
         perpetual_chase: true,
         always_attacking: true,
+        taking_turns: false,
     };
 
     fn cycle_of(fen: &str, moves: &str) -> [Forcing; 2] {
@@ -298,5 +334,37 @@ mod tests {
         assert_eq!(verdict([CHASE, CHASE]), None);
         assert_eq!(verdict([IDLE, IDLE]), None);
         assert_eq!(verdict([IDLE, CHASE]), Some((Color::Black, false)));
+    }
+}
+#[cfg(test)]
+mod probe {
+    use super::*;
+    #[test]
+    fn probe() {
+        let Ok(spec) = std::env::var("PROBE") else { return };
+        let (fen, moves) = spec.split_once('|').unwrap();
+        let pos = crate::Position::from_fen_relaxed(fen.trim()).unwrap();
+        let mut b = pos.board().clone();
+        let mut ids = number_pieces(&b);
+        for t in moves.split_whitespace() {
+            let m = crate::notation::parse_iccs_unchecked(t).unwrap();
+            let (ch, after, nids) = chases_by_move(&b, m, &ids);
+            let mut out = Vec::new();
+            for (v, &a) in ch.iter().enumerate() {
+                if a != 0 {
+                    let sq = (0..=255u8).find(|&s| nids[s as usize] as usize == v).unwrap();
+                    let att: Vec<String> = (0..=255u8)
+                        .filter(|&s| nids[s as usize] < 32 && a & (1 << nids[s as usize]) != 0)
+                        .map(|s| board::to_square(s).to_string())
+                        .collect();
+                    out.push(format!("{}<-{:?}", board::to_square(sq), att));
+                }
+            }
+            b = after;
+            ids = nids;
+            eprintln!("{t}: check={} chases={:?}", b.in_check(), out);
+        }
+        let ms: Vec<Move> = moves.split_whitespace().map(|m| crate::notation::parse_iccs_unchecked(m).unwrap()).collect();
+        eprintln!("{:?}", judge_cycle(pos.board(), &ms));
     }
 }

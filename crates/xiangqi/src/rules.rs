@@ -209,7 +209,10 @@ impl XiangqiGame {
             .iter()
             .any(|f| f.perpetual_check || f.perpetual_chase);
         let attacking_side = forcing.iter().any(|f| f.always_attacking);
-        if seen == 2 && (forcing_side || !attacking_side) {
+        // Pieces taking turns to chase one piece: ruled on as soon as the cycle
+        // recurs.
+        let turns_lose = matches!(verdict, Some((loser, false)) if forcing[loser as usize].taking_turns);
+        if seen == 2 && !turns_lose && (forcing_side || !attacking_side) {
             return None;
         }
         Some(match verdict {
