@@ -22,18 +22,30 @@
 //!   horses, its leg is blocked.
 //!
 //! A move by S *chases* V when, after the move, some P attacks V in a way that
-//! counts as a chase, and that same P did not attack V before the move: the attack
-//! is made by the moved piece or uncovered by it (a line opened, a cannon screen
-//! placed). A change of protection alone (a protector stepping away) makes no
-//! chase. A move that gives check is a check, not a chase.
+//! counts as a chase, and that attack by that same P did not count as a chase
+//! before the move. Either the attack is new (made by the moved piece, or
+//! uncovered by it: a line opened, a cannon screen placed), or it existed and the
+//! move took away what kept it from being a chase: V's real protection (a
+//! protector's line blocked, a protecting cannon's screen doubled or taken away,
+//! a protector pinned so that its recapture would be illegal) or V's chance to
+//! take P back. This second kind (the AXF rules' appendix: keeping a piece
+//! unprotected is chasing it) is not counted when the move defends: it answers a
+//! check, or ends an attack that counted as a chase on one of S's pieces (the
+//! chased side answering a chase, WXF diagrams 39-41 and 61, does not chase by
+//! the protection its answer takes away). A move that gives check is a check,
+//! not a chase.
 //!
 //! Over a repetition cycle a side *checks perpetually* when every one of its
 //! moves gives check, and *chases perpetually* when every one of its moves chases
 //! and one and the same enemy piece (followed as it moves) is chased by all of
-//! them. Chasing different pieces in turn, or alternating check and chase, is not
-//! forcing. `verdict` turns both sides' behaviour into the result: a lone
-//! perpetual checker loses (also against a perpetual chaser); else a lone
-//! perpetual chaser loses; else the repetition is a draw.
+//! them, by one piece or by several taking turns (AXF rule 33: two pieces may
+//! not take turns to chase one piece; the chase is *by pieces taking turns* when
+//! no one piece chases it on every move). Chasing different pieces in turn, or
+//! alternating check and chase, is not forcing. `verdict` turns both sides'
+//! behaviour into the result: a lone perpetual checker loses (also against a
+//! perpetual chaser); else a lone perpetual chaser loses; else the repetition is
+//! a draw. When the losing chase is by pieces taking turns the game ends as soon
+//! as the cycle recurs (see `crate::rules`).
 
 use crate::board::{
     self, ADVISOR, Board, CANNON, ELEPHANT, EMPTY, HORSE, KING, MoveList, PAWN, ROOK,
@@ -334,37 +346,5 @@ mod tests {
         assert_eq!(verdict([CHASE, CHASE]), None);
         assert_eq!(verdict([IDLE, IDLE]), None);
         assert_eq!(verdict([IDLE, CHASE]), Some((Color::Black, false)));
-    }
-}
-#[cfg(test)]
-mod probe {
-    use super::*;
-    #[test]
-    fn probe() {
-        let Ok(spec) = std::env::var("PROBE") else { return };
-        let (fen, moves) = spec.split_once('|').unwrap();
-        let pos = crate::Position::from_fen_relaxed(fen.trim()).unwrap();
-        let mut b = pos.board().clone();
-        let mut ids = number_pieces(&b);
-        for t in moves.split_whitespace() {
-            let m = crate::notation::parse_iccs_unchecked(t).unwrap();
-            let (ch, after, nids) = chases_by_move(&b, m, &ids);
-            let mut out = Vec::new();
-            for (v, &a) in ch.iter().enumerate() {
-                if a != 0 {
-                    let sq = (0..=255u8).find(|&s| nids[s as usize] as usize == v).unwrap();
-                    let att: Vec<String> = (0..=255u8)
-                        .filter(|&s| nids[s as usize] < 32 && a & (1 << nids[s as usize]) != 0)
-                        .map(|s| board::to_square(s).to_string())
-                        .collect();
-                    out.push(format!("{}<-{:?}", board::to_square(sq), att));
-                }
-            }
-            b = after;
-            ids = nids;
-            eprintln!("{t}: check={} chases={:?}", b.in_check(), out);
-        }
-        let ms: Vec<Move> = moves.split_whitespace().map(|m| crate::notation::parse_iccs_unchecked(m).unwrap()).collect();
-        eprintln!("{:?}", judge_cycle(pos.board(), &ms));
     }
 }
