@@ -66,11 +66,14 @@ fn play_judges_the_chase_cases() {
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut counts = [0, 0];
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    let mut counts = [0, 0, 0];
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let cols: Vec<&str> = line.split('\t').collect();
         assert_eq!(cols.len(), 5, "malformed line: {line}");
-        counts[usize::from(cols[0] == "b")] += 1;
+        counts[usize::from(cols[0].as_bytes()[0] - b'a')] += 1;
         let mut args = vec!["xiangqi", "play", "--fen", cols[1]];
         args.extend(cols[2].split_whitespace());
         let (ok, out) = qiyuan(&args);

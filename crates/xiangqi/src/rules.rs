@@ -215,7 +215,8 @@ impl XiangqiGame {
         let attacking_side = forcing.iter().any(|f| f.always_attacking);
         // Pieces taking turns to chase one piece: ruled on as soon as the cycle
         // recurs.
-        let turns_lose = matches!(verdict, Some((loser, false)) if forcing[loser as usize].taking_turns);
+        let turns_lose =
+            matches!(verdict, Some((loser, false)) if forcing[loser as usize].taking_turns);
         if seen == 2 && !turns_lose && (forcing_side || !attacking_side) {
             return None;
         }
