@@ -160,12 +160,15 @@ fn two_soldiers_on_each_of_two_files() {
     assert_eq!(format_wxf(&p, iccs("c4b4")), "3-=2");
 }
 
+/// A move in ICCS, as written here, and as the rules write it.
+type Spellings<'a> = &'a [(&'a str, &'a str, &'a str)];
+
 /// The examples of the WXF notation rules (wxf.org, "Official xiangqi piece
 /// names and notation"): tandem pieces, written here with `=` for a sideways
 /// move, read back in the rules' own spelling with `.`.
 #[test]
 fn wxf_rulebook_tandem_examples_both_ways() {
-    let cases: [(&str, &[(&str, &str, &str)]); 4] = [
+    let cases: [(&str, Spellings); 4] = [
         // Two rooks on file 5 and two cannons on file 8: 車前平三 R+.3, 炮後退一 C--1.
         (
             "3k5/9/9/9/4R4/1C7/4R4/1C7/9/5K3 w - - 0 1",
