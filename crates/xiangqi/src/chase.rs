@@ -335,6 +335,40 @@ mod tests {
     }
 
     #[test]
+    fn taking_a_protecting_cannon_screen_away_chases() {
+        // The red soldier doubles, then removes, the screen of the cannon that
+        // protects the horse the rook attacks.
+        let [red, black] = cycle_of("4ck3/3P5/4b4/R3n4/9/9/9/9/9/3K5 w", "d8e8 e7g9 e8d8 g9e7");
+        assert_eq!(red, CHASE);
+        assert_eq!(black, IDLE);
+    }
+
+    #[test]
+    fn a_horse_and_a_rook_taking_turns() {
+        let [red, black] = cycle_of("4k4/9/9/7c1/9/9/6N2/9/9/3K4R w", "g3i4 h6i6 i4g3 i6h6");
+        assert_eq!(
+            red,
+            Forcing {
+                taking_turns: true,
+                ..CHASE
+            }
+        );
+        assert_eq!(black, IDLE);
+    }
+
+    #[test]
+    fn answering_a_chase_takes_protection_away_without_chasing() {
+        // WXF diagram 39: each black advisor move answers an attack on the black
+        // rook and takes a line or a screen away from the red horse's protectors.
+        let [red, black] = cycle_of(
+            "2bak4/RC2arN2/4b1n2/2p5p/6p2/2P6/4p1P1c/4B4/4A4/4KAB2 b",
+            "e8f9 b8b9 f9e8 b9b8",
+        );
+        assert!(red.perpetual_chase && red.taking_turns);
+        assert!(!black.perpetual_chase);
+    }
+
+    #[test]
     fn the_checker_loses_against_a_chaser() {
         assert_eq!(verdict([CHECK, CHASE]), Some((Color::Red, true)));
         assert_eq!(verdict([CHASE, CHECK]), Some((Color::Black, true)));
