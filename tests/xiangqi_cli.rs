@@ -57,6 +57,32 @@ fn play_judges_every_rulebook_case() {
     println!("qiyuan xiangqi play: {checked} rulebook cases agree");
 }
 
+/// The chase cases of issue 21 (crates/xiangqi/tests/chases.tsv): the whole
+/// line `qiyuan xiangqi play` prints, result, reason and ply.
+#[test]
+fn play_judges_the_chase_cases() {
+    let path = format!(
+        "{}/crates/xiangqi/tests/chases.tsv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut counts = [0, 0, 0];
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 5, "malformed line: {line}");
+        counts[usize::from(cols[0].as_bytes()[0] - b'a')] += 1;
+        let mut args = vec!["xiangqi", "play", "--fen", cols[1]];
+        args.extend(cols[2].split_whitespace());
+        let (ok, out) = qiyuan(&args);
+        assert!(ok, "{line}");
+        assert_eq!(out.trim(), cols[3], "{}", cols[4]);
+    }
+    assert!(counts[0] >= 5 && counts[1] >= 5, "{counts:?}");
+}
+
 #[test]
 fn play_reports_reason_and_ply() {
     let (ok, out) = qiyuan(&[

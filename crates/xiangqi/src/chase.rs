@@ -22,18 +22,30 @@
 //!   horses, its leg is blocked.
 //!
 //! A move by S *chases* V when, after the move, some P attacks V in a way that
-//! counts as a chase, and that same P did not attack V before the move: the attack
-//! is made by the moved piece or uncovered by it (a line opened, a cannon screen
-//! placed). A change of protection alone (a protector stepping away) makes no
-//! chase. A move that gives check is a check, not a chase.
+//! counts as a chase, and that attack by that same P did not count as a chase
+//! before the move. Either the attack is new (made by the moved piece, or
+//! uncovered by it: a line opened, a cannon screen placed), or it existed and the
+//! move took away what kept it from being a chase: V's real protection (a
+//! protector's line blocked, a protecting cannon's screen doubled or taken away,
+//! a protector pinned so that its recapture would be illegal) or V's chance to
+//! take P back. This second kind (the AXF rules' appendix: keeping a piece
+//! unprotected is chasing it) is not counted when the move defends: it answers a
+//! check, or ends an attack that counted as a chase on one of S's pieces (the
+//! chased side answering a chase, WXF diagrams 39-41 and 61, does not chase by
+//! the protection its answer takes away). A move that gives check is a check,
+//! not a chase.
 //!
 //! Over a repetition cycle a side *checks perpetually* when every one of its
 //! moves gives check, and *chases perpetually* when every one of its moves chases
 //! and one and the same enemy piece (followed as it moves) is chased by all of
-//! them. Chasing different pieces in turn, or alternating check and chase, is not
-//! forcing. `verdict` turns both sides' behaviour into the result: a lone
-//! perpetual checker loses (also against a perpetual chaser); else a lone
-//! perpetual chaser loses; else the repetition is a draw.
+//! them, by one piece or by several taking turns (AXF rule 33: two pieces may
+//! not take turns to chase one piece; the chase is *by pieces taking turns* when
+//! no one piece chases it on every move). Chasing different pieces in turn, or
+//! alternating check and chase, is not forcing. `verdict` turns both sides'
+//! behaviour into the result: a lone perpetual checker loses (also against a
+//! perpetual chaser); else a lone perpetual chaser loses; else the repetition is
+//! a draw. When the losing chase is by pieces taking turns the game ends as soon
+//! as the cycle recurs (see `crate::rules`).
 
 use crate::board::{
     self, ADVISOR, Board, CANNON, ELEPHANT, EMPTY, HORSE, KING, MoveList, PAWN, ROOK,
@@ -118,15 +130,21 @@ fn captures(b: &mut Board, c: Color) -> Vec<(u8, u8)> {
     out
 }
 
-fn attack_set(b: &mut Board, ids: &Ids, c: Color) -> Attacks {
-    let mut out = [0u32; 32];
+/// Every attack by side `c`, and the attacks among them that count as chases
+/// (see the definition above), as attacker ids by victim id.
+fn attack_sets(b: &mut Board, ids: &Ids, c: Color) -> (Attacks, Attacks) {
+    let mut all = [0u32; 32];
+    let mut chases = [0u32; 32];
     for (from, to) in captures(b, c) {
         let (v, a) = (ids[to as usize] as usize, ids[from as usize] as u32);
         if v < 32 && a < 32 {
-            out[v] |= 1 << a;
+            all[v] |= 1 << a;
+            if is_chase(b, c, from, to) {
+                chases[v] |= 1 << a;
+            }
         }
     }
-    out
+    (all, chases)
 }
 
 /// Is the capture `from`x`to` by side `c` a chase in the sense above (the
@@ -149,27 +167,36 @@ fn is_chase(b: &mut Board, c: Color, from: u8, to: u8) -> bool {
     !protected && (v_role != a_role || !piece_can_capture(b, c.other(), to, from))
 }
 
-/// The victims (by id) of the chases a move by `c` makes: attacks that exist
-/// after the move and did not before (made by the moved piece or uncovered by
-/// it), which count as chases in the position after the move.
-pub(crate) fn chases_by_move(before: &Board, m: Move, ids_before: &Ids) -> (u32, Board, Ids) {
+/// The chases a move by `c` makes, as attacker ids by victim id: attacks that
+/// count as chases after the move and did not before it. Such an attack is new
+/// (made by the moved piece or uncovered by it), or it existed but was no chase
+/// before: the move took away the victim's real protection (blocked or unscreened
+/// a protector, pinned it) or made a mutual attack one-sided. The second kind is
+/// not counted when the move defends (it answers a check, or ends a chase on one
+/// of the mover's pieces): the moves of the chased side answer the chase.
+pub(crate) fn chases_by_move(before: &Board, m: Move, ids_before: &Ids) -> (Attacks, Board, Ids) {
     let c = before.side;
     let mut b = before.clone();
-    let old = attack_set(&mut b, ids_before, c);
+    let was_check = b.in_check();
+    let (old_all, old) = attack_sets(&mut b, ids_before, c);
+    let (_, threats_before) = attack_sets(&mut b, ids_before, c.other());
     b.make(m);
     let mut ids = *ids_before;
     move_ids(&mut ids, m);
-    let mut victims = 0u32;
-    for (from, to) in captures(&mut b, c) {
-        let (v, a) = (ids[to as usize] as usize, ids[from as usize]);
-        if v >= 32 || a >= 32 || old[v] & (1 << a) != 0 {
-            continue;
-        }
-        if is_chase(&mut b, c, from, to) {
-            victims |= 1 << v;
+    let (_, mut new) = attack_sets(&mut b, &ids, c);
+    let (_, threats_after) = attack_sets(&mut b, &ids, c.other());
+    let defends = was_check
+        || threats_before
+            .iter()
+            .zip(threats_after)
+            .any(|(&t0, t1)| t0 & !t1 != 0);
+    for ((n, o), all) in new.iter_mut().zip(old).zip(old_all) {
+        *n &= !o;
+        if defends {
+            *n &= !all;
         }
     }
-    (victims, b, ids)
+    (new, b, ids)
 }
 
 /// Follows the piece numbers through a move.
@@ -186,6 +213,9 @@ pub(crate) struct Forcing {
     /// Every move of the side checked or chased something (not necessarily the
     /// same piece).
     pub always_attacking: bool,
+    /// The perpetual chase is made by two or more pieces taking turns: no one
+    /// of them chases the piece on every move.
+    pub taking_turns: bool,
 }
 
 /// Judges a cycle: `start` is the position at the first occurrence, `moves` the
@@ -194,25 +224,40 @@ pub(crate) fn judge_cycle(start: &Board, moves: &[Move]) -> [Forcing; 2] {
     let mut b = start.clone();
     let mut ids = number_pieces(&b);
     let mut all_check = [true, true];
-    let mut chase = [u32::MAX, u32::MAX];
+    // Per side: the victims chased by every move so far, and per victim the
+    // pieces that chased it on every one of those moves.
+    let mut chased = [u32::MAX, u32::MAX];
+    let mut common = [[u32::MAX; 32]; 2];
     let mut moved = [false, false];
     let mut always = [true, true];
     for &m in moves {
         let mover = b.side;
-        let (victims, after, after_ids) = chases_by_move(&b, m, &ids);
+        let (chases, after, after_ids) = chases_by_move(&b, m, &ids);
         b = after;
         ids = after_ids;
         let check = b.in_check();
         let i = mover as usize;
         moved[i] = true;
         all_check[i] &= check;
-        chase[i] &= if check { 0 } else { victims };
+        let mut victims = 0u32;
+        for (v, &attackers) in chases.iter().enumerate() {
+            if attackers != 0 {
+                victims |= 1 << v;
+            }
+            common[i][v] &= attackers;
+        }
         always[i] &= check || victims != 0;
+        // A move that gives check is a check, not a chase.
+        chased[i] &= if check { 0 } else { victims };
     }
-    let f = |i: usize| Forcing {
-        perpetual_check: moved[i] && all_check[i],
-        perpetual_chase: moved[i] && chase[i] != 0,
-        always_attacking: moved[i] && always[i],
+    let f = |i: usize| {
+        let perpetual = if moved[i] { chased[i] } else { 0 };
+        Forcing {
+            perpetual_check: moved[i] && all_check[i],
+            perpetual_chase: perpetual != 0,
+            always_attacking: moved[i] && always[i],
+            taking_turns: (0..32).any(|v| perpetual & (1 << v) != 0 && common[i][v] == 0),
+        }
     };
     [f(0), f(1)]
 }
@@ -242,16 +287,19 @@ mod tests {
         perpetual_check: false,
         perpetual_chase: false,
         always_attacking: false,
+        taking_turns: false,
     };
     const CHECK: Forcing = Forcing {
         perpetual_check: true,
         perpetual_chase: false,
         always_attacking: true,
+        taking_turns: false,
     };
     const CHASE: Forcing = Forcing {
         perpetual_check: false,
         perpetual_chase: true,
         always_attacking: true,
+        taking_turns: false,
     };
 
     fn cycle_of(fen: &str, moves: &str) -> [Forcing; 2] {
@@ -284,6 +332,40 @@ mod tests {
         let [red, black] = cycle_of("c3k4/1R7/9/9/9/9/9/9/9/3K5 w", "b8a8 a9b9 a8b8 b9a9");
         assert_eq!(red, CHASE);
         assert_eq!(black, IDLE);
+    }
+
+    #[test]
+    fn taking_a_protecting_cannon_screen_away_chases() {
+        // The red soldier doubles, then removes, the screen of the cannon that
+        // protects the horse the rook attacks.
+        let [red, black] = cycle_of("4ck3/3P5/4b4/R3n4/9/9/9/9/9/3K5 w", "d8e8 e7g9 e8d8 g9e7");
+        assert_eq!(red, CHASE);
+        assert_eq!(black, IDLE);
+    }
+
+    #[test]
+    fn a_horse_and_a_rook_taking_turns() {
+        let [red, black] = cycle_of("4k4/9/9/7c1/9/9/6N2/9/9/3K4R w", "g3i4 h6i6 i4g3 i6h6");
+        assert_eq!(
+            red,
+            Forcing {
+                taking_turns: true,
+                ..CHASE
+            }
+        );
+        assert_eq!(black, IDLE);
+    }
+
+    #[test]
+    fn answering_a_chase_takes_protection_away_without_chasing() {
+        // WXF diagram 39: each black advisor move answers an attack on the black
+        // rook and takes a line or a screen away from the red horse's protectors.
+        let [red, black] = cycle_of(
+            "2bak4/RC2arN2/4b1n2/2p5p/6p2/2P6/4p1P1c/4B4/4A4/4KAB2 b",
+            "e8f9 b8b9 f9e8 b9b8",
+        );
+        assert!(red.perpetual_chase && red.taking_turns);
+        assert!(!black.perpetual_chase);
     }
 
     #[test]

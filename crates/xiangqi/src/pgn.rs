@@ -1,6 +1,15 @@
-//! Records in the xiangqi PGN dialect: `[Game "Chinese Chess"]`, a `[Format]` tag
-//! naming the move notation (`ICCS`, `WXF` or `Chinese`), and `[FEN]` for games
-//! from a set-up position.
+//! Records in the xiangqi PGN dialects: written with `[Game "Chinese Chess"]`, a
+//! `[Format]` tag naming the move notation (`ICCS`, `WXF` or `Chinese`), and
+//! `[FEN]` for games from a set-up position.
+//!
+//! Read as the programs in use write them: the game named by `[Game "Chinese
+//! Chess"]` (or `Xiangqi`, `象棋`) or by `[Variant "xiangqi"]` (Fairy-Stockfish,
+//! pychess), or not named at all; moves in ICCS (`h2e2`, `H2-E2`), WXF (`C2=5`,
+//! `C2.5`, tandem pieces as the WXF writes them: `R+.3`, `P3.4`, `33.4`, `++.4`)
+//! or Chinese (`炮二平五`, traditional characters and full-width digits too),
+//! with or without a `[Format]` tag; move numbers with or without a space
+//! (`1. h2e2`, `1.h2e2`, `1...h9g7`, `１．`), annotation glyphs (`!`, `?`, `$1`),
+//! comments and variations, and a byte order mark at the start.
 
 use crate::notation::{self, Notation, NotationError};
 use crate::position::{FenError, Position};
@@ -33,6 +42,8 @@ pub enum PgnError {
     Tag { line: usize },
     #[error("the game is {0:?}, not Chinese Chess")]
     WrongGame(String),
+    #[error("the variant is {0:?}, not xiangqi")]
+    WrongVariant(String),
     #[error("unknown move format {0:?} (ICCS, WXF or Chinese)")]
     Format(String),
     #[error("bad FEN tag: {0}")]
@@ -75,6 +86,7 @@ pub fn read(text: &str) -> Result<Record, PgnError> {
     let mut tags = Vec::new();
     let mut movetext = String::new();
     let mut in_moves = false;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         if !in_moves && t.starts_with('[') {
@@ -96,6 +108,16 @@ pub fn read(text: &str) -> Result<Record, PgnError> {
             return Err(PgnError::WrongGame(g));
         }
     }
+    if let Some(v) = find("Variant") {
+        let vl = v.trim().to_ascii_lowercase();
+        if !(vl.is_empty()
+            || vl.contains("xiangqi")
+            || vl.contains("chinese")
+            || v.contains("象棋"))
+        {
+            return Err(PgnError::WrongVariant(v));
+        }
+    }
     let format = notation_of(find("Format").as_deref())?;
     let start = match find("FEN") {
         Some(f) => Position::from_fen(&f)?,
@@ -112,7 +134,7 @@ pub fn read(text: &str) -> Result<Record, PgnError> {
         if token.starts_with('$') || is_move_number(&token) {
             continue;
         }
-        let text = strip_number(&token);
+        let text = strip_glyphs(strip_number(&token));
         if text.is_empty() {
             continue;
         }
@@ -137,23 +159,31 @@ pub fn read(text: &str) -> Result<Record, PgnError> {
 }
 
 fn is_move_number(t: &str) -> bool {
-    let t = t.trim_end_matches('.');
-    !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty()
+    let t = t.trim_end_matches(['.', '．', '。']);
+    !t.is_empty()
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
 }
 
-/// `12.h2e2` written without a space: the move after the number.
+/// `12.h2e2` written without a space: the move after the number. A WXF move
+/// that starts with digits and a dot (`33.4`, the middle one of three soldiers
+/// on file 3) is a move, not a number.
 fn strip_number(t: &str) -> &str {
-    match t.rfind('.') {
-        Some(i)
-            if t[..i]
-                .trim_end_matches('.')
-                .chars()
-                .all(|c| c.is_ascii_digit()) =>
-        {
-            &t[i + 1..]
-        }
-        _ => t,
+    if notation::normalize_wxf(t).is_some() {
+        return t;
     }
+    let rest = t.trim_start_matches(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c));
+    if rest.len() == t.len() {
+        return t;
+    }
+    let moves = rest.trim_start_matches(['.', '．', '。']);
+    if moves.len() == rest.len() { t } else { moves }
+}
+
+/// Annotation glyphs after a move (`h2e2!`, `C2.5?!`); a WXF check mark stays
+/// for the notation to read.
+fn strip_glyphs(t: &str) -> &str {
+    t.trim_end_matches(['!', '?'])
 }
 
 /// Splits movetext into tokens, dropping comments and variations.

@@ -3,7 +3,8 @@
 //! Endings decided here, in this order after each move: the side to move has no
 //! legal move (checkmate, or 困毙 stalemate: both lose); the third occurrence of a
 //! position (perpetual check or chase loses, see [`crate::chase`]; otherwise a
-//! draw); the natural move limit without a capture (a draw); neither side having
+//! draw; some cycles are ruled on at the second occurrence, see
+//! `judge_repetition`); the natural move limit without a capture (a draw); neither side having
 //! a rook, horse, cannon or soldier (a draw).
 
 use qiyuan_game::EndReason;
@@ -177,7 +178,10 @@ impl XiangqiGame {
     /// as a draw, and only when neither side is forcing but one attacked with
     /// every move of the cycle (it chased different pieces in turn): the WXF
     /// rulebook's diagrams 78 and 80 judge those cycles drawn at once (the
-    /// reference data ends diagram 78 after the second occurrence).
+    /// reference data ends diagram 78 after the second occurrence). A side that
+    /// chases one piece with two or more pieces taking turns (AXF rule 33,
+    /// diagrams 81 and 82) also loses on the second occurrence: the rulebook
+    /// rules on such a cycle as soon as its positions recur.
     fn judge_repetition(&self) -> Option<Ending> {
         let n = self.moves.len();
         let window = (self.pos.halfmoves() as usize).min(n);
@@ -209,7 +213,11 @@ impl XiangqiGame {
             .iter()
             .any(|f| f.perpetual_check || f.perpetual_chase);
         let attacking_side = forcing.iter().any(|f| f.always_attacking);
-        if seen == 2 && (forcing_side || !attacking_side) {
+        // Pieces taking turns to chase one piece: ruled on as soon as the cycle
+        // recurs.
+        let turns_lose =
+            matches!(verdict, Some((loser, false)) if forcing[loser as usize].taking_turns);
+        if seen == 2 && !turns_lose && (forcing_side || !attacking_side) {
             return None;
         }
         Some(match verdict {

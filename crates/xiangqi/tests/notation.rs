@@ -159,3 +159,91 @@ fn two_soldiers_on_each_of_two_files() {
     assert_eq!(format_wxf(&p, iccs("g3g2")), "7++1");
     assert_eq!(format_wxf(&p, iccs("c4b4")), "3-=2");
 }
+
+/// A move in ICCS, as written here, and as the rules write it.
+type Spellings<'a> = &'a [(&'a str, &'a str, &'a str)];
+
+/// The examples of the WXF notation rules (wxf.org, "Official xiangqi piece
+/// names and notation"): tandem pieces, written here with `=` for a sideways
+/// move, read back in the rules' own spelling with `.`.
+#[test]
+fn wxf_rulebook_tandem_examples_both_ways() {
+    let cases: [(&str, Spellings); 4] = [
+        // Two rooks on file 5 and two cannons on file 8: 車前平三 R+.3, 炮後退一 C--1.
+        (
+            "3k5/9/9/9/4R4/1C7/4R4/1C7/9/5K3 w - - 0 1",
+            &[
+                ("e5g5", "R+=3", "R+.3"),
+                ("e3d3", "R-=6", "R-.6"),
+                ("b2b1", "C--1", "C--1"),
+                ("b4b5", "C++1", "C++1"),
+            ],
+        ),
+        // Three soldiers on file 3 and two on file 7 (tandem pawns in two files):
+        // the first digit is the file, the middle one is written 33.4.
+        (
+            "3k5/9/6P2/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1",
+            &[
+                ("g7f7", "3+=4", "3+.4"),
+                ("g6f6", "33=4", "33.4"),
+                ("g5f5", "3-=4", "3-.4"),
+                ("c6d6", "7+=6", "7+.6"),
+                ("c5d5", "7-=6", "7-.6"),
+            ],
+        ),
+        // Four soldiers on file 3: ++, P+, P-, -- (no middle one).
+        (
+            "3k5/6P2/6P2/6P2/6P2/9/9/9/9/4K4 w - - 0 1",
+            &[
+                ("g8f8", "++=4", "++.4"),
+                ("g7f7", "P+=4", "P+.4"),
+                ("g6f6", "P-=4", "P-.4"),
+                ("g5f5", "--=4", "--.4"),
+            ],
+        ),
+        // Five soldiers on file 3: ++, P+, P3 (the middle one), P-, --.
+        (
+            "3k2P2/6P2/6P2/6P2/6P2/9/9/9/9/4K4 w - - 0 1",
+            &[
+                ("g9f9", "++=4", "++.4"),
+                ("g8f8", "P+=4", "P+.4"),
+                ("g7f7", "P3=4", "P3.4"),
+                ("g6f6", "P-=4", "P-.4"),
+                ("g5f5", "--=4", "--.4"),
+            ],
+        ),
+    ];
+    for (fen, moves) in cases {
+        let p = Position::from_fen(fen).unwrap();
+        for &(m, written, rulebook) in moves {
+            let m = iccs(m);
+            assert_eq!(format_wxf(&p, m), written, "{fen} {m}");
+            assert_eq!(parse_wxf(&p, written), Ok(m), "{fen} {written}");
+            assert_eq!(parse_wxf(&p, rulebook), Ok(m), "{fen} {rulebook}");
+        }
+    }
+}
+
+#[test]
+fn tandem_advisors_and_elephants() {
+    // Two red advisors on file 6: the WXF rules write A-+5 for the rear one; the
+    // file form A6+5, common because only one of them can make the move, reads
+    // the same.
+    let p = Position::from_fen("3k5/9/9/9/9/9/9/3A5/9/3A1K3 w - - 0 1").unwrap();
+    let rear = iccs("d0e1");
+    assert_eq!(format_wxf(&p, rear), "A-+5");
+    assert_eq!(format_chinese(&p, rear), "后仕进五");
+    for text in ["A-+5", "A6+5", "a6+5"] {
+        assert_eq!(parse_wxf(&p, text), Ok(rear), "{text}");
+    }
+    assert_eq!(parse_chinese(&p, "仕六进五"), Ok(rear));
+    let front = iccs("d2e1");
+    assert_eq!(format_wxf(&p, front), "A+-5");
+    assert_eq!(parse_wxf(&p, "A6-5"), Ok(front));
+    // Two elephants on file 3 (g0, g4): E-+5 / E+-5, or by file.
+    let p = Position::from_fen("3k5/9/9/9/9/6B2/9/9/9/4K1B2 w - - 0 1").unwrap();
+    assert_eq!(format_wxf(&p, iccs("g0e2")), "E-+5");
+    assert_eq!(format_wxf(&p, iccs("g4e2")), "E+-5");
+    assert_eq!(parse_wxf(&p, "E3+5"), Ok(iccs("g0e2")));
+    assert_eq!(parse_wxf(&p, "B3-5"), Ok(iccs("g4e2")));
+}

@@ -9,6 +9,7 @@ mod wxf;
 
 pub use chinese::{format_chinese, parse_chinese};
 pub use iccs::{format_iccs, parse_iccs, parse_iccs_unchecked};
+pub(crate) use wxf::normalize_wxf;
 pub use wxf::{format_wxf, parse_wxf};
 
 use crate::position::Position;
