@@ -120,7 +120,9 @@ pub async fn register(
     auth::validate_password(&c.password).map_err(|e| ApiError::bad_request("bad_password", e))?;
     app.registrations
         .hit(&app.address_of(peer, &headers), Instant::now())
-        .map_err(|wait| auth::rate_limited("too many accounts registered from this address", wait))?;
+        .map_err(|wait| {
+            auth::rate_limited("too many accounts registered from this address", wait)
+        })?;
     let hash = app.hashers.hash(c.password).await?;
     let user = app
         .store
@@ -162,7 +164,11 @@ pub async fn login(
     let pair_key = format!("u:{name_key}@{address}");
     let address_key = format!("ip:{address}");
     let keys = [
-        (pair_key.as_str(), app.config.login_attempts_per_minute, true),
+        (
+            pair_key.as_str(),
+            app.config.login_attempts_per_minute,
+            true,
+        ),
         (
             address_key.as_str(),
             app.config.login_failures_per_address,

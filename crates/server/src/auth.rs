@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use argon2::password_hash::{PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{Output, ParamsString, SaltString};
 use argon2::{Argon2, PasswordHash};
 use axum::http::{HeaderMap, StatusCode, header};
 use rand::Rng;
@@ -34,7 +34,9 @@ pub enum BadUsername {
     Character,
     #[error("a username may not hold invisible, filler or unusual characters")]
     Restricted,
-    #[error("a username is written in one script (Latin, Cyrillic, …; Han may go with Latin, kana or Hangul)")]
+    #[error(
+        "a username is written in one script (Latin, Cyrillic, …; Han may go with Latin, kana or Hangul)"
+    )]
     MixedScript,
     #[error("usernames beginning with 'guest' are kept for guests")]
     Reserved,
@@ -63,7 +65,10 @@ pub fn validate_username(name: &str) -> Result<(), BadUsername> {
         return Err(BadUsername::Character);
     }
     let letters: String = name.chars().filter(|c| *c != '_' && *c != '-').collect();
-    if !letters.chars().all(GeneralSecurityProfile::identifier_allowed) {
+    if !letters
+        .chars()
+        .all(GeneralSecurityProfile::identifier_allowed)
+    {
         return Err(BadUsername::Restricted);
     }
     if !name.chars().next().is_some_and(char::is_alphabetic) {
@@ -91,22 +96,87 @@ pub fn validate_password(password: &str) -> Result<(), &'static str> {
     }
 }
 
-/// An argon2id hash in PHC string form. Slow by design: call it off the async
-/// threads.
-pub fn hash_password(password: &str) -> anyhow::Result<String> {
-    let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| anyhow::anyhow!("cannot hash password: {e}"))
+/// The most argon2 memory a stored hash may ask for (256 MiB); ours use 19 MiB.
+const MAX_BLOCKS: usize = 256 * 1024;
+
+thread_local! {
+    /// This thread's argon2 memory, kept between hashes. Allocating 19 MiB per
+    /// hash and freeing it leaves glibc holding far more than the hashes in use
+    /// (its mmap threshold grows and freed heaps are not trimmed); reusing one
+    /// block per hasher thread bounds the memory at hashers × 19 MiB.
+    static BLOCKS: std::cell::RefCell<Vec<argon2::Block>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-pub fn verify_password(password: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|h| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &h)
-            .is_ok()
+/// argon2 of `password` and `salt` into `out`, in this thread's memory.
+fn argon2_into(argon: &Argon2, password: &[u8], salt: &[u8], out: &mut [u8]) -> argon2::Result<()> {
+    BLOCKS.with(|blocks| {
+        let mut blocks = blocks.borrow_mut();
+        let need = argon.params().block_count();
+        if blocks.len() < need {
+            blocks.resize(need, argon2::Block::default());
+        }
+        argon.hash_password_into_with_memory(password, salt, out, &mut blocks[..need])
     })
+}
+
+/// An argon2id hash (default parameters: 19 MiB, 2 passes) in PHC string form.
+/// Slow by design: call it off the async threads (see [`Hashers`]).
+pub fn hash_password(password: &str) -> anyhow::Result<String> {
+    let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
+    let argon = Argon2::default();
+    let fail = |e: &dyn std::fmt::Display| anyhow::anyhow!("cannot hash password: {e}");
+    let mut salt_buf = [0u8; 64];
+    let salt_bytes = salt
+        .as_salt()
+        .decode_b64(&mut salt_buf)
+        .map_err(|e| fail(&e))?;
+    let output = Output::init_with(argon2::Params::DEFAULT_OUTPUT_LEN, |out| {
+        argon2_into(&argon, password.as_bytes(), salt_bytes, out)
+            .map_err(|_| argon2::password_hash::Error::Crypto)
+    })
+    .map_err(|e| fail(&e))?;
+    let phc = PasswordHash {
+        algorithm: argon2::Algorithm::Argon2id.ident(),
+        version: Some(argon2::Version::V0x13.into()),
+        params: ParamsString::try_from(argon.params()).map_err(|e| fail(&e))?,
+        salt: Some(salt.as_salt()),
+        hash: Some(output),
+    };
+    Ok(phc.to_string())
+}
+
+/// Whether `password` matches a PHC argon2 hash (compared in constant time).
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    let Ok(phc) = PasswordHash::new(hash) else {
+        return false;
+    };
+    let (Some(salt), Some(expected)) = (phc.salt, phc.hash) else {
+        return false;
+    };
+    let Ok(algorithm) = argon2::Algorithm::try_from(phc.algorithm) else {
+        return false;
+    };
+    let version = match phc.version.map(argon2::Version::try_from) {
+        None => argon2::Version::default(),
+        Some(Ok(v)) => v,
+        Some(Err(_)) => return false,
+    };
+    let Ok(params) = argon2::Params::try_from(&phc) else {
+        return false;
+    };
+    if params.block_count() > MAX_BLOCKS {
+        return false;
+    }
+    let argon = Argon2::new(algorithm, version, params);
+    let mut salt_buf = [0u8; 64];
+    let Ok(salt_bytes) = salt.decode_b64(&mut salt_buf) else {
+        return false;
+    };
+    let computed = Output::init_with(expected.len(), |out| {
+        argon2_into(&argon, password.as_bytes(), salt_bytes, out)
+            .map_err(|_| argon2::password_hash::Error::Crypto)
+    });
+    computed.is_ok_and(|c| c == expected)
 }
 
 /// A new session token: 32 random bytes from the OS's CSPRNG, hex.
@@ -278,13 +348,20 @@ impl LoginLimiter {
         if map.len() > 100_000 {
             // Bounded memory under a flood of names: forget what is over.
             map.retain(|_, f| {
-                f.pending > 0 || f.times.back().is_some_and(|t| now.duration_since(*t) < MEMORY)
+                f.pending > 0
+                    || f.times
+                        .back()
+                        .is_some_and(|t| now.duration_since(*t) < MEMORY)
             });
         }
         let mut wait = Duration::ZERO;
         for (key, limit, _) in keys {
             let Some(f) = map.get_mut(*key) else { continue };
-            while f.times.front().is_some_and(|t| now.duration_since(*t) >= MEMORY) {
+            while f
+                .times
+                .front()
+                .is_some_and(|t| now.duration_since(*t) >= MEMORY)
+            {
                 f.times.pop_front();
             }
             let cap = (*limit as usize).max(1) * 8;
@@ -304,7 +381,8 @@ impl LoginLimiter {
                 wait = wait.max(left.max(Duration::from_secs(1)));
             }
             if let Some(last) = f.times.back() {
-                let left = growing_wait(f.times.len(), *limit).saturating_sub(now.duration_since(*last));
+                let left =
+                    growing_wait(f.times.len(), *limit).saturating_sub(now.duration_since(*last));
                 wait = wait.max(left);
             }
         }
@@ -316,7 +394,10 @@ impl LoginLimiter {
         }
         Ok(Attempt {
             limiter: self,
-            keys: keys.iter().map(|(k, _, reset)| (k.to_string(), *reset)).collect(),
+            keys: keys
+                .iter()
+                .map(|(k, _, reset)| (k.to_string(), *reset))
+                .collect(),
             outcome: Outcome::Undecided,
         })
     }
@@ -424,19 +505,19 @@ impl Hashers {
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> ApiResult<T> {
-        let permit = match tokio::time::timeout(self.queue, self.slots.clone().acquire_owned()).await
-        {
-            Ok(Ok(permit)) => permit,
-            Ok(Err(e)) => return Err(ApiError::internal(e)),
-            Err(_) => {
-                return Err(ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "busy",
-                    "the server is checking many passwords; try again in a moment",
-                )
-                .retry_after(1));
-            }
-        };
+        let permit =
+            match tokio::time::timeout(self.queue, self.slots.clone().acquire_owned()).await {
+                Ok(Ok(permit)) => permit,
+                Ok(Err(e)) => return Err(ApiError::internal(e)),
+                Err(_) => {
+                    return Err(ApiError::new(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        "busy",
+                        "the server is checking many passwords; try again in a moment",
+                    )
+                    .retry_after(1));
+                }
+            };
         let (tx, rx) = oneshot::channel();
         let job: Box<dyn FnOnce() + Send> = Box::new(move || {
             let out = work();
@@ -510,11 +591,15 @@ impl Network {
     pub fn contains(&self, ip: IpAddr) -> bool {
         match (self.addr, ip.to_canonical()) {
             (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
                 u32::from(net) & mask == u32::from(ip) & mask
             }
             (IpAddr::V6(net), IpAddr::V6(ip)) => {
-                let mask = u128::MAX.checked_shl(128 - u32::from(self.prefix)).unwrap_or(0);
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
                 u128::from(net) & mask == u128::from(ip) & mask
             }
             _ => false,
@@ -723,7 +808,10 @@ mod tests {
         assert_eq!(check("\u{430}dmin"), Err(BadUsername::MixedScript));
         // The Hangul filler looks like nothing.
         assert_eq!(check("ad\u{3164}min"), Err(BadUsername::Restricted));
-        assert_eq!(check("\u{3164}\u{3164}\u{3164}"), Err(BadUsername::Restricted));
+        assert_eq!(
+            check("\u{3164}\u{3164}\u{3164}"),
+            Err(BadUsername::Restricted)
+        );
         // Zero-width joiners are not letters.
         assert_eq!(check("ad\u{200d}min"), Err(BadUsername::Character));
         // Guests, by look: Cyrillic е, fullwidth letters.
@@ -732,15 +820,32 @@ mod tests {
         assert_eq!(check("guest_"), Err(BadUsername::Reserved));
         // Fullwidth and mathematical bold letters are plain letters once normalised.
         assert_eq!(normalize_username("ａｄｍｉｎ"), "admin");
-        assert_eq!(normalize_username("\u{1d41a}\u{1d41d}\u{1d426}\u{1d422}\u{1d427}"), "admin");
+        assert_eq!(
+            normalize_username("\u{1d41a}\u{1d41d}\u{1d426}\u{1d422}\u{1d427}"),
+            "admin"
+        );
     }
 
     #[test]
     fn passwords_hash_and_verify() {
+        use argon2::password_hash::{PasswordHasher, PasswordVerifier};
         let h = hash_password("secret1").unwrap();
+        assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
         assert!(verify_password("secret1", &h));
         assert!(!verify_password("secret2", &h));
         assert!(!verify_password("secret1", "not a hash"));
+        // The same format as the argon2 crate's own, both ways.
+        let theirs = Argon2::default()
+            .hash_password(
+                b"secret1",
+                &SaltString::generate(&mut argon2::password_hash::rand_core::OsRng),
+            )
+            .unwrap()
+            .to_string();
+        assert!(verify_password("secret1", &theirs));
+        assert!(!verify_password("secret3", &theirs));
+        let ours = PasswordHash::new(&h).unwrap();
+        assert!(Argon2::default().verify_password(b"secret1", &ours).is_ok());
     }
 
     #[test]
@@ -809,14 +914,21 @@ mod tests {
         assert!(r.hit("a", t0).is_err());
         assert!(r.hit("b", t0).is_ok());
         assert!(r.hit("a", t0 + Duration::from_secs(3600)).is_ok());
-        assert!(RateLimit::new(0, Duration::from_secs(1)).hit("a", t0).is_ok());
+        assert!(
+            RateLimit::new(0, Duration::from_secs(1))
+                .hit("a", t0)
+                .is_ok()
+        );
     }
 
     #[test]
     fn forwarded_addresses_only_from_trusted_proxies() {
         let proxies = Proxies::new(&["10.0.0.0/8".into(), "::1".into()]);
         let mut h = HeaderMap::new();
-        h.insert("x-forwarded-for", "6.6.6.6, 1.2.3.4, 10.0.0.7".parse().unwrap());
+        h.insert(
+            "x-forwarded-for",
+            "6.6.6.6, 1.2.3.4, 10.0.0.7".parse().unwrap(),
+        );
         let proxy: IpAddr = "10.1.2.3".parse().unwrap();
         let stranger: IpAddr = "8.8.8.8".parse().unwrap();
         assert_eq!(proxies.client_ip(proxy, &h).to_string(), "1.2.3.4");
@@ -825,8 +937,15 @@ mod tests {
         assert_eq!(proxies.client_ip(local, &h).to_string(), "1.2.3.4");
         assert!(!Proxies::default().trusts(local));
         assert!(Network::parse("10.0.0.0/33").is_err());
-        assert!(Network::parse("::ffff:10.0.0.1").unwrap().contains("10.0.0.1".parse().unwrap()));
-        assert_eq!(address_key("2001:db8:1:2:3:4:5:6".parse().unwrap()), "2001:db8:1:2::/64");
+        assert!(
+            Network::parse("::ffff:10.0.0.1")
+                .unwrap()
+                .contains("10.0.0.1".parse().unwrap())
+        );
+        assert_eq!(
+            address_key("2001:db8:1:2:3:4:5:6".parse().unwrap()),
+            "2001:db8:1:2::/64"
+        );
     }
 
     #[test]

@@ -190,7 +190,12 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
 /// connecting or of the previous answer: slowloris connections are closed), and
 /// the per-address connection cap. Stops accepting on shutdown, asks open
 /// connections to finish, and waits for them (at most 10 s).
-async fn serve(listener: TcpListener, router: Router, app: Arc<App>, shutdown: watch::Receiver<bool>) {
+async fn serve(
+    listener: TcpListener,
+    router: Router,
+    app: Arc<App>,
+    shutdown: watch::Receiver<bool>,
+) {
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(Duration::from_secs_f64(app.config.header_read_timeout_secs));
@@ -227,10 +232,11 @@ async fn serve(listener: TcpListener, router: Router, app: Arc<App>, shutdown: w
             _guard: guard,
         });
         let router = router.clone();
-        let service = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
-            req.extensions_mut().insert(ConnectInfo(peer));
-            tower::ServiceExt::oneshot(router.clone(), req)
-        });
+        let service =
+            hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
+                req.extensions_mut().insert(ConnectInfo(peer));
+                tower::ServiceExt::oneshot(router.clone(), req)
+            });
         let conn = http.serve_connection(io, service).with_upgrades();
         let stop = shutdown.clone();
         let alive = alive.clone();

@@ -121,7 +121,12 @@ impl Lobby {
 
     /// A page of a room's tables: at most `limit` after the id `after`, in id
     /// order, and whether there are more.
-    pub fn tables(&self, game: &str, after: Option<&str>, limit: usize) -> (Vec<TableSummary>, bool) {
+    pub fn tables(
+        &self,
+        game: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> (Vec<TableSummary>, bool) {
         self.rooms()
             .get(game)
             .map(|room| page(room, after, limit))

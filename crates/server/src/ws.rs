@@ -30,6 +30,9 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 /// than the configured `max_message_bytes` but under this get a `too_large` error.
 const HARD_LIMIT: usize = 1 << 20;
 
+/// The initial read buffer of a socket.
+const READ_BUFFER: usize = 4 * 1024;
+
 /// How often the server pings each socket.
 const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(20);
 /// A socket silent this long (no message, no pong) is closed.
@@ -155,6 +158,10 @@ pub async fn upgrade(
     Ok(ws
         .max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
+        // Messages are small (16 KiB by default): a small read buffer, grown
+        // only for a large frame, keeps an idle socket cheap (the default
+        // 128 KiB made it cost that much).
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| async move {
             let _guard = guard;
             connection(app, socket, user, session).await

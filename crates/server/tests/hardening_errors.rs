@@ -17,7 +17,9 @@ async fn assert_error(r: reqwest::Response, status: u16, code: &str, what: &str)
         .to_string();
     assert!(kind.starts_with("application/json"), "{what}: {kind}");
     let body: Value = r.json().await.unwrap();
-    let error = body["error"].as_object().unwrap_or_else(|| panic!("{what}: {body}"));
+    let error = body["error"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{what}: {body}"));
     assert_eq!(error.len(), 2, "{what}: {body}");
     assert_eq!(error["code"], code, "{what}: {body}");
     assert!(!error["message"].as_str().unwrap().is_empty(), "{what}");
@@ -29,7 +31,13 @@ async fn every_http_error_is_typed_json(backend: Backend) {
     let http = reqwest::Client::new();
     let url = |path: &str| format!("{}{path}", server.base);
 
-    for path in ["/api/nothing", "/api/", "/api/account", "/api/game/x/y/z", "/nothing.js"] {
+    for path in [
+        "/api/nothing",
+        "/api/",
+        "/api/account",
+        "/api/game/x/y/z",
+        "/nothing.js",
+    ] {
         let r = http.get(url(path)).send().await.unwrap();
         assert_error(r, 404, "not_found", path).await;
     }
@@ -38,7 +46,10 @@ async fn every_http_error_is_typed_json(backend: Backend) {
     let r = http.delete(url("/api/health")).send().await.unwrap();
     assert_error(r, 405, "method_not_allowed", "DELETE health").await;
 
-    let big = format!(r#"{{"username": "{}", "password": "x"}}"#, "a".repeat(100_000));
+    let big = format!(
+        r#"{{"username": "{}", "password": "x"}}"#,
+        "a".repeat(100_000)
+    );
     let r = http
         .post(url("/api/account/register"))
         .header("content-type", "application/json")

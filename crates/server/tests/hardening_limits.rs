@@ -67,7 +67,8 @@ async fn slowloris_connections_are_closed(backend: Backend) {
 async fn ws_connect(url: &str, forwarded: Option<&str>) -> Result<Ws, u16> {
     let mut req = url.into_client_request().unwrap();
     if let Some(f) = forwarded {
-        req.headers_mut().insert("x-forwarded-for", f.parse().unwrap());
+        req.headers_mut()
+            .insert("x-forwarded-for", f.parse().unwrap());
     }
     match tokio_tungstenite::connect_async(req).await {
         Ok((stream, _)) => {
@@ -100,11 +101,18 @@ async fn sockets_per_address_are_capped(backend: Backend) {
     let r = reqwest::get(format!("{}/api/health", server.base)).await;
     if let Ok(r) = r {
         assert_eq!(r.status(), 429);
-        assert_eq!(r.json::<Value>().await.unwrap()["error"]["code"], "too_many_sockets");
+        assert_eq!(
+            r.json::<Value>().await.unwrap()["error"]["code"],
+            "too_many_sockets"
+        );
     }
     open.pop().unwrap().close().await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    open.push(ws_connect(&server.ws, None).await.expect("a place was freed"));
+    open.push(
+        ws_connect(&server.ws, None)
+            .await
+            .expect("a place was freed"),
+    );
 
     let proxied = start_with(backend, |c| {
         c.max_sockets_per_address = 3;
@@ -120,7 +128,9 @@ async fn sockets_per_address_are_capped(backend: Backend) {
         Some(429),
         "the 4th from one forwarded address"
     );
-    let _b = ws_connect(&proxied.ws, Some("203.0.113.2")).await.expect("another address");
+    let _b = ws_connect(&proxied.ws, Some("203.0.113.2"))
+        .await
+        .expect("another address");
 }
 
 /// Guests and registrations per address per hour.
@@ -145,20 +155,41 @@ async fn guests_and_registrations_are_rate_limited(backend: Backend) {
         (status, retry, r.json::<Value>().await.unwrap())
     };
     for _ in 0..3 {
-        assert_eq!(post("/api/account/guest", json!({}), "192.0.2.1").await.0, 201);
+        assert_eq!(
+            post("/api/account/guest", json!({}), "192.0.2.1").await.0,
+            201
+        );
     }
     let (status, retry, body) = post("/api/account/guest", json!({}), "192.0.2.1").await;
     assert_eq!((status, retry), (429, true), "{body}");
     assert_eq!(body["error"]["code"], "rate_limited");
-    assert_eq!(post("/api/account/guest", json!({}), "192.0.2.2").await.0, 201);
+    assert_eq!(
+        post("/api/account/guest", json!({}), "192.0.2.2").await.0,
+        201
+    );
 
     let account = |name: &str| json!({"username": name, "password": "secret-pw"});
-    assert_eq!(post("/api/account/register", account("reg1"), "192.0.2.1").await.0, 201);
-    assert_eq!(post("/api/account/register", account("reg2"), "192.0.2.1").await.0, 201);
+    assert_eq!(
+        post("/api/account/register", account("reg1"), "192.0.2.1")
+            .await
+            .0,
+        201
+    );
+    assert_eq!(
+        post("/api/account/register", account("reg2"), "192.0.2.1")
+            .await
+            .0,
+        201
+    );
     let (status, _, body) = post("/api/account/register", account("reg3"), "192.0.2.1").await;
     assert_eq!(status, 429, "{body}");
     assert_eq!(body["error"]["code"], "rate_limited");
-    assert_eq!(post("/api/account/register", account("reg3"), "192.0.2.9").await.0, 201);
+    assert_eq!(
+        post("/api/account/register", account("reg3"), "192.0.2.9")
+            .await
+            .0,
+        201
+    );
 }
 
 /// However many tables a room has, one reply lists at most a page; the rest are
@@ -192,14 +223,26 @@ async fn lobby_replies_are_paged(backend: Backend) {
             .map(|t| t["id"].as_str().unwrap().to_string())
             .collect();
         assert!(ids.len() <= 5, "{ids:?}");
-        let Some(last) = ids.last().cloned() else { break };
+        let Some(last) = ids.last().cloned() else {
+            break;
+        };
         seen.extend(ids);
         after = last;
     }
     assert_eq!(seen, made, "every table once, in id order");
-    let page: Value = g.get("/api/lobby/chess?limit=2").await.json().await.unwrap();
+    let page: Value = g
+        .get("/api/lobby/chess?limit=2")
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(page.as_array().unwrap().len(), 2);
-    let page: Value = g.get("/api/lobby/chess?limit=500").await.json().await.unwrap();
+    let page: Value = g
+        .get("/api/lobby/chess?limit=500")
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(page.as_array().unwrap().len(), 5, "never more than a page");
 
     let mut ws = g.ws().await;

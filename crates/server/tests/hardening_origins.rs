@@ -19,8 +19,7 @@ fn cookie(c: &Client) -> String {
 async fn ws_status(url: &str, headers: &[(&'static str, String)]) -> (u16, Option<Value>) {
     let mut req = url.into_client_request().unwrap();
     for (k, v) in headers {
-        req.headers_mut()
-            .insert(*k, v.parse().unwrap());
+        req.headers_mut().insert(*k, v.parse().unwrap());
     }
     match tokio_tungstenite::connect_async(req).await {
         Ok((_, resp)) => (resp.status().as_u16(), None),
@@ -44,7 +43,11 @@ async fn foreign_origins_are_refused(backend: Backend) {
     let own = server.base.clone();
 
     // The WebSocket: a cookie from a foreign page is refused, typed.
-    let (status, body) = ws_status(&a.ws_url, &[("origin", EVIL.into()), ("cookie", cookie(&a))]).await;
+    let (status, body) = ws_status(
+        &a.ws_url,
+        &[("origin", EVIL.into()), ("cookie", cookie(&a))],
+    )
+    .await;
     assert_eq!(status, 403);
     assert_eq!(body.unwrap()["error"]["code"], "bad_origin");
     // Anonymous sockets from a foreign page too.
@@ -52,8 +55,11 @@ async fn foreign_origins_are_refused(backend: Backend) {
     assert_eq!(status, 403);
     // The site's own page, an allowed origin, and a program without Origin: fine.
     for origin in [own.as_str(), "https://friend.example"] {
-        let (status, _) =
-            ws_status(&a.ws_url, &[("origin", origin.into()), ("cookie", cookie(&a))]).await;
+        let (status, _) = ws_status(
+            &a.ws_url,
+            &[("origin", origin.into()), ("cookie", cookie(&a))],
+        )
+        .await;
         assert_eq!(status, 101, "{origin}");
     }
     let (status, _) = ws_status(&a.ws_url, &[("cookie", cookie(&a))]).await;
@@ -75,7 +81,10 @@ async fn foreign_origins_are_refused(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(r.status(), 403);
-    assert_eq!(r.json::<Value>().await.unwrap()["error"]["code"], "bad_origin");
+    assert_eq!(
+        r.json::<Value>().await.unwrap()["error"]["code"],
+        "bad_origin"
+    );
     let lobby: Value = a.get("/api/lobby/chess").await.json().await.unwrap();
     assert_eq!(lobby.as_array().unwrap().len(), 0, "no table was made");
     let r = http
@@ -86,7 +95,11 @@ async fn foreign_origins_are_refused(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(r.status(), 403);
-    assert_eq!(a.get("/api/account/me").await.status(), 200, "still logged in");
+    assert_eq!(
+        a.get("/api/account/me").await.status(),
+        200,
+        "still logged in"
+    );
     // Logging a visitor into the attacker's account (login CSRF) is refused too.
     let r = http
         .post(format!("{}/api/account/login", server.base))
@@ -125,7 +138,10 @@ async fn foreign_origins_are_refused(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
-    assert_eq!(r.json::<Value>().await.unwrap().as_array().unwrap().len(), 2);
+    assert_eq!(
+        r.json::<Value>().await.unwrap().as_array().unwrap().len(),
+        2
+    );
 }
 
 both!(foreign_origins_are_refused);

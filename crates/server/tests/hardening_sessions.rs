@@ -196,7 +196,11 @@ async fn sessions_expire(backend: Backend) {
             break serde_json::from_str::<Value>(&t).unwrap();
         }
     };
-    assert_eq!(hello["d"]["user"], Value::Null, "an expired session is nobody");
+    assert_eq!(
+        hello["d"]["user"],
+        Value::Null,
+        "an expired session is nobody"
+    );
 }
 
 /// `Secure` when configured, or when a trusted proxy says https; a client's own
@@ -215,11 +219,18 @@ async fn the_cookie_is_secure_over_https(backend: Backend) {
     assert!(!cookie_of(&plain, None).await.contains("Secure"));
     assert!(!cookie_of(&plain, Some("https")).await.contains("Secure"));
     let proxied = start_with(backend, |c| c.trusted_proxies = vec!["127.0.0.0/8".into()]).await;
-    assert!(cookie_of(&proxied, Some("https")).await.contains("; Secure"));
+    assert!(
+        cookie_of(&proxied, Some("https"))
+            .await
+            .contains("; Secure")
+    );
     assert!(!cookie_of(&proxied, Some("http")).await.contains("Secure"));
     let configured = start_with(backend, |c| c.secure_cookies = true).await;
     let cookie = cookie_of(&configured, None).await;
-    assert!(cookie.contains("; Secure") && cookie.contains("HttpOnly"), "{cookie}");
+    assert!(
+        cookie.contains("; Secure") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
 }
 
 both!(

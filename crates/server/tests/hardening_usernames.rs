@@ -22,25 +22,37 @@ async fn lookalikes_cannot_sit_beside_admin(backend: Backend) {
             .unwrap();
         let status = r.status().as_u16();
         let body: Value = r.json().await.unwrap();
-        (status, body["error"]["code"].as_str().unwrap_or("").to_string())
+        (
+            status,
+            body["error"]["code"].as_str().unwrap_or("").to_string(),
+        )
     };
     let cases: &[(&str, u16, &str)] = &[
-        ("\u{430}dmin", 400, "bad_username"), // Cyrillic а among Latin
+        ("\u{430}dmin", 400, "bad_username"),  // Cyrillic а among Latin
         ("ａｄｍｉｎ", 409, "username_taken"), // fullwidth: NFKC makes it admin
-        ("\u{1d41a}\u{1d41d}\u{1d426}\u{1d422}\u{1d427}", 409, "username_taken"), // bold
+        (
+            "\u{1d41a}\u{1d41d}\u{1d426}\u{1d422}\u{1d427}",
+            409,
+            "username_taken",
+        ), // bold
         ("ADMIN", 409, "username_taken"),
-        ("adrnin", 409, "username_taken"), // rn looks like m
-        ("ecoc", 409, "username_taken"),   // Latin, like the Cyrillic есос
+        ("adrnin", 409, "username_taken"),      // rn looks like m
+        ("ecoc", 409, "username_taken"),        // Latin, like the Cyrillic есос
         ("ad\u{3164}min", 400, "bad_username"), // Hangul filler
         ("\u{3164}\u{3164}\u{3164}", 400, "bad_username"),
         ("admin\u{200b}", 400, "bad_username"), // zero-width space
-        ("gu\u{435}st7", 400, "bad_username"), // Cyrillic е
-        ("ｇｕｅｓｔ7", 400, "bad_username"), // fullwidth guest
+        ("gu\u{435}st7", 400, "bad_username"),  // Cyrillic е
+        ("ｇｕｅｓｔ7", 400, "bad_username"),   // fullwidth guest
         ("Guest_7", 400, "bad_username"),
     ];
     for (name, status, code) in cases {
         let got = register(name).await;
-        assert_eq!((got.0, got.1.as_str()), (*status, *code), "{name:?} ({})", name.escape_unicode());
+        assert_eq!(
+            (got.0, got.1.as_str()),
+            (*status, *code),
+            "{name:?} ({})",
+            name.escape_unicode()
+        );
     }
     // Genuinely different names are fine, in any one script or a CJK mix.
     for name in ["admins", "棋手小王", "王Wang", "Иван"] {

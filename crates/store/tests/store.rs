@@ -108,9 +108,15 @@ async fn accounts_and_sessions() {
         assert_eq!(s.delete_user_sessions(u.id).await.unwrap(), 2, "{name}");
         assert!(s.session_user("t1", 50).await.unwrap().is_none(), "{name}");
         assert!(s.session_user("t2", 50).await.unwrap().is_none(), "{name}");
-        assert_eq!(s.session_user("t3", 50).await.unwrap().unwrap().id, other.id);
+        assert_eq!(
+            s.session_user("t3", 50).await.unwrap().unwrap().id,
+            other.id
+        );
         assert_eq!(s.delete_expired_sessions(50).await.unwrap(), 1, "{name}");
-        assert_eq!(s.session_user("t3", 50).await.unwrap().unwrap().id, other.id);
+        assert_eq!(
+            s.session_user("t3", 50).await.unwrap().unwrap().id,
+            other.id
+        );
     }
 }
 
