@@ -113,6 +113,11 @@ impl Config {
 
     /// Refuses settings that cannot work, with the key's name.
     pub fn check(&self) -> anyhow::Result<()> {
+        if self.login_attempts_per_minute == 0 || self.login_failures_per_address == 0 {
+            anyhow::bail!(
+                "login_attempts_per_minute and login_failures_per_address must be at least 1"
+            );
+        }
         if self.password_hashes_at_once == 0 {
             anyhow::bail!("password_hashes_at_once must be at least 1");
         }
