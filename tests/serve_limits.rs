@@ -44,11 +44,15 @@ fn read_some(tcp: &mut TcpStream) -> String {
         .unwrap();
     let mut out = Vec::new();
     let mut buf = [0u8; 4096];
-    // Up to 5 s for the first byte, then until a quiet half second.
+    // Up to 5 s for the first byte, then until a quiet 50 ms.
     for _ in 0..10 {
         match tcp.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Ok(n) => {
+                out.extend_from_slice(&buf[..n]);
+                tcp.set_read_timeout(Some(Duration::from_millis(50)))
+                    .unwrap();
+            }
             Err(_) if !out.is_empty() => break,
             Err(e)
                 if matches!(
