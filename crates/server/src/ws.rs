@@ -38,7 +38,8 @@ const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(20);
 /// A socket silent this long (no message, no pong) is closed.
 const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// The close code of a socket whose session ended (logout, log out everywhere).
+/// The close code of a socket whose session ended: reason `logged_out` (logout,
+/// log out everywhere) or `session_expired`.
 pub const CLOSE_LOGGED_OUT: u16 = 4001;
 
 /// The open WebSockets that belong to a session, so that ending the session
@@ -152,7 +153,8 @@ pub async fn upgrade(
                 username: u.username,
                 guest: u.guest,
             });
-            session = Some(hash);
+            let expires_at = app.store.session_expires_at(&hash).await?.unwrap_or(0);
+            session = Some((hash, expires_at));
         }
     }
     Ok(ws
@@ -168,11 +170,13 @@ pub async fn upgrade(
         }))
 }
 
+/// One socket; `session`: the token hash it was opened with and when that
+/// session expires (the socket closes then).
 async fn connection(
     app: Arc<App>,
     socket: WebSocket,
     user: Option<UserInfo>,
-    session_hash: Option<String>,
+    session: Option<(String, i64)>,
 ) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(1024);
@@ -181,9 +185,12 @@ async fn connection(
         user,
         tx,
     };
-    let kick = match (&conn.user, session_hash) {
-        (Some(user), Some(hash)) => Some(app.sockets.add(conn.id, user.id, hash)),
-        _ => None,
+    let (kick, expires_at) = match (&conn.user, session) {
+        (Some(user), Some((hash, expires_at))) => (
+            Some(app.sockets.add(conn.id, user.id, hash)),
+            Some(expires_at),
+        ),
+        _ => (None, None),
     };
     // Told to close with a frame (the session ended): the writer says so and stops.
     let (close_tx, mut close_rx) = oneshot::channel::<CloseFrame>();
@@ -240,14 +247,28 @@ async fn connection(
             None => std::future::pending().await,
         }
     };
+    let expired = async {
+        match expires_at {
+            Some(at) => {
+                let left = u64::try_from(at - crate::now_ms()).unwrap_or(0);
+                tokio::time::sleep(std::time::Duration::from_millis(left)).await;
+            }
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(expired);
     tokio::pin!(kicked);
-    let mut logged_out = false;
+    let mut logged_out = None;
     loop {
         let msg = tokio::select! {
             // First: once the session has ended, no further message is acted on.
             biased;
             _ = &mut kicked => {
-                logged_out = true;
+                logged_out = Some("logged_out");
+                break;
+            }
+            _ = &mut expired => {
+                logged_out = Some("session_expired");
                 break;
             }
             _ = crate::stopped(shutdown.clone()) => break,
@@ -269,10 +290,10 @@ async fn connection(
         }
     }
     app.sockets.remove(conn.id);
-    if logged_out {
+    if let Some(reason) = logged_out {
         let _ = close_tx.send(CloseFrame {
             code: CLOSE_LOGGED_OUT,
-            reason: "logged_out".into(),
+            reason: reason.into(),
         });
     }
     session.closed().await;

@@ -35,6 +35,27 @@ async fn stored_tokens(server: &TestServer) -> Vec<String> {
     }
 }
 
+/// Sets every stored session to expire at `at` (ms), straight in the database.
+async fn expire_sessions_at(server: &TestServer, at: i64) {
+    let config = &server.running.as_ref().unwrap().app.config;
+    let sql = "UPDATE sessions SET expires_at = $1";
+    match &config.database {
+        None => {
+            let url = format!("sqlite://{}", config.data_dir.join("qiyuan.db").display());
+            let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+            sqlx::query(sql).bind(at).execute(&pool).await.unwrap();
+        }
+        Some(url) => {
+            let (base, schema) = url.split_once("?schema=").unwrap();
+            let options = sqlx::postgres::PgConnectOptions::from_str(base)
+                .unwrap()
+                .options([("search_path", schema)]);
+            let pool = sqlx::PgPool::connect_with(options).await.unwrap();
+            sqlx::query(sql).bind(at).execute(&pool).await.unwrap();
+        }
+    }
+}
+
 fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes())
         .iter()
@@ -203,6 +224,27 @@ async fn sessions_expire(backend: Backend) {
     );
 }
 
+/// A socket lives no longer than its session.
+async fn a_socket_closes_when_its_session_expires(backend: Backend) {
+    let server = start(backend).await;
+    let a = server.register("fred").await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    expire_sessions_at(&server, now + 1500).await;
+    let mut ws = a.ws().await;
+    ws.send("ping", json!({})).await;
+    ws.expect("pong").await;
+    let started = std::time::Instant::now();
+    assert_eq!(
+        closed(&mut ws).await,
+        Some((4001, "session_expired".into()))
+    );
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(a.get("/api/account/me").await.status(), 401);
+}
+
 /// `Secure` when configured, or when a trusted proxy says https; a client's own
 /// `X-Forwarded-Proto` is not believed.
 async fn the_cookie_is_secure_over_https(backend: Backend) {
@@ -238,5 +280,6 @@ both!(
     logging_out_everywhere_ends_every_session_and_socket,
     tokens_are_stored_hashed,
     sessions_expire,
+    a_socket_closes_when_its_session_expires,
     the_cookie_is_secure_over_https,
 );

@@ -365,6 +365,13 @@ macro_rules! impl_store {
                 row.as_ref().map(Self::user_from).transpose()
             }
 
+            async fn session_expires_at(&self, token_hash: &str) -> Result<Option<i64>> {
+                Ok(sqlx::query_scalar("SELECT expires_at FROM sessions WHERE token = $1")
+                    .bind(token_hash)
+                    .fetch_optional(&self.read)
+                    .await?)
+            }
+
             async fn delete_session(&self, token_hash: &str) -> Result<()> {
                 sqlx::query("DELETE FROM sessions WHERE token = $1")
                     .bind(token_hash)

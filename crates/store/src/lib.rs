@@ -65,6 +65,8 @@ pub trait Store: Send + Sync + 'static {
     /// The user whose session `token_hash` is, if it exists and has not expired at
     /// `now`.
     async fn session_user(&self, token_hash: &str, now: i64) -> Result<Option<User>>;
+    /// When the session `token_hash` expires, if it exists.
+    async fn session_expires_at(&self, token_hash: &str) -> Result<Option<i64>>;
     async fn delete_session(&self, token_hash: &str) -> Result<()>;
     /// Ends every session of a user ("log out everywhere"); returns how many.
     async fn delete_user_sessions(&self, user: UserId) -> Result<u64>;

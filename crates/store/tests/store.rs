@@ -88,8 +88,14 @@ async fn accounts_and_sessions() {
             s.session_user("tok", 100).await.unwrap().is_none(),
             "{name}: expired"
         );
+        assert_eq!(
+            s.session_expires_at("tok").await.unwrap(),
+            Some(100),
+            "{name}"
+        );
         s.delete_session("tok").await.unwrap();
         assert!(s.session_user("tok", 50).await.unwrap().is_none(), "{name}");
+        assert_eq!(s.session_expires_at("tok").await.unwrap(), None, "{name}");
 
         // Log out everywhere: every session of the user goes, others' stay.
         let other = s
