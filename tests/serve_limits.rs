@@ -67,10 +67,10 @@ fn read_some(tcp: &mut TcpStream) -> String {
 
 fn connect_when_up(port: u16) -> TcpStream {
     for _ in 0..300 {
-        if let Ok(mut tcp) = TcpStream::connect(("127.0.0.1", port)) {
-            if request(&mut tcp, "GET", "/api/health").starts_with("HTTP/1.1 200") {
-                return tcp;
-            }
+        if let Ok(mut tcp) = TcpStream::connect(("127.0.0.1", port))
+            && request(&mut tcp, "GET", "/api/health").starts_with("HTTP/1.1 200")
+        {
+            return tcp;
         }
         std::thread::sleep(Duration::from_millis(100));
     }

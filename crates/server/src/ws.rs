@@ -186,10 +186,15 @@ async fn connection(
         tx,
     };
     let (kick, expires_at) = match (&conn.user, session) {
-        (Some(user), Some((hash, expires_at))) => (
-            Some(app.sockets.add(conn.id, user.id, hash)),
-            Some(expires_at),
-        ),
+        (Some(user), Some((hash, expires_at))) => {
+            let kick = app.sockets.add(conn.id, user.id, hash.clone());
+            // A logout between the upgrade's check and this registration would
+            // have missed the socket: look again now that it is registered.
+            if !matches!(app.store.session_expires_at(&hash).await, Ok(Some(_))) {
+                kick.notify_one();
+            }
+            (Some(kick), Some(expires_at))
+        }
         _ => (None, None),
     };
     // Told to close with a frame (the session ended): the writer says so and stops.
