@@ -43,6 +43,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     listen: "127.0.0.1:0".parse()?,
                     data_dir: dir.clone(),
                     database: args.database.clone(),
+                    // Thousands of guests and sockets from one loopback address.
+                    max_sockets_per_address: 0,
+                    guests_per_address_per_hour: 0,
                     ..qiyuan_server::Config::default()
                 };
                 let running = qiyuan_server::start(config).await?;

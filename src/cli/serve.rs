@@ -27,6 +27,16 @@ pub struct Args {
     /// Seconds for each seat's first move before the game is aborted.
     #[arg(long, env = "QIYUAN_FIRST_MOVE")]
     first_move: Option<f64>,
+    /// Concurrent connections (HTTP and WebSocket) from one client address; 0 = no
+    /// cap [default: 50]. Load benchmarks from one loopback address use 0.
+    #[arg(long, env = "QIYUAN_MAX_SOCKETS_PER_ADDRESS")]
+    max_sockets_per_address: Option<u32>,
+    /// Guests one address may create per hour; 0 = no limit [default: 60].
+    #[arg(long, env = "QIYUAN_GUESTS_PER_ADDRESS")]
+    guests_per_address_per_hour: Option<u32>,
+    /// Accounts one address may register per hour; 0 = no limit [default: 20].
+    #[arg(long, env = "QIYUAN_REGISTRATIONS_PER_ADDRESS")]
+    registrations_per_address_per_hour: Option<u32>,
     /// Log filter when RUST_LOG is unset.
     #[arg(long, env = "QIYUAN_LOG", default_value = "info")]
     log: String,
@@ -49,6 +59,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if args.first_move.is_some() {
         config.first_move_secs = args.first_move;
+    }
+    if let Some(n) = args.max_sockets_per_address {
+        config.max_sockets_per_address = n;
+    }
+    if let Some(n) = args.guests_per_address_per_hour {
+        config.guests_per_address_per_hour = n;
+    }
+    if let Some(n) = args.registrations_per_address_per_hour {
+        config.registrations_per_address_per_hour = n;
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async move {

@@ -6,6 +6,8 @@ const S = {
   tagline: ['在线棋牌大厅', 'Online game hall'],
   login: ['登录', 'Log in'],
   logout: ['退出', 'Log out'],
+  logoutEverywhere: ['全部退出', 'Log out everywhere'],
+  logoutEverywhereHint: ['在所有设备上退出登录？', 'Log out on every device?'],
   register: ['注册', 'Register'],
   guest: ['游客进入', 'Play as guest'],
   username: ['用户名', 'Username'],

@@ -41,6 +41,19 @@ function header() {
         ? [
             h('a.user-name', { href: `#/profile/${encodeURIComponent(s.name)}`, id: 'me' }, s.name),
             h('button.btn.btn-small', { id: 'logout', onclick: () => void logout().then(() => (location.hash = '#/login')) }, t('logout')),
+            s.guest
+              ? null
+              : h(
+                  'button.btn.btn-small',
+                  {
+                    id: 'logout-everywhere',
+                    title: t('logoutEverywhereHint'),
+                    onclick: () => {
+                      if (confirm(t('logoutEverywhereHint'))) void logout(true).then(() => (location.hash = '#/login'));
+                    },
+                  },
+                  t('logoutEverywhere'),
+                ),
           ]
         : h('a.btn.btn-small', { href: '#/login' }, t('login')),
       h('button.icon-btn', { id: 'open-settings', title: t('settings'), onclick: () => settingsDialog(() => route()) }, '⚙'),

@@ -60,9 +60,11 @@ export async function guest() {
   return restoreSession();
 }
 
-export async function logout() {
+export async function logout(everywhere = false) {
   try {
-    await api('POST', '/api/account/logout', {});
+    // Everywhere: every session of the account ends and its sockets close, on
+    // every device.
+    await api('POST', everywhere ? '/api/account/logout-everywhere' : '/api/account/logout', {});
   } finally {
     localStorage.removeItem(FLAG);
     me = null;

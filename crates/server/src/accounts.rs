@@ -1,10 +1,10 @@
-//! The account endpoints: register, log in, log out, guests, who am I, profiles.
+//! The account endpoints: register, log in, log out (here or everywhere), guests,
+//! who am I, profiles.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::Json;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::App;
 use crate::auth;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Json};
 
 #[derive(Debug, Deserialize)]
 pub struct Credentials {
@@ -59,7 +59,10 @@ impl App {
         if token.len() > 128 {
             return Ok(None);
         }
-        Ok(self.store.session_user(token, crate::now_ms()).await?)
+        Ok(self
+            .store
+            .session_user(&auth::hash_token(token), crate::now_ms())
+            .await?)
     }
 
     pub async fn require_user(&self, headers: &HeaderMap) -> ApiResult<User> {
@@ -68,38 +71,63 @@ impl App {
             .ok_or_else(ApiError::unauthorized)
     }
 
-    async fn open_session(&self, user: &User, status: StatusCode) -> ApiResult<Response> {
+    /// The key under which a request's client address is limited.
+    fn address_of(&self, peer: SocketAddr, headers: &HeaderMap) -> String {
+        auth::address_key(self.proxies.client_ip(peer.ip(), headers))
+    }
+
+    async fn open_session(
+        &self,
+        user: &User,
+        status: StatusCode,
+        secure: bool,
+    ) -> ApiResult<Response> {
         let token = auth::new_token();
         let now = crate::now_ms();
         let lifetime = Duration::from_secs(u64::from(self.config.session_days) * 86_400);
         self.store
-            .create_session(&token, user.id, now, now + lifetime.as_millis() as i64)
+            .create_session(
+                &auth::hash_token(&token),
+                user.id,
+                now,
+                now + lifetime.as_millis() as i64,
+            )
             .await?;
-        let cookie = auth::session_cookie(&token, lifetime, self.config.secure_cookies);
+        let cookie = auth::session_cookie(&token, lifetime, secure);
         let body = Session {
             user: user.into(),
             token,
         };
         Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
     }
+
+    /// Whether the session cookie gets `Secure`: configured, or a trusted proxy
+    /// says the client came over https.
+    fn secure(&self, peer: SocketAddr, headers: &HeaderMap) -> bool {
+        self.config.secure_cookies || self.proxies.says_https(peer.ip(), headers)
+    }
 }
 
 pub async fn register(
     State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     Json(c): Json<Credentials>,
 ) -> ApiResult<Response> {
-    auth::validate_username(&c.username)
+    let username = auth::normalize_username(&c.username);
+    auth::validate_username(&username)
         .map_err(|e| ApiError::bad_request("bad_username", e.to_string()))?;
     auth::validate_password(&c.password).map_err(|e| ApiError::bad_request("bad_password", e))?;
-    let password = c.password.clone();
-    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
+    app.registrations
+        .hit(&app.address_of(peer, &headers), Instant::now())
+        .map_err(|wait| {
+            auth::rate_limited("too many accounts registered from this address", wait)
+        })?;
+    let hash = app.hashers.hash(c.password).await?;
     let user = app
         .store
         .create_user(NewUser {
-            username: c.username.clone(),
+            username: username.clone(),
             password_hash: Some(hash),
             guest: false,
             created_at: crate::now_ms(),
@@ -109,46 +137,62 @@ pub async fn register(
             StoreError::Conflict(_) => ApiError::new(
                 StatusCode::CONFLICT,
                 "username_taken",
-                format!("the username {} is taken", c.username),
+                format!("the username {username} is taken or looks like one that is"),
             ),
             e => e.into(),
         })?;
     tracing::info!(user = %user.username, "registered");
-    app.open_session(&user, StatusCode::CREATED).await
+    app.open_session(&user, StatusCode::CREATED, app.secure(peer, &headers))
+        .await
 }
 
+/// Logs in. Failures are counted per (username, address) and per address — an
+/// attempt counts from the moment it is admitted — so a burst cannot pass the
+/// limit and an attacker elsewhere cannot lock the owner out.
 pub async fn login(
     State(app): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     Json(c): Json<Credentials>,
 ) -> ApiResult<Response> {
-    let name_key = format!("u:{}", qiyuan_store::username_key(&c.username));
-    let ip_key = format!("ip:{}", peer.ip());
-    let keys = [name_key.as_str(), ip_key.as_str()];
-    if let Some(wait) = app.limiter.blocked(&keys, Instant::now()) {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            format!(
-                "too many failed logins; try again in {} s",
-                wait.as_secs() + 1
-            ),
-        ));
-    }
-    let user = app.store.user_by_name(&c.username).await?;
-    let ok = match user.as_ref().and_then(|u| u.password_hash.clone()) {
-        Some(hash) => {
-            let password = c.password.clone();
-            tokio::task::spawn_blocking(move || auth::verify_password(&password, &hash))
-                .await
-                .map_err(ApiError::internal)?
-        }
-        None => false,
+    let username = auth::normalize_username(&c.username);
+    let address = app.address_of(peer, &headers);
+    let name_key: String = qiyuan_store::username_key(&username)
+        .chars()
+        .take(40)
+        .collect();
+    let pair_key = format!("u:{name_key}@{address}");
+    let address_key = format!("ip:{address}");
+    let keys = [
+        (
+            pair_key.as_str(),
+            app.config.login_attempts_per_minute,
+            true,
+        ),
+        (
+            address_key.as_str(),
+            app.config.login_failures_per_address,
+            false,
+        ),
+    ];
+    let attempt = app
+        .limiter
+        .begin(&keys, Instant::now())
+        .map_err(|wait| auth::rate_limited("too many failed logins", wait))?;
+    let user = match username.chars().count() {
+        0..=40 => app.store.user_by_name(&username).await?,
+        _ => None,
     };
+    let hash = user.as_ref().and_then(|u| u.password_hash.clone());
+    let ok = app.hashers.verify(c.password, hash).await?;
     match user {
-        Some(user) if ok => app.open_session(&user, StatusCode::OK).await,
+        Some(user) if ok => {
+            attempt.succeeded();
+            app.open_session(&user, StatusCode::OK, app.secure(peer, &headers))
+                .await
+        }
         _ => {
-            app.limiter.fail(&keys, Instant::now());
+            attempt.failed(Instant::now());
             Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "bad_credentials",
@@ -158,9 +202,12 @@ pub async fn login(
     }
 }
 
+/// Ends the request's session and closes, at once, every WebSocket opened with it.
 pub async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Response> {
     if let Some(token) = auth::token_from_headers(&headers) {
-        app.store.delete_session(&token).await?;
+        let hash = auth::hash_token(&token);
+        app.store.delete_session(&hash).await?;
+        app.sockets.close_session(&hash);
     }
     Ok((
         StatusCode::NO_CONTENT,
@@ -169,8 +216,32 @@ pub async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResul
         .into_response())
 }
 
+/// Ends every session of the caller's account and closes all its WebSockets.
+pub async fn logout_everywhere(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let user = app.require_user(&headers).await?;
+    let sessions = app.store.delete_user_sessions(user.id).await?;
+    let sockets = app.sockets.close_user(user.id);
+    tracing::info!(user = %user.username, sessions, sockets, "logged out everywhere");
+    Ok((
+        StatusCode::OK,
+        [(header::SET_COOKIE, auth::clear_cookie())],
+        Json(serde_json::json!({"sessions": sessions, "sockets": sockets})),
+    )
+        .into_response())
+}
+
 /// A guest: an account without a password, for casual games.
-pub async fn guest(State(app): State<Arc<App>>) -> ApiResult<Response> {
+pub async fn guest(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    app.guests
+        .hit(&app.address_of(peer, &headers), Instant::now())
+        .map_err(|wait| auth::rate_limited("too many guests from this address", wait))?;
     for _ in 0..5 {
         let created = app
             .store
@@ -182,7 +253,11 @@ pub async fn guest(State(app): State<Arc<App>>) -> ApiResult<Response> {
             })
             .await;
         match created {
-            Ok(user) => return app.open_session(&user, StatusCode::CREATED).await,
+            Ok(user) => {
+                return app
+                    .open_session(&user, StatusCode::CREATED, app.secure(peer, &headers))
+                    .await;
+            }
             Err(StoreError::Conflict(_)) => continue,
             Err(e) => return Err(e.into()),
         }
@@ -218,7 +293,7 @@ pub async fn profile(
 ) -> ApiResult<Json<Profile>> {
     let user = app
         .store
-        .user_by_name(&name)
+        .user_by_name(&auth::normalize_username(&name))
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no user {name}")))?;
     profile_of(&app, user).await.map(Json)

@@ -2,8 +2,7 @@
 
 use std::sync::Arc;
 
-use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use qiyuan_store::GameRow;
@@ -13,7 +12,7 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use crate::App;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Json, Query};
 use crate::live::{self, TableHandle, TableMsg, UserInfo};
 use crate::lobby::TableSummary;
 use crate::protocol::CreateTable;
@@ -27,14 +26,34 @@ pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
     }))
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LobbyQuery {
+    /// List the tables whose id comes after this one (the last of the previous page).
+    #[serde(default)]
+    after: Option<String>,
+    /// At most this many (and never more than `lobby_page_size`).
+    #[serde(default)]
+    limit: Option<usize>,
+}
+
+/// `GET /api/lobby/{game}?after=ID&limit=N`: one page of the room's tables, in id
+/// order; a full page means there may be more after its last id.
 pub async fn lobby(
     State(app): State<Arc<App>>,
     Path(game): Path<String>,
+    Query(q): Query<LobbyQuery>,
 ) -> ApiResult<Json<Vec<TableSummary>>> {
     if !crate::games::GAMES.contains(&game.as_str()) {
         return Err(ApiError::not_found(format!("no game {game:?} here")));
     }
-    Ok(Json(app.lobby.tables(&game)))
+    let page = app.config.lobby_page_size;
+    let limit = match q.limit {
+        Some(0) => return Err(ApiError::bad_request("bad_query", "limit is at least 1")),
+        Some(n) => n.min(page),
+        None => page,
+    };
+    Ok(Json(app.lobby.tables(&game, q.after.as_deref(), limit).0))
 }
 
 /// Creates a table for `user` (shared by HTTP and WebSocket).

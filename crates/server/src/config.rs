@@ -27,12 +27,43 @@ pub struct Config {
     pub idle_table_secs: f64,
     /// The largest WebSocket message accepted, in bytes.
     pub max_message_bytes: usize,
-    /// Login attempts allowed per username and per address within a minute.
+    /// Failed logins allowed for one username from one address within a minute;
+    /// past it the address waits, longer each time (1 min, 2, 4, … up to 1 h). The
+    /// owner logging in from another address is not slowed.
     pub login_attempts_per_minute: u32,
+    /// Failed logins allowed from one address (any usernames) within a minute,
+    /// with the same growing waits.
+    pub login_failures_per_address: u32,
+    /// Password hashes (argon2, about 19 MiB each) computed at once; logins and
+    /// registrations beyond wait up to `hash_queue_ms`, then get `429 busy`.
+    pub password_hashes_at_once: usize,
+    /// How long a login or registration waits for a free password hasher.
+    pub hash_queue_ms: u64,
     /// How long a session lasts, in days.
     pub session_days: u32,
-    /// Whether cookies carry the `Secure` flag (behind HTTPS).
+    /// Whether cookies carry the `Secure` flag (the site is served over https).
+    /// A trusted proxy saying `X-Forwarded-Proto: https` sets it too.
     pub secure_cookies: bool,
+    /// Addresses (`10.0.0.1`) or networks (`10.0.0.0/8`, `::1/128`) of reverse
+    /// proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed. From
+    /// any other peer those headers are ignored.
+    pub trusted_proxies: Vec<String>,
+    /// Origins (`https://example.org`) allowed besides the site's own (the
+    /// request's `Host`) on `/ws` and on cookie-authenticated state changes.
+    pub allowed_origins: Vec<String>,
+    /// Concurrent connections (HTTP and WebSocket) from one client address; 0 =
+    /// no cap.
+    pub max_sockets_per_address: u32,
+    /// Guests one address may create within an hour; 0 = no limit.
+    pub guests_per_address_per_hour: u32,
+    /// Accounts one address may register within an hour; 0 = no limit.
+    pub registrations_per_address_per_hour: u32,
+    /// A connection must send a request's headers within this many seconds of
+    /// opening (or of its previous answer), else it is closed (slowloris).
+    pub header_read_timeout_secs: f64,
+    /// The most tables one lobby reply lists (`GET /api/lobby/{game}`,
+    /// `lobby.subscribe`); more are paged.
+    pub lobby_page_size: usize,
     /// The site's name in records (PGN `Site`).
     pub site: String,
     /// How long a computer player "thinks" before it acts, in milliseconds.
@@ -53,8 +84,18 @@ impl Default for Config {
             idle_table_secs: 600.0,
             max_message_bytes: 16 * 1024,
             login_attempts_per_minute: 10,
+            login_failures_per_address: 30,
+            password_hashes_at_once: 2,
+            hash_queue_ms: 2_000,
             session_days: 30,
             secure_cookies: false,
+            trusted_proxies: Vec::new(),
+            allowed_origins: Vec::new(),
+            max_sockets_per_address: 50,
+            guests_per_address_per_hour: 60,
+            registrations_per_address_per_hour: 20,
+            header_read_timeout_secs: 5.0,
+            lobby_page_size: 100,
             site: "qiyuan".into(),
             bot_think_ms: 700,
             max_idle_tables_per_user: 5,
@@ -72,6 +113,34 @@ impl Config {
             .map_err(|e| anyhow::anyhow!("cannot read config file {}: {e}", file.display()))?;
         toml::from_str(&text)
             .map_err(|e| anyhow::anyhow!("config file {} is not valid: {e}", file.display()))
+    }
+
+    /// Refuses settings that cannot work, with the key's name.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.login_attempts_per_minute == 0 || self.login_failures_per_address == 0 {
+            anyhow::bail!(
+                "login_attempts_per_minute and login_failures_per_address must be at least 1"
+            );
+        }
+        if self.password_hashes_at_once == 0 {
+            anyhow::bail!("password_hashes_at_once must be at least 1");
+        }
+        if !(self.header_read_timeout_secs > 0.0 && self.header_read_timeout_secs <= 3600.0) {
+            anyhow::bail!("header_read_timeout_secs must be between 0 and 3600");
+        }
+        if self.lobby_page_size == 0 {
+            anyhow::bail!("lobby_page_size must be at least 1");
+        }
+        for proxy in &self.trusted_proxies {
+            crate::auth::Network::parse(proxy)
+                .map_err(|e| anyhow::anyhow!("trusted_proxies: {e}"))?;
+        }
+        for origin in &self.allowed_origins {
+            if !(origin.starts_with("http://") || origin.starts_with("https://")) {
+                anyhow::bail!("allowed_origins: {origin:?} is not http(s)://host[:port]");
+            }
+        }
+        Ok(())
     }
 
     /// The database URL to open: the configured one, or SQLite in the data folder.
@@ -101,5 +170,13 @@ mod tests {
             toml::from_str::<Config>("lisen = 1").is_err(),
             "typos are reported"
         );
+        let c: Config = toml::from_str(
+            "max_sockets_per_address = 0\ntrusted_proxies = [\"10.0.0.0/8\", \"::1\"]",
+        )
+        .unwrap();
+        assert_eq!(c.max_sockets_per_address, 0);
+        assert!(c.check().is_ok());
+        let bad: Config = toml::from_str("trusted_proxies = [\"10.0.0.0/40\"]").unwrap();
+        assert!(bad.check().is_err());
     }
 }

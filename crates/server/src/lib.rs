@@ -23,14 +23,23 @@ mod web;
 pub mod ws;
 
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll};
+use std::time::Duration;
 
 use anyhow::Context;
 use axum::Router;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::Method;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use qiyuan_store::Store;
-use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 pub use config::Config;
@@ -54,6 +63,17 @@ pub struct App {
     pub config: Config,
     pub store: Arc<dyn Store>,
     pub limiter: auth::LoginLimiter,
+    /// The password hashers: a bounded number of argon2 runs at once.
+    pub hashers: auth::Hashers,
+    /// Guests created per address per hour.
+    pub guests: auth::RateLimit,
+    /// Accounts registered per address per hour.
+    pub registrations: auth::RateLimit,
+    pub proxies: auth::Proxies,
+    /// Connections per client address (see [`Config::max_sockets_per_address`]).
+    pub address_cap: Arc<auth::AddressCap>,
+    /// Open WebSockets by session and user, for logging out.
+    pub sockets: ws::Sockets,
     pub tables: live::Registry,
     pub lobby: lobby::Lobby,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
@@ -89,6 +109,7 @@ impl Running {
 /// Opens the store, rebuilds the live tables from their logs, binds the listener and
 /// starts serving.
 pub async fn start(config: Config) -> anyhow::Result<Running> {
+    config.check()?;
     if config.database.is_none() {
         std::fs::create_dir_all(&config.data_dir).with_context(|| {
             format!(
@@ -107,9 +128,25 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         .with_context(|| format!("cannot listen on {}", config.listen))?;
     let addr = listener.local_addr()?;
 
+    match store.delete_expired_sessions(now_ms()).await {
+        Ok(n) if n > 0 => tracing::info!(n, "expired sessions forgotten"),
+        Ok(_) => {}
+        Err(e) => tracing::warn!("cannot forget expired sessions: {e}"),
+    }
+
     let (stop, shutdown) = watch::channel(false);
+    const HOUR: Duration = Duration::from_secs(3600);
     let app = Arc::new(App {
-        limiter: auth::LoginLimiter::new(config.login_attempts_per_minute),
+        limiter: auth::LoginLimiter::new(),
+        hashers: auth::Hashers::new(
+            config.password_hashes_at_once,
+            Duration::from_millis(config.hash_queue_ms),
+        ),
+        guests: auth::RateLimit::new(config.guests_per_address_per_hour, HOUR),
+        registrations: auth::RateLimit::new(config.registrations_per_address_per_hour, HOUR),
+        proxies: auth::Proxies::new(&config.trusted_proxies),
+        address_cap: auth::AddressCap::new(config.max_sockets_per_address),
+        sockets: ws::Sockets::default(),
         tables: live::Registry::default(),
         lobby: lobby::Lobby::default(),
         config,
@@ -120,18 +157,22 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     tracing::info!(%addr, restored, "listening");
 
     let router = router(app.clone());
-    let mut signal = shutdown.clone();
     let tables_app = app.clone();
+    let sweeper = app.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep(HOUR) => {}
+                _ = stopped(sweeper.shutdown.clone()) => break,
+            }
+            if let Err(e) = sweeper.store.delete_expired_sessions(now_ms()).await {
+                tracing::warn!("cannot forget expired sessions: {e}");
+            }
+        }
+    });
+    let serving = app.clone();
     let task = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            let _ = signal.wait_for(|stop| *stop).await;
-        })
-        .await
-        .context("the HTTP server failed")?;
+        serve(listener, router, serving, shutdown.clone()).await;
         tables_app.tables.stop_all().await;
         tracing::info!("stopped");
         Ok(())
@@ -144,6 +185,165 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     })
 }
 
+/// The accept loop: hyper's HTTP/1 server with a header read timeout (a client
+/// must send each request's headers within `header_read_timeout_secs` of
+/// connecting or of the previous answer: slowloris connections are closed), and
+/// the per-address connection cap. Stops accepting on shutdown, asks open
+/// connections to finish, and waits for them (at most 10 s).
+async fn serve(
+    listener: TcpListener,
+    router: Router,
+    app: Arc<App>,
+    shutdown: watch::Receiver<bool>,
+) {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_secs_f64(app.config.header_read_timeout_secs));
+    let (alive, mut all_done) = mpsc::channel::<()>(1);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of file descriptors, most likely: let some close.
+                    tracing::warn!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = stopped(shutdown.clone()) => break,
+        };
+        // Behind a trusted proxy every connection comes from the proxy: the cap
+        // then applies to WebSockets by forwarded address (see ws::upgrade).
+        let guard = if app.proxies.trusts(peer.ip()) {
+            None
+        } else {
+            match app.address_cap.enter(peer.ip()) {
+                Some(guard) => Some(guard),
+                None => {
+                    tokio::spawn(refuse(stream, app.config.max_sockets_per_address));
+                    continue;
+                }
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let io = TokioIo::new(Counted {
+            stream,
+            _guard: guard,
+        });
+        let router = router.clone();
+        let service =
+            hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
+                req.extensions_mut().insert(ConnectInfo(peer));
+                tower::ServiceExt::oneshot(router.clone(), req)
+            });
+        let conn = http.serve_connection(io, service).with_upgrades();
+        let stop = shutdown.clone();
+        let alive = alive.clone();
+        tokio::spawn(async move {
+            let _alive = alive;
+            tokio::pin!(conn);
+            tokio::select! {
+                done = conn.as_mut() => {
+                    if let Err(e) = done {
+                        tracing::debug!(%peer, "connection ended: {e}");
+                    }
+                    return;
+                }
+                _ = stopped(stop) => {}
+            }
+            conn.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(Duration::from_secs(10), conn).await;
+        });
+    }
+    drop(listener);
+    drop(alive);
+    let _ = all_done.recv().await;
+}
+
+/// Answers a connection over the per-address cap with `429 too_many_sockets`
+/// and closes it.
+async fn refuse(mut stream: TcpStream, max: u32) {
+    let body = format!(
+        "{{\"error\":{{\"code\":\"too_many_sockets\",\"message\":\"at most {max} connections from one address at once\"}}}}"
+    );
+    let answer = format!(
+        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        let _ = stream.write_all(answer.as_bytes()).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
+}
+
+/// A connection's stream with its place under the per-address cap: the place is
+/// held as long as the stream, WebSockets included (an upgrade keeps the stream).
+struct Counted {
+    stream: TcpStream,
+    _guard: Option<auth::CapGuard>,
+}
+
+impl AsyncRead for Counted {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Counted {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// Cookie-authenticated (or anonymous) state changes must come from the site's
+/// own pages or an allowed origin; bearer-token clients without a cookie are not
+/// asked (a foreign page cannot make a browser send a bearer token).
+async fn check_origin(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if !safe {
+        let headers = req.headers();
+        let bearer_only =
+            auth::bearer_token(headers).is_some() && auth::cookie_token(headers).is_none();
+        if !bearer_only && !auth::origin_allowed(headers, &app.config.allowed_origins) {
+            return auth::bad_origin().into_response();
+        }
+    }
+    next.run(req).await
+}
+
 /// Every route.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -151,6 +351,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/account/register", post(accounts::register))
         .route("/api/account/login", post(accounts::login))
         .route("/api/account/logout", post(accounts::logout))
+        .route(
+            "/api/account/logout-everywhere",
+            post(accounts::logout_everywhere),
+        )
         .route("/api/account/guest", post(accounts::guest))
         .route("/api/account/me", get(accounts::me))
         .route("/api/user/{name}", get(accounts::profile))
@@ -161,8 +365,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/game/{file}", get(api::record))
         .route("/ws", get(ws::upgrade))
         .fallback(web::serve)
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(middleware::from_fn_with_state(app.clone(), check_origin))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(64 * 1024))
+        .layer(middleware::from_fn(error::json_errors))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(app)
 }
 

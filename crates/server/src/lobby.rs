@@ -51,6 +51,17 @@ impl Room {
     }
 }
 
+fn page(room: &Room, after: Option<&str>, limit: usize) -> (Vec<TableSummary>, bool) {
+    use std::ops::Bound;
+    let from = match after {
+        Some(id) => Bound::Excluded(id.to_string()),
+        None => Bound::Unbounded,
+    };
+    let mut iter = room.tables.range((from, Bound::Unbounded));
+    let tables: Vec<TableSummary> = iter.by_ref().take(limit).map(|(_, t)| t.clone()).collect();
+    (tables, iter.next().is_some())
+}
+
 struct Waiting {
     conn: Conn,
     seek: Seek,
@@ -95,17 +106,30 @@ impl Lobby {
         }
     }
 
-    /// A room's tables and a receiver of its changes from now on.
-    pub fn subscribe(&self, game: &str) -> (Vec<TableSummary>, broadcast::Receiver<Utf8Bytes>) {
+    /// A room's first `limit` tables, whether there are more, and a receiver of
+    /// its changes from now on.
+    pub fn subscribe(
+        &self,
+        game: &str,
+        limit: usize,
+    ) -> (Vec<TableSummary>, bool, broadcast::Receiver<Utf8Bytes>) {
         let mut rooms = self.rooms();
         let room = rooms.entry(game.to_string()).or_insert_with(Room::new);
-        (room.tables.values().cloned().collect(), room.tx.subscribe())
+        let (tables, more) = page(room, None, limit);
+        (tables, more, room.tx.subscribe())
     }
 
-    pub fn tables(&self, game: &str) -> Vec<TableSummary> {
+    /// A page of a room's tables: at most `limit` after the id `after`, in id
+    /// order, and whether there are more.
+    pub fn tables(
+        &self,
+        game: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> (Vec<TableSummary>, bool) {
         self.rooms()
             .get(game)
-            .map(|r| r.tables.values().cloned().collect())
+            .map(|room| page(room, after, limit))
             .unwrap_or_default()
     }
 

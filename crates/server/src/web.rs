@@ -7,6 +7,8 @@ use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
 
+use crate::error::ApiError;
+
 #[derive(RustEmbed)]
 #[folder = "../../web/dist"]
 struct Assets;
@@ -16,8 +18,8 @@ pub async fn serve(uri: Uri) -> Response {
     if let Some(response) = file(path) {
         return response;
     }
-    if path.starts_with("api/") || path.contains('.') {
-        return StatusCode::NOT_FOUND.into_response();
+    if path.starts_with("api/") || path == "api" || path.contains('.') {
+        return ApiError::not_found(format!("nothing at /{path}")).into_response();
     }
     file("index.html").unwrap_or_else(|| {
         (

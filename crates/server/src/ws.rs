@@ -4,21 +4,23 @@
 //! `error` and the connection stays open.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Query, State};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use crate::App;
-use crate::error::ApiError;
+use crate::auth;
+use crate::error::{ApiError, Query};
 use crate::live::{self, Conn, TableMsg, UserInfo};
 use crate::protocol::{self, ClientMsg, Request};
 
@@ -28,10 +30,85 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 /// than the configured `max_message_bytes` but under this get a `too_large` error.
 const HARD_LIMIT: usize = 1 << 20;
 
+/// The initial read buffer of a socket.
+const READ_BUFFER: usize = 4 * 1024;
+
 /// How often the server pings each socket.
 const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(20);
 /// A socket silent this long (no message, no pong) is closed.
 const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The close code of a socket whose session ended: reason `logged_out` (logout,
+/// log out everywhere) or `session_expired`.
+pub const CLOSE_LOGGED_OUT: u16 = 4001;
+
+/// The open WebSockets that belong to a session, so that ending the session
+/// closes them at once.
+#[derive(Debug, Default)]
+pub struct Sockets {
+    open: Mutex<HashMap<live::ConnId, SocketEntry>>,
+}
+
+#[derive(Debug)]
+struct SocketEntry {
+    user: i64,
+    /// The SHA-256 of the session token the socket was opened with.
+    session: String,
+    kick: Arc<Notify>,
+}
+
+impl Sockets {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<live::ConnId, SocketEntry>> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn add(&self, conn: live::ConnId, user: i64, session: String) -> Arc<Notify> {
+        let kick = Arc::new(Notify::new());
+        self.lock().insert(
+            conn,
+            SocketEntry {
+                user,
+                session,
+                kick: kick.clone(),
+            },
+        );
+        kick
+    }
+
+    fn remove(&self, conn: live::ConnId) {
+        self.lock().remove(&conn);
+    }
+
+    fn close_where(&self, pick: impl Fn(&SocketEntry) -> bool) -> usize {
+        let open = self.lock();
+        let mut n = 0;
+        for entry in open.values().filter(|e| pick(e)) {
+            // A stored permit: the socket acts on it before any further message.
+            entry.kick.notify_one();
+            n += 1;
+        }
+        n
+    }
+
+    /// Closes the sockets opened with the session `token_hash`; how many.
+    pub fn close_session(&self, token_hash: &str) -> usize {
+        self.close_where(|e| e.session == token_hash)
+    }
+
+    /// Closes every socket of a user; how many.
+    pub fn close_user(&self, user: i64) -> usize {
+        self.close_where(|e| e.user == user)
+    }
+
+    /// Sockets open with a session.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
 
 #[derive(Debug, Deserialize)]
 pub struct WsQuery {
@@ -39,28 +116,68 @@ pub struct WsQuery {
     token: Option<String>,
 }
 
+/// `GET /ws`. A socket authenticated by the browser's cookie (or not at all) must
+/// come from the site's own origin or an allowed one; one that names its token
+/// (`?token=`) is a bearer client. Behind a trusted proxy, the per-address cap
+/// is applied here by forwarded address.
 pub async fn upgrade(
     State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Query(q): Query<WsQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let user = match q.token {
-        Some(token) => app.user_of_token(&token).await?,
-        None => app.user_of(&headers).await?,
+    if q.token.is_none() && !auth::origin_allowed(&headers, &app.config.allowed_origins) {
+        return Err(auth::bad_origin());
+    }
+    let guard = if app.proxies.trusts(peer.ip()) {
+        let client = app.proxies.client_ip(peer.ip(), &headers);
+        Some(
+            app.address_cap
+                .enter(client)
+                .ok_or_else(|| auth::too_many_sockets(app.config.max_sockets_per_address))?,
+        )
+    } else {
+        None
     };
-    let user = user.map(|u| UserInfo {
-        id: u.id,
-        username: u.username,
-        guest: u.guest,
-    });
+    let token = q.token.or_else(|| auth::token_from_headers(&headers));
+    let mut session = None;
+    let mut user = None;
+    if let Some(token) = token
+        && token.len() <= 128
+    {
+        let hash = auth::hash_token(&token);
+        if let Some(u) = app.store.session_user(&hash, crate::now_ms()).await? {
+            user = Some(UserInfo {
+                id: u.id,
+                username: u.username,
+                guest: u.guest,
+            });
+            let expires_at = app.store.session_expires_at(&hash).await?.unwrap_or(0);
+            session = Some((hash, expires_at));
+        }
+    }
     Ok(ws
         .max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
-        .on_upgrade(move |socket| connection(app, socket, user)))
+        // Messages are small (16 KiB by default): a small read buffer, grown
+        // only for a large frame, keeps an idle socket cheap (the default
+        // 128 KiB made it cost that much).
+        .read_buffer_size(READ_BUFFER)
+        .on_upgrade(move |socket| async move {
+            let _guard = guard;
+            connection(app, socket, user, session).await
+        }))
 }
 
-async fn connection(app: Arc<App>, socket: WebSocket, user: Option<UserInfo>) {
+/// One socket; `session`: the token hash it was opened with and when that
+/// session expires (the socket closes then).
+async fn connection(
+    app: Arc<App>,
+    socket: WebSocket,
+    user: Option<UserInfo>,
+    session: Option<(String, i64)>,
+) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(1024);
     let conn = Conn {
@@ -68,6 +185,20 @@ async fn connection(app: Arc<App>, socket: WebSocket, user: Option<UserInfo>) {
         user,
         tx,
     };
+    let (kick, expires_at) = match (&conn.user, session) {
+        (Some(user), Some((hash, expires_at))) => {
+            let kick = app.sockets.add(conn.id, user.id, hash.clone());
+            // A logout between the upgrade's check and this registration would
+            // have missed the socket: look again now that it is registered.
+            if !matches!(app.store.session_expires_at(&hash).await, Ok(Some(_))) {
+                kick.notify_one();
+            }
+            (Some(kick), Some(expires_at))
+        }
+        _ => (None, None),
+    };
+    // Told to close with a frame (the session ended): the writer says so and stops.
+    let (close_tx, mut close_rx) = oneshot::channel::<CloseFrame>();
     let writer = tokio::spawn(async move {
         // Pings make clients answer (browsers do it by themselves), so a silent
         // socket is a dead one: see IDLE below.
@@ -75,6 +206,16 @@ async fn connection(app: Arc<App>, socket: WebSocket, user: Option<UserInfo>) {
         ping.tick().await;
         loop {
             let sent = tokio::select! {
+                biased;
+                frame = &mut close_rx => {
+                    if let Ok(frame) = frame {
+                        let _ = sink.send(Message::Close(Some(frame))).await;
+                        break;
+                    }
+                    // No close frame will come: wait for the queue to end.
+                    std::future::pending::<()>().await;
+                    continue;
+                }
                 text = rx.recv() => match text {
                     Some(text) => sink.send(Message::Text(text)).await,
                     None => break,
@@ -105,10 +246,38 @@ async fn connection(app: Arc<App>, socket: WebSocket, user: Option<UserInfo>) {
         lobbies: HashMap::new(),
     };
     let shutdown = app.shutdown.clone();
+    let kicked = async {
+        match &kick {
+            Some(kick) => kick.notified().await,
+            None => std::future::pending().await,
+        }
+    };
+    let expired = async {
+        match expires_at {
+            Some(at) => {
+                let left = u64::try_from(at - crate::now_ms()).unwrap_or(0);
+                tokio::time::sleep(std::time::Duration::from_millis(left)).await;
+            }
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(expired);
+    tokio::pin!(kicked);
+    let mut logged_out = None;
     loop {
         let msg = tokio::select! {
-            msg = tokio::time::timeout(IDLE, stream.next()) => msg,
+            // First: once the session has ended, no further message is acted on.
+            biased;
+            _ = &mut kicked => {
+                logged_out = Some("logged_out");
+                break;
+            }
+            _ = &mut expired => {
+                logged_out = Some("session_expired");
+                break;
+            }
             _ = crate::stopped(shutdown.clone()) => break,
+            msg = tokio::time::timeout(IDLE, stream.next()) => msg,
         };
         // Nothing for IDLE, not even a pong: the peer is gone without closing.
         let Ok(Some(Ok(msg))) = msg else { break };
@@ -124,6 +293,13 @@ async fn connection(app: Arc<App>, socket: WebSocket, user: Option<UserInfo>) {
             Message::Close(_) => break,
             Message::Ping(_) | Message::Pong(_) => {}
         }
+    }
+    app.sockets.remove(conn.id);
+    if let Some(reason) = logged_out {
+        let _ = close_tx.send(CloseFrame {
+            code: CLOSE_LOGGED_OUT,
+            reason: reason.into(),
+        });
     }
     session.closed().await;
     drop(session);
@@ -206,10 +382,13 @@ impl Session {
                         format!("no game {game:?} here"),
                     ));
                 }
-                let (tables, mut rx) = self.app.lobby.subscribe(game);
+                let (tables, more, mut rx) = self
+                    .app
+                    .lobby
+                    .subscribe(game, self.app.config.lobby_page_size);
                 self.conn.send(protocol::out(
                     "lobby",
-                    json!({"game": game, "tables": tables}),
+                    json!({"game": game, "tables": tables, "more": more}),
                     id,
                 ));
                 let conn = self.conn.clone();

@@ -68,6 +68,11 @@ impl SqliteStore {
                 message: e.to_string(),
             })?;
         run_migrations!(&write, migrate::SQLITE)?;
+        let store_for_backfill = SqliteStore {
+            write: write.clone(),
+            read: write.clone(),
+        };
+        store_for_backfill.backfill_skeletons().await?;
         let checkpointer = SqlitePoolOptions::new()
             .max_connections(1)
             .connect_with(options.clone())
@@ -147,10 +152,12 @@ impl PostgresStore {
             .await
             .map_err(|e| config_err(e.to_string()))?;
         run_migrations!(&pool, migrate::POSTGRES)?;
-        Ok(PostgresStore {
+        let store = PostgresStore {
             write: pool.clone(),
             read: pool,
-        })
+        };
+        store.backfill_skeletons().await?;
+        Ok(store)
     }
 }
 
@@ -233,6 +240,33 @@ macro_rules! impl_store {
                 })
             }
 
+            /// Fills in the skeleton of accounts made before it was kept. Two old
+            /// accounts with one skeleton keep their names; the later one stays
+            /// without a skeleton (and a warning is logged).
+            async fn backfill_skeletons(&self) -> Result<()> {
+                let rows = sqlx::query("SELECT id, username FROM users WHERE skeleton IS NULL")
+                    .fetch_all(&self.write)
+                    .await?;
+                for row in rows {
+                    let id: i64 = row.try_get("id")?;
+                    let name: String = row.try_get("username")?;
+                    let done = sqlx::query("UPDATE users SET skeleton = $1 WHERE id = $2")
+                        .bind(username_skeleton(&name))
+                        .bind(id)
+                        .execute(&self.write)
+                        .await
+                        .map_err(conflict("skeleton"));
+                    match done {
+                        Ok(_) => {}
+                        Err(StoreError::Conflict(_)) => {
+                            tracing::warn!(user = %name, "username looks like an older one's")
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                Ok(())
+            }
+
             async fn with_players(&self, mut games: Vec<GameRow>) -> Result<Vec<GameRow>> {
                 for game in &mut games {
                     let rows = sqlx::query(
@@ -264,11 +298,12 @@ macro_rules! impl_store {
 
             async fn create_user(&self, user: NewUser) -> Result<User> {
                 let row = sqlx::query(&format!(
-                    "INSERT INTO users (username, username_key, password_hash, guest, created_at) \
-                     VALUES ($1, $2, $3, $4, $5) RETURNING {USER_COLUMNS}"
+                    "INSERT INTO users (username, username_key, skeleton, password_hash, guest, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING {USER_COLUMNS}"
                 ))
                 .bind(&user.username)
                 .bind(username_key(&user.username))
+                .bind(username_skeleton(&user.username))
                 .bind(&user.password_hash)
                 .bind(user.guest)
                 .bind(user.created_at)
@@ -330,12 +365,35 @@ macro_rules! impl_store {
                 row.as_ref().map(Self::user_from).transpose()
             }
 
-            async fn delete_session(&self, token: &str) -> Result<()> {
+            async fn session_expires_at(&self, token_hash: &str) -> Result<Option<i64>> {
+                Ok(sqlx::query_scalar("SELECT expires_at FROM sessions WHERE token = $1")
+                    .bind(token_hash)
+                    .fetch_optional(&self.read)
+                    .await?)
+            }
+
+            async fn delete_session(&self, token_hash: &str) -> Result<()> {
                 sqlx::query("DELETE FROM sessions WHERE token = $1")
-                    .bind(token)
+                    .bind(token_hash)
                     .execute(&self.write)
                     .await?;
                 Ok(())
+            }
+
+            async fn delete_user_sessions(&self, user: UserId) -> Result<u64> {
+                let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+                    .bind(user)
+                    .execute(&self.write)
+                    .await?;
+                Ok(done.rows_affected())
+            }
+
+            async fn delete_expired_sessions(&self, now: i64) -> Result<u64> {
+                let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+                    .bind(now)
+                    .execute(&self.write)
+                    .await?;
+                Ok(done.rows_affected())
             }
 
             async fn ratings(&self, user: UserId) -> Result<Vec<RatingRow>> {

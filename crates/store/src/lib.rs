@@ -47,23 +47,31 @@ pub trait Store: Send + Sync + 'static {
 
     // ---- accounts ----
 
-    /// Creates an account or a guest. A username whose [`username_key`] is taken is
-    /// a [`StoreError::Conflict`].
+    /// Creates an account or a guest. A username whose [`username_key`] or
+    /// [`username_skeleton`] is taken is a [`StoreError::Conflict`].
     async fn create_user(&self, user: NewUser) -> Result<User>;
     async fn user(&self, id: UserId) -> Result<Option<User>>;
     async fn user_by_name(&self, username: &str) -> Result<Option<User>>;
 
-    /// Records a session token for a user, valid until `expires_at`.
+    /// Records a session for a user, valid until `expires_at`. The server passes
+    /// the SHA-256 of the token, never the token: a backup holds no live login.
     async fn create_session(
         &self,
-        token: &str,
+        token_hash: &str,
         user: UserId,
         now: i64,
         expires_at: i64,
     ) -> Result<()>;
-    /// The user whose session `token` is, if it exists and has not expired at `now`.
-    async fn session_user(&self, token: &str, now: i64) -> Result<Option<User>>;
-    async fn delete_session(&self, token: &str) -> Result<()>;
+    /// The user whose session `token_hash` is, if it exists and has not expired at
+    /// `now`.
+    async fn session_user(&self, token_hash: &str, now: i64) -> Result<Option<User>>;
+    /// When the session `token_hash` expires, if it exists.
+    async fn session_expires_at(&self, token_hash: &str) -> Result<Option<i64>>;
+    async fn delete_session(&self, token_hash: &str) -> Result<()>;
+    /// Ends every session of a user ("log out everywhere"); returns how many.
+    async fn delete_user_sessions(&self, user: UserId) -> Result<u64>;
+    /// Forgets the sessions expired at `now`; returns how many.
+    async fn delete_expired_sessions(&self, now: i64) -> Result<u64>;
 
     // ---- ratings ----
 

@@ -2,10 +2,16 @@
 //! transaction, and recorded in `qiyuan_schema`.
 
 /// (version, SQL) for SQLite.
-pub const SQLITE: &[(i64, &str)] = &[(1, include_str!("../migrations/sqlite/0001_init.sql"))];
+pub const SQLITE: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/sqlite/0001_init.sql")),
+    (2, include_str!("../migrations/sqlite/0002_hardening.sql")),
+];
 
 /// (version, SQL) for PostgreSQL.
-pub const POSTGRES: &[(i64, &str)] = &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
+pub const POSTGRES: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/postgres/0001_init.sql")),
+    (2, include_str!("../migrations/postgres/0002_hardening.sql")),
+];
 
 /// Applies the migrations a pool has not seen. Written once for both backends.
 macro_rules! run_migrations {

@@ -30,6 +30,17 @@ pub fn username_key(username: &str) -> String {
     username.to_lowercase()
 }
 
+/// The key under which usernames are unique by look (Unicode TS #39): the
+/// confusable skeleton of the NFKC, lower-case name, so that Cyrillic `аdmin`,
+/// fullwidth `ａｄｍｉｎ`, `admin` and `adrnin` are one name.
+pub fn username_skeleton(username: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let folded: String = username.nfkc().collect::<String>().to_lowercase();
+    unicode_security::skeleton(&folded)
+        .collect::<String>()
+        .to_lowercase()
+}
+
 /// A Glicko-2 rating in one pool (`chess:blitz`, `xiangqi`, ...).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RatingRow {

@@ -88,9 +88,68 @@ async fn accounts_and_sessions() {
             s.session_user("tok", 100).await.unwrap().is_none(),
             "{name}: expired"
         );
+        assert_eq!(
+            s.session_expires_at("tok").await.unwrap(),
+            Some(100),
+            "{name}"
+        );
         s.delete_session("tok").await.unwrap();
         assert!(s.session_user("tok", 50).await.unwrap().is_none(), "{name}");
+        assert_eq!(s.session_expires_at("tok").await.unwrap(), None, "{name}");
+
+        // Log out everywhere: every session of the user goes, others' stay.
+        let other = s
+            .create_user(NewUser {
+                username: "Hikaru".into(),
+                password_hash: None,
+                guest: false,
+                created_at: 3,
+            })
+            .await
+            .unwrap();
+        s.create_session("t1", u.id, 10, 1000).await.unwrap();
+        s.create_session("t2", u.id, 10, 1000).await.unwrap();
+        s.create_session("t3", other.id, 10, 1000).await.unwrap();
+        s.create_session("old", other.id, 10, 20).await.unwrap();
+        assert_eq!(s.delete_user_sessions(u.id).await.unwrap(), 2, "{name}");
+        assert!(s.session_user("t1", 50).await.unwrap().is_none(), "{name}");
+        assert!(s.session_user("t2", 50).await.unwrap().is_none(), "{name}");
+        assert_eq!(
+            s.session_user("t3", 50).await.unwrap().unwrap().id,
+            other.id
+        );
+        assert_eq!(s.delete_expired_sessions(50).await.unwrap(), 1, "{name}");
+        assert_eq!(
+            s.session_user("t3", 50).await.unwrap().unwrap().id,
+            other.id
+        );
     }
+}
+
+#[tokio::test]
+async fn usernames_are_unique_by_look() {
+    let (_dir, stores) = stores().await;
+    for s in stores {
+        let name = s.backend();
+        let new = |username: &str| NewUser {
+            username: username.into(),
+            password_hash: None,
+            guest: false,
+            created_at: 1,
+        };
+        s.create_user(new("admin")).await.unwrap();
+        // Cyrillic а, fullwidth, and "rn" for "m": the same skeleton.
+        for lookalike in ["\u{430}dmin", "ａｄｍｉｎ", "adrnin", "ADMIN"] {
+            let r = s.create_user(new(lookalike)).await;
+            assert!(
+                matches!(r, Err(StoreError::Conflict(_))),
+                "{name}: {lookalike} → {r:?}"
+            );
+        }
+        s.create_user(new("admins")).await.unwrap();
+    }
+    assert_eq!(username_skeleton("ａｄｍｉｎ"), username_skeleton("admin"));
+    assert_ne!(username_skeleton("admin"), username_skeleton("admins"));
 }
 
 #[tokio::test]
