@@ -372,3 +372,15 @@ fn a_misspelt_chess_option_is_refused() {
     });
     assert_eq!(r.kind, K::BadSettings);
 }
+
+#[test]
+fn a_loaded_records_moves_have_no_clock_in_the_pgn() {
+    let mut c = cfg(TimeControl::fischer(3, 2));
+    c.settings.setup = Setup::Position("1. e4 e5 *".into());
+    let mut s = Script::<ChessGame>::started(c);
+    moves(&mut s, 2 * S, "g1f3 b8c6");
+    let pgn = s.table.record(RecordMeta::default()).unwrap();
+    assert!(pgn.contains("1. e4 e5 2. Nf3 { [%clk 0:03:00] }"), "{pgn}");
+    assert!(pgn.contains("2... Nc6 { [%clk 0:03:00] }"), "{pgn}");
+    s.check_replay();
+}

@@ -80,6 +80,9 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
     let mut tokens: Vec<String> = Vec::with_capacity(game.moves().len() * 2 + 1);
     // Black's move needs its number after a comment or at the very start.
     let mut needs_number = true;
+    // The table gives a clock for each move it saw; the moves of a loaded record
+    // come before those and have none.
+    let offset = game.moves().len().saturating_sub(meta.clocks.len());
     for (ply, m) in game.moves().iter().enumerate() {
         // A move number stays on the line of its move.
         tokens.push(if white {
@@ -90,7 +93,7 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
             m.san.clone()
         });
         needs_number = false;
-        if let Some(Some(ms)) = meta.clocks.get(ply) {
+        if let Some(Some(ms)) = ply.checked_sub(offset).and_then(|i| meta.clocks.get(i)) {
             tokens.push(format!("{{ [%clk {}] }}", clock(*ms)));
             needs_number = true;
         }
