@@ -597,12 +597,13 @@ fn sgf_time(tc: &str) -> SgfTime {
     if let Some(rest) = tc.strip_prefix("qq ") {
         let parts: Vec<Option<u64>> = rest.split('/').map(secs).collect();
         if let [Some(game), Some(per_move), Some(countdown)] = parts[..] {
+            // 读秒 is one byo-yomi period; 步时 a limit per move within main time.
             let mut over = Vec::new();
+            if countdown > 0 {
+                over.push(format!("1x{countdown} byo-yomi"));
+            }
             if per_move > 0 {
                 over.push(format!("{per_move}s per move"));
-            }
-            if countdown > 0 {
-                over.push(format!("then {countdown}s per move"));
             }
             return SgfTime {
                 main: Some(game as f64),
@@ -895,5 +896,46 @@ impl Game for Go {
         };
         let actions = game.moves.iter().map(|(_, m)| m.to_string()).collect();
         Ok((Setup::Position(root.to_sgf()), actions))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sgf(tc: &str) -> (Option<f64>, Option<String>, Option<u64>) {
+        let t = sgf_time(tc);
+        (t.main, t.overtime, t.period)
+    }
+
+    #[test]
+    fn time_controls_become_tm_and_ot() {
+        assert_eq!(
+            sgf("600+3x30 byo-yomi"),
+            (Some(600.0), Some("3x30 byo-yomi".into()), Some(30))
+        );
+        assert_eq!(
+            sgf("1200+25/600 canadian"),
+            (Some(1200.0), Some("25/600 Canadian".into()), None)
+        );
+        assert_eq!(
+            sgf("600+5"),
+            (Some(600.0), Some("5s Fischer increment".into()), None)
+        );
+        assert_eq!(sgf("600"), (Some(600.0), None, None));
+        assert_eq!(
+            sgf("qq 600/60/30"),
+            (
+                Some(600.0),
+                Some("1x30 byo-yomi, 60s per move".into()),
+                None
+            )
+        );
+        assert_eq!(
+            sgf("1/259200"),
+            (None, Some("259200s per move".into()), None)
+        );
+        assert_eq!(sgf("-"), (None, None, None));
+        assert_eq!(sgf("odd"), (None, Some("odd".into()), None));
     }
 }

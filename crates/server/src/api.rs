@@ -313,3 +313,33 @@ fn content_disposition(file_name: &str) -> String {
         .collect();
     format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_files_are_named_by_game_players_and_day() {
+        // 2026-12-01T07:26:15Z
+        let at = 1_796_109_975_000;
+        assert_eq!(
+            record_file_name("chess", &["alice", "bob"], at, "pgn"),
+            "qiyuan-chess-alice-vs-bob-2026-12-01.pgn"
+        );
+        assert_eq!(
+            record_file_name("doudizhu", &["a", "b/c", "d e"], at, "json"),
+            "qiyuan-doudizhu-a-vs-b_c-vs-d_e-2026-12-01.json"
+        );
+        assert_eq!(record_file_name("go", &[], 0, "sgf"), "qiyuan-go.sgf");
+        assert_eq!(
+            content_disposition("qiyuan-go-a-vs-b.sgf"),
+            "attachment; filename=\"qiyuan-go-a-vs-b.sgf\""
+        );
+        // A Chinese name: ASCII in filename, the exact name in filename*.
+        assert_eq!(
+            content_disposition(&record_file_name("xiangqi", &["棋手", "bob"], at, "pgn")),
+            "attachment; filename=\"qiyuan-xiangqi-__-vs-bob-2026-12-01.pgn\"; \
+             filename*=UTF-8''qiyuan-xiangqi-%E6%A3%8B%E6%89%8B-vs-bob-2026-12-01.pgn"
+        );
+    }
+}
