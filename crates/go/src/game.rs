@@ -452,93 +452,6 @@ impl Go {
         }
     }
 
-    /// One action as the table sends it; [`Game::act`] counts it.
-    fn act_once(&mut self, seat: Seat, action: &str) -> Result<Effects, Refusal> {
-        let color = color_of(seat).ok_or_else(|| {
-            Refusal::new(
-                RefusalKind::NoSuchSeat,
-                format!("{seat} is not at a Go table"),
-            )
-        })?;
-        if self.phase == Phase::Over {
-            return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
-        }
-        let mut words = action.split_whitespace();
-        let word = words.next().unwrap_or("").to_ascii_lowercase();
-        let arg = words.next();
-        if words.next().is_some() {
-            return Err(Refusal::new(
-                RefusalKind::Malformed,
-                format!("{action:?}: too many words"),
-            ));
-        }
-        let size = self.board.size();
-        if MARKING_WORDS.contains(&word.as_str()) {
-            if self.phase != Phase::Marking {
-                return Err(self.refusal(GoError::WrongPhase(
-                    word,
-                    "the dead-stone marking starts after two passes",
-                )));
-            }
-            let point = |arg: Option<&str>| -> Result<Point, Refusal> {
-                let arg = arg.ok_or_else(|| {
-                    Refusal::new(
-                        RefusalKind::Malformed,
-                        format!("{word} needs a vertex, like {word} D4"),
-                    )
-                })?;
-                Point::from_gtp_on(arg, size)
-                    .map_err(|e| Refusal::new(RefusalKind::Malformed, e.to_string()))
-            };
-            let canonical = match word.as_str() {
-                "dead" | "alive" | "toggle" => {
-                    let p = point(arg)?;
-                    let dead = match word.as_str() {
-                        "dead" => true,
-                        "alive" => false,
-                        _ => !self.is_dead(p),
-                    };
-                    self.mark(p, dead).map_err(|e| self.refusal(e))?;
-                    format!("{} {p}", if dead { "dead" } else { "alive" })
-                }
-                _ if arg.is_some() => {
-                    return Err(Refusal::new(
-                        RefusalKind::Malformed,
-                        format!("{word} takes no vertex"),
-                    ));
-                }
-                "accept" => {
-                    self.accept(color).map_err(|e| self.refusal(e))?;
-                    "accept".to_string()
-                }
-                _ => {
-                    self.resume(color).map_err(|e| self.refusal(e))?;
-                    "resume".to_string()
-                }
-            };
-            return Ok(effects(canonical, false));
-        }
-        if arg.is_some() {
-            return Err(Refusal::new(
-                RefusalKind::Malformed,
-                format!("{action:?} is not a move"),
-            ));
-        }
-        let mv = Move::parse(&word, size)
-            .map_err(|e| Refusal::new(RefusalKind::Malformed, e.to_string()))?;
-        if self.phase != Phase::Play {
-            return Err(self.refusal(GoError::WrongPhase(
-                mv.to_string(),
-                "mark dead stones, accept, or resume play",
-            )));
-        }
-        if color != self.to_move {
-            return Err(self.refusal(GoError::NotYourTurn(self.to_move)));
-        }
-        let captured = self.play(mv).map_err(|e| self.refusal(e))?;
-        Ok(effects(mv.to_string(), captured > 0))
-    }
-
     fn refusal(&self, err: GoError) -> Refusal {
         let kind = match err {
             GoError::Illegal(_) | GoError::Marking(_) => RefusalKind::Illegal,
@@ -695,15 +608,94 @@ impl Game for Go {
     }
 
     fn act(&mut self, seat: Seat, action: &str) -> Result<Effects, Refusal> {
-        let moves = self.moves.len();
-        let effects = self.act_once(seat, action)?;
-        if self.moves.len() > moves
-            && let Some(last) = self.move_acts.last_mut()
-        {
+        let color = color_of(seat).ok_or_else(|| {
+            Refusal::new(
+                RefusalKind::NoSuchSeat,
+                format!("{seat} is not at a Go table"),
+            )
+        })?;
+        if self.phase == Phase::Over {
+            return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
+        }
+        let mut words = action.split_whitespace();
+        let word = words.next().unwrap_or("").to_ascii_lowercase();
+        let arg = words.next();
+        if words.next().is_some() {
+            return Err(Refusal::new(
+                RefusalKind::Malformed,
+                format!("{action:?}: too many words"),
+            ));
+        }
+        let size = self.board.size();
+        if MARKING_WORDS.contains(&word.as_str()) {
+            if self.phase != Phase::Marking {
+                return Err(self.refusal(GoError::WrongPhase(
+                    word,
+                    "the dead-stone marking starts after two passes",
+                )));
+            }
+            let point = |arg: Option<&str>| -> Result<Point, Refusal> {
+                let arg = arg.ok_or_else(|| {
+                    Refusal::new(
+                        RefusalKind::Malformed,
+                        format!("{word} needs a vertex, like {word} D4"),
+                    )
+                })?;
+                Point::from_gtp_on(arg, size)
+                    .map_err(|e| Refusal::new(RefusalKind::Malformed, e.to_string()))
+            };
+            let canonical = match word.as_str() {
+                "dead" | "alive" | "toggle" => {
+                    let p = point(arg)?;
+                    let dead = match word.as_str() {
+                        "dead" => true,
+                        "alive" => false,
+                        _ => !self.is_dead(p),
+                    };
+                    self.mark(p, dead).map_err(|e| self.refusal(e))?;
+                    format!("{} {p}", if dead { "dead" } else { "alive" })
+                }
+                _ if arg.is_some() => {
+                    return Err(Refusal::new(
+                        RefusalKind::Malformed,
+                        format!("{word} takes no vertex"),
+                    ));
+                }
+                "accept" => {
+                    self.accept(color).map_err(|e| self.refusal(e))?;
+                    "accept".to_string()
+                }
+                _ => {
+                    self.resume(color).map_err(|e| self.refusal(e))?;
+                    "resume".to_string()
+                }
+            };
+            self.acts += 1;
+            return Ok(effects(canonical, false));
+        }
+        if arg.is_some() {
+            return Err(Refusal::new(
+                RefusalKind::Malformed,
+                format!("{action:?} is not a move"),
+            ));
+        }
+        let mv = Move::parse(&word, size)
+            .map_err(|e| Refusal::new(RefusalKind::Malformed, e.to_string()))?;
+        if self.phase != Phase::Play {
+            return Err(self.refusal(GoError::WrongPhase(
+                mv.to_string(),
+                "mark dead stones, accept, or resume play",
+            )));
+        }
+        if color != self.to_move {
+            return Err(self.refusal(GoError::NotYourTurn(self.to_move)));
+        }
+        let captured = self.play(mv).map_err(|e| self.refusal(e))?;
+        if let Some(last) = self.move_acts.last_mut() {
             *last = Some(self.acts);
         }
         self.acts += 1;
-        Ok(effects)
+        Ok(effects(mv.to_string(), captured > 0))
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<String> {
