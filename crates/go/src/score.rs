@@ -2,14 +2,20 @@
 //! surrounded by its stones alone. Dead stones are removed first and their points
 //! count for the side that surrounds them. Two counts differ on seki (双活):
 //!
-//! * [`Counting::Chinese`], the rules' own (the default at tables): the eyes of a
-//!   group in seki are its owner's like any surrounded point, and the points that
-//!   touch both colours (the shared liberties of a seki, and every point still open
-//!   when both confirmed the end, which the seed's 中国围棋竞赛规则 终局(1) treats
-//!   "按双活处理", as in seki) are shared, half to each side.
-//! * [`Counting::GnuGo`], GNU Go's `final_score` under `--chinese-rules`: the eyes
-//!   of groups that live only by seki belong to no one, like the shared points.
-//!   Kept so that our counts can be compared with GNU Go's game for game.
+//! * [`Counting::Chinese`], the default at tables. The Chinese rules (中国围棋竞赛
+//!   规则, 1988 and 2002) count a side's area as its living stones and the points
+//!   they surround; a group living in seki is a living group, so the eyes it
+//!   surrounds are its owner's like any other surrounded point (as area scoring
+//!   counts them: Sensei's Library, "Seki with eyes"). The points that touch both
+//!   colours (a seki's shared liberties, 公气, and every point still open when
+//!   both confirmed the end, which the seed's 围棋规则 终局(1) treats "按双活处理",
+//!   as in seki) belong to neither alone: they are shared, half to each side, which
+//!   leaves the margin what it is.
+//! * [`Counting::GnuGo`], GNU Go 3.8's `final_score` under `--chinese-rules`: the
+//!   eyes of groups that live only by seki belong to no one, like the shared
+//!   points. Kept so that our counts can be compared with GNU Go's game for game
+//!   (`tests/go_gnugo.rs`, `tests/go_score.rs` with `qiyuan go score --count
+//!   gnugo`).
 
 use std::fmt;
 
@@ -23,9 +29,9 @@ use crate::point::{Color, Point};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Counting {
-    /// 中国围棋竞赛规则 (Chinese Weiqi Association): a side's area is its living
-    /// stones and the points they alone surround, the eyes of a seki group
-    /// included; a point touching both sides is shared, half to each (公气各得一半).
+    /// The Chinese rules (中国围棋竞赛规则): a side's area is its living stones and
+    /// the points they alone surround, the eyes of a seki group included; a point
+    /// touching both sides is shared, half to each.
     #[default]
     Chinese,
     /// GNU Go 3.8 `final_score` with `--chinese-rules`: as above, but the eyes
