@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use qiyuan_game::{EndReason, Game, Phase, Seat, Setup};
 use qiyuan_go::playout::Rng;
-use qiyuan_go::{Go, KoRule, Options, Point, Score, area};
+use qiyuan_go::{Counting, Go, KoRule, Options, Point, Score, area};
 
 const GAMES_9X9: u64 = 52;
 const GAMES_19X19: u64 = 2;
@@ -194,6 +194,8 @@ fn check(game: &Played) -> Checked {
         size: game.size,
         komi: 7.5,
         ko: KoRule::Simple,
+        // GNU Go's own count of seki, which the Chinese rules' count may differ from.
+        counting: Counting::GnuGo,
         ..Options::default()
     };
     let mut go = Go::new(&options, &Setup::Standard).unwrap();
@@ -223,7 +225,7 @@ fn check(game: &Played) -> Checked {
     }
     if go.dead() != want.as_slice() {
         // GNU Go split a group we mark as one: count its marking directly.
-        let score = Score::new(&area(go.board(), &want), 7.5, 0.0);
+        let score = Score::new(&area(go.board(), &want, Counting::GnuGo), 7.5, 0.0);
         return Checked {
             ours: score.to_string(),
             estimator_agreed,

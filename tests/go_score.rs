@@ -1,5 +1,7 @@
 //! `qiyuan go score` on every game GNU Go played in the shared data: the printed
-//! result must be GNU Go's `final_score` with its dead stones removed.
+//! result must be GNU Go's `final_score` with its dead stones removed, counted
+//! with GNU Go's seki count (`--count gnugo`). And on a record qiyuan exported
+//! from a finished game, the count read from the file is the game's result.
 #![cfg(feature = "go")]
 
 use std::path::PathBuf;
@@ -49,7 +51,7 @@ fn go_score_agrees_with_gnu_go_on_every_game() {
             .split_whitespace()
             .map(String::from)
             .collect();
-        let mut args = vec![sgf.to_str().unwrap().to_string()];
+        let mut args = vec![sgf.to_str().unwrap().to_string(), "--count=gnugo".into()];
         if !dead.is_empty() {
             args.push("--dead".into());
             args.push(dead.join(","));
@@ -84,4 +86,75 @@ fn go_score_explains_bad_input() {
         out.starts_with("B+") || out.starts_with("W+") || out == "0",
         "{out}"
     );
+}
+
+/// A finished 9x9 position with a seki with eyes in the lower left (white's two-
+/// point eye A1 A2, black's eye E1, the shared liberty C1) and a dead black stone
+/// on F7 in white's area.
+const SEKI: &str = "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]\
+    AB[ba][ab][bb][bc][fc][ad][bd][be][af][bf][cg][ch][dh][eh][fh][di][fi]\
+    AW[ca][cb][cc][cd][ce][cf][df][ef][ff][gf][hf][if][ag][bg][dg][eg][fg][gg][hg][ig]\
+    [bh][gh][bi][gi])";
+
+/// Plays the position to its end through the game's contract: two passes, F7
+/// marked dead (and nothing else), both accept. Returns the game.
+fn counted(counting: qiyuan_go::Counting) -> qiyuan_go::Go {
+    use qiyuan_game::{Game, Seat, Setup};
+    use qiyuan_go::{Go, Options, Point};
+    let options = Options {
+        size: 9,
+        counting,
+        ..Options::default()
+    };
+    let mut go = Go::new(&options, &Setup::Position(SEKI.into())).unwrap();
+    go.act(Seat(0), "pass").unwrap();
+    go.act(Seat(1), "pass").unwrap();
+    let f7 = Point::from_gtp("F7").unwrap();
+    for p in go.board().points() {
+        if go.board().get(p).is_some() && go.is_dead(p) != (p == f7) {
+            let word = if p == f7 { "dead" } else { "alive" };
+            go.act(Seat(0), &format!("{word} {p}")).unwrap();
+        }
+    }
+    assert_eq!(go.dead(), [f7]);
+    go.act(Seat(0), "accept").unwrap();
+    go.act(Seat(1), "accept").unwrap();
+    go
+}
+
+#[test]
+fn go_score_reads_the_count_of_an_exported_finished_game() {
+    use qiyuan_game::{Game, RecordMeta};
+    let dir = std::env::temp_dir().join(format!("qiyuan-go-score-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (counting, want, flag) in [
+        (qiyuan_go::Counting::Chinese, "W+47.5", "--count=chinese"),
+        (qiyuan_go::Counting::GnuGo, "W+46.5", "--count=gnugo"),
+    ] {
+        let go = counted(counting);
+        let outcome = go.outcome().expect("counted");
+        assert_eq!(outcome.score, want);
+        let record = go.record(&RecordMeta {
+            players: vec!["alice".into(), "bob".into()],
+            ..RecordMeta::default()
+        });
+        assert!(record.contains("RE[W+"), "{record}");
+        let file = dir.join(format!("{flag}.sgf"));
+        std::fs::write(&file, &record).unwrap();
+        // No --dead: the dead stone comes from the record's TW.
+        let (ok, got, err) = score(&[file.to_str().unwrap(), flag]);
+        assert!(ok, "{err}");
+        assert_eq!(got, want, "{record}");
+        // Without the marking (the dead stone counted alive) the count differs.
+        let (_, alive, _) = score(&[file.to_str().unwrap(), flag, "--dead", "B9"]);
+        assert_ne!(alive, want);
+    }
+    // The Chinese rules' count is the default, at tables and here.
+    let go = counted(qiyuan_go::Counting::Chinese);
+    let file = dir.join("default.sgf");
+    std::fs::write(&file, go.record(&RecordMeta::default())).unwrap();
+    let (ok, got, err) = score(&[file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert_eq!(got, "W+47.5");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -16,10 +16,38 @@ use crate::{
     parse_fen, pgn,
 };
 
-/// Rule options for chess. The FIDE Laws leave nothing to choose, so there are none;
-/// the type exists because the contract asks for one.
+/// How a repeated position ends the game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Repetition {
+    /// The third occurrence of a position (same pieces, same side to move, same
+    /// possible moves) is a draw at once, without a claim: the rule of 联众's hall
+    /// ("对局中同一局面出现三次，而且每次都是同一方走的，判为和局", seed 004) and
+    /// Lichess's default. Perpetual check (长将和) is drawn by it.
+    #[default]
+    Automatic,
+    /// FIDE Laws 9.2: the player to move may claim the draw on the third
+    /// occurrence; the game ends by itself only on the fifth (9.6.1).
+    Claim,
+}
+
+/// Rule options for chess, chosen at the table as JSON: `{"repetition": "claim"}`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChessOptions {}
+#[serde(default, deny_unknown_fields)]
+pub struct ChessOptions {
+    /// Whether the threefold repetition draws by itself (the default) or on a claim
+    /// (FIDE, for tournaments that choose it).
+    pub repetition: Repetition,
+}
+
+impl ChessOptions {
+    /// The FIDE Laws as written: threefold repetition is claimed.
+    pub fn fide() -> Self {
+        ChessOptions {
+            repetition: Repetition::Claim,
+        }
+    }
+}
 
 /// A move as it was played: both notations and what it did.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -46,8 +74,12 @@ pub struct ChessGame {
     keys: Vec<u64>,
     /// Set by an automatic ending or an accepted claim.
     outcome: Option<Outcome>,
+    /// The repetition rule this game is played under.
+    repetition: Repetition,
 }
 
+/// A game from the standard start under the default options (the threefold
+/// repetition draws by itself).
 impl Default for ChessGame {
     fn default() -> Self {
         ChessGame::from_position(Chess::default(), None)
@@ -95,7 +127,20 @@ impl ChessGame {
         Self::default()
     }
 
-    /// A game from a FEN. Illegal positions are refused with the reason.
+    /// The same game under `options` (chosen before the first move: the rule is
+    /// not applied to positions already played).
+    pub fn with_options(mut self, options: &ChessOptions) -> Self {
+        self.repetition = options.repetition;
+        self
+    }
+
+    /// The repetition rule this game is played under.
+    pub fn repetition_rule(&self) -> Repetition {
+        self.repetition
+    }
+
+    /// A game from a FEN, under the default options. Illegal positions are refused
+    /// with the reason.
     pub fn from_fen(fen: &str) -> Result<Self, FenError> {
         let pos = parse_fen(fen)?;
         let start_fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
@@ -112,6 +157,7 @@ impl ChessGame {
             pos,
             moves: Vec::new(),
             outcome: None,
+            repetition: Repetition::default(),
         };
         // A position may be over before anyone moves (a mate or a dead position
         // loaded from a FEN).
@@ -218,7 +264,11 @@ impl ChessGame {
         if pos.is_insufficient_material() {
             return Some(draw(EndReason::InsufficientMaterial));
         }
-        if self.repetitions() >= 5 {
+        let repeated = self.repetitions();
+        if repeated >= 3 && self.repetition == Repetition::Automatic {
+            return Some(draw(EndReason::ThreefoldRepetition));
+        }
+        if repeated >= 5 {
             return Some(draw(EndReason::FivefoldRepetition));
         }
         // 75 moves by each side; a mate on the last of them was caught above and
@@ -350,16 +400,19 @@ impl Game for ChessGame {
 
     const NAME: &'static str = "chess";
 
-    fn new(_options: &ChessOptions, setup: &Setup) -> Result<Self, SetupError> {
-        match setup {
-            Setup::Standard => Ok(ChessGame::default()),
+    fn new(options: &ChessOptions, setup: &Setup) -> Result<Self, SetupError> {
+        let game = match setup {
+            Setup::Standard => ChessGame::default(),
             Setup::Position(fen) => {
-                ChessGame::from_fen(fen).map_err(|e| SetupError::new(e.to_string()))
+                ChessGame::from_fen(fen).map_err(|e| SetupError::new(e.to_string()))?
             }
-            Setup::Seed(_) | Setup::Secret(_) => Err(SetupError::new(
-                "chess starts from the standard position or a FEN, not a random seed",
-            )),
-        }
+            Setup::Seed(_) | Setup::Secret(_) => {
+                return Err(SetupError::new(
+                    "chess starts from the standard position or a FEN, not a random seed",
+                ));
+            }
+        };
+        Ok(game.with_options(options))
     }
 
     fn seats(&self) -> u8 {

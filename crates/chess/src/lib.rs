@@ -7,7 +7,10 @@
 //! is decided here: checkmate, stalemate, dead positions by insufficient material,
 //! fivefold repetition and seventy-five moves (automatic), threefold repetition and
 //! fifty moves (claims of the player to move), and what a flag fall means when the
-//! opponent cannot mate at all ([`can_checkmate`]).
+//! opponent cannot mate at all ([`can_checkmate`]). One option departs from the
+//! Laws, and is the default, as the hall's players know it: the threefold
+//! repetition draws by itself ([`Repetition::Automatic`]); FIDE's claim is
+//! [`Repetition::Claim`].
 //!
 //! Records: FEN in and out, PGN export with `[%clk]` comments ([`pgn::write`]) and a
 //! streaming PGN import for real-world files ([`pgn::read_games`]). [`perft()`] counts
@@ -26,7 +29,7 @@ pub mod sample;
 
 pub use endings::can_checkmate;
 pub use error::FenError;
-pub use game::{ChessGame, ChessOptions, ChessView, PlayedMove};
+pub use game::{ChessGame, ChessOptions, ChessView, PlayedMove, Repetition};
 pub use notation::{MoveError, parse_fen, parse_move};
 pub use perft::{divide, perft};
 

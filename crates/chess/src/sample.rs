@@ -80,7 +80,7 @@ pub fn random_games_pgn(seed: u64, games: usize) -> String {
             ratings: vec![Some(1500), Some(1500)],
             time_control: Some("300+2".into()),
             clocks,
-            outcome: None,
+            ..RecordMeta::default()
         };
         out.push_str(&game.record(&meta));
     }

@@ -1,6 +1,7 @@
-//! Every way a game of chess ends under the FIDE Laws, one test each.
+//! Every way a game of chess ends under the FIDE Laws, one test each, and the
+//! hall's automatic threefold repetition (the default option).
 
-use qiyuan_chess::{ChessGame, ChessOptions, can_checkmate, parse_fen};
+use qiyuan_chess::{ChessGame, ChessOptions, Repetition, can_checkmate, parse_fen};
 use qiyuan_game::{
     Claim, EndReason, Game, Outcome, Phase, RefusalKind, Seat, SeatResult, Setup, Turn,
 };
@@ -9,8 +10,14 @@ use shakmaty::{Color, Position};
 const WHITE: Seat = Seat::FIRST;
 const BLACK: Seat = Seat::SECOND;
 
+/// A position under the FIDE Laws (threefold repetition claimed).
 fn from_fen(fen: &str) -> ChessGame {
-    ChessGame::new(&ChessOptions::default(), &Setup::Position(fen.into())).unwrap()
+    ChessGame::new(&ChessOptions::fide(), &Setup::Position(fen.into())).unwrap()
+}
+
+/// The standard start under the FIDE Laws.
+fn fide_game() -> ChessGame {
+    ChessGame::new(&ChessOptions::fide(), &Setup::Standard).unwrap()
 }
 
 fn play(game: &mut ChessGame, moves: &str) {
@@ -30,7 +37,7 @@ fn assert_draw(game: &ChessGame, reason: EndReason) {
 
 #[test]
 fn checkmate_wins() {
-    let mut game = ChessGame::default();
+    let mut game = fide_game();
     play(&mut game, "f3 e5 g4");
     let effects = game.act(BLACK, "Qh4").unwrap();
     assert_eq!(effects.canonical, "d8h4");
@@ -89,7 +96,7 @@ fn bishops_on_one_colour_are_dead_but_not_on_two() {
 
 #[test]
 fn threefold_repetition_is_claimed_by_the_player_to_move() {
-    let mut game = ChessGame::default();
+    let mut game = fide_game();
     play(&mut game, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
     // The position after 2.Ng1 has occurred twice: nothing to claim yet.
     assert_eq!(game.repetitions(), 2);
@@ -113,7 +120,7 @@ fn threefold_repetition_is_claimed_by_the_player_to_move() {
 
 #[test]
 fn a_claim_too_early_is_refused_and_changes_nothing() {
-    let mut game = ChessGame::default();
+    let mut game = fide_game();
     play(&mut game, "Nf3 Nf6 Ng1 Ng8");
     let before = serde_json::to_string(&game.view(qiyuan_game::Viewer::Spectator)).unwrap();
     let refusal = game.claim(WHITE, Claim::ThreefoldRepetition).unwrap_err();
@@ -128,7 +135,7 @@ fn a_claim_too_early_is_refused_and_changes_nothing() {
 fn lost_castling_rights_make_a_different_position() {
     // After 1.e4 e5 the kings walk out and back: the board is as it was after
     // 1.e4 e5, but without castling rights that position does not count again.
-    let mut game = ChessGame::default();
+    let mut game = fide_game();
     play(&mut game, "e4 e5 Ke2 Ke7 Ke1 Ke8 Ke2 Ke7 Ke1 Ke8");
     assert_eq!(game.repetitions(), 2);
     play(&mut game, "Ke2 Ke7 Ke1 Ke8");
@@ -137,7 +144,7 @@ fn lost_castling_rights_make_a_different_position() {
 
 #[test]
 fn fivefold_repetition_ends_the_game() {
-    let mut game = ChessGame::default();
+    let mut game = fide_game();
     for _ in 0..3 {
         play(&mut game, "Nf3 Nf6 Ng1 Ng8");
     }
@@ -250,7 +257,7 @@ fn who_can_still_checkmate() {
 
 #[test]
 fn threefold_may_be_claimed_with_the_move_that_makes_it() {
-    let mut game = ChessGame::default();
+    let mut game = fide_game();
     play(&mut game, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
     // Ng8 would bring the start position a third time.
     let mut wrong = game.clone();
@@ -293,8 +300,67 @@ fn an_en_passant_capture_makes_a_different_position() {
 
 #[test]
 fn an_en_passant_square_nobody_can_use_does_not_count() {
-    let mut game = ChessGame::default();
+    let mut game = fide_game();
     play(&mut game, "e4 Nf6 Nf3 Ng8 Ng1 Nf6 Nf3 Ng8 Ng1");
     assert_eq!(game.repetitions(), 3);
     assert_eq!(game.claims(BLACK), vec![Claim::ThreefoldRepetition]);
+}
+
+#[test]
+fn by_default_the_third_occurrence_draws_without_a_claim() {
+    let mut game = ChessGame::new(&ChessOptions::default(), &Setup::Standard).unwrap();
+    assert_eq!(game.repetition_rule(), Repetition::Automatic);
+    play(&mut game, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
+    assert_eq!(game.repetitions(), 2);
+    assert!(game.outcome().is_none());
+    play(&mut game, "Ng8");
+    assert_eq!(game.repetitions(), 3);
+    assert_draw(&game, EndReason::ThreefoldRepetition);
+    // Nothing is left to claim or play.
+    assert!(game.claims(WHITE).is_empty());
+    assert_eq!(game.play("Nf3").unwrap_err().kind, RefusalKind::GameOver);
+}
+
+#[test]
+fn by_default_a_perpetual_check_is_drawn_on_the_third_occurrence() {
+    // 长将和 (seed 004): white's queen checks from e8 and e4, the king shuttles
+    // between h8 and h7. After the third Qe8+ the position has stood three times
+    // with black to move: drawn, with no claim.
+    let line = "Qe8+ Kh7 Qe4+ Kh8 Qe8+ Kh7 Qe4+ Kh8 Qe8+";
+    let setup = Setup::Position(PERPETUAL.into());
+    let mut game = ChessGame::new(&ChessOptions::default(), &setup).unwrap();
+    let mut fide = ChessGame::new(&ChessOptions::fide(), &setup).unwrap();
+    let last = line.split_whitespace().count() - 1;
+    for (i, m) in line.split_whitespace().enumerate() {
+        let effects = game.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        fide.play(m).unwrap();
+        assert_eq!(effects.check, i % 2 == 0, "{m}");
+        assert_eq!(game.outcome().is_some(), i == last, "after {m}");
+    }
+    assert_eq!(game.repetitions(), 3);
+    assert_draw(&game, EndReason::ThreefoldRepetition);
+    // Under the FIDE option the checks may go on until someone claims.
+    assert!(fide.outcome().is_none());
+    assert_eq!(fide.claims(BLACK), vec![Claim::ThreefoldRepetition]);
+}
+
+/// Black threatens on the queenside; white's queen can check for ever.
+const PERPETUAL: &str = "7k/6p1/7p/8/8/8/q4PPP/4Q1K1 w - - 0 1";
+
+#[test]
+fn the_fide_option_leaves_the_threefold_to_a_claim() {
+    let options: ChessOptions = serde_json::from_str(r#"{"repetition": "claim"}"#).unwrap();
+    assert_eq!(options, ChessOptions::fide());
+    let mut game = ChessGame::new(&options, &Setup::Standard).unwrap();
+    play(&mut game, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
+    assert_eq!(game.repetitions(), 3);
+    assert!(game.outcome().is_none());
+    assert_eq!(game.claims(WHITE), vec![Claim::ThreefoldRepetition]);
+    // A typo in an option is refused rather than ignored.
+    assert!(serde_json::from_str::<ChessOptions>(r#"{"repetiton": "claim"}"#).is_err());
+    assert!(serde_json::from_str::<ChessOptions>(r#"{"repetition": "never"}"#).is_err());
+    assert_eq!(
+        serde_json::from_str::<ChessOptions>("{}").unwrap(),
+        ChessOptions::default()
+    );
 }

@@ -5,7 +5,7 @@ use qiyuan_chess::{
     ChessGame, ChessOptions,
     pgn::{ImportedGame, PgnErrorKind, read_games},
 };
-use qiyuan_game::{EndReason, Game, Outcome, RecordMeta, Seat, Setup};
+use qiyuan_game::{EndReason, Game, Outcome, RecordMeta, Seat, Setup, UtcDateTime};
 use shakmaty::{Color, Position};
 
 /// Morphy v the Duke of Brunswick and Count Isouard, Paris opera house, 1858.
@@ -87,7 +87,7 @@ fn meta_from(game: &ImportedGame, clocks: Vec<Option<u64>>) -> RecordMeta {
         ratings: Vec::new(),
         time_control: None,
         clocks,
-        outcome: None,
+        ..RecordMeta::default()
     }
 }
 
@@ -362,4 +362,90 @@ fn the_outcome_of_a_record_is_the_tables_when_given() {
             .turn()
             .is_white()
     );
+}
+
+#[test]
+fn the_record_carries_ratings_utc_start_annotator_and_variant() {
+    let mut game = ChessGame::new(
+        &ChessOptions::default(),
+        &Setup::Position("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into()),
+    )
+    .unwrap();
+    game.play("e4").unwrap();
+    let meta = RecordMeta {
+        players: vec!["alice".into(), "bob".into()],
+        ratings: vec![Some(1612), Some(1498)],
+        start: Some(UtcDateTime::from_unix_millis(1_796_109_975_000)),
+        annotator: Some("qiyuan".into()),
+        ..RecordMeta::default()
+    };
+    let pgn = game.record(&meta);
+    for tag in [
+        "[Date \"2026.12.01\"]",
+        "[WhiteElo \"1612\"]",
+        "[BlackElo \"1498\"]",
+        "[UTCDate \"2026.12.01\"]",
+        "[UTCTime \"07:26:15\"]",
+        "[Annotator \"qiyuan\"]",
+        "[Variant \"From Position\"]",
+        "[SetUp \"1\"]",
+        "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]",
+    ] {
+        assert!(pgn.contains(tag), "{tag} missing:\n{pgn}");
+    }
+    // We read our own tags back, the game from its position.
+    let back = read_one(&pgn);
+    assert_eq!(back.tag("WhiteElo"), Some("1612"));
+    assert_eq!(back.tag("Variant"), Some("From Position"));
+    assert_eq!(back.uci_moves(), ["e2e4"]);
+    // Casual games (no ratings given) and standard starts have none of these.
+    let pgn = ChessGame::default().record(&RecordMeta::default());
+    for tag in ["Elo", "UTCDate", "Annotator", "Variant", "SetUp"] {
+        assert!(!pgn.contains(tag), "{tag} in\n{pgn}");
+    }
+}
+
+#[test]
+fn a_tag_with_unescaped_quotes_is_read_to_its_last_quote() {
+    let text = "[Event \"The \"Big\" Open\"]\n[White \"O\"Brien, \\\"Pat\\\"\"]\n\
+        [Black \"b\"] [Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+        [Event \"next\"]\n\n1. d4 *\n";
+    let games: Vec<_> = read_games(text.as_bytes()).map(Result::unwrap).collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Event"), Some("The \"Big\" Open"));
+    assert_eq!(games[0].tag("White"), Some("O\"Brien, \"Pat\""));
+    // Two tags on one line stay two tags.
+    assert_eq!(games[0].tag("Black"), Some("b"));
+    assert_eq!(games[0].tag("Result"), Some("1-0"));
+    assert_eq!(games[0].uci_moves(), ["e2e4", "e7e5"]);
+    assert_eq!(games[1].tag("Event"), Some("next"));
+}
+
+#[test]
+fn a_null_move_is_reported_as_one() {
+    let text = "[White \"a\"]\n[Black \"b\"]\n\n1. e4 -- 2. d4 *\n\n1. Nf3 *\n";
+    let results: Vec<_> = read_games(text.as_bytes()).collect();
+    assert_eq!(results.len(), 2);
+    let err = results[0].as_ref().unwrap_err();
+    assert_eq!(
+        err.kind,
+        PgnErrorKind::NullMove {
+            number: 1,
+            color: Color::Black
+        }
+    );
+    assert!(err.to_string().contains("1... is a null move"), "{err}");
+    assert_eq!(results[1].as_ref().unwrap().uci_moves(), ["g1f3"]);
+    // Loading such a record at a table is refused with the same words.
+    let refused = ChessGame::load(&ChessOptions::default(), "1. e4 e5 2. -- Nf6 *").unwrap_err();
+    assert!(refused.message.contains("2. is a null move"), "{refused}");
+}
+
+#[test]
+fn imported_games_replay_under_fide_repetition() {
+    // Real-world games go on after an unclaimed threefold repetition.
+    let text = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 *";
+    let game = read_one(text).to_game().unwrap();
+    assert_eq!(game.moves().len(), 9);
+    assert!(game.outcome().is_none());
 }

@@ -162,6 +162,17 @@ impl TimeControl {
         }
     }
 
+    /// The QQ clock's 步时 when it is set: a limit on every single move, the
+    /// first ones included ("每一步走棋必须在'步时'限定之内走完一步棋子", seed
+    /// 002). A table runs such a clock from the first move on instead of its
+    /// first-move timer.
+    pub fn per_move_limit(&self) -> Option<Millis> {
+        match *self {
+            TimeControl::Qq { per_move, .. } if per_move > 0 => Some(per_move),
+            _ => None,
+        }
+    }
+
     /// Whether the control can never flag.
     pub fn is_unlimited(&self) -> bool {
         matches!(self, TimeControl::None)
@@ -412,6 +423,16 @@ mod tests {
                 countdown: 3 * MINUTE
             }
         );
+    }
+
+    #[test]
+    fn only_the_qq_move_time_limits_every_move() {
+        assert_eq!(TimeControl::qq(10, 1, 30).per_move_limit(), Some(MINUTE));
+        assert_eq!(TimeControl::qq(10, 0, 30).per_move_limit(), None);
+        assert_eq!(Preset::Quick.control("doudizhu").per_move_limit(), None);
+        assert_eq!(TimeControl::fischer(3, 2).per_move_limit(), None);
+        assert_eq!(TimeControl::byo_yomi(10, 3, 30).per_move_limit(), None);
+        assert_eq!(TimeControl::None.per_move_limit(), None);
     }
 
     #[test]

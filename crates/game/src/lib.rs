@@ -238,7 +238,8 @@ pub enum EndReason {
     /// Chess: a draw. Xiangqi: 困毙, a loss for the side without a move.
     Stalemate,
     InsufficientMaterial,
-    /// Claimed by the player to move (chess).
+    /// Chess: the third occurrence of a position; a draw at once by default, or
+    /// claimed by the player to move under the FIDE option.
     ThreefoldRepetition,
     /// Automatic (chess).
     FivefoldRepetition,
@@ -362,20 +363,86 @@ pub enum DrawOffers {
 pub struct RecordMeta {
     pub event: Option<String>,
     pub site: Option<String>,
-    /// `YYYY.MM.DD`.
+    /// `YYYY.MM.DD`, the date as the site keeps it.
     pub date: Option<String>,
+    /// When the game started, in UTC (PGN `UTCDate`/`UTCTime`).
+    #[serde(default)]
+    pub start: Option<UtcDateTime>,
     pub round: Option<String>,
     /// Player names by seat.
     pub players: Vec<String>,
-    /// Ratings by seat, where known.
+    /// Ratings by seat before the game, for rated games (PGN `WhiteElo`/`BlackElo`).
     pub ratings: Vec<Option<i32>>,
+    /// Who annotated the record, where someone did (PGN `Annotator`).
+    #[serde(default)]
+    pub annotator: Option<String>,
     /// The time control as the record format writes it (PGN `TimeControl`).
     pub time_control: Option<String>,
     /// Remaining time of the mover after each action, in milliseconds.
     pub clocks: Vec<Option<u64>>,
+    /// Overtime periods (byo-yomi) or moves (Canadian) the mover has left after
+    /// each action, where the clock has them (SGF `OB`/`OW`).
+    #[serde(default)]
+    pub periods: Vec<Option<u32>>,
     /// The outcome, if the table decided it (resignation, time, agreement, ...);
     /// otherwise the game's own outcome is used.
     pub outcome: Option<Outcome>,
+}
+
+/// A moment in UTC to the second, as records write it. Made from milliseconds
+/// since the Unix epoch; nothing here reads a clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct UtcDateTime {
+    pub year: i32,
+    /// 1 to 12.
+    pub month: u8,
+    /// 1 to 31.
+    pub day: u8,
+    pub hour: u8,
+    pub minute: u8,
+    pub second: u8,
+}
+
+impl UtcDateTime {
+    /// The moment `ms` milliseconds after 1970-01-01T00:00:00Z (the proleptic
+    /// Gregorian calendar, by Howard Hinnant's `civil_from_days`).
+    pub fn from_unix_millis(ms: u64) -> Self {
+        let secs = ms / 1000;
+        let days = (secs / 86_400) as i64;
+        let rem = secs % 86_400;
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        UtcDateTime {
+            year: year as i32,
+            month: month as u8,
+            day: day as u8,
+            hour: (rem / 3600) as u8,
+            minute: (rem / 60 % 60) as u8,
+            second: (rem % 60) as u8,
+        }
+    }
+
+    /// `YYYY.MM.DD`, as PGN writes dates.
+    pub fn pgn_date(&self) -> String {
+        format!("{:04}.{:02}.{:02}", self.year, self.month, self.day)
+    }
+
+    /// `YYYY-MM-DD`, as SGF and file names write dates.
+    pub fn iso_date(&self) -> String {
+        format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+
+    /// `HH:MM:SS`.
+    pub fn time(&self) -> String {
+        format!("{:02}:{:02}:{:02}", self.hour, self.minute, self.second)
+    }
 }
 
 /// A game among seated players, as the table drives it.
@@ -551,6 +618,22 @@ mod tests {
         assert!(Secret::from_hex(&"g".repeat(64)).is_err());
         assert!(serde_json::from_str::<Setup>(r#"{"secret": "ab"}"#).is_err());
         assert!(setup.is_random() && Setup::Seed(1).is_random() && !Setup::Standard.is_random());
+    }
+
+    #[test]
+    fn utc_moments_from_unix_milliseconds() {
+        let t = UtcDateTime::from_unix_millis(0);
+        assert_eq!(
+            (t.pgn_date(), t.time()),
+            ("1970.01.01".into(), "00:00:00".into())
+        );
+        // 2026-12-01T07:26:15.999Z
+        let t = UtcDateTime::from_unix_millis(1_796_109_975_999);
+        assert_eq!(t.iso_date(), "2026-12-01");
+        assert_eq!(t.time(), "07:26:15");
+        // A leap day.
+        let t = UtcDateTime::from_unix_millis(951_782_400_000);
+        assert_eq!(t.iso_date(), "2000-02-29");
     }
 
     #[test]

@@ -13,8 +13,8 @@ use crate::board::{Board, IllegalMove};
 use crate::handicap::fixed_handicap;
 use crate::marking::{marking_group, suggest_dead};
 use crate::point::{Color, Move, Point};
-use crate::score::{AreaCount, Score, area};
-use crate::sgf::SgfGame;
+use crate::score::{AreaCount, Counting, Score, area};
+use crate::sgf::{SgfGame, TimeLeft};
 
 /// Which repetitions are forbidden.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -43,6 +43,9 @@ pub struct Options {
     /// Chinese rules give white one point per handicap stone at the count (as GNU
     /// Go's `--chinese-rules` scores).
     pub handicap_compensation: bool,
+    /// How seki is counted: the Chinese rules' count (the default), or GNU Go's,
+    /// for comparisons with it (`{"counting": "gnugo"}`).
+    pub counting: Counting,
 }
 
 impl Default for Options {
@@ -53,6 +56,7 @@ impl Default for Options {
             handicap: 0,
             ko: KoRule::PositionalSuperko,
             handicap_compensation: true,
+            counting: Counting::Chinese,
         }
     }
 }
@@ -76,6 +80,11 @@ pub struct Go {
     /// Which seats accepted the current marking.
     accepted: [bool; 2],
     outcome: Option<Outcome>,
+    /// Actions accepted through [`Game::act`] so far.
+    acts: usize,
+    /// For each move, the index of the action that made it (`None` for moves
+    /// replayed from a record's main line): how a record finds each move's clock.
+    move_acts: Vec<Option<usize>>,
 }
 
 /// Why the game refused a move or a marking action.
@@ -200,6 +209,8 @@ impl Go {
             dead: Vec::new(),
             accepted: [false; 2],
             outcome: None,
+            acts: 0,
+            move_acts: Vec::new(),
         }
     }
 
@@ -310,6 +321,7 @@ impl Go {
         let color = self.to_move;
         let captured = self.board.play_move(color, mv)?;
         self.moves.push((color, mv));
+        self.move_acts.push(None);
         self.to_move = color.opponent();
         match mv {
             Move::Place(_) => {
@@ -408,7 +420,7 @@ impl Go {
 
     /// The area count with the current marking.
     pub fn area(&self) -> AreaCount {
-        area(&self.board, &self.dead)
+        area(&self.board, &self.dead, self.options.counting)
     }
 
     /// The points white gets for black's handicap stones.
@@ -447,6 +459,94 @@ impl Go {
             GoError::WrongPhase(..) => RefusalKind::WrongPhase,
         };
         Refusal::new(kind, err.to_string())
+    }
+}
+
+/// A time control as SGF writes it: main time `TM` in seconds, the overtime
+/// `OT` as the usual free text (`3x30 byo-yomi`, `25/600 Canadian`), and the
+/// byo-yomi period in seconds.
+struct SgfTime {
+    main: Option<f64>,
+    overtime: Option<String>,
+    period: Option<u64>,
+}
+
+/// Reads the table's time control text (`TimeControl::pgn` of qiyuan-clock:
+/// `600+3x30 byo-yomi`, `1200+25/600 canadian`, `600+5`, `600`, `1/86400`,
+/// `qq 600/60/30`, `-`); anything else is kept as overtime text.
+fn sgf_time(tc: &str) -> SgfTime {
+    let secs = |t: &str| t.trim().parse::<u64>().ok();
+    let none = SgfTime {
+        main: None,
+        overtime: None,
+        period: None,
+    };
+    let tc = tc.trim();
+    if tc == "-" || tc.is_empty() {
+        return none;
+    }
+    if let Some(rest) = tc.strip_suffix(" byo-yomi")
+        && let Some((main, over)) = rest.split_once('+')
+        && let Some((periods, period)) = over.split_once('x')
+        && let (Some(main), Some(periods), Some(period)) = (secs(main), secs(periods), secs(period))
+    {
+        return SgfTime {
+            main: Some(main as f64),
+            overtime: Some(format!("{periods}x{period} byo-yomi")),
+            period: Some(period),
+        };
+    }
+    if let Some(rest) = tc.strip_suffix(" canadian")
+        && let Some((main, over)) = rest.split_once('+')
+        && let Some((moves, period)) = over.split_once('/')
+        && let (Some(main), Some(moves), Some(period)) = (secs(main), secs(moves), secs(period))
+    {
+        return SgfTime {
+            main: Some(main as f64),
+            overtime: Some(format!("{moves}/{period} Canadian")),
+            period: None,
+        };
+    }
+    if let Some(rest) = tc.strip_prefix("qq ") {
+        let parts: Vec<Option<u64>> = rest.split('/').map(secs).collect();
+        if let [Some(game), Some(per_move), Some(countdown)] = parts[..] {
+            // 读秒 is one byo-yomi period; 步时 a limit per move within main time.
+            let mut over = Vec::new();
+            if countdown > 0 {
+                over.push(format!("1x{countdown} byo-yomi"));
+            }
+            if per_move > 0 {
+                over.push(format!("{per_move}s per move"));
+            }
+            return SgfTime {
+                main: Some(game as f64),
+                overtime: (!over.is_empty()).then(|| over.join(", ")),
+                period: None,
+            };
+        }
+    }
+    if let Some(per_move) = tc.strip_prefix("1/").and_then(secs) {
+        return SgfTime {
+            main: None,
+            overtime: Some(format!("{per_move}s per move")),
+            period: None,
+        };
+    }
+    let (main, increment) = tc.split_once('+').unwrap_or((tc, ""));
+    match (secs(main), increment) {
+        (Some(main), "") => SgfTime {
+            main: Some(main as f64),
+            ..none
+        },
+        (Some(main), inc) if secs(inc).is_some() => SgfTime {
+            main: Some(main as f64),
+            overtime: Some(format!("{inc}s Fischer increment")),
+            period: None,
+        },
+        _ => SgfTime {
+            overtime: Some(tc.to_string()),
+            ..none
+        },
     }
 }
 
@@ -570,6 +670,7 @@ impl Game for Go {
                     "resume".to_string()
                 }
             };
+            self.acts += 1;
             return Ok(effects(canonical, false));
         }
         if arg.is_some() {
@@ -590,6 +691,10 @@ impl Game for Go {
             return Err(self.refusal(GoError::NotYourTurn(self.to_move)));
         }
         let captured = self.play(mv).map_err(|e| self.refusal(e))?;
+        if let Some(last) = self.move_acts.last_mut() {
+            *last = Some(self.acts);
+        }
+        self.acts += 1;
         Ok(effects(mv.to_string(), captured > 0))
     }
 
@@ -701,29 +806,68 @@ impl Game for Go {
         }
     }
 
+    /// SGF FF[4] with `RU[Chinese]`, the players, `DT`, `RE`, `TM` and `OT` from
+    /// the time control, each move's time left (`BL`/`WL`, `OB`/`OW`), and for a
+    /// counted game the count's territory with the dead stones in it (`TB`/`TW`).
     fn record(&self, meta: &RecordMeta) -> String {
         let mut sgf = self.to_sgf_game();
         sgf.black = meta.players.first().cloned();
         sgf.white = meta.players.get(1).cloned();
-        sgf.date = meta.date.as_ref().map(|d| d.replace('.', "-"));
-        sgf.result = meta
-            .outcome
+        sgf.date = meta
+            .date
             .as_ref()
-            .or(self.outcome.as_ref())
-            .map(|o| o.score.clone());
+            .map(|d| d.replace('.', "-"))
+            .or_else(|| meta.start.map(|t| t.iso_date()));
+        let outcome = meta.outcome.as_ref().or(self.outcome.as_ref());
+        sgf.result = outcome.map(|o| o.score.clone());
+        let mut period = None;
         if let Some(tc) = &meta.time_control {
-            // A PGN-style "seconds" or "seconds+increment" becomes TM (and OT);
-            // anything else is kept as free overtime text.
-            let (main, rest) = tc.split_once('+').unwrap_or((tc, ""));
-            match main.parse::<u32>() {
-                Ok(secs) => {
-                    sgf.main_time = Some(f64::from(secs));
-                    if !rest.is_empty() {
-                        sgf.overtime = Some(format!("{rest}s increment"));
+            let time = sgf_time(tc);
+            sgf.main_time = time.main;
+            sgf.overtime = time.overtime;
+            period = time.period;
+        }
+        // Each move's clock: the table gives one per action it saw (marking
+        // actions included, a loaded record's moves not), so actions are matched
+        // from the end.
+        let offset = self.acts.saturating_sub(meta.clocks.len());
+        sgf.times = self
+            .move_acts
+            .iter()
+            .map(|act| {
+                let Some(i) = act.and_then(|a| a.checked_sub(offset)) else {
+                    return TimeLeft::default();
+                };
+                let main = meta.clocks.get(i).copied().flatten();
+                let periods = meta.periods.get(i).copied().flatten();
+                // In byo-yomi the time left is that of the period, which starts
+                // afresh after each move.
+                let seconds = match (main, periods, period) {
+                    (Some(0), Some(_), Some(p)) => Some(p as f64),
+                    (Some(ms), _, _) => Some(ms as f64 / 1000.0),
+                    (None, _, _) => None,
+                };
+                TimeLeft { seconds, periods }
+            })
+            .collect();
+        while sgf.times.last() == Some(&TimeLeft::default()) {
+            sgf.times.pop();
+        }
+        if outcome.is_some_and(|o| o.reason == EndReason::Counted) {
+            let count = self.area();
+            for (p, owner) in self.board.points().zip(&count.owner) {
+                match owner {
+                    Some(Color::Black) if self.board.get(p) != Some(Color::Black) => {
+                        sgf.black_territory.push(p)
                     }
+                    Some(Color::White) if self.board.get(p) != Some(Color::White) => {
+                        sgf.white_territory.push(p)
+                    }
+                    _ => {}
                 }
-                Err(_) => sgf.overtime = Some(tc.clone()),
             }
+            sgf.black_territory.sort();
+            sgf.white_territory.sort();
         }
         sgf.to_sgf()
     }
@@ -735,11 +879,55 @@ impl Game for Go {
         let game = Go::from_sgf(options, &sgf)?;
         let root = SgfGame {
             moves: Vec::new(),
+            times: Vec::new(),
+            black_territory: Vec::new(),
+            white_territory: Vec::new(),
             result: None,
             first: Some(game.first),
             ..sgf.clone()
         };
         let actions = game.moves.iter().map(|(_, m)| m.to_string()).collect();
         Ok((Setup::Position(root.to_sgf()), actions))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sgf(tc: &str) -> (Option<f64>, Option<String>, Option<u64>) {
+        let t = sgf_time(tc);
+        (t.main, t.overtime, t.period)
+    }
+
+    #[test]
+    fn time_controls_become_tm_and_ot() {
+        assert_eq!(
+            sgf("600+3x30 byo-yomi"),
+            (Some(600.0), Some("3x30 byo-yomi".into()), Some(30))
+        );
+        assert_eq!(
+            sgf("1200+25/600 canadian"),
+            (Some(1200.0), Some("25/600 Canadian".into()), None)
+        );
+        assert_eq!(
+            sgf("600+5"),
+            (Some(600.0), Some("5s Fischer increment".into()), None)
+        );
+        assert_eq!(sgf("600"), (Some(600.0), None, None));
+        assert_eq!(
+            sgf("qq 600/60/30"),
+            (
+                Some(600.0),
+                Some("1x30 byo-yomi, 60s per move".into()),
+                None
+            )
+        );
+        assert_eq!(
+            sgf("1/259200"),
+            (None, Some("259200s per move".into()), None)
+        );
+        assert_eq!(sgf("-"), (None, None, None));
+        assert_eq!(sgf("odd"), (None, Some("odd".into()), None));
     }
 }

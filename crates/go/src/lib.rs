@@ -27,5 +27,5 @@ pub use game::{Captures, Go, GoError, GoView, KoRule, MarkingView, Options};
 pub use handicap::{HandicapError, fixed_handicap, max_handicap};
 pub use marking::{marking_group, suggest_dead};
 pub use point::{Color, MAX_SIZE, MIN_SIZE, Move, ParsePointError, Point};
-pub use score::{AreaCount, Score, area};
-pub use sgf::{SgfError, SgfGame};
+pub use score::{AreaCount, Counting, Score, area};
+pub use sgf::{SgfError, SgfGame, TimeLeft};

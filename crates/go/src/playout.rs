@@ -72,7 +72,7 @@ pub fn random_playout(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::area;
+    use crate::score::{Counting, area};
 
     #[test]
     fn playouts_end_with_every_point_settled() {
@@ -83,7 +83,7 @@ mod tests {
             assert!(moves < 1000);
             // Without eye-filling, the final position has only eyes and stones left:
             // every point belongs to one colour.
-            let a = area(&b, &[]);
+            let a = area(&b, &[], Counting::GnuGo);
             assert_eq!(a.black + a.white, 81, "{b:?}");
         }
     }

@@ -1,14 +1,44 @@
 //! Chinese area scoring: each side counts its living stones and the empty points
 //! surrounded by its stones alone. Dead stones are removed first and their points
-//! count for the side that surrounds them. Points that touch both colours (dame, and
-//! the shared liberties of a seki, 双活) belong to no one, and so do the eyes of
-//! groups that live only by seki, as GNU Go counts them.
+//! count for the side that surrounds them. Two counts differ on seki (双活):
+//!
+//! * [`Counting::Chinese`], the default at tables. The Chinese rules (中国围棋竞赛
+//!   规则, 1988 and 2002) count a side's area as its living stones and the points
+//!   they surround; a group living in seki is a living group, so the eyes it
+//!   surrounds are its owner's like any other surrounded point (as area scoring
+//!   counts them: Sensei's Library, "Seki with eyes"). The points that touch both
+//!   colours (a seki's shared liberties, 公气, and every point still open when
+//!   both confirmed the end, which the seed's 围棋规则 终局(1) treats "按双活处理",
+//!   as in seki) belong to neither alone: they are shared, half to each side, which
+//!   leaves the margin what it is.
+//! * [`Counting::GnuGo`], GNU Go 3.8's `final_score` under `--chinese-rules`: the
+//!   eyes of groups that live only by seki belong to no one, like the shared
+//!   points. Kept so that our counts can be compared with GNU Go's game for game
+//!   (`tests/go_gnugo.rs`, `tests/go_score.rs` with `qiyuan go score --count
+//!   gnugo`).
 
 use std::fmt;
+
+use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
 use crate::marking::groups;
 use crate::point::{Color, Point};
+
+/// Which count of seki to use (see the module's text for the rule each follows).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Counting {
+    /// The Chinese rules (中国围棋竞赛规则): a side's area is its living stones and
+    /// the points they alone surround, the eyes of a seki group included; a point
+    /// touching both sides is shared, half to each.
+    #[default]
+    Chinese,
+    /// GNU Go 3.8 `final_score` with `--chinese-rules`: as above, but the eyes
+    /// (up to six points) of groups in seki are neutral, like the shared points.
+    #[serde(rename = "gnugo")]
+    GnuGo,
+}
 
 /// The area count of a position.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,8 +47,25 @@ pub struct AreaCount {
     pub black: u32,
     /// White's stones plus territory.
     pub white: u32,
-    /// Who owns each point, row by row from the bottom (`size * size` entries).
+    /// Points shared by both sides, half to each (Chinese counting: seki's shared
+    /// liberties and points left open); they do not change the margin.
+    pub shared: u32,
+    /// Who owns each point, row by row from the bottom (`size * size` entries);
+    /// `None` for a shared or neutral point.
     pub owner: Vec<Option<Color>>,
+}
+
+impl AreaCount {
+    /// Black's area in points, with its half of the shared points (how a Chinese
+    /// count compares black's area with half the board).
+    pub fn black_points(&self) -> f64 {
+        f64::from(self.black) + f64::from(self.shared) / 2.0
+    }
+
+    /// White's area in points, with its half of the shared points.
+    pub fn white_points(&self) -> f64 {
+        f64::from(self.white) + f64::from(self.shared) / 2.0
+    }
 }
 
 /// The largest eye a group in seki is taken to have: bigger single-colour regions
@@ -30,13 +77,14 @@ const SEKI_EYE_MAX: usize = 3;
 const SEKI_REGION_MAX: usize = 6;
 
 /// Counts the area of `board` with the stones on `dead` removed (points without a
-/// stone in `dead` are ignored).
+/// stone in `dead` are ignored), by `counting`.
 ///
-/// Two opposing groups live in seki when they share a neutral region and one of them
-/// has at most one eye (a region of its colour alone, of at most three points); the
-/// eyes of both (regions of up to six points) are then neutral, like the shared
-/// liberties. This is how GNU Go's `final_score` counts under Chinese rules.
-pub fn area(board: &Board, dead: &[Point]) -> AreaCount {
+/// Under [`Counting::GnuGo`], two opposing groups live in seki when they share a
+/// neutral region and one of them has at most one eye (a region of its colour
+/// alone, of at most three points); the eyes of both (regions of up to six points)
+/// are then neutral, like the shared liberties. Under [`Counting::Chinese`] every
+/// region of one colour is that colour's, and the rest is shared.
+pub fn area(board: &Board, dead: &[Point], counting: Counting) -> AreaCount {
     let size = board.size() as usize;
     let at = |p: Point| p.row as usize * size + p.col as usize;
     // The position as it is counted: dead stones lifted.
@@ -116,7 +164,8 @@ pub fn area(board: &Board, dead: &[Point]) -> AreaCount {
     // Two opposing groups sharing a neutral region live in seki when either of them
     // has fewer than two eyes (else it would have been captured or filled).
     let mut seki = vec![false; groups.len()];
-    for region in regions.iter().filter(|r| r.color.is_none()) {
+    let gnugo = counting == Counting::GnuGo;
+    for region in regions.iter().filter(|r| gnugo && r.color.is_none()) {
         for &g in &region.groups {
             let color = groups[g].0;
             if region
@@ -129,19 +178,27 @@ pub fn area(board: &Board, dead: &[Point]) -> AreaCount {
         }
     }
     let mut owner: Vec<Option<Color>> = live.points().map(|p| live.get(p)).collect();
+    let mut shared = 0;
     for region in &regions {
-        let neutral = region.color.is_none()
-            || (region.points.len() <= SEKI_REGION_MAX && region.groups.iter().any(|&g| seki[g]));
-        if !neutral {
-            for &p in &region.points {
-                owner[at(p)] = region.color;
+        let seki_eye =
+            region.points.len() <= SEKI_REGION_MAX && region.groups.iter().any(|&g| seki[g]);
+        if region.color.is_none() || seki_eye {
+            // Points touching both colours: shared under the Chinese count, no
+            // one's under GNU Go's (where seki eyes are no one's too).
+            if !gnugo {
+                shared += region.points.len() as u32;
             }
+            continue;
+        }
+        for &p in &region.points {
+            owner[at(p)] = region.color;
         }
     }
     let count = |c| owner.iter().filter(|&&o| o == Some(c)).count() as u32;
     AreaCount {
         black: count(Color::Black),
         white: count(Color::White),
+        shared,
         owner,
     }
 }
@@ -200,8 +257,79 @@ mod tests {
     #[test]
     fn an_empty_board_belongs_to_no_one() {
         let b = Board::new(9).unwrap();
-        let a = area(&b, &[]);
-        assert_eq!((a.black, a.white), (0, 0));
-        assert_eq!(Score::new(&a, 7.5, 0.0).to_string(), "W+7.5");
+        for counting in [Counting::Chinese, Counting::GnuGo] {
+            let a = area(&b, &[], counting);
+            assert_eq!((a.black, a.white), (0, 0));
+            assert_eq!(Score::new(&a, 7.5, 0.0).to_string(), "W+7.5");
+        }
+        // Under the Chinese rules all 81 open points are shared, half to each.
+        let a = area(&b, &[], Counting::Chinese);
+        assert_eq!(
+            (a.shared, a.black_points(), a.white_points()),
+            (81, 40.5, 40.5)
+        );
+    }
+
+    fn board(rows: &[&str]) -> Board {
+        let size = rows.len() as u8;
+        let mut b = Board::new(size).unwrap();
+        for (r, line) in rows.iter().enumerate() {
+            for (c, ch) in line.chars().enumerate() {
+                let p = Point::new(c as u8, size - 1 - r as u8);
+                match ch {
+                    'X' => b.setup(Color::Black, p).unwrap(),
+                    'O' => b.setup(Color::White, p).unwrap(),
+                    _ => {}
+                }
+            }
+        }
+        b
+    }
+
+    /// A seki with eyes in the lower left: white's inner group (A3 B3 B2 B1) has a
+    /// two-point eye (A1 A2), black's inner group (C3 C2 ... F1) a one-point eye
+    /// (E1); they share C1, and neither may fill it. Black's outer group on the
+    /// left has three eyes, white owns the right. 16 black stones, 24 white.
+    pub(crate) const SEKI_WITH_EYES: [&str; 9] = [
+        ".XO......",
+        "XXO......",
+        ".XO......",
+        "XXO......",
+        ".XO......",
+        "XXOOOOOOO",
+        "OOXOOOOOO",
+        ".OXXXXO..",
+        ".O.X.XO..",
+    ];
+
+    #[test]
+    fn eyes_in_seki_count_for_their_owner_under_the_chinese_rules() {
+        let b = board(&SEKI_WITH_EYES);
+        let gnugo = area(&b, &[], Counting::GnuGo);
+        let chinese = area(&b, &[], Counting::Chinese);
+        let at = |v: &str| {
+            let p = Point::from_gtp_on(v, 9).unwrap();
+            p.row as usize * 9 + p.col as usize
+        };
+        // The eyes of the seki: their owner's under the Chinese rules, no one's
+        // under GNU Go's count.
+        for (v, c) in [
+            ("A1", Color::White),
+            ("A2", Color::White),
+            ("E1", Color::Black),
+        ] {
+            assert_eq!(chinese.owner[at(v)], Some(c), "{v}");
+            assert_eq!(gnugo.owner[at(v)], None, "{v}");
+        }
+        // The shared liberty: no one's alone; half to each under the Chinese rules.
+        assert_eq!(chinese.owner[at("C1")], None);
+        assert_eq!(gnugo.owner[at("C1")], None);
+        assert_eq!((chinese.shared, gnugo.shared), (1, 0));
+        // Stones and territory: black 16 + A5 A7 A9, white 24 + 34 on the right.
+        assert_eq!((chinese.black, chinese.white), (20, 60));
+        assert_eq!((gnugo.black, gnugo.white), (19, 58));
+        assert_eq!(chinese.black_points() + chinese.white_points(), 81.0);
+        assert_eq!(Score::new(&chinese, 7.5, 0.0).to_string(), "W+47.5");
+        assert_eq!(Score::new(&gnugo, 7.5, 0.0).to_string(), "W+46.5");
     }
 }

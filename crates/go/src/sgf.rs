@@ -72,6 +72,43 @@ pub struct SgfGame {
     pub overtime: Option<String>,
     /// The main line.
     pub moves: Vec<(Color, Move)>,
+    /// The time the mover had left after each move of the main line (`BL`/`WL`,
+    /// `OB`/`OW`), by move; shorter than `moves` where the record stops telling.
+    pub times: Vec<TimeLeft>,
+    /// `TB`: black's territory at the end, the points of dead white stones
+    /// included, sorted (as CGoban, Sabaki and OGS write and read it).
+    pub black_territory: Vec<Point>,
+    /// `TW`: white's territory, the points of dead black stones included, sorted.
+    pub white_territory: Vec<Point>,
+}
+
+/// The mover's time after a move, as SGF writes it.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct TimeLeft {
+    /// `BL`/`WL`: seconds left (in byo-yomi, of the current period).
+    pub seconds: Option<f64>,
+    /// `OB`/`OW`: byo-yomi periods (Canadian: moves) left.
+    pub periods: Option<u32>,
+}
+
+impl SgfGame {
+    /// The stones of the final position that lie in the other colour's territory
+    /// (`TB`/`TW`): the dead stones of the record's count, sorted.
+    pub fn dead_stones(&self, board: &Board) -> Vec<Point> {
+        let mut dead: Vec<Point> = self
+            .black_territory
+            .iter()
+            .filter(|&&p| board.get(p) == Some(Color::White))
+            .chain(
+                self.white_territory
+                    .iter()
+                    .filter(|&&p| board.get(p) == Some(Color::Black)),
+            )
+            .copied()
+            .collect();
+        dead.sort();
+        dead
+    }
 }
 
 impl Default for SgfGame {
@@ -91,6 +128,9 @@ impl Default for SgfGame {
             main_time: None,
             overtime: None,
             moves: Vec::new(),
+            times: Vec::new(),
+            black_territory: Vec::new(),
+            white_territory: Vec::new(),
         }
     }
 }
@@ -143,6 +183,39 @@ impl SgfGame {
                         };
                         game.moves.push((color, mv));
                         moved = true;
+                        // The mover's time left is on the move's node.
+                        let (left, periods) = match color {
+                            Color::Black => ("BL", "OB"),
+                            Color::White => ("WL", "OW"),
+                        };
+                        let time = TimeLeft {
+                            seconds: node.get_property(left).and_then(|p| match p {
+                                Prop::BL(t) | Prop::WL(t) if t.is_finite() => Some(*t),
+                                _ => None,
+                            }),
+                            periods: node.get_property(periods).and_then(|p| match p {
+                                Prop::OB(n) | Prop::OW(n) => u32::try_from(*n).ok(),
+                                _ => None,
+                            }),
+                        };
+                        if time != TimeLeft::default() {
+                            let i = game.moves.len() - 1;
+                            game.times.resize(i, TimeLeft::default());
+                            game.times.push(time);
+                        }
+                    }
+                    Prop::TB(points) | Prop::TW(points) => {
+                        let black = matches!(prop, Prop::TB(_));
+                        let name = if black { "TB" } else { "TW" };
+                        let list = points
+                            .iter()
+                            .map(|p| point(name, p))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        if black {
+                            game.black_territory.extend(list);
+                        } else {
+                            game.white_territory.extend(list);
+                        }
                     }
                     Prop::AB(points) | Prop::AW(points) => {
                         if moved {
@@ -194,6 +267,10 @@ impl SgfGame {
         }
         game.black_setup.sort();
         game.white_setup.sort();
+        for list in [&mut game.black_territory, &mut game.white_territory] {
+            list.sort();
+            list.dedup();
+        }
         Ok(game)
     }
 
@@ -260,6 +337,19 @@ impl SgfGame {
         if let Some(c) = self.first {
             out.push_str(&format!("PL[{}]", c.letter()));
         }
+        let territory = |out: &mut String| {
+            for (id, points) in [("TB", &self.black_territory), ("TW", &self.white_territory)] {
+                if !points.is_empty() {
+                    out.push_str(id);
+                    for p in points {
+                        out.push_str(&format!("[{}]", p.to_sgf(self.size)));
+                    }
+                }
+            }
+        };
+        if self.moves.is_empty() {
+            territory(&mut out);
+        }
         for (i, (color, mv)) in self.moves.iter().enumerate() {
             if i % 10 == 0 {
                 out.push('\n');
@@ -269,9 +359,34 @@ impl SgfGame {
                 Move::Pass => String::new(),
             };
             out.push_str(&format!(";{}[{}]", color.letter(), coord));
+            if let Some(time) = self.times.get(i) {
+                let (left, periods) = match color {
+                    Color::Black => ("BL", "OB"),
+                    Color::White => ("WL", "OW"),
+                };
+                if let Some(t) = time.seconds {
+                    out.push_str(&format!("{left}[{}]", seconds(t)));
+                }
+                if let Some(n) = time.periods {
+                    out.push_str(&format!("{periods}[{n}]"));
+                }
+            }
+            // The count's territory goes on the last node, after the passes.
+            if i + 1 == self.moves.len() {
+                territory(&mut out);
+            }
         }
         out.push_str(")\n");
         out
+    }
+}
+
+/// Seconds as SGF reals: whole seconds without a fraction, else tenths.
+fn seconds(t: f64) -> String {
+    if t.fract() == 0.0 {
+        format!("{t:.0}")
+    } else {
+        format!("{t:.1}")
     }
 }
 
@@ -295,7 +410,8 @@ mod tests {
     fn reads_game_information_moves_and_passes() {
         let g = SgfGame::parse(
             "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]HA[2]AB[gc][cg]PB[Li]PW[Wang \\] Jr]\
-             DT[2026-11-29]RE[B+3.5]TM[1800]OT[5x30 byo-yomi];W[ee];B[];W[tt])",
+             DT[2026-11-29]RE[B+3.5]TM[1800]OT[5x30 byo-yomi];W[ee]WL[1790.5];B[]BL[1800]OB[5]\
+             ;W[tt]TB[aa][ab]TW[ii])",
         )
         .unwrap();
         assert_eq!(g.size, 9);
@@ -320,6 +436,21 @@ mod tests {
                 (Color::White, Move::Pass),
             ]
         );
+        assert_eq!(
+            g.times,
+            vec![
+                TimeLeft {
+                    seconds: Some(1790.5),
+                    periods: None
+                },
+                TimeLeft {
+                    seconds: Some(1800.0),
+                    periods: Some(5)
+                },
+            ]
+        );
+        assert_eq!(g.black_territory.len(), 2);
+        assert_eq!(g.white_territory, vec![Point::from_gtp("J1").unwrap()]);
         let again = SgfGame::parse(&g.to_sgf()).unwrap();
         assert_eq!(again, g);
     }

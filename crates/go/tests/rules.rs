@@ -1,7 +1,7 @@
 //! The rules of play: captures, snapback, suicide, ko, superko, seki, handicap.
 
 use qiyuan_game::{Game, RefusalKind, Seat, Setup};
-use qiyuan_go::{Board, Color, Go, IllegalMove, KoRule, Options, Point, SgfGame, area};
+use qiyuan_go::{Board, Color, Counting, Go, IllegalMove, KoRule, Options, Point, SgfGame, area};
 
 fn p(v: &str) -> Point {
     Point::from_gtp(v).unwrap()
@@ -221,11 +221,16 @@ fn seki_points_are_shared() {
         Color::Black,
         KoRule::PositionalSuperko,
     );
-    let count = area(go.board(), &[]);
-    assert_eq!((count.black, count.white), (17, 6));
+    for counting in [Counting::Chinese, Counting::GnuGo] {
+        let count = area(go.board(), &[], counting);
+        assert_eq!((count.black, count.white), (17, 6));
+    }
+    // Under the Chinese rules the shared points are half each's.
+    assert_eq!(area(go.board(), &[], Counting::Chinese).shared, 2);
     assert_eq!(go.score().to_string(), "B+3.5");
     // Eye against eye: each side has one eye and they share A3 and B3. The eyes
-    // (A1 for black, E2 for white) are neutral too, as GNU Go counts them.
+    // (A1 for black, E2 for white) are neutral too, as GNU Go counts them; under
+    // the Chinese rules each eye is its owner's.
     let go = position(
         &[
             "......", //
@@ -238,16 +243,23 @@ fn seki_points_are_shared() {
         Color::Black,
         KoRule::PositionalSuperko,
     );
-    let count = area(go.board(), &[]);
-    let owner = |v: &str| {
+    let count = area(go.board(), &[], Counting::GnuGo);
+    let owner = |count: &qiyuan_go::AreaCount, v: &str| {
         let q = p(v);
         count.owner[usize::from(q.row) * 6 + usize::from(q.col)]
     };
     for v in ["A1", "E2", "A3", "B3"] {
-        assert_eq!(owner(v), None, "{v}");
+        assert_eq!(owner(&count, v), None, "{v}");
     }
-    assert_eq!(owner("A6"), Some(Color::Black));
+    assert_eq!(owner(&count, "A6"), Some(Color::Black));
     assert_eq!((count.black, count.white), (20, 12));
+    let count = area(go.board(), &[], Counting::Chinese);
+    assert_eq!(owner(&count, "A1"), Some(Color::Black));
+    assert_eq!(owner(&count, "E2"), Some(Color::White));
+    for v in ["A3", "B3"] {
+        assert_eq!(owner(&count, v), None, "{v}");
+    }
+    assert_eq!((count.black, count.white, count.shared), (21, 13, 2));
 }
 
 #[test]
@@ -298,6 +310,6 @@ proptest::proptest! {
         let _ = q.to_sgf(size);
         let _ = b.setup(Color::White, q);
         let _ = b.play(Color::Black, q);
-        let _ = area(&b, &[q]);
+        let _ = area(&b, &[q], Counting::Chinese);
     }
 }

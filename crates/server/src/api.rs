@@ -244,6 +244,12 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
         return Err(ApiError::not_found("ask for /game/{id}.pgn"));
     };
     let stored = app.store.game(id).await?;
+    let file_name = stored.as_ref().map(|g| {
+        let mut players = g.players.clone();
+        players.sort_by_key(|p| p.seat);
+        let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        record_file_name(&g.game, &names, g.started_at, ext)
+    });
     let text = match stored.as_ref().and_then(|g| g.record.clone()) {
         Some(record) => Some((stored.map(|g| g.game).unwrap_or_default(), record)),
         None => {
@@ -289,7 +295,98 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
         "sgf" => "application/x-go-sgf",
         _ => "application/x-chess-pgn; charset=utf-8",
     };
-    Ok(([(header::CONTENT_TYPE, mime)], text).into_response())
+    let file_name = file_name.unwrap_or_else(|| record_file_name(&game, &[], 0, want));
+    let disposition = content_disposition(&file_name);
+    Ok((
+        [
+            (header::CONTENT_TYPE, mime.to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// A record's file name: `qiyuan-chess-alice-vs-bob-2026-12-01.pgn` (players by
+/// seat, the UTC day the game started); characters a file name should not hold
+/// become `_`.
+pub(crate) fn record_file_name(game: &str, players: &[&str], started_at: i64, ext: &str) -> String {
+    let safe = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    let mut name = format!("qiyuan-{}", safe(game));
+    if !players.is_empty() {
+        let players: Vec<String> = players.iter().map(|p| safe(p)).collect();
+        name.push('-');
+        name.push_str(&players.join("-vs-"));
+    }
+    if started_at > 0 {
+        let day = qiyuan_game::UtcDateTime::from_unix_millis(started_at as u64).iso_date();
+        name.push('-');
+        name.push_str(&day);
+    }
+    format!("{name}.{}", safe(ext))
+}
+
+/// `attachment` with the name, plain ASCII in `filename` and, for names beyond
+/// ASCII (Chinese user names), the exact name in `filename*` (RFC 6266, 5987).
+fn content_disposition(file_name: &str) -> String {
+    let ascii: String = file_name
+        .chars()
+        .map(|c| if c.is_ascii() { c } else { '_' })
+        .collect();
+    if ascii == file_name {
+        return format!("attachment; filename=\"{ascii}\"");
+    }
+    let encoded: String = file_name
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_files_are_named_by_game_players_and_day() {
+        // 2026-12-01T07:26:15Z
+        let at = 1_796_109_975_000;
+        assert_eq!(
+            record_file_name("chess", &["alice", "bob"], at, "pgn"),
+            "qiyuan-chess-alice-vs-bob-2026-12-01.pgn"
+        );
+        assert_eq!(
+            record_file_name("doudizhu", &["a", "b/c", "d e"], at, "json"),
+            "qiyuan-doudizhu-a-vs-b_c-vs-d_e-2026-12-01.json"
+        );
+        assert_eq!(record_file_name("go", &[], 0, "sgf"), "qiyuan-go.sgf");
+        assert_eq!(
+            content_disposition("qiyuan-go-a-vs-b.sgf"),
+            "attachment; filename=\"qiyuan-go-a-vs-b.sgf\""
+        );
+        // A Chinese name: ASCII in filename, the exact name in filename*.
+        assert_eq!(
+            content_disposition(&record_file_name("xiangqi", &["棋手", "bob"], at, "pgn")),
+            "attachment; filename=\"qiyuan-xiangqi-__-vs-bob-2026-12-01.pgn\"; \
+             filename*=UTF-8''qiyuan-xiangqi-%E6%A3%8B%E6%89%8B-vs-bob-2026-12-01.pgn"
+        );
+    }
 }
 
 #[cfg(test)]

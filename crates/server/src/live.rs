@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use qiyuan_game::{Outcome, RecordMeta, Seat, Viewer};
+use qiyuan_game::{Outcome, RecordMeta, Seat, UtcDateTime, Viewer};
 use qiyuan_store::{Finish, NewGame, Player, RatingRow, TableRow};
 use qiyuan_table::{
     Command, Event, Millis, Settings, Status, TableConfig, TableRefusal, TableRefusalKind,
@@ -512,19 +512,23 @@ impl Live {
             TableMsg::Record { number, reply } => {
                 // Only the game asked for: the live one, or the last one played.
                 let current = self.table.state().game.as_ref().map(|g| g.number);
-                let record = self.record().filter(|_| current == Some(number));
+                let record = self.record(Vec::new()).filter(|_| current == Some(number));
                 let over = self.table.state().status != Status::Playing;
                 let _ = reply.send(record.map(|r| (self.table.game_name().to_string(), r, over)));
             }
         }
     }
 
-    fn record(&self) -> Option<String> {
+    /// The current game's record; `ratings` (by seat, before the game) for a
+    /// rated game's `WhiteElo`/`BlackElo`.
+    fn record(&self, ratings: Vec<Option<i32>>) -> Option<String> {
         let gs = self.table.state().game.as_ref()?;
         let meta = RecordMeta {
             site: Some(self.app.config.site.clone()),
             date: Some(date_of(gs.started_at)),
+            start: Some(UtcDateTime::from_unix_millis(gs.started_at)),
             players: gs.players.clone(),
+            ratings,
             event: Some(format!("{} table {}", self.app.config.site, self.id)),
             ..RecordMeta::default()
         };
@@ -968,7 +972,16 @@ impl Live {
             game_id: id,
             at,
             result: serde_json::to_string(outcome)?,
-            record: self.record().unwrap_or_default(),
+            record: self
+                .record(if rated {
+                    current
+                        .iter()
+                        .map(|r| r.map(|r| r.rating.round() as i32))
+                        .collect()
+                } else {
+                    Vec::new()
+                })
+                .unwrap_or_default(),
             rating_diffs: Vec::new(),
             ratings: Vec::new(),
         };

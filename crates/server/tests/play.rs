@@ -76,7 +76,26 @@ async fn chess_checkmate(backend: Backend) {
     // The record.
     let pgn = c.get(&format!("/game/{table}.pgn")).await;
     assert_eq!(pgn.status(), 200);
+    // Downloaded under a name that says what it is.
+    let disposition = pgn.headers()["content-disposition"].to_str().unwrap();
+    let today = qiyuan_game::UtcDateTime::from_unix_millis(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64,
+    );
+    assert_eq!(
+        disposition,
+        format!(
+            "attachment; filename=\"qiyuan-chess-alice-vs-bobby-{}.pgn\"",
+            today.iso_date()
+        )
+    );
     let pgn = pgn.text().await.unwrap();
+    assert!(
+        pgn.contains(&format!("[UTCDate \"{}\"]", today.pgn_date())),
+        "{pgn}"
+    );
     assert!(
         pgn.contains("[Result \"0-1\"]") && pgn.contains("Qh4#"),
         "{pgn}"

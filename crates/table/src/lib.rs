@@ -64,7 +64,9 @@
 //! * Clocks run only once every seat has made its first action; until then the
 //!   seat to move has the first-move time (30 s by default, the time per move in
 //!   correspondence). Missing it aborts the game, or loses it at a tournament
-//!   table (not rated).
+//!   table (not rated). A QQ clock with a move time (步时) is the exception: it
+//!   runs from the first move, the move time limits the first moves as every
+//!   other, and a first move over it ends the game as a missed first move does.
 //! * The abort rule: a game ended by resignation, time, escape or leaving before
 //!   every seat has acted is aborted ([`qiyuan_game::Outcome::aborted`]), not rated.
 //! * Draw offers follow [`qiyuan_game::Game::draw_offers`]: chess — right after

@@ -45,6 +45,10 @@ pub struct ActionRecord {
     pub at: Millis,
     /// The mover's main time left after the action (for `[%clk]`).
     pub clock: Option<Millis>,
+    /// Byo-yomi periods (Canadian: moves in the period) the mover has left after
+    /// the action, once in overtime (for SGF `OB`/`OW`).
+    #[serde(default)]
+    pub periods: Option<u32>,
 }
 
 /// A standing draw offer.

@@ -649,8 +649,11 @@ impl<G: Game> Table<G> {
             ended_at: None,
             fouls: vec![0; n],
         });
+        let turn = game.turn();
         self.game = Some(game);
         self.options = Some(options);
+        // Only a clock with a per-move limit runs before the first move.
+        self.run_clock(&turn, now);
         let mut events = vec![Event::Started {
             game: number,
             players,
@@ -734,12 +737,26 @@ impl<G: Game> Table<G> {
             TimeControl::None => None,
             _ => Some(gs.clock.remaining(seat.index(), now)),
         };
+        let periods = match gs.settings.time {
+            TimeControl::ByoYomi { .. } | TimeControl::Canadian { .. } => gs
+                .clock
+                .view(now)
+                .seats
+                .get(seat.index())
+                .filter(|v| v.overtime)
+                .map(|v| match gs.settings.time {
+                    TimeControl::ByoYomi { .. } => v.periods,
+                    _ => v.moves_left,
+                }),
+            _ => None,
+        };
         gs.actions.push(ActionRecord {
             seat,
             action: effects.canonical.clone(),
             display: effects.display.clone(),
             at: now,
             clock: clock_after,
+            periods,
         });
         gs.acted[seat.index()] = true;
         gs.takeback_blocked[seat.index()] = false;
@@ -776,15 +793,17 @@ impl<G: Game> Table<G> {
     }
 
     /// Starts the clock of the seat to act, once every seat has made its first
-    /// action (before that the first-move timer applies and no clock runs). No
+    /// action (before that the first-move timer applies and no clock runs), or at
+    /// once for a clock whose per-move limit (步时) governs the first moves too. No
     /// clock runs while several seats may act (Go's marking).
     fn run_clock(&mut self, turn: &Turn, now: Millis) {
         let Some(gs) = self.state.game.as_mut() else {
             return;
         };
         gs.clock.halt();
+        let limits_first_moves = gs.settings.time.per_move_limit().is_some();
         if let Turn::Seat(s) = turn
-            && gs.acted.iter().all(|a| *a)
+            && (limits_first_moves || gs.acted.iter().all(|a| *a))
         {
             gs.clock.start(s.index(), now);
         }
@@ -1088,8 +1107,11 @@ impl<G: Game> Table<G> {
         if let (Some(t), Some(r)) = (gs.clock.flag_time(), gs.clock.running()) {
             out.push((t, (Seat(r.seat as u8), Timer::Flag)));
         }
+        // A clock with a per-move limit (步时) runs from the first move and limits
+        // it; only clocks without one leave the first moves to this timer.
         if let Some(Turn::Seat(s)) = self.game.as_ref().map(|g| g.turn())
             && !gs.acted[s.index()]
+            && gs.settings.time.per_move_limit().is_none()
         {
             let t = gs
                 .turn_since
@@ -1172,6 +1194,14 @@ impl<G: Game> Table<G> {
     /// the game is aborted instead.
     fn end_by_table(&mut self, seat: Seat, reason: EndReason, now: Millis) -> Vec<Event> {
         if self.abortable() {
+            // A first move over its per-move limit (步时) is the first-move timer's
+            // case: at a tournament table it loses, unrated, like a missed first
+            // move; elsewhere the game does not count ("如果只有一方走了一步棋...
+            // 那么分数将不会进行计算", seed 002).
+            if reason == EndReason::Timeout && self.config.tournament {
+                let outcome = self.conceded(seat, reason);
+                return self.end(outcome, false, now);
+            }
             return self.end(Outcome::aborted(self.seats_n), false, now);
         }
         let outcome = self.conceded(seat, reason);
@@ -1237,6 +1267,7 @@ impl<G: Game> Table<G> {
         }
         meta.time_control = Some(gs.settings.time.pgn());
         meta.clocks = gs.actions.iter().map(|a| a.clock).collect();
+        meta.periods = gs.actions.iter().map(|a| a.periods).collect();
         meta.outcome = gs.outcome.clone();
         Some(game.record(&meta))
     }

@@ -197,8 +197,47 @@ fn chess_takebacks() {
 }
 
 #[test]
+fn threefold_draws_by_itself_at_a_table_by_default() {
+    let mut s = game(TimeControl::fischer(3, 2));
+    moves(&mut s, S, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+    assert!(s.outcome().is_none());
+    // The start position with white to move, a third time: drawn, nobody claims.
+    let (o, rated) = ended(&moves(&mut s, S, "f6g8")).expect("drawn by the move");
+    assert_eq!(o.reason, EndReason::ThreefoldRepetition);
+    assert_eq!(o.results, vec![SeatResult::Draw, SeatResult::Draw]);
+    assert!(!rated);
+    assert_eq!(s.table.state().status, qiyuan_table::Status::Over);
+    let pgn = s.table.record(RecordMeta::default()).unwrap();
+    assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+    s.check_replay();
+}
+
+#[test]
+fn perpetual_check_is_drawn_at_a_table_by_default() {
+    // 长将和: the queen checks from e8 and e4, the king shuttles h8-h7, until the
+    // position after the first Qe8+ comes back a third time.
+    let mut c = cfg(TimeControl::None);
+    c.settings.setup = Setup::Position(PERPETUAL.into());
+    let mut s = Script::<ChessGame>::started(c);
+    let ev = moves(&mut s, S, PERPETUAL_LINE);
+    let (o, _) = ended(&ev).expect("drawn by the third occurrence");
+    assert_eq!(o.reason, EndReason::ThreefoldRepetition);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Acted { check: true, .. }))
+    );
+    s.check_replay();
+}
+
+/// Black threatens on the queenside; white's queen can check for ever.
+const PERPETUAL: &str = "7k/6p1/7p/8/8/8/q4PPP/4Q1K1 w - - 0 1";
+const PERPETUAL_LINE: &str = "e1e8 h8h7 e8e4 h7h8 e4e8 h8h7 e8e4 h7h8 e4e8";
+
+#[test]
 fn threefold_claim() {
-    let mut s = game(TimeControl::None);
+    let mut c = cfg(TimeControl::None);
+    c.settings.options = serde_json::json!({"repetition": "claim"});
+    let mut s = Script::<ChessGame>::started(c);
     moves(&mut s, S, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
     assert_eq!(
         s.table
@@ -316,4 +355,32 @@ fn a_loaded_record_goes_on_from_its_last_position() {
         .kind,
         K::BadSettings
     );
+}
+
+#[test]
+fn a_misspelt_chess_option_is_refused() {
+    let mut s = Script::<ChessGame>::new(cfg(TimeControl::None));
+    s.ok(Command::Sit {
+        user: user(0),
+        seat: Seat(0),
+    });
+    let mut settings = s.table.state().proposal.settings.clone();
+    settings.options = serde_json::json!({"repetition": "sometimes"});
+    let r = s.refused(Command::Propose {
+        user: user(0),
+        settings,
+    });
+    assert_eq!(r.kind, K::BadSettings);
+}
+
+#[test]
+fn a_loaded_records_moves_have_no_clock_in_the_pgn() {
+    let mut c = cfg(TimeControl::fischer(3, 2));
+    c.settings.setup = Setup::Position("1. e4 e5 *".into());
+    let mut s = Script::<ChessGame>::started(c);
+    moves(&mut s, 2 * S, "g1f3 b8c6");
+    let pgn = s.table.record(RecordMeta::default()).unwrap();
+    assert!(pgn.contains("1. e4 e5 2. Nf3 { [%clk 0:03:00] }"), "{pgn}");
+    assert!(pgn.contains("2... Nc6 { [%clk 0:03:00] }"), "{pgn}");
+    s.check_replay();
 }

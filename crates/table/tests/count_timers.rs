@@ -509,3 +509,111 @@ fn nobody_wins_by_escape_while_away_too() {
     assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
     s.check_replay();
 }
+
+// ----- the QQ clock's move time (步时) on the first moves ---------------------------
+
+#[test]
+fn qq_move_time_runs_from_the_first_move_instead_of_the_first_move_timer() {
+    // QQ's quick mode: 10 min game time, 1 min per move, 30 s count-down.
+    let mut c = cfg(TimeControl::qq(10, 1, 30));
+    c.settings.rated = true;
+    let mut s = Script::<Count>::started(c);
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.running_seat(), Some(0), "the clock runs at once");
+    assert_eq!(s.table.first_move_deadline(), None);
+    assert_eq!(s.table.next_deadline(), Some(s.now + M));
+    // 40 s on the first move: past the 30 s first-move timer, within 步时, and
+    // charged to game time (局时) like any move.
+    s.play(0, 40 * S, "1");
+    let gs = s.table.state().game.clone().unwrap();
+    assert!(gs.outcome.is_none());
+    assert_eq!(gs.clock.seat(0).unwrap().main, 10 * M - 40 * S);
+    assert_eq!(gs.clock.running_seat(), Some(1));
+    assert_eq!(s.table.next_deadline(), Some(s.now + M));
+    // Bob's first move takes the whole minute: only one side had moved, so the
+    // game ends without counting (seed 002: 分数将不会进行计算).
+    s.wait(M - 1);
+    assert!(s.tick().is_empty());
+    s.wait(1);
+    let (o, rated) = ended(&s.tick()).expect("over on move time");
+    assert_eq!(o.reason, EndReason::Aborted);
+    assert_eq!(o.results, vec![SeatResult::Void; 2]);
+    assert!(!rated);
+    s.check_replay();
+}
+
+#[test]
+fn qq_move_time_ends_a_game_on_its_very_first_move() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::qq(10, 1, 30)));
+    // A first move that arrives after the minute is too late, without a tick.
+    let ev = s.play(0, M, "1");
+    let (o, rated) = ended(&ev).expect("too late");
+    assert_eq!(o.reason, EndReason::Aborted);
+    assert!(!rated);
+    assert!(!ev.iter().any(|e| matches!(e, Event::Acted { .. })));
+    s.check_replay();
+}
+
+#[test]
+fn qq_move_time_on_a_first_move_loses_at_a_tournament_table() {
+    let mut c = cfg(TimeControl::qq(10, 1, 30));
+    c.tournament = true;
+    c.settings.rated = true;
+    let mut s = Script::<Count>::started(c);
+    s.play(0, 10 * S, "1");
+    s.wait(M);
+    let (o, rated) = ended(&s.tick()).expect("lost");
+    assert_eq!(o.reason, EndReason::Timeout);
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    assert!(!rated, "a game decided on a first move is not rated");
+    s.check_replay();
+}
+
+#[test]
+fn qq_move_time_after_both_first_moves_loses_as_before() {
+    let mut c = cfg(TimeControl::qq(10, 1, 30));
+    c.settings.rated = true;
+    let mut s = Script::<Count>::started(c);
+    both_moved(&mut s);
+    // Alice is to move again and thinks a minute.
+    s.wait(M);
+    let (o, rated) = ended(&s.tick()).expect("lost");
+    assert_eq!(o.reason, EndReason::Timeout);
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+    assert!(rated);
+    s.check_replay();
+}
+
+#[test]
+fn qq_move_time_survives_a_takeback_and_a_restart_before_both_moved() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::qq(10, 1, 30)));
+    s.play(0, 10 * S, "1");
+    s.ok(Command::RequestTakeback { user: user(0) });
+    s.wait(5 * S);
+    s.ok(Command::AcceptTakeback { user: user(1) });
+    // Alice is to move again and her clock runs again.
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.running_seat(), Some(0));
+    assert_eq!(s.table.next_deadline(), Some(s.now + M));
+    // The server is down for ten minutes: not charged.
+    let down = s.now + 20 * S;
+    s.wait(10 * M);
+    s.ok(Command::Restart { down_since: down });
+    s.ok(Command::Reconnect { user: user(0) });
+    s.ok(Command::Reconnect { user: user(1) });
+    let ev = s.play(0, S, "1");
+    assert!(ended(&ev).is_none(), "{ev:?}");
+    s.check_replay();
+}
+
+#[test]
+fn a_qq_clock_without_move_time_keeps_the_first_move_timer() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::qq(10, 0, 30)));
+    let gs = s.table.state().game.clone().unwrap();
+    assert_eq!(gs.clock.running_seat(), None);
+    assert_eq!(s.table.first_move_deadline(), Some(s.now + 30 * S));
+    s.wait(30 * S);
+    let (o, _) = ended(&s.tick()).expect("aborted");
+    assert_eq!(o.reason, EndReason::Aborted);
+    s.check_replay();
+}

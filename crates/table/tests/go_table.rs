@@ -46,6 +46,20 @@ fn marking_stops_the_clock_and_the_count_ends_the_game() {
         o.results.iter().filter(|r| **r == SeatResult::Win).count(),
         1
     );
+    // The record has the time control and each move's time left: black's pass
+    // came in byo-yomi with two periods left, a fresh 10 s period ahead.
+    let sgf = s.table.record(qiyuan_game::RecordMeta::default()).unwrap();
+    for want in [
+        "RU[Chinese]",
+        "TM[60]",
+        "OT[3x10 byo-yomi]",
+        ";B[ee]BL[60]",
+        ";W[cg]WL[60]",
+        ";B[]BL[10]OB[2]",
+        ";W[]WL[59]",
+    ] {
+        assert!(sgf.contains(want), "{want} missing: {sgf}");
+    }
     s.check_replay();
 }
 

@@ -13,7 +13,10 @@ const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// Writes `game` as PGN. The outcome is the table's (`meta.outcome`: resignation,
 /// time, agreement) when given, else the rules' own; `meta.clocks` become
-/// `[%clk h:mm:ss]` comments after each move.
+/// `[%clk h:mm:ss]` comments after each move. Tags beyond the seven: `WhiteElo`
+/// and `BlackElo` where ratings are given, `UTCDate`/`UTCTime` from `meta.start`,
+/// `Annotator`, `TimeControl`, `Termination`, and `Variant "From Position"` with
+/// `SetUp`/`FEN` for a game from another position.
 pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
     let outcome = meta.outcome.clone().or_else(|| game.outcome());
     let result = outcome
@@ -33,11 +36,12 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
     };
     tag(&mut out, "Event", &unknown(&meta.event));
     tag(&mut out, "Site", &unknown(&meta.site));
-    tag(
-        &mut out,
-        "Date",
-        meta.date.as_deref().unwrap_or("????.??.??"),
-    );
+    let date = meta
+        .date
+        .clone()
+        .or_else(|| meta.start.map(|t| t.pgn_date()))
+        .unwrap_or_else(|| "????.??.??".into());
+    tag(&mut out, "Date", &date);
     tag(&mut out, "Round", &unknown(&meta.round));
     tag(&mut out, "White", &player(0));
     tag(&mut out, "Black", &player(1));
@@ -47,6 +51,13 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
             tag(&mut out, name, &elo.to_string());
         }
     }
+    if let Some(start) = meta.start {
+        tag(&mut out, "UTCDate", &start.pgn_date());
+        tag(&mut out, "UTCTime", &start.time());
+    }
+    if let Some(annotator) = meta.annotator.as_deref().filter(|a| !a.is_empty()) {
+        tag(&mut out, "Annotator", annotator);
+    }
     // "-" is PGN's word for a game without a time control.
     tag(
         &mut out,
@@ -55,6 +66,9 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
     );
     tag(&mut out, "Termination", termination(outcome.as_ref()));
     if let Some(fen) = game.start_fen() {
+        // Standard chess from another position, as Lichess and python-chess write
+        // it: `Variant` says so, `SetUp` and `FEN` give the position.
+        tag(&mut out, "Variant", "From Position");
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", fen);
     }
@@ -66,6 +80,9 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
     let mut tokens: Vec<String> = Vec::with_capacity(game.moves().len() * 2 + 1);
     // Black's move needs its number after a comment or at the very start.
     let mut needs_number = true;
+    // The table gives a clock for each move it saw; the moves of a loaded record
+    // come before those and have none.
+    let offset = game.moves().len().saturating_sub(meta.clocks.len());
     for (ply, m) in game.moves().iter().enumerate() {
         // A move number stays on the line of its move.
         tokens.push(if white {
@@ -76,7 +93,7 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
             m.san.clone()
         });
         needs_number = false;
-        if let Some(Some(ms)) = meta.clocks.get(ply) {
+        if let Some(Some(ms)) = ply.checked_sub(offset).and_then(|i| meta.clocks.get(i)) {
             tokens.push(format!("{{ [%clk {}] }}", clock(*ms)));
             needs_number = true;
         }
