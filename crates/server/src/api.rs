@@ -387,17 +387,11 @@ mod tests {
              filename*=UTF-8''qiyuan-xiangqi-%E6%A3%8B%E6%89%8B-vs-bob-2026-12-01.pgn"
         );
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::without_seed;
-    use serde_json::Value;
 
     #[test]
     fn a_stored_record_is_served_without_its_seed() {
         let old = r#"{"game": "doudizhu", "seed": 1234567, "deal": {"bottom": ["3s"]}}"#;
-        let served: Value = serde_json::from_str(&without_seed(old.into())).unwrap();
+        let served: serde_json::Value = serde_json::from_str(&without_seed(old.into())).unwrap();
         assert!(served.get("seed").is_none(), "{served}");
         assert_eq!(served["deal"]["bottom"][0], "3s", "the deal stays");
         let new = r#"{"game": "doudizhu", "deal": {}}"#;
