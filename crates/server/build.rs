@@ -53,7 +53,7 @@ fn is_stale(web: &Path, dist: &Path) -> bool {
     WATCHED
         .iter()
         .filter_map(|p| newest(&web.join(p)))
-    .any(|source| source > built)
+        .any(|source| source > built)
 }
 
 /// The newest modification time of a file or of anything under a folder.

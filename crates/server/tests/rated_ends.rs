@@ -9,7 +9,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::*;
-use qiyuan_chess::ChessGame;
+use qiyuan_chess::{ChessGame, ChessOptions};
 use qiyuan_game::{Game, Seat, Setup, Turn};
 use serde_json::{Value, json};
 
@@ -38,6 +38,18 @@ struct Case {
     moves: Vec<String>,
     finish: Finish,
     reason: &'static str,
+    /// Played under the tables' default chess rules (a threefold repetition draws by
+    /// itself); the other cases use FIDE's claim rule, so that a claim is a claim.
+    automatic: bool,
+}
+
+/// The chess options of a case, as the rules crate and as the table take them.
+fn rules(automatic: bool) -> (ChessOptions, Value) {
+    if automatic {
+        (ChessOptions::default(), json!({}))
+    } else {
+        (ChessOptions::fide(), json!({"repetition": "claim"}))
+    }
 }
 
 fn moves(list: &[&str]) -> Vec<String> {
@@ -45,8 +57,8 @@ fn moves(list: &[&str]) -> Vec<String> {
 }
 
 /// Plays `moves` on the chess rules from the start, returning the game.
-fn play(moves: &[String]) -> ChessGame {
-    let mut g = ChessGame::new(&Default::default(), &Setup::Standard).unwrap();
+fn play(moves: &[String], automatic: bool) -> ChessGame {
+    let mut g = ChessGame::new(&rules(automatic).0, &Setup::Standard).unwrap();
     for m in moves {
         let Turn::Seat(s) = g.turn() else {
             panic!("over before {m}")
@@ -64,7 +76,7 @@ fn key(g: &ChessGame) -> String {
 /// 100 plies from the start with no pawn move and no capture, never repeating a
 /// position three times: the fifty-move rule may be claimed after them.
 fn fifty_quiet_moves() -> Vec<String> {
-    let mut g = ChessGame::new(&Default::default(), &Setup::Standard).unwrap();
+    let mut g = ChessGame::new(&ChessOptions::fide(), &Setup::Standard).unwrap();
     let mut seen: HashMap<String, u32> = HashMap::from([(key(&g), 1)]);
     let mut out = Vec::new();
     while out.len() < 100 {
@@ -146,65 +158,82 @@ fn cases() -> Vec<Case> {
             moves: moves(&["f2f3", "e7e5", "g2g4", "d8h4"]),
             finish: Finish::Moves,
             reason: "checkmate",
+            automatic: false,
         },
         Case {
             name: "resignation",
             moves: moves(&["e2e4", "e7e5"]),
             finish: Finish::Resign,
             reason: "resignation",
+            automatic: false,
         },
         Case {
             name: "timeout",
             moves: moves(&["e2e4", "e7e5"]),
             finish: Finish::Timeout,
             reason: "timeout",
+            automatic: false,
         },
         Case {
             name: "agreement",
             moves: moves(&["e2e4", "e7e5", "g1f3"]),
             finish: Finish::Agreement,
             reason: "agreement",
+            automatic: false,
         },
         Case {
             name: "threefold",
-            moves: knights,
+            moves: knights.clone(),
             finish: Finish::Claim("threefold_repetition"),
             reason: "threefold_repetition",
+            automatic: false,
+        },
+        Case {
+            name: "automatic threefold",
+            moves: knights,
+            finish: Finish::Moves,
+            reason: "threefold_repetition",
+            automatic: true,
         },
         Case {
             name: "fifty moves",
             moves: fifty_quiet_moves(),
             finish: Finish::Claim("fifty_moves"),
             reason: "fifty_moves",
+            automatic: false,
         },
         Case {
             name: "stalemate",
             moves: stalemate,
             finish: Finish::Moves,
             reason: "stalemate",
+            automatic: false,
         },
         Case {
             name: "insufficient material",
             moves: insufficient_material_game(),
             finish: Finish::Moves,
             reason: "insufficient_material",
+            automatic: false,
         },
         Case {
             name: "abort",
             moves: Vec::new(),
             finish: Finish::Abort,
             reason: "aborted",
+            automatic: false,
         },
         Case {
             name: "escape",
             moves: moves(&["d2d4", "d7d5"]),
             finish: Finish::Escape,
             reason: "escape",
+            automatic: false,
         },
     ];
     // The rules agree with each sequence before the server sees it.
     for c in &cases {
-        let g = play(&c.moves);
+        let g = play(&c.moves, c.automatic);
         if matches!(c.finish, Finish::Moves) {
             let reason = serde_json::to_value(g.outcome().expect("ended").reason).unwrap();
             assert_eq!(reason, c.reason, "{}", c.name);
@@ -239,7 +268,8 @@ async fn play_case(
         Finish::Timeout => json!({"kind": "fischer", "base": 1500, "increment": 0}),
         _ => json!({"kind": "fischer", "base": 600_000, "increment": 0}),
     };
-    let mut create = json!({"game": "chess", "time": time, "seat": 0, "rated": rated});
+    let mut create = json!({"game": "chess", "time": time, "seat": 0, "rated": rated,
+                            "options": rules(case.automatic).1});
     if loaded {
         // The standard position itself, loaded: still a loaded game.
         create["setup"] = json!({"position": START});
