@@ -240,17 +240,17 @@ impl Default for Games {
 
 impl Games {
     /// The games compiled into this server (one cargo feature each).
-    #[allow(clippy::vec_init_then_push)]
     pub fn builtin() -> Self {
-        let mut games = Vec::new();
-        #[cfg(feature = "chess")]
-        games.push(builtin::chess());
-        #[cfg(feature = "xiangqi")]
-        games.push(builtin::xiangqi());
-        #[cfg(feature = "go")]
-        games.push(builtin::go());
-        #[cfg(feature = "doudizhu")]
-        games.push(builtin::doudizhu());
+        let games: Vec<Descriptor> = vec![
+            #[cfg(feature = "chess")]
+            builtin::chess(),
+            #[cfg(feature = "xiangqi")]
+            builtin::xiangqi(),
+            #[cfg(feature = "go")]
+            builtin::go(),
+            #[cfg(feature = "doudizhu")]
+            builtin::doudizhu(),
+        ];
         Games(Arc::new(games))
     }
 
