@@ -208,9 +208,19 @@ impl Descriptor {
         self
     }
 
-    /// A new table of this game.
+    /// A new table of this game. An entry whose seat count is not the game's
+    /// makes none.
     pub fn new_table(&self, config: TableConfig) -> Result<Box<dyn AnyTable>, String> {
-        (self.make)(config)
+        let table = (self.make)(config)?;
+        if table.seats() != self.seats {
+            return Err(format!(
+                "the registry gives {} {} seats; its game has {}",
+                self.name,
+                self.seats,
+                table.seats()
+            ));
+        }
+        Ok(table)
     }
 
     /// The time control a table gets when its creator names none, and the one
@@ -588,6 +598,30 @@ mod tests {
             }
             assert_eq!(g.default_time(), g.presets[0].time);
         }
+    }
+
+    #[test]
+    fn every_entry_makes_a_table_of_its_seat_count() {
+        for g in Games::builtin().all() {
+            let table = g
+                .new_table(TableConfig::casual(g.default_time()))
+                .unwrap_or_else(|e| panic!("{}: {e}", g.name));
+            assert_eq!(table.seats(), g.seats, "{}", g.name);
+            assert_eq!(table.game_name(), g.name);
+            assert_eq!(table.bot_levels(), g.bots.as_slice(), "{}", g.name);
+        }
+    }
+
+    #[cfg(feature = "chess")]
+    #[test]
+    fn a_wrong_seat_count_is_refused() {
+        let mut chess = Games::builtin().find("chess").unwrap().clone();
+        chess.seats = 3;
+        let err = chess
+            .new_table(TableConfig::casual(chess.default_time()))
+            .err()
+            .expect("refused");
+        assert!(err.contains("3 seats"), "{err}");
     }
 
     #[cfg(all(feature = "chess", feature = "xiangqi"))]
