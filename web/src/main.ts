@@ -9,6 +9,7 @@ import { settings, onSettings } from './settings';
 import { settingsDialog } from './ui';
 import { syncMusic } from './sound';
 import { session, restoreSession, logout } from './session';
+import { loadGames } from './net/games';
 import { offlinePage } from './pages/offline';
 import { loginPage } from './pages/login';
 import { lobbyPage } from './pages/lobby';
@@ -125,7 +126,7 @@ onSettings(() => {
   if (m && !location.hash) history.replaceState(null, '', `/#/${m[1]}/${m[2]}`);
 }
 window.addEventListener('hashchange', route);
-void restoreSession().then(() => {
+void Promise.all([restoreSession(), loadGames()]).then(() => {
   route();
   syncMusic();
 });

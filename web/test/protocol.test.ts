@@ -1,7 +1,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modelFromView, applyEvent, clockFrom } from '../src/net/protocol.ts';
-import { describeTc, presetOf, PRESETS } from '../src/net/model.ts';
+import { describeTc, presetOf } from '../src/net/model.ts';
+import { setGames, quickPairing, recordExtension, type GameInfo } from '../src/net/games.ts';
+
+// QQ's quick (快棋) and match (比赛) modes, as the server's registry describes
+// chess (`GET /api/games`).
+const PRESETS = {
+  quick: { kind: 'qq', game: 600000, per_move: 60000, countdown: 30000 },
+  match: { kind: 'qq', game: 1800000, per_move: 300000, countdown: 180000 },
+} as const;
+const chessInfo: GameInfo = {
+  name: 'chess',
+  seats: 2,
+  phases: ['play', 'over'],
+  record: { extension: 'pgn', mime: 'application/x-chess-pgn; charset=utf-8' },
+  hides_information: false,
+  secret_deal: false,
+  presets: [
+    { key: 'quick', zh: '快棋', en: 'quick', time: PRESETS.quick },
+    { key: 'match', zh: '比赛', en: 'match', time: PRESETS.match },
+  ],
+  rating_pools: 'by_speed',
+  bots: [],
+};
+setGames([chessInfo]);
 import { replay, readRecord } from '../src/games.ts';
 
 const clock = (running: number | null) => ({
@@ -81,6 +104,14 @@ test('clock readings and time controls', () => {
   assert.equal(describeTc(PRESETS.match), '30′ / 5′ / 3′');
   assert.equal(describeTc({ kind: 'fischer', base: 300000, increment: 3000 }), '5+3');
   assert.equal(presetOf({ kind: 'qq', game: 600000, per_move: 60000, countdown: 30000 }), 'quick');
+  assert.equal(presetOf({ kind: 'qq', game: 600000, per_move: 60000, countdown: 30000 }, 'chess'), 'quick');
+  assert.equal(presetOf(PRESETS.match, 'go'), 'custom', 'a game without that preset');
+});
+
+test('quick pairing and record files come from the descriptors', () => {
+  assert.deepEqual(quickPairing('chess'), PRESETS.quick);
+  assert.equal(quickPairing('count'), undefined);
+  assert.equal(recordExtension('chess'), 'pgn');
 });
 
 test('chess replay gives SAN and records load', () => {

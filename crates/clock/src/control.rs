@@ -281,19 +281,21 @@ impl TimeControl {
     }
 }
 
-/// Named presets: QQ's quick (快棋) and match (比赛) modes and the usual Fischer and
-/// byo-yomi controls.
+/// Named presets, the same for every game: QQ's quick (快棋) and match (比赛)
+/// modes and the usual Fischer, byo-yomi and correspondence controls. The clock
+/// knows nothing of games: a game's own presets (Go's byo-yomi quick mode,
+/// Doudizhu's per-turn timer) are the server's registry's, which names these
+/// where a game uses them as they are.
 ///
 /// The QQ match mode is the seed's example, 30 min / 5 min / 3 min. The seeds give
 /// no numbers for the quick mode; 10 min / 1 min / 30 s is what QQ's 快棋 rooms
-/// commonly used for xiangqi and chess. Go's quick and match modes are byo-yomi
-/// (QQ围棋 counts 3 periods of 30 s, or of 60 s in match mode).
+/// commonly used for xiangqi and chess.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
-    /// 快棋.
+    /// 快棋: QQ 10 min / 1 min / 30 s.
     Quick,
-    /// 比赛.
+    /// 比赛: QQ 30 min / 5 min / 3 min.
     Match,
     /// Fischer 1+0.
     Bullet,
@@ -303,47 +305,50 @@ pub enum Preset {
     Rapid,
     /// Fischer 30+20.
     Classical,
-    /// Byo-yomi 10 min + 5×30 s (Go, fast).
+    /// Byo-yomi 10 min + 5×30 s (fast).
     ByoYomiFast,
-    /// Byo-yomi 30 min + 5×30 s (Go, normal).
+    /// Byo-yomi 30 min + 5×30 s (normal).
     ByoYomiNormal,
-    /// Byo-yomi 60 min + 5×60 s (Go, slow).
+    /// Byo-yomi 60 min + 5×60 s (slow).
     ByoYomiSlow,
-    /// Canadian 20 min + 25 moves / 10 min (Go, club).
+    /// Canadian 20 min + 25 moves / 10 min (club).
     CanadianClub,
     /// Correspondence, 3 days per move.
     Correspondence,
 }
 
 impl Preset {
-    /// The control for `game` (`chess`, `xiangqi`, `go`, `doudizhu`); the Fischer and
-    /// byo-yomi presets are the same for every game.
-    pub fn control(self, game: &str) -> TimeControl {
-        match (self, game) {
-            (Preset::Quick, "go") => TimeControl::byo_yomi(10, 3, 30),
-            (Preset::Match, "go") => TimeControl::byo_yomi(60, 3, 60),
-            // Doudizhu is played on a per-turn timer only.
-            (Preset::Quick, "doudizhu") => TimeControl::Qq {
-                game: 0,
-                per_move: 0,
-                countdown: 20 * SECOND,
-            },
-            (Preset::Match, "doudizhu") => TimeControl::Qq {
-                game: 0,
-                per_move: 0,
-                countdown: 30 * SECOND,
-            },
-            (Preset::Quick, _) => TimeControl::qq(10, 1, 30),
-            (Preset::Match, _) => TimeControl::qq(30, 5, 180),
-            (Preset::Bullet, _) => TimeControl::fischer(1, 0),
-            (Preset::Blitz, _) => TimeControl::fischer(3, 2),
-            (Preset::Rapid, _) => TimeControl::fischer(10, 5),
-            (Preset::Classical, _) => TimeControl::fischer(30, 20),
-            (Preset::ByoYomiFast, _) => TimeControl::byo_yomi(10, 5, 30),
-            (Preset::ByoYomiNormal, _) => TimeControl::byo_yomi(30, 5, 30),
-            (Preset::ByoYomiSlow, _) => TimeControl::byo_yomi(60, 5, 60),
-            (Preset::CanadianClub, _) => TimeControl::canadian(20, 25, 10),
-            (Preset::Correspondence, _) => TimeControl::Correspondence { days: 3 },
+    /// The preset's control.
+    pub fn control(self) -> TimeControl {
+        match self {
+            Preset::Quick => TimeControl::qq(10, 1, 30),
+            Preset::Match => TimeControl::qq(30, 5, 180),
+            Preset::Bullet => TimeControl::fischer(1, 0),
+            Preset::Blitz => TimeControl::fischer(3, 2),
+            Preset::Rapid => TimeControl::fischer(10, 5),
+            Preset::Classical => TimeControl::fischer(30, 20),
+            Preset::ByoYomiFast => TimeControl::byo_yomi(10, 5, 30),
+            Preset::ByoYomiNormal => TimeControl::byo_yomi(30, 5, 30),
+            Preset::ByoYomiSlow => TimeControl::byo_yomi(60, 5, 60),
+            Preset::CanadianClub => TimeControl::canadian(20, 25, 10),
+            Preset::Correspondence => TimeControl::Correspondence { days: 3 },
+        }
+    }
+
+    /// The preset's name in the protocol (its serde name): `quick`, `byo_yomi_fast`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Preset::Quick => "quick",
+            Preset::Match => "match",
+            Preset::Bullet => "bullet",
+            Preset::Blitz => "blitz",
+            Preset::Rapid => "rapid",
+            Preset::Classical => "classical",
+            Preset::ByoYomiFast => "byo_yomi_fast",
+            Preset::ByoYomiNormal => "byo_yomi_normal",
+            Preset::ByoYomiSlow => "byo_yomi_slow",
+            Preset::CanadianClub => "canadian_club",
+            Preset::Correspondence => "correspondence",
         }
     }
 
@@ -411,12 +416,16 @@ mod tests {
     #[test]
     fn presets_validate() {
         for p in Preset::ALL {
-            for g in ["chess", "xiangqi", "go", "doudizhu"] {
-                assert_eq!(p.control(g).validate(), Ok(()), "{p:?} {g}");
-            }
+            assert_eq!(p.control().validate(), Ok(()), "{p:?}");
+            let json = serde_json::to_string(&p).unwrap();
+            assert_eq!(
+                json,
+                format!("\"{}\"", p.key()),
+                "the key is the serde name"
+            );
         }
         assert_eq!(
-            Preset::Match.control("xiangqi"),
+            Preset::Match.control(),
             TimeControl::Qq {
                 game: 30 * MINUTE,
                 per_move: 5 * MINUTE,

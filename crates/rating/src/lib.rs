@@ -63,13 +63,14 @@ impl Rating {
     }
 }
 
-/// The pool a game's ratings live in: `chess:blitz`, `xiangqi`, `go`, ... Chess is
-/// split by speed because one player's bullet and classical strengths differ.
-/// `speed` is the time control's speed class (`blitz`, ...; see qiyuan-clock).
+/// The pool a game's ratings live in: `xiangqi`, `go`, or, for a game split by
+/// speed (the server's registry says which: chess, because one player's bullet
+/// and classical strengths differ), `chess:blitz`. `speed` is the time control's
+/// speed class (`blitz`, ...; see qiyuan-clock), or `None` for one pool.
 pub fn pool(game: &str, speed: Option<&str>) -> String {
-    match (game, speed) {
-        ("chess", Some(speed)) => format!("chess:{speed}"),
-        _ => game.to_string(),
+    match speed {
+        Some(speed) => format!("{game}:{speed}"),
+        None => game.to_string(),
     }
 }
 
@@ -204,9 +205,11 @@ mod tests {
     }
 
     #[test]
-    fn chess_pools_are_split_by_speed() {
+    fn pools_split_by_speed_are_named_by_it() {
+        // Which games are split is the server registry's (see its test
+        // `chess_pools_are_split_by_speed`: xiangqi's blitz is `xiangqi`).
         assert_eq!(pool("chess", Some("blitz")), "chess:blitz");
         assert_eq!(pool("chess", None), "chess");
-        assert_eq!(pool("xiangqi", Some("blitz")), "xiangqi");
+        assert_eq!(pool("xiangqi", None), "xiangqi");
     }
 }

@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use qiyuan_store::GameRow;
-use qiyuan_table::{Preset, Settings};
+use qiyuan_table::Settings;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -22,8 +22,14 @@ pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
         "ok": true,
         "store": app.store.backend(),
         "tables": app.tables.len(),
-        "games": crate::games::GAMES,
+        "games": app.games.names(),
     }))
+}
+
+/// `GET /api/games`: the descriptor of every game hosted here (see
+/// [`crate::registry::Descriptor`]), in the order the lobby lists them.
+pub async fn games(State(app): State<Arc<App>>) -> Json<Value> {
+    Json(serde_json::to_value(app.games.all()).unwrap_or(Value::Null))
 }
 
 #[derive(Debug, Deserialize)]
@@ -44,7 +50,7 @@ pub async fn lobby(
     Path(game): Path<String>,
     Query(q): Query<LobbyQuery>,
 ) -> ApiResult<Json<Vec<TableSummary>>> {
-    if !crate::games::GAMES.contains(&game.as_str()) {
+    if app.games.get(&game).is_none() {
         return Err(ApiError::not_found(format!("no game {game:?} here")));
     }
     let page = app.config.lobby_page_size;
@@ -62,19 +68,19 @@ pub async fn create_table(
     user: &UserInfo,
     c: CreateTable,
 ) -> ApiResult<TableHandle> {
-    if !crate::games::GAMES.contains(&c.game.as_str()) {
+    let Some(game) = app.games.get(&c.game) else {
         return Err(ApiError::bad_request(
             "unknown_game",
             format!("no game {:?} here", c.game),
         ));
-    }
+    };
     if c.rated && user.guest {
         return Err(ApiError::forbidden(
             "guest_rated",
             "guests play casual games only",
         ));
     }
-    let time = c.time.unwrap_or_else(|| Preset::Quick.control(&c.game));
+    let time = c.time.unwrap_or_else(|| game.default_time());
     time.validate()
         .map_err(|e| ApiError::bad_request("bad_settings", e))?;
     let settings = Settings {
@@ -224,8 +230,6 @@ pub async fn game_log(
     Ok(Json(json!({"table": table_id, "entries": entries})))
 }
 
-/// `GET /game/{id}.pgn` (or `.sgf`, `.json`): the record of a finished game from
-/// the store, or of the live game as it stands.
 /// A Doudizhu record without a `seed`: records stored before each hand had a
 /// secret of its own named the seed its deals came from, from which later hands
 /// of the table could be computed. The deals themselves stay.
@@ -239,6 +243,8 @@ fn without_seed(text: String) -> String {
     }
 }
 
+/// `GET /game/{id}.pgn` (or `.sgf`, `.json`): the record of a finished game from
+/// the store, or of the live game as it stands.
 pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> ApiResult<Response> {
     let Some((id, ext)) = file.rsplit_once('.') else {
         return Err(ApiError::not_found("ask for /game/{id}.pgn"));
@@ -267,7 +273,9 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
             };
             match live {
                 // A record shows every hand: not while they are being played.
-                Some((game, _, false)) if crate::games::hides_information(&game) => {
+                Some((game, _, false))
+                    if app.games.get(&game).is_some_and(|g| g.hides_information) =>
+                {
                     return Err(ApiError::forbidden(
                         "hidden_while_playing",
                         format!("the {game} record is shown once the hand is over"),
@@ -281,25 +289,25 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
     let Some((game, text)) = text else {
         return Err(ApiError::not_found(format!("no record for {id}")));
     };
-    let want = crate::games::record_extension(&game);
+    // A record of a game this server does not host (its feature is off) is not
+    // served: the server cannot tell what it would hide.
+    let Some(desc) = app.games.get(&game) else {
+        return Err(ApiError::not_found(format!("no game {game:?} here")));
+    };
+    let want = desc.record.extension;
     if ext != want {
         return Err(ApiError::not_found(format!("{game} records are .{want}")));
     }
-    let text = if crate::games::hides_information(&game) {
+    let text = if desc.hides_information {
         without_seed(text)
     } else {
         text
-    };
-    let mime = match want {
-        "json" => "application/json",
-        "sgf" => "application/x-go-sgf",
-        _ => "application/x-chess-pgn; charset=utf-8",
     };
     let file_name = file_name.unwrap_or_else(|| record_file_name(&game, &[], 0, want));
     let disposition = content_disposition(&file_name);
     Ok((
         [
-            (header::CONTENT_TYPE, mime.to_string()),
+            (header::CONTENT_TYPE, desc.record.mime.to_string()),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         text,

@@ -168,6 +168,13 @@ impl Socket {
 pub const KNIGHT_CYCLE: [&str; 8] = [
     "g1f3", "g8f6", "b1c3", "b8c6", "f3g1", "f6g8", "c3b1", "c6b8",
 ];
+/// The game the simulated players play: the knight cycle is chess's. Without
+/// chess compiled in there is no such game and the server refuses the tables.
+#[cfg(feature = "chess")]
+const GAME: &str = <qiyuan_chess::ChessGame as qiyuan_game::Game>::NAME;
+#[cfg(not(feature = "chess"))]
+const GAME: &str = "";
+
 /// Plies per simulated game.
 pub const PLIES_PER_GAME: usize = 30;
 
@@ -282,7 +289,7 @@ async fn pair(
     let mut ws = [white.connect().await?, black.connect().await?];
     let mut local = Vec::new();
     while Instant::now() < deadline {
-        let create = json!({"game": "chess", "seat": 0,
+        let create = json!({"game": GAME, "seat": 0,
             "time": {"kind": "fischer", "base": 3_600_000, "increment": 0}});
         let r = ws[0].call("create", create).await?;
         let table = r["d"]["table"].as_str().context("no table id")?.to_string();

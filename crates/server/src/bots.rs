@@ -1,4 +1,7 @@
-//! Computer players (电脑) as seat occupants of live Doudizhu tables.
+//! Computer players (电脑) as seat occupants of live tables, for the games whose
+//! registry entry has them (Doudizhu's). This module knows no game: it reaches
+//! the game through the table's hooks ([`AnyTable::bot_levels`],
+//! [`AnyTable::bot_choice`]), which the registry fills in per game.
 //!
 //! A bot is a seated "user" whose id has the reserved form `bot:basic-xxxxxx` or
 //! `bot:strong-xxxxxx`: a colon can never be in an account's name (see
@@ -23,16 +26,16 @@
 
 use qiyuan_game::{EndReason, Seat};
 use qiyuan_table::{Command, Status};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::games::AnyTable;
+use crate::registry::{AnyTable, BotChoice};
 
 /// How a bot's user id starts.
 pub const PREFIX: &str = "bot:";
 
 /// A bot's strength, as the protocol names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
     /// Rule-based.
@@ -86,7 +89,7 @@ pub fn new_name(level: Level) -> String {
 
 /// Whether the games at this table can have bots.
 pub fn plays(table: &dyn AnyTable) -> bool {
-    table.game_name() == "doudizhu"
+    !table.bot_levels().is_empty()
 }
 
 /// `add_bot`: the bot's `sit`, if `user` may seat a bot now (see [`may_change`]).
@@ -98,6 +101,16 @@ pub fn add(
     level: Level,
 ) -> Result<Command, ApiError> {
     may_change(table, user)?;
+    if !table.bot_levels().contains(&level) {
+        return Err(ApiError::bad_request(
+            "bad_level",
+            format!(
+                "no {} computer player for {}",
+                level.as_str(),
+                table.game_name()
+            ),
+        ));
+    }
     Ok(Command::Sit {
         user: new_name(level),
         seat,
@@ -123,8 +136,8 @@ pub fn remove(table: &dyn AnyTable, user: &str, seat: Seat) -> Result<Command, A
     Ok(Command::Stand { user: bot })
 }
 
-/// Checks that `user` may add or remove bots now: a Doudizhu table, between
-/// games, and `user` seated at it.
+/// Checks that `user` may add or remove bots now: a table of a game with
+/// computer players, between games, and `user` seated at it.
 pub fn may_change(table: &dyn AnyTable, user: &str) -> Result<(), ApiError> {
     if !plays(table) {
         return Err(ApiError::bad_request(
@@ -241,12 +254,12 @@ fn strongest(table: &dyn AnyTable) -> Level {
     if strong { Level::Strong } else { Level::Basic }
 }
 
-/// A bot whose turn it is: its user id, its level, and what its seat sees.
+/// A bot whose turn it is: its user id, its level, and its choice still to make
+/// (from what its seat sees).
 pub struct Turn {
     pub user: String,
     pub level: Level,
-    #[cfg(feature = "doudizhu")]
-    view: qiyuan_doudizhu::View,
+    choice: BotChoice,
 }
 
 /// The bot to act now, if the seat to act in a game being played is a bot's.
@@ -254,27 +267,16 @@ pub fn turn(table: &dyn AnyTable) -> Option<Turn> {
     if !plays(table) || table.state().status != Status::Playing {
         return None;
     }
-    #[cfg(feature = "doudizhu")]
-    {
-        use qiyuan_game::Game;
-        let t = table
-            .as_any()
-            .downcast_ref::<qiyuan_table::Table<qiyuan_doudizhu::Doudizhu>>()?;
-        let game = t.game()?;
-        for (i, s) in table.state().seats.iter().enumerate() {
-            let Some(user) = s.user.as_deref().filter(|u| is_bot(u)) else {
-                continue;
-            };
-            let seat = Seat(i as u8);
-            // The bot's own seat's view: its hand, the others' counts, the plays.
-            let view = game.view(qiyuan_game::Viewer::Seat(seat));
-            if view.to_act == Some(seat) {
-                return Some(Turn {
-                    user: user.to_string(),
-                    level: level_of(user).unwrap_or_default(),
-                    view,
-                });
-            }
+    for (i, s) in table.state().seats.iter().enumerate() {
+        let Some(user) = s.user.as_deref().filter(|u| is_bot(u)) else {
+            continue;
+        };
+        if let Some(choice) = table.bot_choice(Seat(i as u8)) {
+            return Some(Turn {
+                user: user.to_string(),
+                level: level_of(user).unwrap_or_default(),
+                choice,
+            });
         }
     }
     None
@@ -285,29 +287,12 @@ impl Turn {
     /// the async threads). `None` if the bot has nothing to play, which does not
     /// happen on its turn.
     pub fn decide(self, seed: u64) -> Option<Command> {
-        #[cfg(feature = "doudizhu")]
-        {
-            use qiyuan_doudizhu::bot::{Strength, choose};
-            let strength = match self.level {
-                Level::Basic => Strength::Basic,
-                Level::Strong => Strength::Strong,
-            };
-            // The bot's choice is always one of the seat's legal actions; should
-            // it ever not be, the first legal one is played instead of stalling.
-            let action = choose(&self.view, strength, seed)
-                .filter(|a| self.view.legal.contains(a))
-                .or_else(|| self.view.legal.first().cloned())?;
-            Some(Command::Act {
-                user: self.user,
-                action,
-                lag: 0,
-            })
-        }
-        #[cfg(not(feature = "doudizhu"))]
-        {
-            let _ = seed;
-            None
-        }
+        let action = self.choice.choose(self.level, seed)?;
+        Some(Command::Act {
+            user: self.user,
+            action,
+            lag: 0,
+        })
     }
 }
 

@@ -15,10 +15,10 @@ pub mod bench;
 pub mod bots;
 pub mod config;
 pub mod error;
-pub mod games;
 pub mod live;
 pub mod lobby;
 pub mod protocol;
+pub mod registry;
 mod web;
 pub mod ws;
 
@@ -61,6 +61,8 @@ pub async fn stopped(mut shutdown: watch::Receiver<bool>) {
 /// What every handler shares.
 pub struct App {
     pub config: Config,
+    /// The games hosted here (see [`registry`]).
+    pub games: registry::Games,
     pub store: Arc<dyn Store>,
     pub limiter: auth::LoginLimiter,
     /// The password hashers: a bounded number of argon2 runs at once.
@@ -109,6 +111,12 @@ impl Running {
 /// Opens the store, rebuilds the live tables from their logs, binds the listener and
 /// starts serving.
 pub async fn start(config: Config) -> anyhow::Result<Running> {
+    start_with(config, registry::Games::builtin()).await
+}
+
+/// [`start`] hosting `games` (the built-in ones and any registered with
+/// [`registry::Games::with`]).
+pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Result<Running> {
     config.check()?;
     if config.database.is_none() {
         std::fs::create_dir_all(&config.data_dir).with_context(|| {
@@ -150,6 +158,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         tables: live::Registry::default(),
         lobby: lobby::Lobby::default(),
         config,
+        games,
         store,
         shutdown: shutdown.clone(),
     });
@@ -348,6 +357,7 @@ async fn check_origin(State(app): State<Arc<App>>, req: Request, next: Next) -> 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/health", get(api::health))
+        .route("/api/games", get(api::games))
         .route("/api/account/register", post(accounts::register))
         .route("/api/account/login", post(accounts::login))
         .route("/api/account/logout", post(accounts::logout))

@@ -23,9 +23,9 @@ use tokio::task::JoinHandle;
 
 use crate::App;
 use crate::error::ApiError;
-use crate::games::{AnyTable, new_table};
 use crate::lobby::TableSummary;
 use crate::protocol::{self, TableAct};
+use crate::registry::AnyTable;
 
 pub type ConnId = u64;
 
@@ -253,11 +253,13 @@ pub async fn create_for(
         tournament: false,
         first_move: app.config.first_move_secs.map(|s| (s * 1000.0) as Millis),
         grace: app.config.escape_grace_secs.map(|s| (s * 1000.0) as Millis),
-        // Each game's deal draws from a fresh secret of its own (see `games`).
+        // Each game's deal draws from a fresh secret of its own (see `registry`).
         deal_seed: None,
     };
-    let table =
-        new_table(game, config.clone()).map_err(|e| ApiError::bad_request("bad_settings", e))?;
+    let table = app
+        .games
+        .new_table(game, config.clone())
+        .map_err(|e| ApiError::bad_request("bad_settings", e))?;
     if let Some(seat) = seat
         && seat.0 >= table.seats()
     {
@@ -302,7 +304,10 @@ pub async fn restore(app: &Arc<App>) -> anyhow::Result<usize> {
 
 async fn restore_one(app: &Arc<App>, row: &TableRow) -> anyhow::Result<()> {
     let config: TableConfig = serde_json::from_str(&row.config)?;
-    let mut table = new_table(&row.game, config).map_err(anyhow::Error::msg)?;
+    let mut table = app
+        .games
+        .new_table(&row.game, config)
+        .map_err(anyhow::Error::msg)?;
     let log = app.store.log(&row.id, 0).await?;
     let mut history = Vec::new();
     for entry in &log {
@@ -787,7 +792,10 @@ impl Live {
     async fn rebuild(&mut self) {
         let rebuilt = async {
             let log = self.app.store.log(&self.id, 0).await?;
-            let mut table = new_table(self.table.game_name(), self.table.config().clone())
+            let mut table = self
+                .app
+                .games
+                .new_table(self.table.game_name(), self.table.config().clone())
                 .map_err(anyhow::Error::msg)?;
             for entry in &log {
                 let logged: qiyuan_table::LogEntry = serde_json::from_str(&entry.entry)?;
@@ -871,7 +879,12 @@ impl Live {
     }
 
     fn pool(&self, settings: &Settings) -> String {
-        qiyuan_rating::pool(self.table.game_name(), Some(settings.time.speed().as_str()))
+        let speed = settings.time.speed();
+        match self.app.games.get(self.table.game_name()) {
+            Some(game) => game.pool(speed),
+            // A table exists only for a hosted game.
+            None => qiyuan_rating::pool(self.table.game_name(), None),
+        }
     }
 
     async fn started(

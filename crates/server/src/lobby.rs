@@ -147,7 +147,7 @@ impl Lobby {
 /// both sockets get `paired` and are subscribed to the table.
 pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<String>, ApiError> {
     let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
-    if !crate::games::GAMES.contains(&seek.game.as_str()) {
+    if app.games.get(&seek.game).is_none() {
         return Err(ApiError::bad_request(
             "unknown_game",
             format!("no game {:?} here", seek.game),

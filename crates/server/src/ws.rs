@@ -233,7 +233,8 @@ async fn connection(
         json!({
             "protocol": protocol::VERSION,
             "user": conn.user,
-            "games": crate::games::GAMES,
+            "games": app.games.names(),
+            "game_info": app.games.all(),
             "server_time": crate::now_ms(),
         }),
         None,
@@ -376,7 +377,7 @@ impl Session {
                 ));
             }
             ClientMsg::LobbySubscribe { game } => {
-                if !crate::games::GAMES.contains(&game.as_str()) {
+                if self.app.games.get(game).is_none() {
                     return Err(ApiError::bad_request(
                         "unknown_game",
                         format!("no game {game:?} here"),

@@ -5,10 +5,15 @@ mod common;
 use common::*;
 use qiyuan_doudizhu::Doudizhu;
 use qiyuan_game::{EndReason, Game, Seat, SeatResult, Secret, Setup, Turn, Viewer};
-use qiyuan_table::{Command, Preset, Table, TableConfig, TableRefusalKind as K};
+use qiyuan_table::{Command, Table, TableConfig, TableRefusalKind as K, TimeControl};
 
 fn config() -> TableConfig {
-    TableConfig::casual(Preset::Quick.control("doudizhu"))
+    // Doudizhu's quick preset (the server's registry): 20 s a turn.
+    TableConfig::casual(TimeControl::Qq {
+        game: 0,
+        per_move: 0,
+        countdown: 20_000,
+    })
 }
 
 fn to_act(s: &Script<Doudizhu>) -> u8 {

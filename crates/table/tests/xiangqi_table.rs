@@ -45,7 +45,7 @@ fn moves_are_shown_in_chinese_notation() {
 #[test]
 fn qq_example_a_move_over_five_minutes_loses_while_game_time_remains() {
     // The seed: 局时 30 min, 步时 5 min, 读秒 3 min (QQ's match mode).
-    let time = Preset::Match.control("xiangqi");
+    let time = Preset::Match.control();
     assert_eq!(time, TimeControl::qq(30, 5, 180));
     let mut s = game(time);
     opening(&mut s, 0..2, S);
@@ -61,7 +61,7 @@ fn qq_example_a_move_over_five_minutes_loses_while_game_time_remains() {
 
 #[test]
 fn qq_example_once_game_time_is_gone_a_move_over_three_minutes_loses() {
-    let mut s = game(Preset::Match.control("xiangqi"));
+    let mut s = game(Preset::Match.control());
     opening(&mut s, 0..2, S);
     // Red spends 4.5 minutes on each of seven moves: 31.5 minutes, the last move
     // running 1.5 minutes into the count-down.
@@ -209,7 +209,7 @@ fn xiangqi_takeback_accepted_and_declined() {
 
 #[test]
 fn xiangqi_abort_and_escape() {
-    let mut c = TableConfig::casual(Preset::Quick.control("xiangqi"));
+    let mut c = TableConfig::casual(Preset::Quick.control());
     c.settings.rated = true;
     // Red leaves after the first move, before black has moved: aborted.
     let mut s = Script::<Xiangqi>::started(c.clone());

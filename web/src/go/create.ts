@@ -6,7 +6,8 @@ import { t } from '../i18n';
 import { dialog, toast } from '../ui';
 import { api } from '../net/api';
 import { markAutoSit } from './live';
-import { TIME_PRESETS, presetLabel, tcText } from './shell';
+import { presetsOf } from '../net/games';
+import { presetLabel, tcText } from './shell';
 import { tx } from './text';
 
 async function create(game: string, body: Record<string, unknown>) {
@@ -23,7 +24,7 @@ function clockSelect(game: 'go' | 'doudizhu') {
   return h(
     'select',
     { name: 'clock', id: 'new-clock' },
-    TIME_PRESETS[game].map((p, i) => h('option', { value: p.key, selected: i === 0 }, `${presetLabel(p)} · ${tcText(p.tc, game).split(' · ').pop()}`)),
+    presetsOf(game).map((p, i) => h('option', { value: p.key, selected: i === 0 }, `${presetLabel(p)} · ${tcText(p.time, game).split(' · ').pop()}`)),
   ) as HTMLSelectElement;
 }
 
@@ -68,8 +69,8 @@ export function openCreateGo() {
           toast(`${tx('handicap')} ≤ 5 (9×9)`, 'error');
           return false;
         }
-        const p = TIME_PRESETS.go.find((x) => x.key === clock.value) ?? TIME_PRESETS.go[0];
-        void create('go', { time: p.tc, options: { size, komi: k, handicap: hc } });
+        const p = presetsOf('go').find((x) => x.key === clock.value) ?? presetsOf('go')[0];
+        void create('go', { time: p?.time, options: { size, komi: k, handicap: hc } });
       },
     },
   ], { id: 'new-go-dialog' });
@@ -84,8 +85,8 @@ export function openCreateDoudizhu() {
       label: tx('create'),
       cls: 'primary',
       onClick: () => {
-        const p = TIME_PRESETS.doudizhu.find((x) => x.key === clock.value) ?? TIME_PRESETS.doudizhu[0];
-        void create('doudizhu', { time: p.tc });
+        const p = presetsOf('doudizhu').find((x) => x.key === clock.value) ?? presetsOf('doudizhu')[0];
+        void create('doudizhu', { time: p?.time });
       },
     },
   ], { id: 'new-ddz-dialog' });

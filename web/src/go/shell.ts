@@ -5,35 +5,14 @@
 import { h, mount } from '../dom';
 import { t, reasonText } from '../i18n';
 import { avatar, dialog, formatClock, toast } from '../ui';
-import { describeTc, QUICK_PAIRING, type TimeControl } from '../net/model';
+import { describeTc, type TimeControl } from '../net/model';
+import { presetsOf, recordExtension, sameTc } from '../net/games';
 import { play as sound } from '../sound';
 import { liveTable, takeAutoSit, type J, type LiveTable } from './live';
 import { tx } from './text';
 import { botName, isBot } from '../doudizhu/bots';
 
-const MIN = 60_000;
 const SEC = 1000;
-
-/** The server's time presets for Go and Doudizhu (qiyuan-clock's `Preset`). */
-export const TIME_PRESETS: Record<'go' | 'doudizhu', Array<{ key: string; zh: string; en: string; tc: TimeControl }>> = {
-  go: [
-    { key: 'quick', zh: '快棋 读秒', en: 'Quick byo-yomi', tc: QUICK_PAIRING.go },
-    { key: 'match', zh: '比赛 读秒', en: 'Match byo-yomi', tc: { kind: 'byo_yomi', main: 60 * MIN, periods: 3, period: 60 * SEC } },
-    { key: 'byo_yomi_fast', zh: '日本读秒 快', en: 'Byo-yomi fast', tc: { kind: 'byo_yomi', main: 10 * MIN, periods: 5, period: 30 * SEC } },
-    { key: 'byo_yomi_normal', zh: '日本读秒', en: 'Byo-yomi', tc: { kind: 'byo_yomi', main: 30 * MIN, periods: 5, period: 30 * SEC } },
-    { key: 'byo_yomi_slow', zh: '日本读秒 慢', en: 'Byo-yomi slow', tc: { kind: 'byo_yomi', main: 60 * MIN, periods: 5, period: 60 * SEC } },
-    { key: 'canadian', zh: '加拿大读秒', en: 'Canadian', tc: { kind: 'canadian', main: 20 * MIN, moves: 25, period: 10 * MIN } },
-    { key: 'fischer', zh: '费舍尔 10+5', en: 'Fischer 10+5', tc: { kind: 'fischer', base: 10 * MIN, increment: 5 * SEC } },
-    { key: 'qq', zh: 'QQ 30/5/3', en: 'QQ 30/5/3', tc: { kind: 'qq', game: 30 * MIN, per_move: 5 * MIN, countdown: 3 * MIN } },
-    { key: 'correspondence', zh: '通讯棋 3天', en: 'Correspondence 3 days', tc: { kind: 'correspondence', days: 3 } },
-    { key: 'none', zh: '不限时', en: 'No clock', tc: { kind: 'none' } },
-  ],
-  doudizhu: [
-    { key: 'quick', zh: '快速 每手20秒', en: 'Quick, 20 s a turn', tc: QUICK_PAIRING.doudizhu },
-    { key: 'match', zh: '比赛 每手30秒', en: 'Match, 30 s a turn', tc: { kind: 'qq', game: 0, per_move: 0, countdown: 30 * SEC } },
-    { key: 'none', zh: '不限时', en: 'No clock', tc: { kind: 'none' } },
-  ],
-};
 
 export function presetLabel(p: { zh: string; en: string }) {
   return document.documentElement.lang === 'en' ? p.en : p.zh;
@@ -41,7 +20,7 @@ export function presetLabel(p: { zh: string; en: string }) {
 
 export function tcText(tc: TimeControl | null | undefined, game: 'go' | 'doudizhu'): string {
   if (!tc) return '—';
-  const p = TIME_PRESETS[game].find((x) => JSON.stringify(x.tc) === JSON.stringify(tc));
+  const p = presetsOf(game).find((x) => sameTc(x.time, tc));
   const d = tc.kind === 'qq' && tc.game === 0 && tc.per_move === 0 ? `${tc.countdown / SEC}″ / ${tx('perTurn')}` : describeTc(tc);
   return p ? `${presetLabel(p)} · ${d}` : d;
 }
@@ -285,7 +264,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
   function saveRecord() {
     const gid = gameId();
     if (!gid) return;
-    const ext = hooks.game === 'go' ? 'sgf' : 'json';
+    const ext = recordExtension(hooks.game);
     const a = h('a', { href: `/game/${encodeURIComponent(gid)}.${ext}`, download: `qiyuan-${gid}.${ext}` });
     document.body.appendChild(a);
     a.click();
@@ -342,9 +321,9 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
   function openTime() {
     const s = state!;
     const cur = s.proposal?.settings ?? {};
-    const presets = TIME_PRESETS[hooks.game];
-    const curKey = presets.find((p) => JSON.stringify(p.tc) === JSON.stringify(cur.time))?.key ?? presets[0].key;
-    const sel = h('select', { name: 'preset', id: 'time-preset' }, presets.map((p) => h('option', { value: p.key, selected: p.key === curKey }, `${presetLabel(p)} · ${tcText(p.tc, hooks.game).split(' · ').pop()}`))) as HTMLSelectElement;
+    const presets = presetsOf(hooks.game);
+    const curKey = presets.find((p) => sameTc(p.time, cur.time))?.key ?? presets[0]?.key;
+    const sel = h('select', { name: 'preset', id: 'time-preset' }, presets.map((p) => h('option', { value: p.key, selected: p.key === curKey }, `${presetLabel(p)} · ${tcText(p.time, hooks.game).split(' · ').pop()}`))) as HTMLSelectElement;
     const body = h('div.time-form', null, h('label.setting', null, h('span', null, tx('clock')), sel));
     dialog(t('timeSettings'), body, [
       { label: t('cancel') },
@@ -353,7 +332,8 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
         cls: 'primary',
         onClick: () => {
           const p = presets.find((x) => x.key === sel.value) ?? presets[0];
-          live.send('propose', { settings: { time: p.tc, options: cur.options ?? {}, setup: 'standard', rated: !!cur.rated, takebacks: cur.takebacks ?? true } });
+          if (!p) return;
+          live.send('propose', { settings: { time: p.time, options: cur.options ?? {}, setup: 'standard', rated: !!cur.rated, takebacks: cur.takebacks ?? true } });
         },
       },
     ], { id: 'time-dialog' });

@@ -1,6 +1,10 @@
 // The client's picture of one table, whatever the wire format: the protocol
 // adapter (protocol.ts) turns the server's messages into this.
 import type { GameKind } from '../games';
+import { allGames, preset, sameTc } from './games';
+
+const MIN = 60_000;
+const SEC = 1000;
 
 export interface Player {
   name: string;
@@ -100,30 +104,14 @@ export function emptyModel(id: string, game: GameKind): TableModel {
   };
 }
 
-const MIN = 60_000;
-const SEC = 1000;
-
-/** QQ's quick (快棋) and match (比赛) modes, as the server's presets define them. */
-export const PRESETS: Record<'quick' | 'match', TimeControl> = {
-  quick: { kind: 'qq', game: 10 * MIN, per_move: 60 * SEC, countdown: 30 * SEC },
-  match: { kind: 'qq', game: 30 * MIN, per_move: 5 * MIN, countdown: 3 * MIN },
-};
-
 /**
- * The time control quick pairing seeks in each game's room: the 快棋 presets of the
- * clock crate (a QQ clock for chess and xiangqi, byo-yomi for Go, a per-turn
- * count-down for Doudizhu).
+ * Whether `tc` is `game`'s quick (快棋) or match (比赛) preset, as the server's
+ * descriptors define them (see ./games); any game's when `game` is left out.
  */
-export const QUICK_PAIRING: Record<string, TimeControl> = {
-  chess: PRESETS.quick,
-  xiangqi: PRESETS.quick,
-  go: { kind: 'byo_yomi', main: 10 * MIN, periods: 3, period: 30 * SEC },
-  doudizhu: { kind: 'qq', game: 0, per_move: 0, countdown: 20 * SEC },
-};
-
-export function presetOf(tc: TimeControl | null): 'quick' | 'match' | 'custom' {
+export function presetOf(tc: TimeControl | null, game?: string): 'quick' | 'match' | 'custom' {
   if (!tc) return 'custom';
-  for (const k of ['quick', 'match'] as const) if (JSON.stringify(PRESETS[k]) === JSON.stringify(tc)) return k;
+  const names = game ? [game] : allGames().map((g) => g.name);
+  for (const name of names) for (const k of ['quick', 'match'] as const) if (sameTc(preset(name, k)?.time, tc)) return k;
   return 'custom';
 }
 

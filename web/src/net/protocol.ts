@@ -2,7 +2,8 @@
 // client's TableModel. Everything wire-specific lives here.
 import { Socket, type Envelope } from './socket';
 import { api } from './api';
-import { emptyModel, PRESETS, QUICK_PAIRING, type ClockView, type Player, type TableActions, type TableModel, type TimeControl } from './model';
+import { quickPairing } from './games';
+import { emptyModel, type ClockView, type Player, type TableActions, type TableModel, type TimeControl } from './model';
 import type { GameKind } from '../games';
 import { session } from '../session';
 
@@ -381,7 +382,7 @@ export function connectLobby(game: string, handlers: LobbyHandlers) {
   return {
     quickPair: () => {
       void sock
-        .request('seek', { game, time: QUICK_PAIRING[game] ?? PRESETS.quick })
+        .request('seek', { game, time: quickPairing(game) })
         .then((r) => {
           const t = str(obj(r).table);
           if (t) handlers.onPaired(t);

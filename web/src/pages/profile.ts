@@ -2,6 +2,7 @@
 import { h, mount } from '../dom';
 import { t, reasonText, paren, type Key } from '../i18n';
 import { api } from '../net/api';
+import { recordExtension } from '../net/games';
 import { avatar } from '../ui';
 
 interface GameSummary {
@@ -100,7 +101,7 @@ export function profilePage(root: HTMLElement, name: string) {
                         h('td', null, kind ? t(kind as Key) : ''),
                         h('td', null, players.join(` ${t('vs')} `)),
                         h(`td${won ? '.res-win' : lost ? '.res-loss' : ''}`, null, res || t('playing'), reason ? paren(reasonText(String(reason))) : '', diff),
-                        h('td', null, g.status === 'finished' || result ? h('a', { href: `/game/${g.id}.${kind === 'go' ? 'sgf' : kind === 'doudizhu' ? 'json' : 'pgn'}`, download: `qiyuan-${g.id}` }, t('save')) : ''),
+                        h('td', null, g.status === 'finished' || result ? h('a', { href: `/game/${g.id}.${recordExtension(kind)}`, download: `qiyuan-${g.id}` }, t('save')) : ''),
                       );
                     }),
                   ),

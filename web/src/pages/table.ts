@@ -8,7 +8,8 @@ import type { BoardWidget, Side } from '../boards/types';
 import { newGame, replay, readRecord, START, type GameKind } from '../games';
 import { play as sound } from '../sound';
 import { avatar, dialog, formatClock, renderMoves, toast } from '../ui';
-import { describeTc, initialMs, presetOf, PRESETS, type TableActions, type TableModel, type TimeControl } from '../net/model';
+import { preset, recordExtension } from '../net/games';
+import { describeTc, initialMs, presetOf, type TableActions, type TableModel, type TimeControl } from '../net/model';
 import { connectTable } from '../net/protocol';
 import { session } from '../session';
 import { analysisBoard } from './analysis';
@@ -340,7 +341,8 @@ export function tablePage(root: HTMLElement, id: string) {
   function saveRecord() {
     const m = model;
     if (!m?.gameId) return;
-    const a = h('a', { href: `/game/${encodeURIComponent(m.gameId)}.pgn`, download: `qiyuan-${m.gameId}.pgn` });
+    const ext = recordExtension(m.game);
+    const a = h('a', { href: `/game/${encodeURIComponent(m.gameId)}.${ext}`, download: `qiyuan-${m.gameId}.${ext}` });
     document.body.appendChild(a);
     a.click();
     a.remove();
@@ -360,7 +362,7 @@ export function tablePage(root: HTMLElement, id: string) {
     const id = p!.id;
     dialogs.time = dialog(
       t('timeSettings'),
-      h('div', null, h('div.hint', null, t('proposedTime')), h('div.result-text', { id: 'proposed-tc' }, `${t(presetOf(p!.tc))} · ${describeTc(p!.tc)}`)),
+      h('div', null, h('div.hint', null, t('proposedTime')), h('div.result-text', { id: 'proposed-tc' }, `${t(presetOf(p!.tc, m.game))} · ${describeTc(p!.tc)}`)),
       [
         { label: t('decline'), onClick: () => void ((dialogs.time = null), (dismissedProposal = id)) },
         { label: t('accept'), cls: 'primary', onClick: () => ((dialogs.time = null), actions?.acceptTime()) },
@@ -371,8 +373,10 @@ export function tablePage(root: HTMLElement, id: string) {
 
   function openTime() {
     const m = model!;
-    let chosen: 'quick' | 'match' | 'custom' = presetOf(m.timeControl);
-    const cur = (m.timeControl && m.timeControl.kind === 'qq' ? m.timeControl : PRESETS.quick) as Extract<TimeControl, { kind: 'qq' }>;
+    let chosen: 'quick' | 'match' | 'custom' = presetOf(m.timeControl, m.game);
+    const presetTc = (k: 'quick' | 'match'): TimeControl => preset(m.game, k)?.time ?? { kind: 'none' };
+    const quickQq = presetTc('quick');
+    const cur = (m.timeControl && m.timeControl.kind === 'qq' ? m.timeControl : quickQq.kind === 'qq' ? quickQq : { kind: 'qq', game: 0, per_move: 0, countdown: 0 }) as Extract<TimeControl, { kind: 'qq' }>;
     const num = (name: string, v: number) => h('input', { type: 'number', name, min: 0, value: String(v) }) as HTMLInputElement;
     const kindSel = h('select', { name: 'kind' }, h('option', { value: 'qq' }, 'QQ'), h('option', { value: 'fischer' }, 'Fischer')) as HTMLSelectElement;
     const base = num('base', cur.game / 60000);
@@ -380,7 +384,7 @@ export function tablePage(root: HTMLElement, id: string) {
     const cd = num('countdown', cur.countdown / 1000);
     const inc = num('increment', 0);
     const radio = (v: 'quick' | 'match' | 'custom') =>
-      h('label', null, h('input', { type: 'radio', name: 'preset', value: v, checked: v === chosen, onchange: () => (chosen = v) }), h('div', null, t(v)), h('div.hint', null, v === 'custom' ? '…' : describeTc(PRESETS[v])));
+      h('label', null, h('input', { type: 'radio', name: 'preset', value: v, checked: v === chosen, onchange: () => (chosen = v) }), h('div', null, t(v)), h('div.hint', null, v === 'custom' ? '…' : describeTc(presetTc(v))));
     const row = (label: string, input: HTMLElement, kinds: string) => {
       input.dataset.kinds = kinds;
       return [h('span', { 'data-kinds': kinds }, label), input];
@@ -411,7 +415,7 @@ export function tablePage(root: HTMLElement, id: string) {
         cls: 'primary',
         onClick: () => {
           let tc: TimeControl;
-          if (chosen !== 'custom') tc = PRESETS[chosen];
+          if (chosen !== 'custom') tc = presetTc(chosen);
           else if (kindSel.value === 'fischer') tc = { kind: 'fischer', base: Math.max(0, Number(base.value)) * 60000, increment: Math.max(0, Number(inc.value)) * 1000 };
           else tc = { kind: 'qq', game: Math.max(0, Number(base.value)) * 60000, per_move: Math.max(0, Number(mt.value)) * 1000, countdown: Math.max(0, Number(cd.value)) * 1000 };
           actions?.proposeTime(tc);

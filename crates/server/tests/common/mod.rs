@@ -342,3 +342,23 @@ macro_rules! both {
         }
     };
 }
+
+/// A server hosting `games` (the built-in ones and any registered with
+/// [`qiyuan_server::registry::Games::with`]). A restart hosts the built-in ones.
+pub async fn start_hosting(backend: Backend, games: qiyuan_server::registry::Games) -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(backend, dir.path());
+    let running = qiyuan_server::start_with(config.clone(), games)
+        .await
+        .unwrap_or_else(|e| {
+            panic!("the server did not start on {backend:?} (is PostgreSQL up?): {e:#}")
+        });
+    let addr = running.addr;
+    TestServer {
+        running: Some(running),
+        base: format!("http://{addr}"),
+        ws: format!("ws://{addr}/ws"),
+        dir,
+        config,
+    }
+}

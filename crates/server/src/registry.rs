@@ -1,0 +1,659 @@
+//! The registry of games: one [`Descriptor`] per game the server hosts, and the
+//! object-safe [`AnyTable`] the live table task drives for every game alike.
+//!
+//! A game is one registry entry: its name, seat count, the phases the client
+//! shows, its record format, whether it hides information and deals from a
+//! secret, its clock presets (the first is the default and what quick pairing
+//! seeks), how its ratings are pooled, and its computer players. Nothing outside
+//! this module matches on a game's name: the rest of the server asks the
+//! descriptor (`app.games.get(name)`) or the table ([`AnyTable`]). The built-in
+//! games are the compiled ones (one cargo feature each, see [`Games::builtin`]); a
+//! further game is registered with [`Games::with`] and passed to
+//! [`crate::start_with`].
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use qiyuan_game::{Game, Phase, RecordMeta, Seat, Secret, Turn, Viewer};
+use qiyuan_table::{
+    Command, Event, LogEntry, Millis, Preset, Speed, State, Table, TableConfig, TableRefusal,
+    TimeControl,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::bots::Level;
+
+/// A game's record format: the file extension of `/game/{id}.{ext}` and the
+/// media type it is served as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RecordFormat {
+    pub extension: &'static str,
+    pub mime: &'static str,
+}
+
+impl RecordFormat {
+    /// PGN (chess, and xiangqi's PGN dialect).
+    pub const PGN: RecordFormat = RecordFormat {
+        extension: "pgn",
+        mime: "application/x-chess-pgn; charset=utf-8",
+    };
+    /// SGF (Go).
+    pub const SGF: RecordFormat = RecordFormat {
+        extension: "sgf",
+        mime: "application/x-go-sgf",
+    };
+    /// The game's own JSON (Doudizhu).
+    pub const JSON: RecordFormat = RecordFormat {
+        extension: "json",
+        mime: "application/json",
+    };
+}
+
+/// A clock preset a game offers, with its label in both languages.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TimePreset {
+    /// A short name, unique within the game (`quick`, `match`, `blitz`, ...).
+    pub key: &'static str,
+    pub zh: &'static str,
+    pub en: &'static str,
+    pub time: TimeControl,
+}
+
+impl TimePreset {
+    pub const fn new(
+        key: &'static str,
+        zh: &'static str,
+        en: &'static str,
+        time: TimeControl,
+    ) -> Self {
+        TimePreset { key, zh, en, time }
+    }
+
+    /// One of the clock's own game-agnostic presets, with its labels.
+    pub fn of(preset: Preset) -> Self {
+        let (zh, en) = preset.label();
+        TimePreset {
+            key: preset.key(),
+            zh,
+            en,
+            time: preset.control(),
+        }
+    }
+}
+
+/// How a game's ratings are pooled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RatingPools {
+    /// One pool for the game (`xiangqi`).
+    One,
+    /// One pool per speed class (`chess:blitz`): one player's bullet and
+    /// classical strengths differ.
+    BySpeed,
+}
+
+/// A game's computer players: how one chooses its action from its own seat's
+/// view (the view a player at that seat gets, never the table's state or log,
+/// which hold the deal secret).
+pub trait ComputerPlayers<G: Game>: 'static {
+    /// The levels it plays at; none means the game has no computer players.
+    const LEVELS: &'static [Level];
+    /// The action (in the game's notation) a bot of `level` at the seat whose
+    /// view this is plays; `seed` drives any randomness.
+    fn choose(view: &G::View, level: Level, seed: u64) -> Option<String>;
+}
+
+/// The computer players of a game that has none.
+pub struct NoBots;
+
+impl<G: Game> ComputerPlayers<G> for NoBots {
+    const LEVELS: &'static [Level] = &[];
+    fn choose(_: &G::View, _: Level, _: u64) -> Option<String> {
+        None
+    }
+}
+
+/// A bot's choice still to be made (CPU-bound: run it off the async threads):
+/// given a level and a seed, the action, always one of the seat's legal ones.
+pub struct BotChoice(Box<dyn FnOnce(Level, u64) -> Option<String> + Send>);
+
+impl BotChoice {
+    pub fn choose(self, level: Level, seed: u64) -> Option<String> {
+        (self.0)(level, seed)
+    }
+}
+
+type MakeTable = fn(TableConfig) -> Result<Box<dyn AnyTable>, String>;
+
+/// Everything the server and its clients know of one game.
+#[derive(Clone, Serialize)]
+pub struct Descriptor {
+    /// The name the lobby, the protocol and the records use (the rules crate's
+    /// `Game::NAME`).
+    pub name: &'static str,
+    pub seats: u8,
+    /// The phases a client shows, in order.
+    pub phases: Vec<Phase>,
+    pub record: RecordFormat,
+    /// Whether some viewers are kept from some information (Doudizhu's hands):
+    /// the record, which shows everything, waits for the end.
+    pub hides_information: bool,
+    /// Whether each game deals from a fresh secret (`Game::RANDOM`).
+    pub secret_deal: bool,
+    /// The clock presets offered; the first is the default and quick pairing's.
+    pub presets: Vec<TimePreset>,
+    pub rating_pools: RatingPools,
+    /// The computer players' levels; empty when the game has none.
+    pub bots: Vec<Level>,
+    #[serde(skip)]
+    make: MakeTable,
+}
+
+impl std::fmt::Debug for Descriptor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Descriptor")
+            .field("name", &self.name)
+            .field("seats", &self.seats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Descriptor {
+    /// The entry of game `G` with computer players `B` ([`NoBots`] for none):
+    /// two phases (play, over), PGN records, nothing hidden, no presets, one
+    /// rating pool; the builder methods below change these.
+    pub fn new<G, B>(seats: u8) -> Self
+    where
+        G: Game,
+        G::View: Send + 'static,
+        B: ComputerPlayers<G>,
+    {
+        Descriptor {
+            name: G::NAME,
+            seats,
+            phases: vec![Phase::Play, Phase::Over],
+            record: RecordFormat::PGN,
+            hides_information: false,
+            secret_deal: G::RANDOM,
+            presets: Vec::new(),
+            rating_pools: RatingPools::One,
+            bots: B::LEVELS.to_vec(),
+            make: make::<G, B>,
+        }
+    }
+
+    pub fn phases(mut self, phases: &[Phase]) -> Self {
+        self.phases = phases.to_vec();
+        self
+    }
+
+    pub fn record(mut self, record: RecordFormat) -> Self {
+        self.record = record;
+        self
+    }
+
+    pub fn hides_information(mut self) -> Self {
+        self.hides_information = true;
+        self
+    }
+
+    pub fn presets(mut self, presets: Vec<TimePreset>) -> Self {
+        self.presets = presets;
+        self
+    }
+
+    pub fn rating_pools(mut self, pools: RatingPools) -> Self {
+        self.rating_pools = pools;
+        self
+    }
+
+    /// A new table of this game. An entry whose seat count is not the game's
+    /// makes none.
+    pub fn new_table(&self, config: TableConfig) -> Result<Box<dyn AnyTable>, String> {
+        let table = (self.make)(config)?;
+        if table.seats() != self.seats {
+            return Err(format!(
+                "the registry gives {} {} seats; its game has {}",
+                self.name,
+                self.seats,
+                table.seats()
+            ));
+        }
+        Ok(table)
+    }
+
+    /// The time control a table gets when its creator names none, and the one
+    /// quick pairing seeks: the first preset (no clock if there is none).
+    pub fn default_time(&self) -> TimeControl {
+        self.presets.first().map_or(TimeControl::None, |p| p.time)
+    }
+
+    /// The rating pool of a game played at `speed`.
+    pub fn pool(&self, speed: Speed) -> String {
+        match self.rating_pools {
+            RatingPools::One => qiyuan_rating::pool(self.name, None),
+            RatingPools::BySpeed => qiyuan_rating::pool(self.name, Some(speed.as_str())),
+        }
+    }
+}
+
+/// The games one server hosts, in the order the clients list them.
+#[derive(Debug, Clone)]
+pub struct Games(Arc<Vec<Descriptor>>);
+
+impl Default for Games {
+    fn default() -> Self {
+        Games::builtin()
+    }
+}
+
+impl Games {
+    /// The games compiled into this server (one cargo feature each).
+    pub fn builtin() -> Self {
+        let games: Vec<Descriptor> = vec![
+            #[cfg(feature = "chess")]
+            builtin::chess(),
+            #[cfg(feature = "xiangqi")]
+            builtin::xiangqi(),
+            #[cfg(feature = "go")]
+            builtin::go(),
+            #[cfg(feature = "doudizhu")]
+            builtin::doudizhu(),
+        ];
+        Games(Arc::new(games))
+    }
+
+    /// These games and one more (a game of the same name is replaced).
+    pub fn with(self, game: Descriptor) -> Self {
+        let mut games: Vec<Descriptor> = self
+            .0
+            .iter()
+            .filter(|g| g.name != game.name)
+            .cloned()
+            .collect();
+        games.push(game);
+        Games(Arc::new(games))
+    }
+
+    /// The descriptor of the game called `name`, if it is hosted here.
+    pub fn get(&self, name: &str) -> Option<&Descriptor> {
+        self.0.iter().find(|g| g.name == name)
+    }
+
+    /// The descriptor of `name`, or a message naming the games hosted here.
+    pub fn find(&self, name: &str) -> Result<&Descriptor, String> {
+        self.get(name).ok_or_else(|| {
+            format!(
+                "unknown game {name:?}; this server hosts {}",
+                self.names().join(", ")
+            )
+        })
+    }
+
+    pub fn names(&self) -> Vec<&'static str> {
+        self.0.iter().map(|g| g.name).collect()
+    }
+
+    pub fn all(&self) -> &[Descriptor] {
+        &self.0
+    }
+
+    /// A new table of the named game.
+    pub fn new_table(&self, game: &str, config: TableConfig) -> Result<Box<dyn AnyTable>, String> {
+        self.find(game)?.new_table(config)
+    }
+}
+
+/// The built-in games' entries.
+mod builtin {
+    #[allow(unused_imports)]
+    use super::*;
+
+    #[cfg(feature = "chess")]
+    pub fn chess() -> Descriptor {
+        Descriptor::new::<qiyuan_chess::ChessGame, NoBots>(2)
+            .presets(vec![
+                TimePreset::of(Preset::Quick),
+                TimePreset::of(Preset::Match),
+                TimePreset::of(Preset::Bullet),
+                TimePreset::of(Preset::Blitz),
+                TimePreset::of(Preset::Rapid),
+                TimePreset::of(Preset::Classical),
+                TimePreset::of(Preset::Correspondence),
+            ])
+            .rating_pools(RatingPools::BySpeed)
+    }
+
+    #[cfg(feature = "xiangqi")]
+    pub fn xiangqi() -> Descriptor {
+        Descriptor::new::<qiyuan_xiangqi::Xiangqi, NoBots>(2).presets(vec![
+            TimePreset::of(Preset::Quick),
+            TimePreset::of(Preset::Match),
+            TimePreset::of(Preset::Blitz),
+            TimePreset::of(Preset::Rapid),
+            TimePreset::of(Preset::Classical),
+            TimePreset::of(Preset::Correspondence),
+        ])
+    }
+
+    /// Go's quick and match modes are byo-yomi (QQ围棋 counts 3 periods of 30 s,
+    /// or of 60 s in match mode).
+    #[cfg(feature = "go")]
+    pub fn go() -> Descriptor {
+        Descriptor::new::<qiyuan_go::Go, NoBots>(2)
+            .phases(&[Phase::Play, Phase::Marking, Phase::Over])
+            .record(RecordFormat::SGF)
+            .presets(vec![
+                TimePreset::new(
+                    "quick",
+                    "快棋 读秒",
+                    "Quick byo-yomi",
+                    TimeControl::byo_yomi(10, 3, 30),
+                ),
+                TimePreset::new(
+                    "match",
+                    "比赛 读秒",
+                    "Match byo-yomi",
+                    TimeControl::byo_yomi(60, 3, 60),
+                ),
+                TimePreset::new(
+                    "byo_yomi_fast",
+                    "日本读秒 快",
+                    "Byo-yomi fast",
+                    Preset::ByoYomiFast.control(),
+                ),
+                TimePreset::new(
+                    "byo_yomi_normal",
+                    "日本读秒",
+                    "Byo-yomi",
+                    Preset::ByoYomiNormal.control(),
+                ),
+                TimePreset::new(
+                    "byo_yomi_slow",
+                    "日本读秒 慢",
+                    "Byo-yomi slow",
+                    Preset::ByoYomiSlow.control(),
+                ),
+                TimePreset::new(
+                    "canadian",
+                    "加拿大读秒",
+                    "Canadian",
+                    Preset::CanadianClub.control(),
+                ),
+                TimePreset::new(
+                    "fischer",
+                    "费舍尔 10+5",
+                    "Fischer 10+5",
+                    Preset::Rapid.control(),
+                ),
+                TimePreset::new("qq", "QQ 30/5/3", "QQ 30/5/3", Preset::Match.control()),
+                TimePreset::new(
+                    "correspondence",
+                    "通讯棋 3天",
+                    "Correspondence 3 days",
+                    Preset::Correspondence.control(),
+                ),
+                TimePreset::new("none", "不限时", "No clock", TimeControl::None),
+            ])
+    }
+
+    /// Doudizhu is played on a per-turn timer only.
+    #[cfg(feature = "doudizhu")]
+    pub fn doudizhu() -> Descriptor {
+        const SECOND: Millis = 1_000;
+        let per_turn = |s: Millis| TimeControl::Qq {
+            game: 0,
+            per_move: 0,
+            countdown: s * SECOND,
+        };
+        Descriptor::new::<qiyuan_doudizhu::Doudizhu, DoudizhuBots>(3)
+            .phases(&[Phase::Bidding, Phase::Play, Phase::Over])
+            .record(RecordFormat::JSON)
+            .hides_information()
+            .presets(vec![
+                TimePreset::new("quick", "快速 每手20秒", "Quick, 20 s a turn", per_turn(20)),
+                TimePreset::new("match", "比赛 每手30秒", "Match, 30 s a turn", per_turn(30)),
+                TimePreset::new("none", "不限时", "No clock", TimeControl::None),
+            ])
+    }
+
+    /// Doudizhu's computer players (the rules crate's `bot`).
+    #[cfg(feature = "doudizhu")]
+    pub struct DoudizhuBots;
+
+    #[cfg(feature = "doudizhu")]
+    impl ComputerPlayers<qiyuan_doudizhu::Doudizhu> for DoudizhuBots {
+        const LEVELS: &'static [Level] = &[Level::Basic, Level::Strong];
+        fn choose(view: &qiyuan_doudizhu::View, level: Level, seed: u64) -> Option<String> {
+            use qiyuan_doudizhu::bot::{Strength, choose};
+            let strength = match level {
+                Level::Basic => Strength::Basic,
+                Level::Strong => Strength::Strong,
+            };
+            choose(view, strength, seed)
+        }
+    }
+}
+
+fn make<G, B>(config: TableConfig) -> Result<Box<dyn AnyTable>, String>
+where
+    G: Game,
+    G::View: Send + 'static,
+    B: ComputerPlayers<G>,
+{
+    Ok(Box::new(Hosted::<G, B> {
+        table: Table::new(config)?,
+        bots: PhantomData,
+    }))
+}
+
+/// A table of any game, as the live task drives it.
+pub trait AnyTable: Send + Sync {
+    fn game_name(&self) -> &'static str;
+    fn seats(&self) -> u8;
+    /// Applies a command; for a game that deals at random, with a fresh secret
+    /// of the operating system's random source on offer (see
+    /// [`Table::apply_with`]).
+    fn apply(&mut self, cmd: Command, now: Millis) -> Result<Vec<Event>, TableRefusal>;
+    /// Applies a stored log entry (a replay), with the secret it dealt from.
+    fn apply_entry(&mut self, entry: &LogEntry) -> Result<Vec<Event>, TableRefusal>;
+    /// A spectator comes or goes: live only, nothing logged, no new version.
+    fn watch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal>;
+    fn unwatch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal>;
+    fn is_watching(&self, user: &str) -> bool;
+    fn spectator_count(&self) -> usize;
+    fn version(&self) -> u64;
+    fn log(&self) -> &[LogEntry];
+    fn next_deadline(&self) -> Option<Millis>;
+    fn state(&self) -> &State;
+    fn config(&self) -> &TableConfig;
+    fn seat_of(&self, user: &str) -> Option<Seat>;
+    /// The table as `viewer` sees it, as JSON.
+    fn view(&self, viewer: Viewer, now: Millis) -> Value;
+    /// The current (or last) game's record.
+    fn record(&self, meta: RecordMeta) -> Option<String>;
+    /// The levels of the game's computer players (none: the game has none).
+    fn bot_levels(&self) -> &'static [Level];
+    /// If a game is being played and it is `seat`'s turn, the choice of a
+    /// computer player at that seat, made from that seat's view only.
+    fn bot_choice(&self, seat: Seat) -> Option<BotChoice>;
+}
+
+/// A table of game `G` whose computer players are `B`.
+struct Hosted<G: Game, B> {
+    table: Table<G>,
+    bots: PhantomData<fn() -> B>,
+}
+
+impl<G, B> AnyTable for Hosted<G, B>
+where
+    G: Game,
+    G::View: Send + 'static,
+    B: ComputerPlayers<G>,
+{
+    fn game_name(&self) -> &'static str {
+        G::NAME
+    }
+    fn seats(&self) -> u8 {
+        self.table.seats()
+    }
+    fn apply(&mut self, cmd: Command, now: Millis) -> Result<Vec<Event>, TableRefusal> {
+        let secret = if G::RANDOM { fresh_secret() } else { None };
+        self.table.apply_with(cmd, now, secret)
+    }
+    fn apply_entry(&mut self, entry: &LogEntry) -> Result<Vec<Event>, TableRefusal> {
+        self.table.apply_entry(entry)
+    }
+    fn watch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal> {
+        self.table.watch(user)
+    }
+    fn unwatch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal> {
+        self.table.unwatch(user)
+    }
+    fn is_watching(&self, user: &str) -> bool {
+        self.table.spectators().any(|u| u == user)
+    }
+    fn spectator_count(&self) -> usize {
+        self.table.spectators().count()
+    }
+    fn version(&self) -> u64 {
+        self.table.version()
+    }
+    fn log(&self) -> &[LogEntry] {
+        self.table.log()
+    }
+    fn next_deadline(&self) -> Option<Millis> {
+        self.table.next_deadline()
+    }
+    fn state(&self) -> &State {
+        self.table.state()
+    }
+    fn config(&self) -> &TableConfig {
+        self.table.config()
+    }
+    fn seat_of(&self, user: &str) -> Option<Seat> {
+        self.table.seat_of(user)
+    }
+    fn view(&self, viewer: Viewer, now: Millis) -> Value {
+        serde_json::to_value(self.table.view(viewer, now)).unwrap_or(Value::Null)
+    }
+    fn record(&self, meta: RecordMeta) -> Option<String> {
+        self.table.record(meta)
+    }
+    fn bot_levels(&self) -> &'static [Level] {
+        B::LEVELS
+    }
+    fn bot_choice(&self, seat: Seat) -> Option<BotChoice> {
+        if B::LEVELS.is_empty() {
+            return None;
+        }
+        let game = self.table.game()?;
+        if game.turn() != Turn::Seat(seat) {
+            return None;
+        }
+        let view = game.view(Viewer::Seat(seat));
+        let legal = game.legal_actions(seat);
+        Some(BotChoice(Box::new(move |level, seed| {
+            // The bot's choice is always one of the seat's legal actions; should
+            // it ever not be, the first legal one is played instead of stalling.
+            B::choose(&view, level, seed)
+                .filter(|a| legal.contains(a))
+                .or_else(|| legal.first().cloned())
+        })))
+    }
+}
+
+/// 32 bytes from the operating system's random source: each game's deal secret.
+/// Should the source fail, there is none, and the game refuses to start (the
+/// command is refused and changes nothing).
+fn fresh_secret() -> Option<Secret> {
+    use rand::RngCore;
+    let mut bytes = [0u8; 32];
+    match rand::rngs::OsRng.try_fill_bytes(&mut bytes) {
+        Ok(()) => Some(Secret(bytes)),
+        Err(err) => {
+            tracing::error!("the operating system's random source failed: {err}");
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_validates_and_keys_are_unique() {
+        for g in Games::builtin().all() {
+            assert!(!g.presets.is_empty(), "{} has presets", g.name);
+            for (i, p) in g.presets.iter().enumerate() {
+                assert_eq!(p.time.validate(), Ok(()), "{} {}", g.name, p.key);
+                assert!(
+                    g.presets[..i].iter().all(|q| q.key != p.key),
+                    "{} {} twice",
+                    g.name,
+                    p.key
+                );
+            }
+            assert_eq!(g.default_time(), g.presets[0].time);
+        }
+    }
+
+    #[test]
+    fn every_entry_makes_a_table_of_its_seat_count() {
+        for g in Games::builtin().all() {
+            let table = g
+                .new_table(TableConfig::casual(g.default_time()))
+                .unwrap_or_else(|e| panic!("{}: {e}", g.name));
+            assert_eq!(table.seats(), g.seats, "{}", g.name);
+            assert_eq!(table.game_name(), g.name);
+            assert_eq!(table.bot_levels(), g.bots.as_slice(), "{}", g.name);
+        }
+    }
+
+    #[cfg(feature = "chess")]
+    #[test]
+    fn a_wrong_seat_count_is_refused() {
+        let mut chess = Games::builtin().find("chess").unwrap().clone();
+        chess.seats = 3;
+        let err = chess
+            .new_table(TableConfig::casual(chess.default_time()))
+            .err()
+            .expect("refused");
+        assert!(err.contains("3 seats"), "{err}");
+    }
+
+    #[cfg(all(feature = "chess", feature = "xiangqi"))]
+    #[test]
+    fn chess_pools_are_split_by_speed() {
+        let games = Games::builtin();
+        assert_eq!(
+            games.find("chess").unwrap().pool(Speed::Blitz),
+            "chess:blitz"
+        );
+        assert_eq!(games.find("xiangqi").unwrap().pool(Speed::Blitz), "xiangqi");
+    }
+
+    #[cfg(all(feature = "go", feature = "doudizhu", feature = "xiangqi"))]
+    #[test]
+    fn the_quick_presets_are_the_games_own() {
+        let games = Games::builtin();
+        assert_eq!(
+            games.find("go").unwrap().default_time(),
+            TimeControl::byo_yomi(10, 3, 30)
+        );
+        assert_eq!(
+            games.find("doudizhu").unwrap().default_time(),
+            TimeControl::Qq {
+                game: 0,
+                per_move: 0,
+                countdown: 20_000
+            }
+        );
+        assert_eq!(
+            games.find("xiangqi").unwrap().default_time(),
+            TimeControl::qq(10, 1, 30)
+        );
+    }
+}

@@ -1,0 +1,72 @@
+// The games the server hosts, as its registry describes them (`GET /api/games`,
+// docs/protocol.md "GameInfo"): seats, phases, record format, clock presets,
+// quick pairing, computer players. The client keeps no copy of any of it; it is
+// loaded once at start-up, before the first page is drawn.
+import { api } from './api';
+import type { TimeControl } from './model';
+
+export interface TimePreset {
+  key: string;
+  zh: string;
+  en: string;
+  time: TimeControl;
+}
+
+export interface GameInfo {
+  name: string;
+  seats: number;
+  phases: string[];
+  record: { extension: string; mime: string };
+  hides_information: boolean;
+  secret_deal: boolean;
+  /** The first is the default time control and quick pairing's. */
+  presets: TimePreset[];
+  rating_pools: 'one' | 'by_speed';
+  bots: string[];
+}
+
+let games: GameInfo[] = [];
+
+/** Loads the descriptors from the server (an error leaves the list empty). */
+export async function loadGames(): Promise<void> {
+  try {
+    setGames(await api<GameInfo[]>('GET', '/api/games'));
+  } catch {
+    setGames([]);
+  }
+}
+
+/** Replaces the descriptors (for start-up, and for tests). */
+export function setGames(list: GameInfo[]): void {
+  games = Array.isArray(list) ? list : [];
+}
+
+export function allGames(): GameInfo[] {
+  return games;
+}
+
+export function gameInfo(name: string): GameInfo | undefined {
+  return games.find((g) => g.name === name);
+}
+
+/** The clock presets `game` offers, in the server's order. */
+export function presetsOf(name: string): TimePreset[] {
+  return gameInfo(name)?.presets ?? [];
+}
+
+/** The preset of `game` called `key` (`quick`, `match`, ...). */
+export function preset(name: string, key: string): TimePreset | undefined {
+  return presetsOf(name).find((p) => p.key === key);
+}
+
+/** The time control quick pairing seeks in `game`'s room: its first preset. */
+export function quickPairing(name: string): TimeControl | undefined {
+  return presetsOf(name)[0]?.time;
+}
+
+/** The file extension of `game`'s records. */
+export function recordExtension(name: string): string {
+  return gameInfo(name)?.record.extension ?? 'pgn';
+}
+
+export const sameTc = (a: TimeControl | null | undefined, b: TimeControl | null | undefined) => JSON.stringify(a) === JSON.stringify(b);
