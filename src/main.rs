@@ -40,6 +40,8 @@ enum Command {
     #[cfg(feature = "doudizhu")]
     #[command(subcommand)]
     Doudizhu(cli::doudizhu::Command),
+    /// Run a built-in engine over its game's protocol (GTP for Go).
+    Engine(cli::engine::Args),
     /// Swiss tournaments: pairing and standings from TRF files.
     #[cfg(feature = "swiss")]
     #[command(subcommand)]
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Go(cmd) => cli::go::run(cmd),
         #[cfg(feature = "doudizhu")]
         Command::Doudizhu(cmd) => cli::doudizhu::run(cmd),
+        Command::Engine(args) => cli::engine::run(args),
         #[cfg(feature = "swiss")]
         Command::Swiss(cmd) => cli::swiss::run(cmd),
     };

@@ -4,8 +4,11 @@
 pub mod bench_load;
 #[cfg(feature = "doudizhu")]
 pub mod doudizhu;
+pub mod engine;
 #[cfg(feature = "go")]
 pub mod go;
+#[cfg(feature = "go")]
+pub mod gtp;
 pub mod perft;
 #[cfg(feature = "chess")]
 pub mod pgn;

@@ -14,6 +14,8 @@ use crate::search::{Root, Tree};
 /// An empty point whose ownership is at least this sure is settled: a move there
 /// gains nothing.
 const SETTLED: f32 = 0.8;
+/// A pass is played when it loses at most this much win rate against the best move.
+const PASS_TOLERANCE: f32 = 0.05;
 /// Simulations before the engine trusts a win rate enough to resign on it.
 const RESIGN_MIN_PLAYOUTS: u32 = 300;
 /// The most tree nodes one engine keeps (about 32 bytes each).
@@ -251,7 +253,7 @@ impl Engine {
             })
             .collect();
         candidates.sort_by(|a, b| b.1.visits.cmp(&a.1.visits));
-        let decision = self.decide(color, settings, &candidates, &ownership);
+        let decision = self.decide(color, settings, &candidates, &ownership, stop);
         let winrate = match decision {
             Decision::Play(p) => candidates
                 .iter()
@@ -268,12 +270,45 @@ impl Engine {
         }
     }
 
+    /// Our win rate if we pass now, from a search of the opponent's replies; None if
+    /// the search was stopped before it could say.
+    fn winrate_after_pass(
+        &mut self,
+        color: Color,
+        settings: &Settings,
+        stop: &AtomicBool,
+    ) -> Option<f32> {
+        let mut board = self.board.clone();
+        board.pass();
+        let last = self.last_cells();
+        let root = Root {
+            board: &board,
+            to_move: color.opponent(),
+            last: [PASS, last[0]],
+            komi: self.komi as f32,
+            forbidden: &[],
+        };
+        let budget = (settings.playouts / 4).clamp(100.min(settings.playouts), 20_000);
+        let mut tree = Tree::new(board.cell_count(), MAX_NODES / 4);
+        let ran = tree.search(&root, budget, &settings.policy, &mut self.rng, stop);
+        if ran < budget {
+            return None;
+        }
+        let best = tree
+            .root()
+            .children()
+            .max_by_key(|&c| tree.nodes[c].n)
+            .map(|c| tree.nodes[c].winrate())?;
+        Some(1.0 - best)
+    }
+
     fn decide(
         &mut self,
         color: Color,
         settings: &Settings,
         candidates: &[(usize, Candidate)],
         ownership: &[f32],
+        stop: &AtomicBool,
     ) -> Decision {
         let Some((_, best)) = candidates.first() else {
             return Decision::Pass;
@@ -298,17 +333,19 @@ impl Engine {
                 return Decision::Pass;
             }
         }
-        // When every move is on a settled point, none gains anything.
+        // When every move is on a settled point, a pass may lose nothing: search the
+        // position after a pass for the opponent, and pass if it is as good for us.
         let size = usize::from(self.size());
-        let settled = candidates.iter().all(|(cell, c)| match c.mv {
+        let settled = candidates.iter().all(|(_, c)| match c.mv {
             Move::Place(p) => {
-                let _ = cell;
                 ownership[usize::from(p.row) * size + usize::from(p.col)].abs() >= SETTLED
             }
             Move::Pass => true,
         });
-        if settled {
-            return Decision::Pass;
+        if settled && let Some(after_pass) = self.winrate_after_pass(color, settings, stop) {
+            if after_pass >= best.winrate - PASS_TOLERANCE {
+                return Decision::Pass;
+            }
         }
         let chosen = if settings.temperature > 0.0 {
             let weights: Vec<f64> = candidates

@@ -31,14 +31,14 @@ impl Level {
     pub fn settings(self) -> Settings {
         // (playouts per move, temperature, heavy playouts, seconds at most)
         let (playouts, temperature, heavy, max_seconds) = match self.0 {
-            1 => (40, 1.0, false, 1.0),
-            2 => (150, 0.7, false, 1.0),
-            3 => (400, 0.5, true, 2.0),
-            4 => (1_200, 0.3, true, 3.0),
-            5 => (3_000, 0.15, true, 5.0),
-            6 => (8_000, 0.0, true, 10.0),
-            7 => (20_000, 0.0, true, 15.0),
-            _ => (50_000, 0.0, true, 20.0),
+            1 => (30, 1.0, false, 1.0),
+            2 => (100, 0.7, false, 1.0),
+            3 => (250, 0.5, true, 2.0),
+            4 => (600, 0.3, true, 3.0),
+            5 => (1_500, 0.1, true, 5.0),
+            6 => (3_000, 0.0, true, 8.0),
+            7 => (6_000, 0.0, true, 10.0),
+            _ => (12_000, 0.0, true, 15.0),
         };
         Settings {
             playouts,

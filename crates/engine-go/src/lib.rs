@@ -17,7 +17,7 @@ mod level;
 mod pattern;
 pub mod playout;
 mod search;
-mod tactics;
+pub mod tactics;
 
 pub use engine::{Candidate, Decision, Engine, Estimate, Report};
 pub use level::{Level, LevelError, Settings};

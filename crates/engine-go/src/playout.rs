@@ -166,22 +166,49 @@ pub fn choose(
             }
         }
     }
+    // A self-atari of a few stones is refused while another move exists, but played
+    // rather than passing: it is how a nakade kills a group in a playout.
+    let mut fallback = PASS;
     let mut n = b.empty_count();
     while n > 0 {
         let k = rng.below(n);
         let i = b.empty_at(k);
-        if !b.is_eyeish(color, i)
-            && b.legal_at(color, i)
-            && !(policy.refuse_self_atari > 0.0
-                && is_self_atari(b, color, i)
-                && chance(rng, policy.refuse_self_atari))
-        {
-            return i;
+        if !b.is_eyeish(color, i) && b.legal_at(color, i) {
+            if policy.refuse_self_atari <= 0.0 || !is_self_atari(b, color, i) {
+                return i;
+            }
+            if fallback == PASS && merged_size(b, color, i) <= NAKADE_MAX {
+                fallback = i;
+            }
+            if !chance(rng, policy.refuse_self_atari) {
+                return i;
+            }
         }
         n -= 1;
         b.swap_empties(k, n);
     }
-    PASS
+    fallback
+}
+
+/// The largest chain a playout puts in atari itself when nothing else is left.
+const NAKADE_MAX: usize = 3;
+
+/// The size of the chain a stone of `color` on `i` would join.
+fn merged_size(b: &Board, color: Color, i: usize) -> usize {
+    let mut heads = [0usize; 4];
+    let mut k = 0;
+    let mut size = 1;
+    for n in b.cell_neighbours(i) {
+        if b.stone_at(n) == Some(color) {
+            let h = b.chain_head(n);
+            if !heads[..k].contains(&h) {
+                heads[k] = h;
+                k += 1;
+                size += b.chain_len(n);
+            }
+        }
+    }
+    size
 }
 
 /// Plays the board out from `color` to move until two passes in a row (or a move
