@@ -24,8 +24,17 @@ fn main() {
         .collect();
     let size = rows.len() as u8;
     let komi: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(7.5);
-    let mut engine = Engine::new(size, komi, 7).unwrap();
-    for (ch, c) in [('X', Color::Black), ('O', Color::White)] {
+    let seed: u64 = std::env::var("SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7);
+    let mut engine = Engine::new(size, komi, seed).unwrap();
+    let order = if args.get(4).map(String::as_str) == Some("wfirst") {
+        [('O', Color::White), ('X', Color::Black)]
+    } else {
+        [('X', Color::Black), ('O', Color::White)]
+    };
+    for (ch, c) in order {
         for (r, row) in rows.iter().enumerate() {
             for (k, x) in row.chars().enumerate() {
                 if x == ch {

@@ -25,12 +25,18 @@ const EXPAND_VISITS: u32 = 8;
 /// AMAF rate weigh the same.
 const RAVE_EQUIV: f32 = 3500.0;
 
+/// The UCB exploration coefficient: small, since priors and RAVE already spread the
+/// early visits.
+const EXPLORE: f32 = 0.0;
+
 /// Prior visits and wins (Michi's values).
 const PRIOR_EVEN: f32 = 10.0;
 const PRIOR_SELF_ATARI: f32 = 10.0;
 const PRIOR_CAPTURE_ONE: f32 = 15.0;
 const PRIOR_CAPTURE_MANY: f32 = 30.0;
 const PRIOR_LADDER: f32 = 20.0;
+/// Visits without wins for running into a ladder that works.
+const PRIOR_LADDER_RUN: f32 = 60.0;
 const PRIOR_PATTERN: f32 = 10.0;
 const PRIOR_NEAR: [f32; 3] = [24.0, 22.0, 8.0];
 const PRIOR_EMPTY_AREA: f32 = 10.0;
@@ -71,7 +77,7 @@ impl Node {
         if self.v > 0.0 { self.w / self.v } else { 0.5 }
     }
 
-    fn urgency(&self) -> f32 {
+    fn urgency(&self, explore: f32) -> f32 {
         let (v, av) = (self.v, self.av);
         if v + av <= 0.0 {
             return 0.5;
@@ -79,7 +85,7 @@ impl Node {
         let beta = av / (av + v + v * av / RAVE_EQUIV);
         let own = if v > 0.0 { self.w / v } else { 0.0 };
         let amaf = if av > 0.0 { self.aw / av } else { 0.0 };
-        (1.0 - beta) * own + beta * amaf
+        (1.0 - beta) * own + beta * amaf + explore / (1.0 + self.n as f32).sqrt()
     }
 
     pub fn children(&self) -> std::ops::Range<usize> {
@@ -318,8 +324,9 @@ impl Tree {
     fn select(&self, node: usize) -> usize {
         let mut best = usize::MAX;
         let mut best_u = f32::NEG_INFINITY;
+        let explore = EXPLORE * (1.0 + self.nodes[node].n as f32).ln().sqrt();
         for c in self.nodes[node].children() {
-            let u = self.nodes[c].urgency();
+            let u = self.nodes[c].urgency(explore);
             if u > best_u {
                 best_u = u;
                 best = c;
@@ -409,7 +416,7 @@ fn prior(
                     .iter()
                     .any(|&a| atari_captures(&run, color.opponent(), a, n));
                 if dies {
-                    v += PRIOR_SELF_ATARI;
+                    v += PRIOR_LADDER_RUN;
                 } else {
                     bonus(&mut v, &mut w, big);
                 }

@@ -13,10 +13,15 @@ fn p(s: &str) -> Point {
 }
 
 /// A 9x9 game with the stones of `rows` (top row first, `X` black, `O` white)
-/// placed by moves, black's first: the engine sees them as played.
-fn position(rows: &[&str], komi: f64) -> Engine {
+/// placed by moves, `first`'s stones first: the engine sees them as played, the
+/// last stone of the other colour as the last move.
+fn position(rows: &[&str], komi: f64, first: Color) -> Engine {
+    position_seeded(rows, komi, first, 7)
+}
+
+fn position_seeded(rows: &[&str], komi: f64, first: Color, seed: u64) -> Engine {
     let size = rows.len() as u8;
-    let mut engine = Engine::new(size, komi, 7).unwrap();
+    let mut engine = Engine::new(size, komi, seed).unwrap();
     let mut stones = [Vec::new(), Vec::new()];
     for (r, row) in rows.iter().enumerate() {
         for (c, ch) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
@@ -28,7 +33,7 @@ fn position(rows: &[&str], komi: f64) -> Engine {
             }
         }
     }
-    for color in [Color::Black, Color::White] {
+    for color in [first, first.opponent()] {
         for &q in &stones[color.index()] {
             engine.play(color, Move::Place(q)).unwrap();
         }
@@ -47,32 +52,31 @@ fn best(engine: &mut Engine, color: Color, playouts: u64) -> Decision {
     report.decision
 }
 
-/// White's E5 stone, in atari, and the black stones of a ladder running down to the
-/// lower left; `breaker` adds a white stone on the ladder's path.
-fn ladder(breaker: bool) -> Engine {
-    let rows = [
-        ". . . . . . . . .",
-        ". . . . . . . . .",
+/// White's chain E5-E7, in atari from black's last move, would run down a ladder to
+/// the lower left; `breaker` adds a white stone on the ladder's path (B3).
+fn ladder(breaker: bool, seed: u64) -> Engine {
+    let mut rows = [
         ". . . . . . . . .",
         ". . . . X . . . .",
+        ". . . X O X . . .",
+        ". . . X O X . . .",
         ". . . X O X . . .",
         ". . . . . X . . .",
         ". . . . . . . . .",
         ". . . . . . . . .",
         ". . . . . . . . .",
     ];
-    let mut engine = position(&rows, 7.5);
     if breaker {
-        engine.play(Color::White, Move::Place(p("B3"))).unwrap();
+        rows[6] = ". O . . . . . . .";
     }
-    engine
+    position_seeded(&rows, 7.5, Color::White, seed)
 }
 
 #[test]
 fn the_ladder_reader_sees_a_working_ladder_and_a_broken_one() {
     use qiyuan_engine_go::tactics::ladder_captures;
     for (breaker, dies) in [(false, true), (true, false)] {
-        let engine = ladder(breaker);
+        let engine = ladder(breaker, 1);
         let b = engine.board();
         assert_eq!(
             ladder_captures(b, b.cell_of(p("E5"))),
@@ -83,33 +87,32 @@ fn the_ladder_reader_sees_a_working_ladder_and_a_broken_one() {
 }
 
 #[test]
-fn the_engine_runs_from_a_broken_ladder_and_not_into_a_working_one() {
-    let mut working = ladder(false);
-    let d = best(&mut working, Color::White, 4000);
-    assert_ne!(d, Decision::Play(p("E4")), "ran into a working ladder");
-    let mut broken = ladder(true);
-    assert_eq!(
-        best(&mut broken, Color::White, 4000),
-        Decision::Play(p("E4"))
-    );
+fn playouts_run_from_a_broken_ladder_and_not_into_a_working_one() {
+    use qiyuan_engine_go::playout::atari_moves;
+    for (breaker, runs) in [(false, false), (true, true)] {
+        let engine = ladder(breaker, 1);
+        let b = engine.board();
+        let mut moves = Vec::new();
+        atari_moves(b, Color::White, b.cell_of(p("F5")), &mut moves);
+        assert_eq!(
+            moves.contains(&b.cell_of(p("E4"))),
+            runs,
+            "breaker {breaker}: {moves:?}"
+        );
+    }
 }
 
 #[test]
-fn the_engine_chases_a_working_ladder() {
-    // White's E5 has two liberties; black's atari on the right side starts a ladder
-    // that works, and capturing the cutting stone is what black needs.
-    let rows = [
-        ". . . . . . . . .",
-        ". . . . . . . . .",
-        ". . . . . . . . .",
-        ". . . . X O . . .",
-        ". . . X O . . . .",
-        ". . . . . X . . .",
-        ". . . . . . . . .",
-        ". . . . . . . . .",
-        ". . . . . . . . .",
-    ];
-    let _ = rows;
+fn the_engine_does_not_run_into_a_working_ladder() {
+    for seed in 1..=3 {
+        let mut engine = ladder(false, seed);
+        let d = best(&mut engine, Color::White, 4000);
+        assert_ne!(
+            d,
+            Decision::Play(p("E4")),
+            "seed {seed}: ran into the ladder"
+        );
+    }
 }
 
 /// A white corner group whose eye space is the straight three A1-B1-C1, inside a
@@ -128,7 +131,7 @@ fn straight_three() -> Engine {
         "O O O O X O . O O",
         ". . . O X O O . O",
     ];
-    position(&rows, 7.5)
+    position(&rows, 7.5, Color::Black)
 }
 
 #[test]
@@ -149,6 +152,7 @@ fn white_lives_in_the_corner_on_its_vital_point() {
     );
 }
 
+/// White's last move was E3; its four stones C6-F6 are in atari at G6.
 #[test]
 fn a_chain_in_atari_is_captured() {
     let rows = [
@@ -162,7 +166,7 @@ fn a_chain_in_atari_is_captured() {
         ". . . . . . . . .",
         ". . . . . . . . .",
     ];
-    let mut engine = position(&rows, 7.5);
+    let mut engine = position(&rows, 7.5, Color::Black);
     assert_eq!(
         best(&mut engine, Color::Black, 2000),
         Decision::Play(p("G6"))
@@ -183,7 +187,7 @@ fn a_self_atari_is_refused_for_the_move_that_saves() {
         ". . . . . . . . .",
         ". . . . . . . . .",
     ];
-    let mut engine = position(&rows, 7.5);
+    let mut engine = position(&rows, 7.5, Color::White);
     assert_eq!(
         best(&mut engine, Color::Black, 2000),
         Decision::Play(p("F5"))
@@ -203,7 +207,7 @@ fn finished() -> Engine {
         "X X . X X O O . O",
         ". X X X X O . O .",
     ];
-    position(&rows, 7.5)
+    position(&rows, 7.5, Color::Black)
 }
 
 #[test]
