@@ -252,7 +252,7 @@ impl Engine {
                 )
             })
             .collect();
-        candidates.sort_by(|a, b| b.1.visits.cmp(&a.1.visits));
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.1.visits));
         let decision = self.decide(color, settings, &candidates, &ownership, stop);
         let winrate = match decision {
             Decision::Play(p) => candidates
@@ -342,10 +342,11 @@ impl Engine {
             }
             Move::Pass => true,
         });
-        if settled && let Some(after_pass) = self.winrate_after_pass(color, settings, stop) {
-            if after_pass >= best.winrate - PASS_TOLERANCE {
-                return Decision::Pass;
-            }
+        if settled
+            && let Some(after_pass) = self.winrate_after_pass(color, settings, stop)
+            && after_pass >= best.winrate - PASS_TOLERANCE
+        {
+            return Decision::Pass;
         }
         let chosen = if settings.temperature > 0.0 {
             let weights: Vec<f64> = candidates

@@ -403,9 +403,7 @@ fn prior(
         };
         if let Some(lib) = atari_liberty(b, n) {
             debug_assert_eq!(lib, i);
-            if c != color {
-                bonus(&mut v, &mut w, big);
-            } else if after.liberties >= 3 {
+            if c != color || after.liberties >= 3 {
                 bonus(&mut v, &mut w, big);
             } else if after.liberties == 2 {
                 let mut run = b.clone();
