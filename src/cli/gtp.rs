@@ -108,10 +108,16 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         settings,
         clock: Clock::default(),
     };
-    let stdin = std::io::stdin();
+    let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line?;
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        // Bytes that are not UTF-8 cannot be a command; they become U+FFFD and fail.
+        let line = String::from_utf8_lossy(&bytes);
         let Some((id, words)) = parse_line(&line) else {
             continue;
         };
