@@ -120,11 +120,21 @@ def main():
     ap.add_argument("--komi", type=float, default=7.5)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--scorer", default="/usr/games/gnugo --mode gtp --chinese-rules")
+    ap.add_argument(
+        "--max-seconds",
+        type=float,
+        default=0,
+        help="start no game after this many seconds (0: no limit); the summary counts the games played",
+    )
     args = ap.parse_args()
     max_moves = 3 * args.size * args.size
     a_points = 0.0
     cpu = {"a": 0.0, "b": 0.0}
+    started = time.time()
+    played = 0
     for g in range(args.games):
+        if args.max_seconds and time.time() - started > args.max_seconds:
+            break
         seed = args.first_seed + g
         a_black = g % 2 == 0
         cb, cw = (args.a, args.b) if a_black else (args.b, args.a)
@@ -141,12 +151,12 @@ def main():
             f" A {a_points:g}/{played} ({100 * p:.0f}%)",
             flush=True,
         )
-    n = args.games
+    n = max(played, 1)
     p = a_points / n
     se = math.sqrt(max(p * (1 - p), 0.25 / n) / n)
     lo, hi = elo(max(p - 1.96 * se, 0)), elo(min(p + 1.96 * se, 1))
     print(
-        f"A scored {a_points:g}/{n} = {100 * p:.1f}% +- {196 * se:.1f}%:"
+        f"A scored {a_points:g}/{played} = {100 * p:.1f}% +- {196 * se:.1f}%:"
         f" Elo {elo(p):+.0f} (95% {lo:+.0f} .. {hi:+.0f});"
         f" thinking wall time A {cpu['a']:.0f}s, B {cpu['b']:.0f}s"
     )
