@@ -246,3 +246,22 @@ fn a_search_is_deterministic_given_its_seed_and_stops_on_its_flag() {
     assert_eq!(report.playouts, 0);
     assert!(matches!(report.decision, Decision::Play(_)));
 }
+
+#[test]
+fn the_engine_plays_legal_games_on_13x13_and_19x19() {
+    for size in [13u8, 19] {
+        let mut engine = Engine::new(size, 7.5, 3).unwrap();
+        for _ in 0..8 {
+            let c = engine.to_move();
+            let report = engine.genmove(c, &settings(300), &AtomicBool::new(false));
+            assert_eq!(
+                report.ownership.len(),
+                usize::from(size) * usize::from(size)
+            );
+            let Decision::Play(q) = report.decision else {
+                panic!("{size}x{size}: {:?} in the opening", report.decision);
+            };
+            engine.play(c, Move::Place(q)).unwrap();
+        }
+    }
+}
