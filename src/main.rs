@@ -40,6 +40,9 @@ enum Command {
     #[cfg(feature = "doudizhu")]
     #[command(subcommand)]
     Doudizhu(cli::doudizhu::Command),
+    /// Run a built-in engine over its game's protocol (GTP for Go).
+    #[cfg(feature = "go")]
+    Engine(cli::engine::Args),
     /// Swiss tournaments: pairing and standings from TRF files.
     #[cfg(feature = "swiss")]
     #[command(subcommand)]
@@ -62,6 +65,8 @@ fn main() -> ExitCode {
         Command::Go(cmd) => cli::go::run(cmd),
         #[cfg(feature = "doudizhu")]
         Command::Doudizhu(cmd) => cli::doudizhu::run(cmd),
+        #[cfg(feature = "go")]
+        Command::Engine(args) => cli::engine::run(args),
         #[cfg(feature = "swiss")]
         Command::Swiss(cmd) => cli::swiss::run(cmd),
     };

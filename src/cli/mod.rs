@@ -5,7 +5,11 @@ pub mod bench_load;
 #[cfg(feature = "doudizhu")]
 pub mod doudizhu;
 #[cfg(feature = "go")]
+pub mod engine;
+#[cfg(feature = "go")]
 pub mod go;
+#[cfg(feature = "go")]
+pub mod gtp;
 pub mod perft;
 #[cfg(feature = "chess")]
 pub mod pgn;

@@ -538,17 +538,131 @@ impl Board {
             .collect()
     }
 
-    // The random playout's helpers: the unordered list of empty cells.
+    // Cell-level access for playouts and engines (`qiyuan-engine-go`): a cell is an
+    // index into the padded board, with a ring of border cells around the points, so
+    // that a neighbour is always an index away. These are the hot paths of Monte Carlo
+    // search; the point-level methods above are the ones to use elsewhere.
 
-    pub(crate) fn empty_count(&self) -> usize {
+    /// The distance between vertically adjacent cells (the board's side plus two).
+    #[inline]
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// How many cells the padded board has (every cell index is below this).
+    #[inline]
+    pub fn cell_count(&self) -> usize {
+        self.stride * self.stride
+    }
+
+    /// The cell of a point on the board.
+    #[inline]
+    pub fn cell_of(&self, p: Point) -> usize {
+        self.idx(p)
+    }
+
+    /// The point of a cell on the board.
+    #[inline]
+    pub fn point_of(&self, i: usize) -> Point {
+        self.point(i)
+    }
+
+    /// What stands on cell `i`: 0 empty, 1 black, 2 white, 3 off the board.
+    #[inline]
+    pub fn cell_code(&self, i: usize) -> u8 {
+        self.cells[i]
+    }
+
+    /// The stone on cell `i`, if any.
+    #[inline]
+    pub fn stone_at(&self, i: usize) -> Option<Color> {
+        match self.cells[i] {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// Whether cell `i` is an empty point of the board.
+    #[inline]
+    pub fn is_empty_cell(&self, i: usize) -> bool {
+        self.cells[i] == EMPTY
+    }
+
+    /// The four cells next to the on-board cell `i` (some may be border).
+    #[inline]
+    pub fn cell_neighbours(&self, i: usize) -> [usize; 4] {
+        self.neighbours(i)
+    }
+
+    /// The head of the chain on the stone cell `i`: equal for every stone of a chain.
+    #[inline]
+    pub fn chain_head(&self, i: usize) -> usize {
+        self.head[i] as usize
+    }
+
+    /// The number of stones of the chain on the stone cell `i`.
+    #[inline]
+    pub fn chain_len(&self, i: usize) -> usize {
+        self.stones[self.head[i] as usize] as usize
+    }
+
+    /// The next stone of the chain on the stone cell `i` (the chain is a cycle).
+    #[inline]
+    pub fn chain_next(&self, i: usize) -> usize {
+        self.next[i] as usize
+    }
+
+    /// Fills `out` with distinct liberties of the chain on the stone cell `i`, stopping
+    /// once `out` is full, and returns how many it found. With `out` of length `n`, a
+    /// result below `n` is the chain's exact liberty count.
+    pub fn chain_liberties(&self, i: usize, out: &mut [usize]) -> usize {
+        let mut found = 0;
+        if out.is_empty() {
+            return 0;
+        }
+        let h = self.head[i] as usize;
+        let mut s = h;
+        loop {
+            for n in self.neighbours(s) {
+                if self.cells[n] == EMPTY && !out[..found].contains(&n) {
+                    out[found] = n;
+                    found += 1;
+                    if found == out.len() {
+                        return found;
+                    }
+                }
+            }
+            s = self.next[s] as usize;
+            if s == h {
+                return found;
+            }
+        }
+    }
+
+    /// The cell the side to move may not play because it would retake a ko (0: none).
+    #[inline]
+    pub fn ko_cell(&self) -> usize {
+        self.ko
+    }
+
+    /// How many empty points the board has.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
         self.n_empty
     }
 
-    pub(crate) fn empty_at(&self, k: usize) -> usize {
+    /// The `k`th entry of the board's unordered list of empty cells (`k` below
+    /// [`Board::empty_count`]).
+    #[inline]
+    pub fn empty_at(&self, k: usize) -> usize {
         self.empties[k] as usize
     }
 
-    pub(crate) fn swap_empties(&mut self, a: usize, b: usize) {
+    /// Swaps two entries of the list of empty cells: playouts set candidates aside
+    /// this way without allocating.
+    #[inline]
+    pub fn swap_empties(&mut self, a: usize, b: usize) {
         let (ia, ib) = (self.empties[a], self.empties[b]);
         self.empties[a] = ib;
         self.empties[b] = ia;
@@ -556,15 +670,16 @@ impl Board {
         self.empty_pos[ia as usize] = b as u16;
     }
 
-    /// Whether `color` may play on the empty cell `i` (simple ko).
+    /// Whether `color` may play on the empty cell `i` (simple ko, no suicide).
     #[inline]
-    pub(crate) fn legal_at(&self, color: Color, i: usize) -> bool {
+    pub fn legal_at(&self, color: Color, i: usize) -> bool {
         i != self.ko && self.has_liberty_after(cell_of(color), i)
     }
 
-    /// Plays on a cell already known to be legal.
+    /// Plays on a cell [`Board::legal_at`] allowed; returns the stones captured.
+    /// Playing anywhere else leaves the board inconsistent.
     #[inline]
-    pub(crate) fn play_at(&mut self, color: Color, i: usize) -> u32 {
+    pub fn play_at(&mut self, color: Color, i: usize) -> u32 {
         self.place(color, i)
     }
 
@@ -572,7 +687,7 @@ impl Board {
     /// stones, with too few enemy stones on the diagonals to make it false. Playouts
     /// do not fill such points.
     #[inline]
-    pub(crate) fn is_eyeish(&self, color: Color, i: usize) -> bool {
+    pub fn is_eyeish(&self, color: Color, i: usize) -> bool {
         let me = cell_of(color);
         if self
             .neighbours(i)

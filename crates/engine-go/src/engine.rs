@@ -1,0 +1,436 @@
+//! A game as the engine follows it: the board, the positions seen (for superko), the
+//! search tree kept from move to move, and the decisions: a move, a pass, or resign.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use qiyuan_go::playout::Rng;
+use qiyuan_go::{Board, Color, IllegalMove, Move, Point, Score, SizeError, area};
+
+use crate::level::Settings;
+use crate::playout::{PASS, Policy, owner, playout};
+use crate::search::{Root, Tree};
+
+/// An empty point whose ownership is at least this sure is settled: a move there
+/// gains nothing.
+const SETTLED: f32 = 0.8;
+/// A pass is played when it loses at most this much win rate against the best move.
+const PASS_TOLERANCE: f32 = 0.05;
+/// Simulations before the engine trusts a win rate enough to resign on it.
+const RESIGN_MIN_PLAYOUTS: u32 = 300;
+/// The most tree nodes one engine keeps (about 32 bytes each).
+const MAX_NODES: usize = 3_000_000;
+
+/// What the engine decided to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Play(Point),
+    Pass,
+    Resign,
+}
+
+/// A searched root move.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub mv: Move,
+    pub visits: u32,
+    /// For the side to move.
+    pub winrate: f32,
+}
+
+/// The result of a search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub decision: Decision,
+    /// The chosen move's win rate for the side to move (the best move's if it passed
+    /// or resigned).
+    pub winrate: f32,
+    /// Simulations this search ran.
+    pub playouts: u64,
+    /// Root moves by visits, most visited first.
+    pub candidates: Vec<Candidate>,
+    /// Who owns each point at the end of the playouts, row by row from the bottom
+    /// (as [`qiyuan_go::AreaCount::owner`]): +1 always black, -1 always white.
+    pub ownership: Vec<f32>,
+}
+
+/// The count the engine expects, with the stones it thinks dead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    pub score: Score,
+    /// Stones the playouts capture more often than not.
+    pub dead: Vec<Point>,
+    /// As [`Report::ownership`].
+    pub ownership: Vec<f32>,
+}
+
+/// A game followed by the engine, with its search tree.
+pub struct Engine {
+    board: Board,
+    komi: f64,
+    to_move: Color,
+    history: Vec<(Color, Move)>,
+    seen: HashSet<u64>,
+    tree: Tree,
+    /// Whether the tree's root is the current position with `to_move` to play.
+    tree_valid: bool,
+    rng: Rng,
+}
+
+impl Engine {
+    /// A new game on an empty board of side `size` with `komi`, randomness from `seed`.
+    pub fn new(size: u8, komi: f64, seed: u64) -> Result<Engine, SizeError> {
+        let board = Board::new(size)?;
+        let cells = board.cell_count();
+        let mut seen = HashSet::new();
+        seen.insert(board.hash());
+        Ok(Engine {
+            board,
+            komi,
+            to_move: Color::Black,
+            history: Vec::new(),
+            seen,
+            tree: Tree::new(cells, MAX_NODES),
+            tree_valid: false,
+            rng: Rng::new(seed),
+        })
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn size(&self) -> u8 {
+        self.board.size()
+    }
+
+    pub fn komi(&self) -> f64 {
+        self.komi
+    }
+
+    pub fn set_komi(&mut self, komi: f64) {
+        self.komi = komi;
+        self.tree_valid = false;
+    }
+
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    pub fn history(&self) -> &[(Color, Move)] {
+        &self.history
+    }
+
+    /// Empties the board (same size and komi); the random state goes on.
+    pub fn clear(&mut self) {
+        let fresh = Board::new(self.board.size()).unwrap_or_else(|_| self.board.clone());
+        self.board = fresh;
+        self.to_move = Color::Black;
+        self.history.clear();
+        self.seen.clear();
+        self.seen.insert(self.board.hash());
+        self.tree_valid = false;
+    }
+
+    /// Whether `color` may play `mv` now (simple ko, suicide, positional superko).
+    pub fn check(&self, color: Color, mv: Move) -> Result<(), IllegalMove> {
+        let Move::Place(p) = mv else { return Ok(()) };
+        self.board.check(color, p)?;
+        if self.seen.contains(&self.board.hash_after(color, p)) {
+            return Err(IllegalMove::Superko(p));
+        }
+        Ok(())
+    }
+
+    /// Plays `mv` for `color` (either colour may move, as GTP allows); the search
+    /// tree follows when the move is one it searched.
+    pub fn play(&mut self, color: Color, mv: Move) -> Result<(), IllegalMove> {
+        self.check(color, mv)?;
+        if self.tree_valid && color == self.to_move {
+            let cell = match mv {
+                Move::Place(p) => self.board.cell_of(p),
+                Move::Pass => PASS,
+            };
+            self.tree_valid = self.tree.advance(cell);
+        } else {
+            self.tree_valid = false;
+        }
+        self.board.play_move(color, mv)?;
+        self.seen.insert(self.board.hash());
+        self.history.push((color, mv));
+        self.to_move = color.opponent();
+        Ok(())
+    }
+
+    /// Takes back the last move; false if there is none.
+    pub fn undo(&mut self) -> bool {
+        if self.history.pop().is_none() {
+            return false;
+        }
+        let moves = std::mem::take(&mut self.history);
+        self.clear();
+        for (c, m) in moves {
+            // Moves that were legal once replay legally.
+            let _ = self.play(c, m);
+        }
+        self.tree_valid = false;
+        true
+    }
+
+    /// The last two moves as cells, newest first.
+    fn last_cells(&self) -> [usize; 2] {
+        let cell = |k: usize| match self.history.iter().rev().nth(k) {
+            Some((_, Move::Place(p))) => self.board.cell_of(*p),
+            _ => PASS,
+        };
+        [cell(0), cell(1)]
+    }
+
+    /// Cells `color` may not play now because of positional superko alone.
+    fn superko_cells(&self, color: Color) -> Vec<usize> {
+        self.board
+            .points()
+            .filter(|&p| {
+                self.board.check(color, p).is_ok()
+                    && self.seen.contains(&self.board.hash_after(color, p))
+            })
+            .map(|p| self.board.cell_of(p))
+            .collect()
+    }
+
+    fn ownership_of_tree(&self) -> Vec<f32> {
+        let n = self.tree.own_count.max(1) as f32;
+        self.board
+            .points()
+            .map(|p| self.tree.own_sum[self.board.cell_of(p)] / n)
+            .collect()
+    }
+
+    /// Searches for `color`'s move with `settings`, until its playouts ran or `stop`
+    /// is set, and decides. The move is not played: call [`Engine::play`].
+    pub fn genmove(&mut self, color: Color, settings: &Settings, stop: &AtomicBool) -> Report {
+        if color != self.to_move || !self.tree_valid {
+            self.to_move = color;
+            self.tree.clear();
+        }
+        self.tree_valid = true;
+        let forbidden = self.superko_cells(color);
+        let root = Root {
+            board: &self.board,
+            to_move: color,
+            last: self.last_cells(),
+            komi: self.komi as f32,
+            forbidden: &forbidden,
+        };
+        let kept = u64::from(self.tree.root().n);
+        let budget = settings
+            .playouts
+            .saturating_sub(kept)
+            .max(settings.playouts / 4)
+            .max(1);
+        let ran = self
+            .tree
+            .search(&root, budget, &settings.policy, &mut self.rng, stop);
+        let ownership = self.ownership_of_tree();
+        let mut candidates: Vec<(usize, Candidate)> = self
+            .tree
+            .root()
+            .children()
+            .map(|c| {
+                let node = &self.tree.nodes[c];
+                let mv = match node.mv as usize {
+                    PASS => Move::Pass,
+                    cell => Move::Place(self.board.point_of(cell)),
+                };
+                (
+                    node.mv as usize,
+                    Candidate {
+                        mv,
+                        visits: node.n,
+                        winrate: node.winrate(),
+                    },
+                )
+            })
+            .collect();
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.1.visits));
+        let decision = self.decide(color, settings, &candidates, &ownership, stop);
+        let winrate = match decision {
+            Decision::Play(p) => candidates
+                .iter()
+                .find(|c| c.1.mv == Move::Place(p))
+                .map_or(0.5, |c| c.1.winrate),
+            _ => candidates.first().map_or(0.5, |c| c.1.winrate),
+        };
+        Report {
+            decision,
+            winrate,
+            playouts: ran,
+            candidates: candidates.into_iter().map(|c| c.1).collect(),
+            ownership,
+        }
+    }
+
+    /// Our win rate if we pass now, from a search of the opponent's replies; None if
+    /// the search was stopped before it could say.
+    fn winrate_after_pass(
+        &mut self,
+        color: Color,
+        settings: &Settings,
+        stop: &AtomicBool,
+    ) -> Option<f32> {
+        let mut board = self.board.clone();
+        board.pass();
+        let last = self.last_cells();
+        let root = Root {
+            board: &board,
+            to_move: color.opponent(),
+            last: [PASS, last[0]],
+            komi: self.komi as f32,
+            forbidden: &[],
+        };
+        let budget = (settings.playouts / 4).clamp(100.min(settings.playouts), 20_000);
+        let mut tree = Tree::new(board.cell_count(), MAX_NODES / 4);
+        let ran = tree.search(&root, budget, &settings.policy, &mut self.rng, stop);
+        if ran < budget {
+            return None;
+        }
+        let best = tree
+            .root()
+            .children()
+            .max_by_key(|&c| tree.nodes[c].n)
+            .map(|c| tree.nodes[c].winrate())?;
+        Some(1.0 - best)
+    }
+
+    fn decide(
+        &mut self,
+        color: Color,
+        settings: &Settings,
+        candidates: &[(usize, Candidate)],
+        ownership: &[f32],
+        stop: &AtomicBool,
+    ) -> Decision {
+        let Some((_, best)) = candidates.first() else {
+            return Decision::Pass;
+        };
+        let Move::Place(_) = best.mv else {
+            return Decision::Pass;
+        };
+        if let Some(floor) = settings.resign_below
+            && best.winrate < floor
+            && self.tree.root().n >= RESIGN_MIN_PLAYOUTS
+            && self.history.len() >= usize::from(self.size()) * usize::from(self.size()) / 4
+        {
+            return Decision::Resign;
+        }
+        // After the opponent's pass, pass too when the count as it stands wins.
+        if let Some((c, Move::Pass)) = self.history.last()
+            && *c == color.opponent()
+        {
+            let dead = dead_stones(&self.board, ownership);
+            let score = Score::new(&area(&self.board, &dead), self.komi, 0.0);
+            if score.winner() == Some(color) {
+                return Decision::Pass;
+            }
+        }
+        // When every move is on a settled point, a pass may lose nothing: search the
+        // position after a pass for the opponent, and pass if it is as good for us.
+        let size = usize::from(self.size());
+        let settled = candidates.iter().all(|(_, c)| match c.mv {
+            Move::Place(p) => {
+                ownership[usize::from(p.row) * size + usize::from(p.col)].abs() >= SETTLED
+            }
+            Move::Pass => true,
+        });
+        if settled
+            && let Some(after_pass) = self.winrate_after_pass(color, settings, stop)
+            && after_pass >= best.winrate - PASS_TOLERANCE
+        {
+            return Decision::Pass;
+        }
+        let chosen = if settings.temperature > 0.0 {
+            let weights: Vec<f64> = candidates
+                .iter()
+                .map(|(_, c)| f64::from(c.visits).powf(1.0 / settings.temperature))
+                .collect();
+            let total: f64 = weights.iter().sum();
+            let mut x = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+            let mut pick = 0;
+            for (k, w) in weights.iter().enumerate() {
+                if x < *w {
+                    pick = k;
+                    break;
+                }
+                x -= w;
+            }
+            &candidates[pick].1
+        } else {
+            best
+        };
+        match chosen.mv {
+            Move::Place(p) => Decision::Play(p),
+            Move::Pass => Decision::Pass,
+        }
+    }
+
+    /// Plays `playouts` heavy playouts from the position (stopping early if `stop` is
+    /// set) and counts it as they end: the stones they mostly capture are dead.
+    pub fn estimate(&mut self, playouts: u64, stop: &AtomicBool) -> Estimate {
+        let mut own = vec![0f32; self.board.cell_count()];
+        let mut moves = Vec::new();
+        let mut scratch = Vec::new();
+        let last = self.last_cells();
+        let mut n = 0u32;
+        while u64::from(n) < playouts && !stop.load(Ordering::Relaxed) {
+            let mut b = self.board.clone();
+            moves.clear();
+            playout(
+                &mut b,
+                self.to_move,
+                last,
+                &Policy::HEAVY,
+                &mut self.rng,
+                &mut moves,
+                &mut scratch,
+            );
+            for p in self.board.points() {
+                let i = self.board.cell_of(p);
+                match owner(&b, i) {
+                    Some(Color::Black) => own[i] += 1.0,
+                    Some(Color::White) => own[i] -= 1.0,
+                    None => {}
+                }
+            }
+            n += 1;
+        }
+        let n = n.max(1) as f32;
+        let ownership: Vec<f32> = self
+            .board
+            .points()
+            .map(|p| own[self.board.cell_of(p)] / n)
+            .collect();
+        let dead = dead_stones(&self.board, &ownership);
+        let score = Score::new(&area(&self.board, &dead), self.komi, 0.0);
+        Estimate {
+            score,
+            dead,
+            ownership,
+        }
+    }
+}
+
+/// Stones on points the other colour owns in most playouts.
+fn dead_stones(board: &Board, ownership: &[f32]) -> Vec<Point> {
+    let size = usize::from(board.size());
+    board
+        .points()
+        .filter(|&p| {
+            let o = ownership[usize::from(p.row) * size + usize::from(p.col)];
+            match board.get(p) {
+                Some(Color::Black) => o < 0.0,
+                Some(Color::White) => o > 0.0,
+                None => false,
+            }
+        })
+        .collect()
+}
