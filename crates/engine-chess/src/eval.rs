@@ -109,10 +109,10 @@ const PASSED_EG: [i32; 8] = [0, 10, 16, 30, 55, 90, 140, 0];
 fn adjacent_files(f: usize) -> Bitboard {
     let mut b = Bitboard(0);
     if f > 0 {
-        b = b | Bitboard(0x0101_0101_0101_0101 << (f - 1));
+        b |= Bitboard(0x0101_0101_0101_0101 << (f - 1));
     }
     if f < 7 {
-        b = b | Bitboard(0x0101_0101_0101_0101 << (f + 1));
+        b |= Bitboard(0x0101_0101_0101_0101 << (f + 1));
     }
     b
 }
@@ -156,7 +156,7 @@ fn side_terms(board: &Board, us: Color, phase_mg: &mut i32, phase_eg: &mut i32) 
     // Squares attacked by their pawns: our pieces' mobility does not count them.
     let mut their_pawn_att = Bitboard(0);
     for sq in their_pawns {
-        their_pawn_att = their_pawn_att | pawn_attacks(them, sq);
+        their_pawn_att |= pawn_attacks(them, sq);
     }
     let mobility_area = !(own | their_pawn_att);
 

@@ -355,8 +355,7 @@ impl Run<'_> {
         let mut best_pv = Vec::new();
         let mut best_index = 0;
         self.stack.push(root_hash);
-        for i in 0..order.len() {
-            let m = order[i].0;
+        for (i, &(m, _)) in order.iter().enumerate() {
             let mut child = root.clone();
             let child_hash = root
                 .update_zobrist_hash::<Zobrist64>(Zobrist64(root_hash), m, EnPassantMode::Legal)
@@ -572,8 +571,13 @@ impl Run<'_> {
             // Null move: give the opponent a free move; still winning means cut.
             let us = pos.turn();
             let big = pos.board().by_color(us) & !(pos.board().pawns() | pos.board().kings());
-            if allow_null && depth >= 3 && static_eval >= beta && big.any() {
-                if let Ok(null) = pos.clone().swap_turn() {
+            if allow_null
+                && depth >= 3
+                && static_eval >= beta
+                && big.any()
+                && let Ok(null) = pos.clone().swap_turn()
+            {
+                {
                     let nh = hash(&null);
                     let r = 3 + depth / 6;
                     self.stack.push(h);
