@@ -22,6 +22,8 @@ enum Command {
     /// Load generator: simulated players over real WebSockets against a server.
     #[cfg(feature = "server")]
     BenchLoad(cli::bench_load::Args),
+    /// A built-in engine over UCI (chess), UCI or UCCI (xiangqi) or GTP (Go).
+    Engine(cli::engine::Args),
     /// Count the leaf nodes of the legal move tree from a position.
     Perft(cli::perft::Args),
     /// Chess records.
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => cli::serve::run(args),
         #[cfg(feature = "server")]
         Command::BenchLoad(args) => cli::bench_load::run(args),
+        Command::Engine(args) => cli::engine::run(args),
         Command::Perft(args) => cli::perft::run(args),
         #[cfg(feature = "chess")]
         Command::Pgn(cmd) => cli::pgn::run(cmd),

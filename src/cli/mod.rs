@@ -4,6 +4,7 @@
 pub mod bench_load;
 #[cfg(feature = "doudizhu")]
 pub mod doudizhu;
+pub mod engine;
 #[cfg(feature = "go")]
 pub mod go;
 pub mod perft;
