@@ -1,4 +1,4 @@
-//! Tactics with known best moves (checked with Stockfish 17 at depth 18: each
+//! Tactics with known best moves (checked with Stockfish 15.1 at depth 18, MultiPV 2: each
 //! first move is the only one that keeps the stated result), solved by fixed-depth
 //! searches, which are deterministic.
 

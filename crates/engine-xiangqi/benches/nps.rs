@@ -13,7 +13,7 @@ const NODES: u64 = 200_000;
 const FENS: [&str; 3] = [
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
     "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1",
-    "3k5/4a4/4ba3/9/2b6/9/9/4B4/3RA4/3AK4 w - - 0 1",
+    "4k4/4a4/4ba3/9/2b6/9/9/4B4/3RA4/3AK4 w - - 0 1",
 ];
 
 fn main() {
