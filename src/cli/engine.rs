@@ -175,9 +175,10 @@ impl<S: Send + 'static> Worker<S> {
         self.wait();
     }
 
-    /// The idle searcher (waits for a running search first).
+    /// The idle searcher (stops a running search first: a GUI that changes
+    /// options or starts a new game mid-search has given up on it).
     fn idle(&mut self) -> Option<&mut S> {
-        self.wait();
+        self.stop();
         self.searcher.as_mut()
     }
 
@@ -323,7 +324,6 @@ mod chess {
                 }
                 Some("position") => match parse_position(&words) {
                     Ok((p, h)) => {
-                        worker.wait();
                         pos = p;
                         history = h;
                     }
@@ -525,7 +525,6 @@ mod xiangqi {
                 }
                 Some("position") => match parse_position(&words, dialect) {
                     Ok((s, m)) => {
-                        worker.wait();
                         start = s;
                         moves = m;
                         banned.clear();
@@ -646,8 +645,13 @@ mod tests {
             hard,
             Some(Duration::from_millis((59_970 / 30 + 450) * 5 / 2))
         );
-        // Black has a second left: never more than a third of it.
-        let (_, hard) = plan_time(&go, 1, None);
+        // Black has a second left for its last move before the control: never
+        // more than a third of it.
+        let last = parse_go(
+            &["go", "wtime", "60000", "btime", "1000", "movestogo", "1"],
+            0,
+        );
+        let (_, hard) = plan_time(&last, 1, None);
         assert_eq!(hard, Some(Duration::from_millis(970 / 3)));
         // A level's cap bounds both.
         let (soft, hard) = plan_time(&go, 0, Some(100));
