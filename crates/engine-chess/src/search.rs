@@ -261,10 +261,11 @@ impl Run<'_> {
             } else {
                 self.root_aspiration(root, root_hash, depth as i32, prev, &mut order)
             };
-            if self.stopped && iter_best.is_none() {
-                break;
-            }
-            if let Some(m) = iter_best {
+            // A stopped iteration counts only in PVS, whose first root move is
+            // the previous best: a move that beat it was fully searched. A noisy
+            // iteration stopped early has scored only some root moves.
+            let usable = !self.stopped || limits.noise == 0;
+            if let Some(m) = iter_best.filter(|_| usable) {
                 best = m;
                 best_score = score;
                 best_pv = pv;

@@ -178,3 +178,27 @@ fn repeating_the_game_is_a_draw_the_lost_side_takes() {
         without.score
     );
 }
+
+#[test]
+fn a_noisy_search_cut_short_keeps_its_last_whole_iteration() {
+    let p = pos("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    let stop = AtomicBool::new(false);
+    for seed in 0..8 {
+        let cut = Limits {
+            depth: 8,
+            nodes: 3_000,
+            noise: 200,
+            seed,
+        };
+        let r = Searcher::new(4).search(&p, &[], &cut, &stop, &mut |_| true);
+        assert!(r.depth >= 1 && r.depth < 8, "{}", r.depth);
+        let whole = Limits {
+            depth: r.depth,
+            nodes: u64::MAX,
+            noise: 200,
+            seed,
+        };
+        let w = Searcher::new(4).search(&p, &[], &whole, &stop, &mut |_| true);
+        assert_eq!(r.best, w.best, "seed {seed}");
+    }
+}

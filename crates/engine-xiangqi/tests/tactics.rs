@@ -163,3 +163,28 @@ fn a_set_stop_flag_ends_the_search_at_once() {
         r.nodes
     );
 }
+
+#[test]
+fn a_noisy_search_cut_short_keeps_its_last_whole_iteration() {
+    let p = Position::new();
+    let stop = AtomicBool::new(false);
+    for seed in 0..8 {
+        let cut = Limits {
+            depth: 8,
+            nodes: 3_000,
+            noise: 200,
+            seed,
+            ..Limits::default()
+        };
+        let r = Searcher::new(4).search(&p, &[], &cut, &stop, &mut |_| true);
+        assert!(r.depth >= 1 && r.depth < 8, "{}", r.depth);
+        let whole = Limits {
+            depth: r.depth,
+            noise: 200,
+            seed,
+            ..Limits::default()
+        };
+        let w = Searcher::new(4).search(&p, &[], &whole, &stop, &mut |_| true);
+        assert_eq!(r.best, w.best, "seed {seed}");
+    }
+}
