@@ -239,7 +239,7 @@ def qiyuan_cmd(args):
 
 
 def elo(p):
-    p = min(max(p, 1e-6), 1 - 1e-6)
+    p = min(max(p, 1e-4), 1 - 1e-4)
     return -400 * math.log10(1 / p - 1)
 
 
@@ -275,8 +275,11 @@ def main():
     n = len(scores)
     w, d, l = scores.count(1.0), scores.count(0.5), scores.count(0.0)
     p = sum(scores) / n
-    sd = math.sqrt(sum((s - p) ** 2 for s in scores) / n) / math.sqrt(n) if n > 1 else 0.5
-    lo, hi = elo(max(p - 1.96 * sd, 0)), elo(min(p + 1.96 * sd, 1))
+    # Wilson's 95% interval of the score (it stays sensible at 0% and 100%).
+    z = 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    lo, hi = elo(max(centre - half, 0)), elo(min(centre + half, 1))
     print(f"result: {w} won, {d} drawn, {l} lost of {n}: score {p:.3f}, "
           f"Elo difference {elo(p):+.0f} (95% {lo:+.0f} .. {hi:+.0f})")
     return 0
