@@ -1,4 +1,4 @@
-//! Tactics with known best moves (each checked with Fairy-Stockfish 14 at depth
+//! Tactics with known best moves (each checked with Fairy-Stockfish 11.1 at depth
 //! 14, MultiPV 2: the first move is the only one that keeps the stated result),
 //! and the perpetual-check rule in the tree. Fixed-depth searches: deterministic.
 
