@@ -22,6 +22,8 @@ enum Command {
     /// Load generator: simulated players over real WebSockets against a server.
     #[cfg(feature = "server")]
     BenchLoad(cli::bench_load::Args),
+    /// A built-in engine over UCI (chess), UCI or UCCI (xiangqi) or GTP (Go).
+    Engine(cli::engine::Args),
     /// Count the leaf nodes of the legal move tree from a position.
     Perft(cli::perft::Args),
     /// Chess records.
@@ -40,9 +42,6 @@ enum Command {
     #[cfg(feature = "doudizhu")]
     #[command(subcommand)]
     Doudizhu(cli::doudizhu::Command),
-    /// Run a built-in engine over its game's protocol (GTP for Go).
-    #[cfg(feature = "go")]
-    Engine(cli::engine::Args),
     /// Swiss tournaments: pairing and standings from TRF files.
     #[cfg(feature = "swiss")]
     #[command(subcommand)]
@@ -56,6 +55,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => cli::serve::run(args),
         #[cfg(feature = "server")]
         Command::BenchLoad(args) => cli::bench_load::run(args),
+        Command::Engine(args) => cli::engine::run(args),
         Command::Perft(args) => cli::perft::run(args),
         #[cfg(feature = "chess")]
         Command::Pgn(cmd) => cli::pgn::run(cmd),
@@ -65,8 +65,6 @@ fn main() -> ExitCode {
         Command::Go(cmd) => cli::go::run(cmd),
         #[cfg(feature = "doudizhu")]
         Command::Doudizhu(cmd) => cli::doudizhu::run(cmd),
-        #[cfg(feature = "go")]
-        Command::Engine(args) => cli::engine::run(args),
         #[cfg(feature = "swiss")]
         Command::Swiss(cmd) => cli::swiss::run(cmd),
     };

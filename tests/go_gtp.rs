@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use qiyuan_game::{Game, Phase, Seat, Setup};
-use qiyuan_go::{Go, Options, Point, Score, area};
+use qiyuan_go::{Counting, Go, Options, Point, Score, area};
 
 const GNUGO: &str = "/usr/games/gnugo";
 
@@ -181,7 +181,7 @@ fn referee(ours: &str, seed: u64) -> String {
             .split_whitespace()
             .map(|v| Point::from_gtp(v).unwrap())
             .collect();
-        let counted = Score::new(&area(game.board(), &dead), 7.5, 0.0).to_string();
+        let counted = Score::new(&area(game.board(), &dead, Counting::GnuGo), 7.5, 0.0).to_string();
         assert_eq!(counted, theirs, "our count of GNU Go's marking");
         // Our engine's dead stones are GTP vertices on the board.
         for v in qiyuan.ask("final_status_list dead").split_whitespace() {

@@ -1,13 +1,28 @@
-//! `qiyuan engine`: a built-in engine over its game's protocol (GTP for Go).
+//! `qiyuan engine --game chess|xiangqi|go`: a built-in engine over the field's
+//! protocols on stdin/stdout, so GUIs, match tools and other engines can play it.
+//!
+//! - chess: UCI.
+//! - xiangqi: UCI as Fairy-Stockfish speaks it (ranks `1`–`10`, `h3e3` for ICCS
+//!   `h2e2`; `UCI_Variant xiangqi`) after `uci`, or UCCI (ICCS coordinates,
+//!   `banmoves`, `go time … increment …`) after `ucci`; the first command decides.
+//! - go: GTP version 2, in `cli::gtp`.
+//!
+//! This module is the shell around the pure engines: it reads commands, runs each
+//! search on a thread of its own, and keeps the clock — a timer sets the search's
+//! stop flag at the hard deadline, and the per-iteration callback declines a new
+//! iteration past the soft one.
 
+use std::io::{BufRead, Write};
 use std::process::ExitCode;
-
-use anyhow::Context;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Game {
-    /// Go over GTP version 2.
-    #[cfg(feature = "go")]
+    Chess,
+    Xiangqi,
     Go,
 }
 
@@ -16,13 +31,18 @@ pub struct Args {
     /// Which game's engine to run.
     #[arg(long, value_enum)]
     pub game: Game,
-    /// Strength, 1 (a beginner beats it) to 8 (the strongest); see docs/engines.md.
-    #[arg(long, default_value_t = 8)]
-    pub level: u32,
-    /// Random seed: the same seed and commands give the same moves (default: from
-    /// the clock).
+    /// The level, 1 (weakest) to 8 (strongest); the protocol's `Level` option
+    /// changes it.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub level: u8,
+    /// Seed of the engine's randomness: the same seed and commands give the same
+    /// moves. Chess and xiangqi mix the move number in (default 0); Go's default
+    /// comes from the clock.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Chess and xiangqi: transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
     /// Go: playouts per move instead of the level's.
     #[arg(long)]
     pub playouts: Option<u64>,
@@ -32,22 +52,658 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let stdin = std::io::stdin();
+    let lines = stdin.lock().lines();
+    match args.game {
+        #[cfg(feature = "chess")]
+        Game::Chess => chess::run(&args, lines),
+        #[cfg(feature = "xiangqi")]
+        Game::Xiangqi => xiangqi::run(&args, lines),
+        #[cfg(feature = "go")]
+        Game::Go => go(&args),
+        #[allow(unreachable_patterns)]
+        _ => anyhow::bail!("this binary was built without that game"),
+    }?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Go over GTP (the loop is in `cli::gtp`).
+#[cfg(feature = "go")]
+fn go(args: &Args) -> anyhow::Result<()> {
+    use anyhow::Context;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
-    match args.game {
-        #[cfg(feature = "go")]
-        Game::Go => {
-            let level = qiyuan_engine_go::Level::new(args.level).context("--level")?;
-            super::gtp::run(super::gtp::Options {
-                level,
-                seed,
-                playouts: args.playouts,
-                verbose: args.verbose,
-            })?;
+    let level = qiyuan_engine_go::Level::new(u32::from(args.level)).context("--level")?;
+    super::gtp::run(super::gtp::Options {
+        level,
+        seed,
+        playouts: args.playouts,
+        verbose: args.verbose,
+    })
+}
+
+/// Prints one protocol line and flushes it.
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout means the GUI has gone; the read loop ends soon after.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// The parameters of a `go` command (UCI names; UCCI's are mapped onto them).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct Go {
+    /// Time left of the first player (White, Red) and the second, in ms.
+    time: [Option<u64>; 2],
+    inc: [Option<u64>; 2],
+    movestogo: Option<u64>,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    infinite: bool,
+}
+
+fn parse_number<T: std::str::FromStr>(words: &[&str], i: usize) -> Option<T> {
+    words.get(i + 1).and_then(|w| w.parse().ok())
+}
+
+/// Reads `go …`. UCCI's `time`/`increment` are the side to move's: `mover` is 0
+/// for the first player, 1 for the second.
+fn parse_go(words: &[&str], mover: usize) -> Go {
+    let mut go = Go::default();
+    for (i, w) in words.iter().enumerate() {
+        match *w {
+            "wtime" => go.time[0] = parse_number(words, i),
+            "btime" => go.time[1] = parse_number(words, i),
+            "winc" => go.inc[0] = parse_number(words, i),
+            "binc" => go.inc[1] = parse_number(words, i),
+            "time" => go.time[mover] = parse_number(words, i),
+            "increment" => go.inc[mover] = parse_number(words, i),
+            "opptime" => go.time[1 - mover] = parse_number(words, i),
+            "oppincrement" => go.inc[1 - mover] = parse_number(words, i),
+            "movestogo" => go.movestogo = parse_number(words, i),
+            "movetime" => go.movetime = parse_number(words, i),
+            "depth" => go.depth = parse_number(words, i),
+            "nodes" => go.nodes = parse_number(words, i),
+            "infinite" | "ponder" => go.infinite = true,
+            _ => {}
         }
     }
-    Ok(ExitCode::SUCCESS)
+    go
+}
+
+/// Soft and hard thinking time for one move. The soft limit ends the search
+/// between iterations, the hard one through the stop flag.
+fn plan_time(
+    go: &Go,
+    mover: usize,
+    level_cap: Option<u64>,
+) -> (Option<Duration>, Option<Duration>) {
+    const OVERHEAD: u64 = 30;
+    let (mut soft, mut hard) = (None, None);
+    if let Some(mt) = go.movetime {
+        let t = mt.saturating_sub(OVERHEAD / 2).max(1);
+        soft = Some(t);
+        hard = Some(t);
+    } else if let Some(left) = go.time[mover] {
+        let inc = go.inc[mover].unwrap_or(0);
+        let moves = go.movestogo.unwrap_or(30).clamp(1, 50);
+        let usable = left.saturating_sub(OVERHEAD);
+        let alloc = usable / moves + inc * 3 / 4;
+        let cap = usable / 3;
+        soft = Some((alloc * 6 / 10).min(cap).max(1));
+        hard = Some((alloc * 5 / 2).min(cap).max(1));
+    }
+    if go.infinite {
+        return (None, None);
+    }
+    if let Some(c) = level_cap {
+        soft = Some(soft.map_or(c, |s| s.min(c)));
+        hard = Some(hard.map_or(c, |h| h.min(c)));
+    }
+    (
+        soft.map(Duration::from_millis),
+        hard.map(Duration::from_millis),
+    )
+}
+
+/// The search thread: owns the searcher while it thinks and hands it back.
+struct Worker<S> {
+    searcher: Option<S>,
+    running: Option<(JoinHandle<S>, Arc<AtomicBool>)>,
+}
+
+impl<S: Send + 'static> Worker<S> {
+    fn new(s: S) -> Self {
+        Worker {
+            searcher: Some(s),
+            running: None,
+        }
+    }
+
+    /// Waits for a running search to end (without stopping it).
+    fn wait(&mut self) {
+        if let Some((h, _)) = self.running.take() {
+            match h.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => say("info string the search thread panicked"),
+            }
+        }
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn stop(&mut self) {
+        if let Some((_, flag)) = &self.running {
+            flag.store(true, Ordering::Relaxed);
+        }
+        self.wait();
+    }
+
+    /// The idle searcher (stops a running search first: a GUI that changes
+    /// options or starts a new game mid-search has given up on it).
+    fn idle(&mut self) -> Option<&mut S> {
+        self.stop();
+        self.searcher.as_mut()
+    }
+
+    /// Starts `f` on a thread with the searcher and a fresh stop flag; a timer
+    /// sets the flag after `hard`.
+    fn start(
+        &mut self,
+        hard: Option<Duration>,
+        f: impl FnOnce(&mut S, &AtomicBool) + Send + 'static,
+    ) {
+        self.wait();
+        let Some(mut s) = self.searcher.take() else {
+            return;
+        };
+        let flag = Arc::new(AtomicBool::new(false));
+        if let Some(d) = hard {
+            let timer = Arc::clone(&flag);
+            std::thread::spawn(move || {
+                std::thread::sleep(d);
+                timer.store(true, Ordering::Relaxed);
+            });
+        }
+        let f_flag = Arc::clone(&flag);
+        let h = std::thread::spawn(move || {
+            f(&mut s, &f_flag);
+            s
+        });
+        self.running = Some((h, flag));
+    }
+}
+
+/// After an infinite search, `bestmove` waits for `stop`.
+fn wait_for_stop(infinite: bool, stop: &AtomicBool) {
+    while infinite && !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn nps(nodes: u64, since: Instant) -> u64 {
+    let ms = since.elapsed().as_millis().max(1) as u64;
+    nodes * 1000 / ms
+}
+
+/// The value of `setoption name <Name> value <v>` (UCI) or `setoption <name> <v>`
+/// (UCCI), with the name lower-cased.
+fn parse_setoption(words: &[&str]) -> Option<(String, String)> {
+    if words.get(1) == Some(&"name") {
+        let vi = words.iter().position(|w| *w == "value");
+        let name = words[2..vi.unwrap_or(words.len())]
+            .join(" ")
+            .to_ascii_lowercase();
+        let value = vi.map(|i| words[i + 1..].join(" ")).unwrap_or_default();
+        Some((name, value))
+    } else {
+        Some((words.get(1)?.to_ascii_lowercase(), words[2..].join(" ")))
+    }
+}
+
+#[cfg(feature = "chess")]
+mod chess {
+    use super::*;
+    use qiyuan_engine_chess::shakmaty::fen::Fen;
+    use qiyuan_engine_chess::shakmaty::uci::UciMove;
+    use qiyuan_engine_chess::shakmaty::{CastlingMode, Chess, Color, Position};
+    use qiyuan_engine_chess::{Level, Limits, Score, Searcher, hash};
+
+    fn score_text(s: Score) -> String {
+        match s {
+            Score::Cp(cp) => format!("cp {cp}"),
+            Score::Mate(m) => format!("mate {m}"),
+        }
+    }
+
+    /// `position startpos|fen … [moves …]`: the position and the hashes before it.
+    fn parse_position(words: &[&str]) -> Result<(Chess, Vec<u64>), String> {
+        let mi = words
+            .iter()
+            .position(|w| *w == "moves")
+            .unwrap_or(words.len());
+        let mut pos = match words.get(1) {
+            Some(&"startpos") => Chess::default(),
+            Some(&"fen") => {
+                let text = words[2..mi].join(" ");
+                let fen: Fen = text.parse().map_err(|e| format!("bad FEN {text:?}: {e}"))?;
+                fen.into_position(CastlingMode::Standard)
+                    .map_err(|e| format!("impossible position {text:?}: {e}"))?
+            }
+            _ => return Err("position needs startpos or fen".into()),
+        };
+        let mut history = Vec::new();
+        for text in words.get(mi + 1..).unwrap_or(&[]) {
+            let m = UciMove::from_ascii(text.as_bytes())
+                .ok()
+                .and_then(|u| u.to_move(&pos).ok())
+                .ok_or_else(|| format!("illegal move {text}"))?;
+            history.push(hash(&pos));
+            pos.play_unchecked(m);
+        }
+        Ok((pos, history))
+    }
+
+    pub fn run(
+        args: &Args,
+        lines: impl Iterator<Item = std::io::Result<String>>,
+    ) -> anyhow::Result<()> {
+        let mut worker = Worker::new(Searcher::new(args.hash));
+        let mut level = args.level;
+        let mut pos = Chess::default();
+        let mut history: Vec<u64> = Vec::new();
+        for line in lines {
+            let line = line?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.first().copied() {
+                Some("uci") => {
+                    say("id name qiyuan chess");
+                    say("id author the qiyuan authors");
+                    say("option name Level type spin default 8 min 1 max 8");
+                    say("option name Hash type spin default 64 min 1 max 4096");
+                    say("uciok");
+                }
+                Some("isready") => say("readyok"),
+                Some("ucinewgame") => {
+                    if let Some(s) = worker.idle() {
+                        s.clear();
+                    }
+                }
+                Some("setoption") => {
+                    let Some((name, value)) = parse_setoption(&words) else {
+                        continue;
+                    };
+                    match name.as_str() {
+                        "level" => match value.parse::<u8>() {
+                            Ok(n) if (1..=8).contains(&n) => level = n,
+                            _ => say(&format!("info string Level must be 1..8, not {value}")),
+                        },
+                        "hash" => {
+                            if let (Ok(mb), Some(s)) = (value.parse::<usize>(), worker.idle()) {
+                                s.resize(mb.clamp(1, 4096));
+                            }
+                        }
+                        _ => say(&format!("info string unknown option {name}")),
+                    }
+                }
+                Some("position") => match parse_position(&words) {
+                    Ok((p, h)) => {
+                        pos = p;
+                        history = h;
+                    }
+                    Err(e) => say(&format!("info string {e}")),
+                },
+                Some("go") => {
+                    let mover = usize::from(pos.turn() == Color::Black);
+                    let go = parse_go(&words, mover);
+                    let lv = Level::get(level);
+                    let (soft, hard) = plan_time(&go, mover, lv.movetime_ms);
+                    let seed =
+                        args.seed.unwrap_or(0) ^ (history.len() as u64).wrapping_mul(0x9E37_79B9);
+                    let mut limits: Limits = lv.limits(seed);
+                    if let Some(d) = go.depth {
+                        limits.depth = limits.depth.min(d.max(1));
+                    }
+                    if let Some(n) = go.nodes {
+                        limits.nodes = limits.nodes.min(n.max(1));
+                    }
+                    let (p, h, infinite) = (pos.clone(), history.clone(), go.infinite);
+                    worker.start(hard, move |s, stop| {
+                        let t0 = Instant::now();
+                        let r = s.search(&p, &h, &limits, stop, &mut |info| {
+                            let pv: Vec<String> = info
+                                .pv
+                                .iter()
+                                .map(|m| UciMove::from_standard(*m).to_string())
+                                .collect();
+                            say(&format!(
+                                "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+                                info.depth,
+                                info.seldepth,
+                                score_text(info.score),
+                                info.nodes,
+                                nps(info.nodes, t0),
+                                t0.elapsed().as_millis(),
+                                pv.join(" ")
+                            ));
+                            soft.is_none_or(|d| t0.elapsed() < d)
+                        });
+                        wait_for_stop(infinite, stop);
+                        match r.best {
+                            Some(m) => say(&format!("bestmove {}", UciMove::from_standard(m))),
+                            None => say("bestmove 0000"),
+                        }
+                    });
+                }
+                Some("stop") => worker.stop(),
+                Some("quit") => {
+                    worker.stop();
+                    break;
+                }
+                Some("ponderhit") => {}
+                Some(other) => say(&format!("info string unknown command {other}")),
+                None => {}
+            }
+        }
+        worker.stop();
+        Ok(())
+    }
+}
+
+#[cfg(feature = "xiangqi")]
+mod xiangqi {
+    use super::*;
+    use qiyuan_engine_xiangqi::qiyuan_xiangqi::{Color, Move, Position, Square};
+    use qiyuan_engine_xiangqi::{Level, Limits, Score, Searcher};
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Dialect {
+        /// Fairy-Stockfish's UCI: ranks 1–10.
+        Uci,
+        /// UCCI: ICCS, ranks 0–9.
+        Ucci,
+    }
+
+    /// A square in the dialect's coordinates: `e1`..`e10` (UCI) or `e0`..`e9`.
+    fn parse_square(text: &str, d: Dialect) -> Option<(Square, usize)> {
+        let b = text.as_bytes();
+        let file = b.first()?.to_ascii_lowercase().checked_sub(b'a')?;
+        let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 || digits > 2 {
+            return None;
+        }
+        let n: u8 = text[1..1 + digits].parse().ok()?;
+        let rank = match d {
+            Dialect::Uci => n.checked_sub(1)?,
+            Dialect::Ucci => n,
+        };
+        Some((Square::try_new(file, rank)?, 1 + digits))
+    }
+
+    fn parse_move(text: &str, d: Dialect) -> Option<Move> {
+        let (from, used) = parse_square(text, d)?;
+        let (to, used2) = parse_square(&text[used..], d)?;
+        (used + used2 == text.len()).then(|| Move::new(from, to))
+    }
+
+    fn move_text(m: Move, d: Dialect) -> String {
+        match d {
+            Dialect::Ucci => m.to_string(),
+            Dialect::Uci => {
+                let sq = |s: Square| format!("{}{}", (b'a' + s.file()) as char, s.rank() + 1);
+                format!("{}{}", sq(m.from()), sq(m.to()))
+            }
+        }
+    }
+
+    fn score_text(s: Score, d: Dialect) -> String {
+        match (s, d) {
+            (Score::Cp(cp), Dialect::Uci) => format!("cp {cp}"),
+            (Score::Mate(m), Dialect::Uci) => format!("mate {m}"),
+            (Score::Cp(cp), Dialect::Ucci) => format!("{cp}"),
+            // UCCI has no mate score: a large number, by distance.
+            (Score::Mate(m), Dialect::Ucci) => {
+                format!("{}", if m > 0 { 30_000 - m } else { -30_000 - m })
+            }
+        }
+    }
+
+    /// `position startpos|fen … [moves …]`: the start and the moves after it.
+    fn parse_position(words: &[&str], d: Dialect) -> Result<(Position, Vec<Move>), String> {
+        let mi = words
+            .iter()
+            .position(|w| *w == "moves")
+            .unwrap_or(words.len());
+        let start = match words.get(1) {
+            Some(&"startpos") => Position::new(),
+            Some(&"fen") => {
+                let text = words[2..mi].join(" ");
+                Position::from_fen(&text).map_err(|e| format!("bad FEN {text:?}: {e}"))?
+            }
+            _ => return Err("position needs startpos or fen".into()),
+        };
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for text in words.get(mi + 1..).unwrap_or(&[]) {
+            let m = parse_move(text, d).ok_or_else(|| format!("bad move {text}"))?;
+            pos.play(m).map_err(|_| format!("illegal move {text}"))?;
+            moves.push(m);
+        }
+        Ok((start, moves))
+    }
+
+    pub fn run(
+        args: &Args,
+        lines: impl Iterator<Item = std::io::Result<String>>,
+    ) -> anyhow::Result<()> {
+        let mut worker = Worker::new(Searcher::new(args.hash));
+        let mut dialect = Dialect::Uci;
+        let mut level = args.level;
+        let mut start = Position::new();
+        let mut moves: Vec<Move> = Vec::new();
+        let mut banned: Vec<Move> = Vec::new();
+        for line in lines {
+            let line = line?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.first().copied() {
+                Some("uci") => {
+                    dialect = Dialect::Uci;
+                    say("id name qiyuan xiangqi");
+                    say("id author the qiyuan authors");
+                    say("option name UCI_Variant type combo default xiangqi var xiangqi");
+                    say("option name Level type spin default 8 min 1 max 8");
+                    say("option name Hash type spin default 64 min 1 max 4096");
+                    say("uciok");
+                }
+                Some("ucci") => {
+                    dialect = Dialect::Ucci;
+                    say("id name qiyuan xiangqi");
+                    say("id author the qiyuan authors");
+                    say("option level type spin min 1 max 8 default 8");
+                    say("option hashsize type spin min 1 max 4096 default 64");
+                    say("ucciok");
+                }
+                Some("isready") => say("readyok"),
+                Some("ucinewgame") => {
+                    if let Some(s) = worker.idle() {
+                        s.clear();
+                    }
+                }
+                Some("setoption") => {
+                    let Some((name, value)) = parse_setoption(&words) else {
+                        continue;
+                    };
+                    match name.as_str() {
+                        "level" => match value.parse::<u8>() {
+                            Ok(n) if (1..=8).contains(&n) => level = n,
+                            _ => say(&format!("info string level must be 1..8, not {value}")),
+                        },
+                        "hash" | "hashsize" => {
+                            if let (Ok(mb), Some(s)) = (value.parse::<usize>(), worker.idle()) {
+                                s.resize(mb.clamp(1, 4096));
+                            }
+                        }
+                        "uci_variant" if value == "xiangqi" => {}
+                        "uci_variant" => say(&format!("info string only xiangqi, not {value}")),
+                        _ => {}
+                    }
+                }
+                Some("position") => match parse_position(&words, dialect) {
+                    Ok((s, m)) => {
+                        start = s;
+                        moves = m;
+                        banned.clear();
+                    }
+                    Err(e) => say(&format!("info string {e}")),
+                },
+                Some("banmoves") => {
+                    banned = words[1..]
+                        .iter()
+                        .filter_map(|t| parse_move(t, dialect))
+                        .collect();
+                }
+                Some("go") => {
+                    let mut pos = start.clone();
+                    for &m in &moves {
+                        pos.play_unchecked(m);
+                    }
+                    let mover = usize::from(pos.turn() == Color::Black);
+                    let go = parse_go(&words, mover);
+                    let lv = Level::get(level);
+                    let (soft, hard) = plan_time(&go, mover, lv.movetime_ms);
+                    let seed =
+                        args.seed.unwrap_or(0) ^ (moves.len() as u64).wrapping_mul(0x9E37_79B9);
+                    let mut limits: Limits = lv.limits(seed);
+                    limits.banned = std::mem::take(&mut banned);
+                    if let Some(d) = go.depth {
+                        limits.depth = limits.depth.min(d.max(1));
+                    }
+                    if let Some(n) = go.nodes {
+                        limits.nodes = limits.nodes.min(n.max(1));
+                    }
+                    let (s0, ms, infinite, d) =
+                        (start.clone(), moves.clone(), go.infinite, dialect);
+                    worker.start(hard, move |s, stop| {
+                        let t0 = Instant::now();
+                        let r = s.search(&s0, &ms, &limits, stop, &mut |info| {
+                            let pv: Vec<String> =
+                                info.pv.iter().map(|m| move_text(*m, d)).collect();
+                            say(&format!(
+                                "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+                                info.depth,
+                                info.seldepth,
+                                score_text(info.score, d),
+                                info.nodes,
+                                nps(info.nodes, t0),
+                                t0.elapsed().as_millis(),
+                                pv.join(" ")
+                            ));
+                            soft.is_none_or(|t| t0.elapsed() < t)
+                        });
+                        wait_for_stop(infinite, stop);
+                        match (r.best, d) {
+                            (Some(m), _) => say(&format!("bestmove {}", move_text(m, d))),
+                            (None, Dialect::Ucci) => say("nobestmove"),
+                            (None, Dialect::Uci) => say("bestmove (none)"),
+                        }
+                    });
+                }
+                Some("stop") => worker.stop(),
+                Some("quit") => {
+                    worker.stop();
+                    if dialect == Dialect::Ucci {
+                        say("bye");
+                    }
+                    break;
+                }
+                Some("ponderhit") | Some("probe") => {}
+                Some(other) => say(&format!("info string unknown command {other}")),
+                None => {}
+            }
+        }
+        worker.stop();
+        Ok(())
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn fairy_stockfish_ranks_are_one_above_iccs() {
+            let m = parse_move("h3e3", Dialect::Uci).expect("move");
+            assert_eq!(m.to_string(), "h2e2");
+            assert_eq!(move_text(m, Dialect::Uci), "h3e3");
+            let top = parse_move("a10a9", Dialect::Uci).expect("move");
+            assert_eq!(top.to_string(), "a9a8");
+            assert_eq!(move_text(top, Dialect::Uci), "a10a9");
+            assert_eq!(
+                parse_move("h2e2", Dialect::Ucci).map(|m| m.to_string()),
+                Some("h2e2".into())
+            );
+            assert_eq!(parse_move("a0a10", Dialect::Ucci), None);
+            assert_eq!(parse_move("a11a1", Dialect::Uci), None);
+            assert_eq!(parse_move("a0a1", Dialect::Uci), None);
+            assert_eq!(parse_move("j1a1", Dialect::Uci), None);
+            assert_eq!(parse_move("a1a", Dialect::Uci), None);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_time_is_split_over_the_remaining_moves() {
+        let go = parse_go(
+            &[
+                "go", "wtime", "60000", "btime", "1000", "winc", "600", "binc", "0",
+            ],
+            0,
+        );
+        let (soft, hard) = plan_time(&go, 0, None);
+        assert_eq!(
+            soft,
+            Some(Duration::from_millis((59_970 / 30 + 450) * 6 / 10))
+        );
+        assert_eq!(
+            hard,
+            Some(Duration::from_millis((59_970 / 30 + 450) * 5 / 2))
+        );
+        // Black has a second left for its last move before the control: never
+        // more than a third of it.
+        let last = parse_go(
+            &["go", "wtime", "60000", "btime", "1000", "movestogo", "1"],
+            0,
+        );
+        let (_, hard) = plan_time(&last, 1, None);
+        assert_eq!(hard, Some(Duration::from_millis(970 / 3)));
+        // A level's cap bounds both.
+        let (soft, hard) = plan_time(&go, 0, Some(100));
+        assert_eq!(
+            (soft, hard),
+            (
+                Some(Duration::from_millis(100)),
+                Some(Duration::from_millis(100))
+            )
+        );
+    }
+
+    #[test]
+    fn ucci_time_is_the_side_to_move_s() {
+        let go = parse_go(
+            &["go", "time", "5000", "increment", "100", "opptime", "9000"],
+            1,
+        );
+        assert_eq!(go.time, [Some(9000), Some(5000)]);
+        assert_eq!(go.inc, [None, Some(100)]);
+        assert_eq!(
+            plan_time(&parse_go(&["go", "infinite"], 0), 0, Some(100)),
+            (None, None)
+        );
+    }
 }

@@ -4,7 +4,6 @@
 pub mod bench_load;
 #[cfg(feature = "doudizhu")]
 pub mod doudizhu;
-#[cfg(feature = "go")]
 pub mod engine;
 #[cfg(feature = "go")]
 pub mod go;

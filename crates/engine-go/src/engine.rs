@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use qiyuan_go::playout::Rng;
-use qiyuan_go::{Board, Color, IllegalMove, Move, Point, Score, SizeError, area};
+use qiyuan_go::{Board, Color, Counting, IllegalMove, Move, Point, Score, SizeError, area};
 
 use crate::level::Settings;
 use crate::playout::{PASS, Policy, owner, playout};
@@ -328,7 +328,7 @@ impl Engine {
             && *c == color.opponent()
         {
             let dead = dead_stones(&self.board, ownership);
-            let score = Score::new(&area(&self.board, &dead), self.komi, 0.0);
+            let score = Score::new(&area(&self.board, &dead, Counting::Chinese), self.komi, 0.0);
             if score.winner() == Some(color) {
                 return Decision::Pass;
             }
@@ -410,7 +410,7 @@ impl Engine {
             .map(|p| own[self.board.cell_of(p)] / n)
             .collect();
         let dead = dead_stones(&self.board, &ownership);
-        let score = Score::new(&area(&self.board, &dead), self.komi, 0.0);
+        let score = Score::new(&area(&self.board, &dead, Counting::Chinese), self.komi, 0.0);
         Estimate {
             score,
             dead,

@@ -201,10 +201,17 @@ impl MoveList {
     }
 }
 
-/// What `make` needs to undo a move.
+/// What [`Board::make_move`] returns for [`Board::unmake_move`]: the captured cell.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Undo {
+pub struct Undo {
     captured: u8,
+}
+
+impl Undo {
+    /// The piece the move captured.
+    pub fn captured(&self) -> Option<Piece> {
+        decode(self.captured)
+    }
 }
 
 /// Pieces on the board and the side to move; no history.
@@ -349,6 +356,32 @@ impl Board {
         if u.captured != EMPTY {
             self.list_add(us ^ 1, to);
         }
+    }
+
+    /// Plays a legal move (one of [`Board::legal_moves_into`]'s) in place, for
+    /// searches: make and unmake without copying the board.
+    #[inline]
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        self.make(m)
+    }
+
+    /// Takes back [`Board::make_move`].
+    #[inline]
+    pub fn unmake_move(&mut self, m: Move, u: Undo) {
+        self.unmake(m, u)
+    }
+
+    /// Passes the move to the other side (a search's null move). Playing it
+    /// twice restores the board.
+    #[inline]
+    pub fn make_null(&mut self) {
+        self.side = self.side.other();
+    }
+
+    /// Is the side to move in check?
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.in_check()
     }
 
     /// Is the general of `c` attacked (flying general included)?

@@ -28,7 +28,7 @@ mod position;
 mod rules;
 mod types;
 
-pub use board::{Board, MoveList};
+pub use board::{Board, MoveList, Undo};
 pub use game::{LastMove, Xiangqi, XiangqiView};
 pub use notation::{Notation, NotationError};
 pub use pgn::{PgnError, Record};
