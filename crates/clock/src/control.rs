@@ -438,7 +438,13 @@ mod tests {
     fn only_the_qq_move_time_limits_every_move() {
         assert_eq!(TimeControl::qq(10, 1, 30).per_move_limit(), Some(MINUTE));
         assert_eq!(TimeControl::qq(10, 0, 30).per_move_limit(), None);
-        assert_eq!(Preset::Quick.control("doudizhu").per_move_limit(), None);
+        // A turn clock (Doudizhu's presets): only 读秒, so no move time.
+        let turn = TimeControl::Qq {
+            game: 0,
+            per_move: 0,
+            countdown: 20 * SECOND,
+        };
+        assert_eq!(turn.per_move_limit(), None);
         assert_eq!(TimeControl::fischer(3, 2).per_move_limit(), None);
         assert_eq!(TimeControl::byo_yomi(10, 3, 30).per_move_limit(), None);
         assert_eq!(TimeControl::None.per_move_limit(), None);
