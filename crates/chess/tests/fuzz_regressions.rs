@@ -32,10 +32,31 @@ fn chess_pgn_inputs() {
                 let Turn::Seat(seat) = game.turn() else {
                     panic!("{path}: {m} after the end");
                 };
-                game.act(seat, &m).unwrap_or_else(|e| panic!("{path}: {m}: {e}"));
+                game.act(seat, &m)
+                    .unwrap_or_else(|e| panic!("{path}: {m}: {e}"));
             }
         }
     }
+}
+
+/// Found by `game_actions` (fuzz/regressions/game_actions/chess-pgn-move-number-overflow):
+/// a game set up at move 4294967295, the largest a FEN counter holds, overflowed the
+/// record's move number after Black's move. The record now numbers on and reads back.
+#[test]
+fn a_record_from_the_last_move_number_numbers_on() {
+    let fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 4294967295";
+    let mut game = ChessGame::new(&ChessOptions::default(), &Setup::Position(fen.into())).unwrap();
+    for (seat, m) in [(0, "a8=Q+"), (1, "Kd7"), (0, "Qb7+")] {
+        game.act(qiyuan_game::Seat(seat), m).unwrap();
+    }
+    let pgn = game.record(&qiyuan_game::RecordMeta::default());
+    assert!(
+        pgn.contains("4294967295. a8=Q+ Kd7 4294967296. Qb7+"),
+        "{pgn}"
+    );
+    let (setup, moves) = ChessGame::load(&ChessOptions::default(), &pgn).unwrap();
+    assert_eq!(setup, Setup::Position(fen.into()));
+    assert_eq!(moves, ["a7a8q", "e8d7", "a8b7"]);
 }
 
 /// Every committed input of a fuzz target: its seeds (`fuzz/seeds/TARGET/`) and the
@@ -56,6 +77,9 @@ fn inputs(target: &str) -> Vec<(String, String)> {
             ));
         }
     }
-    assert!(!found.is_empty(), "no committed inputs for the fuzz target {target}");
+    assert!(
+        !found.is_empty(),
+        "no committed inputs for the fuzz target {target}"
+    );
     found
 }

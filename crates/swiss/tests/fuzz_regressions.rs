@@ -2,7 +2,7 @@
 //! every crash the fuzzers ever found without running libFuzzer (scripts/fuzz.sh
 //! runs the fuzzers; fuzz/src/lib.rs states what each target checks).
 
-use qiyuan_swiss::trf;
+use qiyuan_swiss::trf::{self, TrfError, TrfErrorKind};
 
 #[test]
 fn swiss_trf_inputs() {
@@ -12,6 +12,30 @@ fn swiss_trf_inputs() {
             assert!(trf::parse(&written).is_ok(), "{path}: {written}");
         }
     }
+}
+
+/// Found by `swiss_trf` (fuzz/regressions/swiss_trf/points-wider-than-their-columns):
+/// points written `692` read as 692.0, which TRF writes in five characters, so the
+/// file written back no longer read. Points above 99.9 do not fit columns 81-84 and
+/// are refused; 99.9 still reads and writes back.
+#[test]
+fn points_wider_than_their_columns_are_refused() {
+    let line = |points: &str| {
+        format!(
+            "001    1      Test0001 Player0001               1990                            {points}    1"
+        )
+    };
+    assert_eq!(
+        trf::parse(&format!("012 Club\n{}\n", line(" 692"))),
+        Err(TrfError {
+            line: 2,
+            kind: TrfErrorKind::Points
+        })
+    );
+    assert!(trf::parse(&line("100.")).is_err());
+    let fits = trf::parse(&line("99.9")).unwrap();
+    assert_eq!(fits.players[0].points, 999);
+    assert_eq!(trf::parse(&trf::write(&fits)), Ok(fits));
 }
 
 /// Every committed input of a fuzz target: its seeds (`fuzz/seeds/TARGET/`) and the
@@ -32,6 +56,9 @@ fn inputs(target: &str) -> Vec<(String, String)> {
             ));
         }
     }
-    assert!(!found.is_empty(), "no committed inputs for the fuzz target {target}");
+    assert!(
+        !found.is_empty(),
+        "no committed inputs for the fuzz target {target}"
+    );
     found
 }

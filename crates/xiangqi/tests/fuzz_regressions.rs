@@ -54,16 +54,36 @@ fn xiangqi_pgn_inputs() {
         }
         // What the table's load accepts replays.
         if let Ok((setup, moves)) = Xiangqi::load(&Options::default(), &text) {
-            let mut game = Xiangqi::new(&Options::default(), &setup)
-                .unwrap_or_else(|e| panic!("{path}: {e}"));
+            let mut game =
+                Xiangqi::new(&Options::default(), &setup).unwrap_or_else(|e| panic!("{path}: {e}"));
             for m in moves {
                 let Turn::Seat(seat) = game.turn() else {
                     panic!("{path}: {m} after the end");
                 };
-                game.act(seat, &m).unwrap_or_else(|e| panic!("{path}: {m}: {e}"));
+                game.act(seat, &m)
+                    .unwrap_or_else(|e| panic!("{path}: {m}: {e}"));
             }
         }
     }
+}
+
+/// Found after `game_actions` overflowed chess's move number: a FEN may set both
+/// counters to their largest value, and playing on overflowed them. They now stay
+/// at their largest (fuzz/regressions/game_actions/xiangqi-move-counters-overflow).
+#[test]
+fn move_counters_at_their_largest_stay_there() {
+    let mut pos =
+        Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 4294967295 4294967295").unwrap();
+    for m in ["d9d8", "e1e2"] {
+        let m = notation::parse_iccs(&pos, m).unwrap();
+        pos.play(m).unwrap();
+    }
+    assert_eq!((pos.halfmoves(), pos.fullmoves()), (u32::MAX, u32::MAX));
+    assert!(
+        pos.fen().ends_with(" 4294967295 4294967295"),
+        "{}",
+        pos.fen()
+    );
 }
 
 /// Every committed input of a fuzz target: its seeds (`fuzz/seeds/TARGET/`) and the
@@ -84,6 +104,9 @@ fn inputs(target: &str) -> Vec<(String, String)> {
             ));
         }
     }
-    assert!(!found.is_empty(), "no committed inputs for the fuzz target {target}");
+    assert!(
+        !found.is_empty(),
+        "no committed inputs for the fuzz target {target}"
+    );
     found
 }
