@@ -18,7 +18,8 @@
 # The corpus grows in fuzz/corpus/TARGET (not committed), starting from the
 # committed seeds in fuzz/seeds/TARGET. A crash leaves its input in
 # fuzz/artifacts/TARGET/; reproduce it with
-#   RUSTC_BOOTSTRAP=1 QIYUAN_SKIP_WEB=1 cargo fuzz run --sanitizer none TARGET FILE
+#   fuzz/target/x86_64-unknown-linux-gnu/release/TARGET FILE
+# (after this script or `cargo fuzz build --sanitizer none` built it)
 # then make it a regression (fuzz/regressions/TARGET/ and a test in the crate).
 # Needs cargo-fuzz (`cargo install cargo-fuzz`); runs on stable Rust through
 # RUSTC_BOOTSTRAP=1, which allows the nightly-only flags cargo-fuzz passes.
@@ -45,6 +46,7 @@ else
 fi
 
 nice -n "$nice_level" cargo fuzz build --sanitizer "$sanitizer"
+bin="target/$(rustc -vV | sed -n 's/^host: //p')/release"
 
 mkdir -p logs
 summary=()
@@ -57,16 +59,21 @@ for t in "${targets[@]}"; do
     before=$(find "artifacts/$t" -type f | wc -l)
     echo "== $t (at most ${seconds}s, $runs runs)"
     status=0
-    nice -n "$nice_level" cargo fuzz run --sanitizer "$sanitizer" "$t" "corpus/$t" "${seeds[@]}" -- \
+    # The binary itself, not `cargo fuzz run`: that would rebuild the server crate
+    # (its build script watches a path that may not exist) before every target.
+    nice -n "$nice_level" "$bin/$t" "corpus/$t" "${seeds[@]}" \
         -max_total_time="$seconds" -runs="$runs" -max_len="$max_len" -timeout=10 \
-        -print_final_stats=1 >"$log" 2>&1 || status=$?
+        -print_final_stats=1 -artifact_prefix="artifacts/$t/" >"$log" 2>&1 || status=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     secs=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
     after=$(find "artifacts/$t" -type f | wc -l)
     crashes=$((after - before))
-    if [ "$status" -ne 0 ] || [ "$crashes" -gt 0 ]; then
-        result="CRASH (exit $status; $crashes new in fuzz/artifacts/$t; see fuzz/$log)"
+    if [ "$crashes" -gt 0 ]; then
+        result="CRASH ($crashes new in fuzz/artifacts/$t; see fuzz/$log)"
+        failed=1
+    elif [ "$status" -ne 0 ]; then
+        result="FAILED (exit $status, no crash input: interrupted? see fuzz/$log)"
         failed=1
     else
         result="ok"

@@ -62,7 +62,7 @@ pub fn xiangqi_fen(data: &[u8]) {
 }
 
 /// ICCS, WXF and Chinese notation. The first line is a FEN (the start position when
-/// it is not one); every other line is read in each notation, and a move read is
+/// it is not one); each of the next eight lines is read in each notation, and a move read is
 /// formatted in every notation, which must read back as the same move, then played.
 pub fn xiangqi_notation(data: &[u8]) {
     use qiyuan_xiangqi::{Notation, Position, notation};
@@ -72,7 +72,7 @@ pub fn xiangqi_notation(data: &[u8]) {
         .next()
         .and_then(|l| Position::from_fen_relaxed(l).ok())
         .unwrap_or_default();
-    for line in lines.take(64) {
+    for line in lines.take(8) {
         let _ = notation::parse_iccs_unchecked(line);
         let mut read = None;
         for n in [Notation::Iccs, Notation::Wxf, Notation::Chinese] {
@@ -147,7 +147,11 @@ pub fn doudizhu_cards(data: &[u8]) {
     let _ = t.parse::<Card>();
     if let Ok(counts) = Counts::parse(&t) {
         let written = counts.to_string();
-        assert_eq!(Counts::parse(&written), Ok(counts), "{written:?} from {t:?}");
+        assert_eq!(
+            Counts::parse(&written),
+            Ok(counts),
+            "{written:?} from {t:?}"
+        );
         if let Some(combo) = classify(counts) {
             let _ = combo.len();
             let _ = combo.beats(&combo);
@@ -179,7 +183,9 @@ pub fn protocol_command(data: &[u8]) {
         return;
     };
     let i = usize::from(pick) % (OTHERS.len() + TABLE_TYPES.len());
-    let t = OTHERS.get(i).unwrap_or_else(|| &TABLE_TYPES[i - OTHERS.len()]);
+    let t = OTHERS
+        .get(i)
+        .unwrap_or_else(|| &TABLE_TYPES[i - OTHERS.len()]);
     let frame = format!(r#"{{"t":"{t}","id":7,"d":{}}}"#, text(rest));
     protocol_frame(&frame);
 }
@@ -210,8 +216,8 @@ pub fn config_toml(data: &[u8]) {
 
 /// The game contract, as a table drives it with a client's actions. The first byte
 /// picks the game. The rest is lines: `options JSON` (the table's options, as a
-/// client sends them in `create`), `setup TEXT` (a position), then actions, each
-/// for the seat to act, or for seat N when written `@N action`.
+/// client sends them in `create`), `setup TEXT` (a position), then up to 40
+/// actions, each for the seat to act, or for seat N when written `@N action`.
 ///
 /// Checked: nothing panics; a refused action changes nothing anyone can see; an
 /// accepted action's canonical form is accepted the same way from the state before
@@ -248,8 +254,9 @@ fn drive<G: Game>(t: &str, default_setup: Setup) {
     let Ok(mut game) = G::new(&options, &setup) else {
         return;
     };
-    let seen = |g: &G| serde_json::to_string(&g.view(Viewer::Spectator)).expect("a view serialises");
-    for line in lines.take(200) {
+    let seen =
+        |g: &G| serde_json::to_string(&g.view(Viewer::Spectator)).expect("a view serialises");
+    for line in lines.take(40) {
         let (seat, action) = match line
             .strip_prefix('@')
             .and_then(|l| l.split_once(' '))
@@ -263,11 +270,12 @@ fn drive<G: Game>(t: &str, default_setup: Setup) {
             },
         };
         let before = game.clone();
-        let view_before = seen(&game);
-        let _ = game.legal_actions(seat);
-        let _ = game.claims(seat);
         match game.act(seat, action) {
-            Err(_) => assert_eq!(seen(&game), view_before, "refused {action:?} changed the game"),
+            Err(_) => assert_eq!(
+                seen(&game),
+                seen(&before),
+                "refused {action:?} changed the game"
+            ),
             Ok(effects) => {
                 let mut again = before;
                 match again.act(seat, &effects.canonical) {
@@ -281,6 +289,10 @@ fn drive<G: Game>(t: &str, default_setup: Setup) {
         }
     }
     let _ = game.outcome();
+    for seat in 0..game.seats() {
+        let _ = game.legal_actions(Seat(seat));
+        let _ = game.claims(Seat(seat));
+    }
     let record = game.record(&RecordMeta::default());
     load_and_replay::<G>(&record);
 }

@@ -35,6 +35,9 @@ fn inputs(target: &str) -> Vec<(String, String)> {
             ));
         }
     }
-    assert!(!found.is_empty(), "no committed inputs for the fuzz target {target}");
+    assert!(
+        !found.is_empty(),
+        "no committed inputs for the fuzz target {target}"
+    );
     found
 }

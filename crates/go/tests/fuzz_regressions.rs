@@ -21,7 +21,8 @@ fn go_sgf_inputs() {
                 let Turn::Seat(seat) = game.turn() else {
                     panic!("{path}: {m} after the end");
                 };
-                game.act(seat, &m).unwrap_or_else(|e| panic!("{path}: {m}: {e}"));
+                game.act(seat, &m)
+                    .unwrap_or_else(|e| panic!("{path}: {m}: {e}"));
             }
         }
     }
@@ -45,6 +46,9 @@ fn inputs(target: &str) -> Vec<(String, String)> {
             ));
         }
     }
-    assert!(!found.is_empty(), "no committed inputs for the fuzz target {target}");
+    assert!(
+        !found.is_empty(),
+        "no committed inputs for the fuzz target {target}"
+    );
     found
 }

@@ -81,6 +81,9 @@ fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
             found.push((path.display().to_string(), std::fs::read(&path).unwrap()));
         }
     }
-    assert!(!found.is_empty(), "no committed inputs for the fuzz target {target}");
+    assert!(
+        !found.is_empty(),
+        "no committed inputs for the fuzz target {target}"
+    );
     found
 }

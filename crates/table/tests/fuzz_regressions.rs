@@ -60,10 +60,18 @@ fn drive<G: Game>(path: &str, text: &str, mut setup: Setup) {
         let before = game.clone();
         let view = seen(&game);
         match game.act(seat, action) {
-            Err(_) => assert_eq!(seen(&game), view, "{path}: refused {action:?} changed the game"),
+            Err(_) => assert_eq!(
+                seen(&game),
+                view,
+                "{path}: refused {action:?} changed the game"
+            ),
             Ok(effects) => {
                 let again = before.clone().act(seat, &effects.canonical);
-                assert!(again.is_ok(), "{path}: canonical {:?} refused", effects.canonical);
+                assert!(
+                    again.is_ok(),
+                    "{path}: canonical {:?} refused",
+                    effects.canonical
+                );
             }
         }
     }
@@ -84,6 +92,9 @@ fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
             found.push((path.display().to_string(), std::fs::read(&path).unwrap()));
         }
     }
-    assert!(!found.is_empty(), "no committed inputs for the fuzz target {target}");
+    assert!(
+        !found.is_empty(),
+        "no committed inputs for the fuzz target {target}"
+    );
     found
 }
