@@ -111,7 +111,7 @@ impl Config {
         };
         let text = std::fs::read_to_string(file)
             .map_err(|e| anyhow::anyhow!("cannot read config file {}: {e}", file.display()))?;
-        toml::from_str(&text)
+        Config::parse(&text)
             .map_err(|e| anyhow::anyhow!("config file {} is not valid: {e}", file.display()))
     }
 
@@ -141,6 +141,11 @@ impl Config {
             }
         }
         Ok(())
+    }
+
+    /// The defaults overlaid with a configuration file's text (TOML).
+    pub fn parse(text: &str) -> Result<Config, toml::de::Error> {
+        toml::from_str(text)
     }
 
     /// The database URL to open: the configured one, or SQLite in the data folder.

@@ -25,7 +25,7 @@ pub enum TrfErrorKind {
     StartRank,
     #[error("the rating (columns 49-52) is not a number")]
     Rating,
-    #[error("the points (columns 81-84) are not a number like 2.5")]
+    #[error("the points (columns 81-84) are not a number like 2.5, at most 99.9")]
     Points,
     #[error("the rank (columns 86-89) is not a number")]
     Rank,
@@ -125,6 +125,10 @@ pub(crate) fn parse_points(s: &str) -> Option<u32> {
     whole.checked_mul(10)?.checked_add(tenth)
 }
 
+/// The most points the four columns 81-84 hold as TRF writes them (`11.5`), in
+/// tenths: 99.9. More (a bare `692`) would read but could not be written back.
+const MAX_POINTS: u32 = 999;
+
 fn parse_player(line: &str) -> Result<Player, TrfErrorKind> {
     let chars: Vec<char> = line.chars().collect();
     let start_rank = match parse_number(&field(&chars, 4, 4)) {
@@ -132,7 +136,9 @@ fn parse_player(line: &str) -> Result<Player, TrfErrorKind> {
         _ => return Err(TrfErrorKind::StartRank),
     };
     let rating = parse_number(&field(&chars, 48, 4)).ok_or(TrfErrorKind::Rating)?;
-    let points = parse_points(&field(&chars, 80, 4)).ok_or(TrfErrorKind::Points)?;
+    let points = parse_points(&field(&chars, 80, 4))
+        .filter(|&p| p <= MAX_POINTS)
+        .ok_or(TrfErrorKind::Points)?;
     let rank = parse_number(&field(&chars, 85, 4)).ok_or(TrfErrorKind::Rank)?;
     let mut rounds = Vec::new();
     let mut at = 89;

@@ -316,11 +316,16 @@ impl Position {
     /// Plays a move already known to be legal.
     pub fn play_unchecked(&mut self, m: Move) {
         let capture = self.board.cell(m.to_raw()) != board::EMPTY;
+        // The counters come from a FEN, which may set them to their largest value.
         if self.turn() == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.board.make(m);
-        self.halfmoves = if capture { 0 } else { self.halfmoves + 1 };
+        self.halfmoves = if capture {
+            0
+        } else {
+            self.halfmoves.saturating_add(1)
+        };
     }
 
     /// Would `m` capture something?

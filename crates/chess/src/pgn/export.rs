@@ -75,7 +75,8 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
     out.push('\n');
 
     let start = game.start_position();
-    let mut number = start.fullmoves().get();
+    // Wider than the position's counter: a FEN may start at move 4294967295.
+    let mut number = u64::from(start.fullmoves().get());
     let mut white = start.turn().is_white();
     let mut tokens: Vec<String> = Vec::with_capacity(game.moves().len() * 2 + 1);
     // Black's move needs its number after a comment or at the very start.
