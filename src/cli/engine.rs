@@ -52,13 +52,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let stdin = std::io::stdin();
-    let lines = stdin.lock().lines();
+    // Chess and xiangqi read stdin here; GTP reads it itself (stdin's lock is not
+    // reentrant, so it is taken only where it is read).
+    let lines = || std::io::stdin().lock().lines();
     match args.game {
         #[cfg(feature = "chess")]
-        Game::Chess => chess::run(&args, lines),
+        Game::Chess => chess::run(&args, lines()),
         #[cfg(feature = "xiangqi")]
-        Game::Xiangqi => xiangqi::run(&args, lines),
+        Game::Xiangqi => xiangqi::run(&args, lines()),
         #[cfg(feature = "go")]
         Game::Go => go(&args),
         #[allow(unreachable_patterns)]
@@ -546,7 +547,9 @@ mod xiangqi {
                                 s.resize(mb.clamp(1, 4096));
                             }
                         }
-                        "uci_variant" if value == "xiangqi" => {}
+                        // Fairy-Stockfish's variant key is the game's name.
+                        "uci_variant"
+                            if value == <qiyuan_xiangqi::Xiangqi as qiyuan_game::Game>::NAME => {}
                         "uci_variant" => say(&format!("info string only xiangqi, not {value}")),
                         _ => {}
                     }

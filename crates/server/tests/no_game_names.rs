@@ -18,6 +18,8 @@
 //! - the command line's own argument parsing (`#[arg(…)]` in `src/cli/`: `qiyuan
 //!   perft --game` defaults to chess): the offline tools choose a rules crate by
 //!   the user's word and host nothing.
+//! - UCI's `go` command in the engine front end (`Some("go")` in
+//!   `src/cli/engine.rs`): a protocol word that happens to be a game's name.
 
 use std::path::{Path, PathBuf};
 
@@ -72,12 +74,16 @@ fn offending(file: &Path, line: &str) -> Vec<&'static str> {
         .and_then(|rest| rest.iter().next())
         .and_then(|c| c.to_str());
     let cli_args = file.starts_with("src/cli") && code.starts_with("#[arg(");
+    let uci_go = file == Path::new("src/cli/engine.rs") && code.starts_with(r#"Some("go") =>"#);
     NAMES
         .into_iter()
         .filter(|name| {
             let quoted = format!("\"{name}\"");
             let feature = format!("feature = {quoted}");
-            line.replace(&feature, "").contains(&quoted) && own != Some(name) && !cli_args
+            line.replace(&feature, "").contains(&quoted)
+                && own != Some(name)
+                && !cli_args
+                && !uci_go
         })
         .collect()
 }
@@ -148,4 +154,9 @@ fn the_check_sees_a_match_on_a_name() {
         .is_empty()
     );
     assert_eq!(offending(perft, r#"if game == "chess" {"#), ["chess"]);
+    // UCI's `go` command, in the engine front end only.
+    let engine = Path::new("src/cli/engine.rs");
+    assert!(offending(engine, r#"                Some("go") => {"#).is_empty());
+    assert_eq!(offending(engine, r#"Game::Go if name == "go" => {"#), ["go"]);
+    assert_eq!(offending(perft, r#"                Some("go") => {"#), ["go"]);
 }
