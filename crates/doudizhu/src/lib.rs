@@ -31,6 +31,7 @@ pub mod card;
 pub mod combo;
 pub mod enumerate;
 pub mod rng;
+pub mod titles;
 
 pub use card::{Card, Counts, Hand, ParseCardError, ParseCardsError, Rank};
 pub use combo::{Combo, Kind, classify};

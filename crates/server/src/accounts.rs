@@ -279,7 +279,19 @@ pub struct Profile {
     pub user: PublicUser,
     pub created_at: i64,
     pub ratings: Vec<RatingView>,
+    /// Points (积分) for life, one `<game>_points` block per game that keeps
+    /// them (accounts only: guests keep none).
+    #[serde(flatten)]
+    pub points: std::collections::BTreeMap<String, PointsView>,
     pub games: Vec<crate::api::GameSummary>,
+}
+
+/// A player's points for life in one game, with the title they hold.
+#[derive(Debug, Serialize)]
+pub struct PointsView {
+    pub points: i64,
+    pub title: &'static str,
+    pub hands: i64,
 }
 
 pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Profile>> {
@@ -320,10 +332,33 @@ async fn profile_of(app: &App, user: User) -> ApiResult<Profile> {
         .iter()
         .map(crate::api::GameSummary::from_row)
         .collect();
+    let mut points = std::collections::BTreeMap::new();
+    if !user.guest {
+        for game in app.games.all() {
+            let Some(title) = game.points_title(0) else {
+                continue;
+            };
+            let row = app.store.points(user.id, game.name).await?;
+            let view = match row {
+                Some(r) => PointsView {
+                    title: game.points_title(r.points).unwrap_or(title),
+                    points: r.points,
+                    hands: r.hands,
+                },
+                None => PointsView {
+                    points: 0,
+                    title,
+                    hands: 0,
+                },
+            };
+            points.insert(format!("{}_points", game.name), view);
+        }
+    }
     Ok(Profile {
         user: (&user).into(),
         created_at: user.created_at,
         ratings,
+        points,
         games,
     })
 }

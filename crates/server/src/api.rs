@@ -62,6 +62,44 @@ pub async fn lobby(
     Ok(Json(app.lobby.tables(&game, q.after.as_deref(), limit).0))
 }
 
+#[derive(Debug, Deserialize)]
+pub struct LeaderboardQuery {
+    pub limit: Option<i64>,
+}
+
+/// The most points (积分) for life in a game that keeps them, most first.
+pub async fn leaderboard(
+    State(app): State<Arc<App>>,
+    Path(game): Path<String>,
+    Query(q): Query<LeaderboardQuery>,
+) -> ApiResult<Json<Value>> {
+    let Some(desc) = app.games.get(&game).filter(|g| g.points) else {
+        return Err(ApiError::not_found(format!(
+            "no game {game:?} keeping points here"
+        )));
+    };
+    let limit = match q.limit {
+        Some(n) if n < 1 => return Err(ApiError::bad_request("bad_query", "limit is at least 1")),
+        Some(n) => n.min(100),
+        None => 20,
+    };
+    let rows = app.store.points_leaderboard(desc.name, limit).await?;
+    let players: Vec<Value> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            json!({
+                "rank": i + 1,
+                "user": r.username,
+                "points": r.points,
+                "title": desc.points_title(r.points),
+                "hands": r.hands,
+            })
+        })
+        .collect();
+    Ok(Json(json!({"game": desc.name, "players": players})))
+}
+
 /// Creates a table for `user` (shared by HTTP and WebSocket).
 pub async fn create_table(
     app: &Arc<App>,

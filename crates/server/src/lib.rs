@@ -369,6 +369,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/account/me", get(accounts::me))
         .route("/api/user/{name}", get(accounts::profile))
         .route("/api/lobby/{game}", get(api::lobby))
+        .route("/api/leaderboard/{game}", get(api::leaderboard))
         .route("/api/tables", post(api::create_table_http))
         .route("/api/game/{id}", get(api::game))
         .route("/api/game/{id}/log", get(api::game_log))

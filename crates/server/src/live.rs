@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use qiyuan_game::{Outcome, RecordMeta, Seat, UtcDateTime, Viewer};
-use qiyuan_store::{Finish, NewGame, Player, RatingRow, TableRow};
+use qiyuan_game::{Outcome, RecordMeta, Seat, SeatResult, UtcDateTime, Viewer};
+use qiyuan_store::{Finish, NewGame, Player, PointsChange, RatingRow, TableRow};
 use qiyuan_table::{
     Command, Event, Millis, Settings, Status, TableConfig, TableRefusal, TableRefusalKind,
 };
@@ -997,6 +997,7 @@ impl Live {
                 .unwrap_or_default(),
             rating_diffs: Vec::new(),
             ratings: Vec::new(),
+            points: Vec::new(),
         };
         let mut changes = None;
         if let [a, b] = current.as_slice()
@@ -1026,6 +1027,29 @@ impl Live {
                 }));
             }
             changes = Some(Value::from(out));
+        }
+        // Points (积分) for life, where the game keeps them: each account seat
+        // whose result counted adds the hand's points (an escaped farmer's partner
+        // is void and keeps its total; bots and guests keep none).
+        if self
+            .app
+            .games
+            .get(self.table.game_name())
+            .is_some_and(|g| g.points)
+        {
+            for (seat, user) in users.iter().enumerate() {
+                let (Some(user), Some(diff)) = (user, outcome.points.get(seat)) else {
+                    continue;
+                };
+                if outcome.results.get(seat) == Some(&SeatResult::Void) {
+                    continue;
+                }
+                finish.points.push(PointsChange {
+                    user_id: user.id,
+                    game: self.table.game_name().to_string(),
+                    diff: *diff,
+                });
+            }
         }
         let first_time = self.app.store.finish_game(&finish).await?;
         Ok(if first_time { changes } else { None })

@@ -146,6 +146,12 @@ pub struct Descriptor {
     pub rating_pools: RatingPools,
     /// The computer players' levels; empty when the game has none.
     pub bots: Vec<Level>,
+    /// Whether players keep points (积分) for life from the game's scored hands
+    /// (`Outcome::points`), shown with a title on profiles and a leaderboard.
+    pub points: bool,
+    /// The title of a points total, where the game keeps points.
+    #[serde(skip)]
+    points_title: Option<fn(i64) -> &'static str>,
     #[serde(skip)]
     make: MakeTable,
 }
@@ -179,6 +185,8 @@ impl Descriptor {
             presets: Vec::new(),
             rating_pools: RatingPools::One,
             bots: B::LEVELS.to_vec(),
+            points: false,
+            points_title: None,
             make: make::<G, B>,
         }
     }
@@ -206,6 +214,18 @@ impl Descriptor {
     pub fn rating_pools(mut self, pools: RatingPools) -> Self {
         self.rating_pools = pools;
         self
+    }
+
+    /// Players keep points for life from this game's hands, titled by `title`.
+    pub fn points_titles(mut self, title: fn(i64) -> &'static str) -> Self {
+        self.points = true;
+        self.points_title = Some(title);
+        self
+    }
+
+    /// The title of a points total, where the game keeps points.
+    pub fn points_title(&self, points: i64) -> Option<&'static str> {
+        self.points_title.map(|title| title(points))
     }
 
     /// A new table of this game. An entry whose seat count is not the game's
@@ -411,6 +431,7 @@ mod builtin {
             .phases(&[Phase::Bidding, Phase::Play, Phase::Over])
             .record(RecordFormat::JSON)
             .hides_information()
+            .points_titles(qiyuan_doudizhu::titles::title)
             .presets(vec![
                 TimePreset::new("quick", "快速 每手20秒", "Quick, 20 s a turn", per_turn(20)),
                 TimePreset::new("match", "比赛 每手30秒", "Match, 30 s a turn", per_turn(30)),

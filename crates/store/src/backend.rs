@@ -240,6 +240,17 @@ macro_rules! impl_store {
                 })
             }
 
+            fn points_from(row: &$row) -> Result<PointsRow> {
+                Ok(PointsRow {
+                    user_id: row.try_get("user_id")?,
+                    username: row.try_get("username")?,
+                    game: row.try_get("game")?,
+                    points: row.try_get("points")?,
+                    hands: row.try_get("hands")?,
+                    updated_at: row.try_get("updated_at")?,
+                })
+            }
+
             /// Fills in the skeleton of accounts made before it was kept. Two old
             /// accounts with one skeleton keep their names; the later one stays
             /// without a skeleton (and a warning is logged).
@@ -413,6 +424,33 @@ macro_rules! impl_store {
                 row.as_ref().map(Self::rating_from).transpose()
             }
 
+            async fn points(&self, user: UserId, game: &str) -> Result<Option<PointsRow>> {
+                let row = sqlx::query(
+                    "SELECT p.user_id, u.username, p.game, p.points, p.hands, p.updated_at \
+                     FROM points p JOIN users u ON u.id = p.user_id \
+                     WHERE p.user_id = $1 AND p.game = $2",
+                )
+                .bind(user)
+                .bind(game)
+                .fetch_optional(&self.read)
+                .await?;
+                row.as_ref().map(Self::points_from).transpose()
+            }
+
+            async fn points_leaderboard(&self, game: &str, limit: i64) -> Result<Vec<PointsRow>> {
+                let rows = sqlx::query(
+                    "SELECT p.user_id, u.username, p.game, p.points, p.hands, p.updated_at \
+                     FROM points p JOIN users u ON u.id = p.user_id \
+                     WHERE p.game = $1 \
+                     ORDER BY p.points DESC, p.hands DESC, u.username_key ASC LIMIT $2",
+                )
+                .bind(game)
+                .bind(limit)
+                .fetch_all(&self.read)
+                .await?;
+                rows.iter().map(Self::points_from).collect()
+            }
+
             async fn create_table(&self, table: &TableRow) -> Result<()> {
                 sqlx::query(
                     "INSERT INTO tables (id, game, config, open, created_at) VALUES ($1, $2, $3, $4, $5)",
@@ -559,6 +597,20 @@ macro_rules! impl_store {
                     .bind(r.volatility)
                     .bind(r.games)
                     .bind(r.updated_at)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                for p in &finish.points {
+                    sqlx::query(
+                        "INSERT INTO points (user_id, game, points, hands, updated_at) \
+                         VALUES ($1, $2, $3, 1, $4) \
+                         ON CONFLICT (user_id, game) DO UPDATE SET points = points.points + $3, \
+                         hands = points.hands + 1, updated_at = $4",
+                    )
+                    .bind(p.user_id)
+                    .bind(&p.game)
+                    .bind(p.diff)
+                    .bind(finish.at)
                     .execute(&mut *tx)
                     .await?;
                 }

@@ -79,6 +79,14 @@ pub trait Store: Send + Sync + 'static {
     async fn ratings(&self, user: UserId) -> Result<Vec<RatingRow>>;
     async fn rating(&self, user: UserId, pool: &str) -> Result<Option<RatingRow>>;
 
+    // ---- points (积分) ----
+
+    /// A user's points for life in `game`, if they played a hand that counted.
+    async fn points(&self, user: UserId, game: &str) -> Result<Option<PointsRow>>;
+    /// The `limit` users with the most points in `game`, most first (ties: more
+    /// hands first, then the name).
+    async fn points_leaderboard(&self, game: &str, limit: i64) -> Result<Vec<PointsRow>>;
+
     // ---- tables and games ----
 
     /// Creates a table with an id chosen by the caller.
@@ -97,8 +105,8 @@ pub trait Store: Send + Sync + 'static {
     async fn games_of_table(&self, table: &str) -> Result<Vec<GameRow>>;
     /// A user's games, newest first.
     async fn games_of_user(&self, user: UserId, limit: i64) -> Result<Vec<GameRow>>;
-    /// Finishes a live game: its result, record, the players' rating changes and
-    /// their new ratings, in one transaction. Returns false, changing nothing, if
+    /// Finishes a live game: its result, record, the players' rating changes,
+    /// their new ratings and the points to add to theirs, in one transaction. Returns false, changing nothing, if
     /// the game was already finished (a restart replaying the end).
     async fn finish_game(&self, finish: &Finish) -> Result<bool>;
 

@@ -5,12 +5,14 @@
 pub const SQLITE: &[(i64, &str)] = &[
     (1, include_str!("../migrations/sqlite/0001_init.sql")),
     (2, include_str!("../migrations/sqlite/0002_hardening.sql")),
+    (3, include_str!("../migrations/sqlite/0003_points.sql")),
 ];
 
 /// (version, SQL) for PostgreSQL.
 pub const POSTGRES: &[(i64, &str)] = &[
     (1, include_str!("../migrations/postgres/0001_init.sql")),
     (2, include_str!("../migrations/postgres/0002_hardening.sql")),
+    (3, include_str!("../migrations/postgres/0003_points.sql")),
 ];
 
 /// Applies the migrations a pool has not seen. Written once for both backends.

@@ -147,6 +147,29 @@ pub struct Finish {
     pub rating_diffs: Vec<(i64, i64)>,
     /// New ratings to store.
     pub ratings: Vec<RatingRow>,
+    /// Points (积分) to add to the players' totals, one hand each.
+    pub points: Vec<PointsChange>,
+}
+
+/// One player's points from one finished hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PointsChange {
+    pub user_id: UserId,
+    /// The game's name (`doudizhu`).
+    pub game: String,
+    pub diff: i64,
+}
+
+/// A user's points (积分) for life in one game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointsRow {
+    pub user_id: UserId,
+    pub username: String,
+    pub game: String,
+    pub points: i64,
+    /// The hands that counted.
+    pub hands: i64,
+    pub updated_at: i64,
 }
 
 /// One entry of a table's log.

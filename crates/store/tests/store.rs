@@ -240,6 +240,7 @@ async fn tables_games_and_logs() {
                 games: 1,
                 updated_at: 20,
             }],
+            points: Vec::new(),
         };
         assert!(s.finish_game(&finish).await.unwrap(), "{name}");
         assert!(
@@ -265,6 +266,93 @@ async fn tables_games_and_logs() {
         s.close_table("t1").await.unwrap();
         assert!(s.open_tables().await.unwrap().is_empty(), "{name}");
         assert!(!s.table("t1").await.unwrap().unwrap().open, "{name}");
+    }
+}
+
+/// Points (积分) add up over the hands that counted, per game, in the same
+/// transaction as the hand's end: a replayed end adds nothing.
+#[tokio::test]
+async fn points_add_up_hand_by_hand() {
+    let (_dir, stores) = stores().await;
+    for s in stores {
+        let name = s.backend();
+        let user = |n: &str| NewUser {
+            username: n.into(),
+            password_hash: None,
+            guest: false,
+            created_at: 1,
+        };
+        let a = s.create_user(user("ann")).await.unwrap();
+        let b = s.create_user(user("bo")).await.unwrap();
+        let c = s.create_user(user("cy")).await.unwrap();
+        s.create_table(&TableRow {
+            id: "d".into(),
+            game: "doudizhu".into(),
+            config: "{}".into(),
+            open: true,
+            created_at: 1,
+        })
+        .await
+        .unwrap();
+        assert_eq!(s.points(a.id, "doudizhu").await.unwrap(), None, "{name}");
+        let hand = |n: i64, points: Vec<(UserId, i64)>| {
+            let id = format!("d-{n}");
+            let game = NewGame {
+                id: id.clone(),
+                table_id: "d".into(),
+                number: n,
+                game: "doudizhu".into(),
+                settings: "{}".into(),
+                rated: false,
+                started_at: n,
+                players: Vec::new(),
+            };
+            let finish = Finish {
+                game_id: id,
+                at: 100 + n,
+                result: "{}".into(),
+                record: "{}".into(),
+                rating_diffs: Vec::new(),
+                ratings: Vec::new(),
+                points: points
+                    .into_iter()
+                    .map(|(user_id, diff)| PointsChange {
+                        user_id,
+                        game: "doudizhu".into(),
+                        diff,
+                    })
+                    .collect(),
+            };
+            (game, finish)
+        };
+        // A landlord wins 2 units; then a farmer escapes: 4 to the landlord, the
+        // partner's void result does not count.
+        for (game, finish) in [
+            hand(1, vec![(a.id, 4), (b.id, -2), (c.id, -2)]),
+            hand(2, vec![(a.id, 8), (b.id, -8)]),
+        ] {
+            s.start_game(&game).await.unwrap();
+            assert!(s.finish_game(&finish).await.unwrap(), "{name}");
+            assert!(!s.finish_game(&finish).await.unwrap(), "{name}");
+        }
+        let pa = s.points(a.id, "doudizhu").await.unwrap().unwrap();
+        assert_eq!(
+            (pa.points, pa.hands, pa.username.as_str()),
+            (12, 2, "ann"),
+            "{name}"
+        );
+        assert_eq!(pa.updated_at, 102, "{name}");
+        let pc = s.points(c.id, "doudizhu").await.unwrap().unwrap();
+        assert_eq!((pc.points, pc.hands), (-2, 1), "{name}");
+        assert_eq!(s.points(a.id, "chess").await.unwrap(), None, "{name}");
+        let board = s.points_leaderboard("doudizhu", 10).await.unwrap();
+        let order: Vec<(&str, i64)> = board
+            .iter()
+            .map(|p| (p.username.as_str(), p.points))
+            .collect();
+        assert_eq!(order, [("ann", 12), ("cy", -2), ("bo", -10)], "{name}");
+        assert_eq!(s.points_leaderboard("doudizhu", 1).await.unwrap().len(), 1);
+        assert!(s.points_leaderboard("chess", 10).await.unwrap().is_empty());
     }
 }
 

@@ -23,6 +23,8 @@ export interface GameInfo {
   presets: TimePreset[];
   rating_pools: 'one' | 'by_speed';
   bots: string[];
+  /** Whether players keep points (积分) for life from its hands, with a leaderboard. */
+  points?: boolean;
 }
 
 let games: GameInfo[] = [];

@@ -8,6 +8,16 @@ import { describeTc } from '../net/model';
 import { session } from '../session';
 import { openCreateGo, openCreateDoudizhu } from '../go/create';
 import { botName, isBot } from '../doudizhu/bots';
+import { api } from '../net/api';
+import { gameInfo } from '../net/games';
+
+interface LeaderRow {
+  rank: number;
+  user: string;
+  points: number;
+  title: string;
+  hands: number;
+}
 
 const PLAYABLE = ['chess', 'xiangqi', 'go', 'doudizhu'];
 
@@ -24,7 +34,33 @@ export function lobbyPage(root: HTMLElement, game: string) {
   const onlineEl = h('ul.online-list', { id: 'online-list' });
   const countEl = h('span.hint', { id: 'online-count' });
   let searching = false;
+  let alive = true;
   const me = session();
+  // The room's leaderboard (积分榜), where the game keeps points for life.
+  const boardEl = h('ol.leaderboard', { id: 'leaderboard' });
+  const keepsPoints = gameInfo(game)?.points === true;
+  if (keepsPoints) {
+    void api<{ players: LeaderRow[] }>('GET', `/api/leaderboard/${encodeURIComponent(game)}?limit=10`)
+      .then((b) => {
+        if (!alive) return;
+        mount(
+          boardEl,
+          b.players.length
+            ? b.players.map((r) =>
+                h(
+                  'li',
+                  { 'data-user': r.user },
+                  h('span.rank', null, String(r.rank)),
+                  h('a.who', { href: `#/profile/${encodeURIComponent(r.user)}` }, r.user),
+                  h('span.title', null, r.title),
+                  h('span.num', null, String(r.points)),
+                ),
+              )
+            : h('li.hint', null, t('noPoints')),
+        );
+      })
+      .catch((e) => alive && mount(boardEl, h('li.hint', null, t('errorPrefix') + (e as Error).message)));
+  }
   const pools = me?.ratings ?? {};
   const rating = pools[game] ?? Object.entries(pools).find(([k]) => k.startsWith(game + ':'))?.[1];
 
@@ -134,10 +170,14 @@ export function lobbyPage(root: HTMLElement, game: string) {
           h('div.profile-head', null, avatar(me?.name ?? '?', 0), h('div', null, h('div', { style: { fontWeight: '600' } }, me?.name ?? ''), h('div.hint', null, `${t('rating')}: ${me?.guest ? '—' : rating ? Math.round(rating.rating) + (rating.provisional ? '?' : '') : '1500?'}`))),
         ),
         h('div.panel', null, h('div.panel-title', null, t('players'), countEl), onlineEl),
+        keepsPoints ? h('div.panel', null, h('div.panel-title', null, t('leaderboard')), boardEl) : null,
         h('div.panel', null, h('a', { href: `#/offline/${game}` }, `${t('offline')} · ${t('hotseat')}`)),
       ),
     ),
   );
   renderPair();
-  return () => lobby.close();
+  return () => {
+    alive = false;
+    lobby.close();
+  };
 }

@@ -27,6 +27,21 @@ interface Profile {
   created_at?: number;
   ratings: Array<{ pool: string; rating: number; provisional?: boolean; games?: number }>;
   games: GameSummary[];
+  /** `<game>_points`: points (积分) for life in each game that keeps them. */
+  [key: `${string}_points`]: PointsBlock | undefined;
+}
+
+interface PointsBlock {
+  points: number;
+  title: string;
+  hands: number;
+}
+
+/** The profile's points blocks, one per game that keeps points. */
+function pointsOf(p: Profile): Array<[string, PointsBlock]> {
+  return Object.entries(p)
+    .filter(([k, v]) => k.endsWith('_points') && v && typeof v === 'object' && typeof (v as PointsBlock).points === 'number')
+    .map(([k, v]) => [k.slice(0, -'_points'.length), v as PointsBlock]);
 }
 
 function when(v: unknown): string {
@@ -67,6 +82,16 @@ export function profilePage(root: HTMLElement, name: string) {
               p.ratings.length
                 ? p.ratings.map((r) => h('div.rating-box', { 'data-pool': r.pool }, h('div.hint', null, poolName(r.pool)), h('div.num', null, `${r.rating}${r.provisional ? '?' : ''}`), h('div.hint', null, `${r.games ?? 0} ${t('games')}`)))
                 : h('div.hint', null, `${t('rating')}: 1500?`),
+              pointsOf(p).map(([game, b]) =>
+                h(
+                  'div.rating-box.points-box',
+                  { 'data-points': game },
+                  h('div.hint', null, `${poolName(game)} · ${t('points')}`),
+                  h('div.num', null, String(b.points)),
+                  h('div.title', null, b.title),
+                  h('div.hint', null, `${b.hands} ${t('hands')}`),
+                ),
+              ),
             ),
           ),
           h(
