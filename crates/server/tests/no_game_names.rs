@@ -157,6 +157,12 @@ fn the_check_sees_a_match_on_a_name() {
     // UCI's `go` command, in the engine front end only.
     let engine = Path::new("src/cli/engine.rs");
     assert!(offending(engine, r#"                Some("go") => {"#).is_empty());
-    assert_eq!(offending(engine, r#"Game::Go if name == "go" => {"#), ["go"]);
-    assert_eq!(offending(perft, r#"                Some("go") => {"#), ["go"]);
+    assert_eq!(
+        offending(engine, r#"Game::Go if name == "go" => {"#),
+        ["go"]
+    );
+    assert_eq!(
+        offending(perft, r#"                Some("go") => {"#),
+        ["go"]
+    );
 }
