@@ -13,7 +13,6 @@
 mod eval;
 mod level;
 mod search;
-mod tt;
 
 pub use eval::evaluate;
 pub use level::{LEVELS, Level};

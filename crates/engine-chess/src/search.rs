@@ -11,7 +11,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role};
 
 use crate::eval::{ORDER_VALUE, evaluate, role_index};
-use crate::tt::{Bound, Tt};
+use qiyuan_engine_core::{Bound, Tt};
 
 pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
@@ -743,7 +743,8 @@ impl Run<'_> {
             return alpha;
         }
         if let Some(m) = best_move {
-            self.tt.store(h, m, to_tt(best_score, ply), depth, bound);
+            self.tt
+                .store(h, move_key(m), to_tt(best_score, ply), depth, bound);
         }
         best_score
     }

@@ -14,7 +14,6 @@ mod eval;
 mod level;
 mod pos;
 mod search;
-mod tt;
 
 pub use level::{LEVELS, Level};
 pub use qiyuan_xiangqi;

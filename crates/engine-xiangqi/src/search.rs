@@ -16,7 +16,7 @@ use qiyuan_xiangqi::{Color, Move, MoveList, Position};
 
 use crate::eval::{ORDER_VALUE, role_index};
 use crate::pos::Pos;
-use crate::tt::{Bound, Tt};
+use qiyuan_engine_core::{Bound, Tt};
 
 pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
@@ -690,7 +690,8 @@ impl Run<'_> {
         let Some(m) = best_move else {
             return alpha;
         };
-        self.tt.store(h, m, to_tt(best_score, ply), depth, bound);
+        self.tt
+            .store(h, move_key(m), to_tt(best_score, ply), depth, bound);
         best_score
     }
 
