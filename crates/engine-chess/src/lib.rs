@@ -11,10 +11,9 @@
 //! same position, limits and seed, a search without a stop returns the same move.
 
 mod eval;
-mod level;
 mod search;
 
 pub use eval::evaluate;
-pub use level::{LEVELS, Level};
+pub use qiyuan_engine_core::{LEVELS, Level};
 pub use search::{CHECK_EVERY, Info, Limits, MAX_PLY, Score, SearchResult, Searcher, hash};
 pub use shakmaty;

@@ -17,7 +17,7 @@ pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1000;
-pub const MAX_PLY: usize = 100;
+pub use qiyuan_engine_core::MAX_PLY;
 /// Nodes between two looks at the stop flag and the node budget.
 pub const CHECK_EVERY: u64 = 1024;
 
@@ -47,6 +47,17 @@ impl Default for Limits {
             nodes: u64::MAX,
             noise: 0,
             seed: 0,
+        }
+    }
+}
+
+impl qiyuan_engine_core::FromLevel for Limits {
+    fn from_level(level: &qiyuan_engine_core::Level, seed: u64) -> Limits {
+        Limits {
+            depth: level.depth,
+            nodes: level.nodes,
+            noise: level.noise,
+            seed,
         }
     }
 }

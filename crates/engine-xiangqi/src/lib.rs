@@ -11,10 +11,9 @@
 //! and seed, a search without a stop returns the same move.
 
 mod eval;
-mod level;
 mod pos;
 mod search;
 
-pub use level::{LEVELS, Level};
+pub use qiyuan_engine_core::{LEVELS, Level};
 pub use qiyuan_xiangqi;
 pub use search::{CHECK_EVERY, Info, Limits, MAX_PLY, Score, SearchResult, Searcher};

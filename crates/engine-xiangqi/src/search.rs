@@ -24,7 +24,7 @@ pub const MATE: i32 = 31_000;
 pub const MATE_BOUND: i32 = MATE - 1000;
 /// A side that checks perpetually has lost: worse than any material, not a mate.
 const PERPETUAL: i32 = MATE_BOUND - 200;
-pub const MAX_PLY: usize = 100;
+pub use qiyuan_engine_core::MAX_PLY;
 /// Nodes between two looks at the stop flag and the node budget.
 pub const CHECK_EVERY: u64 = 1024;
 
@@ -55,6 +55,18 @@ impl Default for Limits {
             seed: 0,
             banned: Vec::new(),
             move_limit: 40,
+        }
+    }
+}
+
+impl qiyuan_engine_core::FromLevel for Limits {
+    fn from_level(level: &qiyuan_engine_core::Level, seed: u64) -> Limits {
+        Limits {
+            depth: level.depth,
+            nodes: level.nodes,
+            noise: level.noise,
+            seed,
+            ..Limits::default()
         }
     }
 }

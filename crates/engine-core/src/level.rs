@@ -1,7 +1,9 @@
-//! The eight levels: what limits each puts on a search. `docs/engines.md` holds
-//! the same table with each level's measured strength.
+//! The eight levels of the alpha-beta engines (chess and xiangqi play the same
+//! table): what limits each puts on a search. `docs/engines.md` holds the same
+//! table with each level's measured strength.
 
-use crate::search::{Limits, MAX_PLY};
+/// The deepest search the engines go to, in plies.
+pub const MAX_PLY: usize = 100;
 
 /// One level's limits. The time cap is the caller's (a pure search has no clock):
 /// the protocol front end never thinks longer than `movetime_ms` at this level.
@@ -13,7 +15,8 @@ pub struct Level {
     pub depth: u32,
     /// Node budget per move.
     pub nodes: u64,
-    /// Root noise in centipawns (see [`Limits::noise`]).
+    /// Root noise in the engine's evaluation units: centipawns in chess, points in
+    /// xiangqi (a soldier is 30).
     pub noise: i32,
     /// Longest think per move, milliseconds; `None`: only the game clock.
     pub movetime_ms: Option<u64>,
@@ -84,13 +87,13 @@ impl Level {
         LEVELS[(n.clamp(1, 8) - 1) as usize]
     }
 
-    /// The search limits of this level, with a seed for its noise.
-    pub fn limits(&self, seed: u64) -> Limits {
-        Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            noise: self.noise,
-            seed,
-        }
+    /// The search limits of this level for an engine, with a seed for its noise.
+    pub fn limits<L: FromLevel>(&self, seed: u64) -> L {
+        L::from_level(self, seed)
     }
+}
+
+/// An engine's search limits, made from a level.
+pub trait FromLevel {
+    fn from_level(level: &Level, seed: u64) -> Self;
 }
