@@ -131,7 +131,7 @@ async fn chess_table(a: &Client, b: &Client) -> (String, Socket, Socket) {
 /// Plays `moves` in turn from white, each acknowledged.
 async fn play(table: &str, sa: &mut Socket, sb: &mut Socket, moves: &[&str], first_ply: usize) {
     for (i, action) in moves.iter().enumerate() {
-        let s = if (first_ply + i) % 2 == 0 {
+        let s = if (first_ply + i).is_multiple_of(2) {
             &mut *sa
         } else {
             &mut *sb

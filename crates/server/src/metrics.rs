@@ -11,7 +11,9 @@
 //!
 //! Who may read it: clients whose address (behind a trusted proxy, the forwarded
 //! one) is in `metrics_allow` (default loopback only), or who send
-//! `Authorization: Bearer <metrics_token>`. Anyone else gets `403 forbidden`.
+//! `Authorization: Bearer <metrics_token>`. Anyone else gets `403 forbidden`, and so
+//! does a request forwarded (`X-Forwarded-For`, `Forwarded`) by a proxy that is not
+//! in `trusted_proxies`, whose client nobody knows.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -131,8 +133,9 @@ impl Metrics {
         SocketGuard(self.clone())
     }
 
-    /// Whether a client at `client` that sent `headers` may read the metrics.
-    pub fn may_read(&self, client: IpAddr, headers: &HeaderMap) -> bool {
+    /// Whether a client at `client` (`None`: unknown) that sent `headers` may read
+    /// the metrics.
+    pub fn may_read(&self, client: Option<IpAddr>, headers: &HeaderMap) -> bool {
         if let (Some(want), Some(given)) = (&self.token, crate::auth::bearer_token(headers)) {
             let given: [u8; 32] = Sha256::digest(given.as_bytes()).into();
             // Compared in full, so the time taken tells nothing of the token.
@@ -140,7 +143,7 @@ impl Metrics {
                 return true;
             }
         }
-        self.allow.iter().any(|n| n.contains(client))
+        client.is_some_and(|ip| self.allow.iter().any(|n| n.contains(ip)))
     }
 
     /// The text format, with the live tables' count given.
@@ -251,7 +254,11 @@ pub async fn serve(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
 ) -> Response {
-    let client = app.proxies.client_ip(peer.ip(), &headers);
+    // A forwarded request from a proxy nobody declared trusted comes from an
+    // address nobody knows: a proxy on loopback must not open the metrics to all.
+    let forwarded = headers.contains_key("x-forwarded-for") || headers.contains_key("forwarded");
+    let client = (app.proxies.trusts(peer.ip()) || !forwarded)
+        .then(|| app.proxies.client_ip(peer.ip(), &headers));
     if !app.metrics.may_read(client, &headers) {
         return ApiError::forbidden(
             "forbidden",
@@ -323,12 +330,18 @@ mod tests {
     fn readers_come_from_the_allow_list_or_bring_the_token() {
         let m = Metrics::new(&[], None, &["127.0.0.1".into()], Some("s3cret"));
         let none = HeaderMap::new();
-        assert!(m.may_read("127.0.0.1".parse().unwrap(), &none));
-        assert!(!m.may_read("10.0.0.1".parse().unwrap(), &none));
+        let ip = |s: &str| Some(s.parse().unwrap());
+        assert!(m.may_read(ip("127.0.0.1"), &none));
+        assert!(!m.may_read(ip("10.0.0.1"), &none));
+        assert!(
+            !m.may_read(None, &none),
+            "an unknown address is no one allowed"
+        );
         let mut bearer = HeaderMap::new();
         bearer.insert(header::AUTHORIZATION, "Bearer s3cret".parse().unwrap());
-        assert!(m.may_read("10.0.0.1".parse().unwrap(), &bearer));
+        assert!(m.may_read(ip("10.0.0.1"), &bearer));
+        assert!(m.may_read(None, &bearer));
         bearer.insert(header::AUTHORIZATION, "Bearer s3cre".parse().unwrap());
-        assert!(!m.may_read("10.0.0.1".parse().unwrap(), &bearer));
+        assert!(!m.may_read(ip("10.0.0.1"), &bearer));
     }
 }

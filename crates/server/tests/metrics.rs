@@ -269,3 +269,27 @@ async fn metrics_move_with_the_game(backend: Backend) {
 }
 
 both!(metrics_move_with_the_game);
+
+/// Behind a proxy nobody listed in `trusted_proxies`, every request comes from the
+/// proxy's (loopback) address: a forwarded one is refused, since its client is
+/// unknown; a local scraper, which forwards nothing, still reads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undeclared_proxy_does_not_open_the_metrics() {
+    let server = start(Backend::Sqlite).await;
+    let http = reqwest::Client::new();
+    let url = format!("{}/metrics", server.base);
+    for header in ["x-forwarded-for", "forwarded"] {
+        let value = if header == "forwarded" {
+            "for=203.0.113.7"
+        } else {
+            "203.0.113.7"
+        };
+        let r = http.get(&url).header(header, value).send().await.unwrap();
+        assert_eq!(r.status(), 403, "{header}");
+    }
+    let local = http.get(&url).send().await.unwrap();
+    assert_eq!(local.status(), 200);
+    let text = local.text().await.unwrap();
+    let host = parse(&text);
+    assert_eq!(host.types["qiyuan_sockets"], "gauge");
+}
