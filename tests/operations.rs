@@ -274,6 +274,38 @@ fn json_logs_name_each_game_start_and_end_and_no_secret() {
     });
 }
 
+/// Text logs at `debug` print each request's span with its events: the span names
+/// the path, never the query, where a bearer client's `/ws?token=` puts its token.
+#[test]
+fn text_logs_at_debug_show_request_paths_without_their_query() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let dir = temp_dir("textlog");
+        let log = dir.join("stderr.log");
+        let server = serve(&dir.join("data"), None, &[], "debug", Some(&log)).await;
+        let guest = Client::guest_at(&server.base).await.unwrap();
+        let mut socket = guest.connect().await.unwrap();
+        socket.send("ping", json!({})).await.unwrap();
+        socket.expect("pong").await.unwrap();
+        let me = guest.get_json("/api/account/me?x=1").await.unwrap();
+        assert_eq!(me["user"]["username"], guest.name.as_str(), "{me}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        drop(server);
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            !text.contains(&guest.token),
+            "the log shows the session token"
+        );
+        assert!(!text.contains("x=1"), "the log shows a query");
+        assert!(
+            text.lines()
+                .any(|l| l.contains("path=/ws") && l.contains("started processing request")),
+            "the socket's request is logged with its path:\n{text}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
+
 /// `sqlite3 db sql`'s output.
 fn sqlite(db: &Path, sql: &str) -> String {
     let out = Command::new("sqlite3")
