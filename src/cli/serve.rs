@@ -40,10 +40,13 @@ pub struct Args {
     /// Log filter when RUST_LOG is unset.
     #[arg(long, env = "QIYUAN_LOG", default_value = "info")]
     log: String,
+    /// Log lines as `text` or `json` (one object per line) [default: text].
+    #[arg(long, env = "QIYUAN_LOG_FORMAT", default_value = "text")]
+    log_format: qiyuan_server::logs::LogFormat,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    qiyuan_server::init_tracing(&args.log);
+    qiyuan_server::logs::init(&args.log, args.log_format);
     let mut config = qiyuan_server::Config::load(args.config.as_deref())?;
     if let Some(listen) = args.listen {
         config.listen = listen;

@@ -71,6 +71,13 @@ pub struct Config {
     /// How many open tables one user may have created at which no game has
     /// started yet (more are refused with `too_many_tables`); 0: no cap.
     pub max_idle_tables_per_user: usize,
+    /// This node's name in `/metrics` (the `node` label); unset: the host's name.
+    pub node_name: Option<String>,
+    /// Addresses or networks that may read `GET /metrics` (behind a trusted proxy,
+    /// the forwarded client address counts); default: loopback only.
+    pub metrics_allow: Vec<String>,
+    /// A bearer token that may read `/metrics` from any address; unset: none.
+    pub metrics_token: Option<String>,
 }
 
 impl Default for Config {
@@ -99,6 +106,9 @@ impl Default for Config {
             site: "qiyuan".into(),
             bot_think_ms: 700,
             max_idle_tables_per_user: 5,
+            node_name: None,
+            metrics_allow: vec!["127.0.0.0/8".into(), "::1".into()],
+            metrics_token: None,
         }
     }
 }
@@ -134,6 +144,13 @@ impl Config {
         for proxy in &self.trusted_proxies {
             crate::auth::Network::parse(proxy)
                 .map_err(|e| anyhow::anyhow!("trusted_proxies: {e}"))?;
+        }
+        for network in &self.metrics_allow {
+            crate::auth::Network::parse(network)
+                .map_err(|e| anyhow::anyhow!("metrics_allow: {e}"))?;
+        }
+        if self.metrics_token.as_ref().is_some_and(|t| t.len() < 16) {
+            anyhow::bail!("metrics_token must have at least 16 characters");
         }
         for origin in &self.allowed_origins {
             if !(origin.starts_with("http://") || origin.starts_with("https://")) {

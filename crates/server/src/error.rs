@@ -75,6 +75,7 @@ impl From<qiyuan_store::StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        crate::metrics::count_error(self.code);
         #[derive(Serialize)]
         struct Body<'a> {
             error: &'a ApiError,

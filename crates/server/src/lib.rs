@@ -17,6 +17,8 @@ pub mod config;
 pub mod error;
 pub mod live;
 pub mod lobby;
+pub mod logs;
+pub mod metrics;
 pub mod protocol;
 pub mod registry;
 mod web;
@@ -78,6 +80,8 @@ pub struct App {
     pub sockets: ws::Sockets,
     pub tables: live::Registry,
     pub lobby: lobby::Lobby,
+    /// What `GET /metrics` shows.
+    pub metrics: Arc<metrics::Metrics>,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -157,6 +161,12 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         sockets: ws::Sockets::default(),
         tables: live::Registry::default(),
         lobby: lobby::Lobby::default(),
+        metrics: Arc::new(metrics::Metrics::new(
+            &games.names(),
+            config.node_name.as_deref(),
+            &config.metrics_allow,
+            config.metrics_token.as_deref(),
+        )),
         config,
         games,
         store,
@@ -375,17 +385,17 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/game/{id}/log", get(api::game_log))
         .route("/game/{file}", get(api::record))
         .route("/ws", get(ws::upgrade))
+        .route("/metrics", get(metrics::serve))
         .fallback(web::serve)
         .layer(middleware::from_fn_with_state(app.clone(), check_origin))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(64 * 1024))
         .layer(middleware::from_fn(error::json_errors))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(logs::request_span))
         .with_state(app)
 }
 
-/// Logs to stderr, filtered by `RUST_LOG` or the given default (`info`).
+/// Logs to stderr as text, filtered by `RUST_LOG` or the given default (`info`).
+/// See [`logs::init`] for the JSON format.
 pub fn init_tracing(default: &str) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    logs::init(default, logs::LogFormat::Text);
 }

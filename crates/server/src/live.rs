@@ -730,6 +730,10 @@ impl Live {
         _from: Option<&Conn>,
         _req: Option<&Value>,
     ) -> Result<u64, ApiError> {
+        let (taken, is_move) = (
+            std::time::Instant::now(),
+            matches!(cmd, Command::Act { .. }),
+        );
         let from = self.persisted;
         let result = self.table.apply(cmd, now());
         self.played.store(
@@ -741,7 +745,9 @@ impl Live {
             Err(mut refusal) => (std::mem::take(&mut refusal.fired), Some(refusal)),
         };
         if self.table.version() > self.persisted {
+            let committing = std::time::Instant::now();
             self.persist().await?;
+            self.app.metrics.store_commit.observe(committing.elapsed());
             let ratings = self.game_rows(&events).await;
             let batch = Batch {
                 from,
@@ -750,6 +756,11 @@ impl Live {
                 ratings,
             };
             self.broadcast(&batch);
+            if is_move && refusal.is_none() {
+                self.app
+                    .metrics
+                    .move_accepted(self.table.game_name(), taken);
+            }
             // Bounded: a client further behind than this gets the state alone.
             if self.history.len() >= MAX_HISTORY {
                 self.history.drain(..MAX_HISTORY / 4);
@@ -859,11 +870,20 @@ impl Live {
                     if let Err(e) = self.started(*game, players, settings).await {
                         tracing::error!(table = %self.id, "cannot store game start: {e}");
                     }
+                    let id = self.game_id_of(*game);
+                    crate::logs::game_started(&self.id, &id, self.table.game_name(), players);
                 }
-                Event::Ended { outcome, rated } => match self.ended(outcome, *rated).await {
-                    Ok(r) => ratings = r,
-                    Err(e) => tracing::error!(table = %self.id, "cannot store game end: {e}"),
-                },
+                Event::Ended { outcome, rated } => {
+                    if let Some(g) = &self.table.state().game {
+                        let id = self.game_id_of(g.number);
+                        let game = self.table.game_name();
+                        crate::logs::game_ended(&self.id, &id, game, &g.players, outcome);
+                    }
+                    match self.ended(outcome, *rated).await {
+                        Ok(r) => ratings = r,
+                        Err(e) => tracing::error!(table = %self.id, "cannot store game end: {e}"),
+                    }
+                }
                 _ => {}
             }
         }

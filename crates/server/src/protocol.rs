@@ -346,6 +346,7 @@ pub fn out<D: Serialize>(t: &str, d: D, id: Option<&Value>) -> String {
 
 /// An `error` message.
 pub fn error(err: &ApiError, table: Option<&str>, id: Option<&Value>) -> String {
+    crate::metrics::count_error(err.code);
     #[derive(Serialize)]
     struct E<'a> {
         code: &'a str,

@@ -178,6 +178,7 @@ async fn connection(
     user: Option<UserInfo>,
     session: Option<(String, i64)>,
 ) {
+    let _counted = app.metrics.socket_open();
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(1024);
     let conn = Conn {

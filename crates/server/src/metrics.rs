@@ -1,0 +1,347 @@
+//! Operations metrics, served at `GET /metrics` in Prometheus's text format (0.0.4).
+//!
+//! The hot path only touches atomics: a move adds one to its game's counter and one
+//! to a histogram bucket; a commit adds one to another. Everything else (live
+//! tables, memory) is read when a scrape comes. Every sample carries the node's
+//! name (`node`: [`crate::Config::node_name`], else the host's name) so that
+//! several nodes can be scraped into one Prometheus.
+//!
+//! Errors are counted by their stable code where they are made into an answer (an
+//! HTTP error body or a WebSocket `error`), process-wide: a process is one node.
+//!
+//! Who may read it: clients whose address (behind a trusted proxy, the forwarded
+//! one) is in `metrics_allow` (default loopback only), or who send
+//! `Authorization: Bearer <metrics_token>`. Anyone else gets `403 forbidden`, and so
+//! does a request forwarded (`X-Forwarded-For`, `Forwarded`) by a proxy that is not
+//! in `trusted_proxies`, whose client nobody knows.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+
+use crate::App;
+use crate::auth::Network;
+use crate::error::ApiError;
+
+/// Upper bounds of the latency histograms' buckets, in microseconds (the last,
+/// `+Inf`, is implicit): from a quarter of a millisecond to ten seconds.
+const BUCKETS_US: [u64; 14] = [
+    250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000,
+    2_500_000, 10_000_000,
+];
+
+/// A latency histogram of atomics: one count per bucket (not cumulative; the
+/// scrape adds them up), the sum in microseconds.
+#[derive(Default)]
+pub struct Histogram {
+    buckets: [AtomicU64; BUCKETS_US.len() + 1],
+    sum_us: AtomicU64,
+}
+
+impl Histogram {
+    pub fn observe(&self, took: Duration) {
+        let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+        let i = BUCKETS_US.partition_point(|&bound| bound < us);
+        self.buckets[i].fetch_add(1, Ordering::Relaxed);
+        self.sum_us.fetch_add(us, Ordering::Relaxed);
+    }
+
+    fn render(&self, out: &mut String, name: &str, help: &str, node: &str) {
+        let _ = writeln!(out, "# HELP {name} {help}");
+        let _ = writeln!(out, "# TYPE {name} histogram");
+        let mut count = 0;
+        for (i, bucket) in self.buckets.iter().enumerate() {
+            count += bucket.load(Ordering::Relaxed);
+            let le = match BUCKETS_US.get(i) {
+                Some(us) => format!("{}", *us as f64 / 1e6),
+                None => "+Inf".into(),
+            };
+            let _ = writeln!(out, "{name}_bucket{{node=\"{node}\",le=\"{le}\"}} {count}");
+        }
+        let sum = self.sum_us.load(Ordering::Relaxed) as f64 / 1e6;
+        let _ = writeln!(out, "{name}_sum{{node=\"{node}\"}} {sum}");
+        let _ = writeln!(out, "{name}_count{{node=\"{node}\"}} {count}");
+    }
+}
+
+/// This node's metrics, kept in [`App`].
+pub struct Metrics {
+    /// The `node` label's value, escaped for the text format.
+    node: String,
+    started: Instant,
+    /// Open WebSockets.
+    sockets: AtomicI64,
+    /// Moves accepted, per hosted game (a handful: looked up by a short scan).
+    moves: Vec<(&'static str, AtomicU64)>,
+    /// From the table task taking a move to its event queued for every subscriber:
+    /// apply, commit, game rows, views and broadcast.
+    pub move_broadcast: Histogram,
+    /// One command's log entries written to the store.
+    pub store_commit: Histogram,
+    /// Who may read `/metrics` without the token.
+    allow: Vec<Network>,
+    /// SHA-256 of `metrics_token`.
+    token: Option<[u8; 32]>,
+}
+
+impl Metrics {
+    /// For the hosted `games`, named `node` (unset: the host's name), readable from
+    /// `allow` (refused entries were caught by [`crate::Config::check`]) and with
+    /// `token`.
+    pub fn new(
+        games: &[&'static str],
+        node: Option<&str>,
+        allow: &[String],
+        token: Option<&str>,
+    ) -> Metrics {
+        let node = node.map(str::to_string).unwrap_or_else(host_name);
+        Metrics {
+            node: escape(&node),
+            started: Instant::now(),
+            sockets: AtomicI64::new(0),
+            moves: games.iter().map(|g| (*g, AtomicU64::new(0))).collect(),
+            move_broadcast: Histogram::default(),
+            store_commit: Histogram::default(),
+            allow: allow
+                .iter()
+                .filter_map(|n| Network::parse(n).ok())
+                .collect(),
+            token: token.map(|t| Sha256::digest(t.as_bytes()).into()),
+        }
+    }
+
+    /// A move of `game` was committed and broadcast; it was taken up at `since`.
+    pub fn move_accepted(&self, game: &str, since: Instant) {
+        if let Some((_, n)) = self.moves.iter().find(|(g, _)| *g == game) {
+            n.fetch_add(1, Ordering::Relaxed);
+        }
+        self.move_broadcast.observe(since.elapsed());
+    }
+
+    /// Counts an open WebSocket for as long as the guard lives.
+    pub fn socket_open(self: &Arc<Self>) -> SocketGuard {
+        self.sockets.fetch_add(1, Ordering::Relaxed);
+        SocketGuard(self.clone())
+    }
+
+    /// Whether a client at `client` (`None`: unknown) that sent `headers` may read
+    /// the metrics.
+    pub fn may_read(&self, client: Option<IpAddr>, headers: &HeaderMap) -> bool {
+        if let (Some(want), Some(given)) = (&self.token, crate::auth::bearer_token(headers)) {
+            let given: [u8; 32] = Sha256::digest(given.as_bytes()).into();
+            // Compared in full, so the time taken tells nothing of the token.
+            if want.iter().zip(given).fold(0u8, |d, (a, b)| d | (a ^ b)) == 0 {
+                return true;
+            }
+        }
+        client.is_some_and(|ip| self.allow.iter().any(|n| n.contains(ip)))
+    }
+
+    /// The text format, with the live tables' count given.
+    pub fn render(&self, live_tables: usize) -> String {
+        let node = &self.node;
+        let mut out = String::with_capacity(4096);
+        let gauge = |out: &mut String, name: &str, help: &str, value: String| {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} gauge");
+            let _ = writeln!(out, "{name}{{node=\"{node}\"}} {value}");
+        };
+        let _ = writeln!(out, "# HELP qiyuan_build_info The running version.");
+        let _ = writeln!(out, "# TYPE qiyuan_build_info gauge");
+        let _ = writeln!(
+            out,
+            "qiyuan_build_info{{node=\"{node}\",version=\"{}\"}} 1",
+            env!("CARGO_PKG_VERSION")
+        );
+        gauge(
+            &mut out,
+            "qiyuan_uptime_seconds",
+            "Seconds since the server started.",
+            format!("{:.3}", self.started.elapsed().as_secs_f64()),
+        );
+        gauge(
+            &mut out,
+            "qiyuan_live_tables",
+            "Live tables owned by this node.",
+            live_tables.to_string(),
+        );
+        gauge(
+            &mut out,
+            "qiyuan_sockets",
+            "Open WebSockets on this node.",
+            self.sockets.load(Ordering::Relaxed).max(0).to_string(),
+        );
+        if let Some(rss) = resident_bytes() {
+            gauge(
+                &mut out,
+                "process_resident_memory_bytes",
+                "Resident memory of the server process.",
+                rss.to_string(),
+            );
+        }
+        let name = "qiyuan_moves_accepted_total";
+        let _ = writeln!(out, "# HELP {name} Moves committed and broadcast, by game.");
+        let _ = writeln!(out, "# TYPE {name} counter");
+        for (game, n) in &self.moves {
+            let _ = writeln!(
+                out,
+                "{name}{{node=\"{node}\",game=\"{}\"}} {}",
+                escape(game),
+                n.load(Ordering::Relaxed)
+            );
+        }
+        self.move_broadcast.render(
+            &mut out,
+            "qiyuan_move_broadcast_seconds",
+            "From the table taking a move to its event queued for every subscriber.",
+            node,
+        );
+        self.store_commit.render(
+            &mut out,
+            "qiyuan_store_commit_seconds",
+            "Writing one command's log entries to the store.",
+            node,
+        );
+        let name = "qiyuan_errors_total";
+        let _ = writeln!(
+            out,
+            "# HELP {name} Errors answered to clients (HTTP and WebSocket), by code."
+        );
+        let _ = writeln!(out, "# TYPE {name} counter");
+        for (code, n) in errors().iter() {
+            let _ = writeln!(
+                out,
+                "{name}{{node=\"{node}\",code=\"{}\"}} {n}",
+                escape(code)
+            );
+        }
+        out
+    }
+}
+
+/// Holds one open WebSocket in [`Metrics`]'s count.
+pub struct SocketGuard(Arc<Metrics>);
+
+impl Drop for SocketGuard {
+    fn drop(&mut self) {
+        self.0.sockets.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+static ERRORS: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
+
+fn errors() -> std::sync::MutexGuard<'static, BTreeMap<&'static str, u64>> {
+    ERRORS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Counts an error answered to a client, by its stable code.
+pub fn count_error(code: &'static str) {
+    *errors().entry(code).or_insert(0) += 1;
+}
+
+/// `GET /metrics`.
+pub async fn serve(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    // A forwarded request from a proxy nobody declared trusted comes from an
+    // address nobody knows: a proxy on loopback must not open the metrics to all.
+    let forwarded = headers.contains_key("x-forwarded-for") || headers.contains_key("forwarded");
+    let client = (app.proxies.trusts(peer.ip()) || !forwarded)
+        .then(|| app.proxies.client_ip(peer.ip(), &headers));
+    if !app.metrics.may_read(client, &headers) {
+        return ApiError::forbidden(
+            "forbidden",
+            "metrics are readable from metrics_allow or with metrics_token",
+        )
+        .into_response();
+    }
+    let mut response = app.metrics.render(app.tables.len()).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+    );
+    response
+}
+
+/// A label value as the text format writes it.
+fn escape(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+/// The host's name, for a node that was given none.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "qiyuan".into())
+}
+
+/// The process's resident memory (Linux: `VmRSS` of /proc/self/status).
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histograms_are_cumulative_and_labels_escaped() {
+        let m = Metrics::new(&["chess"], Some("a \"b\"\n"), &[], None);
+        m.move_broadcast.observe(Duration::from_micros(100));
+        m.move_broadcast.observe(Duration::from_micros(250));
+        m.move_broadcast.observe(Duration::from_millis(3));
+        m.move_broadcast.observe(Duration::from_secs(20));
+        let text = m.render(0);
+        let node = r#"node="a \"b\"\n""#;
+        for line in [
+            format!("qiyuan_move_broadcast_seconds_bucket{{{node},le=\"0.00025\"}} 2"),
+            format!("qiyuan_move_broadcast_seconds_bucket{{{node},le=\"0.0025\"}} 2"),
+            format!("qiyuan_move_broadcast_seconds_bucket{{{node},le=\"0.005\"}} 3"),
+            format!("qiyuan_move_broadcast_seconds_bucket{{{node},le=\"10\"}} 3"),
+            format!("qiyuan_move_broadcast_seconds_bucket{{{node},le=\"+Inf\"}} 4"),
+            format!("qiyuan_move_broadcast_seconds_count{{{node}}} 4"),
+            format!("qiyuan_move_broadcast_seconds_sum{{{node}}} 20.00335"),
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn readers_come_from_the_allow_list_or_bring_the_token() {
+        let m = Metrics::new(&[], None, &["127.0.0.1".into()], Some("s3cret"));
+        let none = HeaderMap::new();
+        let ip = |s: &str| Some(s.parse().unwrap());
+        assert!(m.may_read(ip("127.0.0.1"), &none));
+        assert!(!m.may_read(ip("10.0.0.1"), &none));
+        assert!(
+            !m.may_read(None, &none),
+            "an unknown address is no one allowed"
+        );
+        let mut bearer = HeaderMap::new();
+        bearer.insert(header::AUTHORIZATION, "Bearer s3cret".parse().unwrap());
+        assert!(m.may_read(ip("10.0.0.1"), &bearer));
+        assert!(m.may_read(None, &bearer));
+        bearer.insert(header::AUTHORIZATION, "Bearer s3cre".parse().unwrap());
+        assert!(!m.may_read(ip("10.0.0.1"), &bearer));
+    }
+}
