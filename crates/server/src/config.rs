@@ -71,6 +71,9 @@ pub struct Config {
     /// How many open tables one user may have created at which no game has
     /// started yet (more are refused with `too_many_tables`); 0: no cap.
     pub max_idle_tables_per_user: usize,
+    /// External engines serving as computer players (`[[engines]]`; see
+    /// [`crate::engines`] and `docs/engines.md`).
+    pub engines: Vec<crate::engines::EngineConfig>,
 }
 
 impl Default for Config {
@@ -99,6 +102,7 @@ impl Default for Config {
             site: "qiyuan".into(),
             bot_think_ms: 700,
             max_idle_tables_per_user: 5,
+            engines: Vec::new(),
         }
     }
 }
@@ -134,6 +138,12 @@ impl Config {
         for proxy in &self.trusted_proxies {
             crate::auth::Network::parse(proxy)
                 .map_err(|e| anyhow::anyhow!("trusted_proxies: {e}"))?;
+        }
+        for (i, engine) in self.engines.iter().enumerate() {
+            engine.check()?;
+            if self.engines[..i].iter().any(|e| e.name == engine.name) {
+                anyhow::bail!("engines: two engines are called {}", engine.name);
+            }
         }
         for origin in &self.allowed_origins {
             if !(origin.starts_with("http://") || origin.starts_with("https://")) {
@@ -183,5 +193,54 @@ mod tests {
         assert!(c.check().is_ok());
         let bad: Config = toml::from_str("trusted_proxies = [\"10.0.0.0/40\"]").unwrap();
         assert!(bad.check().is_err());
+    }
+
+    #[test]
+    fn engines_are_configured_in_the_file() {
+        let c = Config::parse(
+            r#"
+            [[engines]]
+            name = "stockfish"
+            path = "/usr/games/stockfish"
+            protocol = "uci"
+            games = ["chess"]
+            options = { Threads = 1, Hash = 16 }
+            movetime_ms = 200
+            [[engines.levels]]
+            name = "weak"
+            options = { "Skill Level" = 0 }
+            [[engines.levels]]
+            name = "full"
+            depth = 12
+
+            [[engines]]
+            name = "gnugo"
+            path = "/usr/games/gnugo"
+            args = ["--mode", "gtp", "--level", "1"]
+            protocol = "gtp"
+            games = ["go"]
+            "#,
+        )
+        .unwrap();
+        assert!(c.check().is_ok());
+        assert_eq!(c.engines.len(), 2);
+        assert_eq!(c.engines[0].levels[1].depth, Some(12));
+        assert_eq!(c.engines[1].movetime_ms, 1_000, "the default");
+        assert_eq!(c.engines[1].protocol, crate::engines::Protocol::Gtp);
+        let levels = crate::engines::Engines::levels_for(&c.engines, "chess");
+        let keys: Vec<&str> = levels.iter().map(|l| l.key.as_ref()).collect();
+        assert_eq!(keys, ["stockfish.weak", "stockfish.full"]);
+        let bad = Config::parse(
+            "[[engines]]\nname = \"Bad Name\"\npath = \"x\"\nprotocol = \"uci\"\ngames = [\"chess\"]",
+        )
+        .unwrap();
+        assert!(bad.check().is_err());
+        assert!(
+            Config::parse(
+                "[[engines]]\nname = \"x\"\npath = \"x\"\nprotocol = \"uxi\"\ngames = []"
+            )
+            .is_err(),
+            "an unknown protocol is refused"
+        );
     }
 }

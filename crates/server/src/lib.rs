@@ -13,7 +13,9 @@ pub mod api;
 pub mod auth;
 pub mod bench;
 pub mod bots;
+pub mod computer;
 pub mod config;
+pub mod engines;
 pub mod error;
 pub mod live;
 pub mod lobby;
@@ -78,6 +80,8 @@ pub struct App {
     pub sockets: ws::Sockets,
     pub tables: live::Registry,
     pub lobby: lobby::Lobby,
+    /// The operator's external engines (see [`engines`]).
+    pub engines: engines::Engines,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -118,6 +122,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
 /// [`registry::Games::with`]).
 pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Result<Running> {
     config.check()?;
+    let games = games.with_engines(&config.engines)?;
     if config.database.is_none() {
         std::fs::create_dir_all(&config.data_dir).with_context(|| {
             format!(
@@ -157,6 +162,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         sockets: ws::Sockets::default(),
         tables: live::Registry::default(),
         lobby: lobby::Lobby::default(),
+        engines: engines::Engines::new(&config.engines),
         config,
         games,
         store,
