@@ -29,6 +29,9 @@ use tokio::sync::Semaphore;
 
 use crate::bots::{BotLevel, Decision, Thought, valid_key};
 
+/// How long an engine that could not be started is left alone.
+const DOWN_FOR: Duration = Duration::from_secs(30);
+
 /// How an external engine is spoken to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -95,6 +98,9 @@ pub struct EngineConfig {
     /// it is stopped, and then killed.
     #[serde(default = "default_grace")]
     pub grace_ms: u64,
+    /// How long a new process may take to say it is ready, in milliseconds.
+    #[serde(default = "default_startup")]
+    pub startup_ms: u64,
     /// Processes of this engine at once (moves beyond wait, within their time).
     #[serde(default = "default_processes")]
     pub processes: usize,
@@ -126,6 +132,9 @@ fn default_movetime() -> u64 {
 }
 fn default_grace() -> u64 {
     2_000
+}
+fn default_startup() -> u64 {
+    10_000
 }
 fn default_processes() -> usize {
     2
@@ -196,6 +205,8 @@ pub enum EngineError {
     BadMove(String),
     #[error("the engine plays no such game here")]
     NoPosition,
+    #[error("the engine could not be started lately; it is tried again later")]
+    Down,
 }
 
 /// A running engine process: its pipes, in the protocol's client.
@@ -224,6 +235,10 @@ struct Engine {
     pids: Mutex<Vec<u32>>,
     /// Moves it has answered.
     served: std::sync::atomic::AtomicU64,
+    /// Until when it is not asked, after it could not be started: each move
+    /// goes to the built-in player at once rather than wait for a start that
+    /// fails again.
+    down_until: Mutex<Option<tokio::time::Instant>>,
 }
 
 /// The operator's engines, by level key.
@@ -250,6 +265,7 @@ impl Engines {
                 permits: Semaphore::new(c.processes),
                 pids: Mutex::new(Vec::new()),
                 served: Default::default(),
+                down_until: Mutex::new(None),
             });
             for (key, level) in c.keys() {
                 out.levels.insert(key, (engine.clone(), level.cloned()));
@@ -323,6 +339,9 @@ impl Engines {
             movetime = movetime.min(Duration::from_millis(ms));
         }
         let grace = Duration::from_millis(engine.config.grace_ms);
+        if lock(&engine.down_until).is_some_and(|t| tokio::time::Instant::now() < t) {
+            return Err(EngineError::Down);
+        }
         let deadline = tokio::time::Instant::now() + movetime + grace;
         let _permit = tokio::time::timeout_at(deadline, engine.permits.acquire())
             .await
@@ -333,7 +352,13 @@ impl Engines {
             let idle = lock(&engine.idle).pop();
             let mut process = match idle {
                 Some(p) => p,
-                None => engine.start().await?,
+                None => match engine.start().await {
+                    Ok(p) => p,
+                    Err(e) => {
+                        *lock(&engine.down_until) = Some(tokio::time::Instant::now() + DOWN_FOR);
+                        return Err(e);
+                    }
+                },
             };
             let answer = match &mut process {
                 Process::Uci(c) => {
@@ -380,7 +405,7 @@ impl Engine {
         let child = cmd
             .spawn()
             .map_err(|e| EngineError::Spawn(c.path.display().to_string(), e))?;
-        let startup = Duration::from_millis(c.grace_ms.max(5_000));
+        let startup = Duration::from_millis(c.startup_ms);
         let process = match c.protocol {
             Protocol::Uci | Protocol::Ucci => {
                 Process::Uci(uci::Client::start(child, c.protocol, &c.options, startup).await?)
