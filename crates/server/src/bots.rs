@@ -1,10 +1,10 @@
 //! Computer players (电脑) as seat occupants of live tables, for the games whose
-//! registry entry has them (Doudizhu's). This module knows no game: it reaches
+//! registry entry has them (all four). This module knows no game: it reaches
 //! the game through the table's hooks ([`AnyTable::bot_levels`],
 //! [`AnyTable::bot_choice`]), which the registry fills in per game.
 //!
-//! A bot is a seated "user" whose id has the reserved form `bot:basic-xxxxxx` or
-//! `bot:strong-xxxxxx`: a colon can never be in an account's name (see
+//! A bot is a seated "user" whose id has the reserved form `bot:<level>-xxxxxx`
+//! (`bot:strong-k3x9q2`, `bot:3-k3x9q2`): a colon can never be in an account's name (see
 //! [`crate::auth::validate_username`]), so no account can take or impersonate one.
 //! The table itself knows nothing of bots: the live table task (see
 //! [`crate::live`]) asks this module, after every change, what the bots at the
@@ -18,6 +18,11 @@
 //! at the table (so that bots alone never play on forever), and come back at once
 //! after a server restart.
 //!
+//! 托管 (games whose entry says so: Doudizhu): shortly before a player's time
+//! runs out, or while they are away, the computer plays their seat, as them,
+//! until they act again ([`rescue`], [`Memory::trust`]); a timeout no longer
+//! ends the hand.
+//!
 //! Escape: the table ends a hand at once when a player leaves (or stays away past
 //! the grace time); the result stands as the rules set it and the hand does not
 //! go on. For the next hand, a seat of the escaped game that is empty (the leaver's
@@ -25,7 +30,7 @@
 //! as long as a human still sits at the table.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -219,9 +224,25 @@ pub const DRAW_ACCEPT_BELOW: f32 = 0.55;
 pub struct Memory {
     /// By bot: the game number and the bot's evaluations in it, oldest first.
     evals: HashMap<String, (u32, Vec<f32>)>,
+    /// Players the computer plays for (托管) until they act again.
+    trustees: HashSet<String>,
 }
 
 impl Memory {
+    /// The computer plays for `user` from now on (托管).
+    pub fn trust(&mut self, user: &str) {
+        self.trustees.insert(user.to_string());
+    }
+
+    /// `user` acted: they play for themselves again. True if they were trusted.
+    pub fn take_back(&mut self, user: &str) -> bool {
+        self.trustees.remove(user)
+    }
+
+    pub fn is_trustee(&self, user: &str) -> bool {
+        self.trustees.contains(user)
+    }
+
     fn record(&mut self, user: &str, game: u32, eval: f32) {
         let entry = self.evals.entry(user.to_string()).or_default();
         if entry.0 != game {
@@ -549,15 +570,25 @@ pub struct Turn {
     pub choice: BotChoice,
 }
 
-/// The bot to act now, if the seat to act in a game being played is a bot's.
-/// `now` is the table's time (for the clock).
-pub fn turn(table: &dyn AnyTable, now: u64) -> Option<Turn> {
+/// The bot to act now, if the seat to act in a game being played is a bot's;
+/// in a game with 托管 (`trusteeship`), also a player's whom the computer plays
+/// for: one in `memory`'s trustees (their time ran out) or one who is away. Such
+/// a seat is played at the game's first level, as its user. `now` is the
+/// table's time (for the clock).
+pub fn turn(table: &dyn AnyTable, now: u64, memory: &Memory, trusteeship: bool) -> Option<Turn> {
     if !plays(table) || table.state().status != Status::Playing {
         return None;
     }
     let game = table.state().game.as_ref()?;
     for (i, s) in table.state().seats.iter().enumerate() {
-        let Some(user) = s.user.as_deref().filter(|u| is_bot(u)) else {
+        let Some(user) = s.user.as_deref() else {
+            continue;
+        };
+        let level = if is_bot(user) {
+            level_of(user).unwrap_or_default().to_string()
+        } else if trusteeship && (memory.is_trustee(user) || s.absent_since.is_some()) {
+            table.bot_levels().first()?.key.to_string()
+        } else {
             continue;
         };
         let seat = Seat(i as u8);
@@ -576,7 +607,7 @@ pub fn turn(table: &dyn AnyTable, now: u64) -> Option<Turn> {
             return Some(Turn {
                 bot: Bot {
                     user: user.to_string(),
-                    level: level_of(user).unwrap_or_default().to_string(),
+                    level,
                     seat,
                     game: game.number,
                     time_left,
@@ -587,6 +618,27 @@ pub fn turn(table: &dyn AnyTable, now: u64) -> Option<Turn> {
         }
     }
     None
+}
+
+/// How long before a player's flag would fall the computer takes over (托管).
+pub const RESCUE_MARGIN: u64 = 1_000;
+
+/// In a game with 托管, the player to act (not a bot, not yet played for) and
+/// when, on the table's time, the computer takes over their seat: shortly
+/// before their flag would fall, so that a timeout never ends the hand.
+pub fn rescue(table: &dyn AnyTable, memory: &Memory) -> Option<(String, u64)> {
+    if !plays(table) || table.state().status != Status::Playing {
+        return None;
+    }
+    let state = table.state();
+    let clock = &state.game.as_ref()?.clock;
+    let seat = clock.running_seat()?;
+    let user = state.seats.get(seat)?.user.as_deref()?;
+    if is_bot(user) || memory.is_trustee(user) {
+        return None;
+    }
+    let flag = clock.flag_time()?;
+    Some((user.to_string(), flag.saturating_sub(RESCUE_MARGIN)))
 }
 
 #[cfg(test)]

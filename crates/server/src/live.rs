@@ -429,7 +429,19 @@ impl Live {
             // Computer players: bookkeeping at once, their turn after a think.
             self.bot_chores().await;
             let v = self.table.version();
-            let bot = crate::bots::turn(&*self.table, now()).filter(|_| bot_idle != Some(v));
+            let trusteeship = self
+                .app
+                .games
+                .get(self.table.game_name())
+                .is_some_and(|g| g.trusteeship);
+            let bot = crate::bots::turn(&*self.table, now(), &self.bots, trusteeship)
+                .filter(|_| bot_idle != Some(v));
+            // 托管: shortly before the player to act would flag, the computer
+            // takes their seat over.
+            let rescue = crate::bots::rescue(&*self.table, &self.bots).filter(|_| trusteeship);
+            let rescue_in = rescue
+                .as_ref()
+                .map(|(_, at)| Duration::from_millis(at.saturating_sub(now())));
             let bot_at = match (&bot, bot_due) {
                 (None, _) => None,
                 (Some(_), Some((due_v, at))) if due_v == v => Some(at),
@@ -452,6 +464,12 @@ impl Live {
                         && !self.bot_act(bot).await
                     {
                         bot_idle = Some(v);
+                    }
+                }
+                _ = tokio::time::sleep(rescue_in.unwrap_or_default()), if rescue_in.is_some() => {
+                    if let Some((user, _)) = &rescue {
+                        tracing::info!(table = %self.id, %user, "the computer plays for a player out of time (托管)");
+                        self.bots.trust(user);
                     }
                 }
                 _ = tokio::time::sleep(idle_close), if idle => {
@@ -606,6 +624,8 @@ impl Live {
             return;
         };
         let name = user.username.clone();
+        // A player the computer played for (托管) takes their seat back by acting.
+        self.bots.take_back(&name);
         if let Some(seat) = expect
             && self.table.seat_of(&name) != Some(seat)
         {

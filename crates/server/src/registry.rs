@@ -216,6 +216,10 @@ pub struct Descriptor {
     /// The computer players' levels with their names, the built-in ones first,
     /// then the operator's external engines' (see [`Games::with_engines`]).
     pub bot_levels: Vec<BotLevel>,
+    /// 托管: the computer plays for a player whose time is running out or who is
+    /// away, until they act again (see [`crate::bots`]), so that a timeout never
+    /// ends the game.
+    pub trusteeship: bool,
     /// Whether players keep points (积分) for life from the game's scored hands
     /// (`Outcome::points`), shown with a title on profiles and a leaderboard.
     pub points: bool,
@@ -257,6 +261,7 @@ impl Descriptor {
             rating_pools: RatingPools::One,
             bots: B::LEVELS.iter().map(|l| l.key.to_string()).collect(),
             bot_levels: B::LEVELS.to_vec(),
+            trusteeship: false,
             points: false,
             points_title: None,
             make: make::<G, B>,
@@ -285,6 +290,12 @@ impl Descriptor {
 
     pub fn record(mut self, record: RecordFormat) -> Self {
         self.record = record;
+        self
+    }
+
+    /// The computer plays for players who time out or are away (托管).
+    pub fn trusteeship(mut self) -> Self {
+        self.trusteeship = true;
         self
     }
 
@@ -551,6 +562,7 @@ mod builtin {
             .phases(&[Phase::Bidding, Phase::Play, Phase::Over])
             .record(RecordFormat::JSON)
             .hides_information()
+            .trusteeship()
             .points_titles(qiyuan_doudizhu::titles::title)
             .presets(vec![
                 TimePreset::new("quick", "快速 每手20秒", "Quick, 20 s a turn", per_turn(20)),
@@ -736,6 +748,10 @@ mod tests {
             assert_eq!(table.seats(), g.seats, "{}", g.name);
             assert_eq!(table.game_name(), g.name);
             assert_eq!(table.bot_levels(), g.bot_levels.as_slice(), "{}", g.name);
+            assert!(
+                table.bot_levels().iter().all(|l| l.key != "weird"),
+                "a made-up level is no game's"
+            );
             let keys: Vec<String> = table
                 .bot_levels()
                 .iter()
