@@ -502,6 +502,7 @@ impl Live {
     async fn bot_act(&mut self, turn: crate::bots::Turn) -> bool {
         let crate::bots::Turn { bot, choice } = turn;
         let ask = bot.ask(rand::random());
+        let asked = std::time::Instant::now();
         let engines = &self.app.engines;
         let mut thought = None;
         let mut builtin_level = None;
@@ -536,6 +537,8 @@ impl Live {
             if let Some(level) = builtin_level {
                 ask.level = level;
             }
+            // What an engine that failed used of the clock is gone.
+            ask.time_left = ask.time_left.map(|t| t.saturating_sub(asked.elapsed()));
             let stop = ask.stop.clone();
             let mut search = tokio::task::spawn_blocking(move || choice.think(&ask));
             thought = tokio::select! {
