@@ -1,10 +1,10 @@
 //! Computer players (电脑) as seat occupants of live tables, for the games whose
-//! registry entry has them (Doudizhu's). This module knows no game: it reaches
+//! registry entry has them (all four). This module knows no game: it reaches
 //! the game through the table's hooks ([`AnyTable::bot_levels`],
 //! [`AnyTable::bot_choice`]), which the registry fills in per game.
 //!
-//! A bot is a seated "user" whose id has the reserved form `bot:basic-xxxxxx` or
-//! `bot:strong-xxxxxx`: a colon can never be in an account's name (see
+//! A bot is a seated "user" whose id has the reserved form `bot:<level>-xxxxxx`
+//! (`bot:strong-k3x9q2`, `bot:3-k3x9q2`): a colon can never be in an account's name (see
 //! [`crate::auth::validate_username`]), so no account can take or impersonate one.
 //! The table itself knows nothing of bots: the live table task (see
 //! [`crate::live`]) asks this module, after every change, what the bots at the
@@ -18,15 +18,26 @@
 //! at the table (so that bots alone never play on forever), and come back at once
 //! after a server restart.
 //!
+//! 托管 (games whose entry says so: Doudizhu): shortly before a player's time
+//! runs out, or while they are away, the computer plays their seat, as them,
+//! until they act again ([`rescue`], [`Memory::trust`]); a timeout no longer
+//! ends the hand.
+//!
 //! Escape: the table ends a hand at once when a player leaves (or stays away past
 //! the grace time); the result stands as the rules set it and the hand does not
 //! go on. For the next hand, a seat of the escaped game that is empty (the leaver's
 //! seat, or an absent player's seat freed after the grace time) is taken by a bot,
 //! as long as a human still sits at the table.
 
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
 use qiyuan_game::{EndReason, Seat};
-use qiyuan_table::{Command, Status};
-use serde::{Deserialize, Serialize};
+use qiyuan_table::{Command, Status, TimeControl};
+use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::registry::{AnyTable, BotChoice};
@@ -34,33 +45,52 @@ use crate::registry::{AnyTable, BotChoice};
 /// How a bot's user id starts.
 pub const PREFIX: &str = "bot:";
 
-/// A bot's strength, as the protocol names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    /// Rule-based.
-    #[default]
-    Basic,
-    /// Samples the unknown cards and plays out each candidate.
-    Strong,
+/// One strength of a game's computer players, as the protocol names it: the
+/// game's registry entry lists them ([`crate::registry::ComputerPlayers::LEVELS`]),
+/// and the operator's external engines add theirs (see [`crate::engines`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BotLevel {
+    /// The protocol's name (`basic`, `strong`, `1` … `8`, `stockfish`): letters,
+    /// digits, `_` and `.`.
+    pub key: Cow<'static, str>,
+    pub zh: Cow<'static, str>,
+    pub en: Cow<'static, str>,
+    /// The external engine playing it, if it is one (its configured name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
-impl Level {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Basic => "basic",
-            Level::Strong => "strong",
+impl BotLevel {
+    pub const fn builtin(key: &'static str, zh: &'static str, en: &'static str) -> Self {
+        BotLevel {
+            key: Cow::Borrowed(key),
+            zh: Cow::Borrowed(zh),
+            en: Cow::Borrowed(en),
+            engine: None,
         }
     }
+}
 
-    /// Parses a protocol name (`basic`, `strong`).
-    pub fn parse(text: &str) -> Option<Level> {
-        match text {
-            "basic" => Some(Level::Basic),
-            "strong" => Some(Level::Strong),
-            _ => None,
-        }
-    }
+/// The eight levels of the alpha-beta and Go engines (`qiyuan_engine_core::LEVELS`,
+/// `qiyuan_engine_go::Level`), keyed `1` (weakest) … `8`.
+pub const ENGINE_LEVELS: &[BotLevel] = &[
+    BotLevel::builtin("1", "1级 入门", "Level 1"),
+    BotLevel::builtin("2", "2级", "Level 2"),
+    BotLevel::builtin("3", "3级", "Level 3"),
+    BotLevel::builtin("4", "4级", "Level 4"),
+    BotLevel::builtin("5", "5级", "Level 5"),
+    BotLevel::builtin("6", "6级", "Level 6"),
+    BotLevel::builtin("7", "7级", "Level 7"),
+    BotLevel::builtin("8", "8级 最强", "Level 8"),
+];
+
+/// Whether `key` can name a level (and so sit in a bot's user id).
+pub fn valid_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= 32
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'.')
 }
 
 /// Whether `user` is a bot.
@@ -68,23 +98,23 @@ pub fn is_bot(user: &str) -> bool {
     user.starts_with(PREFIX)
 }
 
-/// The level of a bot's user id.
-pub fn level_of(user: &str) -> Option<Level> {
+/// The level key of a bot's user id (`bot:strong-k3x9q2` → `strong`).
+pub fn level_of(user: &str) -> Option<&str> {
     let rest = user.strip_prefix(PREFIX)?;
-    let level = rest.split('-').next()?;
-    Level::parse(level)
+    let (level, _tail) = rest.rsplit_once('-')?;
+    valid_key(level).then_some(level)
 }
 
-/// A new bot user id of `level`: `bot:strong-k3x9q2`. The random tail keeps two
-/// bots of the same level at one table apart.
-pub fn new_name(level: Level) -> String {
+/// A new bot user id of the level `key`: `bot:strong-k3x9q2`. The random tail
+/// keeps two bots of the same level at one table apart.
+pub fn new_name(key: &str) -> String {
     use rand::Rng;
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
     let mut rng = rand::thread_rng();
     let tail: String = (0..6)
         .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
         .collect();
-    format!("{PREFIX}{}-{tail}", level.as_str())
+    format!("{PREFIX}{key}-{tail}")
 }
 
 /// Whether the games at this table can have bots.
@@ -93,26 +123,35 @@ pub fn plays(table: &dyn AnyTable) -> bool {
 }
 
 /// `add_bot`: the bot's `sit`, if `user` may seat a bot now (see [`may_change`]).
-/// The seat itself is checked by the table's `sit`.
+/// `levels` are the game's levels (its registry entry's and the operator's
+/// engines'); none named means the first. The seat itself is checked by the
+/// table's `sit`.
 pub fn add(
     table: &dyn AnyTable,
+    levels: &[BotLevel],
     user: &str,
     seat: Seat,
-    level: Level,
+    level: Option<&str>,
 ) -> Result<Command, ApiError> {
     may_change(table, user)?;
-    if !table.bot_levels().contains(&level) {
-        return Err(ApiError::bad_request(
-            "bad_level",
-            format!(
-                "no {} computer player for {}",
-                level.as_str(),
-                table.game_name()
-            ),
-        ));
+    let level = match level {
+        None => levels.first(),
+        Some(key) => levels.iter().find(|l| l.key == key),
     }
+    .ok_or_else(|| {
+        let known: Vec<&str> = levels.iter().map(|l| l.key.as_ref()).collect();
+        ApiError::bad_request(
+            "bad_message",
+            format!(
+                "no computer player {:?} for {}; its levels are {}",
+                level.unwrap_or_default(),
+                table.game_name(),
+                known.join(", ")
+            ),
+        )
+    })?;
     Ok(Command::Sit {
-        user: new_name(level),
+        user: new_name(&level.key),
         seat,
     })
 }
@@ -168,11 +207,78 @@ fn human_seated(table: &dyn AnyTable) -> bool {
         .any(|s| s.user.as_deref().is_some_and(|u| !is_bot(u)))
 }
 
+/// A bot resigns once this many of its evaluations in a row are hopeless.
+pub const RESIGN_AFTER: usize = 4;
+/// Hopeless: an expected score (0 lost … 1 won) below this, about −6 pawns in
+/// chess, a rook and more in xiangqi, a Go win rate under 3%.
+pub const RESIGN_BELOW: f32 = 0.03;
+/// A bot accepts a draw offer when its expected score is at most this (it is not
+/// better, about +0.35 pawns at most), and declines otherwise, or when it has not
+/// judged the game yet.
+pub const DRAW_ACCEPT_BELOW: f32 = 0.55;
+
+/// What the bots at one table remember between moves: their evaluations in the
+/// current game (for resigning and for answering draw offers). Held by the live
+/// table task; lost with it, which costs only a few moves' patience.
+#[derive(Debug, Default)]
+pub struct Memory {
+    /// By bot: the game number and the bot's evaluations in it, oldest first.
+    evals: HashMap<String, (u32, Vec<f32>)>,
+    /// Players the computer plays for (托管) until they act again.
+    trustees: HashSet<String>,
+}
+
+impl Memory {
+    /// The computer plays for `user` from now on (托管).
+    pub fn trust(&mut self, user: &str) {
+        self.trustees.insert(user.to_string());
+    }
+
+    /// `user` acted: they play for themselves again. True if they were trusted.
+    pub fn take_back(&mut self, user: &str) -> bool {
+        self.trustees.remove(user)
+    }
+
+    pub fn is_trustee(&self, user: &str) -> bool {
+        self.trustees.contains(user)
+    }
+
+    fn record(&mut self, user: &str, game: u32, eval: f32) {
+        let entry = self.evals.entry(user.to_string()).or_default();
+        if entry.0 != game {
+            *entry = (game, Vec::new());
+        }
+        entry.1.push(eval);
+    }
+
+    fn evals(&self, user: &str, game: u32) -> &[f32] {
+        match self.evals.get(user) {
+            Some((g, evals)) if *g == game => evals,
+            _ => &[],
+        }
+    }
+
+    /// The bot's latest evaluation in game `game`.
+    pub fn last(&self, user: &str, game: u32) -> Option<f32> {
+        self.evals(user, game).last().copied()
+    }
+
+    /// Whether the bot's last [`RESIGN_AFTER`] evaluations were all hopeless.
+    pub fn hopeless(&self, user: &str, game: u32) -> bool {
+        let evals = self.evals(user, game);
+        evals.len() >= RESIGN_AFTER
+            && evals[evals.len() - RESIGN_AFTER..]
+                .iter()
+                .all(|&e| e < RESIGN_BELOW)
+    }
+}
+
 /// The bookkeeping the bots want now, at once and in order: coming back after a
-/// restart, taking an escaped player's empty seat, and being ready for the next
-/// game. Empty when there is nothing to do. The task applies these one at a time
-/// and asks again, so each command sees the table as the last one left it.
-pub fn chore(table: &dyn AnyTable) -> Option<Command> {
+/// restart, answering a takeback request or a draw offer, taking an escaped
+/// player's empty seat, and being ready for the next game. Empty when there is
+/// nothing to do. The task applies these one at a time and asks again, so each
+/// command sees the table as the last one left it.
+pub fn chore(table: &dyn AnyTable, memory: &Memory) -> Option<Command> {
     if !plays(table) {
         return None;
     }
@@ -183,6 +289,52 @@ pub fn chore(table: &dyn AnyTable) -> Option<Command> {
             && s.absent_since.is_some()
         {
             return Some(Command::Reconnect { user: user.into() });
+        }
+    }
+    if state.status == Status::Playing
+        && let Some(game) = &state.game
+    {
+        let bot_at = |seat: Seat| {
+            state
+                .seats
+                .get(seat.index())
+                .and_then(|s| s.user.clone())
+                .filter(|u| is_bot(u))
+        };
+        // A takeback is granted in a casual game and refused in a rated one.
+        if let Some(request) = &game.takeback {
+            for i in 0..state.seats.len() {
+                let seat = Seat(i as u8);
+                if let Some(user) = bot_at(seat)
+                    && seat != request.by
+                    && !request.accepted.contains(&seat)
+                {
+                    return Some(if game.rated {
+                        Command::DeclineTakeback { user }
+                    } else {
+                        Command::AcceptTakeback { user }
+                    });
+                }
+            }
+        }
+        // A draw offer is answered by the bot's latest evaluation.
+        if let Some(offer) = &game.draw {
+            for i in 0..state.seats.len() {
+                let seat = Seat(i as u8);
+                if let Some(user) = bot_at(seat)
+                    && seat != offer.by
+                    && !offer.accepted.contains(&seat)
+                {
+                    let content = memory
+                        .last(&user, game.number)
+                        .is_some_and(|e| e <= DRAW_ACCEPT_BELOW);
+                    return Some(if content {
+                        Command::AcceptDraw { user }
+                    } else {
+                        Command::DeclineDraw { user }
+                    });
+                }
+            }
         }
     }
     if state.status == Status::Playing || !human_seated(table) {
@@ -208,13 +360,14 @@ pub fn chore(table: &dyn AnyTable) -> Option<Command> {
     if state.status == Status::Over
         && let Some(end) = escaped_at
     {
-        let level = strongest(table);
         let free = (0..state.seats.len())
             .map(|i| Seat(i as u8))
             .find(|&seat| state.seats[seat.index()].user.is_none() && !taken_over(end, seat));
-        if let Some(seat) = free {
+        if let Some(seat) = free
+            && let Some(level) = strongest(table)
+        {
             return Some(Command::Sit {
-                user: new_name(level),
+                user: new_name(&level),
                 seat,
             });
         }
@@ -242,39 +395,224 @@ pub fn chore(table: &dyn AnyTable) -> Option<Command> {
     None
 }
 
-/// The strongest level already at the table (a table that chose strong bots gets
-/// a strong one for an escaped seat); basic otherwise.
-fn strongest(table: &dyn AnyTable) -> Level {
-    let strong = table.state().seats.iter().any(|s| {
-        s.user
-            .as_deref()
-            .and_then(level_of)
-            .is_some_and(|l| l == Level::Strong)
-    });
-    if strong { Level::Strong } else { Level::Basic }
+/// The level for a bot taking an escaped seat: the strongest built-in level
+/// already at the table (a table that chose strong bots gets a strong one),
+/// else the game's first.
+fn strongest(table: &dyn AnyTable) -> Option<String> {
+    let levels = table.bot_levels();
+    let rank = |key: &str| levels.iter().position(|l| l.key == key);
+    table
+        .state()
+        .seats
+        .iter()
+        .filter_map(|s| s.user.as_deref().and_then(level_of))
+        .filter_map(rank)
+        .max()
+        .or((!levels.is_empty()).then_some(0))
+        .map(|i| levels[i].key.to_string())
 }
 
-/// A bot whose turn it is: its user id, its level, and its choice still to make
-/// (from what its seat sees).
-pub struct Turn {
+/// What a computer player is asked when it is its turn: its level, a seed for
+/// its randomness, its clock, and a stop flag its caller sets at the latest
+/// moment it may answer.
+#[derive(Debug, Clone)]
+pub struct Ask {
+    /// The level key (`3`, `strong`).
+    pub level: String,
+    pub seed: u64,
+    /// Until the seat's flag falls if it does not move; `None` without a clock.
+    pub time_left: Option<Duration>,
+    /// What a move adds to the clock (Fischer), else zero.
+    pub increment: Duration,
+    pub stop: Arc<AtomicBool>,
+}
+
+/// A move's think when there is no clock and the level has no cap of its own.
+pub const NO_CLOCK_THINK: Duration = Duration::from_secs(2);
+/// The least a move is given.
+const MIN_THINK: Duration = Duration::from_millis(10);
+
+impl Ask {
+    /// The time this move may take for a level whose cap is `cap` (`None`: only
+    /// the clock): a thirtieth of the time left and ¾ of the increment, never
+    /// more than a third of the time left.
+    pub fn allot(&self, cap: Option<Duration>) -> Duration {
+        let clock = self
+            .time_left
+            .map(|left| (left / 30 + self.increment * 3 / 4).min(left / 3));
+        let t = match (cap, clock) {
+            (Some(c), Some(k)) => c.min(k),
+            (Some(c), None) => c,
+            (None, Some(k)) => k,
+            (None, None) => NO_CLOCK_THINK,
+        };
+        t.max(MIN_THINK)
+    }
+
+    /// Runs `search` with the stop flag set, at the latest, after `limit`.
+    pub fn bounded<T>(&self, limit: Duration, search: impl FnOnce(&AtomicBool) -> T) -> T {
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            let stop = &*self.stop;
+            scope.spawn(move || {
+                // Wakes at the deadline, or early when the search ends and drops `done`.
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            });
+            let result = search(stop);
+            drop(done);
+            result
+        })
+    }
+}
+
+/// What a computer player decided.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    /// An action in the game's notation.
+    Act(String),
+    Resign,
+}
+
+/// A computer player's decision, with its evaluation of the game when it has one:
+/// its expected score, 0 (lost) … 1 (won).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Thought {
+    pub decision: Decision,
+    pub eval: Option<f32>,
+}
+
+impl Thought {
+    pub fn act(action: String) -> Thought {
+        Thought {
+            decision: Decision::Act(action),
+            eval: None,
+        }
+    }
+}
+
+/// An evaluation in centipawns (or the game's like unit) as an expected score,
+/// on the usual logistic curve (+400 ≈ 0.91).
+pub fn expected_score(cp: i32) -> f32 {
+    1.0 / (1.0 + 10f32.powf(-(cp as f32) / 400.0))
+}
+
+/// The bot whose turn it is, as the live task knows it.
+#[derive(Debug, Clone)]
+pub struct Bot {
     pub user: String,
-    pub level: Level,
-    choice: BotChoice,
+    pub level: String,
+    pub seat: Seat,
+    /// The game's number at the table (what its evaluations belong to).
+    pub game: u32,
+    pub time_left: Option<Duration>,
+    pub increment: Duration,
 }
 
-/// The bot to act now, if the seat to act in a game being played is a bot's.
-pub fn turn(table: &dyn AnyTable) -> Option<Turn> {
+impl Bot {
+    /// What this bot is asked, with a fresh stop flag.
+    pub fn ask(&self, seed: u64) -> Ask {
+        Ask {
+            level: self.level.clone(),
+            seed,
+            time_left: self.time_left,
+            increment: self.increment,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// How long it waits before it starts thinking: the configured pause, but
+    /// never more than a fiftieth of its time left (a bot does not lose on time
+    /// by pausing).
+    pub fn pause(&self, configured: Duration) -> Duration {
+        match self.time_left {
+            Some(left) => configured.min(left / 50),
+            None => configured,
+        }
+    }
+
+    /// The latest its caller lets a search run before setting the stop flag: a
+    /// backstop behind each computer player's own limit.
+    pub fn backstop(&self) -> Duration {
+        match self.time_left {
+            Some(left) => (left / 2).max(MIN_THINK),
+            None => NO_CLOCK_THINK * 10,
+        }
+    }
+
+    /// The command for this bot's thought: its action, or its resignation when
+    /// it resigned or has judged the game hopeless [`RESIGN_AFTER`] times in a
+    /// row. Remembers the evaluation.
+    pub fn command(&self, thought: Thought, memory: &mut Memory) -> Command {
+        if let Some(eval) = thought.eval {
+            memory.record(&self.user, self.game, eval);
+        }
+        let resign = thought.decision == Decision::Resign
+            || (thought.eval.is_some() && memory.hopeless(&self.user, self.game));
+        match thought.decision {
+            Decision::Act(action) if !resign => Command::Act {
+                user: self.user.clone(),
+                action,
+                lag: 0,
+            },
+            _ => Command::Resign {
+                user: self.user.clone(),
+            },
+        }
+    }
+}
+
+/// A bot whose turn it is, and its choice still to make (from what its seat
+/// sees).
+pub struct Turn {
+    pub bot: Bot,
+    pub choice: BotChoice,
+}
+
+/// The bot to act now, if the seat to act in a game being played is a bot's;
+/// in a game with 托管 (`trusteeship`), also a player's whom the computer plays
+/// for: one in `memory`'s trustees (their time ran out) or one who is away. Such
+/// a seat is played at the game's first level, as its user. `now` is the
+/// table's time (for the clock).
+pub fn turn(table: &dyn AnyTable, now: u64, memory: &Memory, trusteeship: bool) -> Option<Turn> {
     if !plays(table) || table.state().status != Status::Playing {
         return None;
     }
+    let game = table.state().game.as_ref()?;
     for (i, s) in table.state().seats.iter().enumerate() {
-        let Some(user) = s.user.as_deref().filter(|u| is_bot(u)) else {
+        let Some(user) = s.user.as_deref() else {
             continue;
         };
-        if let Some(choice) = table.bot_choice(Seat(i as u8)) {
+        let level = if is_bot(user) {
+            level_of(user).unwrap_or_default().to_string()
+        } else if trusteeship && (memory.is_trustee(user) || s.absent_since.is_some()) {
+            table.bot_levels().first()?.key.to_string()
+        } else {
+            continue;
+        };
+        let seat = Seat(i as u8);
+        if let Some(choice) = table.bot_choice(seat) {
+            let clock = &game.clock;
+            let time_left = match (clock.running_seat(), clock.flag_time()) {
+                (Some(r), Some(flag)) if r == seat.index() => {
+                    Some(Duration::from_millis(flag.saturating_sub(now)))
+                }
+                _ => None,
+            };
+            let increment = match clock.control() {
+                TimeControl::Fischer { increment, .. } => Duration::from_millis(*increment),
+                _ => Duration::ZERO,
+            };
             return Some(Turn {
-                user: user.to_string(),
-                level: level_of(user).unwrap_or_default(),
+                bot: Bot {
+                    user: user.to_string(),
+                    level,
+                    seat,
+                    game: game.number,
+                    time_left,
+                    increment,
+                },
                 choice,
             });
         }
@@ -282,18 +620,25 @@ pub fn turn(table: &dyn AnyTable) -> Option<Turn> {
     None
 }
 
-impl Turn {
-    /// The bot's action as a command from the bot's user (CPU-bound: run it off
-    /// the async threads). `None` if the bot has nothing to play, which does not
-    /// happen on its turn.
-    pub fn decide(self, seed: u64) -> Option<Command> {
-        let action = self.choice.choose(self.level, seed)?;
-        Some(Command::Act {
-            user: self.user,
-            action,
-            lag: 0,
-        })
+/// How long before a player's flag would fall the computer takes over (托管).
+pub const RESCUE_MARGIN: u64 = 1_000;
+
+/// In a game with 托管, the player to act (not a bot, not yet played for) and
+/// when, on the table's time, the computer takes over their seat: shortly
+/// before their flag would fall, so that a timeout never ends the hand.
+pub fn rescue(table: &dyn AnyTable, memory: &Memory) -> Option<(String, u64)> {
+    if !plays(table) || table.state().status != Status::Playing {
+        return None;
     }
+    let state = table.state();
+    let clock = &state.game.as_ref()?.clock;
+    let seat = clock.running_seat()?;
+    let user = state.seats.get(seat)?.user.as_deref()?;
+    if is_bot(user) || memory.is_trustee(user) {
+        return None;
+    }
+    let flag = clock.flag_time()?;
+    Some((user.to_string(), flag.saturating_sub(RESCUE_MARGIN)))
 }
 
 #[cfg(test)]
@@ -302,13 +647,14 @@ mod tests {
 
     #[test]
     fn bot_names_are_never_account_names() {
-        for level in [Level::Basic, Level::Strong] {
+        for level in ["basic", "strong", "1", "8", "stockfish.3"] {
             let name = new_name(level);
             assert!(is_bot(&name));
             assert_eq!(level_of(&name), Some(level));
             assert!(crate::auth::validate_username(&name).is_err(), "{name}");
         }
         assert!(!is_bot("botany"));
-        assert_eq!(level_of("bot:weird-abc"), None);
+        assert_eq!(level_of("bot:Weird-abc"), None);
+        assert_eq!(level_of("bot:nodash"), None);
     }
 }

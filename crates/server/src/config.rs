@@ -78,6 +78,9 @@ pub struct Config {
     pub metrics_allow: Vec<String>,
     /// A bearer token that may read `/metrics` from any address; unset: none.
     pub metrics_token: Option<String>,
+    /// External engines serving as computer players (`[[engines]]`; see
+    /// [`crate::engines`] and `docs/engines.md`).
+    pub engines: Vec<crate::engines::EngineConfig>,
 }
 
 impl Default for Config {
@@ -109,6 +112,7 @@ impl Default for Config {
             node_name: None,
             metrics_allow: vec!["127.0.0.0/8".into(), "::1".into()],
             metrics_token: None,
+            engines: Vec::new(),
         }
     }
 }
@@ -151,6 +155,12 @@ impl Config {
         }
         if self.metrics_token.as_ref().is_some_and(|t| t.len() < 16) {
             anyhow::bail!("metrics_token must have at least 16 characters");
+        }
+        for (i, engine) in self.engines.iter().enumerate() {
+            engine.check()?;
+            if self.engines[..i].iter().any(|e| e.name == engine.name) {
+                anyhow::bail!("engines: two engines are called {}", engine.name);
+            }
         }
         for origin in &self.allowed_origins {
             if !(origin.starts_with("http://") || origin.starts_with("https://")) {
@@ -200,5 +210,54 @@ mod tests {
         assert!(c.check().is_ok());
         let bad: Config = toml::from_str("trusted_proxies = [\"10.0.0.0/40\"]").unwrap();
         assert!(bad.check().is_err());
+    }
+
+    #[test]
+    fn engines_are_configured_in_the_file() {
+        let c = Config::parse(
+            r#"
+            [[engines]]
+            name = "stockfish"
+            path = "/usr/games/stockfish"
+            protocol = "uci"
+            games = ["chess"]
+            options = { Threads = 1, Hash = 16 }
+            movetime_ms = 200
+            [[engines.levels]]
+            name = "weak"
+            options = { "Skill Level" = 0 }
+            [[engines.levels]]
+            name = "full"
+            depth = 12
+
+            [[engines]]
+            name = "gnugo"
+            path = "/usr/games/gnugo"
+            args = ["--mode", "gtp", "--level", "1"]
+            protocol = "gtp"
+            games = ["go"]
+            "#,
+        )
+        .unwrap();
+        assert!(c.check().is_ok());
+        assert_eq!(c.engines.len(), 2);
+        assert_eq!(c.engines[0].levels[1].depth, Some(12));
+        assert_eq!(c.engines[1].movetime_ms, 1_000, "the default");
+        assert_eq!(c.engines[1].protocol, crate::engines::Protocol::Gtp);
+        let levels = crate::engines::Engines::levels_for(&c.engines, "chess");
+        let keys: Vec<&str> = levels.iter().map(|l| l.key.as_ref()).collect();
+        assert_eq!(keys, ["stockfish.weak", "stockfish.full"]);
+        let bad = Config::parse(
+            "[[engines]]\nname = \"Bad Name\"\npath = \"x\"\nprotocol = \"uci\"\ngames = [\"chess\"]",
+        )
+        .unwrap();
+        assert!(bad.check().is_err());
+        assert!(
+            Config::parse(
+                "[[engines]]\nname = \"x\"\npath = \"x\"\nprotocol = \"uxi\"\ngames = []"
+            )
+            .is_err(),
+            "an unknown protocol is refused"
+        );
     }
 }

@@ -13,7 +13,9 @@ pub mod api;
 pub mod auth;
 pub mod bench;
 pub mod bots;
+pub mod computer;
 pub mod config;
+pub mod engines;
 pub mod error;
 pub mod live;
 pub mod lobby;
@@ -82,6 +84,8 @@ pub struct App {
     pub lobby: lobby::Lobby,
     /// What `GET /metrics` shows.
     pub metrics: Arc<metrics::Metrics>,
+    /// The operator's external engines (see [`engines`]).
+    pub engines: engines::Engines,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -122,6 +126,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
 /// [`registry::Games::with`]).
 pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Result<Running> {
     config.check()?;
+    let games = games.with_engines(&config.engines)?;
     if config.database.is_none() {
         std::fs::create_dir_all(&config.data_dir).with_context(|| {
             format!(
@@ -167,6 +172,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
             &config.metrics_allow,
             config.metrics_token.as_deref(),
         )),
+        engines: engines::Engines::new(&config.engines),
         config,
         games,
         store,

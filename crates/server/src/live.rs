@@ -375,6 +375,8 @@ struct Live {
     owner: Option<i64>,
     /// Whether a game has started, for the registry.
     played: Arc<AtomicBool>,
+    /// What the computer players here remember between moves.
+    bots: crate::bots::Memory,
 }
 
 impl Live {
@@ -389,6 +391,7 @@ impl Live {
             game_id: None,
             owner: None,
             played: Arc::new(AtomicBool::new(false)),
+            bots: crate::bots::Memory::default(),
         }
     }
 
@@ -419,15 +422,30 @@ impl Live {
         // When the bot to act acts: a think after the table reached this version
         // (messages that change nothing do not put it off).
         let mut bot_due: Option<(u64, tokio::time::Instant)> = None;
+        // The version at which the bot to act had nothing to do (Go's marking,
+        // once it accepted): it is not asked again until the table changes.
+        let mut bot_idle: Option<u64> = None;
         loop {
             // Computer players: bookkeeping at once, their turn after a think.
             self.bot_chores().await;
-            let bot = crate::bots::turn(&*self.table);
             let v = self.table.version();
+            let trusteeship = self
+                .app
+                .games
+                .get(self.table.game_name())
+                .is_some_and(|g| g.trusteeship);
+            let bot = crate::bots::turn(&*self.table, now(), &self.bots, trusteeship)
+                .filter(|_| bot_idle != Some(v));
+            // 托管: shortly before the player to act would flag, the computer
+            // takes their seat over.
+            let rescue = crate::bots::rescue(&*self.table, &self.bots).filter(|_| trusteeship);
+            let rescue_in = rescue
+                .as_ref()
+                .map(|(_, at)| Duration::from_millis(at.saturating_sub(now())));
             let bot_at = match (&bot, bot_due) {
                 (None, _) => None,
                 (Some(_), Some((due_v, at))) if due_v == v => Some(at),
-                (Some(_), _) => Some(tokio::time::Instant::now() + think),
+                (Some(b), _) => Some(tokio::time::Instant::now() + b.bot.pause(think)),
             };
             bot_due = bot_at.map(|at| (v, at));
             let deadline = self.table.next_deadline();
@@ -442,8 +460,16 @@ impl Live {
                     let _ = self.apply_and_commit(Command::Tick, None, None).await;
                 }
                 _ = tokio::time::sleep_until(bot_at.unwrap_or_else(tokio::time::Instant::now)), if bot_at.is_some() => {
-                    if let Some(bot) = bot {
-                        self.bot_act(bot).await;
+                    if let Some(bot) = bot
+                        && !self.bot_act(bot).await
+                    {
+                        bot_idle = Some(v);
+                    }
+                }
+                _ = tokio::time::sleep(rescue_in.unwrap_or_default()), if rescue_in.is_some() => {
+                    if let Some((user, _)) = &rescue {
+                        tracing::info!(table = %self.id, %user, "the computer plays for a player out of time (托管)");
+                        self.bots.trust(user);
                     }
                 }
                 _ = tokio::time::sleep(idle_close), if idle => {
@@ -458,7 +484,7 @@ impl Live {
     /// Applies what the computer players want done now (see [`crate::bots::chore`]).
     async fn bot_chores(&mut self) {
         for _ in 0..16 {
-            let Some(cmd) = crate::bots::chore(&*self.table) else {
+            let Some(cmd) = crate::bots::chore(&*self.table, &self.bots) else {
                 break;
             };
             if self.apply_and_commit(cmd, None, None).await.is_err() {
@@ -467,19 +493,70 @@ impl Live {
         }
     }
 
-    /// A computer player's action, chosen off the async threads from its seat's
-    /// view, then applied like a player's.
-    async fn bot_act(&mut self, bot: crate::bots::Turn) {
-        let seed = rand::random();
-        let cmd = tokio::task::spawn_blocking(move || bot.decide(seed))
-            .await
-            .ok()
-            .flatten();
-        if let Some(cmd) = cmd
-            && let Err(e) = self.apply_and_commit(cmd, None, None).await
-        {
+    /// A computer player's decision, then applied like a player's action; false
+    /// if it had nothing to do. A built-in one thinks off the async threads
+    /// (`spawn_blocking`) within its time, with a backstop that sets its stop
+    /// flag; an external engine answers within its time and grace (see
+    /// [`crate::engines`]), and when it cannot, the game's built-in computer
+    /// player at its strongest level plays that move instead.
+    async fn bot_act(&mut self, turn: crate::bots::Turn) -> bool {
+        let crate::bots::Turn { bot, choice } = turn;
+        let ask = bot.ask(rand::random());
+        let asked = std::time::Instant::now();
+        let engines = &self.app.engines;
+        let mut thought = None;
+        let mut builtin_level = None;
+        if engines.has(&bot.level) {
+            let position = engines
+                .protocol(&bot.level)
+                .and_then(|p| choice.engine_position(p));
+            if let Some(position) = position {
+                let request = crate::engines::Request {
+                    position,
+                    movetime: ask.allot(None),
+                };
+                match engines.think(&bot.level, &request).await {
+                    Ok(t) if choice.allows(&t.decision) => thought = Some(t),
+                    Ok(t) => tracing::warn!(
+                        table = %self.id,
+                        "engine {} chose {:?}, not a legal action; the built-in player stands in",
+                        bot.level,
+                        t.decision
+                    ),
+                    Err(e) => tracing::warn!(
+                        table = %self.id,
+                        "engine {} failed ({e}); the built-in player stands in",
+                        bot.level
+                    ),
+                }
+            }
+            builtin_level = self.table.bot_levels().last().map(|l| l.key.to_string());
+        }
+        if thought.is_none() {
+            let mut ask = ask.clone();
+            if let Some(level) = builtin_level {
+                ask.level = level;
+            }
+            // What an engine that failed used of the clock is gone.
+            ask.time_left = ask.time_left.map(|t| t.saturating_sub(asked.elapsed()));
+            let stop = ask.stop.clone();
+            let mut search = tokio::task::spawn_blocking(move || choice.think(&ask));
+            thought = tokio::select! {
+                done = &mut search => done.ok().flatten(),
+                _ = tokio::time::sleep(bot.backstop()) => {
+                    stop.store(true, Ordering::Relaxed);
+                    search.await.ok().flatten()
+                }
+            };
+        }
+        let Some(thought) = thought else {
+            return false;
+        };
+        let cmd = bot.command(thought, &mut self.bots);
+        if let Err(e) = self.apply_and_commit(cmd, None, None).await {
             tracing::error!(table = %self.id, "a computer player's action was refused: {}", e.message);
         }
+        true
     }
 
     async fn close(&mut self) {
@@ -550,6 +627,8 @@ impl Live {
             return;
         };
         let name = user.username.clone();
+        // A player the computer played for (托管) takes their seat back by acting.
+        self.bots.take_back(&name);
         if let Some(seat) = expect
             && self.table.seat_of(&name) != Some(seat)
         {
@@ -596,7 +675,14 @@ impl Live {
             return;
         }
         let cmd = match act {
-            TableAct::AddBot { seat, level } => crate::bots::add(&*self.table, &name, seat, level),
+            TableAct::AddBot { seat, level } => {
+                let levels = self
+                    .app
+                    .games
+                    .get(self.table.game_name())
+                    .map_or(&[][..], |g| &g.bot_levels[..]);
+                crate::bots::add(&*self.table, levels, &name, seat, level.as_deref())
+            }
             TableAct::RemoveBot { seat } => crate::bots::remove(&*self.table, &name, seat),
             act => Ok(command(act, name)),
         };

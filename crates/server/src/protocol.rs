@@ -34,6 +34,9 @@ pub enum ClientMsg {
         game: String,
     },
     Create(CreateTable),
+    /// Play the computer: a new table with the user and computer players seated
+    /// and the game started (see [`crate::computer`]).
+    PlayComputer(PlayComputer),
     Seek(Seek),
     SeekCancel,
     Watch {
@@ -86,10 +89,11 @@ pub enum TableAct {
     Abort,
     Leave,
     Rematch,
-    /// Seat a computer player (Doudizhu) at an empty seat; see [`crate::bots`].
+    /// Seat a computer player at an empty seat; see [`crate::bots`]. No level:
+    /// the game's first.
     AddBot {
         seat: Seat,
-        level: crate::bots::Level,
+        level: Option<String>,
     },
     /// Take a computer player off its seat (between games).
     RemoveBot {
@@ -120,6 +124,64 @@ pub struct CreateTable {
 
 fn yes() -> bool {
     true
+}
+
+/// A computer player's level as a client names it: its key (`"3"`, `"strong"`,
+/// `"stockfish"`) or, for the numbered levels, the number (`3`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LevelKey(pub String);
+
+impl<'de> Deserialize<'de> for LevelKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Text(String),
+            Number(u32),
+        }
+        let key = match Raw::deserialize(d)? {
+            Raw::Text(s) => s,
+            Raw::Number(n) => n.to_string(),
+        };
+        if !crate::bots::valid_key(&key) {
+            return Err(serde::de::Error::custom(format!(
+                "{key:?} is not a computer player's level"
+            )));
+        }
+        Ok(LevelKey(key))
+    }
+}
+
+/// Which seat the player takes when playing the computer.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Colour {
+    /// A seat by number (Doudizhu: 0, 1 or 2).
+    Seat(Seat),
+    /// `first`, `second`, `random`, or a side the game names (`white`, `red`,
+    /// `black`: see the game's `seat_names`).
+    Named(String),
+}
+
+/// `play_computer`: a table against the computer, the game started at once.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayComputer {
+    pub game: String,
+    /// The computer player's level (default: the game's first).
+    #[serde(default)]
+    pub level: Option<LevelKey>,
+    /// The player's seat (default: random).
+    #[serde(default)]
+    pub colour: Option<Colour>,
+    /// The clock (default: the game's first preset).
+    #[serde(default)]
+    pub time: Option<TimeControl>,
+    /// The game's rule options (board size, komi, ...).
+    #[serde(default)]
+    pub options: Value,
+    #[serde(default)]
+    pub setup: Option<qiyuan_game::Setup>,
 }
 
 /// `seek`: quick pairing with someone who wants the same game and time.
@@ -167,7 +229,7 @@ struct TableData {
     claim: Option<Claim>,
     /// `add_bot`: the computer player's strength.
     #[serde(default)]
-    level: Option<crate::bots::Level>,
+    level: Option<LevelKey>,
 }
 
 /// A message that parsed, with the client's request id.
@@ -201,6 +263,7 @@ pub fn parse(text: &str) -> Result<Request, (ApiError, Option<Value>)> {
             game: data::<GameOnly>(&env.d).map_err(fail)?.game,
         },
         "create" => ClientMsg::Create(data(&env.d).map_err(fail)?),
+        "play_computer" => ClientMsg::PlayComputer(data(&env.d).map_err(fail)?),
         "seek" => ClientMsg::Seek(data(&env.d).map_err(fail)?),
         "seek.cancel" => ClientMsg::SeekCancel,
         "watch" => {
@@ -310,7 +373,7 @@ fn table_act(kind: &str, d: &TableData) -> Result<TableAct, ApiError> {
         "leave" => TableAct::Leave,
         "add_bot" => TableAct::AddBot {
             seat: need(&d.seat, "seat", kind)?,
-            level: d.level.unwrap_or_default(),
+            level: d.level.clone().map(|l| l.0),
         },
         "remove_bot" => TableAct::RemoveBot {
             seat: need(&d.seat, "seat", kind)?,

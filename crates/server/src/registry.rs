@@ -11,6 +11,8 @@
 //! further game is registered with [`Games::with`] and passed to
 //! [`crate::start_with`].
 
+mod computer;
+
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -22,7 +24,8 @@ use qiyuan_table::{
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::bots::Level;
+use crate::bots::{Ask, BotLevel, Decision, Thought};
+use crate::engines::{EnginePosition, Protocol};
 
 /// A game's record format: the file extension of `/game/{id}.{ext}` and the
 /// media type it is served as.
@@ -93,34 +96,95 @@ pub enum RatingPools {
     BySpeed,
 }
 
-/// A game's computer players: how one chooses its action from its own seat's
-/// view (the view a player at that seat gets, never the table's state or log,
-/// which hold the deal secret).
+/// A game's computer players: how one decides from its own seat's view (the view
+/// a player at that seat gets, never the table's state or log, which hold the
+/// deal secret), and how the game is told to an external engine.
 pub trait ComputerPlayers<G: Game>: 'static {
     /// The levels it plays at; none means the game has no computer players.
-    const LEVELS: &'static [Level];
-    /// The action (in the game's notation) a bot of `level` at the seat whose
-    /// view this is plays; `seed` drives any randomness.
-    fn choose(view: &G::View, level: Level, seed: u64) -> Option<String>;
+    const LEVELS: &'static [BotLevel];
+    /// What a bot at `seat`, whose view this is, does now: an action in the
+    /// game's notation (one of the seat's legal ones) or resigning, with its
+    /// evaluation when it has one. `ask` holds its level, a seed for any
+    /// randomness, its clock and the stop flag (see [`Ask::allot`] and
+    /// [`Ask::bounded`] for keeping within its time). `None`: nothing to do.
+    fn think(view: &G::View, seat: Seat, ask: &Ask) -> Option<Thought>;
+    /// The game as an engine speaking `protocol` is told it, if this game can be
+    /// played by such an engine; none by default.
+    fn engine_position(_view: &G::View, _protocol: Protocol) -> Option<EnginePosition> {
+        None
+    }
 }
 
 /// The computer players of a game that has none.
 pub struct NoBots;
 
 impl<G: Game> ComputerPlayers<G> for NoBots {
-    const LEVELS: &'static [Level] = &[];
-    fn choose(_: &G::View, _: Level, _: u64) -> Option<String> {
+    const LEVELS: &'static [BotLevel] = &[];
+    fn think(_: &G::View, _: Seat, _: &Ask) -> Option<Thought> {
         None
     }
 }
 
-/// A bot's choice still to be made (CPU-bound: run it off the async threads):
-/// given a level and a seed, the action, always one of the seat's legal ones.
-pub struct BotChoice(Box<dyn FnOnce(Level, u64) -> Option<String> + Send>);
+/// One seat's view, kept for a computer player's decision.
+trait SeatView: Send {
+    fn think(&self, ask: &Ask) -> Option<Thought>;
+    fn engine_position(&self, protocol: Protocol) -> Option<EnginePosition>;
+}
+
+struct ViewOf<G: Game, B> {
+    view: G::View,
+    seat: Seat,
+    bots: PhantomData<fn() -> B>,
+}
+
+impl<G, B> SeatView for ViewOf<G, B>
+where
+    G: Game,
+    G::View: Send + 'static,
+    B: ComputerPlayers<G>,
+{
+    fn think(&self, ask: &Ask) -> Option<Thought> {
+        B::think(&self.view, self.seat, ask)
+    }
+    fn engine_position(&self, protocol: Protocol) -> Option<EnginePosition> {
+        B::engine_position(&self.view, protocol)
+    }
+}
+
+/// A bot's choice still to be made (CPU-bound: run it off the async threads),
+/// from its seat's view: always one of the seat's legal actions, or resigning.
+pub struct BotChoice {
+    view: Box<dyn SeatView>,
+    legal: Vec<String>,
+    /// Whether the seat must act now (its turn alone), rather than may (Go's
+    /// marking, where every seat acts).
+    must: bool,
+}
 
 impl BotChoice {
-    pub fn choose(self, level: Level, seed: u64) -> Option<String> {
-        (self.0)(level, seed)
+    /// The built-in computer player's decision. Should it ever be no legal
+    /// action on its own turn, the first legal one is played instead of
+    /// stalling.
+    pub fn think(&self, ask: &Ask) -> Option<Thought> {
+        let thought = self.view.think(ask).filter(|t| self.allows(&t.decision));
+        match thought {
+            Some(t) => Some(t),
+            None if self.must => self.legal.first().cloned().map(Thought::act),
+            None => None,
+        }
+    }
+
+    /// The game as an engine speaking `protocol` is told it.
+    pub fn engine_position(&self, protocol: Protocol) -> Option<EnginePosition> {
+        self.view.engine_position(protocol)
+    }
+
+    /// Whether the decision is the seat's to make: resigning, or a legal action.
+    pub fn allows(&self, decision: &Decision) -> bool {
+        match decision {
+            Decision::Resign => true,
+            Decision::Act(a) => self.legal.contains(a),
+        }
     }
 }
 
@@ -135,6 +199,9 @@ pub struct Descriptor {
     pub seats: u8,
     /// The phases a client shows, in order.
     pub phases: Vec<Phase>,
+    /// The sides' names by seat (`white`, `black`), where the game has sides;
+    /// `play_computer` takes them as colours.
+    pub seat_names: Vec<&'static str>,
     pub record: RecordFormat,
     /// Whether some viewers are kept from some information (Doudizhu's hands):
     /// the record, which shows everything, waits for the end.
@@ -144,8 +211,15 @@ pub struct Descriptor {
     /// The clock presets offered; the first is the default and quick pairing's.
     pub presets: Vec<TimePreset>,
     pub rating_pools: RatingPools,
-    /// The computer players' levels; empty when the game has none.
-    pub bots: Vec<Level>,
+    /// The computer players' level keys; empty when the game has none.
+    pub bots: Vec<String>,
+    /// The computer players' levels with their names, the built-in ones first,
+    /// then the operator's external engines' (see [`Games::with_engines`]).
+    pub bot_levels: Vec<BotLevel>,
+    /// 托管: the computer plays for a player whose time is running out or who is
+    /// away, until they act again (see [`crate::bots`]), so that a timeout never
+    /// ends the game.
+    pub trusteeship: bool,
     /// Whether players keep points (积分) for life from the game's scored hands
     /// (`Outcome::points`), shown with a title on profiles and a leaderboard.
     pub points: bool,
@@ -179,12 +253,15 @@ impl Descriptor {
             name: G::NAME,
             seats,
             phases: vec![Phase::Play, Phase::Over],
+            seat_names: Vec::new(),
             record: RecordFormat::PGN,
             hides_information: false,
             secret_deal: G::RANDOM,
             presets: Vec::new(),
             rating_pools: RatingPools::One,
-            bots: B::LEVELS.to_vec(),
+            bots: B::LEVELS.iter().map(|l| l.key.to_string()).collect(),
+            bot_levels: B::LEVELS.to_vec(),
+            trusteeship: false,
             points: false,
             points_title: None,
             make: make::<G, B>,
@@ -196,8 +273,29 @@ impl Descriptor {
         self
     }
 
+    pub fn seat_names(mut self, names: &[&'static str]) -> Self {
+        self.seat_names = names.to_vec();
+        self
+    }
+
+    /// The seat of a side named `first`, `second`, or one of [`Self::seat_names`].
+    pub fn seat_named(&self, name: &str) -> Option<Seat> {
+        let i = match name {
+            "first" => 0,
+            "second" => 1,
+            _ => self.seat_names.iter().position(|n| *n == name)?,
+        };
+        (i < self.seats as usize).then_some(Seat(i as u8))
+    }
+
     pub fn record(mut self, record: RecordFormat) -> Self {
         self.record = record;
+        self
+    }
+
+    /// The computer plays for players who time out or are away (托管).
+    pub fn trusteeship(mut self) -> Self {
+        self.trusteeship = true;
         self
     }
 
@@ -296,6 +394,33 @@ impl Games {
         Games(Arc::new(games))
     }
 
+    /// These games with the operator's external engines' levels added to the
+    /// games they play. An engine may play only a hosted game with built-in
+    /// computer players (they stand in when the engine fails).
+    pub fn with_engines(self, engines: &[crate::engines::EngineConfig]) -> anyhow::Result<Self> {
+        let mut games: Vec<Descriptor> = self.0.as_ref().clone();
+        for e in engines {
+            for g in &e.games {
+                let Some(d) = games.iter().find(|d| d.name == g.as_str()) else {
+                    anyhow::bail!("engines: {} plays {g:?}, which is not hosted here", e.name);
+                };
+                if d.bot_levels.is_empty() {
+                    anyhow::bail!(
+                        "engines: {} plays {g}, which has no built-in computer players to stand in for it",
+                        e.name
+                    );
+                }
+            }
+        }
+        for d in &mut games {
+            for level in crate::engines::Engines::levels_for(engines, d.name) {
+                d.bots.push(level.key.to_string());
+                d.bot_levels.push(level);
+            }
+        }
+        Ok(Games(Arc::new(games)))
+    }
+
     /// The descriptor of the game called `name`, if it is hosted here.
     pub fn get(&self, name: &str) -> Option<&Descriptor> {
         self.0.iter().find(|g| g.name == name)
@@ -328,11 +453,14 @@ impl Games {
 /// The built-in games' entries.
 mod builtin {
     #[allow(unused_imports)]
+    use super::computer::*;
+    #[allow(unused_imports)]
     use super::*;
 
     #[cfg(feature = "chess")]
     pub fn chess() -> Descriptor {
-        Descriptor::new::<qiyuan_chess::ChessGame, NoBots>(2)
+        Descriptor::new::<qiyuan_chess::ChessGame, ChessBots>(2)
+            .seat_names(&["white", "black"])
             .presets(vec![
                 TimePreset::of(Preset::Quick),
                 TimePreset::of(Preset::Match),
@@ -347,21 +475,24 @@ mod builtin {
 
     #[cfg(feature = "xiangqi")]
     pub fn xiangqi() -> Descriptor {
-        Descriptor::new::<qiyuan_xiangqi::Xiangqi, NoBots>(2).presets(vec![
-            TimePreset::of(Preset::Quick),
-            TimePreset::of(Preset::Match),
-            TimePreset::of(Preset::Blitz),
-            TimePreset::of(Preset::Rapid),
-            TimePreset::of(Preset::Classical),
-            TimePreset::of(Preset::Correspondence),
-        ])
+        Descriptor::new::<qiyuan_xiangqi::Xiangqi, XiangqiBots>(2)
+            .seat_names(&["red", "black"])
+            .presets(vec![
+                TimePreset::of(Preset::Quick),
+                TimePreset::of(Preset::Match),
+                TimePreset::of(Preset::Blitz),
+                TimePreset::of(Preset::Rapid),
+                TimePreset::of(Preset::Classical),
+                TimePreset::of(Preset::Correspondence),
+            ])
     }
 
     /// Go's quick and match modes are byo-yomi (QQ围棋 counts 3 periods of 30 s,
     /// or of 60 s in match mode).
     #[cfg(feature = "go")]
     pub fn go() -> Descriptor {
-        Descriptor::new::<qiyuan_go::Go, NoBots>(2)
+        Descriptor::new::<qiyuan_go::Go, GoBots>(2)
+            .seat_names(&["black", "white"])
             .phases(&[Phase::Play, Phase::Marking, Phase::Over])
             .record(RecordFormat::SGF)
             .presets(vec![
@@ -431,29 +562,13 @@ mod builtin {
             .phases(&[Phase::Bidding, Phase::Play, Phase::Over])
             .record(RecordFormat::JSON)
             .hides_information()
+            .trusteeship()
             .points_titles(qiyuan_doudizhu::titles::title)
             .presets(vec![
                 TimePreset::new("quick", "快速 每手20秒", "Quick, 20 s a turn", per_turn(20)),
                 TimePreset::new("match", "比赛 每手30秒", "Match, 30 s a turn", per_turn(30)),
                 TimePreset::new("none", "不限时", "No clock", TimeControl::None),
             ])
-    }
-
-    /// Doudizhu's computer players (the rules crate's `bot`).
-    #[cfg(feature = "doudizhu")]
-    pub struct DoudizhuBots;
-
-    #[cfg(feature = "doudizhu")]
-    impl ComputerPlayers<qiyuan_doudizhu::Doudizhu> for DoudizhuBots {
-        const LEVELS: &'static [Level] = &[Level::Basic, Level::Strong];
-        fn choose(view: &qiyuan_doudizhu::View, level: Level, seed: u64) -> Option<String> {
-            use qiyuan_doudizhu::bot::{Strength, choose};
-            let strength = match level {
-                Level::Basic => Strength::Basic,
-                Level::Strong => Strength::Strong,
-            };
-            choose(view, strength, seed)
-        }
     }
 }
 
@@ -495,9 +610,10 @@ pub trait AnyTable: Send + Sync {
     /// The current (or last) game's record.
     fn record(&self, meta: RecordMeta) -> Option<String>;
     /// The levels of the game's computer players (none: the game has none).
-    fn bot_levels(&self) -> &'static [Level];
-    /// If a game is being played and it is `seat`'s turn, the choice of a
-    /// computer player at that seat, made from that seat's view only.
+    fn bot_levels(&self) -> &'static [BotLevel];
+    /// If a game is being played and `seat` is to act (alone, or with others as
+    /// in Go's marking), the choice of a computer player at that seat, made from
+    /// that seat's view only.
     fn bot_choice(&self, seat: Seat) -> Option<BotChoice>;
 }
 
@@ -562,7 +678,7 @@ where
     fn record(&self, meta: RecordMeta) -> Option<String> {
         self.table.record(meta)
     }
-    fn bot_levels(&self) -> &'static [Level] {
+    fn bot_levels(&self) -> &'static [BotLevel] {
         B::LEVELS
     }
     fn bot_choice(&self, seat: Seat) -> Option<BotChoice> {
@@ -570,18 +686,20 @@ where
             return None;
         }
         let game = self.table.game()?;
-        if game.turn() != Turn::Seat(seat) {
-            return None;
-        }
-        let view = game.view(Viewer::Seat(seat));
-        let legal = game.legal_actions(seat);
-        Some(BotChoice(Box::new(move |level, seed| {
-            // The bot's choice is always one of the seat's legal actions; should
-            // it ever not be, the first legal one is played instead of stalling.
-            B::choose(&view, level, seed)
-                .filter(|a| legal.contains(a))
-                .or_else(|| legal.first().cloned())
-        })))
+        let must = match game.turn() {
+            Turn::Seat(s) if s == seat => true,
+            Turn::All(seats) if seats.contains(&seat) => false,
+            _ => return None,
+        };
+        Some(BotChoice {
+            view: Box::new(ViewOf::<G, B> {
+                view: game.view(Viewer::Seat(seat)),
+                seat,
+                bots: PhantomData,
+            }),
+            legal: game.legal_actions(seat),
+            must,
+        })
     }
 }
 
@@ -629,7 +747,17 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: {e}", g.name));
             assert_eq!(table.seats(), g.seats, "{}", g.name);
             assert_eq!(table.game_name(), g.name);
-            assert_eq!(table.bot_levels(), g.bots.as_slice(), "{}", g.name);
+            assert_eq!(table.bot_levels(), g.bot_levels.as_slice(), "{}", g.name);
+            assert!(
+                table.bot_levels().iter().all(|l| l.key != "weird"),
+                "a made-up level is no game's"
+            );
+            let keys: Vec<String> = table
+                .bot_levels()
+                .iter()
+                .map(|l| l.key.to_string())
+                .collect();
+            assert_eq!(keys, g.bots, "{}", g.name);
         }
     }
 

@@ -438,6 +438,21 @@ impl Session {
                     .await?;
                 }
             }
+            ClientMsg::PlayComputer(play) => {
+                let (handle, seat) =
+                    crate::computer::play(&self.app, &self.conn, play.clone()).await?;
+                self.ack(id, json!({"table": handle.id, "seat": seat}));
+                self.tables.insert(handle.id.clone());
+                self.send_table(
+                    &handle,
+                    TableMsg::Watch {
+                        conn: self.conn.clone(),
+                        since: None,
+                        req: None,
+                    },
+                )
+                .await?;
+            }
             ClientMsg::Seek(seek) => {
                 match crate::lobby::seek(&self.app, self.conn.clone(), seek.clone()).await? {
                     Some(table) => {

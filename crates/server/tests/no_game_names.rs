@@ -97,7 +97,10 @@ fn no_game_name_outside_the_registry() {
     );
     let mut found = Vec::new();
     for file in &files {
-        if file == Path::new("crates/server/src/registry.rs") {
+        // The registry and its own modules (`registry/computer.rs`).
+        if file == Path::new("crates/server/src/registry.rs")
+            || file.starts_with("crates/server/src/registry/")
+        {
             continue;
         }
         let text = std::fs::read_to_string(root().join(file)).unwrap();

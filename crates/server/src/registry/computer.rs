@@ -1,0 +1,352 @@
+//! The built-in games' computer players: each rebuilds the game from its seat's
+//! view, asks its engine crate within the time [`Ask::allot`] gives, and tells
+//! external engines the game in their protocol's terms.
+
+#[allow(unused_imports)]
+use std::time::{Duration, Instant};
+
+#[allow(unused_imports)]
+use qiyuan_game::Seat;
+
+#[allow(unused_imports)]
+use crate::bots::{Ask, BotLevel, Decision, ENGINE_LEVELS, Thought, expected_score};
+#[allow(unused_imports)]
+use crate::engines::{EnginePosition, Protocol};
+
+use super::ComputerPlayers;
+
+/// The soft limit (ends the search between iterations) and the hard one (sets
+/// the stop flag) of an alpha-beta search given `allot`, as `qiyuan engine`
+/// manages its clock: the hard limit is 2.5 × the soft one, at most a third of
+/// the time left.
+#[cfg(any(feature = "chess", feature = "xiangqi"))]
+fn limits(ask: &Ask, cap_ms: Option<u64>) -> (Duration, Duration) {
+    let soft = ask.allot(cap_ms.map(Duration::from_millis));
+    let mut hard = soft * 5 / 2;
+    if let Some(left) = ask.time_left {
+        hard = hard.min(left / 3).max(soft);
+    }
+    if let Some(cap) = cap_ms {
+        hard = hard.min(Duration::from_millis(cap));
+    }
+    (soft / 2, hard)
+}
+
+/// The level number of a key `1` … `8`.
+fn level_number(key: &str) -> Option<u8> {
+    key.parse::<u8>().ok().filter(|n| (1..=8).contains(n))
+}
+
+/// Chess: `qiyuan-engine-chess` at levels 1 … 8; UCI for external engines.
+#[cfg(feature = "chess")]
+pub struct ChessBots;
+
+#[cfg(feature = "chess")]
+impl ChessBots {
+    /// The game so far: the position and the hashes of the positions before it.
+    fn replay(
+        view: &qiyuan_chess::ChessView,
+    ) -> Option<(qiyuan_engine_chess::shakmaty::Chess, Vec<u64>)> {
+        use qiyuan_engine_chess::shakmaty::{Chess, Position};
+        let mut pos = match &view.start_fen {
+            Some(fen) => qiyuan_chess::parse_fen(fen).ok()?,
+            None => Chess::default(),
+        };
+        let mut history = Vec::with_capacity(view.uci_moves.len());
+        for m in &view.uci_moves {
+            let mv = qiyuan_chess::parse_move(&pos, m).ok()?;
+            history.push(qiyuan_engine_chess::hash(&pos));
+            pos.play_unchecked(mv);
+        }
+        Some((pos, history))
+    }
+}
+
+#[cfg(feature = "chess")]
+impl ComputerPlayers<qiyuan_chess::ChessGame> for ChessBots {
+    const LEVELS: &'static [BotLevel] = ENGINE_LEVELS;
+
+    fn think(view: &qiyuan_chess::ChessView, _seat: Seat, ask: &Ask) -> Option<Thought> {
+        use qiyuan_engine_chess::shakmaty::uci::UciMove;
+        use qiyuan_engine_chess::{Level, Limits, Score, Searcher};
+        let level = Level::get(level_number(&ask.level)?);
+        let (pos, history) = Self::replay(view)?;
+        let (soft, hard) = limits(ask, level.movetime_ms);
+        let limits: Limits = level.limits(ask.seed);
+        let started = Instant::now();
+        let result = ask.bounded(hard, |stop| {
+            Searcher::new(8).search(&pos, &history, &limits, stop, &mut |_| {
+                started.elapsed() < soft
+            })
+        });
+        let best = result.best?;
+        let eval = match result.score {
+            Score::Cp(cp) => expected_score(cp),
+            Score::Mate(n) => {
+                if n > 0 {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        };
+        Some(Thought {
+            decision: Decision::Act(UciMove::from_standard(best).to_string()),
+            eval: Some(eval),
+        })
+    }
+
+    fn engine_position(
+        view: &qiyuan_chess::ChessView,
+        protocol: Protocol,
+    ) -> Option<EnginePosition> {
+        // The variant is named so that an engine that also plays xiangqi
+        // (Fairy-Stockfish) is switched back; Stockfish ignores the option.
+        (protocol == Protocol::Uci).then(|| EnginePosition::Uci {
+            variant: Some("chess"),
+            fen: view.start_fen.clone(),
+            moves: view.uci_moves.clone(),
+            to_game: |m| Some(m.to_string()),
+        })
+    }
+}
+
+/// Xiangqi: `qiyuan-engine-xiangqi` at levels 1 … 8; UCCI (ICCS coordinates) and
+/// Fairy-Stockfish's UCI (`UCI_Variant xiangqi`, ranks 1–10) for external engines.
+#[cfg(feature = "xiangqi")]
+pub struct XiangqiBots;
+
+#[cfg(feature = "xiangqi")]
+impl XiangqiBots {
+    /// The start and the moves that reach the view's position: the standard start
+    /// and the view's moves when they lead there, else the view's position with
+    /// no history (a game loaded from a FEN).
+    fn replay(
+        view: &qiyuan_xiangqi::XiangqiView,
+    ) -> Option<(qiyuan_xiangqi::Position, Vec<qiyuan_xiangqi::Move>)> {
+        use qiyuan_xiangqi::Position;
+        use qiyuan_xiangqi::notation::parse_iccs;
+        let start = Position::new();
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(view.moves.len());
+        let replayed = view.moves.iter().all(|m| match parse_iccs(&pos, m) {
+            Ok(mv) => {
+                moves.push(mv);
+                pos.play(mv).is_ok()
+            }
+            Err(_) => false,
+        });
+        let board = |fen: &str| fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
+        if replayed && board(&pos.fen()) == board(&view.fen) {
+            return Some((start, moves));
+        }
+        Some((Position::from_fen(&view.fen).ok()?, Vec::new()))
+    }
+
+    /// ICCS (ranks 0–9) to Fairy-Stockfish's coordinates (ranks 1–10), or back.
+    fn shift_ranks(m: &str, by: i32) -> Option<String> {
+        let b = m.as_bytes();
+        if b.is_empty() {
+            return None;
+        }
+        let mut out = String::new();
+        let mut i = 0;
+        while i < b.len() {
+            let file = b[i] as char;
+            if !('a'..='i').contains(&file) {
+                return None;
+            }
+            i += 1;
+            let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let rank: i32 = std::str::from_utf8(&b[i..i + digits]).ok()?.parse().ok()?;
+            i += digits;
+            let rank = rank + by;
+            if !(0..=10).contains(&rank) {
+                return None;
+            }
+            out.push(file);
+            out.push_str(&rank.to_string());
+        }
+        Some(out)
+    }
+}
+
+#[cfg(feature = "xiangqi")]
+impl ComputerPlayers<qiyuan_xiangqi::Xiangqi> for XiangqiBots {
+    const LEVELS: &'static [BotLevel] = ENGINE_LEVELS;
+
+    fn think(view: &qiyuan_xiangqi::XiangqiView, _seat: Seat, ask: &Ask) -> Option<Thought> {
+        use qiyuan_engine_xiangqi::{Level, Limits, Score, Searcher};
+        let level = Level::get(level_number(&ask.level)?);
+        let (start, moves) = Self::replay(view)?;
+        let (soft, hard) = limits(ask, level.movetime_ms);
+        let limits: Limits = level.limits(ask.seed);
+        let started = Instant::now();
+        let result = ask.bounded(hard, |stop| {
+            Searcher::new(8).search(&start, &moves, &limits, stop, &mut |_| {
+                started.elapsed() < soft
+            })
+        });
+        let best = result.best?;
+        let eval = match result.score {
+            Score::Cp(cp) => expected_score(cp),
+            Score::Mate(n) => {
+                if n > 0 {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        };
+        Some(Thought {
+            decision: Decision::Act(qiyuan_xiangqi::notation::format_iccs(best)),
+            eval: Some(eval),
+        })
+    }
+
+    fn engine_position(
+        view: &qiyuan_xiangqi::XiangqiView,
+        protocol: Protocol,
+    ) -> Option<EnginePosition> {
+        let (start, moves) = Self::replay(view)?;
+        let fen = Some(start.fen());
+        let iccs = moves.iter().map(|m| m.to_string());
+        match protocol {
+            Protocol::Ucci => Some(EnginePosition::Uci {
+                variant: None,
+                fen,
+                moves: iccs.collect(),
+                to_game: |m| Some(m.to_string()),
+            }),
+            Protocol::Uci => Some(EnginePosition::Uci {
+                variant: Some("xiangqi"),
+                fen,
+                moves: iccs
+                    .map(|m| Self::shift_ranks(&m, 1))
+                    .collect::<Option<Vec<_>>>()?,
+                to_game: |m| Self::shift_ranks(m, -1),
+            }),
+            Protocol::Gtp => None,
+        }
+    }
+}
+
+/// Go: `qiyuan-engine-go` at levels 1 … 8 (Monte-Carlo tree search); GTP for
+/// external engines. In the marking phase a bot accepts the marking.
+#[cfg(feature = "go")]
+pub struct GoBots;
+
+#[cfg(feature = "go")]
+impl GoBots {
+    /// The handicap stones and the moves so far, with their colours.
+    fn moves(view: &qiyuan_go::GoView) -> Option<Vec<(qiyuan_go::Color, qiyuan_go::Move)>> {
+        use qiyuan_go::{Color, Move, fixed_handicap};
+        let mut out = Vec::new();
+        if view.handicap > 0 {
+            for p in fixed_handicap(view.size, view.handicap).ok()? {
+                out.push((Color::Black, Move::Place(p)));
+            }
+        }
+        let mut color = if view.handicap > 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        for m in &view.moves {
+            out.push((color, Move::parse(m, view.size).ok()?));
+            color = color.opponent();
+        }
+        Some(out)
+    }
+}
+
+#[cfg(feature = "go")]
+impl ComputerPlayers<qiyuan_go::Go> for GoBots {
+    const LEVELS: &'static [BotLevel] = ENGINE_LEVELS;
+
+    fn think(view: &qiyuan_go::GoView, seat: Seat, ask: &Ask) -> Option<Thought> {
+        use qiyuan_engine_go::{Decision as GoDecision, Engine, Level};
+        use qiyuan_game::Phase;
+        if view.phase == Phase::Marking {
+            let accepted = view.marking.as_ref()?.accepted.get(seat.index()).copied();
+            return (accepted == Some(false)).then(|| Thought::act("accept".into()));
+        }
+        let color = view.to_move?;
+        let settings = Level::new(level_number(&ask.level)?.into())
+            .ok()?
+            .settings();
+        let mut engine = Engine::new(view.size, view.komi, ask.seed).ok()?;
+        for (c, m) in Self::moves(view)? {
+            engine.play(c, m).ok()?;
+        }
+        let allot = ask.allot(Some(Duration::from_secs_f64(settings.max_seconds)));
+        let report = ask.bounded(allot, |stop| engine.genmove(color, &settings, stop));
+        let decision = match report.decision {
+            GoDecision::Play(p) => Decision::Act(p.to_string()),
+            GoDecision::Pass => Decision::Act("pass".into()),
+            GoDecision::Resign => Decision::Resign,
+        };
+        Some(Thought {
+            decision,
+            eval: Some(report.winrate),
+        })
+    }
+
+    fn engine_position(view: &qiyuan_go::GoView, protocol: Protocol) -> Option<EnginePosition> {
+        use qiyuan_game::Phase;
+        if protocol != Protocol::Gtp || view.phase != Phase::Play {
+            return None;
+        }
+        let moves = Self::moves(view)?
+            .into_iter()
+            .map(|(c, m)| (c == qiyuan_go::Color::Black, m.to_string()))
+            .collect();
+        Some(EnginePosition::Gtp {
+            size: view.size,
+            komi: view.komi,
+            moves,
+            black_to_move: view.to_move? == qiyuan_go::Color::Black,
+        })
+    }
+}
+
+/// Doudizhu's computer players (the rules crate's `bot`): basic (rule-based) and
+/// strong (samples the unknown cards and plays out each candidate).
+#[cfg(feature = "doudizhu")]
+pub struct DoudizhuBots;
+
+#[cfg(feature = "doudizhu")]
+impl ComputerPlayers<qiyuan_doudizhu::Doudizhu> for DoudizhuBots {
+    const LEVELS: &'static [BotLevel] = &[
+        BotLevel::builtin("basic", "普通", "Basic"),
+        BotLevel::builtin("strong", "高手", "Strong"),
+    ];
+    fn think(view: &qiyuan_doudizhu::View, _seat: Seat, ask: &Ask) -> Option<Thought> {
+        use qiyuan_doudizhu::bot::{Strength, choose};
+        let strength = match ask.level.as_str() {
+            "strong" => Strength::Strong,
+            _ => Strength::Basic,
+        };
+        choose(view, strength, ask.seed).map(Thought::act)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(feature = "xiangqi")]
+    #[test]
+    fn fairy_stockfish_ranks_are_iccs_ranks_plus_one() {
+        use super::XiangqiBots;
+        assert_eq!(XiangqiBots::shift_ranks("h2e2", 1).as_deref(), Some("h3e3"));
+        assert_eq!(
+            XiangqiBots::shift_ranks("a9a8", 1).as_deref(),
+            Some("a10a9")
+        );
+        assert_eq!(
+            XiangqiBots::shift_ranks("a10a9", -1).as_deref(),
+            Some("a9a8")
+        );
+        assert_eq!(XiangqiBots::shift_ranks("z1a1", 1), None);
+        assert_eq!(XiangqiBots::shift_ranks("", 1), None);
+    }
+}
