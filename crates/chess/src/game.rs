@@ -114,7 +114,7 @@ fn win_for(color: Color, reason: EndReason) -> Outcome {
         Color::White => "1-0",
         Color::Black => "0-1",
     };
-    Outcome::win(seat_of(color), reason, score)
+    Outcome::win(2, seat_of(color), reason, score)
 }
 
 fn draw(reason: EndReason) -> Outcome {
@@ -489,6 +489,10 @@ impl Game for ChessGame {
             return draw(EndReason::Timeout);
         }
         win_for(winner, reason)
+    }
+
+    fn agreed_draw(&self) -> Outcome {
+        draw(EndReason::Agreement)
     }
 
     fn draw_offers(&self) -> DrawOffers {

@@ -915,6 +915,19 @@ impl Game for Doudizhu {
         DrawOffers::None
     }
 
+    /// Never asked: Doudizhu has no draws by agreement ([`DrawOffers::None`]).
+    /// Were a hand agreed drawn, it would score nothing: every seat draws, no
+    /// points change hands.
+    fn agreed_draw(&self) -> Outcome {
+        let points = vec![0; 3];
+        Outcome {
+            results: vec![SeatResult::Draw; 3],
+            reason: EndReason::Agreement,
+            score: Self::score_text(&points),
+            points,
+        }
+    }
+
     fn view(&self, viewer: Viewer) -> View {
         let over = self.is_over();
         let own = match viewer {

@@ -286,10 +286,13 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// A two-seat outcome in which `winner` wins and the other seat loses.
-    pub fn win(winner: Seat, reason: EndReason, score: impl Into<String>) -> Self {
-        let mut results = vec![SeatResult::Loss; 2];
-        results[winner.index()] = SeatResult::Win;
+    /// An outcome among `seats` seats in which `winner` wins and every other
+    /// seat loses.
+    pub fn win(seats: u8, winner: Seat, reason: EndReason, score: impl Into<String>) -> Self {
+        let mut results = vec![SeatResult::Loss; seats as usize];
+        if let Some(r) = results.get_mut(winner.index()) {
+            *r = SeatResult::Win;
+        }
         Outcome {
             results,
             reason,
@@ -318,6 +321,26 @@ impl Outcome {
         }
     }
 
+    /// Whether the outcome fits a game of `seats` seats: one result per seat, and
+    /// points for every seat or none. The table checks every outcome it is given
+    /// (by a game or an arbiter) with this before it ends a game.
+    pub fn check(&self, seats: u8) -> Result<(), OutcomeError> {
+        let seats = seats as usize;
+        if self.results.len() != seats {
+            return Err(OutcomeError::Results {
+                results: self.results.len(),
+                seats,
+            });
+        }
+        if !self.points.is_empty() && self.points.len() != seats {
+            return Err(OutcomeError::Points {
+                points: self.points.len(),
+                seats,
+            });
+        }
+        Ok(())
+    }
+
     /// The seat that won, where exactly one did.
     pub fn winner(&self) -> Option<Seat> {
         let mut winners = self
@@ -331,6 +354,32 @@ impl Outcome {
         }
     }
 }
+
+/// An outcome that does not fit its game's seats (see [`Outcome::check`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OutcomeError {
+    /// The number of results is not the number of seats.
+    Results { results: usize, seats: usize },
+    /// Points are given, but not one per seat.
+    Points { points: usize, seats: usize },
+}
+
+impl fmt::Display for OutcomeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OutcomeError::Results { results, seats } => write!(
+                f,
+                "an outcome with {results} results for a game of {seats} seats"
+            ),
+            OutcomeError::Points { points, seats } => write!(
+                f,
+                "an outcome with points for {points} seats in a game of {seats} seats"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OutcomeError {}
 
 /// Something a seat may claim instead of (or before) moving.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -497,19 +546,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn outcome(&self) -> Option<Outcome>;
 
     /// The outcome when `seat` loses for a reason decided at the table: resignation,
-    /// time, escape, fouls. Games override this where a flag fall need not lose
-    /// (chess: a draw when the opponent cannot mate) or where a loss is shared by a
-    /// side (Doudizhu).
-    fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome {
-        let winner = seat.next(2);
-        let score = if winner == Seat::FIRST { "1-0" } else { "0-1" };
-        Outcome::win(winner, reason, score)
-    }
+    /// time, escape, fouls. Every game says what that means for it (chess: a flag
+    /// fall is a draw when the opponent cannot mate; Doudizhu: the loss is shared
+    /// by a side), with one result per seat: the table refuses an outcome of
+    /// another length ([`Outcome::check`]).
+    fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome;
 
-    /// The outcome of a draw agreed at the table.
-    fn agreed_draw(&self) -> Outcome {
-        Outcome::draw(self.seats(), EndReason::Agreement, "1/2-1/2")
-    }
+    /// The outcome of a draw agreed at the table, one result per seat, with the
+    /// score the game's records write. Asked only of a game whose
+    /// [`Game::draw_offers`] allows offers.
+    fn agreed_draw(&self) -> Outcome;
 
     /// How draw offers work here.
     fn draw_offers(&self) -> DrawOffers;
@@ -590,12 +636,45 @@ mod tests {
 
     #[test]
     fn winner_is_the_single_winning_seat() {
-        let o = Outcome::win(Seat::SECOND, EndReason::Checkmate, "0-1");
+        let o = Outcome::win(2, Seat::SECOND, EndReason::Checkmate, "0-1");
         assert_eq!(o.winner(), Some(Seat::SECOND));
         assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
         assert_eq!(
             Outcome::draw(2, EndReason::Agreement, "1/2-1/2").winner(),
             None
+        );
+    }
+
+    #[test]
+    fn outcomes_are_checked_against_the_seat_count() {
+        let three = Outcome::win(3, Seat::THIRD, EndReason::HandEmptied, "x");
+        assert_eq!(three.results.len(), 3);
+        assert_eq!(three.winner(), Some(Seat::THIRD));
+        assert_eq!(three.check(3), Ok(()));
+        assert_eq!(
+            three.check(2),
+            Err(OutcomeError::Results {
+                results: 3,
+                seats: 2
+            })
+        );
+        let mut pointed = three.clone();
+        pointed.points = vec![2, -1];
+        assert_eq!(
+            pointed.check(3),
+            Err(OutcomeError::Points {
+                points: 2,
+                seats: 3
+            })
+        );
+        pointed.points.push(-1);
+        assert_eq!(pointed.check(3), Ok(()));
+        assert!(
+            Outcome::aborted(2)
+                .check(3)
+                .unwrap_err()
+                .to_string()
+                .contains("2 results for a game of 3 seats")
         );
     }
 

@@ -398,7 +398,7 @@ impl Go {
             let score = self.score();
             self.phase = Phase::Over;
             self.outcome = Some(match score.winner() {
-                Some(c) => Outcome::win(seat_of(c), EndReason::Counted, score.to_string()),
+                Some(c) => Outcome::win(2, seat_of(c), EndReason::Counted, score.to_string()),
                 None => Outcome::draw(2, EndReason::Counted, score.to_string()),
             });
         }
@@ -749,6 +749,7 @@ impl Game for Go {
         let winner = seat.next(2);
         let letter = if winner == Seat::FIRST { 'B' } else { 'W' };
         Outcome::win(
+            2,
             winner,
             reason,
             format!("{letter}+{}", reason_letter(reason)),

@@ -283,7 +283,7 @@ fn two_passes_start_the_marking_and_both_accept_the_count() {
     // 36 points each (the E column is dame), komi 7.5.
     assert_eq!(
         go.outcome(),
-        Some(Outcome::win(Seat(1), EndReason::Counted, "W+7.5"))
+        Some(Outcome::win(2, Seat(1), EndReason::Counted, "W+7.5"))
     );
     assert_eq!(
         go.act(Seat(0), "resume").unwrap_err().kind,

@@ -146,6 +146,7 @@ mod tests {
 
     fn win(seat: u8) -> Outcome {
         Outcome::win(
+            2,
             Seat(seat),
             EndReason::Checkmate,
             if seat == 0 { "1-0" } else { "0-1" },

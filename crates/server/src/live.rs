@@ -1160,6 +1160,7 @@ fn refusal_error(refusal: &TableRefusal) -> ApiError {
         K::NothingToAnswer => "nothing_to_answer",
         K::NotAllowed => "not_allowed",
         K::TooSoon => "too_soon",
+        K::BadOutcome => "bad_outcome",
         K::Game(G::NotYourTurn) => "not_your_turn",
         K::Game(G::Malformed) => "malformed_action",
         K::Game(G::Illegal) => "illegal",

@@ -343,18 +343,18 @@ impl<G: Game> Table<G> {
                 // A claimed draw counts exactly when the game does: not in a
                 // casual game, nor from a loaded position.
                 let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
-                Ok(self.end(outcome, rated, now))
+                self.end(outcome, rated, now)
             }
             Command::Resign { user } => {
                 let seat = self.playing_seat(&user)?;
-                Ok(self.end_by_table(seat, EndReason::Resignation, now))
+                self.end_by_table(seat, EndReason::Resignation, now)
             }
             Command::Abort { user } => {
                 self.playing_seat(&user)?;
                 if !self.abortable() {
                     return refuse(K::NotAllowed, "every seat has moved: resign instead");
                 }
-                Ok(self.end(Outcome::aborted(self.seats_n), false, now))
+                Ok(self.abort_game(now))
             }
             Command::Disconnect { user } => self.disconnect(&user, now),
             Command::Reconnect { user } => self.reconnect(&user),
@@ -378,7 +378,7 @@ impl<G: Game> Table<G> {
                     // not an abort.
                     let outcome = self.conceded(seat, EndReason::Fouls);
                     let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
-                    events.extend(self.end(outcome, rated, now));
+                    events.extend(self.end(outcome, rated, now)?);
                 }
                 Ok(events)
             }
@@ -386,11 +386,8 @@ impl<G: Game> Table<G> {
                 if !self.is_playing() {
                     return refuse(K::NoGame, "no game is being played");
                 }
-                if outcome.results.len() != self.seats_n as usize {
-                    return refuse(K::NotAllowed, "the outcome needs one result per seat");
-                }
                 let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
-                Ok(self.end(outcome, rated, now))
+                self.end(outcome, rated, now)
             }
         }
     }
@@ -662,7 +659,7 @@ impl<G: Game> Table<G> {
         }];
         // A loaded position may already be decided.
         if let Some(outcome) = self.game.as_ref().and_then(|g| g.outcome()) {
-            events.extend(self.end(outcome, false, now));
+            events.extend(self.end(outcome, false, now)?);
         }
         Ok(events)
     }
@@ -726,7 +723,7 @@ impl<G: Game> Table<G> {
         let mover_clock = gs.clock.running().map(|r| r.seat) == Some(seat.index());
         if mover_clock && let Err(flag) = gs.clock.press(now, lag) {
             let seat = Seat(flag.seat as u8);
-            return Ok(self.end_by_table(seat, EndReason::Timeout, now));
+            return self.end_by_table(seat, EndReason::Timeout, now);
         }
         let game = self.game.as_mut().ok_or_else(no_game)?;
         let effects = game.act(seat, action).map_err(game_refusal)?;
@@ -787,7 +784,7 @@ impl<G: Game> Table<G> {
         );
         if let Some(outcome) = outcome {
             let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
-            events.extend(self.end(outcome, rated, now));
+            events.extend(self.end(outcome, rated, now)?);
         }
         Ok(events)
     }
@@ -879,7 +876,7 @@ impl<G: Game> Table<G> {
         let game = self.game.as_ref().ok_or_else(no_game)?;
         let outcome = game.agreed_draw();
         let rated = gs.rated;
-        Ok(self.end(outcome, rated, now))
+        self.end(outcome, rated, now)
     }
 
     fn decline_draw(&mut self, user: &str) -> R {
@@ -934,7 +931,7 @@ impl<G: Game> Table<G> {
         // The time used so far in this turn is charged, without increment; a seat
         // already out of time loses by the flag instead.
         if let Err(flag) = gs.clock.stop(now) {
-            return Ok(self.end_by_table(Seat(flag.seat as u8), EndReason::Timeout, now));
+            return self.end_by_table(Seat(flag.seat as u8), EndReason::Timeout, now);
         }
         let keep = gs.actions.len() - plies as usize;
         gs.actions.truncate(keep);
@@ -1005,7 +1002,7 @@ impl<G: Game> Table<G> {
         let seat = self.seated(user)?;
         let mut events = Vec::new();
         if self.is_playing() {
-            events.extend(self.end_by_table(seat, EndReason::Escape, now));
+            events.extend(self.end_by_table(seat, EndReason::Escape, now)?);
         }
         events.extend(self.vacate(seat));
         Ok(events)
@@ -1153,7 +1150,7 @@ impl<G: Game> Table<G> {
         let Some((at, (seat, timer))) = due else {
             return Vec::new();
         };
-        match timer {
+        let ended = match timer {
             Timer::Flag => {
                 if let Some(gs) = self.state.game.as_mut() {
                     gs.clock.flag(now);
@@ -1165,12 +1162,22 @@ impl<G: Game> Table<G> {
                     let outcome = self.conceded(seat, EndReason::Timeout);
                     self.end(outcome, false, at)
                 } else {
-                    self.end(Outcome::aborted(self.seats_n), false, at)
+                    Ok(self.abort_game(at))
                 }
             }
             Timer::Escape => self.end_by_table(seat, EndReason::Escape, at),
-            Timer::Vacate => self.vacate(seat),
-        }
+            Timer::Vacate => return self.vacate(seat),
+        };
+        // A timer cannot be refused: should the game concede with an outcome
+        // that does not fit the table (a bug in the game), the game is aborted
+        // rather than left with a timer that can never fire.
+        ended.unwrap_or_else(|_| self.abort_game(at))
+    }
+
+    /// Ends the game without result (an abort always fits the table).
+    fn abort_game(&mut self, now: Millis) -> Vec<Event> {
+        let outcome = Outcome::aborted(self.seats_n);
+        self.end(outcome, false, now).unwrap_or_default()
     }
 
     // ----- endings ----------------------------------------------------------------
@@ -1192,7 +1199,7 @@ impl<G: Game> Table<G> {
 
     /// `seat` loses for a reason decided at the table; before every seat has acted
     /// the game is aborted instead.
-    fn end_by_table(&mut self, seat: Seat, reason: EndReason, now: Millis) -> Vec<Event> {
+    fn end_by_table(&mut self, seat: Seat, reason: EndReason, now: Millis) -> R {
         if self.abortable() {
             // A first move over its per-move limit (步时) is the first-move timer's
             // case: at a tournament table it loses, unrated, like a missed first
@@ -1202,14 +1209,21 @@ impl<G: Game> Table<G> {
                 let outcome = self.conceded(seat, reason);
                 return self.end(outcome, false, now);
             }
-            return self.end(Outcome::aborted(self.seats_n), false, now);
+            return Ok(self.abort_game(now));
         }
         let outcome = self.conceded(seat, reason);
         let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
         self.end(outcome, rated, now)
     }
 
-    fn end(&mut self, outcome: Outcome, rated: bool, now: Millis) -> Vec<Event> {
+    /// Ends the game with `outcome`, which must fit the table (one result per
+    /// seat, points for all or none): the boundary where a game's or an
+    /// arbiter's outcome is checked. One that does not fit is refused
+    /// ([`K::BadOutcome`]) and changes nothing.
+    fn end(&mut self, outcome: Outcome, rated: bool, now: Millis) -> R {
+        outcome
+            .check(self.seats_n)
+            .map_err(|e| TableRefusal::new(K::BadOutcome, format!("{}: {e}", G::NAME)))?;
         let rated = rated && !outcome.results.iter().all(|r| *r == SeatResult::Void);
         if let Some(gs) = self.state.game.as_mut() {
             gs.clock.halt();
@@ -1224,7 +1238,7 @@ impl<G: Game> Table<G> {
             s.ready = false;
             s.rematch = false;
         }
-        vec![Event::Ended { outcome, rated }]
+        Ok(vec![Event::Ended { outcome, rated }])
     }
 
     // ----- helpers ----------------------------------------------------------------

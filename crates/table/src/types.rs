@@ -399,6 +399,9 @@ pub enum TableRefusalKind {
     NotAllowed,
     /// Asked again too soon (a draw offer or takeback after a decline).
     TooSoon,
+    /// An outcome that does not fit the table: not one result per seat, or
+    /// points for some seats only (an arbiter's, or a game's own bug).
+    BadOutcome,
     /// The game refused the action.
     Game(RefusalKind),
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use qiyuan_game::{Claim, DrawOffers, EndReason, Seat, SeatResult, Setup, Viewer};
+use qiyuan_game::{Claim, DrawOffers, EndReason, Outcome, Seat, SeatResult, Setup, Viewer};
 use qiyuan_table::{
     Command, Event, Settings, Status, TableConfig, TableRefusalKind as K, TimeControl,
 };
@@ -481,4 +481,62 @@ fn json_shapes() {
     assert_eq!(view["status"], "over");
     assert_eq!(view["game_name"], "count");
     assert_eq!(view["seats"][0]["user"], "alice");
+}
+
+#[test]
+fn an_outcome_that_does_not_fit_the_seats_is_refused() {
+    // A three-seat game whose concession has two results (the contract's old
+    // two-seat default): resigning is refused with a typed error and changes
+    // nothing; an arbiter's outcome is checked the same way; a timer, which
+    // cannot be refused, aborts the game instead of ending it with a bad outcome.
+    let options = CountOptions {
+        seats: 3,
+        two_seat_concession: true,
+        ..CountOptions::default()
+    };
+    let mut s = Script::<Count>::started(count_config(TimeControl::fischer(1, 0), options));
+    s.play(0, S, "1");
+    s.play(1, S, "1");
+    s.play(2, S, "1");
+    let r = s.refused(Command::Resign { user: user(1) });
+    assert_eq!(r.kind, K::BadOutcome);
+    assert!(
+        r.message.contains("2 results for a game of 3 seats"),
+        "{}",
+        r.message
+    );
+    let bad = Outcome::draw(2, EndReason::Adjudication, "draw");
+    assert_eq!(
+        s.refused(Command::Adjudicate { outcome: bad }).kind,
+        K::BadOutcome
+    );
+    let mut pointed = Outcome::draw(3, EndReason::Adjudication, "draw");
+    pointed.points = vec![1, -1];
+    assert_eq!(
+        s.refused(Command::Adjudicate { outcome: pointed }).kind,
+        K::BadOutcome
+    );
+    assert_eq!(s.table.state().status, Status::Playing);
+    // Seat 0's flag falls: its concession does not fit, so the game is void.
+    s.wait(2 * M);
+    let (outcome, rated) = ended(&s.tick()).expect("ended by the flag");
+    assert_eq!(outcome.reason, EndReason::Aborted);
+    assert_eq!(outcome.results, vec![SeatResult::Void; 3]);
+    assert!(!rated);
+    s.check_replay();
+    // A well-formed three-seat outcome is taken as it is.
+    let mut s = Script::<Count>::started(count_config(
+        TimeControl::None,
+        CountOptions {
+            seats: 3,
+            ..CountOptions::default()
+        },
+    ));
+    let ok = Outcome::win(3, Seat(2), EndReason::Adjudication, "seat 2");
+    let (outcome, _) = ended(&s.ok(Command::Adjudicate {
+        outcome: ok.clone(),
+    }))
+    .unwrap();
+    assert_eq!(outcome, ok);
+    s.check_replay();
 }

@@ -60,7 +60,7 @@ fn color_of(seat: Seat) -> Option<Color> {
 
 fn outcome_of(e: Ending) -> Outcome {
     match e.winner {
-        Some(c) => Outcome::win(seat_of(c), e.reason, e.score()),
+        Some(c) => Outcome::win(2, seat_of(c), e.reason, e.score()),
         None => Outcome::draw(2, e.reason, "1/2-1/2"),
     }
 }
@@ -163,10 +163,15 @@ impl Game for Xiangqi {
     fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome {
         let winner = seat.next(2);
         Outcome::win(
+            2,
             winner,
             reason,
             if winner == Seat::FIRST { "1-0" } else { "0-1" },
         )
+    }
+
+    fn agreed_draw(&self) -> Outcome {
+        Outcome::draw(2, EndReason::Agreement, "1/2-1/2")
     }
 
     fn draw_offers(&self) -> DrawOffers {

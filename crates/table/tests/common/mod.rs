@@ -19,6 +19,9 @@ pub struct CountOptions {
     pub seats: u8,
     pub target: u32,
     pub draw_offers: DrawOffers,
+    /// A buggy game: `conceded` builds a two-seat outcome whatever the seat
+    /// count (what the contract's old default did), for the table to catch.
+    pub two_seat_concession: bool,
 }
 
 impl Default for CountOptions {
@@ -27,6 +30,7 @@ impl Default for CountOptions {
             seats: 2,
             target: 1000,
             draw_offers: DrawOffers::AfterOwnMove,
+            two_seat_concession: false,
         }
     }
 }
@@ -168,7 +172,11 @@ impl Game for Count {
     }
 
     fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome {
-        let n = self.options.seats;
+        let n = if self.options.two_seat_concession {
+            2
+        } else {
+            self.options.seats
+        };
         let mut results = vec![SeatResult::Win; n as usize];
         results[seat.index()] = SeatResult::Loss;
         Outcome {
@@ -177,6 +185,10 @@ impl Game for Count {
             score: format!("{seat} lost"),
             points: Vec::new(),
         }
+    }
+
+    fn agreed_draw(&self) -> Outcome {
+        Outcome::draw(self.options.seats, EndReason::Agreement, "1/2-1/2")
     }
 
     fn draw_offers(&self) -> DrawOffers {
