@@ -2,8 +2,8 @@
 //! that repetitions are counted on, and the outcome.
 
 use qiyuan_game::{
-    Claim, DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind,
-    Seat, Setup, SetupError, Turn, Viewer,
+    Claim, DrawOffers, Effects, EndReason, Game, Outcome, PlayPhase, RecordMeta, Refusal,
+    RefusalKind, Seat, Setup, SetupError, Turn, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use shakmaty::{
@@ -396,6 +396,7 @@ pub struct ChessView {
 
 impl Game for ChessGame {
     type Options = ChessOptions;
+    type Phase = PlayPhase;
     type View = ChessView;
 
     const NAME: &'static str = "chess";
@@ -427,11 +428,11 @@ impl Game for ChessGame {
         }
     }
 
-    fn phase(&self) -> Phase {
+    fn phase(&self) -> PlayPhase {
         if self.outcome.is_some() {
-            Phase::Over
+            PlayPhase::Over
         } else {
-            Phase::Play
+            PlayPhase::Play
         }
     }
 

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use qiyuan_game::{
-    DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind, Seat,
-    SeatResult, Secret, Setup, SetupError, Turn, Viewer,
+    DrawOffers, Effects, EndReason, Game, GamePhase, Outcome, RecordMeta, Refusal, RefusalKind,
+    Seat, SeatResult, Secret, Setup, SetupError, Turn, Viewer,
 };
 
 use crate::card::{Card, Counts, Hand};
@@ -618,6 +618,30 @@ impl Record {
     }
 }
 
+/// The stages of a hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Bidding for the landlord (叫地主).
+    Bidding,
+    /// Playing cards, the landlord first.
+    Play,
+    /// A hand was emptied, or the hand was decided at the table.
+    Over,
+}
+
+impl GamePhase for Phase {
+    const ALL: &'static [Self] = &[Phase::Bidding, Phase::Play, Phase::Over];
+
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Bidding => "bidding",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+}
+
 /// What one viewer may see of a hand.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct View {
@@ -670,6 +694,7 @@ fn is_pass(text: &str) -> bool {
 
 impl Game for Doudizhu {
     type Options = Options;
+    type Phase = Phase;
     type View = View;
     const NAME: &'static str = "doudizhu";
     const RANDOM: bool = true;

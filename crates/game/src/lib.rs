@@ -65,18 +65,37 @@ pub enum Turn {
     Over,
 }
 
-/// The stage a game is in.
+/// The stages a game goes through, as the game itself names them: each game
+/// declares its own ([`Game::Phase`]): Go plays, then marks dead stones;
+/// Doudizhu bids, then plays; chess and xiangqi only play ([`PlayPhase`]).
+/// Clients read a phase by its [`name`](GamePhase::name), which is also its
+/// serde form.
+pub trait GamePhase: Copy + Eq + fmt::Debug + Serialize + Send + Sync + 'static {
+    /// Every phase, in the order a game goes through them (the last one is the
+    /// game over): what a client shows.
+    const ALL: &'static [Self];
+
+    /// The phase's name as clients read it: `play`, `marking`, `bidding`, `over`.
+    fn name(self) -> &'static str;
+}
+
+/// The phases of a game with no stages of its own: play, then over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Doudizhu: bidding for the landlord.
-    Bidding,
-    /// Ordinary play.
+pub enum PlayPhase {
     Play,
-    /// Go: after two passes, marking dead stones.
-    Marking,
-    /// Finished.
     Over,
+}
+
+impl GamePhase for PlayPhase {
+    const ALL: &'static [Self] = &[PlayPhase::Play, PlayPhase::Over];
+
+    fn name(self) -> &'static str {
+        match self {
+            PlayPhase::Play => "play",
+            PlayPhase::Over => "over",
+        }
+    }
 }
 
 /// Where a game starts from. The table's "load" (读入) produces one of these.
@@ -500,6 +519,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Options: Clone + Default + fmt::Debug + Serialize + DeserializeOwned + Send + Sync;
     /// The state as one viewer may see it; hidden information removed.
     type View: Clone + fmt::Debug + Serialize;
+    /// The game's own stages ([`PlayPhase`] for a game without any).
+    type Phase: GamePhase;
 
     /// The game's name as the lobby and records use it: `chess`, `xiangqi`, `go`,
     /// `doudizhu`.
@@ -520,7 +541,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn turn(&self) -> Turn;
 
     /// The stage of the game.
-    fn phase(&self) -> Phase;
+    fn phase(&self) -> Self::Phase;
 
     /// Plays `action` for `seat`. Accepts every notation the game reads; returns the
     /// canonical form in [`Effects::canonical`]. A refusal changes nothing.
@@ -713,6 +734,17 @@ mod tests {
         // A leap day.
         let t = UtcDateTime::from_unix_millis(951_782_400_000);
         assert_eq!(t.iso_date(), "2000-02-29");
+    }
+
+    #[test]
+    fn phase_names_are_their_serde_form() {
+        for p in PlayPhase::ALL {
+            assert_eq!(
+                serde_json::to_string(p).unwrap(),
+                format!("\"{}\"", p.name())
+            );
+        }
+        assert_eq!(PlayPhase::ALL.last(), Some(&PlayPhase::Over));
     }
 
     #[test]

@@ -7,10 +7,12 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use qiyuan_game::{
-    EndReason, Game, Outcome, Phase, RecordMeta, RefusalKind, Seat, SeatResult, Setup, Turn,
-    Viewer, replay,
+    EndReason, Game, Outcome, RecordMeta, RefusalKind, Seat, SeatResult, Setup, Turn, Viewer,
+    replay,
 };
-use qiyuan_go::{Color, Counting, Go, Move, Options, Point, Score, SgfGame, area};
+use qiyuan_go::{
+    Color, Counting, Go, GoPhase as Phase, Move, Options, Point, Score, SgfGame, area,
+};
 
 fn data_dir() -> PathBuf {
     let dir = PathBuf::from(concat!(

@@ -14,7 +14,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use qiyuan_game::{Game, Phase, RecordMeta, Seat, Secret, Turn, Viewer};
+use qiyuan_game::{Game, GamePhase, RecordMeta, Seat, Secret, Turn, Viewer};
 use qiyuan_table::{
     Command, Event, LogEntry, Millis, Preset, Speed, State, Table, TableConfig, TableRefusal,
     TimeControl,
@@ -133,8 +133,9 @@ pub struct Descriptor {
     /// `Game::NAME`).
     pub name: &'static str,
     pub seats: u8,
-    /// The phases a client shows, in order.
-    pub phases: Vec<Phase>,
+    /// The phases a client shows, in order: the game's own
+    /// ([`Game::Phase`]), by name.
+    pub phases: Vec<&'static str>,
     pub record: RecordFormat,
     /// Whether some viewers are kept from some information (Doudizhu's hands):
     /// the record, which shows everything, waits for the end.
@@ -167,7 +168,7 @@ impl std::fmt::Debug for Descriptor {
 
 impl Descriptor {
     /// The entry of game `G` with computer players `B` ([`NoBots`] for none):
-    /// two phases (play, over), PGN records, nothing hidden, no presets, one
+    /// the game's phases, PGN records, nothing hidden, no presets, one
     /// rating pool; the builder methods below change these.
     pub fn new<G, B>(seats: u8) -> Self
     where
@@ -178,7 +179,7 @@ impl Descriptor {
         Descriptor {
             name: G::NAME,
             seats,
-            phases: vec![Phase::Play, Phase::Over],
+            phases: G::Phase::ALL.iter().map(|p| p.name()).collect(),
             record: RecordFormat::PGN,
             hides_information: false,
             secret_deal: G::RANDOM,
@@ -189,11 +190,6 @@ impl Descriptor {
             points_title: None,
             make: make::<G, B>,
         }
-    }
-
-    pub fn phases(mut self, phases: &[Phase]) -> Self {
-        self.phases = phases.to_vec();
-        self
     }
 
     pub fn record(mut self, record: RecordFormat) -> Self {
@@ -362,7 +358,6 @@ mod builtin {
     #[cfg(feature = "go")]
     pub fn go() -> Descriptor {
         Descriptor::new::<qiyuan_go::Go, NoBots>(2)
-            .phases(&[Phase::Play, Phase::Marking, Phase::Over])
             .record(RecordFormat::SGF)
             .presets(vec![
                 TimePreset::new(
@@ -428,7 +423,6 @@ mod builtin {
             countdown: s * SECOND,
         };
         Descriptor::new::<qiyuan_doudizhu::Doudizhu, DoudizhuBots>(3)
-            .phases(&[Phase::Bidding, Phase::Play, Phase::Over])
             .record(RecordFormat::JSON)
             .hides_information()
             .points_titles(qiyuan_doudizhu::titles::title)

@@ -3,8 +3,8 @@
 //! Chinese notation.
 
 use qiyuan_game::{
-    DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind, Seat,
-    Setup, SetupError, Turn, Viewer,
+    DrawOffers, Effects, EndReason, Game, Outcome, PlayPhase, RecordMeta, Refusal, RefusalKind,
+    Seat, Setup, SetupError, Turn, Viewer,
 };
 use serde::Serialize;
 
@@ -76,6 +76,7 @@ impl Xiangqi {
 
 impl Game for Xiangqi {
     type Options = Options;
+    type Phase = PlayPhase;
     type View = XiangqiView;
     const NAME: &'static str = "xiangqi";
 
@@ -106,11 +107,11 @@ impl Game for Xiangqi {
         }
     }
 
-    fn phase(&self) -> Phase {
+    fn phase(&self) -> PlayPhase {
         if self.game.ending().is_some() {
-            Phase::Over
+            PlayPhase::Over
         } else {
-            Phase::Play
+            PlayPhase::Play
         }
     }
 

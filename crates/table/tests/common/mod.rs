@@ -7,8 +7,8 @@
 #![allow(dead_code)]
 
 use qiyuan_game::{
-    Claim, DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind,
-    Seat, SeatResult, Secret, Setup, SetupError, Turn, Viewer,
+    Claim, DrawOffers, Effects, EndReason, Game, Outcome, PlayPhase, RecordMeta, Refusal,
+    RefusalKind, Seat, SeatResult, Secret, Setup, SetupError, Turn, Viewer,
 };
 use qiyuan_table::{Command, Event, Millis, Table, TableConfig, TableRefusal, TimeControl};
 use serde::{Deserialize, Serialize};
@@ -54,6 +54,7 @@ pub struct CountView {
 
 impl Game for Count {
     type Options = CountOptions;
+    type Phase = PlayPhase;
     type View = CountView;
     const NAME: &'static str = "count";
 
@@ -94,11 +95,11 @@ impl Game for Count {
         }
     }
 
-    fn phase(&self) -> Phase {
+    fn phase(&self) -> PlayPhase {
         if self.outcome().is_some() {
-            Phase::Over
+            PlayPhase::Over
         } else {
-            Phase::Play
+            PlayPhase::Play
         }
     }
 
