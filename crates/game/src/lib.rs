@@ -444,8 +444,9 @@ pub struct RecordMeta {
     /// Who annotated the record, where someone did (PGN `Annotator`).
     #[serde(default)]
     pub annotator: Option<String>,
-    /// The time control as the record format writes it (PGN `TimeControl`).
-    pub time_control: Option<String>,
+    /// The time control, which each record format writes its own way (PGN's
+    /// `TimeControl` tag, SGF's `TM` and `OT`).
+    pub time_control: Option<RecordTime>,
     /// Remaining time of the mover after each action, in milliseconds.
     pub clocks: Vec<Option<u64>>,
     /// Overtime periods (byo-yomi) or moves (Canadian) the mover has left after
@@ -455,6 +456,65 @@ pub struct RecordMeta {
     /// The outcome, if the table decided it (resignation, time, agreement, ...);
     /// otherwise the game's own outcome is used.
     pub outcome: Option<Outcome>,
+}
+
+/// A game's time control as its record describes it, in whole seconds. The
+/// table fills it in from its clock; each record format writes it its own way
+/// (PGN through [`RecordTime::pgn_tag`], SGF as `TM` and `OT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecordTime {
+    /// No clock.
+    Untimed,
+    /// Main time, and an increment after each move (sudden death when 0).
+    Fischer { main: u64, increment: u64 },
+    /// A limit per move and nothing else (correspondence).
+    PerMove { limit: u64 },
+    /// QQ's clock: the game time (局时), a limit per move while it lasts (步时,
+    /// 0 for none), then a countdown for each move (读秒).
+    Qq {
+        game: u64,
+        per_move: u64,
+        countdown: u64,
+    },
+    /// Main time, then `periods` periods of `period` (byo-yomi).
+    ByoYomi {
+        main: u64,
+        periods: u32,
+        period: u64,
+    },
+    /// Main time, then `moves` moves in each period of `period` (Canadian).
+    Canadian { main: u64, moves: u32, period: u64 },
+}
+
+impl RecordTime {
+    /// The PGN `TimeControl` tag where PGN can say it (`600+5`, `600`,
+    /// `1/86400`, `-` for none), else a short description (`qq 600/60/30`,
+    /// `600+3x30 byo-yomi`, `1200+25/600 canadian`). Chess and xiangqi PGN both
+    /// write it so.
+    pub fn pgn_tag(&self) -> String {
+        match *self {
+            RecordTime::Untimed => "-".into(),
+            RecordTime::Fischer { main, increment: 0 } => main.to_string(),
+            RecordTime::Fischer { main, increment } => format!("{main}+{increment}"),
+            RecordTime::PerMove { limit } => format!("1/{limit}"),
+            RecordTime::Qq {
+                game,
+                per_move,
+                countdown,
+            } => format!("qq {game}/{per_move}/{countdown}"),
+            RecordTime::ByoYomi {
+                main,
+                periods,
+                period,
+            } => format!("{main}+{periods}x{period} byo-yomi"),
+            RecordTime::Canadian {
+                main,
+                moves,
+                period,
+            } => format!("{main}+{moves}/{period} canadian"),
+        }
+    }
 }
 
 /// A moment in UTC to the second, as records write it. Made from milliseconds
@@ -745,6 +805,51 @@ mod tests {
             );
         }
         assert_eq!(PlayPhase::ALL.last(), Some(&PlayPhase::Over));
+    }
+
+    #[test]
+    fn time_controls_become_pgn_tags() {
+        let tag = |t: RecordTime| t.pgn_tag();
+        assert_eq!(tag(RecordTime::Untimed), "-");
+        assert_eq!(
+            tag(RecordTime::Fischer {
+                main: 600,
+                increment: 5
+            }),
+            "600+5"
+        );
+        assert_eq!(
+            tag(RecordTime::Fischer {
+                main: 60,
+                increment: 0
+            }),
+            "60"
+        );
+        assert_eq!(tag(RecordTime::PerMove { limit: 86_400 }), "1/86400");
+        assert_eq!(
+            tag(RecordTime::Qq {
+                game: 600,
+                per_move: 60,
+                countdown: 30
+            }),
+            "qq 600/60/30"
+        );
+        assert_eq!(
+            tag(RecordTime::ByoYomi {
+                main: 600,
+                periods: 3,
+                period: 30
+            }),
+            "600+3x30 byo-yomi"
+        );
+        assert_eq!(
+            tag(RecordTime::Canadian {
+                main: 1200,
+                moves: 25,
+                period: 600
+            }),
+            "1200+25/600 canadian"
+        );
     }
 
     #[test]

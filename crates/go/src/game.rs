@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 
 use qiyuan_game::{
-    DrawOffers, Effects, EndReason, Game, GamePhase, Outcome, RecordMeta, Refusal, RefusalKind,
-    Seat, Setup, SetupError, Turn, Viewer,
+    DrawOffers, Effects, EndReason, Game, GamePhase, Outcome, RecordMeta, RecordTime, Refusal,
+    RefusalKind, Seat, Setup, SetupError, Turn, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -496,45 +496,40 @@ struct SgfTime {
     period: Option<u64>,
 }
 
-/// Reads the table's time control text (`TimeControl::pgn` of qiyuan-clock:
-/// `600+3x30 byo-yomi`, `1200+25/600 canadian`, `600+5`, `600`, `1/86400`,
-/// `qq 600/60/30`, `-`); anything else is kept as overtime text.
-fn sgf_time(tc: &str) -> SgfTime {
-    let secs = |t: &str| t.trim().parse::<u64>().ok();
+/// The time control as SGF writes it: `TM` the main time, `OT` what follows
+/// it, and for byo-yomi the period (a move's time left in overtime is the
+/// period's).
+fn sgf_time(tc: &RecordTime) -> SgfTime {
     let none = SgfTime {
         main: None,
         overtime: None,
         period: None,
     };
-    let tc = tc.trim();
-    if tc == "-" || tc.is_empty() {
-        return none;
-    }
-    if let Some(rest) = tc.strip_suffix(" byo-yomi")
-        && let Some((main, over)) = rest.split_once('+')
-        && let Some((periods, period)) = over.split_once('x')
-        && let (Some(main), Some(periods), Some(period)) = (secs(main), secs(periods), secs(period))
-    {
-        return SgfTime {
+    match *tc {
+        RecordTime::Untimed => none,
+        RecordTime::ByoYomi {
+            main,
+            periods,
+            period,
+        } => SgfTime {
             main: Some(main as f64),
             overtime: Some(format!("{periods}x{period} byo-yomi")),
             period: Some(period),
-        };
-    }
-    if let Some(rest) = tc.strip_suffix(" canadian")
-        && let Some((main, over)) = rest.split_once('+')
-        && let Some((moves, period)) = over.split_once('/')
-        && let (Some(main), Some(moves), Some(period)) = (secs(main), secs(moves), secs(period))
-    {
-        return SgfTime {
+        },
+        RecordTime::Canadian {
+            main,
+            moves,
+            period,
+        } => SgfTime {
             main: Some(main as f64),
             overtime: Some(format!("{moves}/{period} Canadian")),
             period: None,
-        };
-    }
-    if let Some(rest) = tc.strip_prefix("qq ") {
-        let parts: Vec<Option<u64>> = rest.split('/').map(secs).collect();
-        if let [Some(game), Some(per_move), Some(countdown)] = parts[..] {
+        },
+        RecordTime::Qq {
+            game,
+            per_move,
+            countdown,
+        } => {
             // 读秒 is one byo-yomi period; 步时 a limit per move within main time.
             let mut over = Vec::new();
             if countdown > 0 {
@@ -543,34 +538,24 @@ fn sgf_time(tc: &str) -> SgfTime {
             if per_move > 0 {
                 over.push(format!("{per_move}s per move"));
             }
-            return SgfTime {
+            SgfTime {
                 main: Some(game as f64),
                 overtime: (!over.is_empty()).then(|| over.join(", ")),
                 period: None,
-            };
+            }
         }
-    }
-    if let Some(per_move) = tc.strip_prefix("1/").and_then(secs) {
-        return SgfTime {
-            main: None,
-            overtime: Some(format!("{per_move}s per move")),
-            period: None,
-        };
-    }
-    let (main, increment) = tc.split_once('+').unwrap_or((tc, ""));
-    match (secs(main), increment) {
-        (Some(main), "") => SgfTime {
+        RecordTime::PerMove { limit } => SgfTime {
+            overtime: Some(format!("{limit}s per move")),
+            ..none
+        },
+        RecordTime::Fischer { main, increment: 0 } => SgfTime {
             main: Some(main as f64),
             ..none
         },
-        (Some(main), inc) if secs(inc).is_some() => SgfTime {
+        RecordTime::Fischer { main, increment } => SgfTime {
             main: Some(main as f64),
-            overtime: Some(format!("{inc}s Fischer increment")),
+            overtime: Some(format!("{increment}s Fischer increment")),
             period: None,
-        },
-        _ => SgfTime {
-            overtime: Some(tc.to_string()),
-            ..none
         },
     }
 }
@@ -922,28 +907,49 @@ impl Game for Go {
 mod tests {
     use super::*;
 
-    fn sgf(tc: &str) -> (Option<f64>, Option<String>, Option<u64>) {
-        let t = sgf_time(tc);
+    fn sgf(tc: RecordTime) -> (Option<f64>, Option<String>, Option<u64>) {
+        let t = sgf_time(&tc);
         (t.main, t.overtime, t.period)
     }
 
     #[test]
     fn time_controls_become_tm_and_ot() {
         assert_eq!(
-            sgf("600+3x30 byo-yomi"),
+            sgf(RecordTime::ByoYomi {
+                main: 600,
+                periods: 3,
+                period: 30
+            }),
             (Some(600.0), Some("3x30 byo-yomi".into()), Some(30))
         );
         assert_eq!(
-            sgf("1200+25/600 canadian"),
+            sgf(RecordTime::Canadian {
+                main: 1200,
+                moves: 25,
+                period: 600
+            }),
             (Some(1200.0), Some("25/600 Canadian".into()), None)
         );
         assert_eq!(
-            sgf("600+5"),
+            sgf(RecordTime::Fischer {
+                main: 600,
+                increment: 5
+            }),
             (Some(600.0), Some("5s Fischer increment".into()), None)
         );
-        assert_eq!(sgf("600"), (Some(600.0), None, None));
         assert_eq!(
-            sgf("qq 600/60/30"),
+            sgf(RecordTime::Fischer {
+                main: 600,
+                increment: 0
+            }),
+            (Some(600.0), None, None)
+        );
+        assert_eq!(
+            sgf(RecordTime::Qq {
+                game: 600,
+                per_move: 60,
+                countdown: 30
+            }),
             (
                 Some(600.0),
                 Some("1x30 byo-yomi, 60s per move".into()),
@@ -951,10 +957,9 @@ mod tests {
             )
         );
         assert_eq!(
-            sgf("1/259200"),
+            sgf(RecordTime::PerMove { limit: 259_200 }),
             (None, Some("259200s per move".into()), None)
         );
-        assert_eq!(sgf("-"), (None, None, None));
-        assert_eq!(sgf("odd"), (None, Some("odd".into()), None));
+        assert_eq!(sgf(RecordTime::Untimed), (None, None, None));
     }
 }

@@ -134,7 +134,10 @@ fn records_round_trip_through_sgf() {
     let meta = RecordMeta {
         players: vec!["黑 Black".into(), "White]".into()],
         date: Some("2026.11.29".into()),
-        time_control: Some("1800+30".into()),
+        time_control: Some(qiyuan_game::RecordTime::Fischer {
+            main: 1800,
+            increment: 30,
+        }),
         outcome: Some(go.conceded(Seat(1), EndReason::Resignation)),
         ..RecordMeta::default()
     };

@@ -6,7 +6,8 @@ use qiyuan_clock::{Clock, ClockView, DAY, Millis, Speed, TimeControl};
 use std::collections::BTreeSet;
 
 use qiyuan_game::{
-    DrawOffers, EndReason, Game, Outcome, RecordMeta, Seat, SeatResult, Secret, Setup, Turn, Viewer,
+    DrawOffers, EndReason, Game, Outcome, RecordMeta, RecordTime, Seat, SeatResult, Secret, Setup,
+    Turn, Viewer,
 };
 
 use crate::state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
@@ -1279,7 +1280,7 @@ impl<G: Game> Table<G> {
         if meta.players.is_empty() {
             meta.players = gs.players.clone();
         }
-        meta.time_control = Some(gs.settings.time.pgn());
+        meta.time_control = Some(record_time(&gs.settings.time));
         meta.clocks = gs.actions.iter().map(|a| a.clock).collect();
         meta.periods = gs.actions.iter().map(|a| a.periods).collect();
         meta.outcome = gs.outcome.clone();
@@ -1324,6 +1325,48 @@ fn game_refusal(r: qiyuan_game::Refusal) -> TableRefusal {
 
 fn empty_clock(now: Millis) -> ClockView {
     Clock::new(TimeControl::None, 0).view(now)
+}
+
+/// The time control as records describe it, in whole seconds.
+fn record_time(time: &TimeControl) -> RecordTime {
+    let s = |ms: Millis| ms / 1000;
+    match *time {
+        TimeControl::None => RecordTime::Untimed,
+        TimeControl::Fischer { base, increment } => RecordTime::Fischer {
+            main: s(base),
+            increment: s(increment),
+        },
+        TimeControl::Correspondence { days } => RecordTime::PerMove {
+            limit: u64::from(days) * 86_400,
+        },
+        TimeControl::Qq {
+            game,
+            per_move,
+            countdown,
+        } => RecordTime::Qq {
+            game: s(game),
+            per_move: s(per_move),
+            countdown: s(countdown),
+        },
+        TimeControl::ByoYomi {
+            main,
+            periods,
+            period,
+        } => RecordTime::ByoYomi {
+            main: s(main),
+            periods,
+            period: s(period),
+        },
+        TimeControl::Canadian {
+            main,
+            moves,
+            period,
+        } => RecordTime::Canadian {
+            main: s(main),
+            moves,
+            period: s(period),
+        },
+    }
 }
 
 /// The secret the settings are checked with before a game starts (a proposal, a

@@ -223,7 +223,7 @@ impl Game for Xiangqi {
         tag("Red", meta.players.first());
         tag("Black", meta.players.get(1));
         if let Some(tc) = &meta.time_control {
-            tags.push(("TimeControl".into(), tc.clone()));
+            tags.push(("TimeControl".into(), tc.pgn_tag()));
         }
         let result = match (&meta.outcome, self.game.ending()) {
             (Some(o), _) => o.score.clone(),
