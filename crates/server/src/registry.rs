@@ -458,7 +458,7 @@ where
     B: ComputerPlayers<G>,
 {
     Ok(Box::new(Hosted::<G, B> {
-        table: Table::new(config)?,
+        table: Table::new(config).map_err(|e| e.to_string())?,
         bots: PhantomData,
     }))
 }

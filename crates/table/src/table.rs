@@ -12,8 +12,8 @@ use qiyuan_game::{
 
 use crate::state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
 use crate::types::{
-    Command, Event, LogEntry, Proposal, ReplayError, Settings, TableConfig, TableRefusal,
-    TableRefusalKind as K, UserId,
+    Command, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError, TableConfig,
+    TableRefusal, TableRefusalKind as K, UserId,
 };
 
 type R<T = Vec<Event>> = Result<T, TableRefusal>;
@@ -44,7 +44,11 @@ pub struct Table<G: Game> {
     seats_n: u8,
     state: State,
     game: Option<G>,
+    /// The current game's options.
     options: Option<G::Options>,
+    /// The current proposal's options, parsed once when it was made (the
+    /// table's creation or a `Propose`): a game starts from these.
+    proposed: G::Options,
     log: Vec<LogEntry>,
     /// Who watches now, apart from the seated players: live only, never logged,
     /// so watching writes nothing and moves no version (see [`Table::watch`]).
@@ -63,6 +67,7 @@ impl<G: Game> Clone for Table<G> {
             state: self.state.clone(),
             game: self.game.clone(),
             options: self.options.clone(),
+            proposed: self.proposed.clone(),
             log: self.log.clone(),
             watchers: self.watchers.clone(),
             offered: None,
@@ -94,13 +99,20 @@ impl<G: Game> PartialEq for Table<G> {
 }
 
 impl<G: Game> Table<G> {
-    /// A new, empty table. Refused when the settings do not make a game.
-    pub fn new(config: TableConfig) -> Result<Self, String> {
-        config.settings.time.validate()?;
+    /// A new, empty table. Refused when the settings do not make a game: the
+    /// game's options are parsed here, once, into [`Game::Options`].
+    pub fn new(config: TableConfig) -> Result<Self, SettingsError> {
+        config
+            .settings
+            .time
+            .validate()
+            .map_err(SettingsError::Time)?;
         if config.settings.setup.is_random() {
-            return Err("deals are drawn by the table".into());
+            return Err(SettingsError::RandomSetup);
         }
-        let seats_n = build_game::<G>(&config.settings, &config, 1, Some(TRIAL))?
+        let proposed = parse_options::<G>(&config.settings)?;
+        let seats_n = build_game::<G>(&config.settings, &proposed, &config, 1, Some(TRIAL))
+            .map_err(SettingsError::Setup)?
             .game
             .seats();
         let state = State {
@@ -122,6 +134,7 @@ impl<G: Game> Table<G> {
             state,
             game: None,
             options: None,
+            proposed,
             log: Vec::new(),
             watchers: BTreeSet::new(),
             offered: None,
@@ -152,6 +165,11 @@ impl<G: Game> Table<G> {
 
     pub fn state(&self) -> &State {
         &self.state
+    }
+
+    /// The current proposal's options, typed: what the next game starts with.
+    pub fn proposed_options(&self) -> &G::Options {
+        &self.proposed
     }
 
     /// The current (or last) game.
@@ -265,6 +283,7 @@ impl<G: Game> Table<G> {
             self.state.clone(),
             self.game.clone(),
             self.options.clone(),
+            self.proposed.clone(),
             self.watchers.clone(),
         );
         match self.handle(cmd.clone(), now) {
@@ -283,7 +302,13 @@ impl<G: Game> Table<G> {
                 Ok(fired)
             }
             Err(mut refusal) => {
-                (self.state, self.game, self.options, self.watchers) = backup;
+                (
+                    self.state,
+                    self.game,
+                    self.options,
+                    self.proposed,
+                    self.watchers,
+                ) = backup;
                 refusal.fired = fired;
                 Err(refusal)
             }
@@ -501,8 +526,17 @@ impl<G: Game> Table<G> {
             .time
             .validate()
             .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
-        build_game::<G>(&settings, &self.config, self.state.games + 1, Some(TRIAL))
-            .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        let options = parse_options::<G>(&settings)
+            .map_err(|e| TableRefusal::new(K::BadSettings, e.to_string()))?;
+        build_game::<G>(
+            &settings,
+            &options,
+            &self.config,
+            self.state.games + 1,
+            Some(TRIAL),
+        )
+        .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        self.proposed = options;
         let proposal = Proposal {
             id: self.state.proposal.id + 1,
             by: seat,
@@ -598,8 +632,14 @@ impl<G: Game> Table<G> {
             options,
             setup,
             preloaded,
-        } = build_game::<G>(&settings, &self.config, number, self.offered)
-            .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        } = build_game::<G>(
+            &settings,
+            &self.proposed,
+            &self.config,
+            number,
+            self.offered,
+        )
+        .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
         if let Setup::Secret(secret) = setup {
             // The entry of the command that started the game keeps the secret.
             self.dealt = Some(secret);
@@ -1412,18 +1452,25 @@ struct Built<G: Game> {
     preloaded: Vec<(Seat, String)>,
 }
 
+/// The settings' options as the game's own type: `null` is the defaults.
+fn parse_options<G: Game>(settings: &Settings) -> Result<G::Options, SettingsError> {
+    if settings.options.is_null() {
+        return Ok(G::Options::default());
+    }
+    serde_json::from_value(settings.options.clone()).map_err(|e| SettingsError::Options {
+        game: G::NAME,
+        message: e.to_string(),
+    })
+}
+
 fn build_game<G: Game>(
     settings: &Settings,
+    options: &G::Options,
     config: &TableConfig,
     number: u32,
     secret: Option<Secret>,
 ) -> Result<Built<G>, String> {
-    let options: G::Options = if settings.options.is_null() {
-        G::Options::default()
-    } else {
-        serde_json::from_value(settings.options.clone())
-            .map_err(|e| format!("bad options for {}: {e}", G::NAME))?
-    };
+    let options = options.clone();
     let setup = game_setup::<G>(settings, config, number, secret)?;
     let new_error = match G::new(&options, &setup) {
         Ok(game) => {

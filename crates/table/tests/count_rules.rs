@@ -5,7 +5,8 @@ mod common;
 use common::*;
 use qiyuan_game::{Claim, DrawOffers, EndReason, Outcome, Seat, SeatResult, Setup, Viewer};
 use qiyuan_table::{
-    Command, Event, Settings, Status, TableConfig, TableRefusalKind as K, TimeControl,
+    Command, Event, Settings, SettingsError, Status, Table, TableConfig, TableRefusalKind as K,
+    TimeControl,
 };
 
 fn cfg(time: TimeControl) -> TableConfig {
@@ -538,5 +539,67 @@ fn an_outcome_that_does_not_fit_the_seats_is_refused() {
     }))
     .unwrap();
     assert_eq!(outcome, ok);
+    s.check_replay();
+}
+
+#[test]
+fn options_are_typed_once_at_the_boundary() {
+    // A table's options are parsed into the game's own type when it is created
+    // (a typed error if they are not the game's) and when settings are proposed.
+    let mut bad = cfg(TimeControl::None);
+    bad.settings.options = serde_json::json!({"seats": "three"});
+    match Table::<Count>::new(bad) {
+        Err(SettingsError::Options { game, message }) => {
+            assert_eq!(game, "count");
+            assert!(message.contains("expected u8"), "{message}");
+        }
+        other => panic!("not refused as options: {other:?}"),
+    }
+    let mut s = Script::<Count>::new(count_config(
+        TimeControl::None,
+        CountOptions {
+            target: 30,
+            ..CountOptions::default()
+        },
+    ));
+    assert_eq!(s.table.proposed_options().target, 30);
+    s.ok(Command::Sit {
+        user: user(0),
+        seat: Seat(0),
+    });
+    let mut settings = Settings::casual(TimeControl::None);
+    settings.options = serde_json::json!({"target": "many"});
+    let r = s.refused(Command::Propose {
+        user: user(0),
+        settings: settings.clone(),
+    });
+    assert_eq!(r.kind, K::BadSettings);
+    assert!(
+        r.message.starts_with("bad options for count"),
+        "{}",
+        r.message
+    );
+    settings.options = serde_json::json!({"target": 12});
+    s.ok(Command::Propose {
+        user: user(0),
+        settings,
+    });
+    assert_eq!(s.table.proposed_options().target, 12);
+    s.ok(Command::Sit {
+        user: user(1),
+        seat: Seat(1),
+    });
+    for i in 0..2 {
+        s.ok(Command::Ready {
+            user: user(i),
+            proposal: None,
+        });
+    }
+    for (i, a) in ["3", "3", "3"].iter().enumerate() {
+        s.play(i as u8 % 2, S, a);
+    }
+    let ev = s.play(1, S, "3");
+    let (outcome, _) = ended(&ev).expect("the proposed target of 12 ends the game");
+    assert_eq!(outcome.results, vec![SeatResult::Loss, SeatResult::Win]);
     s.check_replay();
 }
