@@ -14,7 +14,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use qiyuan_game::{EndReason, Game, Phase, Seat, Setup};
+use qiyuan_game::{EndReason, Game, Seat, Setup};
+use qiyuan_go::GoPhase as Phase;
 use qiyuan_go::playout::Rng;
 use qiyuan_go::{Counting, Go, KoRule, Options, Point, Score, area};
 

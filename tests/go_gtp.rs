@@ -13,7 +13,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use qiyuan_game::{Game, Phase, Seat, Setup};
+use qiyuan_game::{Game, Seat, Setup};
+use qiyuan_go::GoPhase as Phase;
 use qiyuan_go::{Counting, Go, Options, Point, Score, area};
 
 const GNUGO: &str = "/usr/games/gnugo";

@@ -2,8 +2,8 @@
 //! that repetitions are counted on, and the outcome.
 
 use qiyuan_game::{
-    Claim, DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind,
-    Seat, Setup, SetupError, Turn, Viewer,
+    Claim, DrawOffers, Effects, EndReason, Game, Outcome, PlayPhase, RecordMeta, Refusal,
+    RefusalKind, Seat, Setup, SetupError, Turn, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use shakmaty::{
@@ -114,7 +114,7 @@ fn win_for(color: Color, reason: EndReason) -> Outcome {
         Color::White => "1-0",
         Color::Black => "0-1",
     };
-    Outcome::win(seat_of(color), reason, score)
+    Outcome::win(2, seat_of(color), reason, score)
 }
 
 fn draw(reason: EndReason) -> Outcome {
@@ -396,6 +396,7 @@ pub struct ChessView {
 
 impl Game for ChessGame {
     type Options = ChessOptions;
+    type Phase = PlayPhase;
     type View = ChessView;
 
     const NAME: &'static str = "chess";
@@ -427,11 +428,11 @@ impl Game for ChessGame {
         }
     }
 
-    fn phase(&self) -> Phase {
+    fn phase(&self) -> PlayPhase {
         if self.outcome.is_some() {
-            Phase::Over
+            PlayPhase::Over
         } else {
-            Phase::Play
+            PlayPhase::Play
         }
     }
 
@@ -489,6 +490,10 @@ impl Game for ChessGame {
             return draw(EndReason::Timeout);
         }
         win_for(winner, reason)
+    }
+
+    fn agreed_draw(&self) -> Outcome {
+        draw(EndReason::Agreement)
     }
 
     fn draw_offers(&self) -> DrawOffers {

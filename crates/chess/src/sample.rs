@@ -78,7 +78,10 @@ pub fn random_games_pgn(seed: u64, games: usize) -> String {
                 format!("Random {}", 2 * i + 2),
             ],
             ratings: vec![Some(1500), Some(1500)],
-            time_control: Some("300+2".into()),
+            time_control: Some(qiyuan_game::RecordTime::Fischer {
+                main: 300,
+                increment: 2,
+            }),
             clocks,
             ..RecordMeta::default()
         };

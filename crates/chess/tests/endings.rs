@@ -3,7 +3,7 @@
 
 use qiyuan_chess::{ChessGame, ChessOptions, Repetition, can_checkmate, parse_fen};
 use qiyuan_game::{
-    Claim, EndReason, Game, Outcome, Phase, RefusalKind, Seat, SeatResult, Setup, Turn,
+    Claim, EndReason, Game, Outcome, PlayPhase as Phase, RefusalKind, Seat, SeatResult, Setup, Turn,
 };
 use shakmaty::{Color, Position};
 

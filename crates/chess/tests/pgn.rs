@@ -208,7 +208,10 @@ fn export_writes_the_seven_tag_roster_first() {
     let meta = RecordMeta {
         players: vec!["Li \"Xiao\" Long".into(), "Wang".into()],
         ratings: vec![Some(1800), None],
-        time_control: Some("600+5".into()),
+        time_control: Some(qiyuan_game::RecordTime::Fischer {
+            main: 600,
+            increment: 5,
+        }),
         clocks: vec![Some(3_725_400)],
         outcome: Some(game.conceded(Seat(1), EndReason::Resignation)),
         ..RecordMeta::default()

@@ -90,7 +90,10 @@ fn python_chess_reads_our_new_tags() {
         ratings: vec![Some(1612), Some(1498)],
         start: Some(UtcDateTime::from_unix_millis(1_796_109_975_000)),
         annotator: Some("qiyuan".into()),
-        time_control: Some("180+2".into()),
+        time_control: Some(qiyuan_game::RecordTime::Fischer {
+            main: 180,
+            increment: 2,
+        }),
         clocks: vec![
             Some(179_000),
             Some(178_500),

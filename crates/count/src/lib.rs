@@ -6,8 +6,8 @@
 //! Pure: no I/O, no clock, no randomness.
 
 use qiyuan_game::{
-    DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind, Seat,
-    SeatResult, Setup, SetupError, Turn, Viewer,
+    DrawOffers, Effects, EndReason, Game, Outcome, PlayPhase, RecordMeta, Refusal, RefusalKind,
+    Seat, SeatResult, Setup, SetupError, Turn, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -68,6 +68,7 @@ impl Count {
 
 impl Game for Count {
     type Options = CountOptions;
+    type Phase = PlayPhase;
     type View = CountView;
     const NAME: &'static str = "count";
 
@@ -107,11 +108,11 @@ impl Game for Count {
         }
     }
 
-    fn phase(&self) -> Phase {
+    fn phase(&self) -> PlayPhase {
         if self.total >= self.target {
-            Phase::Over
+            PlayPhase::Over
         } else {
-            Phase::Play
+            PlayPhase::Play
         }
     }
 

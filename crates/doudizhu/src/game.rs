@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use qiyuan_game::{
-    DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind, Seat,
-    SeatResult, Secret, Setup, SetupError, Turn, Viewer,
+    DrawOffers, Effects, EndReason, Game, GamePhase, Outcome, RecordMeta, Refusal, RefusalKind,
+    Seat, SeatResult, Secret, Setup, SetupError, Turn, Viewer,
 };
 
 use crate::card::{Card, Counts, Hand};
@@ -618,6 +618,30 @@ impl Record {
     }
 }
 
+/// The stages of a hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Bidding for the landlord (叫地主).
+    Bidding,
+    /// Playing cards, the landlord first.
+    Play,
+    /// A hand was emptied, or the hand was decided at the table.
+    Over,
+}
+
+impl GamePhase for Phase {
+    const ALL: &'static [Self] = &[Phase::Bidding, Phase::Play, Phase::Over];
+
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Bidding => "bidding",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+}
+
 /// What one viewer may see of a hand.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct View {
@@ -670,6 +694,7 @@ fn is_pass(text: &str) -> bool {
 
 impl Game for Doudizhu {
     type Options = Options;
+    type Phase = Phase;
     type View = View;
     const NAME: &'static str = "doudizhu";
     const RANDOM: bool = true;
@@ -913,6 +938,19 @@ impl Game for Doudizhu {
 
     fn draw_offers(&self) -> DrawOffers {
         DrawOffers::None
+    }
+
+    /// Never asked: Doudizhu has no draws by agreement ([`DrawOffers::None`]).
+    /// Were a hand agreed drawn, it would score nothing: every seat draws, no
+    /// points change hands.
+    fn agreed_draw(&self) -> Outcome {
+        let points = vec![0; 3];
+        Outcome {
+            results: vec![SeatResult::Draw; 3],
+            reason: EndReason::Agreement,
+            score: Self::score_text(&points),
+            points,
+        }
     }
 
     fn view(&self, viewer: Viewer) -> View {

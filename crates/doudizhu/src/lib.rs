@@ -38,4 +38,4 @@ pub use combo::{Combo, Kind, classify};
 pub use enumerate::{for_each_play, legal_plays};
 pub mod game;
 
-pub use game::{Deal, Doudizhu, Options, Record, Spring, View};
+pub use game::{Deal, Doudizhu, Options, Phase, Record, Spring, View};

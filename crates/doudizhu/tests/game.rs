@@ -1,10 +1,9 @@
 //! Bidding, play, scoring, hidden information and the record, through the game
 //! contract.
 
-use qiyuan_doudizhu::{Counts, Doudizhu, Options, Spring};
+use qiyuan_doudizhu::{Counts, Doudizhu, Options, Phase, Spring};
 use qiyuan_game::{
-    EndReason, Game, Phase, RecordMeta, RefusalKind, Seat, SeatResult, Secret, Setup, Turn, Viewer,
-    replay,
+    EndReason, Game, RecordMeta, RefusalKind, Seat, SeatResult, Secret, Setup, Turn, Viewer, replay,
 };
 
 /// The landlord (seat 0) holds the rocket, three bombs and QQQ; JJJ is the bottom.

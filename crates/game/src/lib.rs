@@ -65,18 +65,37 @@ pub enum Turn {
     Over,
 }
 
-/// The stage a game is in.
+/// The stages a game goes through, as the game itself names them: each game
+/// declares its own ([`Game::Phase`]): Go plays, then marks dead stones;
+/// Doudizhu bids, then plays; chess and xiangqi only play ([`PlayPhase`]).
+/// Clients read a phase by its [`name`](GamePhase::name), which is also its
+/// serde form.
+pub trait GamePhase: Copy + Eq + fmt::Debug + Serialize + Send + Sync + 'static {
+    /// Every phase, in the order a game goes through them (the last one is the
+    /// game over): what a client shows.
+    const ALL: &'static [Self];
+
+    /// The phase's name as clients read it: `play`, `marking`, `bidding`, `over`.
+    fn name(self) -> &'static str;
+}
+
+/// The phases of a game with no stages of its own: play, then over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Doudizhu: bidding for the landlord.
-    Bidding,
-    /// Ordinary play.
+pub enum PlayPhase {
     Play,
-    /// Go: after two passes, marking dead stones.
-    Marking,
-    /// Finished.
     Over,
+}
+
+impl GamePhase for PlayPhase {
+    const ALL: &'static [Self] = &[PlayPhase::Play, PlayPhase::Over];
+
+    fn name(self) -> &'static str {
+        match self {
+            PlayPhase::Play => "play",
+            PlayPhase::Over => "over",
+        }
+    }
 }
 
 /// Where a game starts from. The table's "load" (读入) produces one of these.
@@ -286,10 +305,13 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// A two-seat outcome in which `winner` wins and the other seat loses.
-    pub fn win(winner: Seat, reason: EndReason, score: impl Into<String>) -> Self {
-        let mut results = vec![SeatResult::Loss; 2];
-        results[winner.index()] = SeatResult::Win;
+    /// An outcome among `seats` seats in which `winner` wins and every other
+    /// seat loses.
+    pub fn win(seats: u8, winner: Seat, reason: EndReason, score: impl Into<String>) -> Self {
+        let mut results = vec![SeatResult::Loss; seats as usize];
+        if let Some(r) = results.get_mut(winner.index()) {
+            *r = SeatResult::Win;
+        }
         Outcome {
             results,
             reason,
@@ -318,6 +340,26 @@ impl Outcome {
         }
     }
 
+    /// Whether the outcome fits a game of `seats` seats: one result per seat, and
+    /// points for every seat or none. The table checks every outcome it is given
+    /// (by a game or an arbiter) with this before it ends a game.
+    pub fn check(&self, seats: u8) -> Result<(), OutcomeError> {
+        let seats = seats as usize;
+        if self.results.len() != seats {
+            return Err(OutcomeError::Results {
+                results: self.results.len(),
+                seats,
+            });
+        }
+        if !self.points.is_empty() && self.points.len() != seats {
+            return Err(OutcomeError::Points {
+                points: self.points.len(),
+                seats,
+            });
+        }
+        Ok(())
+    }
+
     /// The seat that won, where exactly one did.
     pub fn winner(&self) -> Option<Seat> {
         let mut winners = self
@@ -331,6 +373,32 @@ impl Outcome {
         }
     }
 }
+
+/// An outcome that does not fit its game's seats (see [`Outcome::check`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OutcomeError {
+    /// The number of results is not the number of seats.
+    Results { results: usize, seats: usize },
+    /// Points are given, but not one per seat.
+    Points { points: usize, seats: usize },
+}
+
+impl fmt::Display for OutcomeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OutcomeError::Results { results, seats } => write!(
+                f,
+                "an outcome with {results} results for a game of {seats} seats"
+            ),
+            OutcomeError::Points { points, seats } => write!(
+                f,
+                "an outcome with points for {points} seats in a game of {seats} seats"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OutcomeError {}
 
 /// Something a seat may claim instead of (or before) moving.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -376,8 +444,9 @@ pub struct RecordMeta {
     /// Who annotated the record, where someone did (PGN `Annotator`).
     #[serde(default)]
     pub annotator: Option<String>,
-    /// The time control as the record format writes it (PGN `TimeControl`).
-    pub time_control: Option<String>,
+    /// The time control, which each record format writes its own way (PGN's
+    /// `TimeControl` tag, SGF's `TM` and `OT`).
+    pub time_control: Option<RecordTime>,
     /// Remaining time of the mover after each action, in milliseconds.
     pub clocks: Vec<Option<u64>>,
     /// Overtime periods (byo-yomi) or moves (Canadian) the mover has left after
@@ -387,6 +456,65 @@ pub struct RecordMeta {
     /// The outcome, if the table decided it (resignation, time, agreement, ...);
     /// otherwise the game's own outcome is used.
     pub outcome: Option<Outcome>,
+}
+
+/// A game's time control as its record describes it, in whole seconds. The
+/// table fills it in from its clock; each record format writes it its own way
+/// (PGN through [`RecordTime::pgn_tag`], SGF as `TM` and `OT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecordTime {
+    /// No clock.
+    Untimed,
+    /// Main time, and an increment after each move (sudden death when 0).
+    Fischer { main: u64, increment: u64 },
+    /// A limit per move and nothing else (correspondence).
+    PerMove { limit: u64 },
+    /// QQ's clock: the game time (局时), a limit per move while it lasts (步时,
+    /// 0 for none), then a countdown for each move (读秒).
+    Qq {
+        game: u64,
+        per_move: u64,
+        countdown: u64,
+    },
+    /// Main time, then `periods` periods of `period` (byo-yomi).
+    ByoYomi {
+        main: u64,
+        periods: u32,
+        period: u64,
+    },
+    /// Main time, then `moves` moves in each period of `period` (Canadian).
+    Canadian { main: u64, moves: u32, period: u64 },
+}
+
+impl RecordTime {
+    /// The PGN `TimeControl` tag where PGN can say it (`600+5`, `600`,
+    /// `1/86400`, `-` for none), else a short description (`qq 600/60/30`,
+    /// `600+3x30 byo-yomi`, `1200+25/600 canadian`). Chess and xiangqi PGN both
+    /// write it so.
+    pub fn pgn_tag(&self) -> String {
+        match *self {
+            RecordTime::Untimed => "-".into(),
+            RecordTime::Fischer { main, increment: 0 } => main.to_string(),
+            RecordTime::Fischer { main, increment } => format!("{main}+{increment}"),
+            RecordTime::PerMove { limit } => format!("1/{limit}"),
+            RecordTime::Qq {
+                game,
+                per_move,
+                countdown,
+            } => format!("qq {game}/{per_move}/{countdown}"),
+            RecordTime::ByoYomi {
+                main,
+                periods,
+                period,
+            } => format!("{main}+{periods}x{period} byo-yomi"),
+            RecordTime::Canadian {
+                main,
+                moves,
+                period,
+            } => format!("{main}+{moves}/{period} canadian"),
+        }
+    }
 }
 
 /// A moment in UTC to the second, as records write it. Made from milliseconds
@@ -451,6 +579,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Options: Clone + Default + fmt::Debug + Serialize + DeserializeOwned + Send + Sync;
     /// The state as one viewer may see it; hidden information removed.
     type View: Clone + fmt::Debug + Serialize;
+    /// The game's own stages ([`PlayPhase`] for a game without any).
+    type Phase: GamePhase;
 
     /// The game's name as the lobby and records use it: `chess`, `xiangqi`, `go`,
     /// `doudizhu`.
@@ -471,7 +601,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn turn(&self) -> Turn;
 
     /// The stage of the game.
-    fn phase(&self) -> Phase;
+    fn phase(&self) -> Self::Phase;
 
     /// Plays `action` for `seat`. Accepts every notation the game reads; returns the
     /// canonical form in [`Effects::canonical`]. A refusal changes nothing.
@@ -497,19 +627,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn outcome(&self) -> Option<Outcome>;
 
     /// The outcome when `seat` loses for a reason decided at the table: resignation,
-    /// time, escape, fouls. Games override this where a flag fall need not lose
-    /// (chess: a draw when the opponent cannot mate) or where a loss is shared by a
-    /// side (Doudizhu).
-    fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome {
-        let winner = seat.next(2);
-        let score = if winner == Seat::FIRST { "1-0" } else { "0-1" };
-        Outcome::win(winner, reason, score)
-    }
+    /// time, escape, fouls. Every game says what that means for it (chess: a flag
+    /// fall is a draw when the opponent cannot mate; Doudizhu: the loss is shared
+    /// by a side), with one result per seat: the table refuses an outcome of
+    /// another length ([`Outcome::check`]).
+    fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome;
 
-    /// The outcome of a draw agreed at the table.
-    fn agreed_draw(&self) -> Outcome {
-        Outcome::draw(self.seats(), EndReason::Agreement, "1/2-1/2")
-    }
+    /// The outcome of a draw agreed at the table, one result per seat, with the
+    /// score the game's records write. Asked only of a game whose
+    /// [`Game::draw_offers`] allows offers.
+    fn agreed_draw(&self) -> Outcome;
 
     /// How draw offers work here.
     fn draw_offers(&self) -> DrawOffers;
@@ -590,12 +717,45 @@ mod tests {
 
     #[test]
     fn winner_is_the_single_winning_seat() {
-        let o = Outcome::win(Seat::SECOND, EndReason::Checkmate, "0-1");
+        let o = Outcome::win(2, Seat::SECOND, EndReason::Checkmate, "0-1");
         assert_eq!(o.winner(), Some(Seat::SECOND));
         assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
         assert_eq!(
             Outcome::draw(2, EndReason::Agreement, "1/2-1/2").winner(),
             None
+        );
+    }
+
+    #[test]
+    fn outcomes_are_checked_against_the_seat_count() {
+        let three = Outcome::win(3, Seat::THIRD, EndReason::HandEmptied, "x");
+        assert_eq!(three.results.len(), 3);
+        assert_eq!(three.winner(), Some(Seat::THIRD));
+        assert_eq!(three.check(3), Ok(()));
+        assert_eq!(
+            three.check(2),
+            Err(OutcomeError::Results {
+                results: 3,
+                seats: 2
+            })
+        );
+        let mut pointed = three.clone();
+        pointed.points = vec![2, -1];
+        assert_eq!(
+            pointed.check(3),
+            Err(OutcomeError::Points {
+                points: 2,
+                seats: 3
+            })
+        );
+        pointed.points.push(-1);
+        assert_eq!(pointed.check(3), Ok(()));
+        assert!(
+            Outcome::aborted(2)
+                .check(3)
+                .unwrap_err()
+                .to_string()
+                .contains("2 results for a game of 3 seats")
         );
     }
 
@@ -634,6 +794,62 @@ mod tests {
         // A leap day.
         let t = UtcDateTime::from_unix_millis(951_782_400_000);
         assert_eq!(t.iso_date(), "2000-02-29");
+    }
+
+    #[test]
+    fn phase_names_are_their_serde_form() {
+        for p in PlayPhase::ALL {
+            assert_eq!(
+                serde_json::to_string(p).unwrap(),
+                format!("\"{}\"", p.name())
+            );
+        }
+        assert_eq!(PlayPhase::ALL.last(), Some(&PlayPhase::Over));
+    }
+
+    #[test]
+    fn time_controls_become_pgn_tags() {
+        let tag = |t: RecordTime| t.pgn_tag();
+        assert_eq!(tag(RecordTime::Untimed), "-");
+        assert_eq!(
+            tag(RecordTime::Fischer {
+                main: 600,
+                increment: 5
+            }),
+            "600+5"
+        );
+        assert_eq!(
+            tag(RecordTime::Fischer {
+                main: 60,
+                increment: 0
+            }),
+            "60"
+        );
+        assert_eq!(tag(RecordTime::PerMove { limit: 86_400 }), "1/86400");
+        assert_eq!(
+            tag(RecordTime::Qq {
+                game: 600,
+                per_move: 60,
+                countdown: 30
+            }),
+            "qq 600/60/30"
+        );
+        assert_eq!(
+            tag(RecordTime::ByoYomi {
+                main: 600,
+                periods: 3,
+                period: 30
+            }),
+            "600+3x30 byo-yomi"
+        );
+        assert_eq!(
+            tag(RecordTime::Canadian {
+                main: 1200,
+                moves: 25,
+                period: 600
+            }),
+            "1200+25/600 canadian"
+        );
     }
 
     #[test]

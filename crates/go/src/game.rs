@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 
 use qiyuan_game::{
-    DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind, Seat,
-    Setup, SetupError, Turn, Viewer,
+    DrawOffers, Effects, EndReason, Game, GamePhase, Outcome, RecordMeta, RecordTime, Refusal,
+    RefusalKind, Seat, Setup, SetupError, Turn, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +15,31 @@ use crate::marking::{marking_group, suggest_dead};
 use crate::point::{Color, Move, Point};
 use crate::score::{AreaCount, Counting, Score, area};
 use crate::sgf::{SgfGame, TimeLeft};
+
+/// The stages of a game of Go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GoPhase {
+    /// Moves and passes.
+    Play,
+    /// After two passes: marking dead stones until both accept (a resume goes
+    /// back to play).
+    Marking,
+    /// Counted, or decided at the table.
+    Over,
+}
+
+impl GamePhase for GoPhase {
+    const ALL: &'static [Self] = &[GoPhase::Play, GoPhase::Marking, GoPhase::Over];
+
+    fn name(self) -> &'static str {
+        match self {
+            GoPhase::Play => "play",
+            GoPhase::Marking => "marking",
+            GoPhase::Over => "over",
+        }
+    }
+}
 
 /// Which repetitions are forbidden.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -74,7 +99,7 @@ pub struct Go {
     seen: HashSet<u64>,
     moves: Vec<(Color, Move)>,
     passes: u8,
-    phase: Phase,
+    phase: GoPhase,
     /// Stones marked dead, sorted.
     dead: Vec<Point>,
     /// Which seats accepted the current marking.
@@ -106,7 +131,7 @@ pub struct GoView {
     pub size: u8,
     /// Rows from the top (row `size`) down, `X` black, `O` white, `.` empty.
     pub board: Vec<String>,
-    pub phase: Phase,
+    pub phase: GoPhase,
     /// Who moves, during play.
     pub to_move: Option<Color>,
     /// Stones captured by black and by white.
@@ -205,7 +230,7 @@ impl Go {
             seen,
             moves: Vec::new(),
             passes: 0,
-            phase: Phase::Play,
+            phase: GoPhase::Play,
             dead: Vec::new(),
             accepted: [false; 2],
             outcome: None,
@@ -257,7 +282,7 @@ impl Go {
     pub fn from_sgf(options: &Options, sgf: &SgfGame) -> Result<Go, SetupError> {
         let mut go = Go::from_sgf_setup(options, sgf)?;
         for (i, &(color, mv)) in sgf.moves.iter().enumerate() {
-            if color != go.to_move && go.phase == Phase::Play {
+            if color != go.to_move && go.phase == GoPhase::Play {
                 return Err(SetupError::new(format!(
                     "move {}: {color} plays out of turn",
                     i + 1
@@ -292,13 +317,13 @@ impl Go {
     }
 
     /// The game's phase: play, marking, or over.
-    pub fn game_phase(&self) -> Phase {
+    pub fn game_phase(&self) -> GoPhase {
         self.phase
     }
 
     /// Whether the side to move may play `mv` now.
     pub fn check(&self, mv: Move) -> Result<(), GoError> {
-        if self.phase != Phase::Play {
+        if self.phase != GoPhase::Play {
             return Err(GoError::WrongPhase(
                 mv.to_string(),
                 "moves are made during play",
@@ -331,7 +356,7 @@ impl Go {
             Move::Pass => {
                 self.passes += 1;
                 if self.passes >= 2 {
-                    self.phase = Phase::Marking;
+                    self.phase = GoPhase::Marking;
                     self.dead = suggest_dead(&self.board);
                     self.accepted = [false; 2];
                 }
@@ -341,7 +366,7 @@ impl Go {
     }
 
     fn marking_only(&self, what: &str) -> Result<(), GoError> {
-        if self.phase == Phase::Marking {
+        if self.phase == GoPhase::Marking {
             Ok(())
         } else {
             Err(GoError::WrongPhase(
@@ -396,9 +421,9 @@ impl Go {
         self.accepted[color.index()] = true;
         if self.accepted == [true, true] {
             let score = self.score();
-            self.phase = Phase::Over;
+            self.phase = GoPhase::Over;
             self.outcome = Some(match score.winner() {
-                Some(c) => Outcome::win(seat_of(c), EndReason::Counted, score.to_string()),
+                Some(c) => Outcome::win(2, seat_of(c), EndReason::Counted, score.to_string()),
                 None => Outcome::draw(2, EndReason::Counted, score.to_string()),
             });
         }
@@ -410,7 +435,7 @@ impl Go {
     /// resumption, so that the one who disputes does not also gain a move).
     pub fn resume(&mut self, color: Color) -> Result<(), GoError> {
         self.marking_only("resume")?;
-        self.phase = Phase::Play;
+        self.phase = GoPhase::Play;
         self.passes = 0;
         self.dead.clear();
         self.accepted = [false; 2];
@@ -471,45 +496,40 @@ struct SgfTime {
     period: Option<u64>,
 }
 
-/// Reads the table's time control text (`TimeControl::pgn` of qiyuan-clock:
-/// `600+3x30 byo-yomi`, `1200+25/600 canadian`, `600+5`, `600`, `1/86400`,
-/// `qq 600/60/30`, `-`); anything else is kept as overtime text.
-fn sgf_time(tc: &str) -> SgfTime {
-    let secs = |t: &str| t.trim().parse::<u64>().ok();
+/// The time control as SGF writes it: `TM` the main time, `OT` what follows
+/// it, and for byo-yomi the period (a move's time left in overtime is the
+/// period's).
+fn sgf_time(tc: &RecordTime) -> SgfTime {
     let none = SgfTime {
         main: None,
         overtime: None,
         period: None,
     };
-    let tc = tc.trim();
-    if tc == "-" || tc.is_empty() {
-        return none;
-    }
-    if let Some(rest) = tc.strip_suffix(" byo-yomi")
-        && let Some((main, over)) = rest.split_once('+')
-        && let Some((periods, period)) = over.split_once('x')
-        && let (Some(main), Some(periods), Some(period)) = (secs(main), secs(periods), secs(period))
-    {
-        return SgfTime {
+    match *tc {
+        RecordTime::Untimed => none,
+        RecordTime::ByoYomi {
+            main,
+            periods,
+            period,
+        } => SgfTime {
             main: Some(main as f64),
             overtime: Some(format!("{periods}x{period} byo-yomi")),
             period: Some(period),
-        };
-    }
-    if let Some(rest) = tc.strip_suffix(" canadian")
-        && let Some((main, over)) = rest.split_once('+')
-        && let Some((moves, period)) = over.split_once('/')
-        && let (Some(main), Some(moves), Some(period)) = (secs(main), secs(moves), secs(period))
-    {
-        return SgfTime {
+        },
+        RecordTime::Canadian {
+            main,
+            moves,
+            period,
+        } => SgfTime {
             main: Some(main as f64),
             overtime: Some(format!("{moves}/{period} Canadian")),
             period: None,
-        };
-    }
-    if let Some(rest) = tc.strip_prefix("qq ") {
-        let parts: Vec<Option<u64>> = rest.split('/').map(secs).collect();
-        if let [Some(game), Some(per_move), Some(countdown)] = parts[..] {
+        },
+        RecordTime::Qq {
+            game,
+            per_move,
+            countdown,
+        } => {
             // 读秒 is one byo-yomi period; 步时 a limit per move within main time.
             let mut over = Vec::new();
             if countdown > 0 {
@@ -518,34 +538,24 @@ fn sgf_time(tc: &str) -> SgfTime {
             if per_move > 0 {
                 over.push(format!("{per_move}s per move"));
             }
-            return SgfTime {
+            SgfTime {
                 main: Some(game as f64),
                 overtime: (!over.is_empty()).then(|| over.join(", ")),
                 period: None,
-            };
+            }
         }
-    }
-    if let Some(per_move) = tc.strip_prefix("1/").and_then(secs) {
-        return SgfTime {
-            main: None,
-            overtime: Some(format!("{per_move}s per move")),
-            period: None,
-        };
-    }
-    let (main, increment) = tc.split_once('+').unwrap_or((tc, ""));
-    match (secs(main), increment) {
-        (Some(main), "") => SgfTime {
+        RecordTime::PerMove { limit } => SgfTime {
+            overtime: Some(format!("{limit}s per move")),
+            ..none
+        },
+        RecordTime::Fischer { main, increment: 0 } => SgfTime {
             main: Some(main as f64),
             ..none
         },
-        (Some(main), inc) if secs(inc).is_some() => SgfTime {
+        RecordTime::Fischer { main, increment } => SgfTime {
             main: Some(main as f64),
-            overtime: Some(format!("{inc}s Fischer increment")),
+            overtime: Some(format!("{increment}s Fischer increment")),
             period: None,
-        },
-        _ => SgfTime {
-            overtime: Some(tc.to_string()),
-            ..none
         },
     }
 }
@@ -574,6 +584,7 @@ fn effects(canonical: String, capture: bool) -> Effects {
 
 impl Game for Go {
     type Options = Options;
+    type Phase = GoPhase;
     type View = GoView;
 
     const NAME: &'static str = "go";
@@ -597,13 +608,13 @@ impl Game for Go {
 
     fn turn(&self) -> Turn {
         match self.phase {
-            Phase::Play | Phase::Bidding => Turn::Seat(seat_of(self.to_move)),
-            Phase::Marking => Turn::All(vec![Seat::FIRST, Seat::SECOND]),
-            Phase::Over => Turn::Over,
+            GoPhase::Play => Turn::Seat(seat_of(self.to_move)),
+            GoPhase::Marking => Turn::All(vec![Seat::FIRST, Seat::SECOND]),
+            GoPhase::Over => Turn::Over,
         }
     }
 
-    fn phase(&self) -> Phase {
+    fn phase(&self) -> GoPhase {
         self.phase
     }
 
@@ -614,7 +625,7 @@ impl Game for Go {
                 format!("{seat} is not at a Go table"),
             )
         })?;
-        if self.phase == Phase::Over {
+        if self.phase == GoPhase::Over {
             return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
         }
         let mut words = action.split_whitespace();
@@ -628,7 +639,7 @@ impl Game for Go {
         }
         let size = self.board.size();
         if MARKING_WORDS.contains(&word.as_str()) {
-            if self.phase != Phase::Marking {
+            if self.phase != GoPhase::Marking {
                 return Err(self.refusal(GoError::WrongPhase(
                     word,
                     "the dead-stone marking starts after two passes",
@@ -681,7 +692,7 @@ impl Game for Go {
         }
         let mv = Move::parse(&word, size)
             .map_err(|e| Refusal::new(RefusalKind::Malformed, e.to_string()))?;
-        if self.phase != Phase::Play {
+        if self.phase != GoPhase::Play {
             return Err(self.refusal(GoError::WrongPhase(
                 mv.to_string(),
                 "mark dead stones, accept, or resume play",
@@ -703,7 +714,7 @@ impl Game for Go {
             return Vec::new();
         };
         match self.phase {
-            Phase::Play | Phase::Bidding => {
+            GoPhase::Play => {
                 if color != self.to_move {
                     return Vec::new();
                 }
@@ -716,7 +727,7 @@ impl Game for Go {
                 out.push("pass".into());
                 out
             }
-            Phase::Marking => {
+            GoPhase::Marking => {
                 let mut out = Vec::new();
                 if !self.accepted[color.index()] {
                     out.push("accept".to_string());
@@ -736,7 +747,7 @@ impl Game for Go {
                 }
                 out
             }
-            Phase::Over => Vec::new(),
+            GoPhase::Over => Vec::new(),
         }
     }
 
@@ -749,6 +760,7 @@ impl Game for Go {
         let winner = seat.next(2);
         let letter = if winner == Seat::FIRST { 'B' } else { 'W' };
         Outcome::win(
+            2,
             winner,
             reason,
             format!("{letter}+{}", reason_letter(reason)),
@@ -764,7 +776,7 @@ impl Game for Go {
     }
 
     fn view(&self, _viewer: Viewer) -> GoView {
-        let marking = (self.phase == Phase::Marking
+        let marking = (self.phase == GoPhase::Marking
             || self
                 .outcome
                 .as_ref()
@@ -791,7 +803,7 @@ impl Game for Go {
             size: self.board.size(),
             board: self.board.rows(),
             phase: self.phase,
-            to_move: (self.phase == Phase::Play).then_some(self.to_move),
+            to_move: (self.phase == GoPhase::Play).then_some(self.to_move),
             captures: Captures {
                 black: self.board.captures(Color::Black),
                 white: self.board.captures(Color::White),
@@ -895,28 +907,49 @@ impl Game for Go {
 mod tests {
     use super::*;
 
-    fn sgf(tc: &str) -> (Option<f64>, Option<String>, Option<u64>) {
-        let t = sgf_time(tc);
+    fn sgf(tc: RecordTime) -> (Option<f64>, Option<String>, Option<u64>) {
+        let t = sgf_time(&tc);
         (t.main, t.overtime, t.period)
     }
 
     #[test]
     fn time_controls_become_tm_and_ot() {
         assert_eq!(
-            sgf("600+3x30 byo-yomi"),
+            sgf(RecordTime::ByoYomi {
+                main: 600,
+                periods: 3,
+                period: 30
+            }),
             (Some(600.0), Some("3x30 byo-yomi".into()), Some(30))
         );
         assert_eq!(
-            sgf("1200+25/600 canadian"),
+            sgf(RecordTime::Canadian {
+                main: 1200,
+                moves: 25,
+                period: 600
+            }),
             (Some(1200.0), Some("25/600 Canadian".into()), None)
         );
         assert_eq!(
-            sgf("600+5"),
+            sgf(RecordTime::Fischer {
+                main: 600,
+                increment: 5
+            }),
             (Some(600.0), Some("5s Fischer increment".into()), None)
         );
-        assert_eq!(sgf("600"), (Some(600.0), None, None));
         assert_eq!(
-            sgf("qq 600/60/30"),
+            sgf(RecordTime::Fischer {
+                main: 600,
+                increment: 0
+            }),
+            (Some(600.0), None, None)
+        );
+        assert_eq!(
+            sgf(RecordTime::Qq {
+                game: 600,
+                per_move: 60,
+                countdown: 30
+            }),
             (
                 Some(600.0),
                 Some("1x30 byo-yomi, 60s per move".into()),
@@ -924,10 +957,9 @@ mod tests {
             )
         );
         assert_eq!(
-            sgf("1/259200"),
+            sgf(RecordTime::PerMove { limit: 259_200 }),
             (None, Some("259200s per move".into()), None)
         );
-        assert_eq!(sgf("-"), (None, None, None));
-        assert_eq!(sgf("odd"), (None, Some("odd".into()), None));
+        assert_eq!(sgf(RecordTime::Untimed), (None, None, None));
     }
 }

@@ -23,7 +23,7 @@ mod score;
 pub mod sgf;
 
 pub use board::{Board, IllegalMove, SizeError};
-pub use game::{Captures, Go, GoError, GoView, KoRule, MarkingView, Options};
+pub use game::{Captures, Go, GoError, GoPhase, GoView, KoRule, MarkingView, Options};
 pub use handicap::{HandicapError, fixed_handicap, max_handicap};
 pub use marking::{marking_group, suggest_dead};
 pub use point::{Color, MAX_SIZE, MIN_SIZE, Move, ParsePointError, Point};

@@ -7,10 +7,12 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use qiyuan_game::{
-    EndReason, Game, Outcome, Phase, RecordMeta, RefusalKind, Seat, SeatResult, Setup, Turn,
-    Viewer, replay,
+    EndReason, Game, Outcome, RecordMeta, RefusalKind, Seat, SeatResult, Setup, Turn, Viewer,
+    replay,
 };
-use qiyuan_go::{Color, Counting, Go, Move, Options, Point, Score, SgfGame, area};
+use qiyuan_go::{
+    Color, Counting, Go, GoPhase as Phase, Move, Options, Point, Score, SgfGame, area,
+};
 
 fn data_dir() -> PathBuf {
     let dir = PathBuf::from(concat!(
@@ -132,7 +134,10 @@ fn records_round_trip_through_sgf() {
     let meta = RecordMeta {
         players: vec!["黑 Black".into(), "White]".into()],
         date: Some("2026.11.29".into()),
-        time_control: Some("1800+30".into()),
+        time_control: Some(qiyuan_game::RecordTime::Fischer {
+            main: 1800,
+            increment: 30,
+        }),
         outcome: Some(go.conceded(Seat(1), EndReason::Resignation)),
         ..RecordMeta::default()
     };
@@ -283,7 +288,7 @@ fn two_passes_start_the_marking_and_both_accept_the_count() {
     // 36 points each (the E column is dame), komi 7.5.
     assert_eq!(
         go.outcome(),
-        Some(Outcome::win(Seat(1), EndReason::Counted, "W+7.5"))
+        Some(Outcome::win(2, Seat(1), EndReason::Counted, "W+7.5"))
     );
     assert_eq!(
         go.act(Seat(0), "resume").unwrap_err().kind,

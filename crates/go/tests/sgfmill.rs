@@ -124,7 +124,11 @@ fn sgfmill_reads_territory_times_overtime_and_rules() {
         start: Some(qiyuan_game::UtcDateTime::from_unix_millis(
             1_796_109_975_000,
         )),
-        time_control: Some("600+3x30 byo-yomi".into()),
+        time_control: Some(qiyuan_game::RecordTime::ByoYomi {
+            main: 600,
+            periods: 3,
+            period: 30,
+        }),
         clocks,
         periods,
         ..RecordMeta::default()

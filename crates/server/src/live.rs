@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use qiyuan_game::{Outcome, RecordMeta, Seat, SeatResult, UtcDateTime, Viewer};
+use qiyuan_game::{Outcome, RecordMeta, Seat, UtcDateTime, Viewer};
 use qiyuan_store::{Finish, NewGame, Player, PointsChange, RatingRow, TableRow};
 use qiyuan_table::{
     Command, Event, Millis, Settings, Status, TableConfig, TableRefusal, TableRefusalKind,
@@ -1056,6 +1056,9 @@ impl Live {
         Ok(())
     }
 
+    /// Stores a finished game: loads who held each seat and their ratings,
+    /// settles the game ([`qiyuan_rating::settle`]: ratings, points, per-seat
+    /// rows), and writes what it says.
     async fn ended(&mut self, outcome: &Outcome, rated: bool) -> anyhow::Result<Option<Value>> {
         let Some(gs) = self.table.state().game.clone() else {
             return Ok(None);
@@ -1063,7 +1066,7 @@ impl Live {
         let id = self.game_id_of(gs.number);
         let pool = self.pool(&gs.settings);
         let mut users = Vec::new();
-        let mut current = Vec::new();
+        let mut holders = Vec::new();
         for name in &gs.players {
             let user = self
                 .app
@@ -1072,7 +1075,7 @@ impl Live {
                 .await?
                 .filter(|u| !u.guest);
             let rating = match &user {
-                Some(u) => Some(match self.app.store.rating(u.id, &pool).await? {
+                Some(u) => match self.app.store.rating(u.id, &pool).await? {
                     Some(r) => qiyuan_rating::Rating {
                         rating: r.rating,
                         deviation: r.deviation,
@@ -1080,39 +1083,41 @@ impl Live {
                         games: r.games,
                     },
                     None => qiyuan_rating::Rating::default(),
-                }),
-                None => None,
+                },
+                None => qiyuan_rating::Rating::default(),
             };
+            holders.push(qiyuan_rating::SeatHolder {
+                account: user.is_some(),
+                rating,
+            });
             users.push(user);
-            current.push(rating);
         }
+        let game = self.table.game_name();
+        let settled = qiyuan_rating::settle(qiyuan_rating::GameEnd {
+            outcome,
+            rated,
+            keeps_points: self.app.games.get(game).is_some_and(|g| g.points),
+            seats: &holders,
+        })?;
         let at = crate::now_ms();
         let mut finish = Finish {
             game_id: id,
             at,
             result: serde_json::to_string(outcome)?,
             record: self
-                .record(if rated {
-                    current
-                        .iter()
-                        .map(|r| r.map(|r| r.rating.round() as i32))
-                        .collect()
-                } else {
-                    Vec::new()
-                })
+                .record(settled.record_ratings.clone())
                 .unwrap_or_default(),
             rating_diffs: Vec::new(),
             ratings: Vec::new(),
             points: Vec::new(),
         };
-        let mut changes = None;
-        if let [a, b] = current.as_slice()
-            && let Ok(result) = qiyuan_rating::rate_game(rated, outcome, [*a, *b])
-        {
-            let mut out = Vec::new();
-            for (seat, change) in result.iter().enumerate() {
-                let Some(user) = &users[seat] else { continue };
-                finish.rating_diffs.push((seat as i64, change.diff));
+        let mut changes = Vec::new();
+        for (seat, user) in settled.seats.iter().zip(&users) {
+            let Some(user) = user else { continue };
+            if let Some(change) = seat.rating {
+                finish
+                    .rating_diffs
+                    .push((i64::from(seat.seat.0), change.diff));
                 finish.ratings.push(RatingRow {
                     user_id: user.id,
                     pool: pool.clone(),
@@ -1122,8 +1127,8 @@ impl Live {
                     games: change.after.games,
                     updated_at: at,
                 });
-                out.push(json!({
-                    "seat": seat,
+                changes.push(json!({
+                    "seat": seat.seat,
                     "user": user.username,
                     "pool": pool,
                     "before": change.before.shown(),
@@ -1132,31 +1137,16 @@ impl Live {
                     "provisional": change.after.provisional(),
                 }));
             }
-            changes = Some(Value::from(out));
-        }
-        // Points (积分) for life, where the game keeps them: each account seat
-        // whose result counted adds the hand's points (an escaped farmer's partner
-        // is void and keeps its total; bots and guests keep none).
-        if self
-            .app
-            .games
-            .get(self.table.game_name())
-            .is_some_and(|g| g.points)
-        {
-            for (seat, user) in users.iter().enumerate() {
-                let (Some(user), Some(diff)) = (user, outcome.points.get(seat)) else {
-                    continue;
-                };
-                if outcome.results.get(seat) == Some(&SeatResult::Void) {
-                    continue;
-                }
+            // Points (积分) for life, where the game keeps them.
+            if let Some(diff) = seat.points {
                 finish.points.push(PointsChange {
                     user_id: user.id,
-                    game: self.table.game_name().to_string(),
-                    diff: *diff,
+                    game: game.to_string(),
+                    diff,
                 });
             }
         }
+        let changes = (settled.unrated.is_none()).then(|| Value::from(changes));
         let first_time = self.app.store.finish_game(&finish).await?;
         Ok(if first_time { changes } else { None })
     }
@@ -1266,6 +1256,7 @@ fn refusal_error(refusal: &TableRefusal) -> ApiError {
         K::NothingToAnswer => "nothing_to_answer",
         K::NotAllowed => "not_allowed",
         K::TooSoon => "too_soon",
+        K::BadOutcome => "bad_outcome",
         K::Game(G::NotYourTurn) => "not_your_turn",
         K::Game(G::Malformed) => "malformed_action",
         K::Game(G::Illegal) => "illegal",

@@ -16,7 +16,7 @@ mod computer;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use qiyuan_game::{Game, Phase, RecordMeta, Seat, Secret, Turn, Viewer};
+use qiyuan_game::{Game, GamePhase, RecordMeta, Seat, Secret, Turn, Viewer};
 use qiyuan_table::{
     Command, Event, LogEntry, Millis, Preset, Speed, State, Table, TableConfig, TableRefusal,
     TimeControl,
@@ -197,8 +197,9 @@ pub struct Descriptor {
     /// `Game::NAME`).
     pub name: &'static str,
     pub seats: u8,
-    /// The phases a client shows, in order.
-    pub phases: Vec<Phase>,
+    /// The phases a client shows, in order: the game's own
+    /// ([`Game::Phase`]), by name.
+    pub phases: Vec<&'static str>,
     /// The sides' names by seat (`white`, `black`), where the game has sides;
     /// `play_computer` takes them as colours.
     pub seat_names: Vec<&'static str>,
@@ -241,7 +242,7 @@ impl std::fmt::Debug for Descriptor {
 
 impl Descriptor {
     /// The entry of game `G` with computer players `B` ([`NoBots`] for none):
-    /// two phases (play, over), PGN records, nothing hidden, no presets, one
+    /// the game's phases, PGN records, nothing hidden, no presets, one
     /// rating pool; the builder methods below change these.
     pub fn new<G, B>(seats: u8) -> Self
     where
@@ -252,7 +253,7 @@ impl Descriptor {
         Descriptor {
             name: G::NAME,
             seats,
-            phases: vec![Phase::Play, Phase::Over],
+            phases: G::Phase::ALL.iter().map(|p| p.name()).collect(),
             seat_names: Vec::new(),
             record: RecordFormat::PGN,
             hides_information: false,
@@ -266,11 +267,6 @@ impl Descriptor {
             points_title: None,
             make: make::<G, B>,
         }
-    }
-
-    pub fn phases(mut self, phases: &[Phase]) -> Self {
-        self.phases = phases.to_vec();
-        self
     }
 
     pub fn seat_names(mut self, names: &[&'static str]) -> Self {
@@ -493,7 +489,6 @@ mod builtin {
     pub fn go() -> Descriptor {
         Descriptor::new::<qiyuan_go::Go, GoBots>(2)
             .seat_names(&["black", "white"])
-            .phases(&[Phase::Play, Phase::Marking, Phase::Over])
             .record(RecordFormat::SGF)
             .presets(vec![
                 TimePreset::new(
@@ -559,7 +554,6 @@ mod builtin {
             countdown: s * SECOND,
         };
         Descriptor::new::<qiyuan_doudizhu::Doudizhu, DoudizhuBots>(3)
-            .phases(&[Phase::Bidding, Phase::Play, Phase::Over])
             .record(RecordFormat::JSON)
             .hides_information()
             .trusteeship()
@@ -579,7 +573,7 @@ where
     B: ComputerPlayers<G>,
 {
     Ok(Box::new(Hosted::<G, B> {
-        table: Table::new(config)?,
+        table: Table::new(config).map_err(|e| e.to_string())?,
         bots: PhantomData,
     }))
 }

@@ -103,7 +103,7 @@ pub use qiyuan_clock::{self as clock, ClockView, Millis, Preset, Speed, TimeCont
 pub use state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
 pub use table::{Table, default_grace};
 pub use types::{
-    Command, Event, LogEntry, Proposal, ReplayError, Settings, TableConfig, TableRefusal,
-    TableRefusalKind, UserId,
+    Command, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError, TableConfig,
+    TableRefusal, TableRefusalKind, UserId,
 };
 pub use view::{GameView, MoveView, SeatView, TableView};

@@ -6,13 +6,14 @@ use qiyuan_clock::{Clock, ClockView, DAY, Millis, Speed, TimeControl};
 use std::collections::BTreeSet;
 
 use qiyuan_game::{
-    DrawOffers, EndReason, Game, Outcome, RecordMeta, Seat, SeatResult, Secret, Setup, Turn, Viewer,
+    DrawOffers, EndReason, Game, Outcome, RecordMeta, RecordTime, Seat, SeatResult, Secret, Setup,
+    Turn, Viewer,
 };
 
 use crate::state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
 use crate::types::{
-    Command, Event, LogEntry, Proposal, ReplayError, Settings, TableConfig, TableRefusal,
-    TableRefusalKind as K, UserId,
+    Command, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError, TableConfig,
+    TableRefusal, TableRefusalKind as K, UserId,
 };
 
 type R<T = Vec<Event>> = Result<T, TableRefusal>;
@@ -43,7 +44,11 @@ pub struct Table<G: Game> {
     seats_n: u8,
     state: State,
     game: Option<G>,
+    /// The current game's options.
     options: Option<G::Options>,
+    /// The current proposal's options, parsed once when it was made (the
+    /// table's creation or a `Propose`): a game starts from these.
+    proposed: G::Options,
     log: Vec<LogEntry>,
     /// Who watches now, apart from the seated players: live only, never logged,
     /// so watching writes nothing and moves no version (see [`Table::watch`]).
@@ -62,6 +67,7 @@ impl<G: Game> Clone for Table<G> {
             state: self.state.clone(),
             game: self.game.clone(),
             options: self.options.clone(),
+            proposed: self.proposed.clone(),
             log: self.log.clone(),
             watchers: self.watchers.clone(),
             offered: None,
@@ -93,13 +99,20 @@ impl<G: Game> PartialEq for Table<G> {
 }
 
 impl<G: Game> Table<G> {
-    /// A new, empty table. Refused when the settings do not make a game.
-    pub fn new(config: TableConfig) -> Result<Self, String> {
-        config.settings.time.validate()?;
+    /// A new, empty table. Refused when the settings do not make a game: the
+    /// game's options are parsed here, once, into [`Game::Options`].
+    pub fn new(config: TableConfig) -> Result<Self, SettingsError> {
+        config
+            .settings
+            .time
+            .validate()
+            .map_err(SettingsError::Time)?;
         if config.settings.setup.is_random() {
-            return Err("deals are drawn by the table".into());
+            return Err(SettingsError::RandomSetup);
         }
-        let seats_n = build_game::<G>(&config.settings, &config, 1, Some(TRIAL))?
+        let proposed = parse_options::<G>(&config.settings)?;
+        let seats_n = build_game::<G>(&config.settings, &proposed, &config, 1, Some(TRIAL))
+            .map_err(SettingsError::Setup)?
             .game
             .seats();
         let state = State {
@@ -121,6 +134,7 @@ impl<G: Game> Table<G> {
             state,
             game: None,
             options: None,
+            proposed,
             log: Vec::new(),
             watchers: BTreeSet::new(),
             offered: None,
@@ -151,6 +165,11 @@ impl<G: Game> Table<G> {
 
     pub fn state(&self) -> &State {
         &self.state
+    }
+
+    /// The current proposal's options, typed: what the next game starts with.
+    pub fn proposed_options(&self) -> &G::Options {
+        &self.proposed
     }
 
     /// The current (or last) game.
@@ -264,6 +283,7 @@ impl<G: Game> Table<G> {
             self.state.clone(),
             self.game.clone(),
             self.options.clone(),
+            self.proposed.clone(),
             self.watchers.clone(),
         );
         match self.handle(cmd.clone(), now) {
@@ -282,7 +302,13 @@ impl<G: Game> Table<G> {
                 Ok(fired)
             }
             Err(mut refusal) => {
-                (self.state, self.game, self.options, self.watchers) = backup;
+                (
+                    self.state,
+                    self.game,
+                    self.options,
+                    self.proposed,
+                    self.watchers,
+                ) = backup;
                 refusal.fired = fired;
                 Err(refusal)
             }
@@ -343,18 +369,18 @@ impl<G: Game> Table<G> {
                 // A claimed draw counts exactly when the game does: not in a
                 // casual game, nor from a loaded position.
                 let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
-                Ok(self.end(outcome, rated, now))
+                self.end(outcome, rated, now)
             }
             Command::Resign { user } => {
                 let seat = self.playing_seat(&user)?;
-                Ok(self.end_by_table(seat, EndReason::Resignation, now))
+                self.end_by_table(seat, EndReason::Resignation, now)
             }
             Command::Abort { user } => {
                 self.playing_seat(&user)?;
                 if !self.abortable() {
                     return refuse(K::NotAllowed, "every seat has moved: resign instead");
                 }
-                Ok(self.end(Outcome::aborted(self.seats_n), false, now))
+                Ok(self.abort_game(now))
             }
             Command::Disconnect { user } => self.disconnect(&user, now),
             Command::Reconnect { user } => self.reconnect(&user),
@@ -378,7 +404,7 @@ impl<G: Game> Table<G> {
                     // not an abort.
                     let outcome = self.conceded(seat, EndReason::Fouls);
                     let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
-                    events.extend(self.end(outcome, rated, now));
+                    events.extend(self.end(outcome, rated, now)?);
                 }
                 Ok(events)
             }
@@ -386,11 +412,8 @@ impl<G: Game> Table<G> {
                 if !self.is_playing() {
                     return refuse(K::NoGame, "no game is being played");
                 }
-                if outcome.results.len() != self.seats_n as usize {
-                    return refuse(K::NotAllowed, "the outcome needs one result per seat");
-                }
                 let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
-                Ok(self.end(outcome, rated, now))
+                self.end(outcome, rated, now)
             }
         }
     }
@@ -503,8 +526,17 @@ impl<G: Game> Table<G> {
             .time
             .validate()
             .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
-        build_game::<G>(&settings, &self.config, self.state.games + 1, Some(TRIAL))
-            .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        let options = parse_options::<G>(&settings)
+            .map_err(|e| TableRefusal::new(K::BadSettings, e.to_string()))?;
+        build_game::<G>(
+            &settings,
+            &options,
+            &self.config,
+            self.state.games + 1,
+            Some(TRIAL),
+        )
+        .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        self.proposed = options;
         let proposal = Proposal {
             id: self.state.proposal.id + 1,
             by: seat,
@@ -600,8 +632,14 @@ impl<G: Game> Table<G> {
             options,
             setup,
             preloaded,
-        } = build_game::<G>(&settings, &self.config, number, self.offered)
-            .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        } = build_game::<G>(
+            &settings,
+            &self.proposed,
+            &self.config,
+            number,
+            self.offered,
+        )
+        .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
         if let Setup::Secret(secret) = setup {
             // The entry of the command that started the game keeps the secret.
             self.dealt = Some(secret);
@@ -662,7 +700,7 @@ impl<G: Game> Table<G> {
         }];
         // A loaded position may already be decided.
         if let Some(outcome) = self.game.as_ref().and_then(|g| g.outcome()) {
-            events.extend(self.end(outcome, false, now));
+            events.extend(self.end(outcome, false, now)?);
         }
         Ok(events)
     }
@@ -726,7 +764,7 @@ impl<G: Game> Table<G> {
         let mover_clock = gs.clock.running().map(|r| r.seat) == Some(seat.index());
         if mover_clock && let Err(flag) = gs.clock.press(now, lag) {
             let seat = Seat(flag.seat as u8);
-            return Ok(self.end_by_table(seat, EndReason::Timeout, now));
+            return self.end_by_table(seat, EndReason::Timeout, now);
         }
         let game = self.game.as_mut().ok_or_else(no_game)?;
         let effects = game.act(seat, action).map_err(game_refusal)?;
@@ -787,7 +825,7 @@ impl<G: Game> Table<G> {
         );
         if let Some(outcome) = outcome {
             let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
-            events.extend(self.end(outcome, rated, now));
+            events.extend(self.end(outcome, rated, now)?);
         }
         Ok(events)
     }
@@ -879,7 +917,7 @@ impl<G: Game> Table<G> {
         let game = self.game.as_ref().ok_or_else(no_game)?;
         let outcome = game.agreed_draw();
         let rated = gs.rated;
-        Ok(self.end(outcome, rated, now))
+        self.end(outcome, rated, now)
     }
 
     fn decline_draw(&mut self, user: &str) -> R {
@@ -934,7 +972,7 @@ impl<G: Game> Table<G> {
         // The time used so far in this turn is charged, without increment; a seat
         // already out of time loses by the flag instead.
         if let Err(flag) = gs.clock.stop(now) {
-            return Ok(self.end_by_table(Seat(flag.seat as u8), EndReason::Timeout, now));
+            return self.end_by_table(Seat(flag.seat as u8), EndReason::Timeout, now);
         }
         let keep = gs.actions.len() - plies as usize;
         gs.actions.truncate(keep);
@@ -1005,7 +1043,7 @@ impl<G: Game> Table<G> {
         let seat = self.seated(user)?;
         let mut events = Vec::new();
         if self.is_playing() {
-            events.extend(self.end_by_table(seat, EndReason::Escape, now));
+            events.extend(self.end_by_table(seat, EndReason::Escape, now)?);
         }
         events.extend(self.vacate(seat));
         Ok(events)
@@ -1153,7 +1191,7 @@ impl<G: Game> Table<G> {
         let Some((at, (seat, timer))) = due else {
             return Vec::new();
         };
-        match timer {
+        let ended = match timer {
             Timer::Flag => {
                 if let Some(gs) = self.state.game.as_mut() {
                     gs.clock.flag(now);
@@ -1165,12 +1203,22 @@ impl<G: Game> Table<G> {
                     let outcome = self.conceded(seat, EndReason::Timeout);
                     self.end(outcome, false, at)
                 } else {
-                    self.end(Outcome::aborted(self.seats_n), false, at)
+                    Ok(self.abort_game(at))
                 }
             }
             Timer::Escape => self.end_by_table(seat, EndReason::Escape, at),
-            Timer::Vacate => self.vacate(seat),
-        }
+            Timer::Vacate => return self.vacate(seat),
+        };
+        // A timer cannot be refused: should the game concede with an outcome
+        // that does not fit the table (a bug in the game), the game is aborted
+        // rather than left with a timer that can never fire.
+        ended.unwrap_or_else(|_| self.abort_game(at))
+    }
+
+    /// Ends the game without result (an abort always fits the table).
+    fn abort_game(&mut self, now: Millis) -> Vec<Event> {
+        let outcome = Outcome::aborted(self.seats_n);
+        self.end(outcome, false, now).unwrap_or_default()
     }
 
     // ----- endings ----------------------------------------------------------------
@@ -1192,7 +1240,7 @@ impl<G: Game> Table<G> {
 
     /// `seat` loses for a reason decided at the table; before every seat has acted
     /// the game is aborted instead.
-    fn end_by_table(&mut self, seat: Seat, reason: EndReason, now: Millis) -> Vec<Event> {
+    fn end_by_table(&mut self, seat: Seat, reason: EndReason, now: Millis) -> R {
         if self.abortable() {
             // A first move over its per-move limit (步时) is the first-move timer's
             // case: at a tournament table it loses, unrated, like a missed first
@@ -1202,14 +1250,21 @@ impl<G: Game> Table<G> {
                 let outcome = self.conceded(seat, reason);
                 return self.end(outcome, false, now);
             }
-            return self.end(Outcome::aborted(self.seats_n), false, now);
+            return Ok(self.abort_game(now));
         }
         let outcome = self.conceded(seat, reason);
         let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
         self.end(outcome, rated, now)
     }
 
-    fn end(&mut self, outcome: Outcome, rated: bool, now: Millis) -> Vec<Event> {
+    /// Ends the game with `outcome`, which must fit the table (one result per
+    /// seat, points for all or none): the boundary where a game's or an
+    /// arbiter's outcome is checked. One that does not fit is refused
+    /// ([`K::BadOutcome`]) and changes nothing.
+    fn end(&mut self, outcome: Outcome, rated: bool, now: Millis) -> R {
+        outcome
+            .check(self.seats_n)
+            .map_err(|e| TableRefusal::new(K::BadOutcome, format!("{}: {e}", G::NAME)))?;
         let rated = rated && !outcome.results.iter().all(|r| *r == SeatResult::Void);
         if let Some(gs) = self.state.game.as_mut() {
             gs.clock.halt();
@@ -1224,7 +1279,7 @@ impl<G: Game> Table<G> {
             s.ready = false;
             s.rematch = false;
         }
-        vec![Event::Ended { outcome, rated }]
+        Ok(vec![Event::Ended { outcome, rated }])
     }
 
     // ----- helpers ----------------------------------------------------------------
@@ -1265,7 +1320,7 @@ impl<G: Game> Table<G> {
         if meta.players.is_empty() {
             meta.players = gs.players.clone();
         }
-        meta.time_control = Some(gs.settings.time.pgn());
+        meta.time_control = Some(record_time(&gs.settings.time));
         meta.clocks = gs.actions.iter().map(|a| a.clock).collect();
         meta.periods = gs.actions.iter().map(|a| a.periods).collect();
         meta.outcome = gs.outcome.clone();
@@ -1312,6 +1367,48 @@ fn empty_clock(now: Millis) -> ClockView {
     Clock::new(TimeControl::None, 0).view(now)
 }
 
+/// The time control as records describe it, in whole seconds.
+fn record_time(time: &TimeControl) -> RecordTime {
+    let s = |ms: Millis| ms / 1000;
+    match *time {
+        TimeControl::None => RecordTime::Untimed,
+        TimeControl::Fischer { base, increment } => RecordTime::Fischer {
+            main: s(base),
+            increment: s(increment),
+        },
+        TimeControl::Correspondence { days } => RecordTime::PerMove {
+            limit: u64::from(days) * 86_400,
+        },
+        TimeControl::Qq {
+            game,
+            per_move,
+            countdown,
+        } => RecordTime::Qq {
+            game: s(game),
+            per_move: s(per_move),
+            countdown: s(countdown),
+        },
+        TimeControl::ByoYomi {
+            main,
+            periods,
+            period,
+        } => RecordTime::ByoYomi {
+            main: s(main),
+            periods,
+            period: s(period),
+        },
+        TimeControl::Canadian {
+            main,
+            moves,
+            period,
+        } => RecordTime::Canadian {
+            main: s(main),
+            moves,
+            period: s(period),
+        },
+    }
+}
+
 /// The secret the settings are checked with before a game starts (a proposal, a
 /// new table): the game built from it is thrown away, never played.
 const TRIAL: Secret = Secret([0; 32]);
@@ -1355,18 +1452,25 @@ struct Built<G: Game> {
     preloaded: Vec<(Seat, String)>,
 }
 
+/// The settings' options as the game's own type: `null` is the defaults.
+fn parse_options<G: Game>(settings: &Settings) -> Result<G::Options, SettingsError> {
+    if settings.options.is_null() {
+        return Ok(G::Options::default());
+    }
+    serde_json::from_value(settings.options.clone()).map_err(|e| SettingsError::Options {
+        game: G::NAME,
+        message: e.to_string(),
+    })
+}
+
 fn build_game<G: Game>(
     settings: &Settings,
+    options: &G::Options,
     config: &TableConfig,
     number: u32,
     secret: Option<Secret>,
 ) -> Result<Built<G>, String> {
-    let options: G::Options = if settings.options.is_null() {
-        G::Options::default()
-    } else {
-        serde_json::from_value(settings.options.clone())
-            .map_err(|e| format!("bad options for {}: {e}", G::NAME))?
-    };
+    let options = options.clone();
     let setup = game_setup::<G>(settings, config, number, secret)?;
     let new_error = match G::new(&options, &setup) {
         Ok(game) => {

@@ -15,7 +15,10 @@ pub type UserId = String;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     pub time: TimeControl,
-    /// The game's rule options as JSON (the game's `Options`); `null` for defaults.
+    /// The game's rule options as JSON, the wire and log form of the game's
+    /// `Options`; `null` for defaults. The table parses them once, when the
+    /// table is created or the settings proposed, and refuses ones that are not
+    /// the game's ([`SettingsError::Options`]).
     #[serde(default)]
     pub options: serde_json::Value,
     /// Where the game starts: the standard position or a loaded one (读入): a
@@ -399,6 +402,9 @@ pub enum TableRefusalKind {
     NotAllowed,
     /// Asked again too soon (a draw offer or takeback after a decline).
     TooSoon,
+    /// An outcome that does not fit the table: not one result per seat, or
+    /// points for some seats only (an arbiter's, or a game's own bug).
+    BadOutcome,
     /// The game refused the action.
     Game(RefusalKind),
 }
@@ -445,11 +451,38 @@ pub struct LogEntry {
     pub deal: Option<Secret>,
 }
 
+/// Settings that make no game, as [`crate::Table::new`] refuses them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingsError {
+    /// The time control is not valid.
+    Time(String),
+    /// The options are not the game's ([`qiyuan_game::Game::Options`]).
+    Options { game: &'static str, message: String },
+    /// A seed or secret chosen by a player: deals are the table's to draw.
+    RandomSetup,
+    /// The game cannot start from the setup (a bad position or record).
+    Setup(String),
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingsError::Time(m) | SettingsError::Setup(m) => f.write_str(m),
+            SettingsError::Options { game, message } => {
+                write!(f, "bad options for {game}: {message}")
+            }
+            SettingsError::RandomSetup => f.write_str("deals are drawn by the table"),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
 /// A log that does not replay.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReplayError {
     /// The table could not be created from its config.
-    Config(String),
+    Config(SettingsError),
     /// Entry `index` was refused.
     Refused { index: usize, refusal: TableRefusal },
 }

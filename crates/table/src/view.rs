@@ -1,7 +1,7 @@
 //! What one viewer sees of a table.
 
 use qiyuan_clock::{ClockView, Millis};
-use qiyuan_game::{Claim, Game, Outcome, Phase, Seat, Turn, Viewer};
+use qiyuan_game::{Claim, Game, GamePhase, Outcome, Seat, Turn, Viewer};
 use serde::Serialize;
 
 use crate::state::Status;
@@ -40,7 +40,8 @@ pub struct GameView<V> {
     pub players: Vec<UserId>,
     pub moves: Vec<MoveView>,
     pub turn: Turn,
-    pub phase: Phase,
+    /// The game's own phase, by name ([`GamePhase::name`]: `play`, `marking`, ...).
+    pub phase: &'static str,
     pub clock: ClockView,
     /// The game itself, with what this viewer may not see removed.
     pub board: V,
@@ -111,7 +112,7 @@ impl<G: Game> Table<G> {
                         })
                         .collect(),
                     turn: game.turn(),
-                    phase: game.phase(),
+                    phase: game.phase().name(),
                     clock: gs.clock.view(now),
                     board: game.view(viewer),
                     draw_offer: gs.draw.as_ref().map(|d| d.by),

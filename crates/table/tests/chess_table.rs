@@ -43,6 +43,8 @@ fn scholars_mate_with_clocks_in_the_record() {
     let pgn = s.table.record(RecordMeta::default()).unwrap();
     assert!(pgn.contains("Qxf7#"), "{pgn}");
     assert!(pgn.contains("alice") && pgn.contains("bob"), "{pgn}");
+    // The table gives the time control as a value; PGN writes its own tag.
+    assert!(pgn.contains("[TimeControl \"180+2\"]"), "{pgn}");
     s.check_replay();
 }
 

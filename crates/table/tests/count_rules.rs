@@ -3,9 +3,10 @@
 mod common;
 
 use common::*;
-use qiyuan_game::{Claim, DrawOffers, EndReason, Seat, SeatResult, Setup, Viewer};
+use qiyuan_game::{Claim, DrawOffers, EndReason, Outcome, Seat, SeatResult, Setup, Viewer};
 use qiyuan_table::{
-    Command, Event, Settings, Status, TableConfig, TableRefusalKind as K, TimeControl,
+    Command, Event, Settings, SettingsError, Status, Table, TableConfig, TableRefusalKind as K,
+    TimeControl,
 };
 
 fn cfg(time: TimeControl) -> TableConfig {
@@ -481,4 +482,124 @@ fn json_shapes() {
     assert_eq!(view["status"], "over");
     assert_eq!(view["game_name"], "count");
     assert_eq!(view["seats"][0]["user"], "alice");
+}
+
+#[test]
+fn an_outcome_that_does_not_fit_the_seats_is_refused() {
+    // A three-seat game whose concession has two results (the contract's old
+    // two-seat default): resigning is refused with a typed error and changes
+    // nothing; an arbiter's outcome is checked the same way; a timer, which
+    // cannot be refused, aborts the game instead of ending it with a bad outcome.
+    let options = CountOptions {
+        seats: 3,
+        two_seat_concession: true,
+        ..CountOptions::default()
+    };
+    let mut s = Script::<Count>::started(count_config(TimeControl::fischer(1, 0), options));
+    s.play(0, S, "1");
+    s.play(1, S, "1");
+    s.play(2, S, "1");
+    let r = s.refused(Command::Resign { user: user(1) });
+    assert_eq!(r.kind, K::BadOutcome);
+    assert!(
+        r.message.contains("2 results for a game of 3 seats"),
+        "{}",
+        r.message
+    );
+    let bad = Outcome::draw(2, EndReason::Adjudication, "draw");
+    assert_eq!(
+        s.refused(Command::Adjudicate { outcome: bad }).kind,
+        K::BadOutcome
+    );
+    let mut pointed = Outcome::draw(3, EndReason::Adjudication, "draw");
+    pointed.points = vec![1, -1];
+    assert_eq!(
+        s.refused(Command::Adjudicate { outcome: pointed }).kind,
+        K::BadOutcome
+    );
+    assert_eq!(s.table.state().status, Status::Playing);
+    // Seat 0's flag falls: its concession does not fit, so the game is void.
+    s.wait(2 * M);
+    let (outcome, rated) = ended(&s.tick()).expect("ended by the flag");
+    assert_eq!(outcome.reason, EndReason::Aborted);
+    assert_eq!(outcome.results, vec![SeatResult::Void; 3]);
+    assert!(!rated);
+    s.check_replay();
+    // A well-formed three-seat outcome is taken as it is.
+    let mut s = Script::<Count>::started(count_config(
+        TimeControl::None,
+        CountOptions {
+            seats: 3,
+            ..CountOptions::default()
+        },
+    ));
+    let ok = Outcome::win(3, Seat(2), EndReason::Adjudication, "seat 2");
+    let (outcome, _) = ended(&s.ok(Command::Adjudicate {
+        outcome: ok.clone(),
+    }))
+    .unwrap();
+    assert_eq!(outcome, ok);
+    s.check_replay();
+}
+
+#[test]
+fn options_are_typed_once_at_the_boundary() {
+    // A table's options are parsed into the game's own type when it is created
+    // (a typed error if they are not the game's) and when settings are proposed.
+    let mut bad = cfg(TimeControl::None);
+    bad.settings.options = serde_json::json!({"seats": "three"});
+    match Table::<Count>::new(bad) {
+        Err(SettingsError::Options { game, message }) => {
+            assert_eq!(game, "count");
+            assert!(message.contains("expected u8"), "{message}");
+        }
+        other => panic!("not refused as options: {other:?}"),
+    }
+    let mut s = Script::<Count>::new(count_config(
+        TimeControl::None,
+        CountOptions {
+            target: 30,
+            ..CountOptions::default()
+        },
+    ));
+    assert_eq!(s.table.proposed_options().target, 30);
+    s.ok(Command::Sit {
+        user: user(0),
+        seat: Seat(0),
+    });
+    let mut settings = Settings::casual(TimeControl::None);
+    settings.options = serde_json::json!({"target": "many"});
+    let r = s.refused(Command::Propose {
+        user: user(0),
+        settings: settings.clone(),
+    });
+    assert_eq!(r.kind, K::BadSettings);
+    assert!(
+        r.message.starts_with("bad options for count"),
+        "{}",
+        r.message
+    );
+    settings.options = serde_json::json!({"target": 12});
+    s.ok(Command::Propose {
+        user: user(0),
+        settings,
+    });
+    assert_eq!(s.table.proposed_options().target, 12);
+    s.ok(Command::Sit {
+        user: user(1),
+        seat: Seat(1),
+    });
+    for i in 0..2 {
+        s.ok(Command::Ready {
+            user: user(i),
+            proposal: None,
+        });
+    }
+    for (i, a) in ["3", "3", "3"].iter().enumerate() {
+        s.play(i as u8 % 2, S, a);
+    }
+    let ev = s.play(1, S, "3");
+    let (outcome, _) = ended(&ev).expect("the proposed target of 12 ends the game");
+    assert_eq!(outcome.results, vec![SeatResult::Loss, SeatResult::Win]);
+    s.check_replay();
 }

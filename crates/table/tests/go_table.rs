@@ -3,8 +3,8 @@
 mod common;
 
 use common::*;
-use qiyuan_game::{EndReason, Phase, SeatResult};
-use qiyuan_go::Go;
+use qiyuan_game::{EndReason, SeatResult};
+use qiyuan_go::{Go, GoPhase as Phase};
 use qiyuan_table::{Command, Event, TableConfig, TableRefusalKind as K, TimeControl};
 
 fn config() -> TableConfig {

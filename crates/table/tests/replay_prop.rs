@@ -83,7 +83,7 @@ proptest! {
     fn replay_equals_live((seats, rule, cmds) in script()) {
         let mut config = count_config(
             TimeControl::fischer(5, 3),
-            CountOptions { seats, target: 60, draw_offers: rule },
+            CountOptions { seats, target: 60, draw_offers: rule, ..CountOptions::default() },
         );
         config.first_move = Some(20_000);
         let mut table = Table::<Count>::new(config.clone()).unwrap();

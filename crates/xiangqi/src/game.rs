@@ -3,8 +3,8 @@
 //! Chinese notation.
 
 use qiyuan_game::{
-    DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind, Seat,
-    Setup, SetupError, Turn, Viewer,
+    DrawOffers, Effects, EndReason, Game, Outcome, PlayPhase, RecordMeta, Refusal, RefusalKind,
+    Seat, Setup, SetupError, Turn, Viewer,
 };
 use serde::Serialize;
 
@@ -60,7 +60,7 @@ fn color_of(seat: Seat) -> Option<Color> {
 
 fn outcome_of(e: Ending) -> Outcome {
     match e.winner {
-        Some(c) => Outcome::win(seat_of(c), e.reason, e.score()),
+        Some(c) => Outcome::win(2, seat_of(c), e.reason, e.score()),
         None => Outcome::draw(2, e.reason, "1/2-1/2"),
     }
 }
@@ -76,6 +76,7 @@ impl Xiangqi {
 
 impl Game for Xiangqi {
     type Options = Options;
+    type Phase = PlayPhase;
     type View = XiangqiView;
     const NAME: &'static str = "xiangqi";
 
@@ -106,11 +107,11 @@ impl Game for Xiangqi {
         }
     }
 
-    fn phase(&self) -> Phase {
+    fn phase(&self) -> PlayPhase {
         if self.game.ending().is_some() {
-            Phase::Over
+            PlayPhase::Over
         } else {
-            Phase::Play
+            PlayPhase::Play
         }
     }
 
@@ -163,10 +164,15 @@ impl Game for Xiangqi {
     fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome {
         let winner = seat.next(2);
         Outcome::win(
+            2,
             winner,
             reason,
             if winner == Seat::FIRST { "1-0" } else { "0-1" },
         )
+    }
+
+    fn agreed_draw(&self) -> Outcome {
+        Outcome::draw(2, EndReason::Agreement, "1/2-1/2")
     }
 
     fn draw_offers(&self) -> DrawOffers {
@@ -217,7 +223,7 @@ impl Game for Xiangqi {
         tag("Red", meta.players.first());
         tag("Black", meta.players.get(1));
         if let Some(tc) = &meta.time_control {
-            tags.push(("TimeControl".into(), tc.clone()));
+            tags.push(("TimeControl".into(), tc.pgn_tag()));
         }
         let result = match (&meta.outcome, self.game.ending()) {
             (Some(o), _) => o.score.clone(),

@@ -1,8 +1,8 @@
 //! The game contract and PGN records.
 
 use qiyuan_game::{
-    DrawOffers, EndReason, Game, Phase, RecordMeta, RefusalKind, Seat, SeatResult, Setup, Turn,
-    Viewer,
+    DrawOffers, EndReason, Game, PlayPhase as Phase, RecordMeta, RefusalKind, Seat, SeatResult,
+    Setup, Turn, Viewer,
 };
 use qiyuan_xiangqi::notation::parse_iccs_unchecked;
 use qiyuan_xiangqi::pgn::{self, PgnError};

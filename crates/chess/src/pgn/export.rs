@@ -62,7 +62,9 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
     tag(
         &mut out,
         "TimeControl",
-        meta.time_control.as_deref().unwrap_or("-"),
+        &meta
+            .time_control
+            .map_or_else(|| "-".to_string(), |t| t.pgn_tag()),
     );
     tag(&mut out, "Termination", termination(outcome.as_ref()));
     if let Some(fen) = game.start_fen() {

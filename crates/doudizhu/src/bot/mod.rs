@@ -19,7 +19,9 @@ pub mod sim;
 
 use serde::{Deserialize, Serialize};
 
-use qiyuan_game::{Phase, Seat, Viewer};
+use qiyuan_game::{Seat, Viewer};
+
+use crate::Phase;
 
 use crate::card::{Counts, Hand, Rank};
 use crate::combo::{Combo, classify};

@@ -266,7 +266,7 @@ impl ComputerPlayers<qiyuan_go::Go> for GoBots {
 
     fn think(view: &qiyuan_go::GoView, seat: Seat, ask: &Ask) -> Option<Thought> {
         use qiyuan_engine_go::{Decision as GoDecision, Engine, Level};
-        use qiyuan_game::Phase;
+        use qiyuan_go::GoPhase as Phase;
         if view.phase == Phase::Marking {
             let accepted = view.marking.as_ref()?.accepted.get(seat.index()).copied();
             return (accepted == Some(false)).then(|| Thought::act("accept".into()));
@@ -293,7 +293,7 @@ impl ComputerPlayers<qiyuan_go::Go> for GoBots {
     }
 
     fn engine_position(view: &qiyuan_go::GoView, protocol: Protocol) -> Option<EnginePosition> {
-        use qiyuan_game::Phase;
+        use qiyuan_go::GoPhase as Phase;
         if protocol != Protocol::Gtp || view.phase != Phase::Play {
             return None;
         }

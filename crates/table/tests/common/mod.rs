@@ -7,8 +7,8 @@
 #![allow(dead_code)]
 
 use qiyuan_game::{
-    Claim, DrawOffers, Effects, EndReason, Game, Outcome, Phase, RecordMeta, Refusal, RefusalKind,
-    Seat, SeatResult, Secret, Setup, SetupError, Turn, Viewer,
+    Claim, DrawOffers, Effects, EndReason, Game, Outcome, PlayPhase, RecordMeta, Refusal,
+    RefusalKind, Seat, SeatResult, Secret, Setup, SetupError, Turn, Viewer,
 };
 use qiyuan_table::{Command, Event, Millis, Table, TableConfig, TableRefusal, TimeControl};
 use serde::{Deserialize, Serialize};
@@ -19,6 +19,9 @@ pub struct CountOptions {
     pub seats: u8,
     pub target: u32,
     pub draw_offers: DrawOffers,
+    /// A buggy game: `conceded` builds a two-seat outcome whatever the seat
+    /// count (what the contract's old default did), for the table to catch.
+    pub two_seat_concession: bool,
 }
 
 impl Default for CountOptions {
@@ -27,6 +30,7 @@ impl Default for CountOptions {
             seats: 2,
             target: 1000,
             draw_offers: DrawOffers::AfterOwnMove,
+            two_seat_concession: false,
         }
     }
 }
@@ -50,6 +54,7 @@ pub struct CountView {
 
 impl Game for Count {
     type Options = CountOptions;
+    type Phase = PlayPhase;
     type View = CountView;
     const NAME: &'static str = "count";
 
@@ -90,11 +95,11 @@ impl Game for Count {
         }
     }
 
-    fn phase(&self) -> Phase {
+    fn phase(&self) -> PlayPhase {
         if self.outcome().is_some() {
-            Phase::Over
+            PlayPhase::Over
         } else {
-            Phase::Play
+            PlayPhase::Play
         }
     }
 
@@ -168,7 +173,11 @@ impl Game for Count {
     }
 
     fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome {
-        let n = self.options.seats;
+        let n = if self.options.two_seat_concession {
+            2
+        } else {
+            self.options.seats
+        };
         let mut results = vec![SeatResult::Win; n as usize];
         results[seat.index()] = SeatResult::Loss;
         Outcome {
@@ -177,6 +186,10 @@ impl Game for Count {
             score: format!("{seat} lost"),
             points: Vec::new(),
         }
+    }
+
+    fn agreed_draw(&self) -> Outcome {
+        Outcome::draw(self.options.seats, EndReason::Agreement, "1/2-1/2")
     }
 
     fn draw_offers(&self) -> DrawOffers {
