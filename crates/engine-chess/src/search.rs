@@ -534,7 +534,7 @@ impl Run<'_> {
         &mut self,
         pos: &Chess,
         h: u64,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -587,11 +587,25 @@ impl Run<'_> {
 
         let in_check = pos.is_check();
         let static_eval = if in_check { -INF } else { evaluate(pos) };
+        // Internal iterative reduction: no move from the table, search shallower.
+        if tt_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
 
         if !pv_node && !in_check {
             // Reverse futility.
-            if depth <= 4 && static_eval - 110 * depth >= beta && beta.abs() < MATE_BOUND {
+            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
+            }
+            // Razoring: far below alpha, only captures can help.
+            if depth <= 2 && static_eval + 250 * depth <= alpha && alpha.abs() < MATE_BOUND {
+                let q = self.quiesce(pos, alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if q <= alpha {
+                    return q;
+                }
             }
             // Null move: give the opponent a free move; still winning means cut.
             let us = pos.turn();
@@ -637,8 +651,8 @@ impl Run<'_> {
 
         let futile = !pv_node
             && !in_check
-            && depth <= 2
-            && static_eval + 120 * depth <= alpha
+            && depth <= 4
+            && static_eval + 30 + 100 * depth <= alpha
             && alpha.abs() < MATE_BOUND;
 
         let mut best_score = -INF;
@@ -666,9 +680,20 @@ impl Run<'_> {
                 && !in_check
                 && quiet
                 && !gives_check
-                && depth <= 3
-                && i >= 4 + 4 * depth as usize * depth as usize
+                && depth <= 4
+                && i >= 3 + depth as usize * depth as usize
                 && best_score > -MATE_BOUND
+            {
+                continue;
+            }
+            // Moves that lose material by the static exchange, at shallow depth.
+            if !pv_node
+                && !in_check
+                && depth <= 4
+                && i > 0
+                && best_score > -MATE_BOUND
+                && !gives_check
+                && see(pos, m) < if quiet { -60 * depth } else { -100 * depth }
             {
                 continue;
             }
