@@ -9,8 +9,10 @@ use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attac
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square};
 
 /// Material, middlegame and endgame, by role (pawn .. king).
-pub const MATERIAL_MG: [i32; 6] = [90, 320, 330, 470, 950, 0];
-pub const MATERIAL_EG: [i32; 6] = [120, 300, 320, 520, 960, 0];
+/// In the middlegame a minor piece is worth well over three pawns and a bishop
+/// a little more than a knight; in the endgame pawns and rooks gain, knights lose.
+pub const MATERIAL_MG: [i32; 6] = [85, 340, 360, 480, 1000, 0];
+pub const MATERIAL_EG: [i32; 6] = [110, 290, 305, 520, 950, 0];
 /// Game phase weight by role; 24 at the start.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const MAX_PHASE: i32 = 24;

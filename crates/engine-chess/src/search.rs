@@ -127,6 +127,8 @@ struct Run<'a> {
     path: [Option<Move>; MAX_PLY + 2],
     stop: &'a AtomicBool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// The static evaluation at each ply of the current path (`-INF` in check).
+    evals: [i32; MAX_PLY + 2],
     /// Hashes of the game before the root and of the current path.
     stack: Vec<u64>,
     nodes: u64,
@@ -226,6 +228,7 @@ impl Searcher {
             path: [None; MAX_PLY + 2],
             stop,
             killers: [[None; 2]; MAX_PLY + 1],
+            evals: [-INF; MAX_PLY + 2],
             stack,
             nodes: 0,
             node_limit: limits.nodes.max(1),
@@ -587,6 +590,9 @@ impl Run<'_> {
 
         let in_check = pos.is_check();
         let static_eval = if in_check { -INF } else { evaluate(pos) };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago: the position is getting better for the mover.
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         // Internal iterative reduction: no move from the table, search shallower.
         if tt_move.is_none() && depth >= 4 {
             depth -= 1;
@@ -594,7 +600,10 @@ impl Run<'_> {
 
         if !pv_node && !in_check {
             // Reverse futility.
-            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+            if depth <= 6
+                && static_eval - 90 * (depth - i32::from(improving)) >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             // Razoring: far below alpha, only captures can help.
@@ -681,7 +690,7 @@ impl Run<'_> {
                 && quiet
                 && !gives_check
                 && depth <= 4
-                && i >= 3 + depth as usize * depth as usize
+                && i >= (3 + depth as usize * depth as usize) / if improving { 1 } else { 2 }
                 && best_score > -MATE_BOUND
             {
                 continue;
@@ -718,6 +727,9 @@ impl Run<'_> {
                     r = self.lmr[(depth as usize).min(63)][i.min(63)] as i32;
                     if pv_node {
                         r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
                     }
                     if self.killers[ply].contains(&Some(m)) {
                         r -= 1;
