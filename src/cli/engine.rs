@@ -144,9 +144,12 @@ fn plan_time(
     level_cap: Option<u64>,
 ) -> (Option<Duration>, Option<Duration>) {
     const OVERHEAD: u64 = 30;
+    // A fixed movetime is not a clock that can be lost: keep back only the
+    // stop flag's latency and the pipe (about 1-2 ms unloaded).
+    const MOVETIME_MARGIN: u64 = 5;
     let (mut soft, mut hard) = (None, None);
     if let Some(mt) = go.movetime {
-        let t = mt.saturating_sub(OVERHEAD / 2).max(1);
+        let t = mt.saturating_sub(MOVETIME_MARGIN).max(1);
         soft = Some(t);
         hard = Some(t);
     } else if let Some(left) = go.time[mover] {

@@ -5,12 +5,14 @@
 //! the centre, the king's shelter) rather than tuned numbers, so that every term
 //! can be read and reasoned about. Scores are centipawns from the side to move.
 
-use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square};
 
 /// Material, middlegame and endgame, by role (pawn .. king).
-pub const MATERIAL_MG: [i32; 6] = [90, 320, 330, 470, 950, 0];
-pub const MATERIAL_EG: [i32; 6] = [120, 300, 320, 520, 960, 0];
+/// In the middlegame a minor piece is worth well over three pawns and a bishop
+/// a little more than a knight; in the endgame pawns and rooks gain, knights lose.
+pub const MATERIAL_MG: [i32; 6] = [85, 340, 360, 480, 1000, 0];
+pub const MATERIAL_EG: [i32; 6] = [110, 290, 305, 520, 950, 0];
 /// Game phase weight by role; 24 at the start.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const MAX_PHASE: i32 = 24;
@@ -143,6 +145,18 @@ fn front_span(sq: Square, c: Color, files: Bitboard) -> Bitboard {
     Bitboard(mask) & files
 }
 
+/// The squares `c`'s pawns attack.
+#[inline]
+fn pawn_attack_set(c: Color, pawns: Bitboard) -> Bitboard {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let p = pawns.0;
+    Bitboard(match c {
+        Color::White => ((p & NOT_A) << 7) | ((p & NOT_H) << 9),
+        Color::Black => ((p & NOT_A) >> 9) | ((p & NOT_H) >> 7),
+    })
+}
+
 /// Middlegame and endgame terms of one side.
 fn side_terms(board: &Board, us: Color, phase_mg: &mut i32, phase_eg: &mut i32) {
     let t = tables();
@@ -154,10 +168,7 @@ fn side_terms(board: &Board, us: Color, phase_mg: &mut i32, phase_eg: &mut i32) 
     let (mut mg, mut eg) = (0, 0);
 
     // Squares attacked by their pawns: our pieces' mobility does not count them.
-    let mut their_pawn_att = Bitboard(0);
-    for sq in their_pawns {
-        their_pawn_att |= pawn_attacks(them, sq);
-    }
+    let their_pawn_att = pawn_attack_set(them, their_pawns);
     let mobility_area = !(own | their_pawn_att);
 
     let their_king = board.king_of(them);
@@ -165,10 +176,20 @@ fn side_terms(board: &Board, us: Color, phase_mg: &mut i32, phase_eg: &mut i32) 
     let mut attackers = 0;
     let mut attack_weight = 0;
 
-    for sq in own {
-        let Some(role) = board.role_at(sq) else {
-            continue;
-        };
+    for (role, sq) in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ]
+    .into_iter()
+    .flat_map(|role| {
+        (board.by_role(role) & own)
+            .into_iter()
+            .map(move |sq| (role, sq))
+    }) {
         let ri = role_index(role);
         let s = rel(sq, us);
         mg += MATERIAL_MG[ri] + t.mg[ri][s];
@@ -306,6 +327,7 @@ pub fn evaluate(pos: &Chess) -> i32 {
 mod tests {
     use super::*;
     use shakmaty::CastlingMode;
+    use shakmaty::attacks::pawn_attacks;
     use shakmaty::fen::Fen;
 
     fn pos(fen: &str) -> Chess {
@@ -330,5 +352,18 @@ mod tests {
     fn an_extra_queen_is_winning() {
         let p = pos("rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
         assert!(evaluate(&p) > 700, "{}", evaluate(&p));
+    }
+
+    #[test]
+    fn pawn_attack_set_is_the_union_of_pawn_attacks() {
+        let p = pos("rnbqkbnr/p1p2p1p/1p4p1/3pp3/P3P2P/2P5/1P1P1PP1/RNBQKBNR w KQkq - 0 5");
+        for c in [Color::White, Color::Black] {
+            let pawns = p.board().pawns() & p.board().by_color(c);
+            let mut want = Bitboard(0);
+            for sq in pawns {
+                want |= pawn_attacks(c, sq);
+            }
+            assert_eq!(pawn_attack_set(c, pawns), want, "{c:?}");
+        }
     }
 }

@@ -12,6 +12,7 @@
 
 mod eval;
 mod search;
+mod see;
 
 pub use eval::evaluate;
 pub use qiyuan_engine_core::{LEVELS, Level};

@@ -8,9 +8,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role};
+use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position};
 
 use crate::eval::{ORDER_VALUE, evaluate, role_index};
+use crate::see::{captures, leaves_king_safe, see};
 use qiyuan_engine_core::{Bound, Tt};
 
 pub const INF: i32 = 32_000;
@@ -108,18 +109,26 @@ pub struct SearchResult {
 pub struct Searcher {
     tt: Tt,
     history: Box<History>,
+    counter: Box<Counter>,
     lmr: [[u8; 64]; 64],
 }
 
 type History = [[[i32; 64]; 6]; 2];
+/// The quiet move that last refuted a move, by that move's colour, role and target.
+type Counter = [[[Option<Move>; 64]; 6]; 2];
 
 /// One search's working state.
 struct Run<'a> {
     tt: &'a mut Tt,
     history: &'a mut History,
+    counter: &'a mut Counter,
     lmr: &'a [[u8; 64]; 64],
+    /// The move that led to each ply (`None` at the root and after a null move).
+    path: [Option<Move>; MAX_PLY + 2],
     stop: &'a AtomicBool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// The static evaluation at each ply of the current path (`-INF` in check).
+    evals: [i32; MAX_PLY + 2],
     /// Hashes of the game before the root and of the current path.
     stack: Vec<u64>,
     nodes: u64,
@@ -171,6 +180,7 @@ impl Searcher {
         Searcher {
             tt: Tt::new(hash_mb),
             history: Box::new([[[0; 64]; 6]; 2]),
+            counter: Box::new([[[None; 64]; 6]; 2]),
             lmr: lmr_table(),
         }
     }
@@ -179,6 +189,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         *self.history = [[[0; 64]; 6]; 2];
+        *self.counter = [[[None; 64]; 6]; 2];
     }
 
     /// Resizes the transposition table (clears it).
@@ -212,9 +223,12 @@ impl Searcher {
         let mut run = Run {
             tt: &mut self.tt,
             history: &mut self.history,
+            counter: &mut self.counter,
             lmr: &self.lmr,
+            path: [None; MAX_PLY + 2],
             stop,
             killers: [[None; 2]; MAX_PLY + 1],
+            evals: [-INF; MAX_PLY + 2],
             stack,
             nodes: 0,
             node_limit: limits.nodes.max(1),
@@ -379,6 +393,7 @@ impl Run<'_> {
                 child_hash
             };
             let ext = i32::from(child.is_check());
+            self.path[1] = Some(m);
             let mut pv = Vec::new();
             let score = if i == 0 {
                 -self.pvs(
@@ -465,6 +480,7 @@ impl Run<'_> {
             child.play_unchecked(m);
             let h = hash(&child);
             let ext = i32::from(child.is_check());
+            self.path[1] = Some(m);
             let mut pv = Vec::new();
             let score = -self.pvs(&child, h, depth - 1 + ext, -INF, INF, 1, &mut pv, true);
             if self.stopped {
@@ -521,7 +537,7 @@ impl Run<'_> {
         &mut self,
         pos: &Chess,
         h: u64,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -574,11 +590,31 @@ impl Run<'_> {
 
         let in_check = pos.is_check();
         let static_eval = if in_check { -INF } else { evaluate(pos) };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago: the position is getting better for the mover.
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        // Internal iterative reduction: no move from the table, search shallower.
+        if tt_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
 
         if !pv_node && !in_check {
             // Reverse futility.
-            if depth <= 4 && static_eval - 110 * depth >= beta && beta.abs() < MATE_BOUND {
+            if depth <= 6
+                && static_eval - 90 * (depth - i32::from(improving)) >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 return static_eval;
+            }
+            // Razoring: far below alpha, only captures can help.
+            if depth <= 2 && static_eval + 250 * depth <= alpha && alpha.abs() < MATE_BOUND {
+                let q = self.quiesce(pos, alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if q <= alpha {
+                    return q;
+                }
             }
             // Null move: give the opponent a free move; still winning means cut.
             let us = pos.turn();
@@ -591,8 +627,9 @@ impl Run<'_> {
             {
                 {
                     let nh = hash(&null);
-                    let r = 3 + depth / 6;
+                    let r = 3 + depth / 6 + ((static_eval - beta) / 200).min(2);
                     self.stack.push(h);
+                    self.path[ply + 1] = None;
                     let mut child_pv = Vec::new();
                     let s = -self.pvs(
                         &null,
@@ -623,8 +660,8 @@ impl Run<'_> {
 
         let futile = !pv_node
             && !in_check
-            && depth <= 2
-            && static_eval + 120 * depth <= alpha
+            && depth <= 4
+            && static_eval + 30 + 100 * depth <= alpha
             && alpha.abs() < MATE_BOUND;
 
         let mut best_score = -INF;
@@ -652,14 +689,26 @@ impl Run<'_> {
                 && !in_check
                 && quiet
                 && !gives_check
-                && depth <= 3
-                && i >= 4 + 4 * depth as usize * depth as usize
+                && depth <= 4
+                && i >= (3 + depth as usize * depth as usize) / if improving { 1 } else { 2 }
                 && best_score > -MATE_BOUND
+            {
+                continue;
+            }
+            // Moves that lose material by the static exchange, at shallow depth.
+            if !pv_node
+                && !in_check
+                && depth <= 4
+                && i > 0
+                && best_score > -MATE_BOUND
+                && !gives_check
+                && see(pos, m) < if quiet { -60 * depth } else { -100 * depth }
             {
                 continue;
             }
             let ext = i32::from(gives_check);
             let new_depth = depth - 1 + ext;
+            self.path[ply + 1] = Some(m);
             child_pv.clear();
             let score = if i == 0 {
                 -self.pvs(
@@ -679,9 +728,15 @@ impl Run<'_> {
                     if pv_node {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
                     if self.killers[ply].contains(&Some(m)) {
                         r -= 1;
                     }
+                    r -= self.history[pos.turn() as usize][role_index(m.role())]
+                        [usize::from(m.to())]
+                        / 6000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.pvs(
@@ -739,6 +794,10 @@ impl Run<'_> {
                         bound = Bound::Lower;
                         if quiet {
                             self.reward_quiet(pos.turn(), m, &quiets_tried, depth, ply);
+                            if let Some(p) = self.path[ply] {
+                                self.counter[!pos.turn() as usize][role_index(p.role())]
+                                    [usize::from(p.to())] = Some(m);
+                            }
                         }
                         break;
                     }
@@ -783,15 +842,29 @@ impl Run<'_> {
         ply: usize,
     ) -> Vec<(Move, i32)> {
         let c = pos.turn() as usize;
+        let counter = self.path[ply]
+            .and_then(|p| self.counter[1 - c][role_index(p.role())][usize::from(p.to())]);
         list.iter()
             .map(|&m| {
                 let s = if tt_move == Some(move_key(m)) {
                     1 << 30
                 } else if m.is_capture() || m.promotion().is_some() {
-                    (1 << 24) + self.capture_score(&m)
+                    // Losing captures after the quiet moves.
+                    let base = if m.promotion().is_none()
+                        && ORDER_VALUE[role_index(m.role())]
+                            > m.capture().map_or(100, |r| ORDER_VALUE[role_index(r)])
+                        && see(pos, m) < 0
+                    {
+                        -(1 << 24)
+                    } else {
+                        1 << 24
+                    };
+                    base + self.capture_score(&m)
                 } else if self.killers[ply][0] == Some(m) {
-                    (1 << 23) + 1
+                    (1 << 23) + 2
                 } else if self.killers[ply][1] == Some(m) {
+                    (1 << 23) + 1
+                } else if counter == Some(m) {
                     1 << 23
                 } else {
                     self.history[c][role_index(m.role())][usize::from(m.to())]
@@ -814,35 +887,66 @@ impl Run<'_> {
         if ply >= MAX_PLY {
             return if in_check { 0 } else { evaluate(pos) };
         }
-        let mut best = -INF;
-        let stand = if in_check { -INF } else { evaluate(pos) };
-        if !in_check {
-            if stand >= beta {
-                return stand;
+        if in_check {
+            // Every evasion, no standing pat.
+            let list = pos.legal_moves();
+            if list.is_empty() {
+                return -MATE + ply as i32;
             }
-            alpha = alpha.max(stand);
-            best = stand;
+            let mut scored: Vec<(Move, i32)> =
+                list.iter().map(|&m| (m, self.capture_score(&m))).collect();
+            let mut best = -INF;
+            for i in 0..scored.len() {
+                pick_next(&mut scored, i);
+                let mut child = pos.clone();
+                child.play_unchecked(scored[i].0);
+                let s = -self.quiesce(&child, -beta, -alpha, ply + 1);
+                if self.stopped {
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
         }
-        let list = pos.legal_moves();
-        if list.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+        let stand = evaluate(pos);
+        if stand >= beta {
+            return stand;
         }
-        let mut scored: Vec<(Move, i32)> = list
-            .iter()
-            .filter(|m| in_check || m.is_capture() || m.promotion() == Some(Role::Queen))
-            .map(|&m| (m, self.capture_score(&m)))
-            .collect();
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        // Pseudo-legal captures and queen promotions; legality is checked after
+        // each is played.
+        let mut list = MoveList::new();
+        captures(pos, &mut list);
+        let mut scored: Vec<(Move, i32)> =
+            list.iter().map(|&m| (m, self.capture_score(&m))).collect();
         for i in 0..scored.len() {
             pick_next(&mut scored, i);
             let m = scored[i].0;
-            if !in_check && m.promotion().is_none() {
+            if m.promotion().is_none() {
                 let gain = m.capture().map_or(0, |r| ORDER_VALUE[role_index(r)]);
+                // Delta pruning: even the captured piece and a margin do not reach alpha.
                 if stand + gain + 200 <= alpha {
+                    continue;
+                }
+                // Captures that lose material in the exchange.
+                if ORDER_VALUE[role_index(m.role())] > gain && see(pos, m) < 0 {
                     continue;
                 }
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            if !leaves_king_safe(&child) {
+                continue;
+            }
             let s = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
