@@ -36,6 +36,8 @@ pub(crate) struct WarmMatching<W> {
     /// `n × n`, weights doubled; zero means no edge.
     w2: Vec<W>,
     removed: Vec<bool>,
+    /// The vertices not removed, in order: the scans skip the others.
+    live: Vec<usize>,
     /// The partner of each vertex, or `NONE`.
     mate: Vec<usize>,
     /// Vertex duals (`0..n`) and blossom duals (`n..2n`).
@@ -67,6 +69,7 @@ impl<W: Weight> WarmMatching<W> {
             n,
             w2: vec![W::ZERO; n * n],
             removed: vec![false; n],
+            live: (0..n).collect(),
             mate: vec![NONE; n],
             dual: vec![W::ZERO; 2 * n],
             label: vec![FREE; 2 * n],
@@ -187,6 +190,7 @@ impl<W: Weight> WarmMatching<W> {
             self.mate[v] = NONE;
         }
         self.removed[v] = true;
+        self.live.retain(|&u| u != v);
         self.dual[v] = W::ZERO;
         self.pending = true;
     }
@@ -359,8 +363,9 @@ impl<W: Weight> WarmMatching<W> {
         let n = self.n;
         loop {
             while let Some(v) = self.queue.pop() {
-                for w in 0..n {
-                    if w == v || self.removed[w] || self.w(v, w) == W::ZERO {
+                for idx in 0..self.live.len() {
+                    let w = self.live[idx];
+                    if w == v || self.w(v, w) == W::ZERO {
                         continue;
                     }
                     let bv = self.inblossom[v];
@@ -408,18 +413,15 @@ impl<W: Weight> WarmMatching<W> {
             let mut kind = 0u8;
             let mut at = NONE;
             let mut edge = NO_EDGE;
-            for v in 0..n {
-                if !self.removed[v]
-                    && self.label[self.inblossom[v]] == S
-                    && delta.is_none_or(|d| self.dual[v] < d)
-                {
+            for &v in &self.live {
+                if self.label[self.inblossom[v]] == S && delta.is_none_or(|d| self.dual[v] < d) {
                     delta = Some(self.dual[v]);
                     kind = 1;
                     at = v;
                 }
             }
-            for v in 0..n {
-                if self.removed[v] || self.label[self.inblossom[v]] != FREE {
+            for &v in &self.live {
+                if self.label[self.inblossom[v]] != FREE {
                     continue;
                 }
                 let be = self.bestedge[v];
@@ -459,10 +461,7 @@ impl<W: Weight> WarmMatching<W> {
                 }
             }
             let Some(delta) = delta else { return };
-            for v in 0..n {
-                if self.removed[v] {
-                    continue;
-                }
+            for &v in &self.live {
                 match self.label[self.inblossom[v]] {
                     S => self.dual[v] -= delta,
                     T => self.dual[v] += delta,
