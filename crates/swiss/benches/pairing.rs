@@ -17,21 +17,17 @@
 //!   and is checked by `check_history` before timing. Only round 7 is timed
 //!   and it is paired exactly.
 //!
-//! The 5,000-player round takes minutes and gigabytes, so it runs only when
+//! The 5,000-player round takes minutes, so it runs only when
 //! `QIYUAN_BENCH_5000` is set:
 //!
 //! ```text
 //! QIYUAN_BENCH_5000=1 cargo bench -p qiyuan-swiss --bench pairing
 //! ```
 //!
-//! Measured on the 2-core development machine (release, 2026-11-29, busy with
-//! other builds, so CPU time is the steadier figure): 225 players ~0.04 s,
-//! 13 MB; 1,000 players 1.9-2.0 s CPU (2.5-3.5 s wall), 245 MB, for both the
-//! shared case and the approximate history; 5,000 players 338 s CPU (12.5 min
-//! wall at 45% of a core), 6.9 GB peak. At 5,000 the time goes to the four
-//! middle brackets (scores 3.5 to 2.0, 660-860 players each, solved with the
-//! next score group: 1,450-1,670 vertices), about 25 dense blossom solves
-//! each, nearly all of them the S1 chunks of the lexicographic step.
+//! Figures (before and after the repairing matcher of `dutch/blossom.rs`) are
+//! in `docs/benchmarks.md`: on the loaded 2-core machine, 1,000 players 1.2 s
+//! CPU and 71 MB, 2,000 players 8.7 s CPU and 161 MB (were 2.1 s / 243 MB and
+//! 33 s / 1.1 GB).
 //!
 //! (`cargo test` never runs benchmarks.) For wall time and peak memory of one
 //! round on its own, write the event and pair it under `/usr/bin/time -v`:

@@ -1,9 +1,8 @@
-//! The matching state of one pairing: a symmetric weight matrix over the
-//! players still to pair, solved from scratch with `integer-blossom` on the
-//! vertices a caller names. Fixed pairs leave the graph: their edge would be
-//! taken in every maximum matching anyway.
-
-use super::wide::EdgeWeight;
+//! The matching state of one pairing: a symmetric table of edge recipes over
+//! the players still to pair, and a log of what changed in it, so that a
+//! matching solved before can be repaired rather than solved again. Fixed
+//! pairs leave the graph: their edge would be taken in every maximum matching
+//! anyway.
 
 /// What an edge's weight is made of: which bracket fields it counts in, and
 /// the adjustments of the exchange and transposition steps. The integer weight
@@ -57,11 +56,23 @@ impl Recipe {
     }
 }
 
+/// One entry of the change log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// The recipe of an edge changed.
+    Edge(usize, usize),
+    /// Every edge at a vertex may weigh differently (its encoding changed).
+    Row(usize),
+    /// The vertex's pair was fixed: it leaves the graph.
+    Fixed(usize),
+}
+
 pub(crate) struct Matcher {
     n: usize,
     weights: Vec<Recipe>,
     /// The partner of a vertex whose pair is fixed.
     fixed: Vec<Option<usize>>,
+    log: Vec<Change>,
 }
 
 impl Matcher {
@@ -70,40 +81,42 @@ impl Matcher {
             n,
             weights: vec![Recipe::NONE; n * n],
             fixed: vec![None; n],
+            log: Vec::new(),
         }
     }
 
     pub fn set(&mut self, a: usize, b: usize, w: Recipe) {
+        if self.weights[a * self.n + b] == w {
+            return;
+        }
         self.weights[a * self.n + b] = w;
         self.weights[b * self.n + a] = w;
+        self.log.push(Change::Edge(a, b));
+    }
+
+    pub fn get(&self, a: usize, b: usize) -> Recipe {
+        self.weights[a * self.n + b]
+    }
+
+    /// Notes that the weights of the edges at `v` changed outside the table.
+    pub fn touch(&mut self, v: usize) {
+        self.log.push(Change::Row(v));
     }
 
     /// Fixes the pair `a`-`b`: both leave the graph.
     pub fn fix(&mut self, a: usize, b: usize) {
         self.fixed[a] = Some(b);
         self.fixed[b] = Some(a);
+        self.log.push(Change::Fixed(a));
+        self.log.push(Change::Fixed(b));
     }
 
     pub fn fixed(&self, v: usize) -> Option<usize> {
         self.fixed[v]
     }
 
-    /// A maximum-weight matching of the `vertices`, each edge weighed by
-    /// `weigh(a, b, stored weight)`: for each vertex (by position in
-    /// `vertices`), the position of its partner.
-    pub fn solve_on<W: EdgeWeight>(
-        &self,
-        vertices: &[usize],
-        mut weigh: impl FnMut(usize, usize, Recipe) -> W,
-    ) -> Vec<Option<usize>> {
-        let m = vertices.len();
-        let mut scratch = vec![W::ZERO; m * m];
-        for (i, &a) in vertices.iter().enumerate() {
-            for (j, &b) in vertices.iter().enumerate().skip(i + 1) {
-                let w = self.weights[a * self.n + b];
-                scratch[i * m + j] = if w.is_none() { W::ZERO } else { weigh(a, b, w) };
-            }
-        }
-        integer_blossom::max_weight_matching(&scratch, m)
+    /// The changes from position `from` of the log on, and the log's end.
+    pub fn changes_since(&self, from: usize) -> (&[Change], usize) {
+        (&self.log[from..], self.log.len())
     }
 }

@@ -12,6 +12,7 @@
 //! at a time in the order of the Dutch transposition rules. This is the way the
 //! endorsed engine bbpPairings structures it, and the results agree with it.
 
+mod blossom;
 mod entrant;
 mod matcher;
 mod weights;
@@ -19,9 +20,10 @@ pub mod wide;
 
 use std::collections::HashMap;
 
+use blossom::WarmMatching;
 pub use entrant::FieldError;
 use entrant::{Entrant, Field};
-use matcher::{Matcher, Recipe};
+use matcher::{Change, Matcher, Recipe};
 use weights::Layout;
 use wide::{EdgeWeight, Wide};
 
@@ -298,12 +300,32 @@ struct Dutch<'a> {
     global: Layout,
     enc: Encoder<'a>,
     m: Matcher,
-    /// A preferred partner per vertex. Below every criterion, it only chooses
-    /// among equally good matchings: the solver then keeps the matching it
-    /// found before when that is still optimal, which lets later steps see
-    /// at once that nothing changed.
-    hint: Vec<Option<usize>>,
     region: Option<Region>,
+    /// Which bracket's layout the weights are encoded under.
+    epoch: usize,
+    /// The matchings kept between solves, on the bracket's region and on
+    /// the whole field: a solve repairs them from the matcher's log.
+    warm_region: Option<Warm>,
+    warm_all: Option<Warm>,
+}
+
+/// Bits kept below every criterion for the lexicographic choices of S1
+/// (`digit × chunk` never exceeds it), so that the weights keep their scale
+/// whether or not a chunk is being chosen.
+const LEX_BITS: u32 = 64;
+
+/// A matching kept between solves.
+struct Warm {
+    epoch: usize,
+    completion: bool,
+    vertices: Vec<usize>,
+    /// Each vertex's position in `vertices`, or `usize::MAX`.
+    local: Vec<usize>,
+    /// How much of the matcher's log it has taken in.
+    consumed: usize,
+    /// Some edge's weight (completion left out) was not positive.
+    unrepresentable: bool,
+    matching: Box<dyn std::any::Any>,
 }
 
 /// The bracket being paired, for solving on its players only.
@@ -346,61 +368,59 @@ impl<'a> Dutch<'a> {
             },
             global,
             m: Matcher::new(n),
-            hint: vec![None; n],
             region: None,
+            epoch: 0,
+            warm_region: None,
+            warm_all: None,
         }
-    }
-
-    fn hint_value(hint: &[Option<usize>], a: usize, b: usize) -> u64 {
-        u64::from(hint[a] == Some(b) || hint[b] == Some(a))
     }
 
     /// A maximum-weight matching: each vertex's partner, itself if unpaired.
     fn solve(&mut self) -> Vec<usize> {
-        let mate = match self.solve_region() {
+        match self.solve_region() {
             Some(m) => m,
             None => self.solve_all(),
-        };
-        for (v, &m) in mate.iter().enumerate() {
-            self.hint[v] = Some(m);
         }
-        mate
     }
 
     fn solve_all(&mut self) -> Vec<usize> {
         let n = self.sorted.len();
-        let live: Vec<usize> = (0..n).filter(|&v| self.m.fixed(v).is_none()).collect();
-        let (local, _) = self.solve_encoded(&live, true);
+        let all: Vec<usize> = (0..n).collect();
+        let (local, _) = self.solve_encoded(&all, true, false);
         let mut mate: Vec<usize> = (0..n).map(|v| self.m.fixed(v).unwrap_or(v)).collect();
-        for (i, &a) in live.iter().enumerate() {
-            if let Some(j) = local[i] {
-                mate[a] = live[j];
+        for (i, &a) in all.iter().enumerate() {
+            if let Some(j) = local[i]
+                && self.m.fixed(a).is_none()
+            {
+                mate[a] = all[j];
             }
         }
         mate
     }
 
-    /// Solves on `vertices` with the narrowest integer that holds the weights
-    /// of the bracket's layout; with `completion` false the completion field
-    /// is left out, and the flag returned says whether every edge kept a
-    /// positive weight.
+    /// Solves on `vertices` (fixed ones left out) with the narrowest integer
+    /// that holds the weights of the bracket's layout; with `completion`
+    /// false the completion field is left out, and the flag returned says
+    /// whether every edge kept a positive weight. The matching of the last
+    /// solve on the same vertices and layout is repaired, not solved anew.
     fn solve_encoded(
         &mut self,
         vertices: &[usize],
         completion: bool,
+        region: bool,
     ) -> (Vec<Option<usize>>, bool) {
-        let bits = self.enc.layout.total_bits() + self.enc.lex_bits + 2;
+        let bits = self.enc.layout.total_bits() + LEX_BITS + 2;
         match bits {
-            0..=126 => self.solve_as::<i128>(vertices, completion),
-            127..=190 => self.solve_as::<Wide<3>>(vertices, completion),
-            191..=254 => self.solve_as::<Wide<4>>(vertices, completion),
-            255..=318 => self.solve_as::<Wide<5>>(vertices, completion),
-            319..=382 => self.solve_as::<Wide<6>>(vertices, completion),
-            383..=510 => self.solve_as::<Wide<8>>(vertices, completion),
-            511..=766 => self.solve_as::<Wide<12>>(vertices, completion),
-            767..=1022 => self.solve_as::<Wide<16>>(vertices, completion),
-            1023..=2046 => self.solve_as::<Wide<32>>(vertices, completion),
-            _ => self.solve_as::<Wide<64>>(vertices, completion),
+            0..=126 => self.solve_as::<i128>(vertices, completion, region),
+            127..=190 => self.solve_as::<Wide<3>>(vertices, completion, region),
+            191..=254 => self.solve_as::<Wide<4>>(vertices, completion, region),
+            255..=318 => self.solve_as::<Wide<5>>(vertices, completion, region),
+            319..=382 => self.solve_as::<Wide<6>>(vertices, completion, region),
+            383..=510 => self.solve_as::<Wide<8>>(vertices, completion, region),
+            511..=766 => self.solve_as::<Wide<12>>(vertices, completion, region),
+            767..=1022 => self.solve_as::<Wide<16>>(vertices, completion, region),
+            1023..=2046 => self.solve_as::<Wide<32>>(vertices, completion, region),
+            _ => self.solve_as::<Wide<64>>(vertices, completion, region),
         }
     }
 
@@ -408,34 +428,109 @@ impl<'a> Dutch<'a> {
         &mut self,
         vertices: &[usize],
         completion: bool,
+        region: bool,
     ) -> (Vec<Option<usize>>, bool) {
-        let p = self.enc.layout.hint_bits();
-        let (hint, enc) = (&self.hint, &self.enc);
-        let mut representable = true;
-        let local = self.m.solve_on::<W>(vertices, |a, b, r| {
-            let w = enc.encode::<W>(a, b, r, completion);
-            if w <= W::ZERO {
-                representable = false;
+        let slot = if region {
+            self.warm_region.take()
+        } else {
+            self.warm_all.take()
+        };
+        let (enc, m) = (&self.enc, &self.m);
+        let mut unrepresentable = false;
+        let mut weigh = |a: usize, b: usize| -> W {
+            let r = m.get(a, b);
+            if r.is_none() || m.fixed(a).is_some() || m.fixed(b).is_some() {
                 return W::ZERO;
             }
-            let lex = enc.lex::<W>(a, b);
-            (w.shl(enc.lex_bits) + lex)
-                .shl(p)
-                .add_u64(Self::hint_value(hint, a, b))
+            let w = enc.encode::<W>(a, b, r, completion);
+            if w <= W::ZERO {
+                unrepresentable = true;
+                return W::ZERO;
+            }
+            w.shl(LEX_BITS) + enc.lex::<W>(a, b)
+        };
+        let reusable = slot.filter(|w| {
+            w.epoch == self.epoch
+                && w.completion == completion
+                && w.vertices == vertices
+                && w.matching.is::<WarmMatching<W>>()
         });
+        let mut warm = match reusable {
+            Some(mut warm) => {
+                let (changes, end) = m.changes_since(warm.consumed);
+                let local = &warm.local;
+                let Some(matching) = warm.matching.downcast_mut::<WarmMatching<W>>() else {
+                    unreachable!("checked above")
+                };
+                for &c in changes {
+                    match c {
+                        Change::Edge(a, b) => {
+                            let (la, lb) = (local[a], local[b]);
+                            if la != usize::MAX && lb != usize::MAX {
+                                matching.set(la, lb, weigh(a, b));
+                            }
+                        }
+                        Change::Row(a) => {
+                            let la = local[a];
+                            if la != usize::MAX {
+                                for (lb, &b) in vertices.iter().enumerate() {
+                                    if lb != la {
+                                        matching.set(la, lb, weigh(a, b));
+                                    }
+                                }
+                            }
+                        }
+                        Change::Fixed(a) => {
+                            if local[a] != usize::MAX {
+                                matching.remove(local[a]);
+                            }
+                        }
+                    }
+                }
+                warm.consumed = end;
+                warm
+            }
+            None => {
+                let mut local = vec![usize::MAX; self.sorted.len()];
+                for (i, &v) in vertices.iter().enumerate() {
+                    local[v] = i;
+                }
+                let mut matching = WarmMatching::<W>::new(vertices.len());
+                matching.cold(|i, j| weigh(vertices[i], vertices[j]));
+                for (i, &v) in vertices.iter().enumerate() {
+                    if m.fixed(v).is_some() {
+                        matching.remove(i);
+                    }
+                }
+                Warm {
+                    epoch: self.epoch,
+                    completion,
+                    vertices: vertices.to_vec(),
+                    local,
+                    consumed: m.changes_since(0).1,
+                    unrepresentable: false,
+                    matching: Box::new(matching),
+                }
+            }
+        };
+        warm.unrepresentable |= unrepresentable;
+        let Some(matching) = warm.matching.downcast_mut::<WarmMatching<W>>() else {
+            unreachable!("built above")
+        };
+        let local = matching.mates();
+        let representable = !warm.unrepresentable;
+        if region {
+            self.warm_region = Some(warm);
+        } else {
+            self.warm_all = Some(warm);
+        }
         (local, representable)
     }
 
     /// Solves on the bracket and the next score group only (see [`Region`]).
     fn solve_region(&mut self) -> Option<Vec<usize>> {
-        let region = self.region.as_ref()?;
-        let upper: Vec<usize> = region
-            .upper
-            .iter()
-            .copied()
-            .filter(|&v| self.m.fixed(v).is_none())
-            .collect();
-        let (local, representable) = self.solve_encoded(&upper, false);
+        let upper: Vec<usize> = self.region.as_ref()?.upper.clone();
+        let (local, representable) = self.solve_encoded(&upper, false, true);
         if !representable {
             return None;
         }
@@ -443,6 +538,9 @@ impl<'a> Dutch<'a> {
         let mut mate: Vec<usize> = (0..n).map(|v| self.m.fixed(v).unwrap_or(v)).collect();
         let mut left = Vec::new();
         for (i, &a) in upper.iter().enumerate() {
+            if self.m.fixed(a).is_some() {
+                continue;
+            }
             match local[i] {
                 Some(j) => mate[a] = upper[j],
                 None => left.push(a),
@@ -541,19 +639,17 @@ impl<'a> Dutch<'a> {
     /// candidate unpaired where it can (the completion field alone); two
     /// players above `lower_start` never meet here.
     fn cardinality_matching(&self, vertices: &[usize], lower_start: usize) -> Vec<Option<usize>> {
-        let m = vertices.len();
         let nb = &self.enc.not_bye_candidate;
-        let mut w = vec![0i32; m * m];
-        for i in 0..m {
-            for j in i + 1..m {
-                let (a, b) = (vertices[i], vertices[j]);
-                if (a < lower_start && b < lower_start) || !self.compatible(a, b) {
-                    continue;
-                }
-                w[i * m + j] = 1 + (nb[a] + nb[b]) as i32;
+        let mut matching = WarmMatching::<i64>::new(vertices.len());
+        matching.cold(|i, j| {
+            let (a, b) = (vertices[i], vertices[j]);
+            if (a < lower_start && b < lower_start) || !self.compatible(a, b) {
+                0
+            } else {
+                1 + (nb[a] + nb[b]) as i64
             }
-        }
-        let local = integer_blossom::max_weight_matching(&w, m);
+        });
+        let local = matching.mates();
         let mut out = vec![None; self.sorted.len()];
         for (i, &a) in vertices.iter().enumerate() {
             out[a] = local[i].map(|j| vertices[j]);
@@ -603,20 +699,16 @@ impl<'a> Dutch<'a> {
             };
             let low_bits = weights::bits(n as u64 / 2 + 1);
             let mid_bits = weights::bits(2 * n as u64 * groups.len() as u64 + 1);
-            let mut w = vec![0i64; n * n];
-            for p in 0..n {
-                for o in 0..p {
-                    if !self.compatible(p, o) {
-                        continue;
-                    }
-                    let c =
-                        1 + i64::from(!self.e(p).bye_eligible) + i64::from(!self.e(o).bye_eligible);
-                    let ranks = group_of(self.score(p)) + group_of(self.score(o));
-                    w[o * n + p] =
-                        (((c << mid_bits) + ranks) << low_bits) + i64::from(self.score(p) >= top);
+            let mut matching = WarmMatching::<i64>::new(n);
+            matching.cold(|o, p| {
+                if !self.compatible(p, o) {
+                    return 0;
                 }
-            }
-            let local = integer_blossom::max_weight_matching(&w, n);
+                let c = 1 + i64::from(!self.e(p).bye_eligible) + i64::from(!self.e(o).bye_eligible);
+                let ranks = group_of(self.score(p)) + group_of(self.score(o));
+                (((c << mid_bits) + ranks) << low_bits) + i64::from(self.score(p) >= top)
+            });
+            let local = matching.mates();
             (0..n).map(|v| local[v].unwrap_or(v)).collect()
         };
         let mate = first_mate;
@@ -697,6 +789,7 @@ impl<'a> Dutch<'a> {
             // that counts scores joins two of these players.
             let scores: Vec<u32> = pbi.iter().map(|&v| self.score(v)).collect();
             self.enc.layout = self.global.with_scores(&scores);
+            self.epoch += 1;
             if self.enc.layout.total_bits() > 4094 {
                 return Err(Stop::TooLarge);
             }
@@ -943,7 +1036,7 @@ impl<'a> Dutch<'a> {
                 .filter(|&v| forward(&mate, v))
                 .collect();
             let digit = weights::bits(remainder.len() as u64 + 1);
-            let chunk = (192 / digit).max(1) as usize;
+            let chunk = (LEX_BITS / digit).max(1) as usize;
             for (pos, &oi) in remainder.iter().enumerate() {
                 self.enc.lex_rank[pbi[oi]] = (remainder.len() - pos) as u64;
             }
@@ -955,7 +1048,6 @@ impl<'a> Dutch<'a> {
                 .map(|(k, &oi)| (pbi[oi], k))
                 .collect();
             let mut next = 0;
-            let mut hinted = false;
             while next < s1.len() {
                 while next < s1.len() {
                     let pv = s1[next];
@@ -984,25 +1076,10 @@ impl<'a> Dutch<'a> {
                 if next == s1.len() {
                     break;
                 }
-                // Once: prefer S1 and S2 in order among equal matchings, so
-                // that the check above settles most players.
-                if !hinted {
-                    hinted = true;
-                    let rest2: Vec<usize> = remainder
-                        .iter()
-                        .map(|&oi| pbi[oi])
-                        .filter(|&v| !matched[v] && !s1.contains(&v))
-                        .collect();
-                    for (&a, &b) in s1[next..].iter().zip(&rest2) {
-                        self.hint[a] = Some(b);
-                        self.hint[b] = Some(a);
-                    }
-                    mate = self.solve();
-                    continue;
-                }
                 let part = &s1[next..(next + chunk).min(s1.len())];
                 for (slot, &pv) in part.iter().enumerate() {
                     self.enc.lex_slot[pv] = Some((part.len() - 1 - slot) as u32);
+                    self.m.touch(pv);
                 }
                 self.enc.lex_digit = digit;
                 self.enc.lex_bits = digit * part.len() as u32;

@@ -101,11 +101,6 @@ impl Layout {
         below
     }
 
-    /// Bits for a tie-breaking hint below every criterion (see `Dutch::hint`).
-    pub fn hint_bits(&self) -> u32 {
-        bits(self.players as u64 + 1)
-    }
-
     /// Bits of the whole weight summed over a matching, with room for the
     /// solver's doubled duals.
     pub fn total_bits(&self) -> u32 {
@@ -113,7 +108,7 @@ impl Layout {
         let top = bits(3 * self.players as u64 + 3);
         // The first (bye) weights put the score shifts above a G field.
         let first = s + g + bits(2 * u64::from(s) * self.players as u64 + 1);
-        top + self.completion_shift().max(first) + self.hint_bits() + 4
+        top + self.completion_shift().max(first) + 4
     }
 }
 

@@ -34,8 +34,23 @@ impl EdgeWeight for i128 {
 }
 
 /// A signed integer of `N` little-endian 64-bit limbs in two's complement.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 pub struct Wide<const N: usize>([u64; N]);
+
+// By hand: the derived comparison calls `memcmp`, which dominated the
+// matcher's profile.
+impl<const N: usize> PartialEq for Wide<N> {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        let mut diff = 0u64;
+        for i in 0..N {
+            diff |= self.0[i] ^ other.0[i];
+        }
+        diff == 0
+    }
+}
+
+impl<const N: usize> Eq for Wide<N> {}
 
 impl<const N: usize> Wide<N> {
     fn is_negative(&self) -> bool {
@@ -74,6 +89,7 @@ impl<const N: usize> std::fmt::Debug for Wide<N> {
 }
 
 impl<const N: usize> Ord for Wide<N> {
+    #[inline(always)]
     fn cmp(&self, other: &Self) -> Ordering {
         let top = (self.0[N - 1] as i64).cmp(&(other.0[N - 1] as i64));
         if top != Ordering::Equal {
@@ -97,6 +113,7 @@ impl<const N: usize> PartialOrd for Wide<N> {
 
 impl<const N: usize> Add for Wide<N> {
     type Output = Self;
+    #[inline(always)]
     fn add(self, rhs: Self) -> Self {
         let mut out = [0u64; N];
         let mut carry = false;
@@ -112,6 +129,7 @@ impl<const N: usize> Add for Wide<N> {
 
 impl<const N: usize> Sub for Wide<N> {
     type Output = Self;
+    #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
         let mut out = [0u64; N];
         let mut borrow = false;
