@@ -124,7 +124,13 @@ impl BotChoice {
     }
 }
 
-type MakeTable = fn(TableConfig) -> Result<Box<dyn AnyTable>, String>;
+/// Builds a table of one game by replaying a log (empty: a new table), handing
+/// each entry's index and events to the callback.
+type MakeTable = fn(
+    TableConfig,
+    &[LogEntry],
+    &mut dyn FnMut(usize, Vec<Event>),
+) -> Result<Box<dyn AnyTable>, String>;
 
 /// Everything the server and its clients know of one game.
 #[derive(Clone, Serialize)]
@@ -231,7 +237,19 @@ impl Descriptor {
     /// A new table of this game. An entry whose seat count is not the game's
     /// makes none.
     pub fn new_table(&self, config: TableConfig) -> Result<Box<dyn AnyTable>, String> {
-        let table = (self.make)(config)?;
+        self.replay(config, &[], &mut |_, _| {})
+    }
+
+    /// A table of this game rebuilt from its log ([`Table::replay_with`], the one
+    /// replay: a restart and a rebuild after a store failure both go through it);
+    /// `each` gets every entry's index and the events it gave.
+    pub fn replay(
+        &self,
+        config: TableConfig,
+        log: &[LogEntry],
+        each: &mut dyn FnMut(usize, Vec<Event>),
+    ) -> Result<Box<dyn AnyTable>, String> {
+        let table = (self.make)(config, log, each)?;
         if table.seats() != self.seats {
             return Err(format!(
                 "the registry gives {} {} seats; its game has {}",
@@ -457,14 +475,22 @@ mod builtin {
     }
 }
 
-fn make<G, B>(config: TableConfig) -> Result<Box<dyn AnyTable>, String>
+fn make<G, B>(
+    config: TableConfig,
+    log: &[LogEntry],
+    each: &mut dyn FnMut(usize, Vec<Event>),
+) -> Result<Box<dyn AnyTable>, String>
 where
     G: Game,
     G::View: Send + 'static,
     B: ComputerPlayers<G>,
 {
     Ok(Box::new(Hosted::<G, B> {
-        table: Table::new(config)?,
+        table: Table::replay_with(config, log, each).map_err(|e| match e {
+            // A new table's refusal reads as before: the config's own message.
+            qiyuan_table::ReplayError::Config(message) => message,
+            refused => refused.to_string(),
+        })?,
         bots: PhantomData,
     }))
 }
@@ -477,8 +503,6 @@ pub trait AnyTable: Send + Sync {
     /// of the operating system's random source on offer (see
     /// [`Table::apply_with`]).
     fn apply(&mut self, cmd: Command, now: Millis) -> Result<Vec<Event>, TableRefusal>;
-    /// Applies a stored log entry (a replay), with the secret it dealt from.
-    fn apply_entry(&mut self, entry: &LogEntry) -> Result<Vec<Event>, TableRefusal>;
     /// A spectator comes or goes: live only, nothing logged, no new version.
     fn watch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal>;
     fn unwatch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal>;
@@ -522,9 +546,6 @@ where
     fn apply(&mut self, cmd: Command, now: Millis) -> Result<Vec<Event>, TableRefusal> {
         let secret = if G::RANDOM { fresh_secret() } else { None };
         self.table.apply_with(cmd, now, secret)
-    }
-    fn apply_entry(&mut self, entry: &LogEntry) -> Result<Vec<Event>, TableRefusal> {
-        self.table.apply_entry(entry)
     }
     fn watch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal> {
         self.table.watch(user)
