@@ -35,7 +35,7 @@ use crate::registry::{AnyTable, BotChoice};
 pub const PREFIX: &str = "bot:";
 
 /// A bot's strength, as the protocol names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
     /// Rule-based.

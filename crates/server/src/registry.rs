@@ -26,7 +26,7 @@ use crate::bots::Level;
 
 /// A game's record format: the file extension of `/game/{id}.{ext}` and the
 /// media type it is served as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct RecordFormat {
     pub extension: &'static str,
     pub mime: &'static str,
@@ -51,7 +51,7 @@ impl RecordFormat {
 }
 
 /// A clock preset a game offers, with its label in both languages.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct TimePreset {
     /// A short name, unique within the game (`quick`, `match`, `blitz`, ...).
     pub key: &'static str,
@@ -83,7 +83,7 @@ impl TimePreset {
 }
 
 /// How a game's ratings are pooled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum RatingPools {
     /// One pool for the game (`xiangqi`).
@@ -133,13 +133,14 @@ type MakeTable = fn(
 ) -> Result<Box<dyn AnyTable>, String>;
 
 /// Everything the server and its clients know of one game.
-#[derive(Clone, Serialize)]
+#[derive(Clone, Serialize, ts_rs::TS)]
 pub struct Descriptor {
     /// The name the lobby, the protocol and the records use (the rules crate's
     /// `Game::NAME`).
     pub name: &'static str,
     pub seats: u8,
-    /// The phases a client shows, in order.
+    /// The phases a client shows, in order (`qiyuan_game::Phase`, by name).
+    #[ts(type = "Array<string>")]
     pub phases: Vec<Phase>,
     pub record: RecordFormat,
     /// Whether some viewers are kept from some information (Doudizhu's hands):

@@ -5,12 +5,12 @@
 
 use qiyuan_game::Seat;
 use qiyuan_table::{Command, TableRefusal, TableRefusalKind};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Conn;
 use super::actor::Live;
 use crate::error::ApiError;
-use crate::protocol::{self, TableAct};
+use crate::protocol::{Ack, ServerMsg, TableAct};
 use crate::registry::AnyTable;
 
 impl Live {
@@ -23,18 +23,14 @@ impl Live {
         req: Option<Value>,
         expect: Option<Seat>,
     ) {
-        match self.try_act(&conn, act, expect).await {
-            Ok(v) => {
-                conn.send(protocol::out(
-                    "ack",
-                    json!({"table": self.id, "v": v}),
-                    req.as_ref(),
-                ));
-            }
-            Err(err) => {
-                conn.send(protocol::error(&err, Some(&self.id), req.as_ref()));
-            }
-        }
+        let reply = match self.try_act(&conn, act, expect).await {
+            Ok(v) => ServerMsg::Ack(Ack::Version {
+                table: self.id.clone(),
+                v,
+            }),
+            Err(err) => ServerMsg::error(&err, Some(&self.id)),
+        };
+        conn.reply(&reply, req.as_ref());
     }
 
     async fn try_act(

@@ -7,25 +7,16 @@ use std::collections::HashMap;
 
 use axum::extract::ws::Utf8Bytes;
 use qiyuan_game::Viewer;
-use serde::Serialize;
 use serde_json::Value;
 
 use super::{Conn, ConnId, now};
-use crate::protocol;
+use crate::protocol::ServerMsg;
+pub(super) use crate::protocol::out::Batch;
+use crate::protocol::out::{EventMsg, SyncMsg};
 use crate::registry::AnyTable;
 
 /// How many event batches a table keeps for clients that resume.
 pub(super) const MAX_HISTORY: usize = 4096;
-
-/// One batch of events, as broadcast: the version before and after.
-#[derive(Debug, Clone, Serialize)]
-pub(super) struct Batch {
-    pub(super) from: u64,
-    pub(super) v: u64,
-    pub(super) events: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) ratings: Option<Value>,
-}
 
 /// A table's subscribers and history.
 #[derive(Default)]
@@ -85,12 +76,12 @@ impl Fanout {
             let text = cache
                 .entry(viewer)
                 .or_insert_with(|| {
-                    let mut d = serde_json::to_value(batch).unwrap_or(Value::Null);
-                    if let Value::Object(map) = &mut d {
-                        map.insert("table".into(), Value::from(id.to_string()));
-                        map.insert("state".into(), table.view(viewer, now));
-                    }
-                    protocol::out("event", d, None).into()
+                    let msg = ServerMsg::Event(EventMsg {
+                        table: id.to_string(),
+                        batch: batch.clone(),
+                        state: table.view(viewer, now),
+                    });
+                    msg.encode(None).into()
                 })
                 .clone();
             if !conn.send(text) {
@@ -115,23 +106,28 @@ impl Fanout {
     ) {
         let v = table.version();
         let viewer = viewer_of(table, &conn);
-        let (events, complete) = match since {
+        let (batches, complete) = match since {
             Some(since) if since <= v => {
-                let missed: Vec<&Batch> = self.history.iter().filter(|b| b.v > since).collect();
+                let missed: Vec<Batch> = self
+                    .history
+                    .iter()
+                    .filter(|b| b.v > since)
+                    .cloned()
+                    .collect();
                 let complete = missed.first().is_none_or(|b| b.from <= since);
                 (missed, complete)
             }
             _ => (Vec::new(), since.is_none()),
         };
-        let sync = serde_json::json!({
-            "table": id,
-            "v": v,
-            "since": since,
-            "complete": complete,
-            "batches": events,
-            "state": table.view(viewer, now()),
+        let sync = ServerMsg::Sync(SyncMsg {
+            table: id.to_string(),
+            v,
+            since,
+            complete,
+            batches,
+            state: table.view(viewer, now()),
         });
-        conn.send(protocol::out("sync", sync, req));
+        conn.reply(&sync, req);
         self.subs.insert(conn.id, conn);
     }
 }

@@ -32,7 +32,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::App;
 use crate::error::ApiError;
-use crate::protocol::TableAct;
+use crate::protocol::{ServerMsg, TableAct};
 
 mod acting;
 mod actor;
@@ -52,7 +52,7 @@ use actor::Live;
 pub type ConnId = u64;
 
 /// The user behind a connection.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct UserInfo {
     pub id: i64,
     pub username: String,
@@ -71,6 +71,11 @@ impl Conn {
     /// Queues a message; a socket too slow to take it is dropped by its caller.
     pub fn send(&self, text: impl Into<Utf8Bytes>) -> bool {
         self.tx.try_send(text.into()).is_ok()
+    }
+
+    /// Queues a server message, answering request `id` if given.
+    pub fn reply(&self, msg: &ServerMsg, id: Option<&Value>) -> bool {
+        self.send(msg.encode(id))
     }
 }
 

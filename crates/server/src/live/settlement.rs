@@ -2,17 +2,17 @@
 //! players and their ratings then), and its end (result, record, rating changes,
 //! points) when it ends, or after a restart when the end was not yet written.
 
+use crate::protocol::out::RatingChange;
 use qiyuan_game::{Outcome, SeatResult};
 use qiyuan_store::{Finish, NewGame, Player, PointsChange, RatingRow};
 use qiyuan_table::{Event, Settings};
-use serde_json::{Value, json};
 
 use super::actor::Live;
 
 impl Live {
     /// Writes the stored game rows for games that started or ended in `events`;
     /// returns the rating changes of an ended game.
-    pub(super) async fn game_rows(&mut self, events: &[Event]) -> Option<Value> {
+    pub(super) async fn game_rows(&mut self, events: &[Event]) -> Option<Vec<RatingChange>> {
         let mut ratings = None;
         for event in events {
             match event {
@@ -116,7 +116,11 @@ impl Live {
         Ok(())
     }
 
-    async fn ended(&mut self, outcome: &Outcome, rated: bool) -> anyhow::Result<Option<Value>> {
+    async fn ended(
+        &mut self,
+        outcome: &Outcome,
+        rated: bool,
+    ) -> anyhow::Result<Option<Vec<RatingChange>>> {
         let Some(gs) = self.table.state().game.clone() else {
             return Ok(None);
         };
@@ -182,17 +186,17 @@ impl Live {
                     games: change.after.games,
                     updated_at: at,
                 });
-                out.push(json!({
-                    "seat": seat,
-                    "user": user.username,
-                    "pool": pool,
-                    "before": change.before.shown(),
-                    "after": change.after.shown(),
-                    "diff": change.diff,
-                    "provisional": change.after.provisional(),
-                }));
+                out.push(RatingChange {
+                    seat,
+                    user: user.username.clone(),
+                    pool: pool.clone(),
+                    before: change.before.shown(),
+                    after: change.after.shown(),
+                    diff: change.diff,
+                    provisional: change.after.provisional(),
+                });
             }
-            changes = Some(Value::from(out));
+            changes = Some(out);
         }
         // Points (积分) for life, where the game keeps them: each account seat
         // whose result counted adds the hand's points (an escaped farmer's partner
