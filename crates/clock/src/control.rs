@@ -15,6 +15,7 @@ pub const DAY: Millis = 24 * 60 * MINUTE;
 /// time and loses (or draws, where the game says so); the moment a seat flags is
 /// always `elapsed >= limit`, so a move made exactly on the deadline is too late.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TimeControl {
     /// No clock at all.

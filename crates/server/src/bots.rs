@@ -48,7 +48,7 @@ pub const PREFIX: &str = "bot:";
 /// One strength of a game's computer players, as the protocol names it: the
 /// game's registry entry lists them ([`crate::registry::ComputerPlayers::LEVELS`]),
 /// and the operator's external engines add theirs (see [`crate::engines`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct BotLevel {
     /// The protocol's name (`basic`, `strong`, `1` … `8`, `stockfish`): letters,
     /// digits, `_` and `.`.

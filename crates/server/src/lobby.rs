@@ -7,16 +7,15 @@ use std::sync::{Arc, Mutex};
 use axum::extract::ws::Utf8Bytes;
 use qiyuan_table::{Command, Settings, Status, TimeControl};
 use serde::Serialize;
-use serde_json::json;
 use tokio::sync::{broadcast, oneshot};
 
 use crate::App;
 use crate::error::ApiError;
 use crate::live::{self, Conn, ConnId, TableMsg};
-use crate::protocol::{self, Seek};
+use crate::protocol::{Seek, ServerMsg};
 
 /// A table as the lobby lists it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct TableSummary {
     pub id: String,
     pub game: String,
@@ -30,7 +29,7 @@ pub struct TableSummary {
     pub invite: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct SeatSummary {
     pub user: Option<String>,
     pub connected: bool,
@@ -86,9 +85,8 @@ impl Lobby {
             return;
         }
         if room.tx.receiver_count() > 0 {
-            let _ = room
-                .tx
-                .send(protocol::out("lobby.table", &summary, None).into());
+            let msg = ServerMsg::LobbyTable(summary.clone());
+            let _ = room.tx.send(msg.encode(None).into());
         }
         room.tables.insert(summary.id.clone(), summary);
     }
@@ -100,9 +98,11 @@ impl Lobby {
             && room.tables.remove(id).is_some()
             && room.tx.receiver_count() > 0
         {
-            let _ = room
-                .tx
-                .send(protocol::out("lobby.gone", json!({"game": game, "id": id}), None).into());
+            let msg = ServerMsg::LobbyGone {
+                game: game.to_string(),
+                id: id.to_string(),
+            };
+            let _ = room.tx.send(msg.encode(None).into());
         }
     }
 
@@ -226,11 +226,12 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
         .map_err(|_| ApiError::internal("table task gone"))?
         .map_err(ApiError::internal)?;
     for (seat, c) in players.iter().enumerate() {
-        c.send(protocol::out(
-            "paired",
-            json!({"table": handle.id, "game": seek.game, "seat": seat}),
-            None,
-        ));
+        let paired = ServerMsg::Paired {
+            table: handle.id.clone(),
+            game: seek.game.clone(),
+            seat,
+        };
+        c.send(paired.encode(None));
         let _ = handle
             .tx
             .send(TableMsg::Watch {

@@ -5,11 +5,15 @@
 
 use qiyuan_game::{Claim, Seat};
 use qiyuan_table::{Settings, TimeControl};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::ApiError;
+
+pub mod out;
+
+pub use out::{Ack, ServerMsg};
 
 /// The protocol's version, sent in `hello`.
 pub const VERSION: u32 = 1;
@@ -307,6 +311,19 @@ pub fn parse(text: &str) -> Result<Request, (ApiError, Option<Value>)> {
     })
 }
 
+/// Every client message type that is not a table command.
+pub const CLIENT_TYPES: &[&str] = &[
+    "ping",
+    "lobby.subscribe",
+    "lobby.unsubscribe",
+    "create",
+    "seek",
+    "seek.cancel",
+    "watch",
+    "unwatch",
+    "play_computer",
+];
+
 /// Every table command's type name.
 pub const TABLE_TYPES: &[&str] = &[
     "sit",
@@ -391,41 +408,9 @@ fn data<T: DeserializeOwned>(d: &Value) -> Result<T, ApiError> {
     T::deserialize(d).map_err(|e| ApiError::bad_request("bad_message", e.to_string()))
 }
 
-/// A server message, serialised once and sent to one or many sockets.
-#[derive(Debug, Serialize)]
-pub struct Out<'a, D: Serialize> {
-    pub t: &'a str,
-    pub d: D,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id: Option<&'a Value>,
-}
-
-/// Serialises a server message.
-pub fn out<D: Serialize>(t: &str, d: D, id: Option<&Value>) -> String {
-    serde_json::to_string(&Out { t, d, id }).unwrap_or_else(|_| {
-        r#"{"t":"error","d":{"code":"internal","message":"unserialisable message"}}"#.into()
-    })
-}
-
-/// An `error` message.
+/// An `error` message, serialised (see [`ServerMsg::error`]).
 pub fn error(err: &ApiError, table: Option<&str>, id: Option<&Value>) -> String {
-    crate::metrics::count_error(err.code);
-    #[derive(Serialize)]
-    struct E<'a> {
-        code: &'a str,
-        message: &'a str,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        table: Option<&'a str>,
-    }
-    out(
-        "error",
-        E {
-            code: err.code,
-            message: &err.message,
-            table,
-        },
-        id,
-    )
+    ServerMsg::error(err, table).encode(id)
 }
 
 #[cfg(test)]

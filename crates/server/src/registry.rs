@@ -29,7 +29,7 @@ use crate::engines::{EnginePosition, Protocol};
 
 /// A game's record format: the file extension of `/game/{id}.{ext}` and the
 /// media type it is served as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct RecordFormat {
     pub extension: &'static str,
     pub mime: &'static str,
@@ -54,7 +54,7 @@ impl RecordFormat {
 }
 
 /// A clock preset a game offers, with its label in both languages.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct TimePreset {
     /// A short name, unique within the game (`quick`, `match`, `blitz`, ...).
     pub key: &'static str,
@@ -86,7 +86,7 @@ impl TimePreset {
 }
 
 /// How a game's ratings are pooled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum RatingPools {
     /// One pool for the game (`xiangqi`).
@@ -188,10 +188,16 @@ impl BotChoice {
     }
 }
 
-type MakeTable = fn(TableConfig) -> Result<Box<dyn AnyTable>, String>;
+/// Builds a table of one game by replaying a log (empty: a new table), handing
+/// each entry's index and events to the callback.
+type MakeTable = fn(
+    TableConfig,
+    &[LogEntry],
+    &mut dyn FnMut(usize, Vec<Event>),
+) -> Result<Box<dyn AnyTable>, String>;
 
 /// Everything the server and its clients know of one game.
-#[derive(Clone, Serialize)]
+#[derive(Clone, Serialize, ts_rs::TS)]
 pub struct Descriptor {
     /// The name the lobby, the protocol and the records use (the rules crate's
     /// `Game::NAME`).
@@ -199,6 +205,7 @@ pub struct Descriptor {
     pub seats: u8,
     /// The phases a client shows, in order: the game's own
     /// ([`Game::Phase`]), by name.
+    #[ts(type = "Array<string>")]
     pub phases: Vec<&'static str>,
     /// The sides' names by seat (`white`, `black`), where the game has sides;
     /// `play_computer` takes them as colours.
@@ -325,7 +332,19 @@ impl Descriptor {
     /// A new table of this game. An entry whose seat count is not the game's
     /// makes none.
     pub fn new_table(&self, config: TableConfig) -> Result<Box<dyn AnyTable>, String> {
-        let table = (self.make)(config)?;
+        self.replay(config, &[], &mut |_, _| {})
+    }
+
+    /// A table of this game rebuilt from its log ([`Table::replay_with`], the one
+    /// replay: a restart and a rebuild after a store failure both go through it);
+    /// `each` gets every entry's index and the events it gave.
+    pub fn replay(
+        &self,
+        config: TableConfig,
+        log: &[LogEntry],
+        each: &mut dyn FnMut(usize, Vec<Event>),
+    ) -> Result<Box<dyn AnyTable>, String> {
+        let table = (self.make)(config, log, each)?;
         if table.seats() != self.seats {
             return Err(format!(
                 "the registry gives {} {} seats; its game has {}",
@@ -566,14 +585,22 @@ mod builtin {
     }
 }
 
-fn make<G, B>(config: TableConfig) -> Result<Box<dyn AnyTable>, String>
+fn make<G, B>(
+    config: TableConfig,
+    log: &[LogEntry],
+    each: &mut dyn FnMut(usize, Vec<Event>),
+) -> Result<Box<dyn AnyTable>, String>
 where
     G: Game,
     G::View: Send + 'static,
     B: ComputerPlayers<G>,
 {
     Ok(Box::new(Hosted::<G, B> {
-        table: Table::new(config).map_err(|e| e.to_string())?,
+        table: Table::replay_with(config, log, each).map_err(|e| match e {
+            // A new table's refusal reads as before: the config's own message.
+            qiyuan_table::ReplayError::Config(message) => message.to_string(),
+            refused => refused.to_string(),
+        })?,
         bots: PhantomData,
     }))
 }
@@ -586,8 +613,6 @@ pub trait AnyTable: Send + Sync {
     /// of the operating system's random source on offer (see
     /// [`Table::apply_with`]).
     fn apply(&mut self, cmd: Command, now: Millis) -> Result<Vec<Event>, TableRefusal>;
-    /// Applies a stored log entry (a replay), with the secret it dealt from.
-    fn apply_entry(&mut self, entry: &LogEntry) -> Result<Vec<Event>, TableRefusal>;
     /// A spectator comes or goes: live only, nothing logged, no new version.
     fn watch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal>;
     fn unwatch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal>;
@@ -632,9 +657,6 @@ where
     fn apply(&mut self, cmd: Command, now: Millis) -> Result<Vec<Event>, TableRefusal> {
         let secret = if G::RANDOM { fresh_secret() } else { None };
         self.table.apply_with(cmd, now, secret)
-    }
-    fn apply_entry(&mut self, entry: &LogEntry) -> Result<Vec<Event>, TableRefusal> {
-        self.table.apply_entry(entry)
     }
     fn watch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal> {
         self.table.watch(user)

@@ -14,7 +14,7 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::task::JoinHandle;
 
@@ -22,7 +22,8 @@ use crate::App;
 use crate::auth;
 use crate::error::{ApiError, Query};
 use crate::live::{self, Conn, TableMsg, UserInfo};
-use crate::protocol::{self, ClientMsg, Request};
+use crate::protocol::out::{Hello, LobbyPage};
+use crate::protocol::{self, Ack, ClientMsg, Request, ServerMsg};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -229,17 +230,14 @@ async fn connection(
         }
         let _ = sink.close().await;
     });
-    conn.send(protocol::out(
-        "hello",
-        json!({
-            "protocol": protocol::VERSION,
-            "user": conn.user,
-            "games": app.games.names(),
-            "game_info": app.games.all(),
-            "server_time": crate::now_ms(),
-        }),
-        None,
-    ));
+    let hello = ServerMsg::Hello(Hello {
+        protocol: protocol::VERSION,
+        user: conn.user.clone(),
+        games: app.games.names().iter().map(|n| n.to_string()).collect(),
+        game_info: app.games.all().to_vec(),
+        server_time: crate::now_ms(),
+    });
+    conn.reply(&hello, None);
 
     let mut session = Session {
         app: app.clone(),
@@ -319,7 +317,7 @@ struct Session {
 
 impl Session {
     fn reply_error(&self, err: &ApiError, id: Option<&Value>) {
-        self.conn.send(protocol::error(err, None, id));
+        self.conn.reply(&ServerMsg::error(err, None), id);
     }
 
     async fn on_text(&mut self, text: &str) {
@@ -345,7 +343,7 @@ impl Session {
                         _ => None,
                     };
                     self.conn
-                        .send(protocol::error(&err, table, req.id.as_ref()));
+                        .reply(&ServerMsg::error(&err, table), req.id.as_ref());
                 }
             }
             Err((err, id)) => self.reply_error(&err, id.as_ref()),
@@ -371,11 +369,10 @@ impl Session {
         let id = req.id.as_ref();
         match &req.msg {
             ClientMsg::Ping => {
-                self.conn.send(protocol::out(
-                    "pong",
-                    json!({"server_time": crate::now_ms()}),
-                    id,
-                ));
+                let pong = ServerMsg::Pong {
+                    server_time: crate::now_ms(),
+                };
+                self.conn.reply(&pong, id);
             }
             ClientMsg::LobbySubscribe { game } => {
                 if self.app.games.get(game).is_none() {
@@ -388,11 +385,12 @@ impl Session {
                     .app
                     .lobby
                     .subscribe(game, self.app.config.lobby_page_size);
-                self.conn.send(protocol::out(
-                    "lobby",
-                    json!({"game": game, "tables": tables, "more": more}),
-                    id,
-                ));
+                let page = ServerMsg::Lobby(LobbyPage {
+                    game: game.clone(),
+                    tables,
+                    more,
+                });
+                self.conn.reply(&page, id);
                 let conn = self.conn.clone();
                 let forward = tokio::spawn(async move {
                     loop {
@@ -415,14 +413,17 @@ impl Session {
                 if let Some(task) = self.lobbies.remove(game) {
                     task.abort();
                 }
-                self.ack(id, json!({"game": game}));
+                self.ack(id, Ack::Game { game: game.clone() });
             }
             ClientMsg::Create(create) => {
                 let user = self.conn.user.clone().ok_or_else(ApiError::unauthorized)?;
                 let handle = crate::api::create_table(&self.app, &user, create.clone()).await?;
                 self.ack(
                     id,
-                    json!({"table": handle.id, "invite": format!("/table/{}", handle.id)}),
+                    Ack::Created {
+                        table: handle.id.clone(),
+                        invite: format!("/table/{}", handle.id),
+                    },
                 );
                 if let Some(seat) = create.seat {
                     self.tables.insert(handle.id.clone());
@@ -441,7 +442,13 @@ impl Session {
             ClientMsg::PlayComputer(play) => {
                 let (handle, seat) =
                     crate::computer::play(&self.app, &self.conn, play.clone()).await?;
-                self.ack(id, json!({"table": handle.id, "seat": seat}));
+                self.ack(
+                    id,
+                    Ack::Seated {
+                        table: handle.id.clone(),
+                        seat: seat.0,
+                    },
+                );
                 self.tables.insert(handle.id.clone());
                 self.send_table(
                     &handle,
@@ -457,14 +464,14 @@ impl Session {
                 match crate::lobby::seek(&self.app, self.conn.clone(), seek.clone()).await? {
                     Some(table) => {
                         self.tables.insert(table.clone());
-                        self.ack(id, json!({"table": table}));
+                        self.ack(id, Ack::Table { table });
                     }
-                    None => self.ack(id, json!({"seeking": true})),
+                    None => self.ack(id, Ack::Seeking { seeking: true }),
                 }
             }
             ClientMsg::SeekCancel => {
                 let cancelled = self.app.lobby.cancel_seeks(self.conn.id);
-                self.ack(id, json!({"cancelled": cancelled}));
+                self.ack(id, Ack::Cancelled { cancelled });
             }
             ClientMsg::Watch { table, since } => {
                 let handle = self.table(table)?;
@@ -484,7 +491,12 @@ impl Session {
                 self.tables.remove(table);
                 self.send_table(&handle, TableMsg::Unwatch { conn: self.conn.id })
                     .await?;
-                self.ack(id, json!({"table": table}));
+                self.ack(
+                    id,
+                    Ack::Table {
+                        table: table.clone(),
+                    },
+                );
             }
             ClientMsg::Table { table, act } => {
                 let handle = self.table(table)?;
@@ -512,8 +524,8 @@ impl Session {
         Ok(())
     }
 
-    fn ack(&self, id: Option<&Value>, d: Value) {
-        self.conn.send(protocol::out("ack", d, id));
+    fn ack(&self, id: Option<&Value>, ack: Ack) {
+        self.conn.reply(&ServerMsg::Ack(ack), id);
     }
 
     /// The socket is gone: tables learn it (a seated player may now be absent),

@@ -11,6 +11,7 @@ use crate::types::{Proposal, Settings, UserId};
 
 /// Where the table is between and during games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// No game yet.

@@ -144,11 +144,22 @@ impl<G: Game> Table<G> {
 
     /// Rebuilds a table from its log.
     pub fn replay(config: TableConfig, log: &[LogEntry]) -> Result<Self, ReplayError> {
+        Self::replay_with(config, log, |_, _| {})
+    }
+
+    /// Rebuilds a table from its log, handing `each` every entry's index and the
+    /// events it gave (a server rebuilds its broadcast history from them).
+    pub fn replay_with(
+        config: TableConfig,
+        log: &[LogEntry],
+        mut each: impl FnMut(usize, Vec<Event>),
+    ) -> Result<Self, ReplayError> {
         let mut table = Table::new(config).map_err(ReplayError::Config)?;
         for (index, entry) in log.iter().enumerate() {
-            table
+            let events = table
                 .apply_entry(entry)
                 .map_err(|refusal| ReplayError::Refused { index, refusal })?;
+            each(index, events);
         }
         Ok(table)
     }

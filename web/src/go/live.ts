@@ -25,11 +25,14 @@ export function liveTable(id: string, h: LiveHandlers): LiveTable {
   sock.onState = (s) => h.onStatus(s);
   sock.onOpen = () => sock.send('watch', { table: id });
   sock.onMessage = (msg) => {
-    const d = (msg.d ?? {}) as J;
-    if (d.table !== undefined && d.table !== id) return;
     if (msg.t === 'sync' || msg.t === 'event') {
-      if (d.state && typeof d.state === 'object') h.onState(d.state as J, Array.isArray(d.events) ? d.events : []);
-    } else if (msg.t === 'error') h.onError(String(d.message ?? 'error'), String(d.code ?? ''));
+      const d = msg.d;
+      if (d.table !== id) return;
+      if (d.state && typeof d.state === 'object') h.onState(d.state as J, msg.t === 'event' ? (msg.d.events as J[]) : []);
+    } else if (msg.t === 'error') {
+      if (msg.d.table !== undefined && msg.d.table !== id) return;
+      h.onError(msg.d.message, msg.d.code);
+    }
   };
   return {
     send: (t, d = {}) => sock.send(t, { table: id, ...d }),

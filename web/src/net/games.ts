@@ -3,29 +3,11 @@
 // quick pairing, computer players. The client keeps no copy of any of it; it is
 // loaded once at start-up, before the first page is drawn.
 import { api } from './api';
-import type { TimeControl } from './model';
+import type { Descriptor, TimeControl, TimePreset } from './generated/protocol';
 
-export interface TimePreset {
-  key: string;
-  zh: string;
-  en: string;
-  time: TimeControl;
-}
-
-export interface GameInfo {
-  name: string;
-  seats: number;
-  phases: string[];
-  record: { extension: string; mime: string };
-  hides_information: boolean;
-  secret_deal: boolean;
-  /** The first is the default time control and quick pairing's. */
-  presets: TimePreset[];
-  rating_pools: 'one' | 'by_speed';
-  bots: string[];
-  /** Whether players keep points (积分) for life from its hands, with a leaderboard. */
-  points?: boolean;
-}
+export type { TimePreset };
+/** A game's registry descriptor, as the server's types define it. */
+export type GameInfo = Descriptor;
 
 let games: GameInfo[] = [];
 

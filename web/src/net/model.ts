@@ -2,6 +2,7 @@
 // adapter (protocol.ts) turns the server's messages into this.
 import type { GameKind } from '../games';
 import { allGames, preset, sameTc } from './games';
+import type { TimeControl } from './generated/protocol';
 
 const MIN = 60_000;
 const SEC = 1000;
@@ -30,14 +31,8 @@ export interface ClockView {
   receivedAt: number;
 }
 
-/** A time control in the server's own form (qiyuan-clock's TimeControl). */
-export type TimeControl =
-  | { kind: 'none' }
-  | { kind: 'qq'; game: number; per_move: number; countdown: number }
-  | { kind: 'fischer'; base: number; increment: number }
-  | { kind: 'byo_yomi'; main: number; periods: number; period: number }
-  | { kind: 'canadian'; main: number; moves: number; period: number }
-  | { kind: 'correspondence'; days: number };
+/** A time control in the server's own form (qiyuan-clock's TimeControl, generated). */
+export type { TimeControl };
 
 export interface ResultView {
   results: string[]; // per seat: win / loss / draw / void

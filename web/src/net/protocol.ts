@@ -1,6 +1,7 @@
 // The adapter between the server's WebSocket protocol (docs/protocol.md) and the
 // client's TableModel. Everything wire-specific lives here.
-import { Socket, type Envelope } from './socket';
+import { Socket } from './socket';
+import type { Envelope, RatingChange, TableSummary as WireSummary } from './generated/protocol';
 import { api } from './api';
 import { quickPairing } from './games';
 import { emptyModel, type ClockView, type Player, type TableActions, type TableModel, type TimeControl } from './model';
@@ -210,7 +211,7 @@ function ratingFor(profile: J | null, game: string): { rating: number; provision
 export function connectTable(id: string, handlers: TableHandlers): TableActions {
   const sock = new Socket('/ws');
   let model: TableModel | null = null;
-  let ratings: J[] | null = null;
+  let ratings: RatingChange[] | null = null;
   const known: J = {};
   const send = (t: string, d: J = {}) => sock.send(t, { table: id, ...d });
 
@@ -221,10 +222,8 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
     if (typeof g.number === 'number') m.gameId = g.number <= 1 ? id : `${id}-${g.number}`;
     if (m.result && ratings) {
       for (const r of ratings) {
-        const seat = num(r.seat, -1);
-        if (seat < 0) continue;
-        m.result.ratingDelta[seat] = typeof r.diff === 'number' ? r.diff : null;
-        m.result.ratingAfter[seat] = typeof r.after === 'number' ? r.after : typeof obj(r.after).rating === 'number' ? num(obj(r.after).rating) : null;
+        m.result.ratingDelta[r.seat] = r.diff;
+        m.result.ratingAfter[r.seat] = r.after;
       }
     }
     for (const s of m.seats) {
@@ -253,26 +252,29 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
   let lastV: number | null = null;
   sock.onOpen = () => sock.send('watch', lastV === null ? { table: id } : { table: id, since: lastV });
   sock.onMessage = (msg: Envelope) => {
-    const d = obj(msg.d);
-    if (d.table !== undefined && d.table !== id) return;
     switch (msg.t) {
-      case 'sync':
-        if (typeof d.v === 'number') lastV = d.v;
+      case 'sync': {
+        const d = msg.d;
+        if (d.table !== id) return;
+        lastV = d.v;
         lastState = d.state;
         publish(d.state);
         return;
+      }
       case 'event': {
-        if (Array.isArray(d.ratings)) {
-          ratings = d.ratings as J[];
+        const d = msg.d;
+        if (d.table !== id) return;
+        if (d.ratings) {
+          ratings = d.ratings;
           // A finished rated game changes ratings: ask again next time.
-          for (const r of ratings) if (typeof r.user === 'string') {
+          for (const r of ratings) {
             ratingCache.delete(r.user);
             delete known[r.user];
           }
         }
-        if (lastV !== null && typeof d.from === 'number' && d.from !== lastV) send('watch', { since: lastV });
-        if (typeof d.v === 'number') lastV = d.v;
-        const events = Array.isArray(d.events) ? (d.events as J[]) : [];
+        if (lastV !== null && d.from !== lastV) send('watch', { since: lastV });
+        lastV = d.v;
+        const events: J[] = d.events;
         if (events.some((e) => e.type === 'started')) ratings = null;
         handlers.onEvents?.(events);
         lastState = d.state;
@@ -280,7 +282,8 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
         return;
       }
       case 'error':
-        handlers.onError(str(d.message) ?? 'error');
+        if (msg.d.table !== undefined && msg.d.table !== id) return;
+        handlers.onError(msg.d.message);
         return;
     }
   };
@@ -323,17 +326,16 @@ export interface LobbyHandlers {
   onError(message: string): void;
 }
 
-function summaryFrom(raw: unknown, game: string): TableSummary {
-  const x = obj(raw);
-  const seats = (Array.isArray(x.seats) ? x.seats : []).map((s) => playerFrom(s && typeof s === 'object' && 'user' in (s as J) ? (s as J).user : s, {}, game as GameKind));
+function summaryFrom(x: WireSummary): TableSummary {
+  const seats = x.seats.map((s) => (s.user === null ? null : { name: s.user }));
   while (seats.length < 2) seats.push(null);
   return {
-    id: str(x.id) ?? '?',
-    game: str(x.game) ?? game,
+    id: x.id,
+    game: x.game,
     seats,
-    spectators: Array.isArray(x.spectators) ? x.spectators.length : num(x.spectators),
-    status: (str(x.status) ?? 'waiting') as TableSummary['status'],
-    timeControl: (x.time ?? obj(x.settings).time ?? null) as TimeControl | null,
+    spectators: x.spectators,
+    status: x.status,
+    timeControl: x.time,
   };
 }
 
@@ -350,32 +352,31 @@ export function connectLobby(game: string, handlers: LobbyHandlers) {
   };
   sock.onOpen = () => sock.send('lobby.subscribe', { game });
   sock.onMessage = (msg) => {
-    const d = obj(msg.d);
     switch (msg.t) {
       case 'lobby': {
         tables.clear();
-        for (const x of Array.isArray(d.tables) ? d.tables : []) {
-          const s = summaryFrom(x, game);
+        for (const x of msg.d.tables) {
+          const s = summaryFrom(x);
           tables.set(s.id, s);
         }
         publish();
         return;
       }
       case 'lobby.table': {
-        const s = summaryFrom(d, game);
+        const s = summaryFrom(msg.d);
         if (s.game === game) tables.set(s.id, s);
         publish();
         return;
       }
       case 'lobby.gone':
-        tables.delete(str(d.id) ?? '');
+        tables.delete(msg.d.id);
         publish();
         return;
       case 'paired':
-        handlers.onPaired(str(d.table) ?? '');
+        handlers.onPaired(msg.d.table);
         return;
       case 'error':
-        handlers.onError(str(d.message) ?? 'error');
+        handlers.onError(msg.d.message);
         return;
     }
   };

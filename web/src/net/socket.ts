@@ -1,13 +1,10 @@
 // One WebSocket with automatic reconnection. Messages are JSON envelopes
-// `{"t": type, "d": data}`; the adapter in protocol.ts knows their meaning.
-export type SocketState = 'connecting' | 'open' | 'closed';
+// `{"t": type, "d": data}`, typed by the server's own generated types
+// (./generated/protocol.ts); the adapter in protocol.ts knows their meaning.
+import type { Envelope } from './generated/protocol';
 
-export interface Envelope {
-  t: string;
-  d?: unknown;
-  v?: number;
-  [k: string]: unknown;
-}
+export type { Envelope };
+export type SocketState = 'connecting' | 'open' | 'closed';
 
 export class Socket {
   private ws: WebSocket | null = null;
@@ -73,8 +70,7 @@ export class Socket {
     const p = this.pending.get(m.id);
     if (!p) return false;
     this.pending.delete(m.id);
-    const d = (m.d ?? {}) as { message?: string };
-    if (m.t === 'error') p.fail(new Error(d.message ?? 'error'));
+    if (m.t === 'error') p.fail(new Error(m.d.message));
     else p.ok(m.d);
     return true;
   }

@@ -1,0 +1,169 @@
+//! A user's command at a table: who may give it (a signed-in user, at the seat
+//! they name, guests at casual tables only), the table command it becomes, and
+//! a table's refusal as the typed error the client gets. Acting subscribes the
+//! socket and brings back a seated player counted absent.
+
+use qiyuan_game::Seat;
+use qiyuan_table::{Command, TableRefusal, TableRefusalKind};
+use serde_json::Value;
+
+use super::Conn;
+use super::actor::Live;
+use crate::bots::BotLevel;
+use crate::error::ApiError;
+use crate::protocol::{Ack, ServerMsg, TableAct};
+use crate::registry::AnyTable;
+
+impl Live {
+    /// Acts for `conn`'s user and answers with an `ack` (the new version) or an
+    /// `error`.
+    pub(super) async fn act(
+        &mut self,
+        conn: Conn,
+        act: TableAct,
+        req: Option<Value>,
+        expect: Option<Seat>,
+    ) {
+        let reply = match self.try_act(&conn, act, expect).await {
+            Ok(v) => ServerMsg::Ack(Ack::Version {
+                table: self.id.clone(),
+                v,
+            }),
+            Err(err) => ServerMsg::error(&err, Some(&self.id)),
+        };
+        conn.reply(&reply, req.as_ref());
+    }
+
+    async fn try_act(
+        &mut self,
+        conn: &Conn,
+        act: TableAct,
+        expect: Option<Seat>,
+    ) -> Result<u64, ApiError> {
+        let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
+        let name = user.username.clone();
+        // A player the computer played for (托管) takes their seat back by acting.
+        self.bots.take_back(&name);
+        if let Some(seat) = expect
+            && self.table.seat_of(&name) != Some(seat)
+        {
+            return Err(ApiError::forbidden(
+                "not_your_seat",
+                format!("you ({name}) do not sit at seat {}", seat.0),
+            ));
+        }
+        // Guests play casual games only: no seat at a rated table, no rated proposal.
+        let rated = match &act {
+            TableAct::Sit { .. } | TableAct::Ready { .. } | TableAct::Accept { .. } => {
+                self.table.state().proposal.settings.rated
+            }
+            TableAct::Propose { settings } => settings.rated,
+            _ => false,
+        };
+        if user.guest && rated {
+            return Err(ApiError::forbidden(
+                "guest_rated",
+                "guests play casual games only",
+            ));
+        }
+        // Acting at a table subscribes the socket to it, and a seated player who
+        // was counted absent (a dropped socket, a restart) is back.
+        self.fanout.subscribe(conn);
+        if let Some(seat) = self.table.seat_of(&name)
+            && self.table.state().seats[seat.index()]
+                .absent_since
+                .is_some()
+        {
+            let _ = self
+                .apply_and_commit(Command::Reconnect { user: name.clone() })
+                .await;
+        }
+        // A spectator who leaves stops watching: live only, like watching.
+        if matches!(act, TableAct::Leave) && self.table.is_watching(&name) {
+            self.unwatch_live(&name);
+            return Ok(self.table.version());
+        }
+        let levels = self
+            .app
+            .games
+            .get(self.table.game_name())
+            .map_or(&[][..], |g| &g.bot_levels[..]);
+        let cmd = command(&*self.table, levels, act, name)?;
+        self.apply_and_commit(cmd).await
+    }
+}
+
+/// A protocol table action as the table's command, for `user`; a computer
+/// player's seating is checked and made by [`crate::bots`].
+fn command(
+    table: &dyn AnyTable,
+    levels: &[BotLevel],
+    act: TableAct,
+    user: String,
+) -> Result<Command, ApiError> {
+    Ok(match act {
+        TableAct::Sit { seat } => Command::Sit { user, seat },
+        TableAct::Stand => Command::Stand { user },
+        TableAct::Propose { settings } => Command::Propose { user, settings },
+        TableAct::Accept { proposal } => Command::Accept { user, proposal },
+        TableAct::Ready { proposal } => Command::Ready { user, proposal },
+        TableAct::Unready => Command::Unready { user },
+        TableAct::Swap { with } => Command::Swap { user, with },
+        TableAct::Move { action } => Command::Act {
+            user,
+            action,
+            lag: 0,
+        },
+        TableAct::DrawOffer => Command::OfferDraw { user },
+        TableAct::DrawAccept => Command::AcceptDraw { user },
+        TableAct::DrawDecline => Command::DeclineDraw { user },
+        TableAct::TakebackRequest => Command::RequestTakeback { user },
+        TableAct::TakebackAccept => Command::AcceptTakeback { user },
+        TableAct::TakebackDecline => Command::DeclineTakeback { user },
+        TableAct::Claim { claim } => Command::Claim { user, claim },
+        TableAct::Resign => Command::Resign { user },
+        TableAct::Abort => Command::Abort { user },
+        TableAct::Leave => Command::Leave { user },
+        TableAct::Rematch => Command::Rematch { user },
+        TableAct::AddBot { seat, level } => {
+            return crate::bots::add(table, levels, &user, seat, level.as_deref());
+        }
+        TableAct::RemoveBot { seat } => return crate::bots::remove(table, &user, seat),
+    })
+}
+
+/// A table's refusal as a typed client error; the code names the refusal kind
+/// (for a game's refusal, the game's kind: `illegal`, `not_your_turn`, ...).
+pub(super) fn refusal_error(refusal: &TableRefusal) -> ApiError {
+    use TableRefusalKind as K;
+    use qiyuan_game::RefusalKind as G;
+    let code = match &refusal.kind {
+        K::NotSeated => "not_seated",
+        K::AlreadySeated => "already_seated",
+        K::SeatTaken => "seat_taken",
+        K::NoSuchSeat => "no_such_seat",
+        K::NotAtTable => "not_at_table",
+        K::GameInProgress => "game_in_progress",
+        K::NoGame => "no_game",
+        K::SettingsFixed => "settings_fixed",
+        K::BadSettings => "bad_settings",
+        K::StaleProposal => "stale_proposal",
+        K::NotYourTurn => "not_your_turn",
+        K::NothingToAnswer => "nothing_to_answer",
+        K::NotAllowed => "not_allowed",
+        K::TooSoon => "too_soon",
+        K::BadOutcome => "bad_outcome",
+        K::Game(G::NotYourTurn) => "not_your_turn",
+        K::Game(G::Malformed) => "malformed_action",
+        K::Game(G::Illegal) => "illegal",
+        K::Game(G::WrongPhase) => "wrong_phase",
+        K::Game(G::GameOver) => "game_over",
+        K::Game(G::NoSuchSeat) => "no_such_seat",
+        K::Game(G::ClaimRefused) => "claim_refused",
+    };
+    ApiError::new(
+        axum::http::StatusCode::CONFLICT,
+        code,
+        refusal.message.clone(),
+    )
+}

@@ -1,0 +1,178 @@
+//! A live table's task: its state ([`Live`]) and its loop, which only
+//! dispatches — a message to its collaborator, a deadline to a tick, the
+//! computer player to act to its move, an idle table to its closing. The work
+//! itself lives in the sibling modules.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use qiyuan_game::Viewer;
+use qiyuan_table::{Command, Status};
+use tokio::sync::mpsc;
+
+use super::fanout::Fanout;
+use super::{TableHandle, TableMsg, now};
+use crate::App;
+use crate::registry::AnyTable;
+
+/// The task's state.
+pub(super) struct Live {
+    pub(super) app: Arc<App>,
+    pub(super) id: String,
+    pub(super) table: Box<dyn AnyTable>,
+    /// How many log entries are in the store.
+    pub(super) persisted: u64,
+    /// Who is subscribed, and the batches they may resume from.
+    pub(super) fanout: Fanout,
+    /// The current game's stored id and its players' ratings at the start.
+    pub(super) game_id: Option<String>,
+    /// Who created the table (for the cap on idle tables).
+    pub(super) owner: Option<i64>,
+    /// Whether a game has started, for the registry.
+    pub(super) played: Arc<AtomicBool>,
+    /// What the computer players here remember between moves.
+    pub(super) bots: crate::bots::Memory,
+}
+
+impl Live {
+    pub(super) fn new(app: Arc<App>, id: String, table: Box<dyn AnyTable>, persisted: u64) -> Self {
+        Live {
+            app,
+            id,
+            table,
+            persisted,
+            fanout: Fanout::default(),
+            game_id: None,
+            owner: None,
+            played: Arc::new(AtomicBool::new(false)),
+            bots: crate::bots::Memory::default(),
+        }
+    }
+
+    pub(super) fn spawn(self) -> TableHandle {
+        let (tx, rx) = mpsc::channel(1024);
+        self.played.store(
+            self.table.state().status != Status::Waiting,
+            Ordering::Relaxed,
+        );
+        let handle = TableHandle {
+            id: self.id.clone(),
+            game: self.table.game_name(),
+            tx,
+            owner: self.owner,
+            played: self.played.clone(),
+        };
+        let app = self.app.clone();
+        app.lobby.publish(self.summary());
+        let task = tokio::spawn(self.run(rx));
+        app.tables.insert(handle.clone(), task);
+        handle
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>) {
+        let shutdown = self.app.shutdown.clone();
+        let idle_close = Duration::from_secs_f64(self.app.config.idle_table_secs.max(1.0));
+        let think = Duration::from_millis(self.app.config.bot_think_ms);
+        // When the bot to act acts: a think after the table reached this version
+        // (messages that change nothing do not put it off).
+        let mut bot_due: Option<(u64, tokio::time::Instant)> = None;
+        // The version at which the bot to act had nothing to do (Go's marking,
+        // once it accepted): it is not asked again until the table changes.
+        let mut bot_idle: Option<u64> = None;
+        loop {
+            // Computer players: bookkeeping at once, their turn after a think.
+            self.bot_chores().await;
+            let v = self.table.version();
+            let trusteeship = self
+                .app
+                .games
+                .get(self.table.game_name())
+                .is_some_and(|g| g.trusteeship);
+            let bot = crate::bots::turn(&*self.table, now(), &self.bots, trusteeship)
+                .filter(|_| bot_idle != Some(v));
+            // 托管: shortly before the player to act would flag, the computer
+            // takes their seat over.
+            let rescue = crate::bots::rescue(&*self.table, &self.bots).filter(|_| trusteeship);
+            let rescue_in = rescue
+                .as_ref()
+                .map(|(_, at)| Duration::from_millis(at.saturating_sub(now())));
+            let bot_at = match (&bot, bot_due) {
+                (None, _) => None,
+                (Some(_), Some((due_v, at))) if due_v == v => Some(at),
+                (Some(b), _) => Some(tokio::time::Instant::now() + b.bot.pause(think)),
+            };
+            bot_due = bot_at.map(|at| (v, at));
+            let deadline = self.table.next_deadline();
+            let sleep = deadline.map(|d| Duration::from_millis(d.saturating_sub(now())));
+            let idle = self.fanout.is_empty() && self.table.state().status != Status::Playing;
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.handle(msg).await,
+                    None => break,
+                },
+                // A deadline passed: the timer's command fires it.
+                _ = tokio::time::sleep(sleep.unwrap_or_default()), if sleep.is_some() => {
+                    let _ = self.apply_and_commit(Command::Tick).await;
+                }
+                _ = tokio::time::sleep_until(bot_at.unwrap_or_else(tokio::time::Instant::now)), if bot_at.is_some() => {
+                    if let Some(bot) = bot
+                        && !self.bot_act(bot).await
+                    {
+                        bot_idle = Some(v);
+                    }
+                }
+                _ = tokio::time::sleep(rescue_in.unwrap_or_default()), if rescue_in.is_some() => {
+                    if let Some((user, _)) = &rescue {
+                        tracing::info!(table = %self.id, %user, "the computer plays for a player out of time (托管)");
+                        self.bots.trust(user);
+                    }
+                }
+                _ = tokio::time::sleep(idle_close), if idle => {
+                    self.close().await;
+                    break;
+                }
+                _ = crate::stopped(shutdown.clone()) => break,
+            }
+        }
+    }
+
+    async fn handle(&mut self, msg: TableMsg) {
+        match msg {
+            TableMsg::Act {
+                conn,
+                act,
+                req,
+                expect_seat,
+            } => self.act(conn, act, req, expect_seat).await,
+            TableMsg::Watch { conn, since, req } => self.watch(conn, since, req).await,
+            TableMsg::Unwatch { conn } | TableMsg::Closed { conn } => self.leave_socket(conn).await,
+            TableMsg::Internal { cmds, done } => {
+                let _ = done.send(self.internal(cmds).await);
+            }
+            TableMsg::Snapshot { reply } => {
+                let _ = reply.send(self.table.view(Viewer::Spectator, now()));
+            }
+            TableMsg::Record { number, reply } => {
+                let _ = reply.send(self.record_of(number));
+            }
+        }
+    }
+
+    /// The server's own commands, in order, until one is refused.
+    async fn internal(&mut self, cmds: Vec<Command>) -> Result<(), String> {
+        for cmd in cmds {
+            self.apply_and_commit(cmd).await.map_err(|e| e.message)?;
+        }
+        Ok(())
+    }
+
+    async fn close(&mut self) {
+        tracing::info!(table = %self.id, "closing idle table");
+        if let Err(e) = self.app.store.close_table(&self.id).await {
+            tracing::error!(table = %self.id, "cannot close table: {e}");
+        }
+        self.app.tables.remove(&self.id);
+        self.app.lobby.remove(self.table.game_name(), &self.id);
+    }
+}

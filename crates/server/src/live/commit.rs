@@ -1,0 +1,101 @@
+//! Applying a command and committing it: the table applies it, its log entries
+//! go to the store, game rows are written, and only then is the batch broadcast
+//! and kept in the history. If the store fails, the table is rebuilt from the
+//! store (the one replay), so that memory never runs ahead of the disk.
+
+use std::sync::atomic::Ordering;
+
+use qiyuan_table::{Command, Status};
+use serde_json::Value;
+
+use super::actor::Live;
+use super::fanout::Batch;
+use super::{acting, now, replay};
+use crate::error::ApiError;
+
+impl Live {
+    /// Applies a command, commits its log entries, writes game starts and ends, and
+    /// broadcasts. Returns the new version, or the typed refusal.
+    pub(super) async fn apply_and_commit(&mut self, cmd: Command) -> Result<u64, ApiError> {
+        let (taken, is_move) = (
+            std::time::Instant::now(),
+            matches!(cmd, Command::Act { .. }),
+        );
+        let from = self.persisted;
+        let result = self.table.apply(cmd, now());
+        self.played.store(
+            self.table.state().status != Status::Waiting,
+            Ordering::Relaxed,
+        );
+        let (events, refusal) = match result {
+            Ok(events) => (events, None),
+            Err(mut refusal) => (std::mem::take(&mut refusal.fired), Some(refusal)),
+        };
+        if self.table.version() > self.persisted {
+            let committing = std::time::Instant::now();
+            self.persist().await?;
+            self.app.metrics.store_commit.observe(committing.elapsed());
+            let ratings = self.game_rows(&events).await;
+            let batch = Batch {
+                from,
+                v: self.table.version(),
+                events: serde_json::to_value(&events).unwrap_or(Value::Null),
+                ratings,
+            };
+            self.fanout.broadcast(&self.id, &*self.table, &batch);
+            if is_move && refusal.is_none() {
+                self.app
+                    .metrics
+                    .move_accepted(self.table.game_name(), taken);
+            }
+            self.fanout.remember(batch);
+            self.app.lobby.publish(self.summary());
+        }
+        match refusal {
+            Some(refusal) => Err(acting::refusal_error(&refusal)),
+            None => Ok(self.table.version()),
+        }
+    }
+
+    /// Writes the log entries the store does not have yet. On failure the table is
+    /// rebuilt from the store, so that memory never runs ahead of the disk.
+    async fn persist(&mut self) -> Result<(), ApiError> {
+        let entries: Vec<(u64, qiyuan_table::LogEntry)> = self.table.log()
+            [self.persisted as usize..]
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (self.persisted + i as u64 + 1, e.clone()))
+            .collect();
+        for (version, entry) in entries {
+            let text = serde_json::to_string(&entry).map_err(ApiError::internal)?;
+            let stored = self
+                .app
+                .store
+                .append(&self.id, version as i64, entry.at as i64, &text)
+                .await;
+            if let Err(err) = stored {
+                tracing::error!(table = %self.id, version, "cannot store log entry: {err}");
+                self.rebuild().await;
+                return Err(ApiError::internal(err));
+            }
+            self.persisted = version;
+        }
+        Ok(())
+    }
+
+    /// The table as the store has it. The history kept is the live one (its
+    /// batches carry the rating changes a replay cannot rebuild).
+    async fn rebuild(&mut self) {
+        let game = self.table.game_name();
+        let config = self.table.config().clone();
+        match replay::replay(&self.app, &self.id, game, config).await {
+            Ok(replayed) => {
+                self.table = replayed.table;
+                self.persisted = replayed.persisted;
+            }
+            Err(err) => {
+                tracing::error!(table = %self.id, "cannot rebuild after a store failure: {err:#}")
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Fan-out: a table's subscribers, the history of the batches it broadcast, and
+//! resuming from a version. Each subscriber gets every batch with the table as
+//! its own seat sees it (one serialisation per viewer, not per socket); a socket
+//! too slow to take a message is unsubscribed.
+
+use std::collections::HashMap;
+
+use axum::extract::ws::Utf8Bytes;
+use qiyuan_game::Viewer;
+use serde_json::Value;
+
+use super::{Conn, ConnId, now};
+use crate::protocol::ServerMsg;
+pub(super) use crate::protocol::out::Batch;
+use crate::protocol::out::{EventMsg, SyncMsg};
+use crate::registry::AnyTable;
+
+/// How many event batches a table keeps for clients that resume.
+pub(super) const MAX_HISTORY: usize = 4096;
+
+/// A table's subscribers and history.
+#[derive(Default)]
+pub(super) struct Fanout {
+    subs: HashMap<ConnId, Conn>,
+    /// Every batch since the task started (or, after a restart, since the table
+    /// was created: the replay rebuilds them), for clients that resume.
+    history: Vec<Batch>,
+}
+
+impl Fanout {
+    pub(super) fn is_empty(&self) -> bool {
+        self.subs.is_empty()
+    }
+
+    /// Subscribes `conn` unless it is already.
+    pub(super) fn subscribe(&mut self, conn: &Conn) {
+        self.subs.entry(conn.id).or_insert_with(|| conn.clone());
+    }
+
+    /// Unsubscribes a socket; returns it if it was subscribed.
+    pub(super) fn unsubscribe(&mut self, conn: ConnId) -> Option<Conn> {
+        self.subs.remove(&conn)
+    }
+
+    /// Whether another socket of `user` is still subscribed.
+    pub(super) fn has_user(&self, user: i64) -> bool {
+        self.subs
+            .values()
+            .any(|c| c.user.as_ref().is_some_and(|u| u.id == user))
+    }
+
+    /// The history a replay rebuilt, bounded.
+    pub(super) fn restore_history(&mut self, mut history: Vec<Batch>) {
+        if history.len() > MAX_HISTORY {
+            history.drain(..history.len() - MAX_HISTORY);
+        }
+        self.history = history;
+    }
+
+    /// Keeps a committed batch for clients that resume. Bounded: a client
+    /// further behind than this gets the state alone.
+    pub(super) fn remember(&mut self, batch: Batch) {
+        if self.history.len() >= MAX_HISTORY {
+            self.history.drain(..MAX_HISTORY / 4);
+        }
+        self.history.push(batch);
+    }
+
+    /// Sends `batch` to every subscriber with the table as it sees it.
+    pub(super) fn broadcast(&mut self, id: &str, table: &dyn AnyTable, batch: &Batch) {
+        let now = now();
+        let mut cache: HashMap<Viewer, Utf8Bytes> = HashMap::new();
+        let mut slow = Vec::new();
+        for (conn_id, conn) in &self.subs {
+            let viewer = viewer_of(table, conn);
+            let text = cache
+                .entry(viewer)
+                .or_insert_with(|| {
+                    let msg = ServerMsg::Event(EventMsg {
+                        table: id.to_string(),
+                        batch: batch.clone(),
+                        state: table.view(viewer, now),
+                    });
+                    msg.encode(None).into()
+                })
+                .clone();
+            if !conn.send(text) {
+                slow.push(*conn_id);
+            }
+        }
+        for conn_id in slow {
+            tracing::warn!(table = %id, conn = conn_id, "socket too slow; unsubscribed");
+            self.subs.remove(&conn_id);
+        }
+    }
+
+    /// Subscribes `conn` after sending it a `sync`: the batches it missed since
+    /// version `since` (whether they are all there), and the table as it sees it.
+    pub(super) fn sync(
+        &mut self,
+        id: &str,
+        table: &dyn AnyTable,
+        conn: Conn,
+        since: Option<u64>,
+        req: Option<&Value>,
+    ) {
+        let v = table.version();
+        let viewer = viewer_of(table, &conn);
+        let (batches, complete) = match since {
+            Some(since) if since <= v => {
+                let missed: Vec<Batch> = self
+                    .history
+                    .iter()
+                    .filter(|b| b.v > since)
+                    .cloned()
+                    .collect();
+                let complete = missed.first().is_none_or(|b| b.from <= since);
+                (missed, complete)
+            }
+            _ => (Vec::new(), since.is_none()),
+        };
+        let sync = ServerMsg::Sync(SyncMsg {
+            table: id.to_string(),
+            v,
+            since,
+            complete,
+            batches,
+            state: table.view(viewer, now()),
+        });
+        conn.reply(&sync, req);
+        self.subs.insert(conn.id, conn);
+    }
+}
+
+/// Who a socket is at a table: its user's seat, or a spectator.
+pub(super) fn viewer_of(table: &dyn AnyTable, conn: &Conn) -> Viewer {
+    match conn.user.as_ref().and_then(|u| table.seat_of(&u.username)) {
+        Some(seat) => Viewer::Seat(seat),
+        None => Viewer::Spectator,
+    }
+}

@@ -1,0 +1,241 @@
+//! Live tables: one tokio task per table owns its `qiyuan_table::Table` and is the
+//! only code that touches it, so there are no locks around game state. Commands
+//! arrive through a channel; each accepted command's log entries are committed to
+//! the store before anything is acknowledged or broadcast; timers (flags, the
+//! first-move timer, escape) fire from the task itself at the table's next
+//! deadline, with no client message needed.
+//!
+//! This module owns a table's address and messages ([`TableMsg`],
+//! [`TableHandle`]) and how a table comes to life (created, or rebuilt after a
+//! restart). The task's work is split by concern, one collaborator each:
+//! - [`tables`]: every live table on this node, and the cap on idle tables;
+//! - `actor`: the task's loop, which only dispatches;
+//! - `acting`: a user's command at a table (checks, the table command, refusals);
+//! - `presence`: sockets and spectators coming and going;
+//! - `commit`: apply, commit to the store, then broadcast; a rebuild on failure;
+//! - `replay`: the one replay of a stored log (restart and rebuild);
+//! - `fanout`: subscribers, the history of batches, resuming from a version;
+//! - `settlement`: the stored game rows of games that start and end;
+//! - `record`: the current game's record;
+//! - `summary`: the table as the lobby lists it.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use axum::extract::ws::Utf8Bytes;
+use qiyuan_game::Seat;
+use qiyuan_store::TableRow;
+use qiyuan_table::{Command, Millis, Settings, TableConfig};
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::App;
+use crate::error::ApiError;
+use crate::protocol::{ServerMsg, TableAct};
+
+mod acting;
+mod actor;
+mod commit;
+mod computer;
+mod fanout;
+mod presence;
+mod record;
+mod replay;
+mod settlement;
+mod summary;
+pub mod tables;
+
+pub use tables::Registry;
+
+use actor::Live;
+
+pub type ConnId = u64;
+
+/// The user behind a connection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+pub struct UserInfo {
+    pub id: i64,
+    pub username: String,
+    pub guest: bool,
+}
+
+/// A socket as tables see it: where to send its messages.
+#[derive(Debug, Clone)]
+pub struct Conn {
+    pub id: ConnId,
+    pub user: Option<UserInfo>,
+    pub tx: mpsc::Sender<Utf8Bytes>,
+}
+
+impl Conn {
+    /// Queues a message; a socket too slow to take it is dropped by its caller.
+    pub fn send(&self, text: impl Into<Utf8Bytes>) -> bool {
+        self.tx.try_send(text.into()).is_ok()
+    }
+
+    /// Queues a server message, answering request `id` if given.
+    pub fn reply(&self, msg: &ServerMsg, id: Option<&Value>) -> bool {
+        self.send(msg.encode(id))
+    }
+}
+
+/// What a table task is asked to do.
+pub enum TableMsg {
+    /// A user's command from a socket.
+    Act {
+        conn: Conn,
+        act: TableAct,
+        req: Option<Value>,
+        expect_seat: Option<Seat>,
+    },
+    /// Subscribe a socket, replaying what it missed since version `since`.
+    Watch {
+        conn: Conn,
+        since: Option<u64>,
+        req: Option<Value>,
+    },
+    Unwatch {
+        conn: ConnId,
+    },
+    /// The socket closed.
+    Closed {
+        conn: ConnId,
+    },
+    /// Commands the server itself issues (quick pairing seats and readies both).
+    Internal {
+        cmds: Vec<Command>,
+        done: oneshot::Sender<Result<(), String>>,
+    },
+    /// The table as a spectator sees it, for the HTTP API.
+    Snapshot {
+        reply: oneshot::Sender<Value>,
+    },
+    /// The record of game `number` if it is the current (or last) one: the
+    /// game's name, the record, and whether the game is over.
+    Record {
+        number: u32,
+        reply: oneshot::Sender<Option<(String, String, bool)>>,
+    },
+}
+
+/// A live table's address.
+#[derive(Clone)]
+pub struct TableHandle {
+    pub id: String,
+    pub game: &'static str,
+    pub tx: mpsc::Sender<TableMsg>,
+    /// The user who created the table (`None`: the server did, or the table was
+    /// rebuilt after a restart).
+    pub owner: Option<i64>,
+    /// Whether a game has started there (kept by the table's task): until then
+    /// the table counts towards its owner's cap of idle tables.
+    pub played: Arc<AtomicBool>,
+}
+
+fn now() -> Millis {
+    crate::now_ms().max(0) as Millis
+}
+
+/// A new table id: 8 letters and digits.
+pub fn new_id() -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut rng = rand::thread_rng();
+    (0..8)
+        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+/// Creates a table for the server itself (quick pairing): stored first, then its
+/// task starts.
+pub async fn create(
+    app: &Arc<App>,
+    game: &str,
+    settings: Settings,
+) -> Result<TableHandle, ApiError> {
+    create_for(app, game, settings, None, None).await
+}
+
+/// Creates a table: checked, stored, then its task starts. With an `owner`, the
+/// table counts towards their cap of open tables nobody plays at, where no game
+/// has started yet (`max_idle_tables_per_user`). With a `seat`, it must be one of the game's
+/// seats: a refused creation leaves nothing behind.
+pub async fn create_for(
+    app: &Arc<App>,
+    game: &str,
+    settings: Settings,
+    owner: Option<&UserInfo>,
+    seat: Option<Seat>,
+) -> Result<TableHandle, ApiError> {
+    let config = TableConfig {
+        settings,
+        tournament: false,
+        first_move: app.config.first_move_secs.map(|s| (s * 1000.0) as Millis),
+        grace: app.config.escape_grace_secs.map(|s| (s * 1000.0) as Millis),
+        // Each game's deal draws from a fresh secret of its own (see `registry`).
+        deal_seed: None,
+    };
+    let table = app
+        .games
+        .new_table(game, config.clone())
+        .map_err(|e| ApiError::bad_request("bad_settings", e))?;
+    if let Some(seat) = seat
+        && seat.0 >= table.seats()
+    {
+        return Err(ApiError::bad_request(
+            "no_such_seat",
+            format!("a {game} table has seats 0 to {}", table.seats() - 1),
+        ));
+    }
+    let _reservation = match owner {
+        Some(user) => Some(
+            app.tables
+                .reserve(user.id, app.config.max_idle_tables_per_user)?,
+        ),
+        None => None,
+    };
+    let id = new_id();
+    let row = TableRow {
+        id: id.clone(),
+        game: table.game_name().to_string(),
+        config: serde_json::to_string(&config).map_err(ApiError::internal)?,
+        open: true,
+        created_at: crate::now_ms(),
+    };
+    app.store.create_table(&row).await?;
+    let mut live = Live::new(app.clone(), id, table, 0);
+    live.owner = owner.map(|u| u.id);
+    Ok(live.spawn())
+}
+
+/// Rebuilds every open table from its log; returns how many.
+pub async fn restore(app: &Arc<App>) -> anyhow::Result<usize> {
+    let rows = app.store.open_tables().await?;
+    let mut restored = 0;
+    for row in rows {
+        match restore_one(app, &row).await {
+            Ok(()) => restored += 1,
+            Err(err) => tracing::error!(table = %row.id, "cannot rebuild table: {err:#}"),
+        }
+    }
+    Ok(restored)
+}
+
+async fn restore_one(app: &Arc<App>, row: &TableRow) -> anyhow::Result<()> {
+    let config: TableConfig = serde_json::from_str(&row.config)?;
+    let replayed = replay::replay(app, &row.id, &row.game, config).await?;
+    let down_since = replayed.last_at.unwrap_or_else(now);
+    let mut live = Live::new(
+        app.clone(),
+        row.id.clone(),
+        replayed.table,
+        replayed.persisted,
+    );
+    live.fanout.restore_history(replayed.history);
+    // Games that ended before the crash but whose end was not yet written.
+    live.restore_game_rows().await;
+    let _ = live.apply_and_commit(Command::Restart { down_since }).await;
+    live.spawn();
+    Ok(())
+}

@@ -1,0 +1,81 @@
+//! Sockets and spectators coming and going: a socket that watches gets its
+//! `sync` and is subscribed; a seated player's socket coming back or the last
+//! one closing is the game's business (reconnect, disconnect); a spectator's is
+//! live only — nothing logged, no new version.
+
+use qiyuan_table::{Command, Event};
+use serde_json::Value;
+
+use super::actor::Live;
+use super::fanout::Batch;
+use super::{Conn, ConnId};
+
+impl Live {
+    pub(super) async fn watch(&mut self, conn: Conn, since: Option<u64>, req: Option<Value>) {
+        if let Some(user) = &conn.user {
+            let name = user.username.clone();
+            let state = self.table.state();
+            match self.table.seat_of(&name) {
+                // A seated player who was away is back: that is the game's business.
+                Some(seat) if state.seats[seat.index()].absent_since.is_some() => {
+                    let cmd = Command::Reconnect { user: name };
+                    let _ = self.apply_and_commit(cmd).await;
+                }
+                Some(_) => {}
+                // A spectator writes nothing: watching is live only.
+                None => {
+                    if let Ok(events) = self.table.watch(&name) {
+                        self.broadcast_live(&events);
+                    }
+                }
+            }
+        }
+        self.fanout
+            .sync(&self.id, &*self.table, conn, since, req.as_ref());
+    }
+
+    pub(super) async fn leave_socket(&mut self, conn_id: ConnId) {
+        let Some(conn) = self.fanout.unsubscribe(conn_id) else {
+            return;
+        };
+        let Some(user) = conn.user else { return };
+        if self.fanout.has_user(user.id) {
+            return;
+        }
+        let name = user.username;
+        let state = self.table.state();
+        let seated_present = self
+            .table
+            .seat_of(&name)
+            .is_some_and(|s| state.seats[s.index()].absent_since.is_none());
+        if seated_present {
+            let _ = self
+                .apply_and_commit(Command::Disconnect { user: name })
+                .await;
+        } else if self.table.is_watching(&name) {
+            self.unwatch_live(&name);
+        }
+    }
+
+    /// A spectator stops watching: live only.
+    pub(super) fn unwatch_live(&mut self, name: &str) {
+        if let Ok(events) = self.table.unwatch(name) {
+            self.broadcast_live(&events);
+        }
+    }
+
+    /// Sends live-only events (spectators coming and going) to every subscriber:
+    /// a batch that moves no version (`from` = `v`), kept out of the history
+    /// (a client that resumes gets the spectators in its state).
+    fn broadcast_live(&mut self, events: &[Event]) {
+        let v = self.table.version();
+        let batch = Batch {
+            from: v,
+            v,
+            events: serde_json::to_value(events).unwrap_or(Value::Null),
+            ratings: None,
+        };
+        self.fanout.broadcast(&self.id, &*self.table, &batch);
+        self.app.lobby.publish(self.summary());
+    }
+}

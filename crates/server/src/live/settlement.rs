@@ -1,0 +1,242 @@
+//! The stored game rows of a table's games: a game's row when it starts (its
+//! players and their ratings then), and its end (result, record, rating changes,
+//! points) when it ends, or after a restart when the end was not yet written.
+
+use crate::protocol::out::RatingChange;
+use qiyuan_game::Outcome;
+use qiyuan_store::{Finish, NewGame, Player, PointsChange, RatingRow};
+use qiyuan_table::{Event, Settings};
+
+use super::actor::Live;
+
+impl Live {
+    /// Writes the stored game rows for games that started or ended in `events`;
+    /// returns the rating changes of an ended game.
+    pub(super) async fn game_rows(&mut self, events: &[Event]) -> Option<Vec<RatingChange>> {
+        let mut ratings = None;
+        for event in events {
+            match event {
+                Event::Started {
+                    game,
+                    players,
+                    settings,
+                    ..
+                } => {
+                    if let Err(e) = self.started(*game, players, settings).await {
+                        tracing::error!(table = %self.id, "cannot store game start: {e}");
+                    }
+                    let id = self.game_id_of(*game);
+                    crate::logs::game_started(&self.id, &id, self.table.game_name(), players);
+                }
+                Event::Ended { outcome, rated } => {
+                    if let Some(g) = &self.table.state().game {
+                        let id = self.game_id_of(g.number);
+                        let game = self.table.game_name();
+                        crate::logs::game_ended(&self.id, &id, game, &g.players, outcome);
+                    }
+                    match self.ended(outcome, *rated).await {
+                        Ok(r) => ratings = r,
+                        Err(e) => tracing::error!(table = %self.id, "cannot store game end: {e}"),
+                    }
+                }
+                _ => {}
+            }
+        }
+        ratings
+    }
+
+    fn game_id_of(&self, number: u32) -> String {
+        if number <= 1 {
+            self.id.clone()
+        } else {
+            format!("{}-{number}", self.id)
+        }
+    }
+
+    fn pool(&self, settings: &Settings) -> String {
+        let speed = settings.time.speed();
+        match self.app.games.get(self.table.game_name()) {
+            Some(game) => game.pool(speed),
+            // A table exists only for a hosted game.
+            None => qiyuan_rating::pool(self.table.game_name(), None),
+        }
+    }
+
+    async fn started(
+        &mut self,
+        number: u32,
+        players: &[String],
+        settings: &Settings,
+    ) -> anyhow::Result<()> {
+        let id = self.game_id_of(number);
+        let pool = self.pool(settings);
+        // Whether the game counts, as the table decided at its start (a game from
+        // a loaded position never does, whatever its settings say).
+        let rated = self
+            .table
+            .state()
+            .game
+            .as_ref()
+            .filter(|g| g.number == number)
+            .is_some_and(|g| g.rated);
+        let mut rows = Vec::new();
+        for (seat, name) in players.iter().enumerate() {
+            let user = self.app.store.user_by_name(name).await?;
+            let rating = match &user {
+                Some(u) if rated && !u.guest => Some(
+                    self.app
+                        .store
+                        .rating(u.id, &pool)
+                        .await?
+                        .map(|r| r.rating.round() as i64)
+                        .unwrap_or(qiyuan_rating::DEFAULT_RATING as i64),
+                ),
+                _ => None,
+            };
+            rows.push(Player {
+                seat: seat as i64,
+                user_id: user.map(|u| u.id),
+                name: name.clone(),
+                rating,
+                rating_diff: None,
+            });
+        }
+        let started_at = self
+            .table
+            .state()
+            .game
+            .as_ref()
+            .map(|g| g.started_at as i64)
+            .unwrap_or_else(crate::now_ms);
+        self.app
+            .store
+            .start_game(&NewGame {
+                id: id.clone(),
+                table_id: self.id.clone(),
+                number: i64::from(number),
+                game: self.table.game_name().to_string(),
+                settings: serde_json::to_string(settings)?,
+                rated,
+                started_at,
+                players: rows,
+            })
+            .await?;
+        self.game_id = Some(id);
+        Ok(())
+    }
+
+    /// Stores a finished game: loads who held each seat and their ratings,
+    /// settles the game ([`qiyuan_rating::settle`]: ratings, points, per-seat
+    /// rows), and writes what it says.
+    async fn ended(
+        &mut self,
+        outcome: &Outcome,
+        rated: bool,
+    ) -> anyhow::Result<Option<Vec<RatingChange>>> {
+        let Some(gs) = self.table.state().game.clone() else {
+            return Ok(None);
+        };
+        let id = self.game_id_of(gs.number);
+        let pool = self.pool(&gs.settings);
+        let mut users = Vec::new();
+        let mut holders = Vec::new();
+        for name in &gs.players {
+            let user = self
+                .app
+                .store
+                .user_by_name(name)
+                .await?
+                .filter(|u| !u.guest);
+            let rating = match &user {
+                Some(u) => match self.app.store.rating(u.id, &pool).await? {
+                    Some(r) => qiyuan_rating::Rating {
+                        rating: r.rating,
+                        deviation: r.deviation,
+                        volatility: r.volatility,
+                        games: r.games,
+                    },
+                    None => qiyuan_rating::Rating::default(),
+                },
+                None => qiyuan_rating::Rating::default(),
+            };
+            holders.push(qiyuan_rating::SeatHolder {
+                account: user.is_some(),
+                rating,
+            });
+            users.push(user);
+        }
+        let game = self.table.game_name();
+        let settled = qiyuan_rating::settle(qiyuan_rating::GameEnd {
+            outcome,
+            rated,
+            keeps_points: self.app.games.get(game).is_some_and(|g| g.points),
+            seats: &holders,
+        })?;
+        let at = crate::now_ms();
+        let mut finish = Finish {
+            game_id: id,
+            at,
+            result: serde_json::to_string(outcome)?,
+            record: self
+                .record(settled.record_ratings.clone())
+                .unwrap_or_default(),
+            rating_diffs: Vec::new(),
+            ratings: Vec::new(),
+            points: Vec::new(),
+        };
+        let mut changes = Vec::new();
+        for (seat, user) in settled.seats.iter().zip(&users) {
+            let Some(user) = user else { continue };
+            if let Some(change) = seat.rating {
+                finish
+                    .rating_diffs
+                    .push((i64::from(seat.seat.0), change.diff));
+                finish.ratings.push(RatingRow {
+                    user_id: user.id,
+                    pool: pool.clone(),
+                    rating: change.after.rating,
+                    deviation: change.after.deviation,
+                    volatility: change.after.volatility,
+                    games: change.after.games,
+                    updated_at: at,
+                });
+                changes.push(RatingChange {
+                    seat: seat.seat.index(),
+                    user: user.username.clone(),
+                    pool: pool.clone(),
+                    before: change.before.shown(),
+                    after: change.after.shown(),
+                    diff: change.diff,
+                    provisional: change.after.provisional(),
+                });
+            }
+            // Points (积分) for life, where the game keeps them.
+            if let Some(diff) = seat.points {
+                finish.points.push(PointsChange {
+                    user_id: user.id,
+                    game: game.to_string(),
+                    diff,
+                });
+            }
+        }
+        let changes = settled.unrated.is_none().then_some(changes);
+        let first_time = self.app.store.finish_game(&finish).await?;
+        Ok(if first_time { changes } else { None })
+    }
+
+    /// After a restart: make sure the stored rows agree with the replayed table
+    /// (a crash may have come between the log entry and the game row).
+    pub(super) async fn restore_game_rows(&mut self) {
+        let Some(gs) = self.table.state().game.clone() else {
+            return;
+        };
+        if let Err(e) = self.started(gs.number, &gs.players, &gs.settings).await {
+            tracing::error!(table = %self.id, "cannot restore game row: {e}");
+        }
+        if let Some(outcome) = &gs.outcome
+            && let Err(e) = self.ended(outcome, gs.rated).await
+        {
+            tracing::error!(table = %self.id, "cannot restore game end: {e}");
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The server's messages (see docs/protocol.md), one enum serialised in one
+//! place ([`encode`]): `{"t": type, "d": data, "id": the request's id?}`. Their
+//! TypeScript twin, `web/src/net/generated/protocol.ts`, is generated from these
+//! types (see [`typescript`]); a test fails when the committed file differs.
+
+use serde::Serialize;
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::error::ApiError;
+use crate::live::UserInfo;
+use crate::lobby::TableSummary;
+use crate::registry::Descriptor;
+
+/// A message from the server.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(tag = "t", content = "d")]
+pub enum ServerMsg {
+    /// The first message on every socket.
+    #[serde(rename = "hello")]
+    Hello(Hello),
+    #[serde(rename = "pong")]
+    Pong { server_time: i64 },
+    /// A request was carried out.
+    #[serde(rename = "ack")]
+    Ack(Ack),
+    /// A request was refused, or a message could not be read.
+    #[serde(rename = "error")]
+    Error(ErrorMsg),
+    /// The answer to `watch`: what was missed, and the table as this viewer sees it.
+    #[serde(rename = "sync")]
+    Sync(SyncMsg),
+    /// One accepted command (and the timers that fired with it), or spectators
+    /// coming and going.
+    #[serde(rename = "event")]
+    Event(EventMsg),
+    /// A lobby room's first page.
+    #[serde(rename = "lobby")]
+    Lobby(LobbyPage),
+    /// A table of a subscribed room changed.
+    #[serde(rename = "lobby.table")]
+    LobbyTable(TableSummary),
+    /// A table of a subscribed room closed.
+    #[serde(rename = "lobby.gone")]
+    LobbyGone { game: String, id: String },
+    /// Quick pairing matched this socket's seek: the table and its seat.
+    #[serde(rename = "paired")]
+    Paired {
+        table: String,
+        game: String,
+        seat: usize,
+    },
+}
+
+/// `hello`: the protocol's version, who this socket is, and every game hosted
+/// here with its descriptor.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct Hello {
+    pub protocol: u32,
+    pub user: Option<UserInfo>,
+    pub games: Vec<String>,
+    pub game_info: Vec<Descriptor>,
+    pub server_time: i64,
+}
+
+/// `ack`: what the request did.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(untagged)]
+pub enum Ack {
+    /// A table command: the table's version after it.
+    Version { table: String, v: u64 },
+    /// `play_computer`: the new table and the player's seat at it.
+    Seated { table: String, seat: u8 },
+    /// `create`: the new table and its invitation link.
+    Created { table: String, invite: String },
+    /// `unwatch`, or a `seek` matched at once: the table.
+    Table { table: String },
+    /// `lobby.unsubscribe`.
+    Game { game: String },
+    /// `seek` waiting for a match.
+    Seeking { seeking: bool },
+    /// `seek.cancel`: whether a seek was waiting.
+    Cancelled { cancelled: bool },
+}
+
+/// `error`: a typed code, a message for people, and the table it concerns.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ErrorMsg {
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub table: Option<String>,
+}
+
+impl ErrorMsg {
+    pub fn new(err: &ApiError, table: Option<&str>) -> Self {
+        ErrorMsg {
+            code: err.code.to_string(),
+            message: err.message.clone(),
+            table: table.map(str::to_string),
+        }
+    }
+}
+
+/// One batch of events as a table broadcast it: the version before and after.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct Batch {
+    pub from: u64,
+    pub v: u64,
+    /// The table's events (`qiyuan_table::Event`), serialised once.
+    #[ts(type = "Array<Record<string, unknown>>")]
+    pub events: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub ratings: Option<Vec<RatingChange>>,
+}
+
+/// A player's rating change when a rated game ends.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct RatingChange {
+    pub seat: usize,
+    pub user: String,
+    pub pool: String,
+    pub before: i64,
+    pub after: i64,
+    pub diff: i64,
+    pub provisional: bool,
+}
+
+/// `sync`: the batches missed since `since`, and the table now.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct SyncMsg {
+    pub table: String,
+    pub v: u64,
+    pub since: Option<u64>,
+    /// Whether `batches` holds everything after `since`.
+    pub complete: bool,
+    pub batches: Vec<Batch>,
+    /// The table as this viewer sees it at version `v` (`qiyuan_table::TableView`).
+    #[ts(type = "Record<string, unknown>")]
+    pub state: Value,
+}
+
+/// `event`: a batch, and the table as this viewer sees it after it.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct EventMsg {
+    pub table: String,
+    #[serde(flatten)]
+    pub batch: Batch,
+    #[ts(type = "Record<string, unknown>")]
+    pub state: Value,
+}
+
+/// `lobby`.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct LobbyPage {
+    pub game: String,
+    pub tables: Vec<TableSummary>,
+    /// Whether further tables can be listed over HTTP.
+    pub more: bool,
+}
+
+impl ServerMsg {
+    /// An `error` about `table`, if it concerns one.
+    pub fn error(err: &ApiError, table: Option<&str>) -> Self {
+        crate::metrics::count_error(err.code);
+        ServerMsg::Error(ErrorMsg::new(err, table))
+    }
+
+    /// Serialised, with the id of the request it answers.
+    pub fn encode(&self, id: Option<&Value>) -> String {
+        encode(self, id)
+    }
+}
+
+/// Serialises a server message, with the id of the request it answers.
+pub fn encode(msg: &ServerMsg, id: Option<&Value>) -> String {
+    #[derive(Serialize)]
+    struct Envelope<'a> {
+        #[serde(flatten)]
+        msg: &'a ServerMsg,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<&'a Value>,
+    }
+    serde_json::to_string(&Envelope { msg, id }).unwrap_or_else(|_| {
+        r#"{"t":"error","d":{"code":"internal","message":"unserialisable message"}}"#.into()
+    })
+}
+
+/// The TypeScript declaration of the server's message union.
+pub fn server_msg_decl() -> String {
+    ServerMsg::decl(&ts_rs::Config::new().with_large_int("number"))
+}
+
+/// The TypeScript declarations of every server message and what it carries,
+/// as committed in `web/src/net/generated/protocol.ts`.
+pub fn typescript() -> String {
+    let cfg = ts_rs::Config::new().with_large_int("number");
+    let decls = [
+        ServerMsg::decl(&cfg),
+        Hello::decl(&cfg),
+        Ack::decl(&cfg),
+        ErrorMsg::decl(&cfg),
+        SyncMsg::decl(&cfg),
+        EventMsg::decl(&cfg),
+        Batch::decl(&cfg),
+        RatingChange::decl(&cfg),
+        LobbyPage::decl(&cfg),
+        TableSummary::decl(&cfg),
+        crate::lobby::SeatSummary::decl(&cfg),
+        UserInfo::decl(&cfg),
+        Descriptor::decl(&cfg),
+        crate::registry::RecordFormat::decl(&cfg),
+        crate::registry::TimePreset::decl(&cfg),
+        crate::registry::RatingPools::decl(&cfg),
+        crate::bots::BotLevel::decl(&cfg),
+        qiyuan_table::Status::decl(&cfg),
+        qiyuan_table::TimeControl::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the server's Rust types (crates/server/src/protocol/out.rs):\n\
+         // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types`\n\
+         // writes it again; that test fails when this file is out of date.\n",
+    );
+    for decl in decls {
+        out.push_str("\nexport ");
+        out.push_str(&decl);
+        out.push('\n');
+    }
+    out.push_str(
+        "\n/** A server message as it arrives: with the id of the request it answers. */\n\
+         export type Envelope = ServerMsg & { id?: string | number };\n",
+    );
+    out
+}
