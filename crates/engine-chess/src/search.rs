@@ -15,10 +15,8 @@ use crate::see::{captures, leaves_king_safe, see};
 use qiyuan_engine_core::{Bound, Tt};
 
 pub const INF: i32 = 32_000;
-pub const MATE: i32 = 31_000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - 1000;
 pub use qiyuan_engine_core::MAX_PLY;
+pub use qiyuan_engine_core::{MATE, MATE_BOUND, Score};
 /// Nodes between two looks at the stop flag and the node budget.
 pub const CHECK_EVERY: u64 = 1024;
 
@@ -59,26 +57,6 @@ impl qiyuan_engine_core::FromLevel for Limits {
             nodes: level.nodes,
             noise: level.noise,
             seed,
-        }
-    }
-}
-
-/// A score as UCI reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Score {
-    Cp(i32),
-    /// Mate in this many moves (negative: being mated).
-    Mate(i32),
-}
-
-impl Score {
-    pub fn from_internal(s: i32) -> Score {
-        if s > MATE_BOUND {
-            Score::Mate((MATE - s + 1) / 2)
-        } else if s < -MATE_BOUND {
-            Score::Mate(-((MATE + s) / 2))
-        } else {
-            Score::Cp(s)
         }
     }
 }

@@ -19,9 +19,7 @@ use crate::pos::Pos;
 use qiyuan_engine_core::{Bound, Tt};
 
 pub const INF: i32 = 32_000;
-pub const MATE: i32 = 31_000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - 1000;
+pub use qiyuan_engine_core::{MATE, MATE_BOUND, Score};
 /// A side that checks perpetually has lost: worse than any material, not a mate.
 const PERPETUAL: i32 = MATE_BOUND - 200;
 pub use qiyuan_engine_core::MAX_PLY;
@@ -67,26 +65,6 @@ impl qiyuan_engine_core::FromLevel for Limits {
             noise: level.noise,
             seed,
             ..Limits::default()
-        }
-    }
-}
-
-/// A score as the protocols report it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Score {
-    Cp(i32),
-    /// Mate in this many moves (negative: being mated).
-    Mate(i32),
-}
-
-impl Score {
-    pub fn from_internal(s: i32) -> Score {
-        if s > MATE_BOUND {
-            Score::Mate((MATE - s + 1) / 2)
-        } else if s < -MATE_BOUND {
-            Score::Mate(-((MATE + s) / 2))
-        } else {
-            Score::Cp(s)
         }
     }
 }

@@ -492,12 +492,6 @@ impl Thought {
     }
 }
 
-/// An evaluation in centipawns (or the game's like unit) as an expected score,
-/// on the usual logistic curve (+400 ≈ 0.91).
-pub fn expected_score(cp: i32) -> f32 {
-    1.0 / (1.0 + 10f32.powf(-(cp as f32) / 400.0))
-}
-
 /// The bot whose turn it is, as the live task knows it.
 #[derive(Debug, Clone)]
 pub struct Bot {

@@ -16,7 +16,8 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::time::Instant;
 
 use super::{EngineError, EngineLevel, EnginePosition, Protocol, decision, option_text};
-use crate::bots::{Thought, expected_score};
+use crate::bots::Thought;
+use qiyuan_engine_core::expected_of_cp;
 
 /// How long after `stop` an engine may still answer.
 const AFTER_STOP: Duration = Duration::from_millis(500);
@@ -209,9 +210,9 @@ fn info_score(line: &str) -> Option<f32> {
     let words: Vec<&str> = words.collect();
     let i = words.iter().position(|w| *w == "score")?;
     match (words.get(i + 1), words.get(i + 2)) {
-        (Some(&"cp"), Some(n)) => n.parse().ok().map(expected_score),
+        (Some(&"cp"), Some(n)) => n.parse().ok().map(expected_of_cp),
         (Some(&"mate"), Some(n)) => n.parse::<i32>().ok().map(|n| if n > 0 { 1.0 } else { 0.0 }),
-        (Some(n), _) => n.parse().ok().map(expected_score),
+        (Some(n), _) => n.parse().ok().map(expected_of_cp),
         _ => None,
     }
 }

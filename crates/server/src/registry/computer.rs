@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use qiyuan_game::Seat;
 
 #[allow(unused_imports)]
-use crate::bots::{Ask, BotLevel, Decision, ENGINE_LEVELS, Thought, expected_score};
+use crate::bots::{Ask, BotLevel, Decision, ENGINE_LEVELS, Thought};
 #[allow(unused_imports)]
 use crate::engines::{EnginePosition, Protocol};
 
@@ -68,7 +68,7 @@ impl ComputerPlayers<qiyuan_chess::ChessGame> for ChessBots {
 
     fn think(view: &qiyuan_chess::ChessView, _seat: Seat, ask: &Ask) -> Option<Thought> {
         use qiyuan_engine_chess::shakmaty::uci::UciMove;
-        use qiyuan_engine_chess::{Level, Limits, Score, Searcher};
+        use qiyuan_engine_chess::{Level, Limits, Searcher};
         let level = Level::get(level_number(&ask.level)?);
         let (pos, history) = Self::replay(view)?;
         let (soft, hard) = limits(ask, level.movetime_ms);
@@ -80,16 +80,7 @@ impl ComputerPlayers<qiyuan_chess::ChessGame> for ChessBots {
             })
         });
         let best = result.best?;
-        let eval = match result.score {
-            Score::Cp(cp) => expected_score(cp),
-            Score::Mate(n) => {
-                if n > 0 {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
-        };
+        let eval = result.score.expected();
         Some(Thought {
             decision: Decision::Act(UciMove::from_standard(best).to_string()),
             eval: Some(eval),
@@ -176,7 +167,7 @@ impl ComputerPlayers<qiyuan_xiangqi::Xiangqi> for XiangqiBots {
     const LEVELS: &'static [BotLevel] = ENGINE_LEVELS;
 
     fn think(view: &qiyuan_xiangqi::XiangqiView, _seat: Seat, ask: &Ask) -> Option<Thought> {
-        use qiyuan_engine_xiangqi::{Level, Limits, Score, Searcher};
+        use qiyuan_engine_xiangqi::{Level, Limits, Searcher};
         let level = Level::get(level_number(&ask.level)?);
         let (start, moves) = Self::replay(view)?;
         let (soft, hard) = limits(ask, level.movetime_ms);
@@ -188,16 +179,7 @@ impl ComputerPlayers<qiyuan_xiangqi::Xiangqi> for XiangqiBots {
             })
         });
         let best = result.best?;
-        let eval = match result.score {
-            Score::Cp(cp) => expected_score(cp),
-            Score::Mate(n) => {
-                if n > 0 {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
-        };
+        let eval = result.score.expected();
         Some(Thought {
             decision: Decision::Act(qiyuan_xiangqi::notation::format_iccs(best)),
             eval: Some(eval),
