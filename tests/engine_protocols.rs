@@ -226,16 +226,7 @@ fn repo() -> &'static Path {
 
 /// The Python that has python-chess: `$QIYUAN_PYTHON` or the repo's `.venv`.
 fn python() -> PathBuf {
-    let p = std::env::var_os("QIYUAN_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join(".venv/bin/python"));
-    assert!(
-        p.exists(),
-        "no Python with python-chess at {}: run `python3 -m venv .venv && .venv/bin/pip install chess` \
-         at the repo root (.ci/run does) or set QIYUAN_PYTHON",
-        p.display()
-    );
-    p
+    qiyuan_testkit::python("python-chess")
 }
 
 fn need(engine: &str) -> &str {

@@ -6,50 +6,13 @@
 //! creates it with `pip install chess sgfmill`); without either the test fails
 //! and says how to make one.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
 use qiyuan_chess::{ChessGame, ChessOptions};
 use qiyuan_game::{EndReason, Game, RecordMeta, Seat, Setup, UtcDateTime};
 
-fn python() -> PathBuf {
-    if let Some(p) = std::env::var_os("QIYUAN_PYTHON") {
-        return p.into();
-    }
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-    assert!(
-        venv.exists(),
-        "this test needs python-chess: set QIYUAN_PYTHON to a Python that has it, or \
-         create {} (python3 -m venv .venv && .venv/bin/pip install chess sgfmill)",
-        venv.display()
-    );
-    venv
-}
-
 /// Runs `script` with `input` on stdin and returns its stdout.
 fn run_python(script: &str, input: &str) -> String {
-    let mut child = Command::new(python())
-        .arg("-c")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start python");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    qiyuan_testkit::run_python("python-chess", script, input)
+        .unwrap_or_else(|e| panic!("python failed: {e}"))
 }
 
 /// Every game's headers, errors, UCI mainline, clocks and final FEN, as JSON.

@@ -11,27 +11,9 @@
 mod common;
 
 use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use common::*;
 use serde_json::{Value, json};
-
-fn python() -> PathBuf {
-    if let Some(p) = std::env::var_os("QIYUAN_PYTHON") {
-        return p.into();
-    }
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-    assert!(
-        venv.exists(),
-        "this test needs prometheus-client: set QIYUAN_PYTHON to a Python that has it, \
-         or create {} (python3 -m venv .venv && .venv/bin/pip install chess sgfmill \
-         prometheus-client)",
-        venv.display()
-    );
-    venv
-}
 
 /// Prometheus's parser over the text: each family's type and its samples.
 const PARSE: &str = r#"
@@ -69,27 +51,9 @@ fn key(name: &str, labels: &[(&str, &str)]) -> String {
 }
 
 fn parse(text: &str) -> Scrape {
-    let mut child = Command::new(python())
-        .arg("-c")
-        .arg(PARSE)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start python");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "Prometheus's parser refused the scrape: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let parsed: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let out = qiyuan_testkit::run_python("prometheus-client", PARSE, text)
+        .unwrap_or_else(|e| panic!("Prometheus's parser refused the scrape: {e}\n{text}"));
+    let parsed: Vec<Value> = serde_json::from_str(&out).unwrap();
     let mut scrape = Scrape {
         samples: HashMap::new(),
         types: HashMap::new(),
