@@ -11,6 +11,35 @@
 //! compensated from a per-seat quota in the manner of Lichess), asks
 //! [`Clock::flag_time`] when to check for a flag fall, and pauses the clock when no
 //! seat's time should run (Go's dead-stone marking, server downtime).
+//!
+//! # Lag compensation (the rules, after Lichess)
+//!
+//! The rules are those of Lichess (scalachess `Clock.scala` and `LagTracker.scala`,
+//! and its client's `lag` reports through lila-ws); only the facts are taken.
+//!
+//! * A move's *lag* is the network time the player did not have to think: the
+//!   round trip between the server starting the seat's clock and the move reaching
+//!   it. The server measures each socket's round trip ([`LagEstimate`], a decaying
+//!   mean of its samples, each capped at [`LagEstimate::MAX_SAMPLE`]); a client
+//!   may also report its own, which is believed only up to the same cap, and the
+//!   larger of the two is the move's lag. Nothing else limits what a client may
+//!   claim: the quota does.
+//! * Each seat has a *quota* ([`LagQuota`]): it starts at three *gains* and holds
+//!   at most seven. The gain is 0.35 s for games estimated at 15 s or less (base
+//!   plus 40 increments), 1 s for 3 minutes or more, and in between a third of the
+//!   estimated seconds plus 40, in centiseconds (1+0: 0.6 s; 2+0: 0.8 s).
+//! * On every move the compensation is `min(lag, quota, time used)`; the move is
+//!   charged the time used less the compensation; the quota then loses the
+//!   compensation and gains one gain, up to its maximum. So a player whose lag is
+//!   under the gain is always wholly compensated, and one claiming ten seconds a
+//!   move gains the gain a move (and the first quota once), never more.
+//! * The flag grace: the server declares a flag only once the seat's time is
+//!   spent *and* the lag compensated on its previous move (at most the quota) has
+//!   passed too, so that a move already on its way is not flagged. A move that
+//!   arrives in that window is charged with its compensation like any other and
+//!   stands if its compensated time is within the limit.
+//! * The compensation is part of the logged move (the table's `Act` command
+//!   carries the lag the server used), so a replay charges exactly the same.
 
 mod control;
 
@@ -64,6 +93,55 @@ impl LagQuota {
     /// How long the flag check waits for a move that may be on its way.
     fn grace(&self) -> Millis {
         self.last.min(self.quota)
+    }
+}
+
+/// A running estimate of one connection's lag (its round trip, in milliseconds),
+/// as Lichess's lag tracker keeps one: a decaying mean and mean deviation of the
+/// samples, each capped at [`LagEstimate::MAX_SAMPLE`]. The first samples weigh
+/// more (`1/n`) until the decay takes over, so that a new connection's estimate
+/// is right after a sample or two. Pure: the caller measures.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct LagEstimate {
+    mean: f64,
+    deviation: f64,
+    samples: u32,
+}
+
+impl LagEstimate {
+    /// How much of the previous estimate each new sample keeps.
+    pub const DECAY: f64 = 0.85;
+    /// No sample (and no client's report) counts for more than this.
+    pub const MAX_SAMPLE: Millis = 10_000;
+
+    /// Records one sample.
+    pub fn record(&mut self, sample: Millis) {
+        let x = sample.min(Self::MAX_SAMPLE) as f64;
+        self.samples = self.samples.saturating_add(1);
+        let mix = (1.0 / f64::from(self.samples)).max(1.0 - Self::DECAY);
+        let delta = x - self.mean;
+        if self.samples == 1 {
+            self.mean = x;
+            self.deviation = 0.0;
+        } else {
+            self.mean += mix * delta;
+            self.deviation += mix * (delta.abs() - self.deviation);
+        }
+    }
+
+    /// The estimate, once there is a sample.
+    pub fn mean(&self) -> Option<Millis> {
+        (self.samples > 0).then(|| self.mean.round().max(0.0) as Millis)
+    }
+
+    /// How much the samples stray from the mean, on average.
+    pub fn deviation(&self) -> Option<Millis> {
+        (self.samples > 0).then(|| self.deviation.round().max(0.0) as Millis)
+    }
+
+    /// How many samples were recorded.
+    pub fn samples(&self) -> u32 {
+        self.samples
     }
 }
 
@@ -268,7 +346,8 @@ impl Clock {
         };
         let raw = self.elapsed(now);
         let seat = running.seat;
-        let compensated = self.seats[seat].lag.compensate(lag).min(raw);
+        // The quota pays only for what it forgives: never more than the time used.
+        let compensated = self.seats[seat].lag.compensate(lag.min(raw));
         let charged = raw - compensated;
         self.charge(seat, charged, true, running_started(&running, now, raw))?;
         self.running = None;

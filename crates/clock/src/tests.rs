@@ -278,3 +278,50 @@ mod props {
         }
     }
 }
+
+#[test]
+fn lag_estimate_follows_its_samples_and_caps_them() {
+    let mut e = LagEstimate::default();
+    assert_eq!(e.mean(), None);
+    e.record(300);
+    assert_eq!(e.mean(), Some(300));
+    // The first samples weigh 1/n: the mean of 300 and 320 after two.
+    e.record(320);
+    assert_eq!(e.mean(), Some(310));
+    for _ in 0..50 {
+        e.record(100);
+    }
+    assert_eq!(e.mean(), Some(100));
+    assert_eq!(e.deviation(), Some(0));
+    // One absurd sample counts as the cap, and only by its weight.
+    e.record(1_000_000);
+    let capped = 100.0 + (1.0 - LagEstimate::DECAY) * (LagEstimate::MAX_SAMPLE as f64 - 100.0);
+    assert_eq!(e.mean(), Some(capped.round() as Millis));
+    assert_eq!(e.samples(), 53);
+}
+
+#[test]
+fn a_claimed_huge_lag_gains_only_the_quota() {
+    // 1+0: a gain of 0.6 s, a first quota of 1.8 s, at most 4.2 s.
+    let mut c = Clock::new(
+        TimeControl::Fischer {
+            base: 60 * S,
+            increment: 0,
+        },
+        2,
+    );
+    let q0 = c.seat(0).unwrap().lag;
+    assert_eq!((q0.gain, q0.quota, q0.max), (600, 1_800, 4_200));
+    let mut t = 0;
+    let mut forgiven = 0;
+    for _ in 0..20 {
+        c.start(0, t);
+        t += 1_000;
+        let p = c.press(t, 10_000).unwrap().unwrap();
+        forgiven += p.compensated;
+    }
+    // The first quota once, then a gain a move.
+    assert!(forgiven <= q0.quota + 20 * q0.gain, "{forgiven}");
+    // 1.8 s, 1.4 s, 1.0 s of quota pay for whole seconds; then 0.6 s a move.
+    assert_eq!(forgiven, 3 * 1_000 + 17 * 600);
+}
