@@ -30,7 +30,12 @@ struct Envelope {
 /// A parsed client message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientMsg {
-    Ping,
+    /// A ping; `lag` is the client's own estimate of its round trip, in
+    /// milliseconds (as Lichess's client reports it), believed only up to the cap
+    /// of [`qiyuan_table::clock::LagEstimate::MAX_SAMPLE`] and the quota.
+    Ping {
+        lag: Option<u64>,
+    },
     LobbySubscribe {
         game: String,
     },
@@ -79,6 +84,8 @@ pub enum TableAct {
     },
     Move {
         action: String,
+        /// The client's own report of its lag for this move, in milliseconds.
+        lag: Option<u64>,
     },
     DrawOffer,
     DrawAccept,
@@ -234,6 +241,16 @@ struct TableData {
     /// `add_bot`: the computer player's strength.
     #[serde(default)]
     level: Option<LevelKey>,
+    /// `move`: the client's report of its lag, in milliseconds.
+    #[serde(default)]
+    lag: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PingData {
+    #[serde(default)]
+    lag: Option<u64>,
 }
 
 /// A message that parsed, with the client's request id.
@@ -259,7 +276,9 @@ pub fn parse(text: &str) -> Result<Request, (ApiError, Option<Value>)> {
     let mut expect_game = None;
     let mut expect_seat = None;
     let msg = match env.t.as_str() {
-        "ping" => ClientMsg::Ping,
+        "ping" => ClientMsg::Ping {
+            lag: data::<PingData>(&env.d).map_err(fail)?.lag,
+        },
         "lobby.subscribe" => ClientMsg::LobbySubscribe {
             game: data::<GameOnly>(&env.d).map_err(fail)?.game,
         },
@@ -375,6 +394,7 @@ fn table_act(kind: &str, d: &TableData) -> Result<TableAct, ApiError> {
         },
         "move" => TableAct::Move {
             action: need(&d.action, "action", kind)?,
+            lag: d.lag,
         },
         "draw.offer" => TableAct::DrawOffer,
         "draw.accept" => TableAct::DrawAccept,
@@ -425,12 +445,33 @@ mod tests {
             ClientMsg::Table {
                 table: "abc".into(),
                 act: TableAct::Move {
-                    action: "e2e4".into()
+                    action: "e2e4".into(),
+                    lag: None,
                 }
             }
         );
         assert_eq!(r.id, Some(Value::from(7)));
-        assert_eq!(parse(r#"{"t":"ping"}"#).unwrap().msg, ClientMsg::Ping);
+        assert_eq!(
+            parse(r#"{"t":"ping"}"#).unwrap().msg,
+            ClientMsg::Ping { lag: None }
+        );
+        assert_eq!(
+            parse(r#"{"t":"ping","d":{"lag":120}}"#).unwrap().msg,
+            ClientMsg::Ping { lag: Some(120) }
+        );
+        let r = parse(r#"{"t":"move","d":{"table":"a","action":"e2e4","lag":90}}"#).unwrap();
+        assert!(matches!(
+            r.msg,
+            ClientMsg::Table {
+                act: TableAct::Move { lag: Some(90), .. },
+                ..
+            }
+        ));
+        // A lag that is not a count of milliseconds is refused, typed.
+        assert_eq!(
+            parse(r#"{"t":"ping","d":{"lag":-5}}"#).unwrap_err().0.code,
+            "bad_message"
+        );
     }
 
     #[test]

@@ -24,6 +24,8 @@ use crate::error::{ApiError, Query};
 use crate::live::{self, Conn, TableMsg, UserInfo};
 use crate::protocol::out::{Hello, LobbyPage};
 use crate::protocol::{self, Ack, ClientMsg, Request, ServerMsg};
+use qiyuan_table::Millis;
+use qiyuan_table::clock::LagEstimate;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -34,8 +36,9 @@ const HARD_LIMIT: usize = 1 << 20;
 /// The initial read buffer of a socket.
 const READ_BUFFER: usize = 4 * 1024;
 
-/// How often the server pings each socket.
-const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(20);
+/// How often the server pings each socket: the pings keep the lag estimate
+/// fresh (Lichess's client pings about as often) and show a dead socket.
+const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 /// A socket silent this long (no message, no pong) is closed.
 const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -108,6 +111,85 @@ impl Sockets {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// One socket's lag: the round trip of the server's WebSocket pings (each
+/// carries when it was sent, in microseconds of this process's monotonic clock;
+/// only the answer to the ping outstanding counts, once), kept as a running
+/// estimate ([`LagEstimate`]), and the lag its client last reported (`ping`'s
+/// `lag`). A move's lag is the larger of the two, the report capped at
+/// [`LagEstimate::MAX_SAMPLE`]; the clock's quota bounds what it is worth.
+#[derive(Debug, Default)]
+pub struct LagMeter {
+    inner: Mutex<LagInner>,
+}
+
+#[derive(Debug, Default)]
+struct LagInner {
+    rtt: LagEstimate,
+    /// The payload of the ping not yet answered.
+    outstanding: Option<u64>,
+    /// The client's last report.
+    reported: Option<u64>,
+}
+
+/// Microseconds since this process first asked.
+fn monotonic_micros() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let start = START.get_or_init(std::time::Instant::now);
+    u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
+impl LagMeter {
+    fn lock(&self) -> std::sync::MutexGuard<'_, LagInner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The payload of a new ping, which becomes the one outstanding.
+    fn ping(&self) -> [u8; 8] {
+        let stamp = monotonic_micros();
+        self.lock().outstanding = Some(stamp);
+        stamp.to_be_bytes()
+    }
+
+    /// A pong arrived: if it answers the ping outstanding, its round trip is a
+    /// sample. Anything else (an unsolicited pong, a payload never sent) is
+    /// ignored.
+    fn pong(&self, payload: &[u8]) {
+        let Ok(bytes) = <[u8; 8]>::try_from(payload) else {
+            return;
+        };
+        let stamp = u64::from_be_bytes(bytes);
+        let mut inner = self.lock();
+        if inner.outstanding != Some(stamp) {
+            return;
+        }
+        inner.outstanding = None;
+        let rtt_ms = monotonic_micros().saturating_sub(stamp).div_ceil(1000);
+        inner.rtt.record(rtt_ms);
+    }
+
+    /// The client reported its lag (`ping`'s `lag`).
+    pub fn report(&self, lag: u64) {
+        self.lock().reported = Some(lag.min(LagEstimate::MAX_SAMPLE));
+    }
+
+    /// The measured round trip, once there is a sample.
+    pub fn rtt(&self) -> Option<Millis> {
+        self.lock().rtt.mean()
+    }
+
+    /// The lag of a move from this socket: the measured round trip or the
+    /// client's report (this move's, else its last), whichever is larger, the
+    /// report capped.
+    pub fn for_move(&self, reported: Option<u64>) -> Millis {
+        let inner = self.lock();
+        let reported = reported
+            .or(inner.reported)
+            .unwrap_or(0)
+            .min(LagEstimate::MAX_SAMPLE);
+        inner.rtt.mean().unwrap_or(0).max(reported)
     }
 }
 
@@ -186,7 +268,9 @@ async fn connection(
         id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
         user,
         tx,
+        lag: Arc::new(LagMeter::default()),
     };
+    let meter = conn.lag.clone();
     let (kick, expires_at) = match (&conn.user, session) {
         (Some(user), Some((hash, expires_at))) => {
             let kick = app.sockets.add(conn.id, user.id, hash.clone());
@@ -203,9 +287,10 @@ async fn connection(
     let (close_tx, mut close_rx) = oneshot::channel::<CloseFrame>();
     let writer = tokio::spawn(async move {
         // Pings make clients answer (browsers do it by themselves), so a silent
-        // socket is a dead one: see IDLE below.
+        // socket is a dead one (see IDLE below), and their round trips are the
+        // socket's lag. The first goes at once.
         let mut ping = tokio::time::interval(PING_EVERY);
-        ping.tick().await;
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let sent = tokio::select! {
                 biased;
@@ -222,7 +307,10 @@ async fn connection(
                     Some(text) => sink.send(Message::Text(text)).await,
                     None => break,
                 },
-                _ = ping.tick() => sink.send(Message::Ping(Default::default())).await,
+                _ = ping.tick() => {
+                    let payload = meter.ping();
+                    sink.send(Message::Ping(payload.to_vec().into())).await
+                }
             };
             if sent.is_err() {
                 break;
@@ -291,7 +379,8 @@ async fn connection(
                 None,
             ),
             Message::Close(_) => break,
-            Message::Ping(_) | Message::Pong(_) => {}
+            Message::Pong(payload) => conn.lag.pong(&payload),
+            Message::Ping(_) => {}
         }
     }
     app.sockets.remove(conn.id);
@@ -368,7 +457,10 @@ impl Session {
     async fn on_request(&mut self, req: &Request) -> Result<(), ApiError> {
         let id = req.id.as_ref();
         match &req.msg {
-            ClientMsg::Ping => {
+            ClientMsg::Ping { lag } => {
+                if let Some(lag) = lag {
+                    self.conn.lag.report(*lag);
+                }
                 let pong = ServerMsg::Pong {
                     server_time: crate::now_ms(),
                 };

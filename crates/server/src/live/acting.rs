@@ -88,7 +88,7 @@ impl Live {
             .games
             .get(self.table.game_name())
             .map_or(&[][..], |g| &g.bot_levels[..]);
-        let cmd = command(&*self.table, levels, act, name)?;
+        let cmd = command(&*self.table, levels, act, name, conn)?;
         self.apply_and_commit(cmd).await
     }
 }
@@ -100,6 +100,7 @@ fn command(
     levels: &[BotLevel],
     act: TableAct,
     user: String,
+    conn: &Conn,
 ) -> Result<Command, ApiError> {
     Ok(match act {
         TableAct::Sit { seat } => Command::Sit { user, seat },
@@ -109,10 +110,13 @@ fn command(
         TableAct::Ready { proposal } => Command::Ready { user, proposal },
         TableAct::Unready => Command::Unready { user },
         TableAct::Swap { with } => Command::Swap { user, with },
-        TableAct::Move { action } => Command::Act {
+        // The move's lag as the socket measured it (and its client reported
+        // it): the clock compensates it within the seat's quota, and the log
+        // keeps it, so a replay charges the same.
+        TableAct::Move { action, lag } => Command::Act {
             user,
             action,
-            lag: 0,
+            lag: conn.lag.for_move(lag),
         },
         TableAct::DrawOffer => Command::OfferDraw { user },
         TableAct::DrawAccept => Command::AcceptDraw { user },

@@ -33,6 +33,8 @@ pub(super) struct Live {
     pub(super) played: Arc<AtomicBool>,
     /// What the computer players here remember between moves.
     pub(super) bots: crate::bots::Memory,
+    /// The seats' lag as last sent in a `lag` message.
+    pub(super) lags_sent: Vec<Option<qiyuan_table::Millis>>,
 }
 
 impl Live {
@@ -47,6 +49,7 @@ impl Live {
             owner: None,
             played: Arc::new(AtomicBool::new(false)),
             bots: crate::bots::Memory::default(),
+            lags_sent: Vec::new(),
         }
     }
 
@@ -80,6 +83,9 @@ impl Live {
         // The version at which the bot to act had nothing to do (Go's marking,
         // once it accepted): it is not asked again until the table changes.
         let mut bot_idle: Option<u64> = None;
+        // The connection indicator: the seats' lag, looked at now and then.
+        let mut lag_tick = tokio::time::interval(super::presence::LAG_EVERY);
+        lag_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {
             // Computer players: bookkeeping at once, their turn after a think.
             self.bot_chores().await;
@@ -128,6 +134,7 @@ impl Live {
                         self.bots.trust(user);
                     }
                 }
+                _ = lag_tick.tick(), if !self.fanout.is_empty() => self.publish_lags(),
                 _ = tokio::time::sleep(idle_close), if idle => {
                     self.close().await;
                     break;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use axum::extract::ws::Utf8Bytes;
 use qiyuan_game::Viewer;
+use qiyuan_table::Millis;
 use serde_json::Value;
 
 use super::{Conn, ConnId, now};
@@ -69,6 +70,7 @@ impl Fanout {
     /// Sends `batch` to every subscriber with the table as it sees it.
     pub(super) fn broadcast(&mut self, id: &str, table: &dyn AnyTable, batch: &Batch) {
         let now = now();
+        let lags = self.seat_lags(table);
         let mut cache: HashMap<Viewer, Utf8Bytes> = HashMap::new();
         let mut slow = Vec::new();
         for (conn_id, conn) in &self.subs {
@@ -79,7 +81,7 @@ impl Fanout {
                     let msg = ServerMsg::Event(EventMsg {
                         table: id.to_string(),
                         batch: batch.clone(),
-                        state: table.view(viewer, now),
+                        state: with_lags(table.view(viewer, now), &lags),
                     });
                     msg.encode(None).into()
                 })
@@ -125,11 +127,52 @@ impl Fanout {
             since,
             complete,
             batches,
-            state: table.view(viewer, now()),
+            state: with_lags(table.view(viewer, now()), &self.seat_lags(table)),
         });
         conn.reply(&sync, req);
         self.subs.insert(conn.id, conn);
     }
+}
+
+impl Fanout {
+    /// Each seat's lag for the connection indicator: the round trip of its
+    /// player's best socket subscribed here (`None`: empty, a computer, no
+    /// socket, or none measured yet).
+    pub(super) fn seat_lags(&self, table: &dyn AnyTable) -> Vec<Option<Millis>> {
+        table
+            .state()
+            .seats
+            .iter()
+            .map(|seat| {
+                let user = seat.user.as_ref()?;
+                self.subs
+                    .values()
+                    .filter(|c| c.user.as_ref().is_some_and(|u| &u.username == user))
+                    .filter_map(|c| c.lag.rtt())
+                    .min()
+            })
+            .collect()
+    }
+
+    /// Sends a message to every subscriber (live only: no version, no history).
+    pub(super) fn send_all(&mut self, msg: &ServerMsg) {
+        let text: Utf8Bytes = msg.encode(None).into();
+        for conn in self.subs.values() {
+            conn.send(text.clone());
+        }
+    }
+}
+
+/// A table view with each seat's `lag_ms` (see [`Fanout::seat_lags`]).
+pub(super) fn with_lags(mut state: Value, lags: &[Option<Millis>]) -> Value {
+    if let Some(seats) = state.get_mut("seats").and_then(Value::as_array_mut) {
+        for (seat, lag) in seats.iter_mut().zip(lags) {
+            if let Some(seat) = seat.as_object_mut() {
+                seat.insert("lag_ms".into(), serde_json::json!(lag));
+            }
+        }
+    }
+    state
 }
 
 /// Who a socket is at a table: its user's seat, or a spectator.

@@ -66,6 +66,8 @@ pub struct Conn {
     pub id: ConnId,
     pub user: Option<UserInfo>,
     pub tx: mpsc::Sender<Utf8Bytes>,
+    /// The socket's measured lag (its round trip) and its client's report.
+    pub lag: Arc<crate::ws::LagMeter>,
 }
 
 impl Conn {

@@ -8,7 +8,10 @@ use serde_json::Value;
 
 use super::actor::Live;
 use super::fanout::Batch;
-use super::{Conn, ConnId};
+use super::{Conn, ConnId, now};
+use crate::protocol::ServerMsg;
+use crate::protocol::out::LagMsg;
+use qiyuan_table::Millis;
 
 impl Live {
     pub(super) async fn watch(&mut self, conn: Conn, since: Option<u64>, req: Option<Value>) {
@@ -77,5 +80,39 @@ impl Live {
         };
         self.fanout.broadcast(&self.id, &*self.table, &batch);
         self.app.lobby.publish(self.summary());
+    }
+}
+
+/// How often a table looks whether its seats' lag changed.
+pub(super) const LAG_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Whether a seat's lag moved enough to tell everyone: appearing or going, or
+/// by 20 ms and a fifth.
+fn lag_moved(old: Option<Millis>, new: Option<Millis>) -> bool {
+    match (old, new) {
+        (Some(a), Some(b)) => a.abs_diff(b) >= 20.max(a / 5),
+        (a, b) => a.is_some() != b.is_some(),
+    }
+}
+
+impl Live {
+    /// Sends a `lag` message when a seat's lag moved (see [`lag_moved`]).
+    pub(super) fn publish_lags(&mut self) {
+        let lags = self.fanout.seat_lags(&*self.table);
+        let moved = lags.len() != self.lags_sent.len()
+            || lags
+                .iter()
+                .zip(&self.lags_sent)
+                .any(|(new, old)| lag_moved(*old, *new));
+        if !moved {
+            return;
+        }
+        let msg = ServerMsg::Lag(LagMsg {
+            table: self.id.clone(),
+            at: now(),
+            seats: lags.clone(),
+        });
+        self.fanout.send_all(&msg);
+        self.lags_sent = lags;
     }
 }

@@ -43,6 +43,9 @@ pub enum ServerMsg {
     /// A table of a subscribed room closed.
     #[serde(rename = "lobby.gone")]
     LobbyGone { game: String, id: String },
+    /// The seats' lag changed (the connection indicator); live only.
+    #[serde(rename = "lag")]
+    Lag(LagMsg),
     /// Quick pairing matched this socket's seek: the table and its seat.
     #[serde(rename = "paired")]
     Paired {
@@ -152,6 +155,16 @@ pub struct EventMsg {
     pub state: Value,
 }
 
+/// `lag`: each seat's measured lag (round trip, ms; `null`: no player, a
+/// computer, or nothing measured yet) at server time `at`, as `seats[i].lag_ms`
+/// in table views has it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct LagMsg {
+    pub table: String,
+    pub at: u64,
+    pub seats: Vec<Option<u64>>,
+}
+
 /// `lobby`.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct LobbyPage {
@@ -206,6 +219,7 @@ pub fn typescript() -> String {
         EventMsg::decl(&cfg),
         Batch::decl(&cfg),
         RatingChange::decl(&cfg),
+        LagMsg::decl(&cfg),
         LobbyPage::decl(&cfg),
         TableSummary::decl(&cfg),
         crate::lobby::SeatSummary::decl(&cfg),

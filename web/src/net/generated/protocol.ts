@@ -2,7 +2,7 @@
 // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types`
 // writes it again; that test fails when this file is out of date.
 
-export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "paired", "d": { table: string, game: string, seat: number, } };
+export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } };
 
 export type Hello = { protocol: number, user: UserInfo | null, games: Array<string>, game_info: Array<Descriptor>, server_time: number, };
 
@@ -33,6 +33,8 @@ export type Batch = { from: number, v: number,
 events: Array<Record<string, unknown>>, ratings?: Array<RatingChange>, };
 
 export type RatingChange = { seat: number, user: string, pool: string, before: number, after: number, diff: number, provisional: boolean, };
+
+export type LagMsg = { table: string, at: number, seats: Array<number | null>, };
 
 export type LobbyPage = { game: string, tables: Array<TableSummary>, 
 /**
