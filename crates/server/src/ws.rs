@@ -271,6 +271,10 @@ async fn connection(
         lag: Arc::new(LagMeter::default()),
     };
     let meter = conn.lag.clone();
+    // Whether the reader still reads: once it stopped (the socket is closing),
+    // no more pings go out.
+    let reading = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let still_reading = reading.clone();
     let (kick, expires_at) = match (&conn.user, session) {
         (Some(user), Some((hash, expires_at))) => {
             let kick = app.sockets.add(conn.id, user.id, hash.clone());
@@ -283,6 +287,16 @@ async fn connection(
         }
         _ => (None, None),
     };
+    // The hello is the first frame: queued before the writer (and its first
+    // ping) starts.
+    let hello = ServerMsg::Hello(Hello {
+        protocol: protocol::VERSION,
+        user: conn.user.clone(),
+        games: app.games.names().iter().map(|n| n.to_string()).collect(),
+        game_info: app.games.all().to_vec(),
+        server_time: crate::now_ms(),
+    });
+    conn.reply(&hello, None);
     // Told to close with a frame (the session ended): the writer says so and stops.
     let (close_tx, mut close_rx) = oneshot::channel::<CloseFrame>();
     let writer = tokio::spawn(async move {
@@ -308,6 +322,9 @@ async fn connection(
                     None => break,
                 },
                 _ = ping.tick() => {
+                    if !still_reading.load(Ordering::Relaxed) {
+                        continue;
+                    }
                     let payload = meter.ping();
                     sink.send(Message::Ping(payload.to_vec().into())).await
                 }
@@ -318,14 +335,6 @@ async fn connection(
         }
         let _ = sink.close().await;
     });
-    let hello = ServerMsg::Hello(Hello {
-        protocol: protocol::VERSION,
-        user: conn.user.clone(),
-        games: app.games.names().iter().map(|n| n.to_string()).collect(),
-        game_info: app.games.all().to_vec(),
-        server_time: crate::now_ms(),
-    });
-    conn.reply(&hello, None);
 
     let mut session = Session {
         app: app.clone(),
@@ -383,6 +392,7 @@ async fn connection(
             Message::Ping(_) => {}
         }
     }
+    reading.store(false, Ordering::Relaxed);
     app.sockets.remove(conn.id);
     if let Some(reason) = logged_out {
         let _ = close_tx.send(CloseFrame {
