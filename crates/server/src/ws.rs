@@ -647,3 +647,34 @@ impl Session {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_outstanding_ping_is_a_sample_and_reports_are_capped() {
+        let meter = LagMeter::default();
+        assert_eq!(meter.rtt(), None);
+        assert_eq!(meter.for_move(None), 0);
+        // A pong nobody asked for, or not 8 bytes: nothing.
+        meter.pong(&42u64.to_be_bytes());
+        meter.pong(b"short");
+        assert_eq!(meter.rtt(), None);
+        let payload = meter.ping();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        meter.pong(&payload);
+        let rtt = meter.rtt().expect("a sample");
+        assert!((5..1_000).contains(&rtt), "{rtt}");
+        // The same pong again counts no more.
+        meter.pong(&payload);
+        assert_eq!(meter.lock().rtt.samples(), 1);
+        // A move's lag: the larger of the measured and the reported, the
+        // report capped; a move's own report first, else the last ping's.
+        assert_eq!(meter.for_move(Some(0)), rtt);
+        assert_eq!(meter.for_move(Some(50_000)), LagEstimate::MAX_SAMPLE);
+        meter.report(2_000);
+        assert_eq!(meter.for_move(None), 2_000.max(rtt));
+        assert_eq!(meter.for_move(Some(1)), rtt);
+    }
+}

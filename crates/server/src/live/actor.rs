@@ -158,7 +158,9 @@ impl Live {
                 let _ = done.send(self.internal(cmds).await);
             }
             TableMsg::Snapshot { reply } => {
-                let _ = reply.send(self.table.view(Viewer::Spectator, now()));
+                let view = self.table.view(Viewer::Spectator, now());
+                let lags = self.fanout.seat_lags(&*self.table);
+                let _ = reply.send(super::fanout::with_lags(view, &lags));
             }
             TableMsg::Record { number, reply } => {
                 let _ = reply.send(self.record_of(number));
