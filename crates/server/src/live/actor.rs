@@ -100,9 +100,7 @@ impl Live {
             // 托管: shortly before the player to act would flag, the computer
             // takes their seat over.
             let rescue = crate::bots::rescue(&*self.table, &self.bots).filter(|_| trusteeship);
-            let rescue_in = rescue
-                .as_ref()
-                .map(|(_, at)| Duration::from_millis(at.saturating_sub(now())));
+            let rescue_in = rescue.as_ref().map(|(_, at)| until(*at));
             let bot_at = match (&bot, bot_due) {
                 (None, _) => None,
                 (Some(_), Some((due_v, at))) if due_v == v => Some(at),
@@ -110,7 +108,10 @@ impl Live {
             };
             bot_due = bot_at.map(|at| (v, at));
             let deadline = self.table.next_deadline();
-            let sleep = deadline.map(|d| Duration::from_millis(d.saturating_sub(now())));
+            // A deadline passes on the server's clock, to the microsecond: the
+            // flag falls at its moment (the timer wheel's millisecond after
+            // it at most), not a rounded millisecond early or late.
+            let sleep = deadline.map(until);
             let idle = self.fanout.is_empty() && self.table.state().status != Status::Playing;
             tokio::select! {
                 msg = rx.recv() => match msg {
@@ -184,4 +185,13 @@ impl Live {
         self.app.tables.remove(&self.id);
         self.app.lobby.remove(self.table.game_name(), &self.id);
     }
+}
+
+/// How long until `at` (milliseconds since the epoch, the server's clock), to
+/// the microsecond; zero if it has passed.
+fn until(at: qiyuan_table::Millis) -> Duration {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    Duration::from_millis(at).saturating_sub(now)
 }
