@@ -166,7 +166,7 @@ impl LagMeter {
             return;
         }
         inner.outstanding = None;
-        let rtt_ms = monotonic_micros().saturating_sub(stamp).div_ceil(1000);
+        let rtt_ms = (monotonic_micros().saturating_sub(stamp) + 500) / 1000;
         inner.rtt.record(rtt_ms);
     }
 
@@ -666,6 +666,7 @@ mod tests {
         meter.pong(&payload);
         let rtt = meter.rtt().expect("a sample");
         assert!((5..1_000).contains(&rtt), "{rtt}");
+        assert!(rtt > 0);
         // The same pong again counts no more.
         meter.pong(&payload);
         assert_eq!(meter.lock().rtt.samples(), 1);
