@@ -1,7 +1,8 @@
 //! Sockets and spectators coming and going: a socket that watches gets its
 //! `sync` and is subscribed; a seated player's socket coming back or the last
 //! one closing is the game's business (reconnect, disconnect); a spectator's is
-//! live only — nothing logged, no new version.
+//! live only — nothing logged, no new version. And the seats' connection
+//! indicator: a live `lag` message when a seat's measured lag moves.
 
 use qiyuan_table::{Command, Event};
 use serde_json::Value;
@@ -99,11 +100,11 @@ impl Live {
     /// Sends a `lag` message when a seat's lag moved (see [`lag_moved`]).
     pub(super) fn publish_lags(&mut self) {
         let lags = self.fanout.seat_lags(&*self.table);
-        let moved = lags.len() != self.lags_sent.len()
-            || lags
-                .iter()
-                .zip(&self.lags_sent)
-                .any(|(new, old)| lag_moved(*old, *new));
+        // (Nothing sent yet counts as nothing measured.)
+        let moved = lags
+            .iter()
+            .enumerate()
+            .any(|(i, new)| lag_moved(self.lags_sent.get(i).copied().flatten(), *new));
         if !moved {
             return;
         }
