@@ -421,9 +421,10 @@ async fn the_compensation_replays(backend: Backend) {
         .zip(clocks(&before))
         .map(|(after, before)| before - after)
         .collect();
-    // Each timed move: ~400 ms used, 300 forgiven (not ~400 charged).
+    // Each timed move: 400 ms and the network used, 300 forgiven: charged
+    // 100 ms and the network (uncompensated, it would be 400 or more).
     for c in &charged {
-        assert!((100..=250).contains(c), "charged {charged:?}");
+        assert!((100..400).contains(c), "charged {charged:?}");
     }
     drop((wa, wb));
     server.restart().await;
@@ -438,7 +439,7 @@ async fn the_compensation_replays(backend: Backend) {
     // few milliseconds (the downtime is not charged).
     assert_eq!(main(&after, 0), main(&before, 0));
     assert!(
-        (main(&after, 1) - main(&before, 1)).abs() < 300,
+        (main(&after, 1) - main(&before, 1)).abs() < 500,
         "Black's time: {} then {}",
         main(&before, 1),
         main(&after, 1)
