@@ -1,0 +1,80 @@
+// Finished games for the browser tests, made through the real server from inside
+// a logged-in page: its own WebSocket (the session cookie rides along) plays
+// against the computer (`play_computer`), makes a few moves, and resigns.
+
+/**
+ * Plays a game of `game` against computer players at `level` from seat 0 and
+ * resigns after `turns` of our own actions; returns the table id (the game's id).
+ * `strategy`: `moves` plays the given moves in order; `doudizhu` bids 3 when
+ * asked (so we lead as landlord) and then plays the first legal play.
+ */
+export async function finishedGame(page, { game, level, moves = [], turns = moves.length, strategy = 'moves', options }) {
+  return page.evaluate(
+    async ({ game, level, moves, turns, strategy, options }) => {
+      const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+      const inbox = [];
+      let state = null;
+      ws.onmessage = (e) => {
+        const m = JSON.parse(e.data);
+        if ((m.t === 'event' || m.t === 'sync') && m.d.state) state = m.d.state;
+        inbox.push(m);
+      };
+      await new Promise((r, f) => ((ws.onopen = r), (ws.onerror = f)));
+      const next = (pred, ms = 20000) =>
+        new Promise((res, rej) => {
+          const t0 = Date.now();
+          const look = () => {
+            const i = inbox.findIndex(pred);
+            if (i >= 0) res(inbox.splice(i, 1)[0]);
+            else if (Date.now() - t0 > ms) rej(new Error(`timed out; last: ${JSON.stringify(inbox.slice(-2)).slice(0, 400)}`));
+            else setTimeout(look, 30);
+          };
+          look();
+        });
+      let n = 1;
+      const req = async (t, d) => {
+        const id = n++;
+        ws.send(JSON.stringify({ t, d, id }));
+        const m = await next((x) => x.id === id && (x.t === 'ack' || x.t === 'error'));
+        if (m.t === 'error') throw new Error(`${t}: ${JSON.stringify(m.d)}`);
+        return m.d;
+      };
+      const { table } = await req('play_computer', { game, level, colour: 0, ...(options ? { options } : {}) });
+      const board = () => state?.game?.board ?? {};
+      const ourTurn = () => {
+        const b = board();
+        if (state?.status !== 'playing') return false;
+        if (typeof b.to_act === 'number') return b.to_act === 0;
+        const turn = state?.game?.turn;
+        return turn && typeof turn === 'object' && 'seat' in turn ? turn.seat === 0 : false;
+      };
+      const deadline = Date.now() + 25000;
+      let done = 0;
+      while (done < turns && Date.now() < deadline && state?.status !== 'over') {
+        if (!ourTurn()) {
+          await new Promise((r) => setTimeout(r, 60));
+          continue;
+        }
+        let action;
+        if (strategy === 'moves') action = moves[done];
+        else {
+          // Doudizhu: bid 3 when asked (the landlord leads), then the first non-pass play.
+          const legal = board().legal ?? [];
+          action = legal.includes('bid 3') ? 'bid 3' : (legal.find((a) => a !== 'pass') ?? legal[0]);
+        }
+        const before = state.version;
+        await req('move', { table, action });
+        done++;
+        // Wait for the computer to answer (or the game to end).
+        const t0 = Date.now();
+        while (Date.now() - t0 < 15000 && state?.status === 'playing' && !(ourTurn() && state.version > before)) {
+          await new Promise((r) => setTimeout(r, 60));
+        }
+      }
+      if (state?.status === 'playing') await req('resign', { table });
+      ws.close();
+      return table;
+    },
+    { game, level, moves, turns, strategy, options },
+  );
+}
