@@ -78,3 +78,49 @@ export async function finishedGame(page, { game, level, moves = [], turns = move
     { game, level, moves, turns, strategy, options },
   );
 }
+
+/**
+ * Opens a WebSocket of the page's session and keeps it on `window.__q`, with
+ * `req(t, d)` (resolves with the `ack`'s data, rejects on `error`) and
+ * `state(table)`, the last view of that table.
+ */
+export async function installSocket(page) {
+  await page.evaluate(async () => {
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+    const pending = new Map();
+    const states = new Map();
+    let n = 1;
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if ((m.t === 'event' || m.t === 'sync') && m.d.state) states.set(m.d.table, m.d.state);
+      const p = pending.get(m.id);
+      if (p && (m.t === 'ack' || m.t === 'error')) {
+        pending.delete(m.id);
+        if (m.t === 'error') p.fail(new Error(JSON.stringify(m.d)));
+        else p.ok(m.d);
+      }
+    };
+    await new Promise((r, f) => ((ws.onopen = r), (ws.onerror = f)));
+    window.__q = {
+      req: (t, d) =>
+        new Promise((ok, fail) => {
+          const id = n++;
+          pending.set(id, { ok, fail });
+          ws.send(JSON.stringify({ t, d, id }));
+        }),
+      send: (t, d) => ws.send(JSON.stringify({ t, d })),
+      state: (table) => states.get(table) ?? null,
+      close: () => ws.close(),
+    };
+  });
+}
+
+/** `window.__q.req` of `page`. */
+export function req(page, t, d) {
+  return page.evaluate(([t, d]) => window.__q.req(t, d), [t, d]);
+}
+
+/** `window.__q.send` of `page` (no reply awaited: `watch` answers with a `sync`). */
+export function send(page, t, d) {
+  return page.evaluate(([t, d]) => window.__q.send(t, d), [t, d]);
+}
