@@ -6,11 +6,12 @@
  * Plays a game of `game` against computer players at `level` from seat 0 and
  * resigns after `turns` of our own actions; returns the table id (the game's id).
  * `strategy`: `moves` plays the given moves in order; `doudizhu` bids 3 when
- * asked (so we lead as landlord) and then plays the first legal play.
+ * asked (so we lead as landlord) and then plays the legal play of the most
+ * cards. A game still going after `turns` of ours (or `deadlineMs`) is resigned.
  */
-export async function finishedGame(page, { game, level, moves = [], turns = moves.length, strategy = 'moves', options }) {
+export async function finishedGame(page, { game, level, moves = [], turns = moves.length, strategy = 'moves', options, deadlineMs = 25000 }) {
   return page.evaluate(
-    async ({ game, level, moves, turns, strategy, options }) => {
+    async ({ game, level, moves, turns, strategy, options, deadlineMs }) => {
       const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
       const inbox = [];
       let state = null;
@@ -48,7 +49,7 @@ export async function finishedGame(page, { game, level, moves = [], turns = move
         const turn = state?.game?.turn;
         return turn && typeof turn === 'object' && 'seat' in turn ? turn.seat === 0 : false;
       };
-      const deadline = Date.now() + 25000;
+      const deadline = Date.now() + deadlineMs;
       let done = 0;
       while (done < turns && Date.now() < deadline && state?.status !== 'over') {
         if (!ourTurn()) {
@@ -58,9 +59,10 @@ export async function finishedGame(page, { game, level, moves = [], turns = move
         let action;
         if (strategy === 'moves') action = moves[done];
         else {
-          // Doudizhu: bid 3 when asked (the landlord leads), then the first non-pass play.
+          // Doudizhu: bid 3 when asked (the landlord leads), then the play of the most cards.
           const legal = board().legal ?? [];
-          action = legal.includes('bid 3') ? 'bid 3' : (legal.find((a) => a !== 'pass') ?? legal[0]);
+          const plays = legal.filter((a) => a !== 'pass' && !a.startsWith('bid'));
+          action = legal.includes('bid 3') ? 'bid 3' : plays.length ? plays.reduce((x, y) => (y.length > x.length ? y : x)) : legal[0];
         }
         const before = state.version;
         await req('move', { table, action });
@@ -75,7 +77,7 @@ export async function finishedGame(page, { game, level, moves = [], turns = move
       ws.close();
       return table;
     },
-    { game, level, moves, turns, strategy, options },
+    { game, level, moves, turns, strategy, options, deadlineMs },
   );
 }
 
