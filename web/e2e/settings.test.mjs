@@ -114,3 +114,29 @@ test('background music waits for the first click: no AudioContext, so no autopla
   assert.deepEqual(warnings, []);
   assert.deepEqual(consoleErrors, []);
 });
+
+test('a refusal reads in the interface language: the server code, not its English text', { timeout: 60_000 }, async () => {
+  const { base, browser } = env;
+  const p = await newPage(browser, 'refusals', base);
+  const tryLogin = async () => {
+    await p.fill('#username', `nobody${stamp}`);
+    await p.fill('#password', 'not-the-password');
+    await p.click('#submit');
+    await p.locator('#form-error:not(:empty)').waitFor();
+    return (await p.locator('#form-error').textContent()).trim();
+  };
+  await p.goto(`${base}/#/login`);
+  assert.equal(await tryLogin(), '错误：用户名或密码错误');
+  await p.click('#open-settings');
+  await p.selectOption('#settings-dialog select[name="lang"]', 'en');
+  await p.locator('#settings-dialog .modal-title', { hasText: 'Settings' }).waitFor();
+  await p.locator('#settings-dialog .modal-buttons .btn').click();
+  assert.equal(await tryLogin(), 'Error: Wrong username or password');
+  await p.screenshot({ path: shotPath('refusal-in-english.png') });
+  // The two refused logins are the only errors the page logged (the browser
+  // reports each 401 on the console).
+  const mine = consoleErrors.filter((e) => e.startsWith('[refusals]'));
+  assert.ok(mine.length >= 2 && mine.every((e) => /401/.test(e)), mine.join('\n'));
+  for (const e of mine) consoleErrors.splice(consoleErrors.indexOf(e), 1);
+  assert.deepEqual(consoleErrors, []);
+});
