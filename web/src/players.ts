@@ -35,9 +35,9 @@ export function levelName(key: string): string {
   for (const g of allGames()) {
     const l = g.bot_levels?.find((x) => x.key === key);
     if (l) {
-      // The engines' names carry a note after the level (`1级 入门`): the level is enough.
+      // The built-in levels' names carry a note after the level (`1级 入门`): the level is enough.
       const name = en ? l.en : l.zh;
-      return en ? name : name.split(' ')[0];
+      return !en && /^\d+$/.test(key) ? name.split(' ')[0] : name;
     }
   }
   return /^\d+$/.test(key) ? (en ? `${word('level')}${key}` : `${key}${word('level')}`) : key;
