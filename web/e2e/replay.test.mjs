@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServerAndBrowser, newPage, register, consoleErrors, shotPath, stamp } from './harness.mjs';
-import { finishedGame } from './finish.mjs';
+import { finishedGame, installSocket, req } from './finish.mjs';
 
 const env = useServerAndBrowser();
 
@@ -209,6 +209,17 @@ test('a finished game of each game replays from a link, the profile, keys and bu
   await owner.locator(`#history tr[data-game="${go}"] .replay-link`).click();
   await owner.locator('#replay[data-game="go"]').waitFor();
   await owner.screenshot({ path: shotPath('replay-from-profile.png') });
+
+  // A hand still being played is not shown (its hands are hidden): the refusal in words.
+  await installSocket(owner);
+  const { table: live } = await req(owner, 'play_computer', { game: 'doudizhu', level: 'basic', colour: 0 });
+  const peek = await newPage(browser, 'peek', base);
+  await peek.goto(`${base}/#/replay/${live}`);
+  await peek.locator('#replay-error', { hasText: '对局结束后才能查看' }).waitFor();
+  assert.equal(await peek.locator('.replay-hand .card').count(), 0);
+  const refused = consoleErrors.filter((e) => e.startsWith('[peek]'));
+  assert.ok(refused.length >= 1 && refused.every((e) => /403/.test(e)), refused.join('\n'));
+  for (const e of refused) consoleErrors.splice(consoleErrors.indexOf(e), 1);
 
   assert.deepEqual(consoleErrors, []);
 });
