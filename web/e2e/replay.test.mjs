@@ -213,6 +213,8 @@ test('a finished game of each game replays from a link, the profile, keys and bu
   // A hand still being played is not shown (its hands are hidden): the refusal in words.
   await installSocket(owner);
   const { table: live } = await req(owner, 'play_computer', { game: 'doudizhu', level: 'basic', colour: 0 });
+  // (the hand starts a moment after the answer, once the computers are ready)
+  for (let i = 0; i < 100 && (await fetch(`${base}/api/game/${live}/replay`)).status !== 403; i++) await new Promise((r) => setTimeout(r, 50));
   const peek = await newPage(browser, 'peek', base);
   await peek.goto(`${base}/#/replay/${live}`);
   await peek.locator('#replay-error', { hasText: '对局结束后才能查看' }).waitFor();

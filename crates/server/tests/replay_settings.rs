@@ -217,6 +217,15 @@ async fn a_hidden_hand_replays_only_when_over_with_every_hand(backend: Backend) 
         )
         .await;
     let table = ack["d"]["table"].as_str().unwrap().to_string();
+    // The hand starts a moment after the answer, once the computer players are
+    // ready: until then the table has no game to replay.
+    for _ in 0..100 {
+        let (status, _) = json_of(a.get(&format!("/api/game/{table}/replay")).await).await;
+        if status != 404 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let (status, body) = json_of(a.get(&format!("/api/game/{table}/replay")).await).await;
     assert_eq!(
         (status, &body["error"]["code"]),
@@ -241,6 +250,15 @@ async fn a_hidden_hand_replays_only_when_over_with_every_hand(backend: Backend) 
         "{}",
         r["players"]
     );
+    // The record names the computer players, never by their ids.
+    let record = a
+        .get(&format!("/game/{table}.json"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(record.contains("电脑（普通）"), "{record}");
+    assert!(!record.contains("bot:"), "{record}");
     // The computer player's profile answers, as an account without games.
     let bot = r["players"][1].as_str().unwrap();
     let (status, p) = json_of(a.get(&format!("/api/user/{bot}")).await).await;
