@@ -5,7 +5,8 @@
 /**
  * Plays a game of `game` against computer players at `level` from seat 0 and
  * resigns after `turns` of our own actions; returns the table id (the game's id).
- * `strategy`: `moves` plays the given moves in order; `doudizhu` bids 3 when
+ * `strategy`: `moves` plays the given moves in order (a legal one instead of one
+ * that the computer's answer made illegal); `doudizhu` bids 3 when
  * asked (so we lead as landlord) and then plays the legal play of the most
  * cards. A game still going after `turns` of ours (or `deadlineMs`) is resigned.
  */
@@ -57,7 +58,13 @@ export async function finishedGame(page, { game, level, moves = [], turns = move
           continue;
         }
         let action;
-        if (strategy === 'moves') action = moves[done];
+        if (strategy === 'moves') {
+          // A planned move the computer's answer made illegal (a check, a block)
+          // gives way to a legal one.
+          action = moves[done];
+          const legal = board().legal_moves;
+          if (Array.isArray(legal) && legal.length && !legal.includes(action)) action = legal[0];
+        }
         else {
           // Doudizhu: bid 3 when asked (the landlord leads), then the play of the most cards.
           const legal = board().legal ?? [];
