@@ -363,7 +363,16 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
     let file_name = stored.as_ref().map(|g| {
         let mut players = g.players.clone();
         players.sort_by_key(|p| p.seat);
-        let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        let levels = app
+            .games
+            .get(&g.game)
+            .map_or(&[][..], |d| d.bot_levels.as_slice());
+        // Computer players by their names (电脑（3级）), as the record names them.
+        let names: Vec<String> = players
+            .iter()
+            .map(|p| crate::bots::record_name(&p.name, levels))
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
         record_file_name(&g.game, &names, g.started_at, ext)
     });
     let text = match stored.as_ref().and_then(|g| g.record.clone()) {

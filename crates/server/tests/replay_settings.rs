@@ -251,12 +251,17 @@ async fn a_hidden_hand_replays_only_when_over_with_every_hand(backend: Backend) 
         r["players"]
     );
     // The record names the computer players, never by their ids.
-    let record = a
-        .get(&format!("/game/{table}.json"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let resp = a.get(&format!("/game/{table}.json")).await;
+    let disposition = resp.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(!disposition.contains("bot"), "{disposition}");
+    assert!(
+        disposition.contains("%E7%94%B5%E8%84%91"),
+        "电脑 in the file name: {disposition}"
+    );
+    let record = resp.text().await.unwrap();
     assert!(record.contains("电脑（普通）"), "{record}");
     assert!(!record.contains("bot:"), "{record}");
     // The computer player's profile answers, as an account without games.
