@@ -102,7 +102,7 @@ test('three players bid and play two hands of Doudizhu; scores and totals agree'
   await A.locator('#seat-0 .player-name').waitFor();
   await B.goto(`${web.base}/#/lobby/doudizhu`);
   await B.locator(`.table-card[data-table="${id}"] .join-table`).click();
-  await B.locator('#sit-1').click();
+  // 坐下 in the lobby took the seat.
   await B.locator('#seat-1 .player-name').waitFor();
   await C.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
   await C.locator('#sit-2').click();

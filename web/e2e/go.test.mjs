@@ -60,7 +60,7 @@ test('two players play 9x9 Go to the count; both see the same result', async () 
   // B finds it in the lobby and takes the white seat; C watches.
   await B.goto(`${web.base}/#/lobby/go`);
   await B.locator(`.table-card[data-table="${id}"] .join-table`).click();
-  await B.locator('#sit-1').click();
+  // 坐下 in the lobby took the seat.
   await A.locator('#seat-1 .player-name').waitFor();
   await C.goto(`${web.base}/#/lobby/go`);
   await C.locator(`.table-card[data-table="${id}"]`).waitFor();

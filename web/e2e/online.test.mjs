@@ -25,7 +25,7 @@ async function startGame(kind) {
   // B finds the table in the lobby list and sits in the second seat.
   await B.goto(`${web.base}/#/lobby/${kind}`);
   await B.locator(`.table-card[data-table="${id}"] .join-table`).click();
-  await B.locator('#sit-1').click();
+  // 坐下 in the lobby took the seat.
   await B.locator('#seat-1 .player-name').waitFor();
   await A.locator('#seat-1 .player-name').waitFor();
   if (kind === 'xiangqi') {

@@ -169,6 +169,31 @@ const S = {
   casual: ['友谊赛', 'casual'],
   rematchAsked: ['对方请求再来一局', 'Your opponent wants a rematch'],
   confirmLeave: ['对局中离开将判负（逃跑），确定离开吗？', 'Leaving a live game loses it. Leave?'],
+  // The replay viewer (web/src/replay/).
+  replay: ['复盘', 'Replay'],
+  replayOf: ['对局回放', 'Game replay'],
+  firstPly: ['开局', 'Start'],
+  prevPly: ['上一步', 'Previous'],
+  nextPly: ['下一步', 'Next'],
+  lastPly: ['终局', 'End'],
+  download: ['下载棋谱', 'Download record'],
+  startPosition: ['开始局面', 'Start position'],
+  notationSan: ['代数记谱 (SAN)', 'SAN'],
+  notationUci: ['坐标 (UCI)', 'UCI'],
+  notationCoords: ['坐标', 'Coordinates'],
+  notationCards: ['出牌', 'Plays'],
+  goPass: ['停一手', 'pass'],
+  ddzNoBid: ['不叫', 'No bid'],
+  ddzBid: ['叫分', 'Bid'],
+  ddzPoints: ['分', ' points'],
+  ddzPass: ['不出', 'Pass'],
+  landlord: ['地主', 'Landlord'],
+  farmer: ['农民', 'Farmer'],
+  bottomCards: ['底牌', 'Bottom cards'],
+  redeal: ['重新发牌', 'Redealt'],
+  multiplier: ['倍数', 'Multiplier'],
+  notFinished: ['对局尚未结束', 'The game is not over yet'],
+  winner: ['胜者', 'Winner'],
 } as const;
 
 export type Key = keyof typeof S;
@@ -177,6 +202,20 @@ export function t(k: Key): string {
   const pair = S[k];
   if (!pair) return k;
   return settings().lang === 'en' ? pair[1] : pair[0];
+}
+
+const languageListeners = new Set<() => void>();
+
+/** Calls `cb` whenever the interface language changes, until the returned function is called. */
+export function onLanguage(cb: () => void): () => void {
+  languageListeners.add(cb);
+  return () => languageListeners.delete(cb);
+}
+
+/** Tells every listener the language changed; how many were told. */
+export function languageChanged(): number {
+  [...languageListeners].forEach((cb) => cb());
+  return languageListeners.size;
 }
 
 /** A parenthesised aside, with the parentheses of the current language. */

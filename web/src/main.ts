@@ -4,8 +4,8 @@ import 'chessground/assets/chessground.brown.css';
 import 'chessground/assets/chessground.cburnett.css';
 import './style.css';
 import { h, mount } from './dom';
-import { t } from './i18n';
-import { settings, onSettings } from './settings';
+import { t, languageChanged } from './i18n';
+import { settings, onSettings, settingsReady } from './settings';
 import { settingsDialog } from './ui';
 import { syncMusic } from './sound';
 import { session, restoreSession, logout } from './session';
@@ -15,6 +15,7 @@ import { loginPage } from './pages/login';
 import { lobbyPage } from './pages/lobby';
 import { tablePage } from './pages/table';
 import { profilePage } from './pages/profile';
+import { replayPage } from './replay/replay';
 
 let cleanup: (() => void) | void;
 
@@ -62,10 +63,12 @@ function header() {
   );
 }
 
-function route() {
+/** Renders the page of the current address; `keepDialogs`: a language change
+ * re-rendering a page that cannot relabel itself keeps the settings dialog open. */
+function route(keepDialogs = false) {
   if (cleanup) cleanup();
   cleanup = undefined;
-  document.querySelectorAll('.modal-overlay').forEach((m) => m.remove());
+  if (!keepDialogs) document.querySelectorAll('.modal-overlay').forEach((m) => m.remove());
   document.documentElement.lang = settings().lang;
   document.body.dataset.board = settings().boardTheme;
   const app = document.getElementById('app')!;
@@ -73,6 +76,11 @@ function route() {
   mount(app, header(), main);
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const [page, arg] = parts;
+  // A replay is a shareable link: it opens without logging in.
+  if (page === 'replay') {
+    cleanup = replayPage(main, arg ?? '');
+    return;
+  }
   const needLogin = page === 'lobby' || page === 'table' || page === '' || page === 'profile';
   if (needLogin && !session()) {
     loginPage(main, 'login', location.hash);
@@ -117,16 +125,28 @@ function route() {
   }
 }
 
+// The language switch applies at once, everywhere, and reopens nothing: the
+// header is drawn again, and the page relabels itself (pages listen with
+// `onLanguage`); a page that does not listen is drawn again, keeping dialogs.
+let shownLang = settings().lang;
 onSettings(() => {
   document.body.dataset.board = settings().boardTheme;
+  if (settings().lang === shownLang) return;
+  shownLang = settings().lang;
+  document.documentElement.lang = shownLang;
+  const old = document.querySelector('#app > header.top');
+  if (!old) return;
+  old.replaceWith(header());
+  if (languageChanged() === 0) route(true);
 });
 // The server's invitation links are paths (`/table/{id}`); the client routes by hash.
 {
-  const m = /^\/(table|profile|lobby|offline)\/([^/]+)\/?$/.exec(location.pathname);
+  const m = /^\/(table|profile|lobby|offline|replay)\/([^/]+)\/?$/.exec(location.pathname);
   if (m && !location.hash) history.replaceState(null, '', `/#/${m[1]}/${m[2]}`);
 }
-window.addEventListener('hashchange', route);
-void Promise.all([restoreSession(), loadGames()]).then(() => {
+window.addEventListener('hashchange', () => route());
+void Promise.all([restoreSession().then(() => settingsReady()), loadGames()]).then(() => {
+  shownLang = settings().lang;
   route();
   syncMusic();
 });

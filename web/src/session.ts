@@ -1,7 +1,7 @@
 // Who is logged in. The server keeps the session in a cookie; we only cache the
 // user's name and ratings for the header.
 import { api } from './net/api';
-import { setOwner } from './settings';
+import { setOwner, flushSettings } from './settings';
 
 export interface Me {
   name: string;
@@ -61,6 +61,8 @@ export async function guest() {
 }
 
 export async function logout(everywhere = false) {
+  // A change still to be written goes to the account before the session ends.
+  await flushSettings();
   try {
     // Everywhere: every session of the account ends and its sockets close, on
     // every device.

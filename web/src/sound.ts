@@ -2,15 +2,29 @@
 // game end, and a quiet pentatonic background loop.
 import { settings } from './settings';
 
+// Browsers let audio start only after the user has interacted with the page; an
+// AudioContext made or resumed before that logs an autoplay warning (each time).
+// So none is made before the first click or key, and a suspended one is resumed
+// once per interaction, never by a sound or the music loop.
 let ctx: AudioContext | null = null;
+let activated = typeof navigator !== 'undefined' && (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } }).userActivation?.hasBeenActive === true;
+
+function onActivation() {
+  activated = true;
+  if (ctx && ctx.state === 'suspended') void ctx.resume().catch(() => undefined);
+}
+if (typeof window !== 'undefined') {
+  for (const ev of ['pointerdown', 'keydown'] as const) window.addEventListener(ev, onActivation, { capture: true, passive: true });
+}
+
 function audio(): AudioContext | null {
+  if (!activated) return null;
   if (!ctx) {
     const C = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
     if (!C) return null;
     ctx = new C();
   }
-  if (ctx.state === 'suspended') void ctx.resume().catch(() => undefined);
-  return ctx;
+  return ctx.state === 'running' || ctx.state === 'suspended' ? ctx : null;
 }
 
 function tone(freq: number, start: number, dur: number, type: OscillatorType = 'sine', vol = 0.15) {

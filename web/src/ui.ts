@@ -1,6 +1,6 @@
 // Shared pieces of UI: dialogs, toasts, the move list, the settings dialog.
 import { h, mount } from './dom';
-import { t, type Key } from './i18n';
+import { t, onLanguage, type Key } from './i18n';
 import { settings, update, type Settings } from './settings';
 import { syncMusic } from './sound';
 
@@ -85,35 +85,71 @@ function choice<K extends keyof Settings>(label: Key, k: K, options: Array<[Sett
   return h('label.setting', null, h('span', null, t(label)), sel);
 }
 
+/** The settings that a page shows only when drawn again (boards read them when set). */
+const REDRAWN: Array<keyof Settings> = ['animation', 'flash', 'premove', 'pieceTheme', 'xqNotation'];
+
+/**
+ * The settings dialog. Each change applies at once: the language relabels the
+ * dialog and every page in place (see main.ts), music starts or stops with its
+ * toggle (a click, so the browser lets it play). `onChange` runs on closing only
+ * if a setting the boards read when drawn changed.
+ */
 export function settingsDialog(onChange: () => void) {
-  const body = h(
-    'div.settings-form',
-    null,
-    toggle('animation', 'animation'),
-    toggle('sound', 'sound'),
-    toggle('music', 'music'),
-    toggle('flash', 'flash'),
-    toggle('premove', 'premove'),
-    choice('boardTheme', 'boardTheme', [
-      ['wood', t('themeWood')],
-      ['green', t('themeGreen')],
-      ['blue', t('themeBlue')],
-    ]),
-    choice('pieceTheme', 'pieceTheme', [
-      ['traditional', t('piecesTraditional')],
-      ['modern', t('piecesModern')],
-    ]),
-    choice('notation', 'xqNotation', [
-      ['chinese', t('chineseNotation')],
-      ['wxf', 'WXF'],
-      ['iccs', 'ICCS'],
-    ]),
-    choice('language', 'lang', [
-      ['zh-CN', '简体中文'],
-      ['en', 'English'],
-    ]),
+  const before = { ...settings() };
+  const form = () =>
+    h(
+      'div.settings-form',
+      null,
+      toggle('animation', 'animation'),
+      toggle('sound', 'sound'),
+      toggle('music', 'music'),
+      toggle('flash', 'flash'),
+      toggle('premove', 'premove'),
+      choice('boardTheme', 'boardTheme', [
+        ['wood', t('themeWood')],
+        ['green', t('themeGreen')],
+        ['blue', t('themeBlue')],
+      ]),
+      choice('pieceTheme', 'pieceTheme', [
+        ['traditional', t('piecesTraditional')],
+        ['modern', t('piecesModern')],
+      ]),
+      choice('notation', 'xqNotation', [
+        ['chinese', t('chineseNotation')],
+        ['wxf', 'WXF'],
+        ['iccs', 'ICCS'],
+      ]),
+      choice('language', 'lang', [
+        ['zh-CN', '简体中文'],
+        ['en', 'English'],
+      ]),
+    );
+  const body = h('div.settings-body', null, form());
+  body.addEventListener('change', () => syncMusic());
+  let off: () => void = () => undefined;
+  const d = dialog(
+    t('settings'),
+    body,
+    [
+      {
+        label: t('close'),
+        cls: 'primary',
+        onClick: () => {
+          off();
+          if (REDRAWN.some((k) => settings()[k] !== before[k])) onChange();
+        },
+      },
+    ],
+    { id: 'settings-dialog' },
   );
-  dialog(t('settings'), body, [{ label: t('close'), cls: 'primary', onClick: () => (syncMusic(), onChange()) }], { id: 'settings-dialog' });
+  off = onLanguage(() => {
+    if (!document.body.contains(d.el)) return off();
+    mount(body, form());
+    const title = d.el.querySelector('.modal-title');
+    if (title) title.textContent = t('settings');
+    const close = d.el.querySelector('.modal-buttons .btn');
+    if (close) close.textContent = t('close');
+  });
 }
 
 export function download(name: string, text: string, type = 'application/x-chess-pgn') {

@@ -303,6 +303,21 @@ pub async fn profile(
     State(app): State<Arc<App>>,
     Path(name): Path<String>,
 ) -> ApiResult<Json<Profile>> {
+    // A computer player has no account: its profile is its name, with no
+    // ratings and no games kept.
+    if crate::bots::is_bot(&name) && crate::bots::level_of(&name).is_some() {
+        return Ok(Json(Profile {
+            user: PublicUser {
+                id: 0,
+                username: name,
+                guest: false,
+            },
+            created_at: 0,
+            ratings: Vec::new(),
+            points: Default::default(),
+            games: Vec::new(),
+        }));
+    }
     let user = app
         .store
         .user_by_name(&auth::normalize_username(&name))
@@ -361,4 +376,54 @@ async fn profile_of(app: &App, user: User) -> ApiResult<Profile> {
         points,
         games,
     })
+}
+
+/// The most a client's settings may hold, serialised.
+pub const MAX_SETTINGS_BYTES: usize = 4096;
+
+/// `GET /api/account/settings`: the caller's client settings as last saved
+/// (`{"settings": {...}}`), or `{"settings": null}` before any.
+pub async fn settings(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+) -> ApiResult<Json<serde_json::Value>> {
+    let user = app.require_user(&headers).await?;
+    let saved = app
+        .store
+        .user_settings(user.id)
+        .await?
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .filter(serde_json::Value::is_object);
+    Ok(Json(serde_json::json!({ "settings": saved })))
+}
+
+/// `PUT /api/account/settings` with a JSON object: replaces the caller's client
+/// settings. The server keeps the object as it is (it never reads it); anything
+/// but an object is `422 bad_message`, more than [`MAX_SETTINGS_BYTES`] is `413
+/// too_large`.
+pub async fn put_settings(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(body): Json<serde_json::Value>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let user = app.require_user(&headers).await?;
+    if !body.is_object() {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_message",
+            "settings are a JSON object",
+        ));
+    }
+    let text = body.to_string();
+    if text.len() > MAX_SETTINGS_BYTES {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("settings are at most {MAX_SETTINGS_BYTES} bytes"),
+        ));
+    }
+    app.store
+        .set_user_settings(user.id, &text, crate::now_ms())
+        .await?;
+    Ok(Json(serde_json::json!({ "settings": body })))
 }

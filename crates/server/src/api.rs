@@ -268,6 +268,78 @@ pub async fn game_log(
     Ok(Json(json!({"table": table_id, "entries": entries})))
 }
 
+/// `GET /api/game/{id}/replay`: game `{id}` ply by ply for the replay viewer,
+/// replayed from the table's stored log with the game's rules: the positions
+/// (`positions[0]` before the first ply, then one after each) as the game's own
+/// views, and each ply's notations. A game that hides information is served only
+/// once it is over (`403 hidden_while_playing` before), with one view per seat,
+/// so every hand shows, as in the record.
+pub async fn game_replay(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let (table_id, number) = match id.split_once('-') {
+        Some((table, n)) => match n.parse::<u32>() {
+            Ok(n) if n >= 1 => (table, n),
+            _ => return Err(ApiError::not_found(format!("no game {id}"))),
+        },
+        None => (id.as_str(), 1),
+    };
+    let Some(table) = app.store.table(table_id).await? else {
+        return Err(ApiError::not_found(format!("no game {id}")));
+    };
+    let Some(desc) = app.games.get(&table.game) else {
+        return Err(ApiError::not_found(format!(
+            "no game {:?} here",
+            table.game
+        )));
+    };
+    let config: qiyuan_table::TableConfig =
+        serde_json::from_str(&table.config).map_err(ApiError::internal)?;
+    let log = app
+        .store
+        .log(table_id, 0)
+        .await?
+        .iter()
+        .map(|e| serde_json::from_str::<qiyuan_table::LogEntry>(&e.entry))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(ApiError::internal)?;
+    let replay_desc = desc.clone();
+    let replayed =
+        tokio::task::spawn_blocking(move || replay_desc.replay_game(config, &log, number))
+            .await
+            .map_err(ApiError::internal)?
+            .map_err(ApiError::internal)?;
+    let Some(replay) = replayed else {
+        return Err(ApiError::not_found(format!("no game {id}")));
+    };
+    let finished = replay.outcome.is_some();
+    if desc.hides_information && !finished {
+        return Err(ApiError::forbidden(
+            "hidden_while_playing",
+            format!("the {} game is shown once it is over", desc.name),
+        ));
+    }
+    // The game's own id: `{table}` for the first game, `{table}-{n}` after.
+    let game_id = if number == 1 {
+        table_id.to_string()
+    } else {
+        format!("{table_id}-{number}")
+    };
+    let mut body = serde_json::to_value(&replay).map_err(ApiError::internal)?;
+    if let Value::Object(map) = &mut body {
+        map.insert("id".into(), json!(game_id));
+        map.insert("table".into(), json!(table_id));
+        map.insert("game".into(), json!(desc.name));
+        map.insert("finished".into(), json!(finished));
+        map.insert(
+            "record".into(),
+            json!(format!("/game/{game_id}.{}", desc.record.extension)),
+        );
+    }
+    Ok(Json(body))
+}
+
 /// A Doudizhu record without a `seed`: records stored before each hand had a
 /// secret of its own named the seed its deals came from, from which later hands
 /// of the table could be computed. The deals themselves stay.
@@ -291,7 +363,16 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
     let file_name = stored.as_ref().map(|g| {
         let mut players = g.players.clone();
         players.sort_by_key(|p| p.seat);
-        let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        let levels = app
+            .games
+            .get(&g.game)
+            .map_or(&[][..], |d| d.bot_levels.as_slice());
+        // Computer players by their names (电脑（3级）), as the record names them.
+        let names: Vec<String> = players
+            .iter()
+            .map(|p| crate::bots::record_name(&p.name, levels))
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
         record_file_name(&g.game, &names, g.started_at, ext)
     });
     let text = match stored.as_ref().and_then(|g| g.record.clone()) {

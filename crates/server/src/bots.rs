@@ -105,6 +105,24 @@ pub fn level_of(user: &str) -> Option<&str> {
     valid_key(level).then_some(level)
 }
 
+/// A seat's occupant as records name it: an account by its name, a computer
+/// player as 电脑 with its level's name (`电脑（高手）`, `电脑（3级）`), never by its
+/// id; `levels` are the game's.
+pub fn record_name(user: &str, levels: &[BotLevel]) -> String {
+    let Some(key) = level_of(user) else {
+        return user.to_string();
+    };
+    let level = match levels.iter().find(|l| l.key == key) {
+        // The built-in levels' names carry a note after the level (`1级 入门`).
+        Some(l) if key.bytes().all(|b| b.is_ascii_digit()) => {
+            l.zh.split(' ').next().unwrap_or(&l.zh).to_string()
+        }
+        Some(l) => l.zh.to_string(),
+        None => key.to_string(),
+    };
+    format!("电脑（{level}）")
+}
+
 /// A new bot user id of the level `key`: `bot:strong-k3x9q2`. The random tail
 /// keeps two bots of the same level at one table apart.
 pub fn new_name(key: &str) -> String {
@@ -649,6 +667,10 @@ mod tests {
         }
         assert!(!is_bot("botany"));
         assert_eq!(level_of("bot:Weird-abc"), None);
+        assert_eq!(record_name("bot:3-k3x9q2", ENGINE_LEVELS), "电脑（3级）");
+        assert_eq!(record_name("bot:1-k3x9q2", ENGINE_LEVELS), "电脑（1级）");
+        assert_eq!(record_name("bot:x.y-k3x9q2", ENGINE_LEVELS), "电脑（x.y）");
+        assert_eq!(record_name("alice", ENGINE_LEVELS), "alice");
         assert_eq!(level_of("bot:nodash"), None);
     }
 }

@@ -383,12 +383,17 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/api/account/guest", post(accounts::guest))
         .route("/api/account/me", get(accounts::me))
+        .route(
+            "/api/account/settings",
+            get(accounts::settings).put(accounts::put_settings),
+        )
         .route("/api/user/{name}", get(accounts::profile))
         .route("/api/lobby/{game}", get(api::lobby))
         .route("/api/leaderboard/{game}", get(api::leaderboard))
         .route("/api/tables", post(api::create_table_http))
         .route("/api/game/{id}", get(api::game))
         .route("/api/game/{id}/log", get(api::game_log))
+        .route("/api/game/{id}/replay", get(api::game_replay))
         .route("/game/{file}", get(api::record))
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(metrics::serve))

@@ -12,6 +12,7 @@
 //! [`crate::start_with`].
 
 mod computer;
+pub mod replay;
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -196,6 +197,15 @@ type MakeTable = fn(
     &mut dyn FnMut(usize, Vec<Event>),
 ) -> Result<Box<dyn AnyTable>, String>;
 
+/// Replays one game of a table from the table's log (see [`replay`]).
+type ReplayGame = fn(
+    TableConfig,
+    &[LogEntry],
+    u32,
+    bool,
+    &[(&'static str, replay::Notation)],
+) -> Result<Option<replay::GameReplay>, String>;
+
 /// Everything the server and its clients know of one game.
 #[derive(Clone, Serialize, ts_rs::TS)]
 pub struct Descriptor {
@@ -236,6 +246,11 @@ pub struct Descriptor {
     points_title: Option<fn(i64) -> &'static str>,
     #[serde(skip)]
     make: MakeTable,
+    #[serde(skip)]
+    replay_game: ReplayGame,
+    /// Further notations the replay viewer shows beside the game's display one.
+    #[serde(skip)]
+    notations: Vec<(&'static str, replay::Notation)>,
 }
 
 impl std::fmt::Debug for Descriptor {
@@ -273,6 +288,8 @@ impl Descriptor {
             points: false,
             points_title: None,
             make: make::<G, B>,
+            replay_game: replay::replay_game::<G>,
+            notations: Vec::new(),
         }
     }
 
@@ -354,6 +371,23 @@ impl Descriptor {
             ));
         }
         Ok(table)
+    }
+
+    /// Shows a further notation of every action in the replay viewer.
+    pub fn notation(mut self, name: &'static str, write: replay::Notation) -> Self {
+        self.notations.push((name, write));
+        self
+    }
+
+    /// Game `number` of a table rebuilt from its log, ply by ply, for the replay
+    /// viewer; `None` when the log has no such game.
+    pub fn replay_game(
+        &self,
+        config: TableConfig,
+        log: &[LogEntry],
+        number: u32,
+    ) -> Result<Option<replay::GameReplay>, String> {
+        (self.replay_game)(config, log, number, self.hides_information, &self.notations)
     }
 
     /// The time control a table gets when its creator names none, and the one
@@ -492,6 +526,7 @@ mod builtin {
     pub fn xiangqi() -> Descriptor {
         Descriptor::new::<qiyuan_xiangqi::Xiangqi, XiangqiBots>(2)
             .seat_names(&["red", "black"])
+            .notation("wxf", super::replay::xiangqi_wxf)
             .presets(vec![
                 TimePreset::of(Preset::Quick),
                 TimePreset::of(Preset::Match),

@@ -451,6 +451,26 @@ macro_rules! impl_store {
                 rows.iter().map(Self::points_from).collect()
             }
 
+            async fn user_settings(&self, user: UserId) -> Result<Option<String>> {
+                Ok(sqlx::query_scalar("SELECT settings FROM user_settings WHERE user_id = $1")
+                    .bind(user)
+                    .fetch_optional(&self.read)
+                    .await?)
+            }
+
+            async fn set_user_settings(&self, user: UserId, settings: &str, now: i64) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO user_settings (user_id, settings, updated_at) VALUES ($1, $2, $3) \
+                     ON CONFLICT (user_id) DO UPDATE SET settings = $2, updated_at = $3",
+                )
+                .bind(user)
+                .bind(settings)
+                .bind(now)
+                .execute(&self.write)
+                .await?;
+                Ok(())
+            }
+
             async fn create_table(&self, table: &TableRow) -> Result<()> {
                 sqlx::query(
                     "INSERT INTO tables (id, game, config, open, created_at) VALUES ($1, $2, $3, $4, $5)",

@@ -87,6 +87,14 @@ pub trait Store: Send + Sync + 'static {
     /// hands first, then the name).
     async fn points_leaderboard(&self, game: &str, limit: i64) -> Result<Vec<PointsRow>>;
 
+    // ---- client settings ----
+
+    /// An account's client settings as the client wrote them (a JSON object), if
+    /// it saved any.
+    async fn user_settings(&self, user: UserId) -> Result<Option<String>>;
+    /// Replaces an account's client settings.
+    async fn set_user_settings(&self, user: UserId, settings: &str, now: i64) -> Result<()>;
+
     // ---- tables and games ----
 
     /// Creates a table with an id chosen by the caller.

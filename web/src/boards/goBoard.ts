@@ -114,6 +114,23 @@ export function goBoard(): GoBoardWidget {
       }),
       el,
     );
+    fiveStarPoints(n);
+  }
+
+  // A 9×9 board has five star points (the 3-3 points and the centre); Shudan
+  // draws nine (the sides' midpoints too): those four are hidden.
+  function fiveStarPoints(n: number) {
+    const stars = [...el.querySelectorAll<SVGCircleElement>('.shudan-hoshi')];
+    stars.forEach((c) => (c.style.display = ''));
+    if (n !== 9) return;
+    const xs = [...new Set(stars.map((c) => Number(c.getAttribute('cx'))))].sort((a, b) => a - b);
+    const ys = [...new Set(stars.map((c) => Number(c.getAttribute('cy'))))].sort((a, b) => a - b);
+    if (xs.length !== 3 || ys.length !== 3) return;
+    for (const c of stars) {
+      const centreX = Number(c.getAttribute('cx')) === xs[1];
+      const centreY = Number(c.getAttribute('cy')) === ys[1];
+      c.style.display = centreX !== centreY ? 'none' : '';
+    }
   }
 
   const onResize = () => draw();

@@ -1,6 +1,6 @@
 // HTTP calls to the server. Sessions ride in the server's HttpOnly cookie.
 export class ApiError extends Error {
-  constructor(public status: number, message: string) {
+  constructor(public status: number, message: string, public code?: string) {
     super(message);
   }
 }
@@ -21,14 +21,19 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   }
   if (!res.ok) {
     let msg = res.statusText;
+    let code: string | undefined;
     if (typeof data === 'string' && data) msg = data;
     else if (data && typeof data === 'object') {
       const d = data as Record<string, unknown>;
       const e = d.error ?? d.message;
       if (typeof e === 'string') msg = e;
-      else if (e && typeof e === 'object' && 'message' in e) msg = String((e as { message: unknown }).message);
+      else if (e && typeof e === 'object' && 'message' in e) {
+        msg = String((e as { message: unknown }).message);
+        const c = (e as { code?: unknown }).code;
+        if (typeof c === 'string') code = c;
+      }
     }
-    throw new ApiError(res.status, msg);
+    throw new ApiError(res.status, msg, code);
   }
   return data as T;
 }

@@ -70,7 +70,8 @@ export class Socket {
     const p = this.pending.get(m.id);
     if (!p) return false;
     this.pending.delete(m.id);
-    if (m.t === 'error') p.fail(new Error(m.d.message));
+    // The refusal's code rides along, for a message in the interface language (errors.ts).
+    if (m.t === 'error') p.fail(Object.assign(new Error(m.d.message), { code: m.d.code }));
     else p.ok(m.d);
     return true;
   }

@@ -1,14 +1,19 @@
 // A game's lobby (游戏室): the live list of tables, new table, quick pairing, and
-// who is online. Go and Doudizhu show "coming soon" until the server plays them.
+// who is online. 坐下 on a table card takes its first empty seat before the table
+// opens; tables without anyone seated, or whose game is over, leave the list; the
+// online count counts the viewer; the sidebar's rating is asked of the server
+// whenever the lobby opens (so it shows the last game's change).
 import { h, mount, clear } from '../dom';
-import { t, type Key } from '../i18n';
+import { t, onLanguage, type Key } from '../i18n';
 import { avatar, toast } from '../ui';
 import { connectLobby, type TableSummary } from '../net/protocol';
 import { describeTc } from '../net/model';
 import { session } from '../session';
 import { openCreateGo, openCreateDoudizhu } from '../go/create';
-import { botName, isBot } from '../doudizhu/bots';
 import { api } from '../net/api';
+import { Socket } from '../net/socket';
+import { errorOf } from '../errors';
+import { playerName, playerLink } from '../players';
 import { gameInfo } from '../net/games';
 
 interface LeaderRow {
@@ -59,16 +64,37 @@ export function lobbyPage(root: HTMLElement, game: string) {
             : h('li.hint', null, t('noPoints')),
         );
       })
-      .catch((e) => alive && mount(boardEl, h('li.hint', null, t('errorPrefix') + (e as Error).message)));
+      .catch((e) => alive && mount(boardEl, h('li.hint', null, t('errorPrefix') + errorOf(e))));
   }
-  const pools = me?.ratings ?? {};
-  const rating = pools[game] ?? Object.entries(pools).find(([k]) => k.startsWith(game + ':'))?.[1];
+  // The sidebar's rating: the game's pool (or, for a game rated by speed, its
+  // pool with the most games), asked of the server each time the lobby opens.
+  const ratingEl = h('div.hint', { id: 'my-rating' });
+  let online: string[] = [];
+  let lastRatings: Array<{ pool: string; rating: number; provisional?: boolean; games?: number }> = [];
+  function showRating(list: typeof lastRatings) {
+    lastRatings = list;
+    const mine = list.filter((r) => r.pool === game || r.pool.startsWith(game + ':')).sort((a, b) => (b.games ?? 0) - (a.games ?? 0))[0];
+    ratingEl.textContent = `${t('rating')}: ${me?.guest ? '—' : mine ? Math.round(mine.rating) + (mine.provisional ? '?' : '') : '1500?'}`;
+    ratingEl.dataset.rating = mine ? String(Math.round(mine.rating)) : '';
+  }
+  showRating(Object.entries(me?.ratings ?? {}).map(([pool, r]) => ({ pool, ...r })));
+  if (me && !me.guest)
+    void api<{ ratings: Array<{ pool: string; rating: number; provisional?: boolean; games?: number }> }>('GET', '/api/account/me')
+      .then((p) => alive && showRating(p.ratings))
+      .catch(() => undefined);
+
+  function showOnline() {
+    // The viewer is in the room too.
+    const names = [...new Set([...(me ? [me.name] : []), ...online])];
+    countEl.textContent = `${names.length} ${t('online')}`;
+    mount(onlineEl, names.map((n) => h('li', null, playerLink(n))));
+  }
 
   const lobby = connectLobby(game, {
     onTables: (tables) => renderTables(tables),
     onOnline: (names) => {
-      countEl.textContent = `${names.length} ${t('online')}`;
-      mount(onlineEl, names.map((n) => h('li', null, h('a', { href: `#/profile/${encodeURIComponent(n)}` }, n))));
+      online = names;
+      showOnline();
     },
     onPaired: (tableId) => {
       searching = false;
@@ -92,13 +118,34 @@ export function lobbyPage(root: HTMLElement, game: string) {
       `div.seat-chip${p ? '' : '.empty'}`,
       null,
       avatar(p?.name ?? '+', seat),
-      h('span.name', null, p ? (isBot(p.name) ? botName(p.name) : p.name) : t('emptySeat')),
+      h('span.name', null, p ? playerName(p.name) : t('emptySeat')),
       p?.rating !== undefined ? h('span.hint', null, String(Math.round(p.rating))) : null,
     );
   }
 
+  /** 坐下: takes the first empty seat of a table, then opens it. */
+  async function sitAt(tb: TableSummary) {
+    const seat = tb.seats.findIndex((x) => !x);
+    if (seat < 0) return;
+    const sock = new Socket('/ws');
+    try {
+      sock.send('watch', { table: tb.id });
+      await sock.request('sit', { table: tb.id, seat });
+      location.hash = `#/table/${tb.id}`;
+      // The table page opens its own socket; this one stays until then, so the
+      // seat is never left without one.
+      setTimeout(() => sock.close(), 5000);
+    } catch (e) {
+      sock.close();
+      toast(errorOf(e), 'error');
+    }
+  }
+
+  let lastTables: TableSummary[] = [];
   function renderTables(tables: TableSummary[]) {
-    const mine = tables.filter((x) => x.game === game);
+    lastTables = tables;
+    // A table nobody sits at, or whose game is over, has nothing to join or watch.
+    const mine = tables.filter((x) => x.game === game && x.status !== 'over' && x.seats.some(Boolean));
     if (!mine.length) {
       mount(grid, h('div.empty-list', null, t('noTables')));
       return;
@@ -123,7 +170,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
           h(
             'div.actions',
             null,
-            open ? h('a.btn.btn-small.blue', { href: `#/table/${tb.id}`, class: 'join-table' }, t('sitHere')) : null,
+            open ? h('button.btn.btn-small.blue', { class: 'join-table', onclick: () => void sitAt(tb) }, t('sitHere')) : null,
             h('a.btn.btn-small', { href: `#/table/${tb.id}`, class: 'watch-table' }, t('watch')),
           ),
         ),
@@ -131,53 +178,67 @@ export function lobbyPage(root: HTMLElement, game: string) {
     }
   }
 
-  mount(
-    root,
-    h(
-      'div.lobby',
-      { id: 'lobby', 'data-game': game },
+  // The room's chrome; drawn again in place when the language changes (the
+  // socket, the list and the pairing stay).
+  function layout() {
+    mount(
+      root,
       h(
-        'div',
-        null,
+        'div.lobby',
+        { id: 'lobby', 'data-game': game },
         h(
-          'div.lobby-head',
+          'div',
           null,
-          h('h2', null, `${t(game as Key)} · ${t('tables')}`),
-          pairBox,
-          h('button.btn.blue', {
-            id: 'new-table',
-            onclick: async () => {
-              // Go and Doudizhu tables are made with their options (size, komi, clock).
-              if (game === 'go') return openCreateGo();
-              if (game === 'doudizhu') return openCreateDoudizhu();
-              try {
-                const id = await lobby.createTable();
-                location.hash = `#/table/${id}`;
-              } catch (e) {
-                toast((e as Error).message, 'error');
-              }
-            },
-          }, t('newTable')),
+          h(
+            'div.lobby-head',
+            null,
+            h('h2', null, `${t(game as Key)} · ${t('tables')}`),
+            pairBox,
+            h('button.btn.blue', {
+              id: 'new-table',
+              onclick: async () => {
+                // Go and Doudizhu tables are made with their options (size, komi, clock).
+                if (game === 'go') return openCreateGo();
+                if (game === 'doudizhu') return openCreateDoudizhu();
+                try {
+                  const id = await lobby.createTable();
+                  location.hash = `#/table/${id}`;
+                } catch (e) {
+                  toast(errorOf(e), 'error');
+                }
+              },
+            }, t('newTable')),
+          ),
+          grid,
         ),
-        grid,
-      ),
-      h(
-        'div',
-        null,
         h(
-          'div.panel',
+          'div',
           null,
-          h('div.profile-head', null, avatar(me?.name ?? '?', 0), h('div', null, h('div', { style: { fontWeight: '600' } }, me?.name ?? ''), h('div.hint', null, `${t('rating')}: ${me?.guest ? '—' : rating ? Math.round(rating.rating) + (rating.provisional ? '?' : '') : '1500?'}`))),
+          h(
+            'div.panel',
+            null,
+            h('div.profile-head', null, avatar(me?.name ?? '?', 0), h('div', null, h('div', { style: { fontWeight: '600' } }, me?.name ?? ''), ratingEl)),
+          ),
+          h('div.panel', null, h('div.panel-title', null, t('players'), countEl), onlineEl),
+          keepsPoints ? h('div.panel', null, h('div.panel-title', null, t('leaderboard')), boardEl) : null,
+          h('div.panel', null, h('a', { href: `#/offline/${game}` }, `${t('offline')} · ${t('hotseat')}`)),
         ),
-        h('div.panel', null, h('div.panel-title', null, t('players'), countEl), onlineEl),
-        keepsPoints ? h('div.panel', null, h('div.panel-title', null, t('leaderboard')), boardEl) : null,
-        h('div.panel', null, h('a', { href: `#/offline/${game}` }, `${t('offline')} · ${t('hotseat')}`)),
       ),
-    ),
-  );
+    );
+  }
+  layout();
+  showOnline();
   renderPair();
+  const offLanguage = onLanguage(() => {
+    layout();
+    renderPair();
+    renderTables(lastTables);
+    showOnline();
+    showRating(lastRatings);
+  });
   return () => {
     alive = false;
+    offLanguage();
     lobby.close();
   };
 }

@@ -2,12 +2,16 @@
 import { h, mount } from '../dom';
 import { t } from '../i18n';
 import { login, register, guest } from '../session';
+import { errorOf } from '../errors';
+import { settingsReady } from '../settings';
 
 export function loginPage(root: HTMLElement, mode: 'login' | 'register', next: string) {
   const user = h('input', { name: 'username', id: 'username', autocomplete: 'username', placeholder: t('username'), required: true });
   const pass = h('input', { name: 'password', id: 'password', type: 'password', autocomplete: mode === 'login' ? 'current-password' : 'new-password', placeholder: t('password'), required: true });
   const err = h('div.form-error', { id: 'form-error' });
-  const go = () => {
+  const go = async () => {
+    // An account's own settings (its language) first, so the next page opens in them.
+    await settingsReady();
     const target = next && !/^#\/(login|register)/.test(next) ? next : '#/lobby/chess';
     if (location.hash === target) window.dispatchEvent(new HashChangeEvent('hashchange'));
     else location.hash = target;
@@ -18,9 +22,9 @@ export function loginPage(root: HTMLElement, mode: 'login' | 'register', next: s
     try {
       if (mode === 'login') await login(user.value.trim(), pass.value);
       else await register(user.value.trim(), pass.value);
-      go();
+      await go();
     } catch (x) {
-      err.textContent = t('errorPrefix') + (x as Error).message;
+      err.textContent = t('errorPrefix') + errorOf(x);
     }
   };
   mount(
@@ -56,9 +60,9 @@ export function loginPage(root: HTMLElement, mode: 'login' | 'register', next: s
           onclick: async () => {
             try {
               await guest();
-              go();
+              await go();
             } catch (x) {
-              err.textContent = t('errorPrefix') + (x as Error).message;
+              err.textContent = t('errorPrefix') + errorOf(x);
             }
           },
         }, t('guest')),

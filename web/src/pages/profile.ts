@@ -4,22 +4,21 @@ import { t, reasonText, paren, type Key } from '../i18n';
 import { api } from '../net/api';
 import { recordExtension } from '../net/games';
 import { avatar } from '../ui';
+import { errorOf } from '../errors';
+import { playerLink, playerName, isComputer } from '../players';
+import { replayButton } from '../replay/replay';
 
+/** A stored game as the server lists it (docs/protocol.md `GameSummary`). */
 interface GameSummary {
-  id: string | number;
-  game?: string;
-  kind?: string;
-  white?: string | null;
-  black?: string | null;
-  players?: unknown[];
-  result?: unknown;
-  score?: string;
-  reason?: string;
-  ended_at?: number | string | null;
-  started_at?: number | string | null;
-  created_at?: number | string | null;
-  status?: string;
-  [k: string]: unknown;
+  id: string;
+  table: string;
+  game: string;
+  status: 'live' | 'finished';
+  rated: boolean;
+  started_at: number;
+  ended_at: number | null;
+  players: Array<{ seat: number; user_id: number | null; name: string; rating: number | null; rating_diff: number | null }>;
+  result: { results: string[]; reason: string; score: string; points?: number[] } | null;
 }
 
 interface Profile {
@@ -67,6 +66,7 @@ export function profilePage(root: HTMLElement, name: string) {
     .then((p) => {
       if (!alive) return;
       const uname = p.user.username;
+      const shown = isComputer(uname) ? playerName(uname) : uname;
       mount(
         root,
         h(
@@ -75,7 +75,7 @@ export function profilePage(root: HTMLElement, name: string) {
           h(
             'div.panel',
             null,
-            h('div.profile-head', null, avatar(uname, 0), h('div', null, h('h2', null, uname), p.created_at ? h('div.hint', null, when(p.created_at)) : null)),
+            h('div.profile-head', null, avatar(shown, 0), h('div', null, h('h2', null, shown), p.created_at ? h('div.hint', null, when(p.created_at)) : null)),
             h(
               'div.ratings',
               null,
@@ -107,26 +107,31 @@ export function profilePage(root: HTMLElement, name: string) {
                     'tbody',
                     null,
                     p.games.map((g) => {
-                      const raw = (g.players ?? [g.white ?? null, g.black ?? null]) as unknown[];
-                      const players = raw.map((x) => (x && typeof x === 'object' ? String((x as { name?: unknown }).name ?? '?') : x === null || x === undefined ? '?' : String(x)));
-                      const mine = raw[players.indexOf(uname)] as { rating_diff?: number | null } | undefined;
-                      const kind = String(g.game ?? g.kind ?? '');
-                      const result = (g.result && typeof g.result === 'object' ? g.result : null) as { results?: string[]; reason?: string; score?: string } | null;
-                      const res = String(result?.score ?? g.score ?? (typeof g.result === 'string' ? g.result : '') ?? '');
-                      const reason = result?.reason ?? g.reason;
-                      const myIndex = players.indexOf(uname);
-                      const mineRes = result?.results?.[myIndex];
-                      const won = mineRes === 'win' || (res === '1-0' && myIndex === 0) || (res === '0-1' && myIndex === 1);
-                      const lost = mineRes === 'loss' || (res === '1-0' && myIndex === 1) || (res === '0-1' && myIndex === 0);
+                      const seated = [...g.players].sort((a, b) => a.seat - b.seat);
+                      const mine = seated.find((x) => x.name === uname);
+                      const mineRes = mine ? g.result?.results?.[mine.seat] : undefined;
+                      const won = mineRes === 'win';
+                      const lost = mineRes === 'loss';
                       const diff = mine && typeof mine.rating_diff === 'number' ? ` ${mine.rating_diff > 0 ? '+' : ''}${mine.rating_diff}` : '';
+                      const finished = g.status === 'finished' && g.result !== null;
                       return h(
                         'tr',
                         { 'data-game': g.id },
-                        h('td', null, when(g.ended_at ?? g.started_at ?? g.created_at)),
-                        h('td', null, kind ? t(kind as Key) : ''),
-                        h('td', null, players.join(` ${t('vs')} `)),
-                        h(`td${won ? '.res-win' : lost ? '.res-loss' : ''}`, null, res || t('playing'), reason ? paren(reasonText(String(reason))) : '', diff),
-                        h('td', null, g.status === 'finished' || result ? h('a', { href: `/game/${g.id}.${recordExtension(kind)}`, download: `qiyuan-${g.id}` }, t('save')) : ''),
+                        h('td', null, when(g.ended_at ?? g.started_at)),
+                        h('td', null, poolName(g.game)),
+                        h(
+                          'td.players',
+                          null,
+                          seated.map((x, i) => [i ? ` ${t('vs')} ` : '', playerLink(x.name)]),
+                        ),
+                        h(`td${won ? '.res-win' : lost ? '.res-loss' : ''}`, null, g.result?.score || t('playing'), g.result?.reason ? paren(reasonText(g.result.reason)) : '', diff),
+                        h(
+                          'td.history-links',
+                          null,
+                          finished ? replayButton(g.id, '') : null,
+                          finished ? ' ' : null,
+                          finished ? h('a.record-link', { href: `/game/${g.id}.${recordExtension(g.game)}`, download: '' }, t('save')) : null,
+                        ),
                       );
                     }),
                   ),
@@ -136,7 +141,7 @@ export function profilePage(root: HTMLElement, name: string) {
         ),
       );
     })
-    .catch((e) => alive && mount(root, h('div.panel', null, t('errorPrefix') + (e as Error).message)));
+    .catch((e) => alive && mount(root, h('div.panel', null, t('errorPrefix') + errorOf(e))));
   return () => {
     alive = false;
   };

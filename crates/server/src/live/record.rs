@@ -15,7 +15,12 @@ impl Live {
             site: Some(self.app.config.site.clone()),
             date: Some(date_of(gs.started_at)),
             start: Some(UtcDateTime::from_unix_millis(gs.started_at)),
-            players: gs.players.clone(),
+            // Computer players by their names (电脑（3级）), not their ids.
+            players: gs
+                .players
+                .iter()
+                .map(|p| crate::bots::record_name(p, self.table.bot_levels()))
+                .collect(),
             ratings,
             event: Some(format!("{} table {}", self.app.config.site, self.id)),
             ..RecordMeta::default()

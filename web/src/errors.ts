@@ -1,0 +1,83 @@
+// Every error code the server sends (docs/protocol.md "Error codes";
+// crates/server/src/error.rs and the refusals of the table and the games), in
+// both interface languages, so that no refusal shows the server's English text
+// inside the Chinese interface. A unit test (web/test/errors.test.ts) reads the
+// codes from the server's Rust sources and checks each has both messages here.
+import { settings } from './settings';
+
+export const ERRORS: Record<string, readonly [string, string]> = {
+  // The envelope and routing.
+  malformed_json: ['消息格式错误', 'The message is not valid JSON'],
+  unknown_type: ['未知的消息类型', 'Unknown message type'],
+  bad_message: ['消息内容有误', 'The message is missing fields or has wrong ones'],
+  too_large: ['内容太长', 'Too large'],
+  not_logged_in: ['请先登录或以游客进入', 'Log in or play as a guest first'],
+  not_found: ['找不到该页面或对局', 'Not found'],
+  unknown_game: ['没有这种游戏', 'No such game here'],
+  wrong_game: ['这张桌子玩的是别的游戏', 'This table plays another game'],
+  not_your_seat: ['这不是你的座位', 'That is not your seat'],
+  guest_rated: ['游客只能下友谊赛', 'Guests play casual games only'],
+  bad_settings: ['设置无效', 'Those settings cannot be used'],
+  hidden_while_playing: ['对局结束后才能查看', 'Shown once the game is over'],
+  too_many_tables: ['你开的空桌太多了，请先使用或关闭', 'You have too many open tables without a game'],
+  internal: ['服务器出错，请重试', 'The server failed; try again'],
+  // HTTP.
+  method_not_allowed: ['不支持该操作', 'Method not allowed'],
+  unsupported_media_type: ['请以 JSON 格式发送', 'Send the body as JSON'],
+  bad_query: ['请求参数有误', 'Bad query parameters'],
+  bad_origin: ['请求来源不被允许', 'Requests from that origin are refused'],
+  forbidden: ['没有权限', 'Forbidden'],
+  rate_limited: ['操作太频繁，请稍后再试', 'Too many attempts; wait a moment'],
+  busy: ['服务器繁忙，请稍后再试', 'The server is busy; try again soon'],
+  too_many_sockets: ['打开的连接太多', 'Too many connections open'],
+  timeout: ['请求超时', 'The request timed out'],
+  bad_credentials: ['用户名或密码错误', 'Wrong username or password'],
+  username_taken: ['该用户名已被使用', 'That username is taken'],
+  bad_username: ['用户名不可用（3–20 个字母、数字或下划线）', 'That username cannot be used'],
+  bad_password: ['密码不可用（至少 8 个字符）', 'That password cannot be used'],
+  bad_request: ['请求有误', 'Bad request'],
+  // The table.
+  not_seated: ['你没有坐在这张桌上', 'You are not seated at this table'],
+  already_seated: ['你已经坐下了', 'You are already seated'],
+  seat_taken: ['这个座位已经有人了', 'That seat is taken'],
+  no_such_seat: ['没有这个座位', 'No such seat'],
+  not_at_table: ['你不在这张桌上', 'You are not at this table'],
+  game_in_progress: ['对局进行中，不能这样做', 'Not while a game is being played'],
+  no_game: ['现在没有对局', 'There is no game now'],
+  settings_fixed: ['设置已确定，不能更改', 'The settings can no longer change'],
+  stale_proposal: ['该提议已过期', 'That proposal is no longer current'],
+  not_your_turn: ['还没轮到你', 'It is not your turn'],
+  nothing_to_answer: ['没有需要回应的请求', 'There is nothing to answer'],
+  not_allowed: ['现在不允许这样做', 'Not allowed now'],
+  too_soon: ['太快了，请稍后再试', 'Too soon; wait a moment'],
+  bad_outcome: ['对局结果无效', 'That result does not fit the game'],
+  // The game.
+  illegal: ['不合规则的着法', 'Illegal move'],
+  malformed_action: ['无法识别的着法', 'Unreadable move'],
+  wrong_phase: ['现在不能这样做', 'Not in this phase of the game'],
+  game_over: ['对局已经结束', 'The game is over'],
+  claim_refused: ['不能提出该要求', 'That claim is refused'],
+  // Computer players.
+  no_bots: ['这个游戏没有电脑玩家', 'This game has no computer players'],
+  no_bot: ['这个座位上没有电脑', 'No computer player sits there'],
+  bad_level: ['没有这个电脑级别', 'No such computer level'],
+  bad_seat: ['没有这个座位或颜色', 'No such seat or colour'],
+};
+
+/** The message for a server error code in the interface language; `fallback` (the
+ * server's own text) only for a code this client does not know. */
+export function errorText(code: string, fallback?: string): string {
+  const pair = ERRORS[code];
+  if (!pair) return fallback ?? code;
+  return settings().lang === 'en' ? pair[1] : pair[0];
+}
+
+/** The message for anything thrown by an API call: its code's text where it has one. */
+export function errorOf(e: unknown): string {
+  if (e && typeof e === 'object') {
+    const x = e as { code?: unknown; message?: unknown };
+    if (typeof x.code === 'string') return errorText(x.code, typeof x.message === 'string' ? x.message : undefined);
+    if (typeof x.message === 'string') return x.message;
+  }
+  return String(e);
+}

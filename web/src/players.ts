@@ -1,0 +1,58 @@
+// How a seat's occupant is named and linked everywhere: an account by its name,
+// linking to its profile; a computer player (a user id `bot:<level>-xxxxxx`, see
+// docs/protocol.md "Computer players") as 电脑（普通/高手）, by the level's own name
+// in the games' registry entries (`bot_levels`), and never by its raw id.
+import { h } from './dom';
+import { settings } from './settings';
+import { allGames } from './net/games';
+
+export function isComputer(user: unknown): user is string {
+  return typeof user === 'string' && user.startsWith('bot:');
+}
+
+/** The level key of a computer player's id: `bot:strong-k3x9q2` → `strong`. */
+export function computerLevel(user: string): string {
+  const rest = user.slice(4);
+  const dash = rest.lastIndexOf('-');
+  return dash > 0 ? rest.slice(0, dash) : rest;
+}
+
+const WORDS = {
+  computer: ['电脑', 'Computer'],
+  basic: ['普通', 'basic'],
+  strong: ['高手', 'strong'],
+  level: ['级', 'level '],
+} as const;
+
+function word(k: keyof typeof WORDS): string {
+  return settings().lang === 'en' ? WORDS[k][1] : WORDS[k][0];
+}
+
+/** A computer level's name: the registry's (`高手`, `3级`), else from its key. */
+export function levelName(key: string): string {
+  const en = settings().lang === 'en';
+  if (key === 'basic' || key === 'strong') return word(key);
+  for (const g of allGames()) {
+    const l = g.bot_levels?.find((x) => x.key === key);
+    if (l) {
+      // The built-in levels' names carry a note after the level (`1级 入门`): the level is enough.
+      const name = en ? l.en : l.zh;
+      return !en && /^\d+$/.test(key) ? name.split(' ')[0] : name;
+    }
+  }
+  return /^\d+$/.test(key) ? (en ? `${word('level')}${key}` : `${key}${word('level')}`) : key;
+}
+
+/** The name shown for a seat's occupant: 电脑（高手） for a computer player. */
+export function playerName(user: string | null | undefined): string {
+  if (!user) return '?';
+  if (!isComputer(user)) return user;
+  const level = levelName(computerLevel(user));
+  return settings().lang === 'en' ? `${word('computer')} (${level})` : `${word('computer')}（${level}）`;
+}
+
+/** A player's name as a link to their profile; a computer player's is not a link. */
+export function playerLink(user: string | null | undefined, cls = 'player-link') {
+  if (!user || isComputer(user)) return h(`span.${cls}.computer`, { 'data-user': user ?? '' }, playerName(user));
+  return h(`a.${cls}`, { href: `#/profile/${encodeURIComponent(user)}`, 'data-user': user }, user);
+}
