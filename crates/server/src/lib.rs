@@ -9,6 +9,7 @@
 //! wall-clock time and tasks, and nothing of any game's rules.
 
 pub mod accounts;
+pub mod analysis;
 pub mod api;
 pub mod auth;
 pub mod bench;
@@ -389,6 +390,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tables", post(api::create_table_http))
         .route("/api/game/{id}", get(api::game))
         .route("/api/game/{id}/log", get(api::game_log))
+        .route(
+            "/api/game/{id}/analysis",
+            get(analysis::review::review).post(analysis::review::review),
+        )
         .route("/game/{file}", get(api::record))
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(metrics::serve))

@@ -43,6 +43,10 @@ pub enum ClientMsg {
     PlayComputer(PlayComputer),
     Seek(Seek),
     SeekCancel,
+    /// The analysis board: a position, its legal moves and the engine's lines
+    /// (see [`crate::analysis`]).
+    Analyse(crate::analysis::Analyse),
+    AnalyseStop,
     Watch {
         table: String,
         since: Option<u64>,
@@ -270,6 +274,8 @@ pub fn parse(text: &str) -> Result<Request, (ApiError, Option<Value>)> {
         "play_computer" => ClientMsg::PlayComputer(data(&env.d).map_err(fail)?),
         "seek" => ClientMsg::Seek(data(&env.d).map_err(fail)?),
         "seek.cancel" => ClientMsg::SeekCancel,
+        "analyse" => ClientMsg::Analyse(data(&env.d).map_err(fail)?),
+        "analyse.stop" => ClientMsg::AnalyseStop,
         "watch" => {
             let w: WatchData = data(&env.d).map_err(fail)?;
             ClientMsg::Watch {
@@ -322,6 +328,8 @@ pub const CLIENT_TYPES: &[&str] = &[
     "watch",
     "unwatch",
     "play_computer",
+    "analyse",
+    "analyse.stop",
 ];
 
 /// Every table command's type name.

@@ -244,6 +244,7 @@ async fn connection(
         conn: conn.clone(),
         tables: HashSet::new(),
         lobbies: HashMap::new(),
+        analysis: Default::default(),
     };
     let shutdown = app.shutdown.clone();
     let kicked = async {
@@ -313,6 +314,8 @@ struct Session {
     conn: Conn,
     tables: HashSet<String>,
     lobbies: HashMap<String, JoinHandle<()>>,
+    /// The analysis board's search, stopped when the socket closes.
+    analysis: crate::analysis::Running,
 }
 
 impl Session {
@@ -469,6 +472,19 @@ impl Session {
                     None => self.ack(id, Ack::Seeking { seeking: true }),
                 }
             }
+            ClientMsg::Analyse(analyse) => {
+                crate::analysis::analyse(
+                    &self.app,
+                    &self.conn,
+                    &mut self.analysis,
+                    analyse.clone(),
+                    req.id.clone(),
+                )?;
+            }
+            ClientMsg::AnalyseStop => {
+                let cancelled = self.analysis.stop();
+                self.ack(id, Ack::Cancelled { cancelled });
+            }
             ClientMsg::SeekCancel => {
                 let cancelled = self.app.lobby.cancel_seeks(self.conn.id);
                 self.ack(id, Ack::Cancelled { cancelled });
@@ -531,6 +547,7 @@ impl Session {
     /// The socket is gone: tables learn it (a seated player may now be absent),
     /// seeks are dropped, lobby forwarding stops.
     async fn closed(&mut self) {
+        self.analysis.stop();
         self.app.lobby.cancel_seeks(self.conn.id);
         for (_, task) in self.lobbies.drain() {
             task.abort();
