@@ -24,6 +24,7 @@ pub mod logs;
 pub mod metrics;
 pub mod protocol;
 pub mod registry;
+pub mod solo;
 mod web;
 pub mod ws;
 

@@ -463,6 +463,26 @@ impl Session {
                 )
                 .await?;
             }
+            ClientMsg::Hotseat(hotseat) => {
+                let handle = crate::solo::hotseat(&self.app, &self.conn, hotseat.clone()).await?;
+                self.ack(
+                    id,
+                    Ack::Seated {
+                        table: handle.id.clone(),
+                        seat: 0,
+                    },
+                );
+                self.tables.insert(handle.id.clone());
+                self.send_table(
+                    &handle,
+                    TableMsg::Watch {
+                        conn: self.conn.clone(),
+                        since: None,
+                        req: None,
+                    },
+                )
+                .await?;
+            }
             ClientMsg::Seek(seek) => {
                 match crate::lobby::seek(&self.app, self.conn.clone(), seek.clone()).await? {
                     Some(table) => {
