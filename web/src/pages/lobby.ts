@@ -10,6 +10,7 @@ import { openCreateGo, openCreateDoudizhu } from '../go/create';
 import { botName, isBot } from '../doudizhu/bots';
 import { api } from '../net/api';
 import { gameInfo } from '../net/games';
+import { computerButton } from './computer';
 
 interface LeaderRow {
   rank: number;
@@ -144,6 +145,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
           null,
           h('h2', null, `${t(game as Key)} · ${t('tables')}`),
           pairBox,
+          computerButton(game),
           h('button.btn.blue', {
             id: 'new-table',
             onclick: async () => {

@@ -87,6 +87,9 @@ pub struct PositionEval {
 pub struct Review {
     pub id: String,
     pub game: String,
+    /// The game's rule options and start, to replay its moves.
+    pub options: serde_json::Value,
+    pub setup: qiyuan_game::Setup,
     pub ms_per_position: u64,
     pub positions: Vec<PositionEval>,
     pub moves: Vec<MoveReview>,
@@ -142,6 +145,7 @@ pub async fn review(
     let ms = q.ms.unwrap_or(DEFAULT_MS).clamp(MIN_MS, MAX_MS).min(fair);
     let options = settings.options.clone();
     let game = row.game.clone();
+    let (shown_options, shown_setup) = (options.clone(), setup.clone());
     let result = super::blocking(move || {
         evaluate(&descriptor, &options, &setup, &moves, ms).map(|(positions, reviewed)| {
             let mut counts = vec![Counts::default(); descriptor.seats as usize];
@@ -163,6 +167,8 @@ pub async fn review(
     Ok(Json(Review {
         id,
         game,
+        options: shown_options,
+        setup: shown_setup,
         ms_per_position: ms,
         positions,
         moves,
