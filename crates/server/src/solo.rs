@@ -10,7 +10,8 @@
 //! (`hotseat:<n>:<user>`; a colon is never in an account's name) at every
 //! other. The user's commands act for the seat to move (or the seat they name),
 //! they see the table as that seat does, and what needs the other seats'
-//! consent — a takeback, a draw offer, a rematch — is agreed by them at once.
+//! consent — a takeback, a draw offer, a rematch, accepting Go's marking — is
+//! agreed by them at once.
 
 use std::sync::Arc;
 
@@ -27,6 +28,10 @@ use crate::registry::AnyTable;
 
 /// The start of every private table's id.
 pub const PRIVATE: &str = "solo";
+
+/// The action by which every seat agrees (Go's marking), which a hot-seat
+/// user's other seats then give too.
+pub const AGREE: &str = "accept";
 
 /// The start of a hot-seat stand-in's name.
 pub const STAND_IN: &str = "hotseat:";
@@ -192,7 +197,7 @@ pub fn acting_as(
 }
 
 /// What the user's other seats agree to at once after `act` was accepted as
-/// `acted_as`: a takeback, a draw, a rematch.
+/// `acted_as`: a takeback, a draw, a rematch, the marking's acceptance.
 pub fn agreed(
     table: &dyn AnyTable,
     table_id: &str,
@@ -210,6 +215,14 @@ pub fn agreed(
             .collect(),
         TableAct::DrawOffer => others.map(|user| Command::AcceptDraw { user }).collect(),
         TableAct::Rematch => others.map(|user| Command::Rematch { user }).collect(),
+        // Where every seat must agree (Go's marking: `accept`), the others agree.
+        TableAct::Move { action } if action == AGREE => others
+            .map(|user| Command::Act {
+                user,
+                action: AGREE.to_string(),
+                lag: 0,
+            })
+            .collect(),
         _ => Vec::new(),
     }
 }

@@ -231,6 +231,30 @@ async fn hotseat_in_every_game_shows_the_seat_to_act(backend: Backend) {
     assert_eq!(profile["games"], json!([]), "{profile}");
 }
 
+async fn hotseat_go_is_counted_once_one_user_accepts(backend: Backend) {
+    let server = start(backend).await;
+    let guest = server.guest().await;
+    let mut ws = guest.ws().await;
+    let r = ws
+        .ok(
+            "hotseat",
+            json!({"game": "go", "options": {"size": 9, "komi": 7.5, "handicap": 0}}),
+        )
+        .await;
+    let table = r["d"]["table"].as_str().unwrap().to_string();
+    until(&mut ws, |s| s["status"] == "playing").await;
+    for m in ["E5", "pass", "pass"] {
+        ws.ok("move", json!({"table": table, "action": m})).await;
+    }
+    until(&mut ws, |s| s["game"]["phase"] == "marking").await;
+    // Accepting the marking once is both seats' acceptance.
+    ws.ok("move", json!({"table": table, "action": "accept"}))
+        .await;
+    until(&mut ws, |s| s["status"] == "over").await;
+    let st = ws.state();
+    assert_eq!(st["game"]["outcome"]["results"][0], "win", "{st}");
+}
+
 async fn solo_needs_a_session_and_a_game(backend: Backend) {
     let server = start(backend).await;
     let guest = server.guest().await;
@@ -258,5 +282,6 @@ both!(
     a_guest_plays_the_computer_privately_in_every_game,
     hotseat_chess_is_played_by_one_user_and_stays_private,
     hotseat_in_every_game_shows_the_seat_to_act,
+    hotseat_go_is_counted_once_one_user_accepts,
     solo_needs_a_session_and_a_game,
 );
