@@ -207,6 +207,65 @@ async fn a_blunder_in_a_finished_game_is_marked(backend: Backend) {
     assert_eq!(resp.status(), 404);
 }
 
+/// An external engine as the analyser: Stockfish over UCI streams its lines,
+/// read into the board's terms, and stops when told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stockfish_analyses_over_uci() {
+    let server = start_with(Backend::Sqlite, |c| {
+        c.engines = qiyuan_server::Config::parse(
+            r#"
+            [[engines]]
+            name = "stockfish"
+            path = "/usr/games/stockfish"
+            protocol = "uci"
+            games = ["chess"]
+            options = { Threads = 1, Hash = 16 }
+            movetime_ms = 50
+            processes = 1
+            "#,
+        )
+        .unwrap()
+        .engines;
+    })
+    .await;
+    let guest = server.guest().await;
+    let mut ws = guest.ws().await;
+    let pos = analyse(
+        &mut ws,
+        "s1",
+        json!({"game": "chess", "moves": ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6"],
+               "engine": "stockfish", "time_ms": 5000}),
+    )
+    .await;
+    assert_eq!(pos["t"], "position", "{pos}");
+    let (got, _) = lines(&mut ws, "s1", 5).await;
+    assert_eq!(got.len(), 5, "{got:?}");
+    // White mates at once: Qxf7#, from White's side.
+    let last = got.last().unwrap();
+    assert_eq!(last["mate"], 1, "{last}");
+    assert_eq!(last["best"], "h5f7");
+    let r = ws.act("analyse.stop", json!({})).await;
+    assert_eq!(r["d"]["cancelled"], true);
+    // The search may have ended by itself (a mate is found at once) before the ack.
+    let ended = |ws: &Ws| {
+        ws.seen
+            .iter()
+            .any(|m| m["id"] == "s1" && m["t"] == "analysis" && m["d"]["done"] == true)
+    };
+    if !ended(&ws) {
+        let (_, done) = lines(&mut ws, "s1", 10_000).await;
+        assert!(done);
+    }
+    // An engine the game does not have is refused.
+    let r = analyse(
+        &mut ws,
+        "s2",
+        json!({"game": "xiangqi", "engine": "stockfish"}),
+    )
+    .await;
+    assert_eq!(r["d"]["code"], "bad_level", "{r}");
+}
+
 both!(
     chess_evaluations_stream_deepen_and_stop,
     a_new_request_replaces_the_search,

@@ -16,6 +16,7 @@ import { Socket } from '../net/socket';
 import type { Envelope } from '../net/socket';
 import { play as sound } from '../sound';
 import { tr } from './computer';
+import { gameInfo } from '../net/games';
 
 type J = Record<string, unknown>;
 
@@ -89,6 +90,19 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
   const depthEl = h('span.hint', { id: 'analysis-depth' });
   const pvEl = h('div.analysis-pv', { id: 'analysis-pv' });
   const reviewEl = h('div.analysis-review', { id: 'review-summary' });
+  // The operator's external engines for this game may analyse instead of the built-in one.
+  // One entry per engine (its strongest level: the last); GTP engines (Go) stream no lines.
+  const byEngine = new Map<string, { key: string; zh: string; en: string }>();
+  if (!isGo) for (const l of gameInfo(game)?.bot_levels ?? []) if (l.engine) byEngine.set(l.engine, l);
+  const externals = [...byEngine.values()];
+  const engineSel = externals.length
+    ? (h(
+        'select',
+        { id: 'analysis-engine', onchange: () => pos && void go(moves) },
+        h('option', { value: '' }, tr('内置引擎', 'Built-in engine')),
+        externals.map((l) => h('option', { value: l.key }, tr(l.zh, l.en))),
+      ) as HTMLSelectElement)
+    : null;
   const sock = new Socket('/ws');
   let moves: string[] = [];
   /** How each move is shown (SAN, 中文记谱, GTP), as the server's views gave it. */
@@ -123,7 +137,8 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
     return new Promise<Position>((ok, fail) => {
       waiters.set(id, (m) => (m.t === 'position' ? ok(m.d as unknown as Position) : fail(new Error((m.d as { message: string }).message))));
       // A string id: the socket leaves its answers to `onMessage`, streamed lines too.
-      sock.send('analyse', { game, setup, moves: list, options, think, time_ms: 15000 }, id as unknown as number);
+      const engine = engineSel?.value || null;
+      sock.send('analyse', { game, setup, moves: list, options, think, engine, time_ms: 15000 }, id as unknown as number);
     }).finally(() => waiters.delete(id));
   }
 
@@ -310,7 +325,7 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
         h('button.btn.btn-small', { id: 'analysis-save', onclick: () => download(`qiyuan-analysis-${game}.txt`, moves.join(' ') + '\n', 'text/plain') }, t('save')), ' ',
         o.gameId ? h('button.btn.btn-small.primary', { id: 'analyse-game', onclick: () => void review() }, tr('分析这盘棋', 'Analyse this game')) : null, ' ',
         o.onClose ? h('button.btn.btn-small', { id: 'analysis-close', onclick: close }, t('exitAnalysis')) : null)),
-      h('div.analysis-engine', null, evalEl, ' ', depthEl, pvEl),
+      h('div.analysis-engine', null, evalEl, ' ', depthEl, engineSel, pvEl),
       h('div.analysis-body', null, board?.el ?? gob!.el, h('div', null, movesEl, reviewEl)),
     ),
   );

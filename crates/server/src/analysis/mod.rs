@@ -8,7 +8,9 @@
 //! [`MAX_SEARCHES`] at once on the whole server, bounded in time, and is
 //! stopped when its socket closes, sends `analyse.stop` or asks for another
 //! position. The game's built-in engine analyses
-//! ([`crate::registry::ComputerPlayers::analyse`]).
+//! ([`crate::registry::ComputerPlayers::analyse`]), or an operator's external
+//! UCI/UCCI engine (see [`crate::engines::Engines::analyse`]), whose `info`
+//! lines are read by [`parse_info`].
 
 pub mod review;
 
@@ -59,6 +61,10 @@ pub struct Analyse {
     /// Whether to analyse at all (false: only the position and its legal moves).
     #[serde(default = "yes")]
     pub think: bool,
+    /// An external engine's level key (one of the game's `bot_levels` with an
+    /// `engine`) to analyse instead of the built-in engine (UCI and UCCI ones).
+    #[serde(default)]
+    pub engine: Option<String>,
 }
 
 fn yes() -> bool {
@@ -217,8 +223,36 @@ pub fn analyse(
     let study = game
         .study(&req.options, &setup, &req.moves)
         .map_err(|e| ApiError::bad_request(e.code, e.message))?;
-    let position = study.position();
+    let mut position = study.position();
+    // An external engine: one of this game's, speaking a protocol that streams.
+    let external = match &req.engine {
+        None => None,
+        Some(key) => {
+            let plays = game
+                .bot_levels
+                .iter()
+                .any(|l| l.key == *key && l.engine.is_some());
+            let engine_position = app
+                .engines
+                .protocol(key)
+                .filter(|p| *p != crate::engines::Protocol::Gtp)
+                .and_then(|p| study.engine_position(p));
+            match engine_position {
+                Some(p) if plays => Some((key.clone(), p)),
+                _ => {
+                    return Err(ApiError::bad_request(
+                        "bad_level",
+                        format!("no engine {key:?} analyses {} here", game.name),
+                    ));
+                }
+            }
+        }
+    };
+    if external.is_some() {
+        position.analysable = true;
+    }
     let think = req.think && position.analysable && !position.over;
+    let first_to_move = position.to_move == Some(0);
     conn.reply(&ServerMsg::Position(position), id.as_ref());
     if !think {
         return Ok(());
@@ -231,6 +265,43 @@ pub fn analyse(
             .clamp(100, MAX_TIME_MS),
     );
     let conn = conn.clone();
+    if let Some((key, engine_position)) = external {
+        let app = app.clone();
+        tokio::spawn(async move {
+            let out = conn.clone();
+            let reply = id.clone();
+            let flag = stop.clone();
+            let to_game = match &engine_position {
+                crate::engines::EnginePosition::Uci { to_game, .. } => *to_game,
+                crate::engines::EnginePosition::Gtp { .. } => |_: &str| None,
+            };
+            let mut on_info = |text: &str| {
+                if flag.load(Ordering::Relaxed) {
+                    return;
+                }
+                if let Some(line) = parse_info(text, to_game, first_to_move) {
+                    let msg = ServerMsg::Analysis(AnalysisMsg {
+                        line: Some(line),
+                        done: false,
+                    });
+                    out.reply(&msg, reply.as_ref());
+                }
+            };
+            if let Err(e) = app
+                .engines
+                .analyse(&key, &engine_position, time, &stop, &mut on_info)
+                .await
+            {
+                tracing::warn!("engine {key} could not analyse: {e}");
+            }
+            let msg = ServerMsg::Analysis(AnalysisMsg {
+                line: None,
+                done: true,
+            });
+            conn.reply(&msg, id.as_ref());
+        });
+        return Ok(());
+    }
     tokio::spawn(async move {
         let Ok(_permit) = searches().acquire().await else {
             return;
@@ -278,6 +349,72 @@ pub fn analyse(
     Ok(())
 }
 
+/// An external engine's `info` line as a line of the analysis board: its
+/// depth, score (UCI `cp N` / `mate N`, UCCI `N`), nodes and `pv` (turned into
+/// the game's notation by `to_game`, up to the first move it cannot read);
+/// none for a line without a score or a principal variation, or a bound.
+pub fn parse_info(
+    text: &str,
+    to_game: fn(&str) -> Option<String>,
+    first_to_move: bool,
+) -> Option<Line> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.first() != Some(&"info")
+        || words.contains(&"lowerbound")
+        || words.contains(&"upperbound")
+    {
+        return None;
+    }
+    if let Some(i) = words.iter().position(|w| *w == "multipv")
+        && words.get(i + 1) != Some(&"1")
+    {
+        return None;
+    }
+    let after = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1))
+    };
+    let depth = after("depth")?.parse().ok()?;
+    let nodes = after("nodes").and_then(|n| n.parse().ok()).unwrap_or(0);
+    let i = words.iter().position(|w| *w == "score")?;
+    let score = match (words.get(i + 1), words.get(i + 2)) {
+        (Some(&"cp"), Some(n)) => qiyuan_engine_core::Score::Cp(n.parse().ok()?),
+        (Some(&"mate"), Some(n)) => qiyuan_engine_core::Score::Mate(n.parse().ok()?),
+        (Some(n), _) => qiyuan_engine_core::Score::Cp(n.parse().ok()?),
+        _ => return None,
+    };
+    let pv_at = words.iter().position(|w| *w == "pv")?;
+    let pv: Vec<String> = words[pv_at + 1..]
+        .iter()
+        .map_while(|m| to_game(m))
+        .collect();
+    if pv.is_empty() {
+        return None;
+    }
+    let sign = if first_to_move { 1 } else { -1 };
+    let (cp, mate) = match score {
+        qiyuan_engine_core::Score::Cp(cp) => (Some(cp * sign), None),
+        qiyuan_engine_core::Score::Mate(n) => (None, Some(n * sign)),
+    };
+    let expected = score.expected();
+    Some(Line {
+        depth,
+        cp,
+        mate,
+        win: if first_to_move {
+            expected
+        } else {
+            1.0 - expected
+        },
+        best: pv.first().cloned(),
+        pv,
+        nodes,
+        ownership: None,
+    })
+}
+
 /// Runs `f` on a blocking thread once a search place is free.
 pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
@@ -304,5 +441,42 @@ impl StudyError {
             code,
             message: message.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_info;
+
+    fn same(m: &str) -> Option<String> {
+        Some(m.to_string())
+    }
+
+    #[test]
+    fn engine_info_lines_become_lines_from_the_first_seat() {
+        let l = parse_info(
+            "info depth 12 seldepth 15 multipv 1 score cp 34 nodes 5000 nps 1 pv e2e4 e7e5",
+            same,
+            true,
+        )
+        .unwrap();
+        assert_eq!((l.depth, l.cp, l.nodes), (12, Some(34), 5000));
+        assert_eq!(l.pv, ["e2e4", "e7e5"]);
+        assert_eq!(l.best.as_deref(), Some("e2e4"));
+        // Black to move and mating: the first seat is mated.
+        let l = parse_info("info depth 5 score mate 2 pv d8h4", same, false).unwrap();
+        assert_eq!(l.mate, Some(-2));
+        assert_eq!(l.win, 0.0);
+        // UCCI's bare score.
+        assert_eq!(
+            parse_info("info depth 3 score -20 pv h7e7", same, true)
+                .unwrap()
+                .cp,
+            Some(-20)
+        );
+        assert!(parse_info("info depth 8 score cp 10 upperbound pv a2a3", same, true).is_none());
+        assert!(parse_info("info depth 8 multipv 2 score cp 10 pv a2a3", same, true).is_none());
+        assert!(parse_info("info string hello", same, true).is_none());
+        assert!(parse_info("info depth 8 score cp 10", same, true).is_none());
     }
 }

@@ -16,6 +16,11 @@ pub trait Study: Send {
     /// The engine's lines as it deepens, within `budget`; nothing for a game
     /// its computer players cannot analyse.
     fn analyse(&self, budget: &Budget, report: &mut dyn FnMut(Line));
+    /// The position as an external engine speaking `protocol` is told it.
+    fn engine_position(
+        &self,
+        protocol: crate::engines::Protocol,
+    ) -> Option<crate::engines::EnginePosition>;
 }
 
 struct StudyOf<G: Game, B> {
@@ -97,6 +102,16 @@ where
             view: serde_json::to_value(self.game.view(Viewer::Seat(to_move.unwrap_or(Seat(0)))))
                 .unwrap_or(Value::Null),
         }
+    }
+
+    fn engine_position(
+        &self,
+        protocol: crate::engines::Protocol,
+    ) -> Option<crate::engines::EnginePosition> {
+        let Turn::Seat(seat) = self.game.turn() else {
+            return None;
+        };
+        B::engine_position(&self.game.view(Viewer::Seat(seat)), protocol)
     }
 
     fn analyse(&self, budget: &Budget, report: &mut dyn FnMut(Line)) {
