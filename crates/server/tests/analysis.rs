@@ -207,6 +207,55 @@ async fn a_blunder_in_a_finished_game_is_marked(backend: Backend) {
     assert_eq!(resp.status(), 404);
 }
 
+async fn a_finished_go_game_is_reviewed(backend: Backend) {
+    let server = start(backend).await;
+    let guest = server.guest().await;
+    let mut ws = guest.ws().await;
+    // A 9×9 hot-seat game (单机), to the count.
+    let r = ws
+        .ok(
+            "hotseat",
+            json!({"game": "go", "options": {"size": 9, "komi": 7.5, "handicap": 0}}),
+        )
+        .await;
+    let table = r["d"]["table"].as_str().unwrap().to_string();
+    for m in ["E5", "C3", "pass", "pass", "accept"] {
+        ws.ok("move", json!({"table": table, "action": m})).await;
+    }
+    while ws.state()["status"] != "over" {
+        ws.recv().await;
+    }
+    let review: Value = guest
+        .http
+        .post(format!("{}/api/game/{table}/analysis?ms=100", guest.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let moves = review["moves"].as_array().expect("moves");
+    let played: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(played, ["E5", "C3", "pass", "pass"], "{review}");
+    assert_eq!(review["options"]["size"], 9);
+    assert_eq!(review["positions"].as_array().unwrap().len(), 5);
+    // The end is the count's (White, with komi, by area).
+    let won = if ws.state()["game"]["outcome"]["results"][0] == "win" {
+        1.0
+    } else {
+        -1.0
+    };
+    assert_eq!(review["positions"][4]["chances"], won, "{review}");
+    // The engine's Go lines carry a territory estimate.
+    assert_eq!(
+        review["positions"][0]["line"]["ownership"]
+            .as_array()
+            .unwrap()
+            .len(),
+        81
+    );
+}
+
 /// An external engine as the analyser: Stockfish over UCI streams its lines,
 /// read into the board's terms, and stops when told.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -272,4 +321,5 @@ both!(
     go_gets_a_best_move_and_ownership,
     bad_requests_are_refused,
     a_blunder_in_a_finished_game_is_marked,
+    a_finished_go_game_is_reviewed,
 );

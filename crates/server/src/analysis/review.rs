@@ -2,7 +2,10 @@
 //! position of a finished, stored game evaluated by the game's engine, and each
 //! move classed by the drop in the mover's winning chances as Lichess does
 //! (lila's `Advice`: a drop of 0.1, 0.2 or 0.3 in winning chances on -1 … 1 is
-//! an inaccuracy, a mistake or a blunder; see [`Line::winning_chances`]).
+//! an inaccuracy, a mistake or a blunder; see [`Line::winning_chances`]). The
+//! last position is the stored result's where the moves alone do not end the
+//! game (a count after Go's marking, a resignation, a flag). Go's judgements are
+//! only as steady as the Monte-Carlo engine's win rates at that time.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -143,11 +146,22 @@ pub async fn review(
     let positions = moves.len() + 1;
     let fair = (MAX_TOTAL.as_millis() as u64 / positions as u64).max(MIN_MS);
     let ms = q.ms.unwrap_or(DEFAULT_MS).clamp(MIN_MS, MAX_MS).min(fair);
+    // The stored end (a count, a resignation, a flag) decides the last position
+    // where the moves alone do not end the game.
+    let end = row
+        .result
+        .as_deref()
+        .and_then(|r| serde_json::from_str::<qiyuan_game::Outcome>(r).ok())
+        .map(|o| match o.winner() {
+            Some(s) if s.0 == 0 => 1.0,
+            Some(_) => -1.0,
+            None => 0.0,
+        });
     let options = settings.options.clone();
     let game = row.game.clone();
     let (shown_options, shown_setup) = (options.clone(), setup.clone());
     let result = super::blocking(move || {
-        evaluate(&descriptor, &options, &setup, &moves, ms).map(|(positions, reviewed)| {
+        evaluate(&descriptor, &options, &setup, &moves, ms, end).map(|(positions, reviewed)| {
             let mut counts = vec![Counts::default(); descriptor.seats as usize];
             for m in &reviewed {
                 if let (Some(j), Some(c)) = (m.judgement, counts.get_mut(m.seat as usize)) {
@@ -183,6 +197,7 @@ fn evaluate(
     setup: &qiyuan_game::Setup,
     moves: &[String],
     ms: u64,
+    end: Option<f32>,
 ) -> Result<(Vec<PositionEval>, Vec<MoveReview>), super::StudyError> {
     let mut evals = Vec::with_capacity(moves.len() + 1);
     let mut movers = Vec::with_capacity(moves.len());
@@ -192,11 +207,13 @@ fn evaluate(
         if i < moves.len() {
             movers.push(position.to_move.unwrap_or(0));
         }
-        if position.over {
-            let chances = match position.winner {
-                Some(0) => 1.0,
-                Some(_) => -1.0,
-                None => 0.0,
+        let last = i == moves.len();
+        if position.over || (last && end.is_some()) {
+            let chances = match (position.over, position.winner) {
+                (true, Some(0)) => 1.0,
+                (true, Some(_)) => -1.0,
+                (true, None) => 0.0,
+                (false, _) => end.unwrap_or(0.0),
             };
             evals.push(PositionEval {
                 chances,
