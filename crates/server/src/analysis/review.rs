@@ -3,8 +3,8 @@
 //! move classed by the drop in the mover's winning chances as Lichess does
 //! (lila's `Advice`: a drop of 0.1, 0.2 or 0.3 in winning chances on -1 … 1 is
 //! an inaccuracy, a mistake or a blunder; see [`Line::winning_chances`]). The
-//! last position is the stored result's where the moves alone do not end the
-//! game (a count after Go's marking, a resignation, a flag). Go's judgements are
+//! last position is the stored result's where no seat is to move yet the moves
+//! alone do not end the game (the count after Go's marking). Go's judgements are
 //! only as steady as the Monte-Carlo engine's win rates at that time.
 
 use std::sync::Arc;
@@ -208,7 +208,11 @@ fn evaluate(
             movers.push(position.to_move.unwrap_or(0));
         }
         let last = i == moves.len();
-        if position.over || (last && end.is_some()) {
+        // Where no seat is to move yet the game is not over by its moves (Go's
+        // marking), the stored result says how it ended; a resignation or a
+        // flag leaves a position the engine evaluates.
+        let counted = last && end.is_some() && position.to_move.is_none();
+        if position.over || counted {
             let chances = match (position.over, position.winner) {
                 (true, Some(0)) => 1.0,
                 (true, Some(_)) => -1.0,
