@@ -11,6 +11,7 @@ import { syncMusic } from './sound';
 import { session, restoreSession, logout } from './session';
 import { loadGames } from './net/games';
 import { offlinePage } from './pages/offline';
+import { analysisPage } from './pages/analysis';
 import { loginPage } from './pages/login';
 import { lobbyPage } from './pages/lobby';
 import { tablePage } from './pages/table';
@@ -104,21 +105,10 @@ function route(keepDialogs = false) {
       cleanup = profilePage(main, arg);
       return;
     case 'offline':
-      if (arg === 'chess' || arg === 'xiangqi') cleanup = offlinePage(main, arg);
-      else
-        mount(
-          main,
-          h(
-            'div.offline-pick',
-            null,
-            h('h2', null, t('offline')),
-            h('p.hint', null, t('offlineHint')),
-            h('div.game-cards', null,
-              h('a.game-card.chess', { href: '#/offline/chess', id: 'offline-chess' }, h('span.game-icon', null, '♞'), t('chess')),
-              h('a.game-card.xiangqi', { href: '#/offline/xiangqi', id: 'offline-xiangqi' }, h('span.game-icon.xq', null, '帥'), t('xiangqi')),
-            ),
-          ),
-        );
+      offlinePage(main, arg);
+      return;
+    case 'analysis':
+      cleanup = analysisPage(main, arg, parts[2]);
       return;
     default:
       mount(main, h('div.panel', null, t('notFound')));

@@ -345,6 +345,8 @@ async fn profile_of(app: &App, user: User) -> ApiResult<Profile> {
         .games_of_user(user.id, 50)
         .await?
         .iter()
+        // Private games (单机) are in no profile.
+        .filter(|g| !crate::solo::is_private(&g.table_id))
         .map(crate::api::GameSummary::from_row)
         .collect();
     let mut points = std::collections::BTreeMap::new();

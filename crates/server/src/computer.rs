@@ -91,7 +91,11 @@ pub async fn play(
         rated: false,
         takebacks: true,
     };
-    let handle = live::create(app, game.name, settings).await?;
+    let handle = if req.private {
+        live::create_private(app, game.name, settings, &user).await?
+    } else {
+        live::create(app, game.name, settings).await?
+    };
     let mut cmds = vec![Command::Sit {
         user: user.username.clone(),
         seat,

@@ -9,6 +9,7 @@
 //! wall-clock time and tasks, and nothing of any game's rules.
 
 pub mod accounts;
+pub mod analysis;
 pub mod api;
 pub mod auth;
 pub mod bench;
@@ -23,6 +24,7 @@ pub mod logs;
 pub mod metrics;
 pub mod protocol;
 pub mod registry;
+pub mod solo;
 mod web;
 pub mod ws;
 
@@ -394,6 +396,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/game/{id}", get(api::game))
         .route("/api/game/{id}/log", get(api::game_log))
         .route("/api/game/{id}/replay", get(api::game_replay))
+        .route(
+            "/api/game/{id}/analysis",
+            get(analysis::review::review).post(analysis::review::review),
+        )
         .route("/game/{file}", get(api::record))
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(metrics::serve))

@@ -79,6 +79,10 @@ impl Lobby {
 
     /// A table changed: update the room and tell its subscribers.
     pub fn publish(&self, summary: TableSummary) {
+        // Private tables (单机) are listed nowhere.
+        if crate::solo::is_private(&summary.id) {
+            return;
+        }
         let mut rooms = self.rooms();
         let room = rooms.entry(summary.game.clone()).or_insert_with(Room::new);
         if room.tables.get(&summary.id) == Some(&summary) {

@@ -46,8 +46,15 @@ pub enum ClientMsg {
     /// Play the computer: a new table with the user and computer players seated
     /// and the game started (see [`crate::computer`]).
     PlayComputer(PlayComputer),
+    /// 单机 hot-seat: a private table where the user plays every seat (see
+    /// [`crate::solo`]).
+    Hotseat(crate::solo::Hotseat),
     Seek(Seek),
     SeekCancel,
+    /// The analysis board: a position, its legal moves and the engine's lines
+    /// (see [`crate::analysis`]).
+    Analyse(crate::analysis::Analyse),
+    AnalyseStop,
     Watch {
         table: String,
         since: Option<u64>,
@@ -193,6 +200,9 @@ pub struct PlayComputer {
     pub options: Value,
     #[serde(default)]
     pub setup: Option<qiyuan_game::Setup>,
+    /// 单机: a private table, listed nowhere (see [`crate::solo`]).
+    #[serde(default)]
+    pub private: bool,
 }
 
 /// `seek`: quick pairing with someone who wants the same game and time.
@@ -287,8 +297,11 @@ pub fn parse(text: &str) -> Result<Request, (ApiError, Option<Value>)> {
         },
         "create" => ClientMsg::Create(data(&env.d).map_err(fail)?),
         "play_computer" => ClientMsg::PlayComputer(data(&env.d).map_err(fail)?),
+        "hotseat" => ClientMsg::Hotseat(data(&env.d).map_err(fail)?),
         "seek" => ClientMsg::Seek(data(&env.d).map_err(fail)?),
         "seek.cancel" => ClientMsg::SeekCancel,
+        "analyse" => ClientMsg::Analyse(data(&env.d).map_err(fail)?),
+        "analyse.stop" => ClientMsg::AnalyseStop,
         "watch" => {
             let w: WatchData = data(&env.d).map_err(fail)?;
             ClientMsg::Watch {
@@ -341,6 +354,9 @@ pub const CLIENT_TYPES: &[&str] = &[
     "watch",
     "unwatch",
     "play_computer",
+    "hotseat",
+    "analyse",
+    "analyse.stop",
 ];
 
 /// Every table command's type name.

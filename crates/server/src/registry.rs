@@ -13,6 +13,9 @@
 
 mod computer;
 pub mod replay;
+mod study;
+
+pub use study::Study;
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -113,6 +116,17 @@ pub trait ComputerPlayers<G: Game>: 'static {
     /// played by such an engine; none by default.
     fn engine_position(_view: &G::View, _protocol: Protocol) -> Option<EnginePosition> {
         None
+    }
+    /// Whether [`Self::analyse`] analyses (the analysis board's engine).
+    const ANALYSES: bool = false;
+    /// Analyses the position of `view` (its seat to move) for the analysis
+    /// board: a [`crate::analysis::Line`] after each finished iteration, scored
+    /// from the first seat's side, within `budget`.
+    fn analyse(
+        _view: &G::View,
+        _budget: &crate::analysis::Budget,
+        _report: &mut dyn FnMut(crate::analysis::Line),
+    ) {
     }
 }
 
@@ -241,6 +255,8 @@ pub struct Descriptor {
     /// Whether players keep points (积分) for life from the game's scored hands
     /// (`Outcome::points`), shown with a title on profiles and a leaderboard.
     pub points: bool,
+    /// Whether the analysis board's engine analyses this game's positions.
+    pub analysis: bool,
     /// The title of a points total, where the game keeps points.
     #[serde(skip)]
     points_title: Option<fn(i64) -> &'static str>,
@@ -251,7 +267,20 @@ pub struct Descriptor {
     /// Further notations the replay viewer shows beside the game's display one.
     #[serde(skip)]
     notations: Vec<(&'static str, replay::Notation)>,
+    #[serde(skip)]
+    study: StudyFn,
+    #[serde(skip)]
+    load: LoadFn,
 }
+
+/// A position of one game for the analysis board (see [`study`]).
+type StudyFn = fn(
+    &Value,
+    &qiyuan_game::Setup,
+    &[String],
+) -> Result<Box<dyn Study>, crate::analysis::StudyError>;
+/// A record's setup and moves (see [`Game::load`]).
+type LoadFn = fn(&Value, &str) -> Result<(qiyuan_game::Setup, Vec<String>), String>;
 
 impl std::fmt::Debug for Descriptor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -286,10 +315,13 @@ impl Descriptor {
             bot_levels: B::LEVELS.to_vec(),
             trusteeship: false,
             points: false,
+            analysis: B::ANALYSES,
             points_title: None,
             make: make::<G, B>,
             replay_game: replay::replay_game::<G>,
             notations: Vec::new(),
+            study: study::study::<G, B>,
+            load: study::load::<G>,
         }
     }
 
@@ -344,6 +376,26 @@ impl Descriptor {
     /// The title of a points total, where the game keeps points.
     pub fn points_title(&self, points: i64) -> Option<&'static str> {
         self.points_title.map(|title| title(points))
+    }
+
+    /// The position after `moves` from `setup` by the game's rules, for the
+    /// analysis board (see [`crate::analysis`]).
+    pub fn study(
+        &self,
+        options: &Value,
+        setup: &qiyuan_game::Setup,
+        moves: &[String],
+    ) -> Result<Box<dyn Study>, crate::analysis::StudyError> {
+        (self.study)(options, setup, moves)
+    }
+
+    /// A record's setup and moves, read by the game (for a game's review).
+    pub fn load_record(
+        &self,
+        options: &Value,
+        record: &str,
+    ) -> Result<(qiyuan_game::Setup, Vec<String>), String> {
+        (self.load)(options, record)
     }
 
     /// A new table of this game. An entry whose seat count is not the game's

@@ -341,6 +341,7 @@ async fn connection(
         conn: conn.clone(),
         tables: HashSet::new(),
         lobbies: HashMap::new(),
+        analysis: Default::default(),
     };
     let shutdown = app.shutdown.clone();
     let kicked = async {
@@ -412,6 +413,8 @@ struct Session {
     conn: Conn,
     tables: HashSet<String>,
     lobbies: HashMap<String, JoinHandle<()>>,
+    /// The analysis board's search, stopped when the socket closes.
+    analysis: crate::analysis::Running,
 }
 
 impl Session {
@@ -562,6 +565,26 @@ impl Session {
                 )
                 .await?;
             }
+            ClientMsg::Hotseat(hotseat) => {
+                let handle = crate::solo::hotseat(&self.app, &self.conn, hotseat.clone()).await?;
+                self.ack(
+                    id,
+                    Ack::Seated {
+                        table: handle.id.clone(),
+                        seat: 0,
+                    },
+                );
+                self.tables.insert(handle.id.clone());
+                self.send_table(
+                    &handle,
+                    TableMsg::Watch {
+                        conn: self.conn.clone(),
+                        since: None,
+                        req: None,
+                    },
+                )
+                .await?;
+            }
             ClientMsg::Seek(seek) => {
                 match crate::lobby::seek(&self.app, self.conn.clone(), seek.clone()).await? {
                     Some(table) => {
@@ -570,6 +593,19 @@ impl Session {
                     }
                     None => self.ack(id, Ack::Seeking { seeking: true }),
                 }
+            }
+            ClientMsg::Analyse(analyse) => {
+                crate::analysis::analyse(
+                    &self.app,
+                    &self.conn,
+                    &mut self.analysis,
+                    analyse.clone(),
+                    req.id.clone(),
+                )?;
+            }
+            ClientMsg::AnalyseStop => {
+                let cancelled = self.analysis.stop();
+                self.ack(id, Ack::Cancelled { cancelled });
             }
             ClientMsg::SeekCancel => {
                 let cancelled = self.app.lobby.cancel_seeks(self.conn.id);
@@ -633,6 +669,7 @@ impl Session {
     /// The socket is gone: tables learn it (a seated player may now be absent),
     /// seeks are dropped, lobby forwarding stops.
     async fn closed(&mut self) {
+        self.analysis.stop();
         self.app.lobby.cancel_seeks(self.conn.id);
         for (_, task) in self.lobbies.drain() {
             task.abort();

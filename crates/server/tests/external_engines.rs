@@ -281,3 +281,42 @@ async fn an_engine_that_never_answers_is_stood_in_for() {
         started.elapsed()
     );
 }
+
+/// UCCI against a real UCCI engine: Fairy-Stockfish speaks UCCI when it is
+/// greeted with `ucci` (xiangqi, ICCS coordinates with ranks 0–9). No Debian
+/// package speaks only UCCI (ElephantEye is not packaged).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fairy_stockfish_speaks_ucci() {
+    let server = start_with(Backend::Sqlite, |c| {
+        c.bot_think_ms = 0;
+        c.engines = Config::parse(
+            r#"
+            [[engines]]
+            name = "fairy_ucci"
+            path = "/usr/games/fairy-stockfish"
+            protocol = "ucci"
+            games = ["xiangqi"]
+            movetime_ms = 50
+            processes = 1
+            "#,
+        )
+        .unwrap()
+        .engines;
+    })
+    .await;
+    let human = server.guest().await;
+    let mut ws = human.ws().await;
+    let (t, seat) = play_computer(
+        &mut ws,
+        json!({"game": "xiangqi", "level": "fairy_ucci", "colour": "red", "time": {"kind": "none"}}),
+    )
+    .await;
+    let st = play_first_legal(&mut ws, &t, seat, |st| moves_by(st, 1) >= 8).await;
+    let black = moves_by(&st, 1);
+    assert!(black >= 8 || st["status"] == "over", "{st}");
+    assert_eq!(
+        engines(&server).served("fairy_ucci") as usize,
+        black,
+        "every Black move was the UCCI engine's"
+    );
+}

@@ -190,6 +190,12 @@ export interface TableHandlers {
 const ratingCache = new Map<string, Promise<J | null>>();
 function ratingsOf(name: string): Promise<J | null> {
   let p = ratingCache.get(name);
+  // Computer players (`bot:…`) and hot-seat stand-ins (`hotseat:…`) have no
+  // profile: a colon is never in an account's name.
+  if (!p && name.includes(':')) {
+    p = Promise.resolve(null);
+    ratingCache.set(name, p);
+  }
   if (!p) {
     p = api('GET', `/api/user/${encodeURIComponent(name)}`)
       .then((r) => obj(r))

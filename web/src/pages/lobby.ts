@@ -15,6 +15,7 @@ import { Socket } from '../net/socket';
 import { errorOf } from '../errors';
 import { playerName, playerLink } from '../players';
 import { gameInfo } from '../net/games';
+import { computerButton } from './computer';
 
 interface LeaderRow {
   rank: number;
@@ -194,6 +195,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
             null,
             h('h2', null, `${t(game as Key)} · ${t('tables')}`),
             pairBox,
+            computerButton(game),
             h('button.btn.blue', {
               id: 'new-table',
               onclick: async () => {

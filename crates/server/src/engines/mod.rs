@@ -393,6 +393,47 @@ impl Engines {
     }
 }
 
+impl Engines {
+    /// The analysis board's search by the engine playing level `key` (UCI and
+    /// UCCI engines): its `info` lines go to `on_info` until it ends after
+    /// `time` or `stop` is set. It takes one of the engine's processes like a
+    /// move does.
+    pub async fn analyse(
+        &self,
+        key: &str,
+        position: &EnginePosition,
+        time: Duration,
+        stop: &std::sync::atomic::AtomicBool,
+        on_info: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<(), EngineError> {
+        let (engine, _) = self.levels.get(key).ok_or(EngineError::NoPosition)?;
+        if lock(&engine.down_until).is_some_and(|t| tokio::time::Instant::now() < t) {
+            return Err(EngineError::Down);
+        }
+        let _permit = tokio::time::timeout(time, engine.permits.acquire())
+            .await
+            .map_err(|_| EngineError::Timeout)?
+            .map_err(|_| EngineError::Closed)?;
+        let idle = lock(&engine.idle).pop();
+        let mut process = match idle {
+            Some(p) => p,
+            None => engine.start().await?,
+        };
+        let result = match &mut process {
+            Process::Uci(c) => c.analyse(position, time, stop, on_info).await,
+            Process::Gtp(_) => Err(EngineError::NoPosition),
+        };
+        match &result {
+            Ok(()) | Err(EngineError::NoPosition) => lock(&engine.idle).push(process),
+            Err(e) => {
+                tracing::warn!(engine = %engine.config.name, "engine failed analysing: {e}");
+                engine.forget(&process);
+            }
+        }
+        result
+    }
+}
+
 impl Engine {
     async fn start(&self) -> Result<Process, EngineError> {
         let c = &self.config;

@@ -117,24 +117,62 @@ impl Client {
         }
     }
 
-    /// The engine's move in the position, within `movetime` (and `grace`).
-    pub async fn think(
+    /// The engine's analysis of the position for the analysis board: every
+    /// `info` line it writes goes to `on_info`, until its `bestmove` after
+    /// `time`, or after `stop` is set (the client then sends `stop`).
+    pub async fn analyse(
+        &mut self,
+        position: &EnginePosition,
+        time: Duration,
+        stop: &std::sync::atomic::AtomicBool,
+        on_info: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<(), EngineError> {
+        let deadline = Instant::now() + time + AFTER_STOP * 2;
+        self.prepare(None, position, deadline).await?;
+        let ms = time.as_millis().max(1);
+        let go = match self.protocol {
+            Protocol::Ucci => format!("go time {} increment 0", ms * 30),
+            _ => format!("go movetime {ms}"),
+        };
+        self.send(&go).await?;
+        let stop_at = Instant::now() + time;
+        let mut stopped = false;
+        loop {
+            let line = tokio::select! {
+                line = self.lines.next_line() => line?.ok_or(EngineError::Closed)?,
+                _ = tokio::time::sleep(Duration::from_millis(50)), if !stopped => {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) || Instant::now() >= stop_at {
+                        self.send("stop").await?;
+                        stopped = true;
+                    }
+                    continue;
+                }
+                _ = tokio::time::sleep_until(deadline) => return Err(EngineError::Timeout),
+            };
+            let line = line.trim();
+            if line.starts_with("bestmove") || line.starts_with("nobestmove") {
+                return Ok(());
+            }
+            on_info(line);
+        }
+    }
+
+    /// Sets the variant and the level's options and tells the position.
+    async fn prepare(
         &mut self,
         level: Option<&EngineLevel>,
         position: &EnginePosition,
-        movetime: Duration,
-        grace: Duration,
-    ) -> Result<Thought, EngineError> {
+        deadline: Instant,
+    ) -> Result<(), EngineError> {
         let EnginePosition::Uci {
             variant,
             fen,
             moves,
-            to_game,
+            ..
         } = position
         else {
             return Err(EngineError::NoPosition);
         };
-        let deadline = Instant::now() + movetime + grace;
         if self.protocol == Protocol::Uci
             && let Some(v) = variant
             && *variant != self.variant
@@ -156,7 +194,22 @@ impl Client {
             line.push_str(" moves ");
             line.push_str(&moves.join(" "));
         }
-        self.send(&line).await?;
+        self.send(&line).await
+    }
+
+    /// The engine's move in the position, within `movetime` (and `grace`).
+    pub async fn think(
+        &mut self,
+        level: Option<&EngineLevel>,
+        position: &EnginePosition,
+        movetime: Duration,
+        grace: Duration,
+    ) -> Result<Thought, EngineError> {
+        let EnginePosition::Uci { to_game, .. } = position else {
+            return Err(EngineError::NoPosition);
+        };
+        let deadline = Instant::now() + movetime + grace;
+        self.prepare(level, position, deadline).await?;
         let ms = movetime.as_millis().max(1);
         let depth = level.and_then(|l| l.depth);
         let go = match (self.protocol, depth) {

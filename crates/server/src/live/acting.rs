@@ -41,7 +41,8 @@ impl Live {
         expect: Option<Seat>,
     ) -> Result<u64, ApiError> {
         let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
-        let name = user.username.clone();
+        // Hot-seat (单机): the user acts for the seat to move, or the one named.
+        let name = crate::solo::acting_as(&*self.table, &self.id, &user.username, expect, &act);
         // A player the computer played for (托管) takes their seat back by acting.
         self.bots.take_back(&name);
         if let Some(seat) = expect
@@ -88,8 +89,19 @@ impl Live {
             .games
             .get(self.table.game_name())
             .map_or(&[][..], |g| &g.bot_levels[..]);
-        let cmd = command(&*self.table, levels, act, name, conn)?;
-        self.apply_and_commit(cmd).await
+        let agreed_act = act.clone();
+        let cmd = command(&*self.table, levels, act, name.clone(), conn)?;
+        let v = self.apply_and_commit(cmd).await?;
+        let agreed =
+            crate::solo::agreed(&*self.table, &self.id, &user.username, &name, &agreed_act);
+        if agreed.is_empty() {
+            return Ok(v);
+        }
+        for cmd in agreed {
+            // A seat with nothing to agree to refuses; that changes nothing.
+            let _ = self.apply_and_commit(cmd).await;
+        }
+        Ok(self.table.version())
     }
 }
 

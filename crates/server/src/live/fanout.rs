@@ -74,7 +74,7 @@ impl Fanout {
         let mut cache: HashMap<Viewer, Utf8Bytes> = HashMap::new();
         let mut slow = Vec::new();
         for (conn_id, conn) in &self.subs {
-            let viewer = viewer_of(table, conn);
+            let viewer = viewer_of(table, id, conn);
             let text = cache
                 .entry(viewer)
                 .or_insert_with(|| {
@@ -107,7 +107,7 @@ impl Fanout {
         req: Option<&Value>,
     ) {
         let v = table.version();
-        let viewer = viewer_of(table, &conn);
+        let viewer = viewer_of(table, id, &conn);
         let (batches, complete) = match since {
             Some(since) if since <= v => {
                 let missed: Vec<Batch> = self
@@ -176,7 +176,15 @@ pub(super) fn with_lags(mut state: Value, lags: &[Option<Millis>]) -> Value {
 }
 
 /// Who a socket is at a table: its user's seat, or a spectator.
-pub(super) fn viewer_of(table: &dyn AnyTable, conn: &Conn) -> Viewer {
+pub(super) fn viewer_of(table: &dyn AnyTable, id: &str, conn: &Conn) -> Viewer {
+    // Hot-seat (单机): the user sees the table as the seat to act.
+    if let Some(seat) = conn
+        .user
+        .as_ref()
+        .and_then(|u| crate::solo::acting_seat(table, id, &u.username))
+    {
+        return Viewer::Seat(seat);
+    }
     match conn.user.as_ref().and_then(|u| table.seat_of(&u.username)) {
         Some(seat) => Viewer::Seat(seat),
         None => Viewer::Spectator,

@@ -170,6 +170,28 @@ pub async fn create_for(
     owner: Option<&UserInfo>,
     seat: Option<Seat>,
 ) -> Result<TableHandle, ApiError> {
+    create_with_id(app, game, settings, owner, seat, new_id()).await
+}
+
+/// Creates a private table (单机, see [`crate::solo`]) of `owner`: listed nowhere.
+pub async fn create_private(
+    app: &Arc<App>,
+    game: &str,
+    settings: Settings,
+    owner: &UserInfo,
+) -> Result<TableHandle, ApiError> {
+    let id = crate::solo::new_private_id();
+    create_with_id(app, game, settings, Some(owner), None, id).await
+}
+
+async fn create_with_id(
+    app: &Arc<App>,
+    game: &str,
+    settings: Settings,
+    owner: Option<&UserInfo>,
+    seat: Option<Seat>,
+    id: String,
+) -> Result<TableHandle, ApiError> {
     let config = TableConfig {
         settings,
         tournament: false,
@@ -197,7 +219,6 @@ pub async fn create_for(
         ),
         None => None,
     };
-    let id = new_id();
     let row = TableRow {
         id: id.clone(),
         game: table.game_name().to_string(),

@@ -169,7 +169,9 @@ impl Live {
         let settled = qiyuan_rating::settle(qiyuan_rating::GameEnd {
             outcome,
             rated,
-            keeps_points: self.app.games.get(game).is_some_and(|g| g.points),
+            // Private games (单机) keep no points.
+            keeps_points: self.app.games.get(game).is_some_and(|g| g.points)
+                && !crate::solo::is_private(&self.id),
             seats: &holders,
         })?;
         let at = crate::now_ms();

@@ -53,6 +53,12 @@ pub enum ServerMsg {
         game: String,
         seat: usize,
     },
+    /// The answer to `analyse`: the analysis board's position and its legal moves.
+    #[serde(rename = "position")]
+    Position(crate::analysis::Position),
+    /// One of the engine's lines on the position of an `analyse` request (its id).
+    #[serde(rename = "analysis")]
+    Analysis(crate::analysis::AnalysisMsg),
 }
 
 /// `hello`: the protocol's version, who this socket is, and every game hosted
@@ -82,7 +88,8 @@ pub enum Ack {
     Game { game: String },
     /// `seek` waiting for a match.
     Seeking { seeking: bool },
-    /// `seek.cancel`: whether a seek was waiting.
+    /// `seek.cancel`: whether a seek was waiting; `analyse.stop`: whether a
+    /// search was running.
     Cancelled { cancelled: bool },
 }
 
@@ -229,6 +236,9 @@ pub fn typescript() -> String {
         crate::registry::TimePreset::decl(&cfg),
         crate::registry::RatingPools::decl(&cfg),
         crate::bots::BotLevel::decl(&cfg),
+        crate::analysis::Position::decl(&cfg),
+        crate::analysis::AnalysisMsg::decl(&cfg),
+        crate::analysis::Line::decl(&cfg),
         qiyuan_table::Status::decl(&cfg),
         qiyuan_table::TimeControl::decl(&cfg),
     ];

@@ -32,6 +32,39 @@ fn limits(ask: &Ask, cap_ms: Option<u64>) -> (Duration, Duration) {
     (soft / 2, hard)
 }
 
+/// An alpha-beta engine's iteration as an analysis line, scored from the
+/// first seat's side (`first_to_move`: whether the first seat is to move).
+#[cfg(any(feature = "chess", feature = "xiangqi"))]
+fn alpha_beta_line(
+    depth: u32,
+    score: qiyuan_engine_core::Score,
+    nodes: u64,
+    pv: Vec<String>,
+    first_to_move: bool,
+) -> crate::analysis::Line {
+    use qiyuan_engine_core::Score;
+    let sign = if first_to_move { 1 } else { -1 };
+    let (cp, mate) = match score {
+        Score::Cp(cp) => (Some(cp * sign), None),
+        Score::Mate(n) => (None, Some(n * sign)),
+    };
+    let expected = score.expected();
+    crate::analysis::Line {
+        depth,
+        cp,
+        mate,
+        win: if first_to_move {
+            expected
+        } else {
+            1.0 - expected
+        },
+        best: pv.first().cloned(),
+        pv,
+        nodes,
+        ownership: None,
+    }
+}
+
 /// The level number of a key `1` … `8`.
 fn level_number(key: &str) -> Option<u8> {
     key.parse::<u8>().ok().filter(|n| (1..=8).contains(n))
@@ -85,6 +118,37 @@ impl ComputerPlayers<qiyuan_chess::ChessGame> for ChessBots {
             decision: Decision::Act(UciMove::from_standard(best).to_string()),
             eval: Some(eval),
         })
+    }
+
+    const ANALYSES: bool = true;
+
+    fn analyse(
+        view: &qiyuan_chess::ChessView,
+        budget: &crate::analysis::Budget,
+        report: &mut dyn FnMut(crate::analysis::Line),
+    ) {
+        use qiyuan_engine_chess::shakmaty::uci::UciMove;
+        use qiyuan_engine_chess::shakmaty::{Color, Position};
+        use qiyuan_engine_chess::{Limits, Searcher};
+        let Some((pos, history)) = Self::replay(view) else {
+            return;
+        };
+        let white = pos.turn() == Color::White;
+        let mut limits = Limits::default();
+        if let Some(depth) = budget.depth {
+            limits.depth = depth.clamp(1, limits.depth);
+        }
+        Searcher::new(16).search(&pos, &history, &limits, budget.stop, &mut |info| {
+            let pv = info
+                .pv
+                .iter()
+                .map(|m| UciMove::from_standard(*m).to_string())
+                .collect();
+            report(alpha_beta_line(
+                info.depth, info.score, info.nodes, pv, white,
+            ));
+            budget.go_on()
+        });
     }
 
     fn engine_position(
@@ -186,6 +250,33 @@ impl ComputerPlayers<qiyuan_xiangqi::Xiangqi> for XiangqiBots {
         })
     }
 
+    const ANALYSES: bool = true;
+
+    fn analyse(
+        view: &qiyuan_xiangqi::XiangqiView,
+        budget: &crate::analysis::Budget,
+        report: &mut dyn FnMut(crate::analysis::Line),
+    ) {
+        use qiyuan_engine_xiangqi::{Limits, Searcher};
+        let Some((start, moves)) = Self::replay(view) else {
+            return;
+        };
+        let red = view.turn == qiyuan_xiangqi::Color::Red;
+        let mut limits = Limits::default();
+        if let Some(depth) = budget.depth {
+            limits.depth = depth.clamp(1, limits.depth);
+        }
+        Searcher::new(16).search(&start, &moves, &limits, budget.stop, &mut |info| {
+            let pv = info
+                .pv
+                .iter()
+                .map(|m| qiyuan_xiangqi::notation::format_iccs(*m))
+                .collect();
+            report(alpha_beta_line(info.depth, info.score, info.nodes, pv, red));
+            budget.go_on()
+        });
+    }
+
     fn engine_position(
         view: &qiyuan_xiangqi::XiangqiView,
         protocol: Protocol,
@@ -272,6 +363,73 @@ impl ComputerPlayers<qiyuan_go::Go> for GoBots {
             decision,
             eval: Some(report.winrate),
         })
+    }
+
+    const ANALYSES: bool = true;
+
+    /// Rounds of Monte-Carlo search on one tree, each with twice the playouts
+    /// of the one before (from 200), reported after each: the best move, the
+    /// win rate and each point's expected owner.
+    fn analyse(
+        view: &qiyuan_go::GoView,
+        budget: &crate::analysis::Budget,
+        report: &mut dyn FnMut(crate::analysis::Line),
+    ) {
+        use qiyuan_engine_go::{Decision as GoDecision, Engine, Level};
+        use qiyuan_go::GoPhase as Phase;
+        if view.phase != Phase::Play {
+            return;
+        }
+        let Some(color) = view.to_move else {
+            return;
+        };
+        let Ok(mut engine) = Engine::new(view.size, view.komi, 1) else {
+            return;
+        };
+        let Some(moves) = Self::moves(view) else {
+            return;
+        };
+        for (c, m) in moves {
+            if engine.play(c, m).is_err() {
+                return;
+            }
+        }
+        let Ok(level) = Level::new(6) else {
+            return;
+        };
+        let mut settings = level.settings();
+        settings.resign_below = None;
+        settings.temperature = 0.0;
+        settings.playouts = 200;
+        let black = color == qiyuan_go::Color::Black;
+        let mut round = 1;
+        let mut total = 0;
+        while budget.go_on() && budget.depth.is_none_or(|d| round <= d) {
+            let r = engine.genmove(color, &settings, budget.stop);
+            if round > 1 && budget.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+            total += r.playouts;
+            let best = match r.decision {
+                GoDecision::Play(p) => p.to_string(),
+                GoDecision::Pass | GoDecision::Resign => r
+                    .candidates
+                    .first()
+                    .map_or_else(|| "pass".to_string(), |c| c.mv.to_string()),
+            };
+            report(crate::analysis::Line {
+                depth: round,
+                cp: None,
+                mate: None,
+                win: if black { r.winrate } else { 1.0 - r.winrate },
+                best: Some(best.clone()),
+                pv: vec![best],
+                nodes: total,
+                ownership: Some(r.ownership),
+            });
+            settings.playouts = settings.playouts.saturating_mul(2);
+            round += 1;
+        }
     }
 
     fn engine_position(view: &qiyuan_go::GoView, protocol: Protocol) -> Option<EnginePosition> {

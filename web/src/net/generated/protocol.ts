@@ -2,7 +2,7 @@
 // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types`
 // writes it again; that test fails when this file is out of date.
 
-export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } };
+export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg };
 
 export type Hello = { protocol: number, user: UserInfo | null, games: Array<string>, game_info: Array<Descriptor>, server_time: number, };
 
@@ -100,7 +100,11 @@ trusteeship: boolean,
  * Whether players keep points (积分) for life from the game's scored hands
  * (`Outcome::points`), shown with a title on profiles and a leaderboard.
  */
-points: boolean, };
+points: boolean, 
+/**
+ * Whether the analysis board's engine analyses this game's positions.
+ */
+analysis: boolean, };
 
 export type RecordFormat = { extension: string, mime: string, };
 
@@ -122,6 +126,70 @@ key: string, zh: string, en: string,
  * The external engine playing it, if it is one (its configured name).
  */
 engine: string | null, };
+
+export type Position = { game: string, 
+/**
+ * The moves played from the setup.
+ */
+moves: Array<string>, 
+/**
+ * The seat to move (none when the game is over or several seats act).
+ */
+to_move: number | null, 
+/**
+ * The legal moves of the seat to move, in the game's notation.
+ */
+legal: Array<string>, over: boolean, 
+/**
+ * The winner, once the game is over and won.
+ */
+winner: number | null, 
+/**
+ * Whether the engine analyses this game.
+ */
+analysable: boolean, 
+/**
+ * The game's view of the position (the FEN, the board, the moves in SAN...).
+ */
+view: Record<string, unknown>, };
+
+export type AnalysisMsg = { line: Line | null, done: boolean, };
+
+export type Line = { 
+/**
+ * The iteration's depth in plies (Go: the search's round, each with twice
+ * the playouts of the one before).
+ */
+depth: number, 
+/**
+ * The evaluation in centipawns, when it is not a mate.
+ */
+cp?: number, 
+/**
+ * Mate in this many moves (negative: the first seat is mated).
+ */
+mate?: number, 
+/**
+ * The first seat's expected score, 0 … 1.
+ */
+win: number, 
+/**
+ * The best move, in the game's notation.
+ */
+best?: string, 
+/**
+ * The best line from the position.
+ */
+pv: Array<string>, 
+/**
+ * Nodes searched (Go: playouts).
+ */
+nodes: number, 
+/**
+ * Go: each point's expected owner, row by row from the bottom, +1 the
+ * first seat (black), -1 the second.
+ */
+ownership?: Array<number>, };
 
 export type Status = "waiting" | "playing" | "over";
 

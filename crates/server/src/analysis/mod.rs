@@ -1,0 +1,482 @@
+//! 研究 with an engine: the analysis board's position and streamed evaluations
+//! (`analyse` → `position`, then `analysis` lines until the search ends or is
+//! stopped), and "analyse this game" for a stored game ([`review`]).
+//!
+//! The position is the game's own rules replaying the client's moves (the
+//! analysis board has no rules of its own: its legal moves come from here).
+//! Searches are CPU-bound: each runs on a blocking thread, at most
+//! [`MAX_SEARCHES`] at once on the whole server, bounded in time, and is
+//! stopped when its socket closes, sends `analyse.stop` or asks for another
+//! position. The game's built-in engine analyses
+//! ([`crate::registry::ComputerPlayers::analyse`]), or an operator's external
+//! UCI/UCCI engine (see [`crate::engines::Engines::analyse`]), whose `info`
+//! lines are read by [`parse_info`].
+
+pub mod review;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::App;
+use crate::error::ApiError;
+use crate::live::Conn;
+use crate::protocol::ServerMsg;
+
+/// At most this many searches run at once on the server (analysis boards and
+/// game reviews together); further ones wait for a place.
+pub const MAX_SEARCHES: usize = 2;
+
+/// The longest one `analyse` search runs, and its default.
+pub const MAX_TIME_MS: u64 = 30_000;
+pub const DEFAULT_TIME_MS: u64 = 10_000;
+
+/// At most this many moves in one `analyse` request.
+pub const MAX_MOVES: usize = 1_000;
+
+fn searches() -> &'static tokio::sync::Semaphore {
+    static SEARCHES: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    SEARCHES.get_or_init(|| tokio::sync::Semaphore::new(MAX_SEARCHES))
+}
+
+/// `analyse`: a position of a game (its options, setup and the moves from it)
+/// to be shown with its legal moves, and analysed unless `think` is false.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Analyse {
+    pub game: String,
+    #[serde(default)]
+    pub options: Value,
+    #[serde(default)]
+    pub setup: Option<qiyuan_game::Setup>,
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// How long the engine may think, in milliseconds (default 10 s, at most 30 s).
+    #[serde(default)]
+    pub time_ms: Option<u64>,
+    /// Whether to analyse at all (false: only the position and its legal moves).
+    #[serde(default = "yes")]
+    pub think: bool,
+    /// An external engine's level key (one of the game's `bot_levels` with an
+    /// `engine`) to analyse instead of the built-in engine (UCI and UCCI ones).
+    #[serde(default)]
+    pub engine: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// What bounds one analysis: a time, optionally a depth (plies; playouts'
+/// doublings for Go), and the stop flag.
+pub struct Budget<'a> {
+    pub time: Duration,
+    pub depth: Option<u32>,
+    pub stop: &'a AtomicBool,
+    pub started: Instant,
+}
+
+impl Budget<'_> {
+    /// Whether the search may go on: time left, not stopped.
+    pub fn go_on(&self) -> bool {
+        !self.stop.load(Ordering::Relaxed) && self.started.elapsed() < self.time
+    }
+}
+
+/// One evaluation, as the engine reports it after each finished iteration.
+/// Every score is from the first seat's side (white, red, or black in Go).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Line {
+    /// The iteration's depth in plies (Go: the search's round, each with twice
+    /// the playouts of the one before).
+    pub depth: u32,
+    /// The evaluation in centipawns, when it is not a mate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cp: Option<i32>,
+    /// Mate in this many moves (negative: the first seat is mated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mate: Option<i32>,
+    /// The first seat's expected score, 0 … 1.
+    pub win: f32,
+    /// The best move, in the game's notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub best: Option<String>,
+    /// The best line from the position.
+    pub pv: Vec<String>,
+    /// Nodes searched (Go: playouts).
+    pub nodes: u64,
+    /// Go: each point's expected owner, row by row from the bottom, +1 the
+    /// first seat (black), -1 the second.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub ownership: Option<Vec<f32>>,
+}
+
+impl Line {
+    /// Lichess's winning chances of the first seat, -1 … 1: from centipawns as
+    /// lila does (`2 / (1 + e^(-0.00368208 cp)) - 1`, cp within ±1000), ±1 for
+    /// a mate, and from the expected score where there is no centipawn score (Go).
+    pub fn winning_chances(&self) -> f32 {
+        match (self.mate, self.cp) {
+            (Some(m), _) if m > 0 => 1.0,
+            (Some(_), _) => -1.0,
+            (None, Some(cp)) => {
+                let cp = cp.clamp(-1000, 1000) as f32;
+                2.0 / (1.0 + (-0.003_682_08 * cp).exp()) - 1.0
+            }
+            (None, None) => 2.0 * self.win - 1.0,
+        }
+    }
+}
+
+/// `position`: the analysis board's position after the request's moves, with
+/// the moves that can be played there.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Position {
+    pub game: String,
+    /// The moves played from the setup.
+    pub moves: Vec<String>,
+    /// The seat to move (none when the game is over or several seats act).
+    pub to_move: Option<u8>,
+    /// The legal moves of the seat to move, in the game's notation.
+    pub legal: Vec<String>,
+    pub over: bool,
+    /// The winner, once the game is over and won.
+    pub winner: Option<u8>,
+    /// Whether the engine analyses this game.
+    pub analysable: bool,
+    /// The game's view of the position (the FEN, the board, the moves in SAN...).
+    #[ts(type = "Record<string, unknown>")]
+    pub view: Value,
+}
+
+/// `analysis`: one evaluation of the position of the `analyse` request whose
+/// `id` it carries; `done` on the last one.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct AnalysisMsg {
+    pub line: Option<Line>,
+    pub done: bool,
+}
+
+/// A socket's running analysis: stopping it sets its flag.
+#[derive(Default)]
+pub struct Running {
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Running {
+    /// Stops the running search, if any; whether there was one.
+    pub fn stop(&mut self) -> bool {
+        match self.stop.take() {
+            Some(flag) => {
+                flag.store(true, Ordering::Relaxed);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Answers `analyse`: the position at once (or a typed error), then, off the
+/// async threads, the engine's lines as it deepens, each carrying the
+/// request's `id`, the last one `done`. The socket's previous search stops.
+pub fn analyse(
+    app: &Arc<App>,
+    conn: &Conn,
+    running: &mut Running,
+    req: Analyse,
+    id: Option<Value>,
+) -> Result<(), ApiError> {
+    running.stop();
+    let game = app.games.get(&req.game).ok_or_else(|| {
+        ApiError::bad_request("unknown_game", format!("no game {:?} here", req.game))
+    })?;
+    if req.moves.len() > MAX_MOVES {
+        return Err(ApiError::bad_request(
+            "bad_message",
+            format!("at most {MAX_MOVES} moves"),
+        ));
+    }
+    let setup = req.setup.clone().unwrap_or(qiyuan_game::Setup::Standard);
+    if !matches!(
+        setup,
+        qiyuan_game::Setup::Standard | qiyuan_game::Setup::Position(_)
+    ) {
+        return Err(ApiError::bad_request(
+            "bad_setup",
+            "the analysis board starts from the standard position or a position",
+        ));
+    }
+    let study = game
+        .study(&req.options, &setup, &req.moves)
+        .map_err(|e| ApiError::bad_request(e.code, e.message))?;
+    let mut position = study.position();
+    // An external engine: one of this game's, speaking a protocol that streams.
+    let external = match &req.engine {
+        None => None,
+        Some(key) => {
+            let plays = game
+                .bot_levels
+                .iter()
+                .any(|l| l.key == *key && l.engine.is_some());
+            let engine_position = app
+                .engines
+                .protocol(key)
+                .filter(|p| *p != crate::engines::Protocol::Gtp)
+                .and_then(|p| study.engine_position(p));
+            match engine_position {
+                Some(p) if plays => Some((key.clone(), p)),
+                _ => {
+                    return Err(ApiError::bad_request(
+                        "bad_level",
+                        format!("no engine {key:?} analyses {} here", game.name),
+                    ));
+                }
+            }
+        }
+    };
+    if external.is_some() {
+        position.analysable = true;
+    }
+    let think = req.think && position.analysable && !position.over;
+    let first_to_move = position.to_move == Some(0);
+    conn.reply(&ServerMsg::Position(position), id.as_ref());
+    if !think {
+        return Ok(());
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    running.stop = Some(stop.clone());
+    let time = Duration::from_millis(
+        req.time_ms
+            .unwrap_or(DEFAULT_TIME_MS)
+            .clamp(100, MAX_TIME_MS),
+    );
+    let conn = conn.clone();
+    if let Some((key, engine_position)) = external {
+        let app = app.clone();
+        tokio::spawn(async move {
+            let out = conn.clone();
+            let reply = id.clone();
+            let flag = stop.clone();
+            let to_game = match &engine_position {
+                crate::engines::EnginePosition::Uci { to_game, .. } => *to_game,
+                crate::engines::EnginePosition::Gtp { .. } => |_: &str| None,
+            };
+            let mut on_info = |text: &str| {
+                if flag.load(Ordering::Relaxed) {
+                    return;
+                }
+                if let Some(line) = parse_info(text, to_game, first_to_move) {
+                    let msg = ServerMsg::Analysis(AnalysisMsg {
+                        line: Some(line),
+                        done: false,
+                    });
+                    out.reply(&msg, reply.as_ref());
+                }
+            };
+            if let Err(e) = app
+                .engines
+                .analyse(&key, &engine_position, time, &stop, &mut on_info)
+                .await
+            {
+                tracing::warn!("engine {key} could not analyse: {e}");
+            }
+            let msg = ServerMsg::Analysis(AnalysisMsg {
+                line: None,
+                done: true,
+            });
+            conn.reply(&msg, id.as_ref());
+        });
+        return Ok(());
+    }
+    tokio::spawn(async move {
+        let Ok(_permit) = searches().acquire().await else {
+            return;
+        };
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let flag = stop.clone();
+        let out = conn.clone();
+        let reply = id.clone();
+        let search = tokio::task::spawn_blocking(move || {
+            let budget = Budget {
+                time,
+                depth: None,
+                stop: &flag,
+                started: Instant::now(),
+            };
+            study.analyse(&budget, &mut |line| {
+                if !flag.load(Ordering::Relaxed) {
+                    let msg = ServerMsg::Analysis(AnalysisMsg {
+                        line: Some(line),
+                        done: false,
+                    });
+                    // A socket too slow to take it misses a line; the next comes.
+                    out.reply(&msg, reply.as_ref());
+                }
+            });
+        });
+        // The backstop: the engines look at the flag, and are told once time is up.
+        let backstop = time + Duration::from_millis(500);
+        let mut search = search;
+        tokio::select! {
+            _ = &mut search => {}
+            _ = tokio::time::sleep(backstop) => {
+                stop.store(true, Ordering::Relaxed);
+                let _ = search.await;
+            }
+        }
+        let msg = ServerMsg::Analysis(AnalysisMsg {
+            line: None,
+            done: true,
+        });
+        conn.reply(&msg, id.as_ref());
+    });
+    Ok(())
+}
+
+/// An external engine's `info` line as a line of the analysis board: its
+/// depth, score (UCI `cp N` / `mate N`, UCCI `N`), nodes and `pv` (turned into
+/// the game's notation by `to_game`, up to the first move it cannot read);
+/// none for a line without a score or a principal variation, or a bound.
+pub fn parse_info(
+    text: &str,
+    to_game: fn(&str) -> Option<String>,
+    first_to_move: bool,
+) -> Option<Line> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.first() != Some(&"info")
+        || words.contains(&"lowerbound")
+        || words.contains(&"upperbound")
+    {
+        return None;
+    }
+    if let Some(i) = words.iter().position(|w| *w == "multipv")
+        && words.get(i + 1) != Some(&"1")
+    {
+        return None;
+    }
+    let after = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1))
+    };
+    let depth = after("depth")?.parse().ok()?;
+    let nodes = after("nodes").and_then(|n| n.parse().ok()).unwrap_or(0);
+    let i = words.iter().position(|w| *w == "score")?;
+    let score = match (words.get(i + 1), words.get(i + 2)) {
+        (Some(&"cp"), Some(n)) => qiyuan_engine_core::Score::Cp(n.parse().ok()?),
+        (Some(&"mate"), Some(n)) => qiyuan_engine_core::Score::Mate(n.parse().ok()?),
+        (Some(n), _) => qiyuan_engine_core::Score::Cp(n.parse().ok()?),
+        _ => return None,
+    };
+    let pv_at = words.iter().position(|w| *w == "pv")?;
+    let pv: Vec<String> = words[pv_at + 1..]
+        .iter()
+        .map_while(|m| to_game(m))
+        .collect();
+    if pv.is_empty() {
+        return None;
+    }
+    let sign = if first_to_move { 1 } else { -1 };
+    let (cp, mate) = match score {
+        qiyuan_engine_core::Score::Cp(cp) => (Some(cp * sign), None),
+        qiyuan_engine_core::Score::Mate(n) => (None, Some(n * sign)),
+    };
+    let expected = score.expected();
+    Some(Line {
+        depth,
+        cp,
+        mate,
+        win: if first_to_move {
+            expected
+        } else {
+            1.0 - expected
+        },
+        best: pv.first().cloned(),
+        pv,
+        nodes,
+        ownership: None,
+    })
+}
+
+/// Runs `f` on a blocking thread once a search place is free.
+pub(crate) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let _permit = searches()
+        .acquire()
+        .await
+        .map_err(|_| ApiError::internal("the analysis service is closed"))?;
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|_| ApiError::internal("an analysis failed"))
+}
+
+/// Why a position could not be studied.
+#[derive(Debug, Clone)]
+pub struct StudyError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl StudyError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        StudyError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_info;
+
+    fn same(m: &str) -> Option<String> {
+        Some(m.to_string())
+    }
+
+    #[test]
+    fn engine_info_lines_become_lines_from_the_first_seat() {
+        let l = parse_info(
+            "info depth 12 seldepth 15 multipv 1 score cp 34 nodes 5000 nps 1 pv e2e4 e7e5",
+            same,
+            true,
+        )
+        .unwrap();
+        assert_eq!((l.depth, l.cp, l.nodes), (12, Some(34), 5000));
+        assert_eq!(l.pv, ["e2e4", "e7e5"]);
+        assert_eq!(l.best.as_deref(), Some("e2e4"));
+        // Black to move and mating: the first seat is mated.
+        let l = parse_info("info depth 5 score mate 2 pv d8h4", same, false).unwrap();
+        assert_eq!(l.mate, Some(-2));
+        assert_eq!(l.win, 0.0);
+        // UCCI's bare score.
+        assert_eq!(
+            parse_info("info depth 3 score -20 pv h7e7", same, true)
+                .unwrap()
+                .cp,
+            Some(-20)
+        );
+        assert!(parse_info("info depth 8 score cp 10 upperbound pv a2a3", same, true).is_none());
+        assert!(parse_info("info depth 8 multipv 2 score cp 10 pv a2a3", same, true).is_none());
+        assert!(parse_info("info string hello", same, true).is_none());
+        assert!(parse_info("info depth 8 score cp 10", same, true).is_none());
+    }
+}

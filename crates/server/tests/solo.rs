@@ -1,0 +1,287 @@
+//! 单机 over real WebSockets against the real server, on both backends: a guest
+//! (no account) plays the computer at a private table, or hot-seat (one user at
+//! every seat) in every game; private tables are in no lobby (live or over
+//! HTTP, before or after a restart) and in no profile, nothing is rated, and the
+//! finished game is stored like any other.
+#![cfg(all(
+    feature = "chess",
+    feature = "xiangqi",
+    feature = "go",
+    feature = "doudizhu"
+))]
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+/// Whether any message the socket saw names the table `id`.
+fn mentions(ws: &Ws, t: &str, id: &str) -> bool {
+    ws.seen
+        .iter()
+        .filter(|m| m["t"] == t)
+        .any(|m| m.to_string().contains(id))
+}
+
+/// Reads until the table's state satisfies `f`.
+async fn until(ws: &mut Ws, f: impl Fn(&Value) -> bool) {
+    loop {
+        let seen = ws.seen.iter().any(|m| !m["d"]["state"].is_null());
+        if seen && f(ws.state()) {
+            return;
+        }
+        ws.recv().await;
+    }
+}
+
+/// The first legal action of the seat to act in a game's view (Go: the first
+/// empty point from the top left, which on these boards is always legal).
+fn legal_of(g: &Value) -> Option<String> {
+    let b = &g["board"];
+    if let Some(rows) = b["board"].as_array() {
+        if b["to_move"].is_null() {
+            return None;
+        }
+        let size = rows.len();
+        for (i, row) in rows.iter().enumerate() {
+            if let Some(j) = row.as_str()?.find('.') {
+                let col = b"ABCDEFGHJKLMNOPQRST"[j] as char;
+                return Some(format!("{col}{}", size - i));
+            }
+        }
+        return None;
+    }
+    [&b["legal_moves"][0], &b["legal"][0]]
+        .into_iter()
+        .find_map(|v| v.as_str().map(str::to_string))
+}
+
+async fn a_guest_plays_the_computer_privately_in_every_game(backend: Backend) {
+    let server = start(backend).await;
+    let guest = server.guest().await;
+    let watcher = server.guest().await;
+    let mut lobby = watcher.ws().await;
+    for game in ["chess", "xiangqi", "go", "doudizhu"] {
+        lobby.send("lobby.subscribe", json!({"game": game})).await;
+        lobby.expect("lobby").await;
+    }
+    let mut ws = guest.ws().await;
+    for (game, level, options) in [
+        ("chess", json!(1), json!(null)),
+        ("xiangqi", json!(1), json!(null)),
+        (
+            "go",
+            json!(1),
+            json!({"size": 9, "komi": 7.5, "handicap": 0}),
+        ),
+        ("doudizhu", json!("basic"), json!(null)),
+    ] {
+        let r = ws
+            .ok(
+                "play_computer",
+                json!({"game": game, "level": level, "colour": 0, "options": options,
+                       "time": {"kind": "none"}, "private": true}),
+            )
+            .await;
+        let table = r["d"]["table"].as_str().unwrap().to_string();
+        assert!(table.starts_with("solo"), "{table}");
+        until(&mut ws, |s| {
+            s["status"] == "playing" && s["game_name"] == game && legal_of(&s["game"]).is_some()
+        })
+        .await;
+        // The human's first action, then the computer answers.
+        let action = legal_of(&ws.state()["game"]).expect("a legal action");
+        ws.ok("move", json!({"table": table, "action": action}))
+            .await;
+        until(&mut ws, |s| {
+            s["game"]["moves"].as_array().map_or(0, Vec::len) >= 2 || s["status"] == "over"
+        })
+        .await;
+        let st = ws.state();
+        assert_eq!(st["game"]["rated"], false);
+        assert!(st["seats"][1]["user"].as_str().unwrap().starts_with("bot:"));
+        // Listed nowhere.
+        let listed: Value = watcher
+            .get(&format!("/api/lobby/{game}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert!(!listed.to_string().contains(&table), "{listed}");
+        assert!(!mentions(&lobby, "lobby.table", &table));
+        assert!(!mentions(&lobby, "lobby", &table));
+    }
+}
+
+async fn hotseat_chess_is_played_by_one_user_and_stays_private(backend: Backend) {
+    let mut server = start(backend).await;
+    let mut user = server.register("solo_alice").await;
+    let mut ws = user.ws().await;
+    let r = ws.ok("hotseat", json!({"game": "chess"})).await;
+    let table = r["d"]["table"].as_str().unwrap().to_string();
+    assert!(table.starts_with("solo"));
+    until(&mut ws, |s| s["status"] == "playing").await;
+    let st = ws.state();
+    assert_eq!(st["seats"][0]["user"], "solo_alice");
+    assert_eq!(st["seats"][1]["user"], "hotseat:2:solo_alice");
+    assert_eq!(st["you"], 0);
+    // One socket moves for both sides; it sees the table as the seat to move.
+    ws.ok("move", json!({"table": table, "action": "e2e4"}))
+        .await;
+    until(&mut ws, |s| s["you"] == 1).await;
+    ws.ok("move", json!({"table": table, "action": "e7e5"}))
+        .await;
+    // A takeback is granted at once by the other seat: e5 is gone.
+    ws.ok("takeback.request", json!({"table": table})).await;
+    until(&mut ws, |s| {
+        s["game"]["moves"].as_array().unwrap().len() == 1
+    })
+    .await;
+    assert_eq!(ws.state()["you"], 1);
+    // A move for the seat named is taken as that seat's; the other is refused.
+    let r = ws
+        .act("move", json!({"table": table, "action": "e2e3", "seat": 0}))
+        .await;
+    assert_eq!(r["t"], "error", "{r}");
+    for m in ["e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"] {
+        ws.ok("move", json!({"table": table, "action": m})).await;
+    }
+    until(&mut ws, |s| s["status"] == "over").await;
+    let st = ws.state();
+    assert_eq!(st["game"]["outcome"]["results"][0], "win", "{st}");
+    assert_eq!(st["game"]["rated"], false);
+    // Stored like any game, in no profile, in no lobby.
+    let game: Value = user
+        .get(&format!("/api/game/{table}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(game["stored"]["status"], "finished", "{game}");
+    let profile: Value = user.get("/api/user/solo_alice").await.json().await.unwrap();
+    assert_eq!(profile["games"], json!([]), "{profile}");
+    assert!(profile["ratings"].as_array().is_none_or(Vec::is_empty));
+    // A rematch is agreed by the other seat: a new game starts.
+    ws.ok("rematch", json!({"table": table})).await;
+    until(&mut ws, |s| {
+        s["status"] == "playing" && s["game"]["number"] == 2
+    })
+    .await;
+    ws.close().await;
+    server.restart().await;
+    user.follow(&server);
+    let listed: Value = user.get("/api/lobby/chess").await.json().await.unwrap();
+    assert!(!listed.to_string().contains(&table), "{listed}");
+    // After the restart the table is still there, hot-seat as before.
+    let mut ws = user.ws().await;
+    ws.send("watch", json!({"table": table})).await;
+    ws.expect("sync").await;
+    ws.ok("move", json!({"table": table, "action": "e2e4"}))
+        .await;
+    ws.ok("move", json!({"table": table, "action": "e7e5"}))
+        .await;
+}
+
+async fn hotseat_in_every_game_shows_the_seat_to_act(backend: Backend) {
+    let server = start(backend).await;
+    let guest = server.guest().await;
+    let mut ws = guest.ws().await;
+    for (game, options) in [
+        ("xiangqi", json!(null)),
+        ("go", json!({"size": 9, "komi": 7.5, "handicap": 0})),
+        ("doudizhu", json!(null)),
+    ] {
+        let r = ws
+            .ok("hotseat", json!({"game": game, "options": options}))
+            .await;
+        let table = r["d"]["table"].as_str().unwrap().to_string();
+        until(&mut ws, |s| {
+            s["status"] == "playing" && s["game_name"] == game
+        })
+        .await;
+        for _ in 0..4 {
+            let st = ws.state().clone();
+            let g = &st["game"];
+            let seat = g["turn"]["seat"].clone();
+            assert_eq!(st["you"], seat, "the view is the seat to act's: {st}");
+            if game == "doudizhu" {
+                assert!(!g["board"]["hand"].is_null(), "the hand of the seat to act");
+                assert_eq!(g["board"]["to_act"], seat);
+            }
+            let action = legal_of(g).expect("a legal action");
+            let v = ws
+                .ok("move", json!({"table": table, "action": action}))
+                .await["d"]["v"]
+                .as_u64()
+                .unwrap();
+            ws.catch_up(v).await;
+        }
+        if game != "doudizhu" {
+            ws.ok("resign", json!({"table": table})).await;
+            until(&mut ws, |s| s["status"] == "over").await;
+        }
+    }
+    // A guest's profile lists no private game.
+    let profile: Value = guest
+        .get(&format!("/api/user/{}", guest.name))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(profile["games"], json!([]), "{profile}");
+}
+
+async fn hotseat_go_is_counted_once_one_user_accepts(backend: Backend) {
+    let server = start(backend).await;
+    let guest = server.guest().await;
+    let mut ws = guest.ws().await;
+    let r = ws
+        .ok(
+            "hotseat",
+            json!({"game": "go", "options": {"size": 9, "komi": 7.5, "handicap": 0}}),
+        )
+        .await;
+    let table = r["d"]["table"].as_str().unwrap().to_string();
+    until(&mut ws, |s| s["status"] == "playing").await;
+    for m in ["E5", "pass", "pass"] {
+        ws.ok("move", json!({"table": table, "action": m})).await;
+    }
+    until(&mut ws, |s| s["game"]["phase"] == "marking").await;
+    // Accepting the marking once is both seats' acceptance.
+    ws.ok("move", json!({"table": table, "action": "accept"}))
+        .await;
+    until(&mut ws, |s| s["status"] == "over").await;
+    let st = ws.state();
+    assert_eq!(st["game"]["outcome"]["results"][0], "win", "{st}");
+}
+
+async fn solo_needs_a_session_and_a_game(backend: Backend) {
+    let server = start(backend).await;
+    let guest = server.guest().await;
+    let mut ws = guest.ws().await;
+    let r = ws.act("hotseat", json!({"game": "halma"})).await;
+    assert_eq!(r["d"]["code"], "unknown_game");
+    let r = ws
+        .act("hotseat", json!({"game": "chess", "rated": true}))
+        .await;
+    assert_eq!(r["d"]["code"], "bad_message");
+    // Without a session: refused.
+    let (stream, _) = tokio_tungstenite::connect_async(server.ws.clone())
+        .await
+        .unwrap();
+    let mut anon = Ws {
+        stream,
+        seen: Vec::new(),
+    };
+    anon.expect("hello").await;
+    let r = anon.act("hotseat", json!({"game": "chess"})).await;
+    assert_eq!(r["d"]["code"], "not_logged_in", "{r}");
+}
+
+both!(
+    a_guest_plays_the_computer_privately_in_every_game,
+    hotseat_chess_is_played_by_one_user_and_stays_private,
+    hotseat_in_every_game_shows_the_seat_to_act,
+    hotseat_go_is_counted_once_one_user_accepts,
+    solo_needs_a_session_and_a_game,
+);
