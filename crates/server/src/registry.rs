@@ -196,6 +196,18 @@ type MakeTable = fn(
     &mut dyn FnMut(usize, Vec<Event>),
 ) -> Result<Box<dyn AnyTable>, String>;
 
+/// A game as the Lichess-compatible API names it: Lichess's variant (chess is
+/// `standard`; xiangqi is pychess-variants' `xiangqi`), and how its UCI moves'
+/// ranks differ from the game's canonical actions (xiangqi's ICCS counts ranks
+/// 0–9, Fairy-Stockfish's UCI 1–10: `rank_offset` 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApiVariant {
+    pub key: &'static str,
+    pub name: &'static str,
+    pub short: &'static str,
+    pub rank_offset: u8,
+}
+
 /// Everything the server and its clients know of one game.
 #[derive(Clone, Serialize, ts_rs::TS)]
 pub struct Descriptor {
@@ -234,6 +246,11 @@ pub struct Descriptor {
     /// The title of a points total, where the game keeps points.
     #[serde(skip)]
     points_title: Option<fn(i64) -> &'static str>,
+    /// How the Lichess-compatible API ([`crate::lichess`]) names the game, for
+    /// the games it plays; `None`: not through that API.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub api_variant: Option<ApiVariant>,
     #[serde(skip)]
     make: MakeTable,
 }
@@ -272,6 +289,7 @@ impl Descriptor {
             trusteeship: false,
             points: false,
             points_title: None,
+            api_variant: None,
             make: make::<G, B>,
         }
     }
@@ -289,6 +307,12 @@ impl Descriptor {
             _ => self.seat_names.iter().position(|n| *n == name)?,
         };
         (i < self.seats as usize).then_some(Seat(i as u8))
+    }
+
+    /// Offers the game through the Lichess-compatible API under this variant.
+    pub fn api_variant(mut self, variant: ApiVariant) -> Self {
+        self.api_variant = Some(variant);
+        self
     }
 
     pub fn record(mut self, record: RecordFormat) -> Self {
@@ -486,12 +510,24 @@ mod builtin {
                 TimePreset::of(Preset::Correspondence),
             ])
             .rating_pools(RatingPools::BySpeed)
+            .api_variant(ApiVariant {
+                key: "standard",
+                name: "Standard",
+                short: "Std",
+                rank_offset: 0,
+            })
     }
 
     #[cfg(feature = "xiangqi")]
     pub fn xiangqi() -> Descriptor {
         Descriptor::new::<qiyuan_xiangqi::Xiangqi, XiangqiBots>(2)
             .seat_names(&["red", "black"])
+            .api_variant(ApiVariant {
+                key: "xiangqi",
+                name: "Xiangqi",
+                short: "Xiangqi",
+                rank_offset: 1,
+            })
             .presets(vec![
                 TimePreset::of(Preset::Quick),
                 TimePreset::of(Preset::Match),
