@@ -771,7 +771,87 @@ async fn rate_limited(backend: Backend) {
     );
 }
 
+/// berserk's own clients, unchanged but for `base_url`: Alice challenges Bob,
+/// Bob accepts from his event stream, both follow the game with
+/// `board.stream_game_state` and play by `board.make_move`; the PGN read back
+/// with `games.export` is read by python-chess and must hold the moves played.
+const BERSERK: &str = r#"
+import io, json, sys
+import berserk, chess, chess.pgn
+
+cfg = json.load(sys.stdin)
+def client(token):
+    return berserk.Client(session=berserk.TokenSession(token), base_url=cfg["base"])
+alice, bob = client(cfg["alice"]), client(cfg["bob"])
+
+bob_events = bob.board.stream_incoming_events()
+alice_events = alice.board.stream_incoming_events()
+made = alice.challenges.create("bob", rated=False, clock_limit=300, clock_increment=2, color="white")
+for e in bob_events:
+    if e["type"] == "challenge" and e["challenge"]["id"] == made["id"]:
+        bob.challenges.accept(e["challenge"]["id"])
+        break
+for e in alice_events:
+    if e["type"] == "gameStart":
+        game_id = e["game"]["gameId"]
+        break
+
+line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "c2c3", "g8f6",
+        "d2d4", "e5d4", "c3d4", "c5b4", "b1c3", "f6e4", "e1g1", "e4c3",
+        "b2c3", "b4c3", "d1b3", "d7d5", "c4d5", "e8g8", "d5f7", "g8h8",
+        "b3c3", "d8f6", "c1g5", "f6f7", "a1c1", "h7h6", "g5h4", "c8g4"]
+streams = {"white": alice.board.stream_game_state(game_id),
+           "black": bob.board.stream_game_state(game_id)}
+players = {"white": alice, "black": bob}
+full = {side: next(s) for side, s in streams.items()}
+assert full["white"]["type"] == "gameFull", full
+seen = {side: full[side]["state"] for side in streams}
+for i, mv in enumerate(line):
+    side = "white" if i % 2 == 0 else "black"
+    while len(seen[side]["moves"].split()) != i:
+        seen[side] = next(s for s in streams[side] if s.get("type") == "gameState")
+    players[side].board.make_move(game_id, mv)
+# White resigns after the last move: a complete game.
+while len(seen["white"]["moves"].split()) != len(line):
+    seen["white"] = next(s for s in streams["white"] if s.get("type") == "gameState")
+alice.board.resign_game(game_id)
+end = next(s for s in streams["black"] if s.get("type") == "gameState" and s["status"] != "started")
+pgn = alice.games.export(game_id, as_pgn=True)
+game = chess.pgn.read_game(io.StringIO(pgn))
+print(json.dumps({"status": end["status"], "winner": end.get("winner"),
+                  "pgn_moves": [m.uci() for m in game.mainline_moves()],
+                  "played": line, "result": game.headers["Result"],
+                  "white": game.headers["White"], "black": game.headers["Black"]}))
+"#;
+
+async fn berserk_plays_a_game(backend: Backend) {
+    let s = server(backend).await;
+    let alice = token(&s.register("alice").await, PLAYER).await;
+    let bob = token(&s.register("bob").await, PLAYER).await;
+    let input = json!({"base": s.base, "alice": alice.token, "bob": bob.token}).to_string();
+    let out = tokio::task::spawn_blocking(move || {
+        qiyuan_testkit::run_python("berserk and python-chess", BERSERK, &input)
+    })
+    .await
+    .unwrap()
+    .unwrap_or_else(|e| panic!("the berserk script failed: {e}"));
+    let r: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(r["status"], "resign", "{r}");
+    assert_eq!(r["winner"], "black");
+    assert_eq!(
+        r["pgn_moves"], r["played"],
+        "the PGN holds the moves played"
+    );
+    assert_eq!(r["pgn_moves"].as_array().unwrap().len(), 32);
+    assert_eq!(r["result"], "0-1");
+    assert_eq!(
+        (r["white"].as_str(), r["black"].as_str()),
+        (Some("alice"), Some("bob"))
+    );
+}
+
 both!(
+    berserk_plays_a_game,
     seek_pair_and_play_against_a_socket,
     challenge_takeback_and_draw,
     bot_account_plays,
