@@ -4,6 +4,7 @@ import { t, reasonText, paren, type Key } from '../i18n';
 import { api } from '../net/api';
 import { recordExtension } from '../net/games';
 import { avatar } from '../ui';
+import { tokensPanel } from './tokens';
 
 interface GameSummary {
   id: string | number;
@@ -133,6 +134,7 @@ export function profilePage(root: HTMLElement, name: string) {
                 )
               : h('div.hint', null, t('noGames')),
           ),
+          tokensPanel(uname),
         ),
       );
     })

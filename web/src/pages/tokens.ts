@@ -1,0 +1,79 @@
+// Personal API tokens on one's own profile: the Lichess-compatible API's
+// bearer tokens (docs/api.md), made with scopes, shown once, revoked by id.
+import { h, mount } from '../dom';
+import { api } from '../net/api';
+import { session } from '../session';
+import { settings } from '../settings';
+
+const SCOPES = ['board:play', 'bot:play', 'challenge:read', 'challenge:write', 'preference:read'];
+
+// This panel's words, Chinese and English (kept here: the panel is self-contained).
+const W = {
+  title: ['API 令牌', 'API tokens'],
+  hint: ['用于 Lichess 兼容接口（berserk、lichess-bot 等），以 Authorization: Bearer 发送。', 'For the Lichess-compatible API (berserk, lichess-bot, …), sent as Authorization: Bearer.'],
+  description: ['用途', 'Description'],
+  create: ['生成令牌', 'Create token'],
+  revoke: ['吊销', 'Revoke'],
+  once: ['请立即复制，此令牌只显示这一次：', 'Copy it now, it is shown only once:'],
+  none: ['还没有令牌', 'No tokens yet'],
+} as const;
+
+function w(k: keyof typeof W): string {
+  return settings().lang === 'en' ? W[k][1] : W[k][0];
+}
+
+interface TokenRow {
+  id: string;
+  description: string;
+  scopes: string;
+  created_at: number;
+}
+
+/** The tokens panel, on the signed-in user's own profile only. */
+export function tokensPanel(name: string): HTMLElement | null {
+  const me = session();
+  if (!me || me.guest || me.name !== name) return null;
+  const list = h('div', { id: 'token-list' });
+  const shown = h('div', { id: 'token-new' });
+  const desc = h('input', { id: 'token-description', placeholder: w('description'), maxLength: 100 }) as HTMLInputElement;
+  const boxes = SCOPES.map((s) => h('input', { type: 'checkbox', value: s, checked: s !== 'bot:play' }) as HTMLInputElement);
+  const refresh = async () => {
+    const r = await api<{ tokens: TokenRow[] }>('GET', '/api/token');
+    mount(
+      list,
+      r.tokens.length
+        ? r.tokens.map((tk) =>
+            h(
+              'div.token',
+              { 'data-token': tk.id },
+              h('span', null, `${tk.description} · ${tk.scopes} · ${new Date(tk.created_at).toLocaleDateString()} `),
+              h('button.btn', { onclick: () => void api('DELETE', `/api/token/${tk.id}`).then(refresh) }, w('revoke')),
+            ),
+          )
+        : h('div.hint', null, w('none')),
+    );
+  };
+  const create = async () => {
+    const scopes = boxes.filter((b) => b.checked).map((b) => b.value);
+    const r = await api<{ access_token: string }>('POST', '/api/token', { description: desc.value || 'api', scopes: scopes.join(',') });
+    mount(shown, h('div.hint', null, w('once')), h('code', { id: 'token-value' }, r.access_token));
+    desc.value = '';
+    await refresh();
+  };
+  void refresh().catch(() => mount(list, ''));
+  return h(
+    'div.panel',
+    { id: 'tokens' },
+    h('div.panel-title', null, w('title')),
+    h('div.hint', null, w('hint')),
+    list,
+    h(
+      'div.token-form',
+      null,
+      desc,
+      SCOPES.map((s, i) => h('label', null, boxes[i], s)),
+      h('button.btn.primary', { id: 'token-create', onclick: () => void create().catch((e) => mount(shown, String((e as Error).message))) }, w('create')),
+    ),
+    shown,
+  );
+}
