@@ -444,9 +444,20 @@ async fn challenge_takeback_and_draw(backend: Backend) {
     alice.ok(&format!("/api/board/game/{game}/draw/no")).await;
     a.until("no bdraw", |v| v["bdraw"] == false).await;
     alice.ok(&format!("/api/board/game/{game}/move/c2c4")).await;
-    bob.ok(&format!("/api/board/game/{game}/move/e7e6")).await;
-    bob.ok(&format!("/api/board/game/{game}/draw/yes")).await;
+    // A move with a draw offer (`offeringDraw`), as Lichess takes it.
+    bob.ok(&format!(
+        "/api/board/game/{game}/move/e7e6?offeringDraw=true"
+    ))
+    .await;
     a.until("bdraw", |v| v["bdraw"] == true).await;
+    let now: Value = alice
+        .get("/api/account/playing")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(now["nowPlaying"][0]["gameId"], game.as_str());
+    assert_eq!(now["nowPlaying"][0]["color"], "white");
     alice.ok(&format!("/api/board/game/{game}/draw/yes")).await;
     let end = a.until("the end", over).await;
     assert_eq!(end["status"], "draw");

@@ -252,6 +252,7 @@ pub(super) async fn started(app: &Arc<App>, handle: &TableHandle, source: &'stat
         }
         let _ = handle.tx.send(TableMsg::Unwatch { conn: conn_id }).await;
         app.lichess.unwatch(&handle.id);
+        app.lichess.forget_chat(&handle.id);
         for (id, name) in &players {
             app.lichess.stop_playing(*id, &handle.id);
             if let Some(state) = &last {
@@ -274,6 +275,31 @@ async fn players_of(app: &App, state: &Value) -> Vec<(i64, String)> {
         }
     }
     out
+}
+
+/// `GET /api/account/playing`: the caller's games in progress, as `gameStart`
+/// describes them (`{"nowPlaying": [...]}`).
+pub async fn playing(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
+    let caller = caller(&app, &headers).await?;
+    let mut now = Vec::new();
+    for id in app.lichess.playing_of(caller.user.id) {
+        if let Some(handle) = app.tables.get(&id)
+            && let Ok(state) = snapshot(&handle).await
+            && state["status"] == "playing"
+        {
+            let e = game_event(
+                &app,
+                "gameStart",
+                &id,
+                &state,
+                &caller.user.username,
+                "friend",
+            )
+            .await;
+            now.push(e["game"].clone());
+        }
+    }
+    Ok(axum::Json(json!({"nowPlaying": now})).into_response())
 }
 
 /// `GET /api/stream/event`.

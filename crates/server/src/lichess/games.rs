@@ -89,8 +89,14 @@ pub(super) fn routes(r: Router<Arc<App>>, kind: Kind) -> Router<Arc<App>> {
         post(
             move |State(app): State<Arc<App>>,
                   headers: HeaderMap,
-                  Path((id, uci)): Path<(String, String)>| async move {
-                play_move(app, headers, kind, id, uci).await
+                  Path((id, uci)): Path<(String, String)>,
+                  axum::extract::RawQuery(query): axum::extract::RawQuery| async move {
+                let offering = query
+                    .as_deref()
+                    .unwrap_or("")
+                    .split('&')
+                    .any(|kv| kv == "offeringDraw=true");
+                play_move(app, headers, kind, id, uci, offering).await
             },
         ),
     )
@@ -551,6 +557,7 @@ async fn play_move(
     kind: Kind,
     id: String,
     uci: String,
+    offering_draw: bool,
 ) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
     kind.check(&caller)?;
@@ -558,6 +565,11 @@ async fn play_move(
     let v = variant_of(&app, handle.game).ok_or_else(|| Error::not_found("No such game"))?;
     let action = from_api(&uci, &v).ok_or_else(|| Error::bad(format!("Invalid UCI move {uci}")))?;
     act(&handle, &caller, TableAct::Move { action }).await?;
+    // `?offeringDraw=true`: the move and a draw offer with it (an offer the
+    // table refuses, the game having ended with the move, is dropped).
+    if offering_draw {
+        let _ = act(&handle, &caller, TableAct::DrawOffer).await;
+    }
     Ok(ok())
 }
 

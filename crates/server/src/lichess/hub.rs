@@ -96,6 +96,11 @@ impl Hub {
         let _ = self.chat_feed.send((table.to_string(), line));
     }
 
+    /// A finished game's chat is forgotten (its streams have ended).
+    pub(super) fn forget_chat(&self, table: &str) {
+        lock(&self.chats).remove(table);
+    }
+
     pub(super) fn chat_of(&self, table: &str) -> Vec<Value> {
         lock(&self.chats).get(table).cloned().unwrap_or_default()
     }
