@@ -25,6 +25,8 @@ interface GameSummary {
 
 interface Profile {
   user: { username: string; guest?: boolean };
+  /** Lichess's `title`: `BOT` for a bot account (docs/api.md). */
+  title?: string;
   created_at?: number;
   ratings: Array<{ pool: string; rating: number; provisional?: boolean; games?: number }>;
   games: GameSummary[];
@@ -134,7 +136,7 @@ export function profilePage(root: HTMLElement, name: string) {
                 )
               : h('div.hint', null, t('noGames')),
           ),
-          tokensPanel(uname),
+          tokensPanel(uname, p),
         ),
       );
     })

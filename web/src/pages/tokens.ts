@@ -4,6 +4,7 @@ import { h, mount } from '../dom';
 import { api } from '../net/api';
 import { session } from '../session';
 import { settings } from '../settings';
+import { t } from '../i18n';
 
 const SCOPES = ['board:play', 'bot:play', 'challenge:read', 'challenge:write', 'preference:read'];
 
@@ -16,6 +17,11 @@ const W = {
   revoke: ['吊销', 'Revoke'],
   once: ['请立即复制，此令牌只显示这一次：', 'Copy it now, it is shown only once:'],
   none: ['还没有令牌', 'No tokens yet'],
+  challengeTitle: ['挑战这个机器人', 'Challenge this bot'],
+  challengeHint: ['友谊赛，5 分钟 + 3 秒；机器人接受后进入对局。', 'A casual game, 5 min + 3 s; the game opens once the bot accepts.'],
+  challenge: ['发起挑战', 'Challenge'],
+  waiting: ['等待机器人接受…', 'Waiting for the bot to accept…'],
+  noAnswer: ['机器人没有接受挑战', 'The bot did not accept'],
 } as const;
 
 function w(k: keyof typeof W): string {
@@ -29,10 +35,15 @@ interface TokenRow {
   created_at: number;
 }
 
-/** The tokens panel, on the signed-in user's own profile only. */
-export function tokensPanel(name: string): HTMLElement | null {
+/**
+ * The profile's API panel: one's own tokens on one's own profile; on a bot
+ * account's profile (`title: "BOT"`), a challenge to it through the API, the
+ * game opening at its table once the bot accepts.
+ */
+export function tokensPanel(name: string, profile?: { title?: unknown }): HTMLElement | null {
   const me = session();
-  if (!me || me.guest || me.name !== name) return null;
+  if (!me || me.guest) return null;
+  if (me.name !== name) return profile?.title === 'BOT' ? challengePanel(name) : null;
   const list = h('div', { id: 'token-list' });
   const shown = h('div', { id: 'token-new' });
   const desc = h('input', { id: 'token-description', placeholder: w('description'), maxLength: 100 }) as HTMLInputElement;
@@ -75,5 +86,32 @@ export function tokensPanel(name: string): HTMLElement | null {
       h('button.btn.primary', { id: 'token-create', onclick: () => void create().catch((e) => mount(shown, String((e as Error).message))) }, w('create')),
     ),
     shown,
+  );
+}
+
+function challengePanel(bot: string): HTMLElement {
+  const status = h('div.hint', { id: 'challenge-status' });
+  const variant = h('select', { id: 'challenge-variant' }, h('option', { value: 'standard' }, t('chess')), h('option', { value: 'xiangqi' }, t('xiangqi'))) as HTMLSelectElement;
+  const send = async () => {
+    await api('POST', `/api/challenge/${encodeURIComponent(bot)}`, { rated: false, 'clock.limit': 300, 'clock.increment': 3, color: 'white', variant: variant.value });
+    mount(status, w('waiting'));
+    for (let i = 0; i < 120; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      const r = await api<{ nowPlaying: Array<{ gameId: string; opponent?: { username?: string } }> }>('GET', '/api/account/playing');
+      const g = r.nowPlaying.find((x) => x.opponent?.username === bot);
+      if (g) {
+        location.hash = `#/table/${g.gameId}`;
+        return;
+      }
+    }
+    mount(status, w('noAnswer'));
+  };
+  return h(
+    'div.panel',
+    { id: 'challenge-bot' },
+    h('div.panel-title', null, w('challengeTitle')),
+    h('div.hint', null, w('challengeHint')),
+    h('div.token-form', null, variant, h('button.btn.primary', { id: 'challenge-send', onclick: () => void send().catch((e) => mount(status, String((e as Error).message))) }, w('challenge'))),
+    status,
   );
 }
