@@ -471,14 +471,30 @@ async fn challenge_takeback_and_draw(backend: Backend) {
 /// stream and plays its moves.
 async fn bot_account_plays(backend: Backend) {
     let s = server(backend).await;
-    let alice = token(&s.register("alice").await, PLAYER).await;
-    let robo = token(
-        &s.register("robo").await,
-        "bot:play challenge:read challenge:write",
-    )
-    .await;
+    let alice_c = s.register("alice").await;
+    let alice = token(&alice_c, PLAYER).await;
+    let robo_c = s.register("robo").await;
+    let robo = token(&robo_c, "bot:play challenge:read challenge:write").await;
     let r = robo.post("/api/bot/account/upgrade", &[]).await;
     assert_eq!(r.status(), 200);
+    // Over the WebSocket too, a bot account plays no rated game with a human.
+    let mut human = alice_c.ws().await;
+    let table = human
+        .create(json!({"game": "chess", "rated": true, "seat": 0}))
+        .await;
+    let mut bot_ws = robo_c.ws().await;
+    let r = bot_ws.act("sit", json!({"table": table, "seat": 1})).await;
+    assert_eq!(r["d"]["code"], "bot_rated", "{r}");
+    let r = bot_ws
+        .act(
+            "seek",
+            json!({"game": "chess", "rated": true,
+                   "time": {"kind": "fischer", "base": 60000, "increment": 0}}),
+        )
+        .await;
+    assert_eq!(r["d"]["code"], "bot_rated", "{r}");
+    human.close().await;
+    bot_ws.close().await;
     let me: Value = robo.get("/api/account").await.json().await.unwrap();
     assert_eq!(me["title"], "BOT");
     // The bot API is for bots, the board API for others.
