@@ -782,6 +782,65 @@ async fn revocation_ends_streams(backend: Backend) {
     assert_eq!(reader.get("/api/account").await.status(), 401);
 }
 
+/// A game begun at the web client is an API game too: its players' event
+/// streams announce it and its end, and their board clients play it; after a
+/// restart the game goes on and the event stream announces it again.
+async fn web_games_and_restarts(backend: Backend) {
+    let mut s = server(backend).await;
+    let alice_c = s.register("alice").await;
+    let bob_c = s.register("bob").await;
+    let (table, wa, wb) = common::table_with_game(
+        &s,
+        &alice_c,
+        &bob_c,
+        "chess",
+        json!({"kind": "fischer", "base": 600000, "increment": 0}),
+    )
+    .await;
+    let mut alice = token(&alice_c, PLAYER).await;
+    let mut events = alice.stream("/api/stream/event").await;
+    let start = events
+        .until("gameStart", |v| v["type"] == "gameStart")
+        .await;
+    assert_eq!(start["game"]["gameId"], table.as_str());
+    assert_eq!(start["game"]["color"], "white");
+    let mut game = alice
+        .stream(&format!("/api/board/game/stream/{table}"))
+        .await;
+    game.next().await.unwrap();
+    alice
+        .ok(&format!("/api/board/game/{table}/move/e2e4"))
+        .await;
+    game.state_with(1).await;
+    drop((wa, wb, events, game));
+
+    let mut bob = token(&bob_c, PLAYER).await;
+    s.restart().await;
+    alice.base = s.base.clone();
+    let mut events = alice.stream("/api/stream/event").await;
+    let start = events
+        .until("gameStart", |v| v["type"] == "gameStart")
+        .await;
+    assert_eq!(start["game"]["gameId"], table.as_str());
+    assert_eq!(start["game"]["lastMove"], "e2e4");
+    assert_eq!(start["game"]["isMyTurn"], false);
+    bob.base = s.base.clone();
+    let mut game = bob.stream(&format!("/api/board/game/stream/{table}")).await;
+    assert_eq!(moves(&game.next().await.unwrap()["state"]), ["e2e4"]);
+    bob.ok(&format!("/api/board/game/{table}/move/e7e5")).await;
+    bob.ok(&format!("/api/board/game/{table}/resign")).await;
+    let end = game.until("the end", over).await;
+    assert_eq!(
+        (end["status"].as_str(), end["winner"].as_str()),
+        (Some("resign"), Some("white"))
+    );
+    let finish = events
+        .until("gameFinish", |v| v["type"] == "gameFinish")
+        .await;
+    assert_eq!(finish["game"]["gameId"], table.as_str());
+    assert_eq!(finish["game"]["winner"], "white");
+}
+
 /// Past its requests per minute a token gets Lichess's 429.
 async fn rate_limited(backend: Backend) {
     let s = common::start_with(backend, |c| c.api.requests_per_minute = 5).await;
@@ -878,6 +937,7 @@ async fn berserk_plays_a_game(backend: Backend) {
 }
 
 both!(
+    web_games_and_restarts,
     berserk_plays_a_game,
     seek_pair_and_play_against_a_socket,
     challenge_takeback_and_draw,

@@ -196,6 +196,59 @@ pub(super) async fn game_event(
 /// Tells the players (API users) that a game started, and watches it to tell
 /// them when it ends. Each table is watched once.
 pub(super) async fn started(app: &Arc<App>, handle: &TableHandle, source: &'static str) {
+    track(app, handle, source, true).await;
+}
+
+/// The live tables of the API's games where `name` sits and a game is being
+/// played, from the lobby's summaries (games begun from the web client, and
+/// games under way before a restart, included).
+fn live_games_of(app: &App, name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for game in app.games.all().iter().filter(|g| g.api_variant.is_some()) {
+        let mut after: Option<String> = None;
+        loop {
+            let (page, more) = app.lobby.tables(game.name, after.as_deref(), 500);
+            for t in &page {
+                if t.status == qiyuan_table::Status::Playing
+                    && t.seats.iter().any(|s| s.user.as_deref() == Some(name))
+                {
+                    out.push(t.id.clone());
+                }
+            }
+            match (more, page.last()) {
+                (true, Some(last)) => after = Some(last.id.clone()),
+                _ => break,
+            }
+        }
+    }
+    out
+}
+
+/// The caller's games in progress: each one's table and view, and its end
+/// watched from now on (for `gameFinish`).
+async fn games_in_progress(app: &Arc<App>, caller: &Caller) -> Vec<(String, Value)> {
+    let mut ids = app.lichess.playing_of(caller.user.id);
+    for id in live_games_of(app, &caller.user.username) {
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    let mut out = Vec::new();
+    for id in ids {
+        if let Some(handle) = app.tables.get(&id)
+            && let Ok(state) = snapshot(&handle).await
+            && state["status"] == "playing"
+        {
+            track(app, &handle, "friend", false).await;
+            out.push((id, state));
+        }
+    }
+    out
+}
+
+/// Notes a game's players as playing it, tells them it started (`tell`), and
+/// watches it to tell them when it ends. Each table is watched once.
+async fn track(app: &Arc<App>, handle: &TableHandle, source: &'static str, tell: bool) {
     // The game starts once every seat is ready: computer players get ready by
     // themselves, a moment after the table is made.
     let mut state = Value::Null;
@@ -215,8 +268,10 @@ pub(super) async fn started(app: &Arc<App>, handle: &TableHandle, source: &'stat
     let players = players_of(app, &state).await;
     for (id, name) in &players {
         app.lichess.start_playing(*id, &handle.id);
-        let event = game_event(app, "gameStart", &handle.id, &state, name, source).await;
-        app.lichess.tell(*id, &event);
+        if tell {
+            let event = game_event(app, "gameStart", &handle.id, &state, name, source).await;
+            app.lichess.tell(*id, &event);
+        }
     }
     if app.lichess.watch_once(&handle.id) {
         return;
@@ -282,22 +337,17 @@ async fn players_of(app: &App, state: &Value) -> Vec<(i64, String)> {
 pub async fn playing(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
     let mut now = Vec::new();
-    for id in app.lichess.playing_of(caller.user.id) {
-        if let Some(handle) = app.tables.get(&id)
-            && let Ok(state) = snapshot(&handle).await
-            && state["status"] == "playing"
-        {
-            let e = game_event(
-                &app,
-                "gameStart",
-                &id,
-                &state,
-                &caller.user.username,
-                "friend",
-            )
-            .await;
-            now.push(e["game"].clone());
-        }
+    for (id, state) in games_in_progress(&app, &caller).await {
+        let e = game_event(
+            &app,
+            "gameStart",
+            &id,
+            &state,
+            &caller.user.username,
+            "friend",
+        )
+        .await;
+        now.push(e["game"].clone());
     }
     Ok(axum::Json(json!({"nowPlaying": now})).into_response())
 }
@@ -318,23 +368,18 @@ async fn events(app: Arc<App>, caller: Caller, lines: Lines) {
     let me = caller.user.id;
     let mut rx = app.lichess.listen(me);
     // What is under way already: games, then open challenges.
-    for id in app.lichess.playing_of(me) {
-        if let Some(handle) = app.tables.get(&id)
-            && let Ok(state) = snapshot(&handle).await
-            && state["status"] == "playing"
-        {
-            let e = game_event(
-                &app,
-                "gameStart",
-                &id,
-                &state,
-                &caller.user.username,
-                "friend",
-            )
-            .await;
-            if !lines.send(&e).await {
-                return;
-            }
+    for (id, state) in games_in_progress(&app, &caller).await {
+        let e = game_event(
+            &app,
+            "gameStart",
+            &id,
+            &state,
+            &caller.user.username,
+            "friend",
+        )
+        .await;
+        if !lines.send(&e).await {
+            return;
         }
     }
     for c in app.lichess.challenges_of(me) {
