@@ -734,6 +734,10 @@ async fn revocation_ends_streams(backend: Backend) {
         r.json::<Value>().await.unwrap()["error"],
         "Missing scope: board:play"
     );
+    let prefs = reader.get("/api/account/preferences").await;
+    assert_eq!(prefs.status(), 200);
+    assert!(prefs.json::<Value>().await.unwrap()["prefs"].is_object());
+    assert_eq!(alice.get("/api/account/preferences").await.status(), 403);
     let mut events = alice.stream("/api/stream/event").await;
     assert_eq!(events.line().await.as_deref(), Some(""), "a keep-alive");
     let list: Value = alice_c.get("/api/token").await.json().await.unwrap();

@@ -55,6 +55,21 @@ pub async fn account(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<
     Ok(axum::Json(Value::Object(m)).into_response())
 }
 
+/// `GET /api/account/preferences` (`preference:read`): the preferences a
+/// client may follow. qiyuan keeps a player's display settings in their
+/// browser, so these are the server's own: Lichess's defaults where it has no
+/// choice of its own.
+pub async fn preferences(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
+    let caller = caller(&app, &headers).await?;
+    caller.require("preference:read")?;
+    Ok(axum::Json(json!({
+        "prefs": {"autoQueen": 2, "autoThreefold": 3, "takeback": 3, "moretime": 0,
+                  "clockTenths": 1, "premove": true, "confirmResign": 1, "submitMove": 0},
+        "language": "zh-CN",
+    }))
+    .into_response())
+}
+
 /// `GET /api/user/{name}`: qiyuan's profile (`user`, `created_at`, `ratings`,
 /// `games`, points) and Lichess's fields (`id`, `username`, `perfs`, …) side by
 /// side: the names do not clash.

@@ -109,6 +109,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/token/{id}", axum::routing::delete(tokens::revoke_id))
         .route("/api/account", get(export::account))
         .route("/api/account/playing", get(challenges::playing))
+        .route("/api/account/preferences", get(export::preferences))
         .route("/api/user/{name}", get(export::user))
         .route("/api/games/user/{name}", get(export::games_of_user))
         .route("/game/export/{id}", get(export::game))

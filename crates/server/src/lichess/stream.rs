@@ -190,3 +190,42 @@ where
 pub fn keepalive(app: &crate::App) -> Duration {
     Duration::from_secs_f64(app.config.api.keepalive_secs.max(0.05))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(kind: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::CONTENT_TYPE, kind.parse().unwrap());
+        h
+    }
+
+    #[test]
+    fn forms_are_url_encoded_or_json() {
+        let f = form(
+            &headers("application/x-www-form-urlencoded"),
+            &Bytes::from_static(b"clock.limit=300&text=hi+there%21&rated=true&x"),
+        )
+        .unwrap();
+        assert_eq!(f["clock.limit"], "300");
+        assert_eq!(f["text"], "hi there!");
+        assert_eq!(f["x"], "");
+        let f = form(
+            &headers("application/json"),
+            &Bytes::from_static(
+                br#"{"rated": false, "clock.limit": 60, "fen": null, "color": "white"}"#,
+            ),
+        )
+        .unwrap();
+        assert_eq!(f["rated"], "false");
+        assert_eq!(f["clock.limit"], "60");
+        assert_eq!(f["color"], "white");
+        assert!(!f.contains_key("fen"));
+        for bad in [&b"a=%zz"[..], b"a=%4", b"a=%", b"a=%ff%fe"] {
+            assert!(form(&headers("text/plain"), &Bytes::copy_from_slice(bad)).is_err());
+        }
+        assert!(form(&headers("application/json"), &Bytes::from_static(b"[1]")).is_err());
+        assert!(form(&headers("application/json"), &Bytes::from_static(b"{")).is_err());
+    }
+}
