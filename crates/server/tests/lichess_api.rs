@@ -845,6 +845,37 @@ async fn web_games_and_restarts(backend: Backend) {
     assert_eq!(finish["game"]["winner"], "white");
 }
 
+/// Two board clients seek alike and are paired: each event stream gets one
+/// `gameStart`, both seek streams end.
+async fn two_api_seeks_pair(backend: Backend) {
+    let s = server(backend).await;
+    let alice = token(&s.register("alice").await, PLAYER).await;
+    let bob = token(&s.register("bob").await, PLAYER).await;
+    let mut a_events = alice.stream("/api/stream/event").await;
+    let mut b_events = bob.stream("/api/stream/event").await;
+    let form = [("time", "3"), ("increment", "2"), ("variant", "standard")];
+    let mut a_seek = Lines::new(alice.post("/api/board/seek", &form).await);
+    let mut b_seek = Lines::new(bob.post("/api/board/seek", &form).await);
+    assert_eq!(a_seek.next().await, None);
+    assert_eq!(b_seek.next().await, None);
+    let a = a_events
+        .until("gameStart", |v| v["type"] == "gameStart")
+        .await;
+    let b = b_events
+        .until("gameStart", |v| v["type"] == "gameStart")
+        .await;
+    assert_eq!(a["game"]["gameId"], b["game"]["gameId"]);
+    assert_eq!(
+        (a["game"]["color"].as_str(), b["game"]["color"].as_str()),
+        (Some("white"), Some("black"))
+    );
+    assert_eq!(a["game"]["source"], "lobby");
+    // No second gameStart: the next line of each is a keep-alive.
+    for events in [&mut a_events, &mut b_events] {
+        assert_eq!(events.line().await.as_deref(), Some(""));
+    }
+}
+
 /// Past its requests per minute a token gets Lichess's 429.
 async fn rate_limited(backend: Backend) {
     let s = common::start_with(backend, |c| c.api.requests_per_minute = 5).await;
@@ -961,6 +992,11 @@ mod sqlite_only {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_computer_answers_a_challenge() {
         super::the_computer_answers_a_challenge(Backend::Sqlite).await
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_api_seeks_pair() {
+        super::two_api_seeks_pair(Backend::Sqlite).await
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

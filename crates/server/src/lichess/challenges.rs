@@ -266,14 +266,17 @@ async fn track(app: &Arc<App>, handle: &TableHandle, source: &'static str, tell:
         return;
     }
     let players = players_of(app, &state).await;
+    // The first to track a table tells its players and watches it; a second
+    // (the other seeker of a pair) finds it done.
+    let already = app.lichess.watch_once(&handle.id);
     for (id, name) in &players {
         app.lichess.start_playing(*id, &handle.id);
-        if tell {
+        if tell && !already {
             let event = game_event(app, "gameStart", &handle.id, &state, name, source).await;
             app.lichess.tell(*id, &event);
         }
     }
-    if app.lichess.watch_once(&handle.id) {
+    if already {
         return;
     }
     let app = app.clone();

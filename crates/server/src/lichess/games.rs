@@ -385,6 +385,20 @@ async fn game_full(app: &App, id: &str, state: &Value, v: &ApiVariant) -> Value 
     full
 }
 
+/// What a `gameState` line is sent for: the moves, the status and winner, and
+/// the offers (the clocks alone change with every view).
+fn change_key(state: &Value) -> Value {
+    json!([
+        state["moves"],
+        state["status"],
+        state["winner"],
+        state["wdraw"],
+        state["bdraw"],
+        state["wtakeback"],
+        state["btakeback"]
+    ])
+}
+
 /// The seat `name` plays at in a view, if any.
 pub(super) fn seat_of(state: &Value, name: &str) -> Option<usize> {
     state["game"]["players"]
@@ -478,8 +492,8 @@ async fn follow(app: Arc<App>, caller: Caller, handle: TableHandle, v: ApiVarian
                 }
                 // A new gameState only when something a client reads changed
                 // (spectators coming and going change nothing of it).
-                let key = if line["type"] == "gameFull" { line["state"].clone() } else { line.clone() };
-                let changed = last.as_ref() != Some(&key);
+                let key = change_key(if line["type"] == "gameFull" { &line["state"] } else { &line });
+                let changed = line["type"] == "gameFull" || last.as_ref() != Some(&key);
                 if changed {
                     if !lines.send(&line).await {
                         break;
