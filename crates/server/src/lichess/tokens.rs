@@ -27,6 +27,9 @@ pub const SCOPES: [&str; 5] = [
     "preference:read",
 ];
 
+/// The most personal tokens one account may hold.
+pub const MAX_TOKENS: usize = 50;
+
 /// Who calls, and with what.
 #[derive(Debug, Clone)]
 pub struct Caller {
@@ -141,6 +144,11 @@ pub async fn create(
         if !scopes.iter().any(|x| x == s) {
             scopes.push(s.to_string());
         }
+    }
+    if app.store.api_tokens_of(caller.user.id).await?.len() >= MAX_TOKENS {
+        return Err(Error::bad(format!(
+            "At most {MAX_TOKENS} tokens per account: revoke one first"
+        )));
     }
     let token = format!("lip_{}", auth::new_token());
     let id = crate::live::new_id();
