@@ -81,6 +81,8 @@ pub struct Config {
     /// External engines serving as computer players (`[[engines]]`; see
     /// [`crate::engines`] and `docs/engines.md`).
     pub engines: Vec<crate::engines::EngineConfig>,
+    /// The Lichess-compatible API (`[api]`; see [`crate::lichess`]).
+    pub api: crate::lichess::ApiConfig,
 }
 
 impl Default for Config {
@@ -113,6 +115,7 @@ impl Default for Config {
             metrics_allow: vec!["127.0.0.0/8".into(), "::1".into()],
             metrics_token: None,
             engines: Vec::new(),
+            api: crate::lichess::ApiConfig::default(),
         }
     }
 }

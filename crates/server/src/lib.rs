@@ -18,6 +18,7 @@ pub mod computer;
 pub mod config;
 pub mod engines;
 pub mod error;
+pub mod lichess;
 pub mod live;
 pub mod lobby;
 pub mod logs;
@@ -88,6 +89,8 @@ pub struct App {
     pub metrics: Arc<metrics::Metrics>,
     /// The operator's external engines (see [`engines`]).
     pub engines: engines::Engines,
+    /// The Lichess-compatible API's streams, challenges and limits.
+    pub lichess: lichess::Hub,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -175,6 +178,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
             config.metrics_token.as_deref(),
         )),
         engines: engines::Engines::new(&config.engines),
+        lichess: lichess::Hub::new(&config.api),
         config,
         games,
         store,
@@ -389,7 +393,6 @@ pub fn router(app: Arc<App>) -> Router {
             "/api/account/settings",
             get(accounts::settings).put(accounts::put_settings),
         )
-        .route("/api/user/{name}", get(accounts::profile))
         .route("/api/lobby/{game}", get(api::lobby))
         .route("/api/leaderboard/{game}", get(api::leaderboard))
         .route("/api/tables", post(api::create_table_http))
@@ -403,6 +406,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/game/{file}", get(api::record))
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(metrics::serve))
+        .merge(lichess::routes())
         .fallback(web::serve)
         .layer(middleware::from_fn_with_state(app.clone(), check_origin))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(64 * 1024))

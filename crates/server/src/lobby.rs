@@ -163,6 +163,12 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
             "guests play casual games only",
         ));
     }
+    if seek.rated && !app.config.api.bots_rated_with_humans && app.store.is_bot(user.id).await? {
+        return Err(ApiError::forbidden(
+            "bot_rated",
+            "bot accounts play casual games only with humans here",
+        ));
+    }
     seek.time
         .validate()
         .map_err(|e| ApiError::bad_request("bad_settings", e))?;

@@ -219,6 +219,17 @@ type ReplayGame = fn(
     bool,
     &[(&'static str, replay::Notation)],
 ) -> Result<Option<replay::GameReplay>, String>;
+/// A game as the Lichess-compatible API names it: Lichess's variant (chess is
+/// `standard`; xiangqi is pychess-variants' `xiangqi`), and how its UCI moves'
+/// ranks differ from the game's canonical actions (xiangqi's ICCS counts ranks
+/// 0–9, Fairy-Stockfish's UCI 1–10: `rank_offset` 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApiVariant {
+    pub key: &'static str,
+    pub name: &'static str,
+    pub short: &'static str,
+    pub rank_offset: u8,
+}
 
 /// Everything the server and its clients know of one game.
 #[derive(Clone, Serialize, ts_rs::TS)]
@@ -260,6 +271,11 @@ pub struct Descriptor {
     /// The title of a points total, where the game keeps points.
     #[serde(skip)]
     points_title: Option<fn(i64) -> &'static str>,
+    /// How the Lichess-compatible API ([`crate::lichess`]) names the game, for
+    /// the games it plays; `None`: not through that API.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub api_variant: Option<ApiVariant>,
     #[serde(skip)]
     make: MakeTable,
     #[serde(skip)]
@@ -317,6 +333,7 @@ impl Descriptor {
             points: false,
             analysis: B::ANALYSES,
             points_title: None,
+            api_variant: None,
             make: make::<G, B>,
             replay_game: replay::replay_game::<G>,
             notations: Vec::new(),
@@ -338,6 +355,12 @@ impl Descriptor {
             _ => self.seat_names.iter().position(|n| *n == name)?,
         };
         (i < self.seats as usize).then_some(Seat(i as u8))
+    }
+
+    /// Offers the game through the Lichess-compatible API under this variant.
+    pub fn api_variant(mut self, variant: ApiVariant) -> Self {
+        self.api_variant = Some(variant);
+        self
     }
 
     pub fn record(mut self, record: RecordFormat) -> Self {
@@ -572,6 +595,12 @@ mod builtin {
                 TimePreset::of(Preset::Correspondence),
             ])
             .rating_pools(RatingPools::BySpeed)
+            .api_variant(ApiVariant {
+                key: "standard",
+                name: "Standard",
+                short: "Std",
+                rank_offset: 0,
+            })
     }
 
     #[cfg(feature = "xiangqi")]
@@ -579,6 +608,12 @@ mod builtin {
         Descriptor::new::<qiyuan_xiangqi::Xiangqi, XiangqiBots>(2)
             .seat_names(&["red", "black"])
             .notation("wxf", super::replay::xiangqi_wxf)
+            .api_variant(ApiVariant {
+                key: "xiangqi",
+                name: "Xiangqi",
+                short: "Xiangqi",
+                rank_offset: 1,
+            })
             .presets(vec![
                 TimePreset::of(Preset::Quick),
                 TimePreset::of(Preset::Match),

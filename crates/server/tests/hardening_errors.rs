@@ -34,7 +34,7 @@ async fn every_http_error_is_typed_json(backend: Backend) {
     for path in [
         "/api/nothing",
         "/api/",
-        "/api/account",
+        "/api/account/nothing",
         "/api/game/x/y/z",
         "/nothing.js",
     ] {

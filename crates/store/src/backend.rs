@@ -399,6 +399,100 @@ macro_rules! impl_store {
                 Ok(done.rows_affected())
             }
 
+            async fn create_api_token(&self, token: &NewApiToken) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO api_tokens (token_hash, id, user_id, description, scopes, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(&token.token_hash)
+                .bind(&token.id)
+                .bind(token.user_id)
+                .bind(&token.description)
+                .bind(&token.scopes)
+                .bind(token.created_at)
+                .execute(&self.write)
+                .await
+                .map_err(conflict("api token"))?;
+                Ok(())
+            }
+
+            async fn api_token(&self, token_hash: &str) -> Result<Option<(ApiTokenRow, User)>> {
+                let row = sqlx::query(
+                    "SELECT t.token_hash, t.id AS token_id, t.description, t.scopes, \
+                     t.created_at AS token_created_at, \
+                     u.id, u.username, u.password_hash, u.guest, u.created_at \
+                     FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1",
+                )
+                .bind(token_hash)
+                .fetch_optional(&self.read)
+                .await?;
+                let Some(row) = row else { return Ok(None) };
+                let user = Self::user_from(&row)?;
+                let token = ApiTokenRow {
+                    id: row.try_get("token_id")?,
+                    token_hash: row.try_get("token_hash")?,
+                    user_id: user.id,
+                    description: row.try_get("description")?,
+                    scopes: row.try_get("scopes")?,
+                    created_at: row.try_get("token_created_at")?,
+                };
+                Ok(Some((token, user)))
+            }
+
+            async fn api_tokens_of(&self, user: UserId) -> Result<Vec<ApiTokenRow>> {
+                let rows = sqlx::query(
+                    "SELECT token_hash, id, user_id, description, scopes, created_at \
+                     FROM api_tokens WHERE user_id = $1 ORDER BY created_at DESC, id",
+                )
+                .bind(user)
+                .fetch_all(&self.read)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(ApiTokenRow {
+                            id: row.try_get("id")?,
+                            token_hash: row.try_get("token_hash")?,
+                            user_id: row.try_get("user_id")?,
+                            description: row.try_get("description")?,
+                            scopes: row.try_get("scopes")?,
+                            created_at: row.try_get("created_at")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn delete_api_token(&self, user: UserId, id: &str) -> Result<Option<String>> {
+                let hash: Option<String> = sqlx::query_scalar(
+                    "DELETE FROM api_tokens WHERE user_id = $1 AND id = $2 RETURNING token_hash",
+                )
+                .bind(user)
+                .bind(id)
+                .fetch_optional(&self.write)
+                .await?;
+                Ok(hash)
+            }
+
+            async fn make_bot(&self, user: UserId, now: i64) -> Result<bool> {
+                let done = sqlx::query(
+                    "INSERT INTO bot_accounts (user_id, upgraded_at) VALUES ($1, $2) \
+                     ON CONFLICT (user_id) DO NOTHING",
+                )
+                .bind(user)
+                .bind(now)
+                .execute(&self.write)
+                .await?;
+                Ok(done.rows_affected() == 1)
+            }
+
+            async fn is_bot(&self, user: UserId) -> Result<bool> {
+                let found: Option<i64> =
+                    sqlx::query_scalar("SELECT user_id FROM bot_accounts WHERE user_id = $1")
+                        .bind(user)
+                        .fetch_optional(&self.read)
+                        .await?;
+                Ok(found.is_some())
+            }
+
             async fn delete_expired_sessions(&self, now: i64) -> Result<u64> {
                 let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
                     .bind(now)

@@ -126,6 +126,21 @@ pub trait Store: Send + Sync + 'static {
     async fn append(&self, table: &str, version: i64, at: i64, entry: &str) -> Result<()>;
     /// The log entries after `after` (0 for all), in order.
     async fn log(&self, table: &str, after: i64) -> Result<Vec<LogEntry>>;
+
+    // ---- API tokens and bot accounts (the Lichess-compatible API) ----
+
+    /// Stores a personal API token by its hash. A taken hash or id is a
+    /// [`StoreError::Conflict`].
+    async fn create_api_token(&self, token: &NewApiToken) -> Result<()>;
+    /// The token with this hash and its user.
+    async fn api_token(&self, token_hash: &str) -> Result<Option<(ApiTokenRow, User)>>;
+    /// A user's tokens, newest first.
+    async fn api_tokens_of(&self, user: UserId) -> Result<Vec<ApiTokenRow>>;
+    /// Deletes a user's token by its id; the hash it had, if it existed.
+    async fn delete_api_token(&self, user: UserId, id: &str) -> Result<Option<String>>;
+    /// Marks an account as a bot account (for life); false if it already was.
+    async fn make_bot(&self, user: UserId, now: i64) -> Result<bool>;
+    async fn is_bot(&self, user: UserId) -> Result<bool>;
 }
 
 /// Opens the store a URL names: `sqlite://PATH` (or a plain path) or

@@ -7,6 +7,7 @@ pub const SQLITE: &[(i64, &str)] = &[
     (2, include_str!("../migrations/sqlite/0002_hardening.sql")),
     (3, include_str!("../migrations/sqlite/0003_points.sql")),
     (4, include_str!("../migrations/sqlite/0004_settings.sql")),
+    (5, include_str!("../migrations/sqlite/0005_api_tokens.sql")),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -15,6 +16,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (2, include_str!("../migrations/postgres/0002_hardening.sql")),
     (3, include_str!("../migrations/postgres/0003_points.sql")),
     (4, include_str!("../migrations/postgres/0004_settings.sql")),
+    (
+        5,
+        include_str!("../migrations/postgres/0005_api_tokens.sql"),
+    ),
 ];
 
 /// Applies the migrations a pool has not seen. Written once for both backends.

@@ -179,3 +179,27 @@ pub struct LogEntry {
     pub at: i64,
     pub entry: String,
 }
+
+/// A personal API token to store (its hash, never the token).
+#[derive(Debug, Clone)]
+pub struct NewApiToken {
+    pub token_hash: String,
+    pub id: String,
+    pub user_id: UserId,
+    pub description: String,
+    /// Space-separated scopes.
+    pub scopes: String,
+    pub created_at: i64,
+}
+
+/// A stored API token, without its hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiTokenRow {
+    pub id: String,
+    #[serde(skip)]
+    pub token_hash: String,
+    pub user_id: UserId,
+    pub description: String,
+    pub scopes: String,
+    pub created_at: i64,
+}

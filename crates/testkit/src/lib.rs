@@ -3,7 +3,7 @@
 //! sgfmill, Prometheus's text parser.
 //!
 //! The Python is `$QIYUAN_PYTHON`, else the repository's `.venv` (`.ci/run`
-//! creates it with `pip install chess sgfmill prometheus-client`); without
+//! creates it with `pip install chess sgfmill prometheus-client berserk`); without
 //! either a test fails and says how to make one.
 
 use std::io::Write;
@@ -20,7 +20,7 @@ pub fn python(needs: &str) -> PathBuf {
     assert!(
         venv.exists(),
         "this test needs {needs}: set QIYUAN_PYTHON to a Python that has it, or create {} \
-         (python3 -m venv .venv && .venv/bin/pip install chess sgfmill prometheus-client)",
+         (python3 -m venv .venv && .venv/bin/pip install chess sgfmill prometheus-client berserk)",
         venv.display()
     );
     venv

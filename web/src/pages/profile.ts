@@ -7,6 +7,7 @@ import { avatar } from '../ui';
 import { errorOf } from '../errors';
 import { playerLink, playerName, isComputer } from '../players';
 import { replayButton } from '../replay/replay';
+import { tokensPanel } from './tokens';
 
 /** A stored game as the server lists it (docs/protocol.md `GameSummary`). */
 interface GameSummary {
@@ -23,6 +24,8 @@ interface GameSummary {
 
 interface Profile {
   user: { username: string; guest?: boolean };
+  /** Lichess's `title`: `BOT` for a bot account (docs/api.md). */
+  title?: string;
   created_at?: number;
   ratings: Array<{ pool: string; rating: number; provisional?: boolean; games?: number }>;
   games: GameSummary[];
@@ -138,6 +141,7 @@ export function profilePage(root: HTMLElement, name: string) {
                 )
               : h('div.hint', null, t('noGames')),
           ),
+          tokensPanel(uname, p),
         ),
       );
     })

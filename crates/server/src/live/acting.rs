@@ -67,6 +67,16 @@ impl Live {
                 "guests play casual games only",
             ));
         }
+        if rated {
+            let seated: Vec<String> = self
+                .table
+                .state()
+                .seats
+                .iter()
+                .filter_map(|s| s.user.clone())
+                .collect();
+            crate::lichess::bots_rated_check(&self.app, &name, &seated).await?;
+        }
         // Acting at a table subscribes the socket to it, and a seated player who
         // was counted absent (a dropped socket, a restart) is back.
         self.fanout.subscribe(conn);

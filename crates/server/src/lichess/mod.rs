@@ -1,0 +1,128 @@
+//! A Lichess-compatible Board and Bot API, so that the field's clients (berserk,
+//! lichess-bot, board apps) play here with only their base URL changed. Paths,
+//! JSON shapes, NDJSON streams and keep-alive newlines are Lichess's; the
+//! differences are listed in `docs/api.md`.
+//!
+//! Nothing here plays a game: an API game is an ordinary live table. A stream
+//! is a subscriber of the table like a socket ([`crate::live::Conn`]) and turns
+//! the table's views into `gameFull`/`gameState` lines; a command goes to the
+//! table's task as a socket's does (`TableMsg::Act`). Games are named through
+//! their registry entry's [`crate::registry::ApiVariant`] (chess as `standard`,
+//! xiangqi as pychess-variants' `xiangqi` with Fairy-Stockfish's ranks 1–10).
+//!
+//! - [`tokens`]: personal API tokens with scopes, the bearer check, rate limits;
+//! - `hub`: what lives between requests: event streams, challenges, chat, and
+//!   the token revocations that end open streams;
+//! - `games`: the game streams and the board/bot commands;
+//! - `challenges`: the event stream, seeks, challenges, the built-in engine;
+//! - `export`: accounts, users, PGN and NDJSON exports.
+
+mod challenges;
+mod export;
+mod games;
+mod hub;
+mod stream;
+pub mod tokens;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{get, post};
+use serde::Deserialize;
+
+pub use hub::Hub;
+
+use crate::App;
+
+/// The API's settings (`[api]` in the config file).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ApiConfig {
+    /// Seconds between the keep-alive newlines of an idle stream (Lichess sends
+    /// one about every 6–7 s).
+    pub keepalive_secs: f64,
+    /// Requests one token may make within a minute; past it `429` (0: no limit).
+    pub requests_per_minute: u32,
+    /// Whether bot accounts may play rated games with humans (Lichess: yes;
+    /// here casual only unless the operator allows it).
+    pub bots_rated_with_humans: bool,
+    /// How long a challenge nobody answers stays open, in seconds.
+    pub challenge_secs: f64,
+}
+
+impl Default for ApiConfig {
+    fn default() -> Self {
+        ApiConfig {
+            keepalive_secs: 6.0,
+            requests_per_minute: 300,
+            bots_rated_with_humans: false,
+            challenge_secs: 600.0,
+        }
+    }
+}
+
+/// Bot accounts play casual games only with humans unless the operator allows
+/// rated ones: refused (`bot_rated`) when `user` acting at a rated table would
+/// put a bot account and a human account at it together (`seated`: the table's
+/// seated users; the built-in engines' `bot:` seats are neither).
+pub async fn bots_rated_check(
+    app: &App,
+    user: &str,
+    seated: &[String],
+) -> Result<(), crate::error::ApiError> {
+    if app.config.api.bots_rated_with_humans {
+        return Ok(());
+    }
+    let (mut bots, mut humans) = (0, 0);
+    let mut names: Vec<&str> = seated.iter().map(String::as_str).collect();
+    if !names.contains(&user) {
+        names.push(user);
+    }
+    for name in names.into_iter().filter(|n| !n.starts_with("bot:")) {
+        let Some(account) = app.store.user_by_name(name).await? else {
+            continue;
+        };
+        if app.store.is_bot(account.id).await? {
+            bots += 1;
+        } else {
+            humans += 1;
+        }
+    }
+    if bots > 0 && humans > 0 {
+        return Err(crate::error::ApiError::forbidden(
+            "bot_rated",
+            "bot accounts play casual games only with humans here",
+        ));
+    }
+    Ok(())
+}
+
+/// The API's routes, mounted by [`crate::router`].
+pub fn routes() -> Router<Arc<App>> {
+    let mut r = Router::new()
+        .route(
+            "/api/token",
+            post(tokens::create)
+                .get(tokens::list)
+                .delete(tokens::revoke_own),
+        )
+        .route("/api/token/{id}", axum::routing::delete(tokens::revoke_id))
+        .route("/api/account", get(export::account))
+        .route("/api/account/playing", get(challenges::playing))
+        .route("/api/account/preferences", get(export::preferences))
+        .route("/api/user/{name}", get(export::user))
+        .route("/api/games/user/{name}", get(export::games_of_user))
+        .route("/game/export/{id}", get(export::game))
+        .route("/api/stream/event", get(challenges::event_stream))
+        .route("/api/board/seek", post(challenges::seek))
+        .route("/api/challenge/ai", post(challenges::challenge_ai))
+        .route("/api/challenge/{username}", post(challenges::challenge))
+        .route("/api/challenge/{id}/accept", post(challenges::accept))
+        .route("/api/challenge/{id}/decline", post(challenges::decline))
+        .route("/api/challenge/{id}/cancel", post(challenges::cancel))
+        .route("/api/bot/account/upgrade", post(tokens::upgrade));
+    for kind in [games::Kind::Board, games::Kind::Bot] {
+        r = games::routes(r, kind);
+    }
+    r
+}

@@ -1,0 +1,244 @@
+//! Personal API tokens: created with scopes by a signed-in user (`POST
+//! /api/token`, or the profile page), listed and revoked by id; the store keeps
+//! their SHA-256 only. Every API request authenticates with `Authorization:
+//! Bearer` — a personal token (its scopes) or a session token (every scope: the
+//! web client's own) — and counts against its token's rate limit. Revoking a
+//! token ends the streams open with it.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use qiyuan_store::{NewApiToken, User};
+use serde_json::json;
+
+use super::stream::{Error, Result, form, ok};
+use crate::{App, auth};
+
+/// The scopes a token may hold.
+pub const SCOPES: [&str; 5] = [
+    "board:play",
+    "bot:play",
+    "challenge:read",
+    "challenge:write",
+    "preference:read",
+];
+
+/// The most personal tokens one account may hold.
+pub const MAX_TOKENS: usize = 50;
+
+/// Who calls, and with what.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub user: User,
+    /// The token's scopes; `None`: a session, which holds every scope.
+    pub scopes: Option<Vec<String>>,
+    /// The SHA-256 of the token used (streams end when it is revoked).
+    pub token_hash: String,
+    /// A bot account (`POST /api/bot/account/upgrade`).
+    pub bot: bool,
+}
+
+impl Caller {
+    /// Refused with Lichess's `403` unless the token holds `scope`.
+    pub fn require(&self, scope: &str) -> Result<()> {
+        match &self.scopes {
+            Some(scopes) if !scopes.iter().any(|s| s == scope) => {
+                Err(Error::forbidden(format!("Missing scope: {scope}")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    pub fn info(&self) -> crate::live::UserInfo {
+        crate::live::UserInfo {
+            id: self.user.id,
+            username: self.user.username.clone(),
+            guest: self.user.guest,
+        }
+    }
+}
+
+/// The caller of an API request: its bearer token (or the session cookie)
+/// checked, and one request counted against the token's limit (`429` with
+/// Lichess's message past it).
+pub async fn caller(app: &App, headers: &HeaderMap) -> Result<Caller> {
+    let token = auth::token_from_headers(headers).ok_or_else(Error::unauthorized)?;
+    if token.len() > 128 {
+        return Err(Error::unauthorized());
+    }
+    let hash = auth::hash_token(&token);
+    let (user, scopes) = match app.store.api_token(&hash).await? {
+        Some((row, user)) => {
+            let scopes = row.scopes.split_whitespace().map(str::to_string).collect();
+            (user, Some(scopes))
+        }
+        None => match app.store.session_user(&hash, crate::now_ms()).await? {
+            Some(user) => (user, None),
+            None => return Err(Error::unauthorized()),
+        },
+    };
+    if let Err(wait) = app.lichess.limiter.hit(&hash, Instant::now()) {
+        let mut e = Error::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many requests. Try again later.",
+        );
+        e.retry_after = Some(wait.as_secs() + 1);
+        return Err(e);
+    }
+    let bot = app.store.is_bot(user.id).await?;
+    Ok(Caller {
+        user,
+        scopes,
+        token_hash: hash,
+        bot,
+    })
+}
+
+/// A caller signed in with a session (the web client), not a personal token:
+/// tokens are made and listed by the account's owner only.
+async fn session_caller(app: &App, headers: &HeaderMap) -> Result<Caller> {
+    let caller = caller(app, headers).await?;
+    if caller.scopes.is_some() {
+        return Err(Error::forbidden(
+            "Tokens are managed with a session (sign in), not with a token",
+        ));
+    }
+    if caller.user.guest {
+        return Err(Error::forbidden("Guests have no API tokens"));
+    }
+    Ok(caller)
+}
+
+/// `POST /api/token` (`description`, `scopes`: comma- or space-separated) →
+/// `{"token_type": "Bearer", "access_token": "lip_…", "id", "description",
+/// "scopes", "created_at"}`. The token is shown this once.
+pub async fn create(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response> {
+    let caller = session_caller(&app, &headers).await?;
+    let f = form(&headers, &body)?;
+    let description = f.get("description").map(|d| d.trim()).unwrap_or("");
+    if description.is_empty() || description.chars().count() > 100 {
+        return Err(Error::bad("description: 1 to 100 characters"));
+    }
+    let mut scopes: Vec<String> = Vec::new();
+    for s in f
+        .get("scopes")
+        .map(String::as_str)
+        .unwrap_or("")
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+    {
+        if !SCOPES.contains(&s) {
+            return Err(Error::bad(format!(
+                "unknown scope {s:?}; scopes are {}",
+                SCOPES.join(", ")
+            )));
+        }
+        if !scopes.iter().any(|x| x == s) {
+            scopes.push(s.to_string());
+        }
+    }
+    if app.store.api_tokens_of(caller.user.id).await?.len() >= MAX_TOKENS {
+        return Err(Error::bad(format!(
+            "At most {MAX_TOKENS} tokens per account: revoke one first"
+        )));
+    }
+    let token = format!("lip_{}", auth::new_token());
+    let id = crate::live::new_id();
+    let created_at = crate::now_ms();
+    app.store
+        .create_api_token(&NewApiToken {
+            token_hash: auth::hash_token(&token),
+            id: id.clone(),
+            user_id: caller.user.id,
+            description: description.to_string(),
+            scopes: scopes.join(" "),
+            created_at,
+        })
+        .await?;
+    tracing::info!(user = %caller.user.username, token = %id, "api token created");
+    Ok(axum::Json(json!({
+        "token_type": "Bearer",
+        "access_token": token,
+        "id": id,
+        "description": description,
+        "scopes": scopes.join(","),
+        "created_at": created_at,
+    }))
+    .into_response())
+}
+
+/// `GET /api/token` → the caller's tokens, without the tokens themselves.
+pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
+    let caller = session_caller(&app, &headers).await?;
+    let rows = app.store.api_tokens_of(caller.user.id).await?;
+    let tokens: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            json!({"id": r.id, "description": r.description,
+                   "scopes": r.scopes.split_whitespace().collect::<Vec<_>>().join(","),
+                   "created_at": r.created_at})
+        })
+        .collect();
+    Ok(axum::Json(json!({"tokens": tokens})).into_response())
+}
+
+/// `DELETE /api/token`: revokes the token the request is made with (Lichess's
+/// way) → `204`.
+pub async fn revoke_own(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
+    let caller = caller(&app, &headers).await?;
+    if caller.scopes.is_none() {
+        return Err(Error::bad("Not a personal API token"));
+    }
+    let rows = app.store.api_tokens_of(caller.user.id).await?;
+    if let Some(row) = rows.iter().find(|r| r.token_hash == caller.token_hash) {
+        app.store.delete_api_token(caller.user.id, &row.id).await?;
+        app.lichess.revoked(&caller.token_hash);
+    }
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// `DELETE /api/token/{id}`: revokes one of the caller's tokens → `204`; `404`.
+pub async fn revoke_id(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response> {
+    let caller = caller(&app, &headers).await?;
+    match app.store.delete_api_token(caller.user.id, &id).await? {
+        Some(hash) => {
+            tracing::info!(user = %caller.user.username, token = %id, "api token revoked");
+            app.lichess.revoked(&hash);
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
+        None => Err(Error::not_found("No such token")),
+    }
+}
+
+/// `POST /api/bot/account/upgrade`: the account becomes a bot account, for
+/// life; refused for an account that has played a game (as on Lichess).
+pub async fn upgrade(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
+    let caller = caller(&app, &headers).await?;
+    caller.require("bot:play")?;
+    if caller.user.guest {
+        return Err(Error::forbidden("Guests cannot become bots"));
+    }
+    if caller.bot {
+        return Ok(ok());
+    }
+    if !app.store.games_of_user(caller.user.id, 1).await?.is_empty() {
+        return Err(Error::bad(
+            "This account has already played games: it cannot become a bot account",
+        ));
+    }
+    app.store.make_bot(caller.user.id, crate::now_ms()).await?;
+    tracing::info!(user = %caller.user.username, "upgraded to a bot account");
+    Ok(ok())
+}
