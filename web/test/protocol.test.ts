@@ -125,3 +125,27 @@ test('chess replay gives SAN and records load', () => {
   const fen = readRecord('chess', '8/8/8/8/8/8/8/K6k w - - 0 1');
   assert.equal(fen?.fen, '8/8/8/8/8/8/8/K6k w - - 0 1');
 });
+
+import { applyPatch, PatchMisfit } from '../src/net/patch.ts';
+
+test('patches: a view follows its patches, sharing what did not change', () => {
+  const view = { v: 1, game: { moves: [{ a: 'e2e4' }], clock: { at: 1 } }, seats: [{ u: 'a' }, { u: 'b' }], x: 1 };
+  const next = applyPatch(view, [
+    { op: 'push', path: ['game', 'moves'], values: [{ a: 'e7e5' }] },
+    { op: 'set', path: ['v'], value: 2 },
+    { op: 'set', path: ['seats', 1, 'u'], value: 'c' },
+    { op: 'del', path: ['x'] },
+  ]);
+  assert.deepEqual(next, { v: 2, game: { moves: [{ a: 'e2e4' }, { a: 'e7e5' }], clock: { at: 1 } }, seats: [{ u: 'a' }, { u: 'c' }] });
+  assert.equal(view.v, 1, 'the old view is unchanged');
+  assert.equal(view.game.moves.length, 1);
+  assert.equal(next.seats[0], view.seats[0], 'an unchanged seat is shared');
+  assert.equal(next.game.clock, view.game.clock);
+  const back = applyPatch(next, [{ op: 'trunc', path: ['game', 'moves'], len: 1 }]);
+  assert.deepEqual(back.game.moves, [{ a: 'e2e4' }]);
+  assert.deepEqual(applyPatch(null, [{ op: 'set', path: [], value: { v: 9 } }]), { v: 9 });
+  assert.throws(() => applyPatch(null, [{ op: 'set', path: ['v'], value: 1 }]), PatchMisfit);
+  assert.throws(() => applyPatch(view, [{ op: 'push', path: ['v'], values: [1] }]), PatchMisfit);
+  assert.throws(() => applyPatch(view, [{ op: 'trunc', path: ['game', 'moves'], len: 5 }]), PatchMisfit);
+  assert.throws(() => applyPatch(view, [{ op: 'set', path: ['seats', 7, 'u'], value: 1 }]), PatchMisfit);
+});

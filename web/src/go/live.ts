@@ -1,7 +1,8 @@
-// A live table as raw server state: watch, then every `event` batch replaces the
-// state with the one the server computed for this viewer (hidden cards already
-// removed). The Go and Doudizhu pages read the game's own view from it directly.
+// A live table as raw server state: watch, then every `event` batch's patch is
+// applied to the view (the server computed both for this viewer, hidden cards
+// already removed). The Go and Doudizhu pages read the game's own view from it.
 import { Socket, type SocketState } from '../net/socket';
+import { applyPatch, PatchMisfit } from '../net/patch';
 
 export type J = Record<string, any>;
 
@@ -24,11 +25,22 @@ export function liveTable(id: string, h: LiveHandlers): LiveTable {
   const sock = new Socket('/ws');
   sock.onState = (s) => h.onStatus(s);
   sock.onOpen = () => sock.send('watch', { table: id });
+  let view: J | null = null;
   sock.onMessage = (msg) => {
-    if (msg.t === 'sync' || msg.t === 'event') {
-      const d = msg.d;
-      if (d.table !== id) return;
-      if (d.state && typeof d.state === 'object') h.onState(d.state as J, msg.t === 'event' ? (msg.d.events as J[]) : []);
+    if (msg.t === 'sync') {
+      if (msg.d.table !== id) return;
+      view = msg.d.state as J;
+      h.onState(view, []);
+    } else if (msg.t === 'event') {
+      if (msg.d.table !== id) return;
+      try {
+        view = applyPatch(view, msg.d.patch);
+      } catch (e) {
+        if (!(e instanceof PatchMisfit)) throw e;
+        sock.send('watch', { table: id });
+        return;
+      }
+      h.onState(view, msg.d.events as J[]);
     } else if (msg.t === 'error') {
       if (msg.d.table !== undefined && msg.d.table !== id) return;
       h.onError(msg.d.message, msg.d.code);

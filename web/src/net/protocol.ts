@@ -1,6 +1,7 @@
 // The adapter between the server's WebSocket protocol (docs/protocol.md) and the
 // client's TableModel. Everything wire-specific lives here.
 import { Socket } from './socket';
+import { applyPatch, PatchMisfit } from './patch';
 import type { Envelope, RatingChange, TableSummary as WireSummary } from './generated/protocol';
 import { api } from './api';
 import { quickPairing } from './games';
@@ -273,12 +274,21 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
           }
         }
         if (lastV !== null && d.from !== lastV) send('watch', { since: lastV });
+        let state: unknown;
+        try {
+          state = applyPatch(lastState, d.patch);
+        } catch (e) {
+          if (!(e instanceof PatchMisfit)) throw e;
+          // A patch that does not fit what this page holds: ask for the whole view.
+          send('watch', lastV === null ? {} : { since: lastV });
+          return;
+        }
         lastV = d.v;
         const events: J[] = d.events;
         if (events.some((e) => e.type === 'started')) ratings = null;
         handlers.onEvents?.(events);
-        lastState = d.state;
-        publish(d.state);
+        lastState = state;
+        publish(state);
         return;
       }
       case 'error':

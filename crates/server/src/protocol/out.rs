@@ -10,6 +10,7 @@ use ts_rs::TS;
 use crate::error::ApiError;
 use crate::live::UserInfo;
 use crate::lobby::TableSummary;
+use crate::protocol::patch::{PatchOp, PathKey};
 use crate::registry::Descriptor;
 
 /// A message from the server.
@@ -142,14 +143,15 @@ pub struct SyncMsg {
     pub state: Value,
 }
 
-/// `event`: a batch, and the table as this viewer sees it after it.
+/// `event`: a batch, and what it changed in the table as this viewer sees it:
+/// the patch from the view this socket last received to its view after the
+/// batch (see [`crate::protocol::patch`]).
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct EventMsg {
     pub table: String,
     #[serde(flatten)]
     pub batch: Batch,
-    #[ts(type = "Record<string, unknown>")]
-    pub state: Value,
+    pub patch: Vec<PatchOp>,
 }
 
 /// `lobby`.
@@ -205,6 +207,8 @@ pub fn typescript() -> String {
         SyncMsg::decl(&cfg),
         EventMsg::decl(&cfg),
         Batch::decl(&cfg),
+        PatchOp::decl(&cfg),
+        PathKey::decl(&cfg),
         RatingChange::decl(&cfg),
         LobbyPage::decl(&cfg),
         TableSummary::decl(&cfg),

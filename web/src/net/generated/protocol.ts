@@ -20,7 +20,7 @@ complete: boolean, batches: Array<Batch>,
  */
 state: Record<string, unknown>, };
 
-export type EventMsg = { table: string, state: Record<string, unknown>, from: number, v: number, 
+export type EventMsg = { table: string, patch: Array<PatchOp>, from: number, v: number, 
 /**
  * The table's events (`qiyuan_table::Event`), serialised once.
  */
@@ -31,6 +31,10 @@ export type Batch = { from: number, v: number,
  * The table's events (`qiyuan_table::Event`), serialised once.
  */
 events: Array<Record<string, unknown>>, ratings?: Array<RatingChange>, };
+
+export type PatchOp = { "op": "set", path: Array<PathKey>, value: unknown, } | { "op": "push", path: Array<PathKey>, values: Array<unknown>, } | { "op": "trunc", path: Array<PathKey>, len: number, } | { "op": "del", path: Array<PathKey>, };
+
+export type PathKey = string | number;
 
 export type RatingChange = { seat: number, user: string, pool: string, before: number, after: number, diff: number, provisional: boolean, };
 

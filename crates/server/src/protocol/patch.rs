@@ -1,0 +1,238 @@
+//! What changed in a viewer's view: the patch an `event` carries instead of the
+//! whole view (docs/protocol.md, "Patches"). A patch is computed from the two
+//! views themselves, the one the socket last received and the one it gets now,
+//! each already filtered for its viewer by `Game::view`; so a patch can tell no
+//! more than the new view does, and secrecy stays exactly as the views make it.
+//!
+//! The operations, applied in order, each at a path of object keys and array
+//! indices from the view's root:
+//! - `set`: the value at the path is replaced (or the key added); the empty path
+//!   replaces the whole view;
+//! - `push`: the array at the path grew: these values are appended;
+//! - `trunc`: the array at the path shrank to its first `len` elements (a takeback);
+//! - `del`: the object key at the path is gone.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use ts_rs::TS;
+
+/// A step of a path: an object's key or an array's index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(untagged)]
+pub enum PathKey {
+    Key(String),
+    Index(usize),
+}
+
+/// One change of a view.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum PatchOp {
+    /// The value at `path` is `value` (the whole view for the empty path).
+    Set {
+        path: Vec<PathKey>,
+        #[ts(type = "unknown")]
+        value: Value,
+    },
+    /// The array at `path` has `values` appended.
+    Push {
+        path: Vec<PathKey>,
+        #[ts(type = "Array<unknown>")]
+        values: Vec<Value>,
+    },
+    /// The array at `path` keeps its first `len` elements.
+    Trunc { path: Vec<PathKey>, len: usize },
+    /// The object key at `path` is removed.
+    Del { path: Vec<PathKey> },
+}
+
+/// The patch that turns `old` into `new`.
+pub fn diff(old: &Value, new: &Value) -> Vec<PatchOp> {
+    let mut ops = Vec::new();
+    let mut path = Vec::new();
+    diff_at(old, new, &mut path, &mut ops);
+    ops
+}
+
+/// The patch that sets the whole view (for a socket that has none yet).
+pub fn whole(view: Value) -> Vec<PatchOp> {
+    vec![PatchOp::Set {
+        path: Vec::new(),
+        value: view,
+    }]
+}
+
+fn diff_at(old: &Value, new: &Value, path: &mut Vec<PathKey>, ops: &mut Vec<PatchOp>) {
+    if old == new {
+        return;
+    }
+    match (old, new) {
+        (Value::Object(a), Value::Object(b)) => diff_objects(a, b, path, ops),
+        (Value::Array(a), Value::Array(b)) => diff_arrays(a, b, path, ops),
+        _ => ops.push(PatchOp::Set {
+            path: path.clone(),
+            value: new.clone(),
+        }),
+    }
+}
+
+fn diff_objects(
+    a: &Map<String, Value>,
+    b: &Map<String, Value>,
+    path: &mut Vec<PathKey>,
+    ops: &mut Vec<PatchOp>,
+) {
+    for (key, new) in b {
+        path.push(PathKey::Key(key.clone()));
+        match a.get(key) {
+            Some(old) => diff_at(old, new, path, ops),
+            None => ops.push(PatchOp::Set {
+                path: path.clone(),
+                value: new.clone(),
+            }),
+        }
+        path.pop();
+    }
+    for key in a.keys().filter(|k| !b.contains_key(*k)) {
+        path.push(PathKey::Key(key.clone()));
+        ops.push(PatchOp::Del { path: path.clone() });
+        path.pop();
+    }
+}
+
+fn diff_arrays(a: &[Value], b: &[Value], path: &mut Vec<PathKey>, ops: &mut Vec<PatchOp>) {
+    let replace = |path: &Vec<PathKey>, ops: &mut Vec<PatchOp>| {
+        ops.push(PatchOp::Set {
+            path: path.clone(),
+            value: Value::Array(b.to_vec()),
+        })
+    };
+    if b.len() > a.len() && b[..a.len()] == *a {
+        ops.push(PatchOp::Push {
+            path: path.clone(),
+            values: b[a.len()..].to_vec(),
+        });
+    } else if b.len() < a.len() && a[..b.len()] == *b {
+        ops.push(PatchOp::Trunc {
+            path: path.clone(),
+            len: b.len(),
+        });
+    } else if a.len() == b.len() {
+        // Element by element (a seat changed, a stone was placed), unless that
+        // touches about every element anyway.
+        let mut inner = Vec::new();
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            path.push(PathKey::Index(i));
+            diff_at(x, y, path, &mut inner);
+            path.pop();
+        }
+        if inner.len() * 2 > b.len().max(1) && b.len() > 1 {
+            replace(path, ops);
+        } else {
+            ops.extend(inner);
+        }
+    } else {
+        replace(path, ops);
+    }
+}
+
+/// The error of a patch that does not fit the view it is applied to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Misfit;
+
+/// Applies `ops` to `view` in place (a client's side of [`diff`]).
+pub fn apply(view: &mut Value, ops: &[PatchOp]) -> Result<(), Misfit> {
+    for op in ops {
+        match op {
+            PatchOp::Set { path, value } => *at(view, path)? = value.clone(),
+            PatchOp::Push { path, values } => match at(view, path)? {
+                Value::Array(items) => items.extend(values.iter().cloned()),
+                _ => return Err(Misfit),
+            },
+            PatchOp::Trunc { path, len } => match at(view, path)? {
+                Value::Array(items) if items.len() >= *len => items.truncate(*len),
+                _ => return Err(Misfit),
+            },
+            PatchOp::Del { path } => {
+                let (last, parent) = path.split_last().ok_or(Misfit)?;
+                match (at(view, parent)?, last) {
+                    (Value::Object(map), PathKey::Key(k)) => {
+                        map.remove(k);
+                    }
+                    _ => return Err(Misfit),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The value at `path`; an object's missing last key is added (as null).
+fn at<'a>(mut v: &'a mut Value, path: &[PathKey]) -> Result<&'a mut Value, Misfit> {
+    for key in path {
+        v = match (v, key) {
+            (Value::Object(map), PathKey::Key(k)) => map.entry(k.clone()).or_insert(Value::Null),
+            (Value::Array(items), PathKey::Index(i)) => items.get_mut(*i).ok_or(Misfit)?,
+            _ => return Err(Misfit),
+        };
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn round_trip(old: Value, new: Value) -> Vec<PatchOp> {
+        let ops = diff(&old, &new);
+        let mut patched = old.clone();
+        apply(&mut patched, &ops).expect("the patch fits");
+        assert_eq!(patched, new, "{old} + {ops:?}");
+        ops
+    }
+
+    #[test]
+    fn equal_views_need_nothing() {
+        let v = json!({"a": [1, 2], "b": {"c": null}});
+        assert!(round_trip(v.clone(), v).is_empty());
+    }
+
+    #[test]
+    fn a_grown_list_is_sent_as_its_suffix() {
+        let ops = round_trip(
+            json!({"moves": [{"a": 1}, {"a": 2}], "v": 1}),
+            json!({"moves": [{"a": 1}, {"a": 2}, {"a": 3}], "v": 2}),
+        );
+        assert_eq!(
+            serde_json::to_value(&ops).unwrap(),
+            json!([
+                {"op": "push", "path": ["moves"], "values": [{"a": 3}]},
+                {"op": "set", "path": ["v"], "value": 2},
+            ])
+        );
+    }
+
+    #[test]
+    fn shrinking_changing_and_removing() {
+        round_trip(json!({"m": [1, 2, 3]}), json!({"m": [1]}));
+        round_trip(json!({"m": [1, 2, 3]}), json!({"m": [4, 5]}));
+        round_trip(json!({"m": [1, 2, 3]}), json!({"m": []}));
+        round_trip(json!({"g": null}), json!({"g": {"x": [1]}}));
+        round_trip(json!({"g": {"x": 1, "y": 2}}), json!({"g": {"y": 3}}));
+        round_trip(json!([1, 2]), json!({"a": 1}));
+        let ops = round_trip(
+            json!({"board": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}),
+            json!({"board": [[0, 0, 0], [0, 1, 0], [0, 0, 0]]}),
+        );
+        assert_eq!(ops.len(), 1, "one stone is one change: {ops:?}");
+    }
+
+    #[test]
+    fn a_patch_that_does_not_fit_is_an_error() {
+        let ops = diff(&json!({"m": [1]}), &json!({"m": [1, 2]}));
+        assert_eq!(apply(&mut json!({"m": 3}), &ops), Err(Misfit));
+        let ops = diff(&json!([[1], [2]]), &json!([[1], [3]]));
+        assert_eq!(apply(&mut json!([]), &ops), Err(Misfit));
+    }
+}
