@@ -344,7 +344,10 @@ async fn pair(
     let mut ws = [white.connect().await?, black.connect().await?];
     let mut local = Vec::new();
     while Instant::now() < deadline {
+        // Repetitions are claimed (FIDE), not drawn at the third occurrence:
+        // the knight cycle repeats the start position every 8 plies.
         let create = json!({"game": GAME, "seat": 0,
+            "options": {"repetition": "claim"},
             "time": {"kind": "fischer", "base": 3_600_000, "increment": 0}});
         let r = ws[0].call("create", create).await?;
         let table = r["d"]["table"].as_str().context("no table id")?.to_string();

@@ -85,6 +85,7 @@ fn wire_events(ws: &Ws) -> Vec<Value> {
 async fn two_seats(
     backend: Backend,
     game: &str,
+    board: &str,
     options: Value,
     moves: &[&str],
     ending: &[(usize, &str, Value)],
@@ -131,6 +132,8 @@ async fn two_seats(
         check_views(&server, &clients, &mut sockets, &t, v).await;
     }
     assert_eq!(sockets[2].views.tables[&t]["status"], "over");
+    // The view's fields are the generated types' (the web client reads no other).
+    check_declared(&sockets[0].views.tables[&t], board);
 
     // On the wire: events hold patches, never the view; and the patch of a move
     // does not carry the moves before it.
@@ -160,6 +163,7 @@ async fn chess_views(backend: Backend) {
     two_seats(
         backend,
         "chess",
+        "ChessView",
         json!({}),
         &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"],
         &[
@@ -176,6 +180,7 @@ async fn xiangqi_views(backend: Backend) {
     two_seats(
         backend,
         "xiangqi",
+        "XiangqiView",
         json!({}),
         &["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"],
         &[(1, "resign", json!(null))],
@@ -187,6 +192,7 @@ async fn go_views(backend: Backend) {
     two_seats(
         backend,
         "go",
+        "GoView",
         json!({"size": 9, "komi": 7.5}),
         &["E5", "C3", "G7", "D4", "pass", "pass"],
         // The marking: both accept the count, and the game ends counted.
@@ -263,6 +269,9 @@ async fn doudizhu_views(backend: Backend) {
         check_views(&server, &refs, &mut sockets, &t, v).await;
     }
     assert!(turns > 3, "a whole hand ({turns} turns)");
+    for w in &sockets {
+        check_declared(&w.views.tables[&t], "DoudizhuView");
+    }
     // Seats see their own hand, the spectator none, in the patched views as in
     // the synced ones (checked above); the next hand dealt starts from a patch too.
     for w in sockets.iter_mut().take(3) {
@@ -284,3 +293,93 @@ async fn doudizhu_views(backend: Backend) {
 }
 
 both!(chess_views, xiangqi_views, go_views, doudizhu_views);
+
+/// The fields the generated TypeScript declares for `name` (`export type name
+/// = { a: …, b?: … }`), as (field, optional).
+fn declared(name: &str) -> Vec<(String, bool)> {
+    let ts = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../web/src/net/generated/protocol.ts"),
+    )
+    .unwrap();
+    let start = ts
+        .find(&format!("export type {name}"))
+        .unwrap_or_else(|| panic!("{name} is not in the generated types"));
+    let body = &ts[start..];
+    let body = &body[body.find('{').unwrap() + 1..body.find("};").unwrap()];
+    // Without doc comments, then every `name:` or `name?:` at depth 0.
+    let mut text = String::new();
+    let mut rest = body;
+    while let Some(at) = rest.find("/**") {
+        text.push_str(&rest[..at]);
+        rest = &rest[at + rest[at..].find("*/").unwrap() + 2..];
+    }
+    text.push_str(rest);
+    let (mut depth, mut word, mut fields) = (0i32, String::new(), Vec::new());
+    for ch in text.chars() {
+        match ch {
+            '{' | '<' | '(' | '[' => depth += 1,
+            '}' | '>' | ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 && (ch.is_alphanumeric() || ch == '_') {
+            word.push(ch);
+        } else if depth == 0 && ch == ':' && !word.is_empty() {
+            fields.push((word.trim_end_matches('?').to_string(), false));
+            word.clear();
+        } else if depth == 0 && ch == '?' && !word.is_empty() {
+            word.push('?');
+            fields.push((word.trim_end_matches('?').to_string(), true));
+            word.clear();
+        } else if !(ch.is_alphanumeric() || ch == '_') {
+            word.clear();
+        }
+    }
+    fields.dedup();
+    fields
+}
+
+/// Every key of `value` is a field the generated type declares, and every
+/// field it declares (but the optional ones) is there.
+fn matches_declared(what: &str, value: &Value, name: &str) {
+    let obj = value
+        .as_object()
+        .unwrap_or_else(|| panic!("{what}: no object: {value}"));
+    let fields = declared(name);
+    for key in obj.keys() {
+        assert!(
+            fields.iter().any(|(f, _)| f == key),
+            "{what}: `{key}` is not declared in {name}: {fields:?}"
+        );
+    }
+    for (f, optional) in &fields {
+        assert!(
+            *optional || obj.contains_key(f),
+            "{what}: {name}.{f} missing: {value}"
+        );
+    }
+}
+
+/// A synced view's parts against the generated types of the table's view and
+/// of the game's own view.
+fn check_declared(view: &Value, board: &str) {
+    matches_declared("the view", view, "TableView");
+    matches_declared("a seat", &view["seats"][0], "SeatView");
+    matches_declared("the proposal", &view["proposal"], "Proposal");
+    matches_declared("settings", &view["proposal"]["settings"], "Settings");
+    let game = &view["game"];
+    matches_declared("the game", game, "GameView");
+    matches_declared("the clock", &game["clock"], "ClockView");
+    matches_declared(
+        "a seat's clock",
+        &game["clock"]["seats"][0],
+        "SeatClockView",
+    );
+    if let Some(m) = game["moves"].as_array().and_then(|m| m.first()) {
+        matches_declared("a move", m, "MoveView");
+    }
+    if game["outcome"].is_object() {
+        matches_declared("the outcome", &game["outcome"], "Outcome");
+    }
+    matches_declared("the board", &game["board"], board);
+}

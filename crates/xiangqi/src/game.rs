@@ -22,6 +22,7 @@ pub struct Xiangqi {
 
 /// The last move, as a view shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LastMove {
     pub iccs: String,
     pub chinese: String,
@@ -32,6 +33,7 @@ pub struct LastMove {
 
 /// What every viewer sees (xiangqi hides nothing).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct XiangqiView {
     pub fen: String,
     /// `red` or `black`.

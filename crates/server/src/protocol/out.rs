@@ -138,8 +138,9 @@ pub struct SyncMsg {
     /// Whether `batches` holds everything after `since`.
     pub complete: bool,
     pub batches: Vec<Batch>,
-    /// The table as this viewer sees it at version `v` (`qiyuan_table::TableView`).
-    #[ts(type = "Record<string, unknown>")]
+    /// The table as this viewer sees it at version `v` (`qiyuan_table::TableView`
+    /// with the game's own view as `board`).
+    #[ts(type = "TableView<BoardView>")]
     pub state: Value,
 }
 
@@ -221,7 +222,73 @@ pub fn typescript() -> String {
         crate::bots::BotLevel::decl(&cfg),
         qiyuan_table::Status::decl(&cfg),
         qiyuan_table::TimeControl::decl(&cfg),
+        // The table's views (`sync`'s `state`, and what patches apply to).
+        qiyuan_table::TableView::<()>::decl(&cfg),
+        qiyuan_table::GameView::<()>::decl(&cfg),
+        qiyuan_table::SeatView::decl(&cfg),
+        qiyuan_table::MoveView::decl(&cfg),
+        qiyuan_table::Proposal::decl(&cfg),
+        qiyuan_table::Settings::decl(&cfg),
+        qiyuan_table::ClockView::decl(&cfg),
+        qiyuan_table::clock::SeatClockView::decl(&cfg),
+        qiyuan_game::Seat::decl(&cfg),
+        qiyuan_game::Viewer::decl(&cfg),
+        qiyuan_game::Turn::decl(&cfg),
+        qiyuan_game::Setup::decl(&cfg),
+        qiyuan_game::SeatResult::decl(&cfg),
+        qiyuan_game::EndReason::decl(&cfg),
+        qiyuan_game::Outcome::decl(&cfg),
+        qiyuan_game::Claim::decl(&cfg),
     ];
+    let mut decls: Vec<String> = decls.into();
+    // Each compiled game's own view (the `board` of a game's view).
+    let mut boards: Vec<String> = Vec::new();
+    #[cfg(feature = "chess")]
+    {
+        use qiyuan_chess::{ChessView, PlayedMove};
+        decls.extend([ChessView::decl(&cfg), PlayedMove::decl(&cfg)]);
+        boards.push(ChessView::name(&cfg));
+    }
+    #[cfg(feature = "xiangqi")]
+    {
+        use qiyuan_xiangqi::{Color, Ending, LastMove, XiangqiView};
+        decls.extend([
+            XiangqiView::decl(&cfg),
+            LastMove::decl(&cfg),
+            Ending::decl(&cfg),
+        ]);
+        decls.push(Color::decl(&cfg));
+        boards.push(XiangqiView::name(&cfg));
+    }
+    #[cfg(feature = "go")]
+    {
+        use qiyuan_go::{Captures, GoPhase, GoView, MarkingView};
+        decls.extend([
+            GoView::decl(&cfg),
+            GoPhase::decl(&cfg),
+            Captures::decl(&cfg),
+            MarkingView::decl(&cfg),
+        ]);
+        decls.push(qiyuan_go::Color::decl(&cfg));
+        boards.push(GoView::name(&cfg));
+    }
+    #[cfg(feature = "doudizhu")]
+    {
+        use qiyuan_doudizhu::game::{Bid, Phase, Turned, View};
+        decls.extend([
+            View::decl(&cfg),
+            Bid::decl(&cfg),
+            Turned::decl(&cfg),
+            Phase::decl(&cfg),
+        ]);
+        boards.push(View::name(&cfg));
+    }
+    if boards.is_empty() {
+        boards.push("never".into());
+    }
+    // The game's own view in a table view: one per game hosted.
+    decls.push(format!("type BoardView = {};", boards.join(" | ")));
+    decls.push(<Value as TS>::decl(&cfg));
     let mut out = String::from(
         "// Generated from the server's Rust types (crates/server/src/protocol/out.rs):\n\
          // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types`\n\
