@@ -13,7 +13,7 @@ import { loadGames } from './net/games';
 import { offlinePage } from './pages/offline';
 import { loginPage } from './pages/login';
 import { lobbyPage } from './pages/lobby';
-import { tablePage } from './pages/table';
+import { tableRoute } from './table/route';
 import { profilePage } from './pages/profile';
 
 let cleanup: (() => void) | void;
@@ -90,7 +90,7 @@ function route() {
       cleanup = lobbyPage(main, arg || 'chess');
       return;
     case 'table':
-      cleanup = tablePage(main, arg);
+      cleanup = tableRoute(main, arg);
       return;
     case 'profile':
       cleanup = profilePage(main, arg);

@@ -1,8 +1,7 @@
-// A live table as raw server state: watch, then every `event` batch's patch is
-// applied to the view (the server computed both for this viewer, hidden cards
-// already removed). The Go and Doudizhu pages read the game's own view from it.
-import { Socket, type SocketState } from '../net/socket';
-import { applyPatch, PatchMisfit } from '../net/patch';
+// The Go and Doudizhu pages' face of the one table connection (table/connection.ts):
+// every new view (hidden cards already removed by the server) with its events.
+import type { SocketState } from '../net/socket';
+import { connect } from '../table/connection';
 
 export type J = Record<string, any>;
 
@@ -22,39 +21,20 @@ export interface LiveTable {
 }
 
 export function liveTable(id: string, h: LiveHandlers): LiveTable {
-  const sock = new Socket('/ws');
-  sock.onState = (s) => h.onStatus(s);
-  sock.onOpen = () => sock.send('watch', { table: id });
-  let view: J | null = null;
-  sock.onMessage = (msg) => {
-    if (msg.t === 'sync') {
-      if (msg.d.table !== id) return;
-      view = msg.d.state as J;
-      h.onState(view, []);
-    } else if (msg.t === 'event') {
-      if (msg.d.table !== id) return;
-      try {
-        view = applyPatch(view, msg.d.patch);
-      } catch (e) {
-        if (!(e instanceof PatchMisfit)) throw e;
-        sock.send('watch', { table: id });
-        return;
-      }
-      h.onState(view, msg.d.events as J[]);
-    } else if (msg.t === 'error') {
-      if (msg.d.table !== undefined && msg.d.table !== id) return;
-      h.onError(msg.d.message, msg.d.code);
-    }
-  };
+  const conn = connect(id, {
+    onView: (view, events) => h.onState(view as J, events as J[]),
+    onStatus: (s) => h.onStatus(s),
+    onError: (message, code) => h.onError(message, code),
+  });
   return {
-    send: (t, d = {}) => sock.send(t, { table: id, ...d }),
+    send: conn.send,
     request: (t, d = {}) =>
-      sock.request(t, { table: id, ...d }).catch((e: Error) => {
+      conn.request(t, d).catch((e: Error) => {
         h.onError(e.message, '');
         throw e;
       }),
-    sendNow: (t, d = {}) => sock.sendNow(t, { table: id, ...d }),
-    close: () => sock.close(),
+    sendNow: conn.sendNow,
+    close: conn.close,
   };
 }
 

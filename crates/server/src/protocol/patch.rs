@@ -62,77 +62,120 @@ pub fn whole(view: Value) -> Vec<PatchOp> {
     }]
 }
 
-fn diff_at(old: &Value, new: &Value, path: &mut Vec<PathKey>, ops: &mut Vec<PatchOp>) {
-    if old == new {
-        return;
+/// A step of the path being walked, borrowed from the views (owned only in the
+/// operations emitted).
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn owned(path: &[Step<'_>]) -> Vec<PathKey> {
+    path.iter()
+        .map(|s| match s {
+            Step::Key(k) => PathKey::Key((*k).to_string()),
+            Step::Index(i) => PathKey::Index(*i),
+        })
+        .collect()
+}
+
+fn set(path: &[Step<'_>], value: &Value) -> PatchOp {
+    PatchOp::Set {
+        path: owned(path),
+        value: value.clone(),
     }
+}
+
+fn diff_at<'a>(old: &'a Value, new: &'a Value, path: &mut Vec<Step<'a>>, ops: &mut Vec<PatchOp>) {
     match (old, new) {
         (Value::Object(a), Value::Object(b)) => diff_objects(a, b, path, ops),
         (Value::Array(a), Value::Array(b)) => diff_arrays(a, b, path, ops),
-        _ => ops.push(PatchOp::Set {
-            path: path.clone(),
-            value: new.clone(),
-        }),
+        _ if old == new => {}
+        _ => ops.push(set(path, new)),
     }
 }
 
-fn diff_objects(
-    a: &Map<String, Value>,
-    b: &Map<String, Value>,
-    path: &mut Vec<PathKey>,
+fn diff_objects<'a>(
+    a: &'a Map<String, Value>,
+    b: &'a Map<String, Value>,
+    path: &mut Vec<Step<'a>>,
     ops: &mut Vec<PatchOp>,
 ) {
-    for (key, new) in b {
-        path.push(PathKey::Key(key.clone()));
-        match a.get(key) {
-            Some(old) => diff_at(old, new, path, ops),
-            None => ops.push(PatchOp::Set {
-                path: path.clone(),
-                value: new.clone(),
-            }),
+    // Both maps iterate in key order (serde_json's map is sorted: the test
+    // `maps_iterate_in_key_order` keeps it so): walked side by side, each key
+    // is compared once, with no lookups.
+    let (mut old, mut new) = (a.iter().peekable(), b.iter().peekable());
+    loop {
+        let gone = match (old.peek(), new.peek()) {
+            (None, None) => break,
+            (Some((ka, _)), Some((kb, _))) if ka == kb => {
+                if let (Some((key, x)), Some((_, y))) = (old.next(), new.next()) {
+                    path.push(Step::Key(key));
+                    diff_at(x, y, path, ops);
+                    path.pop();
+                }
+                continue;
+            }
+            (Some((ka, _)), Some((kb, _))) => ka < kb,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+        };
+        if gone {
+            // Only in the old view.
+            if let Some((key, _)) = old.next() {
+                path.push(Step::Key(key));
+                ops.push(PatchOp::Del { path: owned(path) });
+                path.pop();
+            }
+        } else if let Some((key, y)) = new.next() {
+            // Only in the new view.
+            path.push(Step::Key(key));
+            ops.push(set(path, y));
+            path.pop();
         }
-        path.pop();
-    }
-    for key in a.keys().filter(|k| !b.contains_key(*k)) {
-        path.push(PathKey::Key(key.clone()));
-        ops.push(PatchOp::Del { path: path.clone() });
-        path.pop();
     }
 }
 
-fn diff_arrays(a: &[Value], b: &[Value], path: &mut Vec<PathKey>, ops: &mut Vec<PatchOp>) {
-    let replace = |path: &Vec<PathKey>, ops: &mut Vec<PatchOp>| {
-        ops.push(PatchOp::Set {
-            path: path.clone(),
-            value: Value::Array(b.to_vec()),
-        })
-    };
-    if b.len() > a.len() && b[..a.len()] == *a {
+fn diff_arrays<'a>(
+    a: &'a [Value],
+    b: &'a [Value],
+    path: &mut Vec<Step<'a>>,
+    ops: &mut Vec<PatchOp>,
+) {
+    if a.len() == b.len() {
+        // Element by element (a seat changed, a stone was placed).
+        let start = ops.len();
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            path.push(Step::Index(i));
+            diff_at(x, y, path, ops);
+            path.pop();
+        }
+        // A list of plain values (legal moves) most of which changed is sent
+        // whole; a list of objects (seats, clocks) by their changed fields.
+        let changed = ops.len() - start;
+        let plain = b.iter().all(|v| !v.is_object() && !v.is_array());
+        if plain && b.len() > 1 && changed * 2 > b.len() {
+            ops.truncate(start);
+            ops.push(PatchOp::Set {
+                path: owned(path),
+                value: Value::Array(b.to_vec()),
+            });
+        }
+    } else if b.len() > a.len() && b[..a.len()] == *a {
         ops.push(PatchOp::Push {
-            path: path.clone(),
+            path: owned(path),
             values: b[a.len()..].to_vec(),
         });
     } else if b.len() < a.len() && a[..b.len()] == *b {
         ops.push(PatchOp::Trunc {
-            path: path.clone(),
+            path: owned(path),
             len: b.len(),
         });
-    } else if a.len() == b.len() {
-        // Element by element (a seat changed, a stone was placed), unless that
-        // touches about every element anyway.
-        let mut inner = Vec::new();
-        for (i, (x, y)) in a.iter().zip(b).enumerate() {
-            path.push(PathKey::Index(i));
-            diff_at(x, y, path, &mut inner);
-            path.pop();
-        }
-        if inner.len() * 2 > b.len().max(1) && b.len() > 1 {
-            replace(path, ops);
-        } else {
-            ops.extend(inner);
-        }
     } else {
-        replace(path, ops);
+        ops.push(PatchOp::Set {
+            path: owned(path),
+            value: Value::Array(b.to_vec()),
+        });
     }
 }
 
@@ -226,6 +269,20 @@ mod tests {
             json!({"board": [[0, 0, 0], [0, 1, 0], [0, 0, 0]]}),
         );
         assert_eq!(ops.len(), 1, "one stone is one change: {ops:?}");
+    }
+
+    #[test]
+    fn maps_iterate_in_key_order() {
+        // The diff walks two objects side by side: their keys must come sorted
+        // (serde_json without `preserve_order`).
+        let mut m = Map::new();
+        m.insert("b".into(), json!(1));
+        m.insert("a".into(), json!(2));
+        assert_eq!(m.keys().collect::<Vec<_>>(), ["a", "b"]);
+        round_trip(
+            json!({"a": 1, "c": 2, "e": 3}),
+            json!({"b": 1, "c": 3, "d": 4}),
+        );
     }
 
     #[test]

@@ -331,7 +331,11 @@ legal_moves: Array<string>,
 /**
  * The moves so far, ICCS.
  */
-moves: Array<string>, ending: Ending | null, };
+moves: Array<string>, 
+/**
+ * The moves so far in WXF (`C2=5`), for clients that show that notation.
+ */
+wxf_moves: Array<string>, ending: Ending | null, };
 
 export type LastMove = { iccs: string, chinese: string, wxf: string, from: string, to: string, };
 
