@@ -4,19 +4,22 @@ import 'chessground/assets/chessground.brown.css';
 import 'chessground/assets/chessground.cburnett.css';
 import './style.css';
 import { h, mount } from './dom';
-import { t } from './i18n';
+import { t, type Key } from './i18n';
 import { settings, onSettings } from './settings';
 import { settingsDialog } from './ui';
 import { syncMusic } from './sound';
 import { session, restoreSession, logout } from './session';
-import { loadGames } from './net/games';
-import { offlinePage } from './pages/offline';
+import { allGames, loadGames } from './net/games';
+import { offlineRoute } from './pages/offlinePick';
 import { loginPage } from './pages/login';
 import { lobbyPage } from './pages/lobby';
 import { tableRoute } from './table/route';
 import { profilePage } from './pages/profile';
 
 let cleanup: (() => void) | void;
+
+/** The first room: the registry's first game's lobby. */
+const home = () => `#/lobby/${allGames()[0]?.name ?? ''}`;
 
 function header() {
   const s = session();
@@ -25,14 +28,12 @@ function header() {
   return h(
     'header.top',
     null,
-    h('a.brand', { href: '#/lobby/chess' }, h('span.brand-mark', null, '棋'), h('span.brand-name', null, t('appName')), h('span.brand-tag', null, t('tagline'))),
+    h('a.brand', { href: home() }, h('span.brand-mark', null, '棋'), h('span.brand-name', null, t('appName')), h('span.brand-tag', null, t('tagline'))),
     h(
       'nav.nav',
       null,
-      navLink('#/lobby/chess', t('chess'), 'nav-chess'),
-      navLink('#/lobby/xiangqi', t('xiangqi'), 'nav-xiangqi'),
-      navLink('#/lobby/go', t('go'), 'nav-go'),
-      navLink('#/lobby/doudizhu', t('doudizhu'), 'nav-doudizhu'),
+      // A room per hosted game, in the registry's order.
+      allGames().map((g) => navLink(`#/lobby/${g.name}`, t(g.name as Key), `nav-${g.name}`)),
       navLink('#/offline/', t('offline'), 'nav-offline'),
     ),
     h(
@@ -80,14 +81,14 @@ function route() {
   }
   switch (page) {
     case '':
-      location.hash = '#/lobby/chess';
+      location.hash = home();
       return;
     case 'login':
     case 'register':
-      loginPage(main, page, '#/lobby/chess');
+      loginPage(main, page, home());
       return;
     case 'lobby':
-      cleanup = lobbyPage(main, arg || 'chess');
+      cleanup = lobbyPage(main, arg || allGames()[0]?.name || '');
       return;
     case 'table':
       cleanup = tableRoute(main, arg);
@@ -96,21 +97,7 @@ function route() {
       cleanup = profilePage(main, arg);
       return;
     case 'offline':
-      if (arg === 'chess' || arg === 'xiangqi') cleanup = offlinePage(main, arg);
-      else
-        mount(
-          main,
-          h(
-            'div.offline-pick',
-            null,
-            h('h2', null, t('offline')),
-            h('p.hint', null, t('offlineHint')),
-            h('div.game-cards', null,
-              h('a.game-card.chess', { href: '#/offline/chess', id: 'offline-chess' }, h('span.game-icon', null, '♞'), t('chess')),
-              h('a.game-card.xiangqi', { href: '#/offline/xiangqi', id: 'offline-xiangqi' }, h('span.game-icon.xq', null, '帥'), t('xiangqi')),
-            ),
-          ),
-        );
+      cleanup = offlineRoute(main, arg);
       return;
     default:
       mount(main, h('div.panel', null, t('notFound')));

@@ -6,12 +6,15 @@
 import { h, mount } from '../dom';
 import { api } from '../net/api';
 import { toast } from '../ui';
-import { tableShell, type ShellContext } from '../go/shell';
+import { tableShell, type ShellContext } from '../table/shell';
 import { tx } from '../go/text';
 import type { J } from '../go/live';
 import { cardBack, cardEl, playEls, ranksOf, sortHand } from './cards';
 import { botControls, botName, isBot } from './bots';
 import './ddz.css';
+
+/** This folder's game, as the server's registry names it. */
+const GAME = 'doudizhu';
 
 interface Totals {
   hands: number;
@@ -285,7 +288,7 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
   }
 
   return tableShell(root, id, {
-    game: 'doudizhu',
+    game: GAME,
     seats: 3,
     main: felt,
     panels: [scorePanel, h('div.panel.moves-panel', null, h('div.panel-title', null, tx('moves')), playsPanel)],

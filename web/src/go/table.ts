@@ -4,10 +4,13 @@
 import { h, mount } from '../dom';
 import { toast } from '../ui';
 import { goBoard } from '../boards/goBoard';
-import { tableShell, type ShellContext } from './shell';
+import { tableShell, type ShellContext } from '../table/shell';
 import { tx } from './text';
 import type { J } from './live';
 import './go.css';
+
+/** This folder's game, as the server's registry names it. */
+const GAME = 'go';
 
 export function goTablePage(root: HTMLElement, id: string): () => void {
   const board = goBoard();
@@ -141,7 +144,9 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
   }
 
   const cleanup = tableShell(root, id, {
-    game: 'go',
+    game: GAME,
+    showScore: true,
+    optionsText: (o) => `${o.size ?? 19}×${o.size ?? 19} · ${tx('komi')} ${o.komi ?? 7.5}${o.handicap ? ` · ${tx('handicap')} ${o.handicap}` : ''}`,
     seats: 2,
     offers: true,
     main,

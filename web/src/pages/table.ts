@@ -300,7 +300,7 @@ export function tablePage(root: HTMLElement, id: string) {
     if (r.results.every((x) => x === 'void')) who = reasonText('aborted');
     else if (winner < 0) who = t('drawResult');
     else if (me() !== null) who = winner === me() ? t('youWin') : t('youLose');
-    else who = winner === 0 ? (m.game === 'chess' ? t('whiteWins') : t('redWins')) : t('blackWins');
+    else who = t(`${gameInfo(m.game)?.seat_names[winner] ?? ''}Wins` as Key);
     return `${who}${paren(reasonText(r.reason))}${r.score && r.score !== '*' ? ' ' + r.score : ''}`;
   }
 

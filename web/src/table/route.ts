@@ -3,7 +3,7 @@
 // connection (table/connection.ts). This list is the client's registry of table
 // pages by game: chess and xiangqi on a piece board (pages/table.ts, with the
 // board from boards/make.ts), Go on Shudan and Doudizhu's card table, both in the
-// shared shell (go/shell.ts).
+// shared shell (table/shell.ts).
 import { h, mount } from '../dom';
 import { t } from '../i18n';
 import { api } from '../net/api';

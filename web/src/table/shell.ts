@@ -1,15 +1,18 @@
-// The table around a Go board or a Doudizhu hand: seats with clocks, the time
-// settings (proposed by one seat, accepted by the others), start, resign, leave,
-// rematch, and the result dialog. The game page fills the main area and adds its
-// own panels; this shell owns the connection and hands it every new state.
+// The table around a game's board (Go's Shudan, Doudizhu's card table): seats
+// with clocks, the time settings (proposed by one seat, accepted by the
+// others), start, resign, leave, rematch, and the result dialog, written once
+// for any game. The game page fills the main area, adds its own panels and
+// answers the hooks below; this shell owns the connection (table/connection.ts)
+// and hands it every new view. It names no game: what differs comes from the
+// hooks or from the game's descriptor (seat names, presets, record format).
 import { h, mount } from '../dom';
-import { t, reasonText } from '../i18n';
+import { t, reasonText, type Key } from '../i18n';
 import { avatar, dialog, formatClock, toast } from '../ui';
 import { describeTc, type TimeControl } from '../net/model';
-import { presetsOf, recordExtension, sameTc } from '../net/games';
+import { gameInfo, presetsOf, recordExtension, sameTc } from '../net/games';
 import { play as sound } from '../sound';
-import { liveTable, takeAutoSit, type J, type LiveTable } from './live';
-import { tx } from './text';
+import { liveTable, takeAutoSit, type J, type LiveTable } from '../go/live';
+import { tx } from '../go/text';
 import { botName, isBot } from '../doudizhu/bots';
 
 const SEC = 1000;
@@ -18,7 +21,7 @@ export function presetLabel(p: { zh: string; en: string }) {
   return document.documentElement.lang === 'en' ? p.en : p.zh;
 }
 
-export function tcText(tc: TimeControl | null | undefined, game: 'go' | 'doudizhu'): string {
+export function tcText(tc: TimeControl | null | undefined, game: string): string {
   if (!tc) return '—';
   const p = presetsOf(game).find((x) => sameTc(x.time, tc));
   const d = tc.kind === 'qq' && tc.game === 0 && tc.per_move === 0 ? `${tc.countdown / SEC}″ / ${tx('perTurn')}` : describeTc(tc);
@@ -35,7 +38,8 @@ export interface ShellContext {
 }
 
 export interface ShellHooks {
-  game: 'go' | 'doudizhu';
+  /** The game's name, as the server's registry has it. */
+  game: string;
   seats: number;
   /** The main area (board or card table). */
   main: HTMLElement;
@@ -51,6 +55,10 @@ export interface ShellHooks {
   resultBody?(ctx: ShellContext): HTMLElement | null;
   /** Whether the table offers draws and takebacks (Go; not Doudizhu). */
   offers?: boolean;
+  /** Whether the result line shows the record's score (Go's `B+3.5`). */
+  showScore?: boolean;
+  /** A line describing the game's options in a proposal (board size, komi). */
+  optionsText?(options: J): string | null;
   /** The seat order in the seats panel (the viewer's seat last, nearest the board). */
   seatOrder?(me: number | null): number[];
 }
@@ -115,7 +123,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
       autoSit = null;
       if (mySeat === null && !s.seats?.[seat]?.user) live.send('sit', { seat });
     }
-    titleEl.textContent = `${tx(hooks.game)} · ${t('table')} ${id}`;
+    titleEl.textContent = `${t(hooks.game as Key)} · ${t('table')} ${id}`;
     specEl.textContent = `${t('spectators')} ${(s.spectators ?? []).length}`;
     const tc = (playing || s.status === 'over' ? s.game?.settings?.time : s.proposal?.settings?.time) as TimeControl | undefined;
     tcEl.textContent = `${t('timePreset')}: ${tcText(tc, hooks.game)}`;
@@ -139,6 +147,9 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     return tx('waiting');
   }
 
+  /** The seats' sides in the game's words (`black`, `white`), if it has sides. */
+  const sides = gameInfo(hooks.game)?.seat_names ?? [];
+
   function resultLine(o: J): string {
     const mine = me();
     const results: string[] = o.results ?? [];
@@ -146,9 +157,12 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     if (results.every((r) => r === 'void')) who = reasonText('aborted');
     else if (mine !== null && results[mine] === 'win') who = t('youWin');
     else if (mine !== null && results[mine] === 'loss') who = t('youLose');
-    else if (hooks.game === 'go') who = results[0] === 'win' ? t('blackWins') : results[1] === 'win' ? t('whiteWins') : t('drawResult');
-    else who = '';
-    const score = o.score && o.score !== '*' && hooks.game === 'go' ? ` ${o.score}` : '';
+    else if (sides.length) {
+      // A game whose seats are sides (black and white): which side won.
+      const winner = results.indexOf('win');
+      who = winner >= 0 && sides[winner] ? t(`${sides[winner]}Wins` as Key) : t('drawResult');
+    } else who = '';
+    const score = o.score && o.score !== '*' && hooks.showScore ? ` ${o.score}` : '';
     const reason = o.reason === 'hand_emptied' ? tx('r_hand_emptied') : reasonText(o.reason);
     return `${who}（${reason}）${score}`.trim();
   }
@@ -170,7 +184,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     return h(
       `div.seat-card${toMove ? '.to-move' : ''}${mine === seat ? '.mine' : ''}`,
       { id: `seat-${seat}`, 'data-seat': seat },
-      avatar(name ?? '?', hooks.game === 'go' ? seat : 0),
+      avatar(name ?? '?', sides.length ? seat : 0),
       h(
         'div.who',
         null,
@@ -314,8 +328,8 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
   }
 
   function optionsLine(o: J | undefined) {
-    if (hooks.game !== 'go' || !o) return null;
-    return h('div.hint', null, `${o.size ?? 19}×${o.size ?? 19} · ${tx('komi')} ${o.komi ?? 7.5}${o.handicap ? ` · ${tx('handicap')} ${o.handicap}` : ''}`);
+    const text = o && hooks.optionsText ? hooks.optionsText(o) : null;
+    return text ? h('div.hint', null, text) : null;
   }
 
   function openTime() {
