@@ -140,8 +140,21 @@ async fn two_seats(
     let events = wire_events(&sockets[2]);
     assert!(events.len() > moves.len(), "{}", events.len());
     let first_moves = moves.first().map(|m| m.to_string()).unwrap();
+    let generated = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../web/src/net/generated/protocol.ts"),
+    )
+    .unwrap();
     for e in &events {
         assert!(e["d"]["patch"].is_array(), "{e}");
+        // Every event's type is one the generated `Event` union declares.
+        for ev in e["d"]["events"].as_array().unwrap() {
+            let ty = ev["type"].as_str().unwrap();
+            assert!(
+                generated.contains(&format!("{{ \"type\": \"{ty}\", ")),
+                "event type {ty} is not in the generated Event union"
+            );
+        }
         let acted = e["d"]["events"]
             .as_array()
             .unwrap()

@@ -269,6 +269,7 @@ impl Command {
 /// What happened, for everyone at the table. Events never carry hidden information:
 /// what a single viewer may see comes from [`crate::Table::view`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     Sat {

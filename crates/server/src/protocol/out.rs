@@ -110,7 +110,7 @@ pub struct Batch {
     pub from: u64,
     pub v: u64,
     /// The table's events (`qiyuan_table::Event`), serialised once.
-    #[ts(type = "Array<Record<string, unknown>>")]
+    #[ts(type = "Array<Event>")]
     pub events: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -223,6 +223,7 @@ pub fn typescript() -> String {
         qiyuan_table::Status::decl(&cfg),
         qiyuan_table::TimeControl::decl(&cfg),
         // The table's views (`sync`'s `state`, and what patches apply to).
+        qiyuan_table::Event::decl(&cfg),
         qiyuan_table::TableView::<()>::decl(&cfg),
         qiyuan_table::GameView::<()>::decl(&cfg),
         qiyuan_table::SeatView::decl(&cfg),

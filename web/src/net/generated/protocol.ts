@@ -25,13 +25,13 @@ export type EventMsg = { table: string, patch: Array<PatchOp>, from: number, v: 
 /**
  * The table's events (`qiyuan_table::Event`), serialised once.
  */
-events: Array<Record<string, unknown>>, ratings?: Array<RatingChange>, };
+events: Array<Event>, ratings?: Array<RatingChange>, };
 
 export type Batch = { from: number, v: number, 
 /**
  * The table's events (`qiyuan_table::Event`), serialised once.
  */
-events: Array<Record<string, unknown>>, ratings?: Array<RatingChange>, };
+events: Array<Event>, ratings?: Array<RatingChange>, };
 
 export type PatchOp = { "op": "set", path: Array<PathKey>, value: unknown, } | { "op": "push", path: Array<PathKey>, values: Array<unknown>, } | { "op": "trunc", path: Array<PathKey>, len: number, } | { "op": "del", path: Array<PathKey>, };
 
@@ -129,6 +129,28 @@ engine: string | null, };
 export type Status = "waiting" | "playing" | "over";
 
 export type TimeControl = { "kind": "none" } | { "kind": "qq", game: number, per_move: number, countdown: number, } | { "kind": "fischer", base: number, increment: number, } | { "kind": "byo_yomi", main: number, periods: number, period: number, } | { "kind": "canadian", main: number, moves: number, period: number, } | { "kind": "correspondence", days: number, };
+
+export type Event = { "type": "sat", seat: Seat, user: string, } | { "type": "stood", seat: Seat, user: string, } | { "type": "watching", user: string, } | { "type": "unwatched", user: string, } | { "type": "proposed", proposal: Proposal, } | { "type": "accepted", seat: Seat, proposal: number, } | { "type": "ready", seat: Seat, ready: boolean, } | { "type": "swap_requested", seat: Seat, with: Seat, } | { "type": "swapped", a: Seat, b: Seat, } | { "type": "started", game: number, 
+/**
+ * Users by seat.
+ */
+players: Array<string>, settings: Settings, clock: ClockView, } | { "type": "acted", seat: Seat, 
+/**
+ * Number of actions in the game so far, this one included.
+ */
+ply: number, 
+/**
+ * The action in canonical notation.
+ */
+action: string, 
+/**
+ * The action as players read it.
+ */
+display: string, capture: boolean, check: boolean, clock: ClockView, } | { "type": "draw_offered", seat: Seat, } | { "type": "draw_declined", seat: Seat, } | { "type": "takeback_requested", seat: Seat, } | { "type": "takeback_declined", seat: Seat, } | { "type": "took_back", plies: number, clock: ClockView, } | { "type": "disconnected", seat: Seat, 
+/**
+ * When the seat loses by escape unless it comes back.
+ */
+deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, };
 
 export type TableView<V> = { 
 /**
