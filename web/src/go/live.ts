@@ -1,28 +1,30 @@
 // The Go and Doudizhu pages' face of the one table connection (table/connection.ts):
 // every new view (hidden cards already removed by the server) with its events.
 import type { SocketState } from '../net/socket';
-import { connect } from '../table/connection';
+import type { BoardView, TableView } from '../net/generated/protocol';
+import { connect, type TableEvent } from '../table/connection';
 
-export type J = Record<string, any>;
+/** A table command's fields (the table id is added). */
+export type Fields = Record<string, unknown>;
 
-export interface LiveHandlers {
-  onState(state: J, events: J[]): void;
+export interface LiveHandlers<V> {
+  onState(state: TableView<V>, events: TableEvent[]): void;
   onStatus(s: SocketState): void;
   onError(message: string, code: string): void;
 }
 
 export interface LiveTable {
   /** Sends a table command (the table id is added). */
-  send(t: string, d?: J): void;
+  send(t: string, d?: Fields): void;
   /** Sends a table command and resolves on its ack, rejects on refusal. */
-  request(t: string, d?: J): Promise<unknown>;
-  sendNow(t: string, d?: J): void;
+  request(t: string, d?: Fields): Promise<unknown>;
+  sendNow(t: string, d?: Fields): void;
   close(): void;
 }
 
-export function liveTable(id: string, h: LiveHandlers): LiveTable {
-  const conn = connect(id, {
-    onView: (view, events) => h.onState(view as J, events as J[]),
+export function liveTable<V extends BoardView>(id: string, h: LiveHandlers<V>): LiveTable {
+  const conn = connect<V>(id, {
+    onView: (view, events) => h.onState(view, events),
     onStatus: (s) => h.onStatus(s),
     onError: (message, code) => h.onError(message, code),
   });

@@ -11,7 +11,9 @@ import { avatar, dialog, formatClock, toast } from '../ui';
 import { describeTc, type TimeControl } from '../net/model';
 import { gameInfo, presetsOf, recordExtension, sameTc } from '../net/games';
 import { play as sound } from '../sound';
-import { liveTable, takeAutoSit, type J, type LiveTable } from '../go/live';
+import { liveTable, takeAutoSit, type LiveTable } from '../go/live';
+import type { BoardView, ClockView, JsonValue, Outcome, TableView } from '../net/generated/protocol';
+import type { TableEvent } from './connection';
 import { tx } from '../go/text';
 import { botName, isBot } from '../doudizhu/bots';
 
@@ -28,16 +30,16 @@ export function tcText(tc: TimeControl | null | undefined, game: string): string
   return p ? `${presetLabel(p)} · ${d}` : d;
 }
 
-export interface ShellContext {
-  state: J;
-  events: J[];
+export interface ShellContext<V extends BoardView = BoardView> {
+  state: TableView<V>;
+  events: TableEvent[];
   /** The viewer's seat, or null for a spectator. */
   me: number | null;
   live: LiveTable;
   playing: boolean;
 }
 
-export interface ShellHooks {
+export interface ShellHooks<V extends BoardView> {
   /** The game's name, as the server's registry has it. */
   game: string;
   seats: number;
@@ -46,26 +48,26 @@ export interface ShellHooks {
   /** Extra panels under the seats, in order. */
   panels: HTMLElement[];
   /** Under each seat's name: black / white, landlord / farmer. */
-  seatSub(ctx: ShellContext, seat: number): string;
+  seatSub(ctx: ShellContext<V>, seat: number): string;
   /** Called with every new state. */
-  render(ctx: ShellContext): void;
+  render(ctx: ShellContext<V>): void;
   /** The status line while playing. */
-  status(ctx: ShellContext): string;
+  status(ctx: ShellContext<V>): string;
   /** The result dialog's extra body (score details). */
-  resultBody?(ctx: ShellContext): HTMLElement | null;
+  resultBody?(ctx: ShellContext<V>): HTMLElement | null;
   /** Whether the table offers draws and takebacks (Go; not Doudizhu). */
   offers?: boolean;
   /** Whether the result line shows the record's score (Go's `B+3.5`). */
   showScore?: boolean;
   /** A line describing the game's options in a proposal (board size, komi). */
-  optionsText?(options: J): string | null;
+  optionsText?(options: JsonValue): string | null;
   /** The seat order in the seats panel (the viewer's seat last, nearest the board). */
   seatOrder?(me: number | null): number[];
 }
 
-export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): () => void {
-  let state: J | null = null;
-  let ctx: ShellContext | null = null;
+export function tableShell<V extends BoardView>(root: HTMLElement, id: string, hooks: ShellHooks<V>): () => void {
+  let state: TableView<V> | null = null;
+  let ctx: ShellContext<V> | null = null;
   let resultShownFor = '';
   let proposalDialog: { close: () => void } | null = null;
   let dismissedProposal = -1;
@@ -96,7 +98,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     ),
   );
 
-  const live = liveTable(id, {
+  const live = liveTable<V>(id, {
     onState: (s, events) => {
       state = s;
       render(events);
@@ -112,7 +114,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     return typeof state?.you === 'number' ? state.you : null;
   }
 
-  function render(events: J[]) {
+  function render(events: TableEvent[]) {
     const s = state!;
     const mySeat = me();
     const playing = s.status === 'playing';
@@ -150,7 +152,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
   /** The seats' sides in the game's words (`black`, `white`), if it has sides. */
   const sides = gameInfo(hooks.game)?.seat_names ?? [];
 
-  function resultLine(o: J): string {
+  function resultLine(o: Outcome): string {
     const mine = me();
     const results: string[] = o.results ?? [];
     let who: string;
@@ -170,16 +172,16 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
   function allAccepted(): boolean {
     const s = state!;
     const p = s.proposal;
-    return !!p && (s.seats ?? []).every((x: J) => x.accepted === p.id);
+    return !!p && s.seats.every((x) => x.accepted === p.id);
   }
 
   function seatCard(seat: number) {
     const s = state!;
-    const x: J = s.seats?.[seat] ?? {};
+    const x = s.seats[seat];
     const name: string | null = x.user ?? null;
     const playing = s.status === 'playing';
     const turn = s.game?.turn;
-    const toMove = playing && (turn?.seat === seat || (Array.isArray(turn?.all) && turn.all.includes(seat)));
+    const toMove = playing && typeof turn === 'object' && ('seat' in turn ? turn.seat === seat : turn.all.includes(seat));
     const mine = me();
     return h(
       `div.seat-card${toMove ? '.to-move' : ''}${mine === seat ? '.mine' : ''}`,
@@ -256,13 +258,14 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
         h('button.btn.btn-small', { id: `decline-${name}`, onclick: () => live.send(no) }, t('decline')),
       );
     if (s.status === 'playing') {
-      const g: J = s.game ?? {};
+      const g = s.game;
+      if (!g) return;
       if (typeof g.draw_offer === 'number' && g.draw_offer !== seat) offersEl.appendChild(bar('draw', t('drawOffered'), 'draw.accept', 'draw.decline'));
       if (typeof g.takeback_request === 'number' && g.takeback_request !== seat) offersEl.appendChild(bar('takeback', t('takebackAsked'), 'takeback.accept', 'takeback.decline'));
       return;
     }
     if (s.status !== 'over') return;
-    const asked = (s.seats ?? []).map((x: J, i: number) => (x.rematch && i !== seat ? i : -1)).filter((i: number) => i >= 0);
+    const asked = s.seats.flatMap((x, i) => (x.rematch && i !== seat ? [i] : []));
     if (asked.length && !s.seats[seat].rematch)
       offersEl.appendChild(
         h('div.offer-bar', { id: 'offer-rematch' }, h('span.text', null, t('rematchAsked')), h('button.btn.btn-small.primary', { id: 'accept-rematch', onclick: () => live.send('rematch') }, t('accept'))),
@@ -288,7 +291,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
   function maybeResult() {
     const s = state!;
     const o = s.game?.outcome;
-    if (s.status !== 'over' || !o) return;
+    if (s.status !== 'over' || !o || !s.game) return;
     const key = `${s.game.number}:${o.reason}:${o.score}`;
     if (resultShownFor === key) return;
     const first = resultShownFor === '';
@@ -327,7 +330,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     );
   }
 
-  function optionsLine(o: J | undefined) {
+  function optionsLine(o: JsonValue | undefined) {
     const text = o && hooks.optionsText ? hooks.optionsText(o) : null;
     return text ? h('div.hint', null, text) : null;
   }
@@ -356,9 +359,9 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
   // Clocks tick on animation frames from the last reading.
   let raf = 0;
   let readAt = performance.now();
-  let lastClock: J | null = null;
+  let lastClock: ClockView | null = null;
   function tick() {
-    const c: J | null = state?.game?.clock ?? null;
+    const c: ClockView | null = state?.game?.clock ?? null;
     if (c !== lastClock) {
       lastClock = c;
       readAt = performance.now();
@@ -366,12 +369,13 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     for (let seat = 0; seat < hooks.seats; seat++) {
       const el = root.querySelector(`#clock-${seat}`) as HTMLElement | null;
       if (!el) continue;
-      const sc: J | undefined = c?.seats?.[seat];
+      const sc = c?.seats[seat];
       const kind = c?.control?.kind;
       if (!c || !sc || kind === 'none' || state?.status !== 'playing') {
         // A per-turn clock (Doudizhu) shows its turn time between hands.
-        const perTurn = kind === 'qq' && c?.control?.game === 0;
-        const text = kind === 'none' || !c ? '--:--' : formatClock(perTurn ? c.control.countdown : sc?.main ?? 0);
+        const control = c?.control;
+        const perTurn = control?.kind === 'qq' && control.game === 0 ? control.countdown : null;
+        const text = kind === 'none' || !c ? '--:--' : formatClock(perTurn ?? sc?.main ?? 0);
         if (el.textContent !== text) el.textContent = text;
         el.className = 'clock';
         continue;
