@@ -142,24 +142,31 @@ fn diff_arrays<'a>(
     path: &mut Vec<Step<'a>>,
     ops: &mut Vec<PatchOp>,
 ) {
-    if a.len() == b.len() {
-        // Element by element (a seat changed, a stone was placed).
-        let start = ops.len();
-        for (i, (x, y)) in a.iter().zip(b).enumerate() {
-            path.push(Step::Index(i));
-            diff_at(x, y, path, ops);
-            path.pop();
-        }
-        // A list of plain values (legal moves) most of which changed is sent
-        // whole; a list of objects (seats, clocks) by their changed fields.
-        let changed = ops.len() - start;
-        let plain = b.iter().all(|v| !v.is_object() && !v.is_array());
-        if plain && b.len() > 1 && changed * 2 > b.len() {
-            ops.truncate(start);
+    let plain = |v: &Value| !v.is_object() && !v.is_array();
+    if a.len() == b.len() && b.iter().all(plain) {
+        // A list of plain values (legal moves): the changed items, or the
+        // whole list when most of it changed.
+        let changed = a.iter().zip(b).filter(|(x, y)| x != y).count();
+        if changed > 0 && b.len() > 1 && changed * 2 > b.len() {
             ops.push(PatchOp::Set {
                 path: owned(path),
                 value: Value::Array(b.to_vec()),
             });
+        } else if changed > 0 {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                if x != y {
+                    path.push(Step::Index(i));
+                    ops.push(set(path, y));
+                    path.pop();
+                }
+            }
+        }
+    } else if a.len() == b.len() {
+        // Item by item (a seat changed, a stone was placed).
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            path.push(Step::Index(i));
+            diff_at(x, y, path, ops);
+            path.pop();
         }
     } else if b.len() > a.len() && b[..a.len()] == *a {
         ops.push(PatchOp::Push {
@@ -269,6 +276,23 @@ mod tests {
             json!({"board": [[0, 0, 0], [0, 1, 0], [0, 0, 0]]}),
         );
         assert_eq!(ops.len(), 1, "one stone is one change: {ops:?}");
+    }
+
+    #[test]
+    fn a_list_of_plain_values_by_item_or_whole() {
+        let one = round_trip(
+            json!({"l": ["a", "b", "c", "d"]}),
+            json!({"l": ["a", "x", "c", "d"]}),
+        );
+        assert_eq!(
+            serde_json::to_value(&one).unwrap(),
+            json!([{"op": "set", "path": ["l", 1], "value": "x"}])
+        );
+        let all = round_trip(json!({"l": ["a", "b", "c"]}), json!({"l": ["x", "y", "c"]}));
+        assert_eq!(
+            serde_json::to_value(&all).unwrap(),
+            json!([{"op": "set", "path": ["l"], "value": ["x", "y", "c"]}])
+        );
     }
 
     #[test]
