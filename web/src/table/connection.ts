@@ -27,9 +27,11 @@ export interface Connection {
   close(): void;
 }
 
+/** What the connection needs of a socket (`net/socket.ts`; a test's fake). */
+export type SocketLike = Pick<Socket, 'send' | 'request' | 'sendNow' | 'close' | 'onMessage' | 'onOpen' | 'onState'>;
+
 /** Watches table `id`, whose game's own view is `V`. */
-export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V>): Connection {
-  const sock = new Socket('/ws');
+export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V>, sock: SocketLike = new Socket('/ws')): Connection {
   let view: TableView<V> | null = null;
   // The last version seen: a reconnect asks for what came after it.
   let lastV: number | null = null;
