@@ -29,6 +29,10 @@ pub struct Args {
     /// For the in-process server: a database URL instead of a temporary SQLite file.
     #[arg(long)]
     database: Option<String>,
+    /// The running server's process id (with `--url`, on this machine): its CPU
+    /// time per move is reported (Linux).
+    #[arg(long)]
+    server_pid: Option<u32>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -66,6 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             duration: Duration::from_secs_f64(args.duration),
             think: Duration::from_millis(args.think_ms),
             ramp: Duration::from_secs_f64(args.ramp),
+            server_pid: args.server_pid,
         })
         .await?;
         println!(
@@ -85,6 +90,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report.latency_ms(1.0),
             report.latencies_us.len()
         );
+        println!(
+            "wire bytes per move: {:.0} on both sockets, {:.0} in the opponent's event",
+            report.bytes_per_move(),
+            report.event_bytes_per_move()
+        );
+        if let Some(us) = report.server_cpu_us_per_move() {
+            println!("server CPU per move: {us:.0} µs (user + system)");
+        }
         if let Some(server) = server {
             server.shutdown().await?;
             let _ = std::fs::remove_dir_all(&dir);

@@ -4,21 +4,24 @@ import 'chessground/assets/chessground.brown.css';
 import 'chessground/assets/chessground.cburnett.css';
 import './style.css';
 import { h, mount } from './dom';
-import { t, languageChanged } from './i18n';
+import { t, languageChanged, type Key } from './i18n';
 import { settings, onSettings, settingsReady } from './settings';
 import { settingsDialog } from './ui';
 import { syncMusic } from './sound';
 import { session, restoreSession, logout } from './session';
-import { loadGames } from './net/games';
+import { allGames, loadGames } from './net/games';
 import { offlinePage } from './pages/offline';
 import { analysisPage } from './pages/analysis';
 import { loginPage } from './pages/login';
 import { lobbyPage } from './pages/lobby';
-import { tablePage } from './pages/table';
+import { tableRoute } from './table/route';
 import { profilePage } from './pages/profile';
 import { replayPage } from './replay/replay';
 
 let cleanup: (() => void) | void;
+
+/** The first room: the registry's first game's lobby. */
+const home = () => `#/lobby/${allGames()[0]?.name ?? ''}`;
 
 function header() {
   const s = session();
@@ -27,14 +30,12 @@ function header() {
   return h(
     'header.top',
     null,
-    h('a.brand', { href: '#/lobby/chess' }, h('span.brand-mark', null, '棋'), h('span.brand-name', null, t('appName')), h('span.brand-tag', null, t('tagline'))),
+    h('a.brand', { href: home() }, h('span.brand-mark', null, '棋'), h('span.brand-name', null, t('appName')), h('span.brand-tag', null, t('tagline'))),
     h(
       'nav.nav',
       null,
-      navLink('#/lobby/chess', t('chess'), 'nav-chess'),
-      navLink('#/lobby/xiangqi', t('xiangqi'), 'nav-xiangqi'),
-      navLink('#/lobby/go', t('go'), 'nav-go'),
-      navLink('#/lobby/doudizhu', t('doudizhu'), 'nav-doudizhu'),
+      // A room per hosted game, in the registry's order.
+      allGames().map((g) => navLink(`#/lobby/${g.name}`, t(g.name as Key), `nav-${g.name}`)),
       navLink('#/offline/', t('offline'), 'nav-offline'),
     ),
     h(
@@ -89,17 +90,17 @@ function route(keepDialogs = false) {
   }
   switch (page) {
     case '':
-      location.hash = '#/lobby/chess';
+      location.hash = home();
       return;
     case 'login':
     case 'register':
-      loginPage(main, page, '#/lobby/chess');
+      loginPage(main, page, home());
       return;
     case 'lobby':
-      cleanup = lobbyPage(main, arg || 'chess');
+      cleanup = lobbyPage(main, arg || allGames()[0]?.name || '');
       return;
     case 'table':
-      cleanup = tablePage(main, arg);
+      cleanup = tableRoute(main, arg);
       return;
     case 'profile':
       cleanup = profilePage(main, arg);

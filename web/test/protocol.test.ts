@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { modelFromView, applyEvent, clockFrom } from '../src/net/protocol.ts';
+import { modelFromView, clockFrom } from '../src/net/protocol.ts';
+import { applyPatch, PatchMisfit } from '../src/net/patch.ts';
 import { describeTc, presetOf } from '../src/net/model.ts';
 import { setGames, quickPairing, recordExtension, type GameInfo } from '../src/net/games.ts';
 
@@ -25,7 +26,6 @@ const chessInfo: GameInfo = {
   bots: [],
 };
 setGames([chessInfo]);
-import { replay, readRecord } from '../src/games.ts';
 
 const clock = (running: number | null) => ({
   control: { kind: 'qq', game: 600000, per_move: 60000, countdown: 30000 },
@@ -57,7 +57,22 @@ const view = {
     turn: { seat: 1 },
     phase: 'play',
     clock: clock(1),
-    board: { fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', check: false, legal_moves: ['e7e5', 'g8f6'] },
+    board: {
+      fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1',
+      start_fen: null,
+      side_to_move: 'black',
+      to_move: 1,
+      last_move: { uci: 'e2e4', san: 'e4', capture: false, check: false },
+      check: false,
+      legal_moves: ['e7e5', 'g8f6'],
+      san_moves: ['e4'],
+      uci_moves: ['e2e4'],
+      halfmove_clock: 0,
+      fullmove_number: 1,
+      repetitions: 1,
+      claims: [],
+      outcome: null,
+    },
     draw_offer: 0,
     takeback_request: null,
     outcome: null,
@@ -81,19 +96,35 @@ test('a table view becomes the client model', () => {
   assert.deepEqual(m.timeProposal?.accepted, [0, 1]);
 });
 
-test('events move the model on: a move, a takeback, the end', () => {
-  const m = modelFromView('9', view);
-  assert.ok(applyEvent(m, { type: 'acted', seat: 1, ply: 2, action: 'e7e5', display: 'e5', capture: false, check: false, clock: clock(0) }));
+test('patches move the model on: a move, a takeback, the end', () => {
+  // As the server sends them (docs/protocol.md "Patches"): the view patched, then the model rebuilt.
+  let v = applyPatch(view, [
+    { op: 'push', path: ['game', 'moves'], values: [{ seat: 1, action: 'e7e5', display: 'e5', clock: 590000 }] },
+    { op: 'set', path: ['game', 'turn', 'seat'], value: 0 },
+    { op: 'set', path: ['game', 'draw_offer'], value: null },
+    { op: 'set', path: ['game', 'board', 'last_move'], value: { uci: 'e7e5', san: 'e5', capture: false, check: false } },
+  ]);
+  let m = modelFromView('9', v);
   assert.equal(m.moves.length, 2);
   assert.equal(m.turn, 0);
+  assert.equal(m.lastMove, 'e7e5');
   assert.equal(m.offers.draw, undefined, 'a move by the receiver declines the offer');
-  assert.ok(applyEvent(m, { type: 'took_back', plies: 1, clock: clock(1) }));
+  v = applyPatch(v, [
+    { op: 'trunc', path: ['game', 'moves'], len: 1 },
+    { op: 'set', path: ['game', 'turn', 'seat'], value: 1 },
+  ]);
+  m = modelFromView('9', v);
   assert.equal(m.moves.length, 1);
   assert.equal(m.turn, 1);
-  assert.ok(applyEvent(m, { type: 'ended', outcome: { results: ['loss', 'win'], reason: 'resignation', score: '0-1' }, rated: true }));
+  v = applyPatch(v, [
+    { op: 'set', path: ['status'], value: 'over' },
+    { op: 'set', path: ['game', 'turn'], value: 'over' },
+    { op: 'set', path: ['game', 'outcome'], value: { results: ['loss', 'win'], reason: 'resignation', score: '0-1' } },
+  ]);
+  m = modelFromView('9', v);
   assert.equal(m.status, 'over');
+  assert.equal(m.turn, null);
   assert.equal(m.result?.reason, 'resignation');
-  assert.equal(applyEvent(m, { type: 'sat', seat: 0, user: 'x' }), false, 'seating asks for a fresh view');
 });
 
 test('clock readings and time controls', () => {
@@ -114,14 +145,24 @@ test('quick pairing and record files come from the descriptors', () => {
   assert.equal(recordExtension('chess'), 'pgn');
 });
 
-test('chess replay gives SAN and records load', () => {
-  const r = replay('chess', undefined, ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
-  assert.deepEqual(r.played.map((p) => p.display), ['f3', 'e5', 'g4', 'Qh4#']);
-  assert.deepEqual(r.game?.outcome(), { winner: 1, reason: 'checkmate' });
-  const pgn = readRecord('chess', '[Event "x"]\n\n1. e4 e5 2. Nf3 *');
-  assert.deepEqual(pgn?.moves, ['e2e4', 'e7e5', 'g1f3']);
-  const xq = readRecord('xiangqi', '1. H2-E2 H9-G7 2. H0-G2');
-  assert.deepEqual(xq?.moves, ['h2e2', 'h9g7', 'h0g2']);
-  const fen = readRecord('chess', '8/8/8/8/8/8/8/K6k w - - 0 1');
-  assert.equal(fen?.fen, '8/8/8/8/8/8/8/K6k w - - 0 1');
+test('patches: a view follows its patches, sharing what did not change', () => {
+  const view = { v: 1, game: { moves: [{ a: 'e2e4' }], clock: { at: 1 } }, seats: [{ u: 'a' }, { u: 'b' }], x: 1 };
+  const next = applyPatch(view, [
+    { op: 'push', path: ['game', 'moves'], values: [{ a: 'e7e5' }] },
+    { op: 'set', path: ['v'], value: 2 },
+    { op: 'set', path: ['seats', 1, 'u'], value: 'c' },
+    { op: 'del', path: ['x'] },
+  ]);
+  assert.deepEqual(next, { v: 2, game: { moves: [{ a: 'e2e4' }, { a: 'e7e5' }], clock: { at: 1 } }, seats: [{ u: 'a' }, { u: 'c' }] });
+  assert.equal(view.v, 1, 'the old view is unchanged');
+  assert.equal(view.game.moves.length, 1);
+  assert.equal(next.seats[0], view.seats[0], 'an unchanged seat is shared');
+  assert.equal(next.game.clock, view.game.clock);
+  const back = applyPatch(next, [{ op: 'trunc', path: ['game', 'moves'], len: 1 }]);
+  assert.deepEqual(back.game.moves, [{ a: 'e2e4' }]);
+  assert.deepEqual(applyPatch(null, [{ op: 'set', path: [], value: { v: 9 } }]), { v: 9 });
+  assert.throws(() => applyPatch(null, [{ op: 'set', path: ['v'], value: 1 }]), PatchMisfit);
+  assert.throws(() => applyPatch(view, [{ op: 'push', path: ['v'], values: [1] }]), PatchMisfit);
+  assert.throws(() => applyPatch(view, [{ op: 'trunc', path: ['game', 'moves'], len: 5 }]), PatchMisfit);
+  assert.throws(() => applyPatch(view, [{ op: 'set', path: ['seats', 7, 'u'], value: 1 }]), PatchMisfit);
 });

@@ -51,6 +51,7 @@ impl ChessOptions {
 
 /// A move as it was played: both notations and what it did.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlayedMove {
     /// UCI, the canonical form: `e2e4`, `e7e8q`, `e1g1`.
     pub uci: String,
@@ -366,6 +367,7 @@ fn color_name(color: Color) -> &'static str {
 
 /// What a viewer sees of a chess game: everything is public.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChessView {
     /// The current position.
     pub fen: String,

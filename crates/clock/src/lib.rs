@@ -197,6 +197,7 @@ pub struct Press {
 
 /// A seat's clock as players see it at a moment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SeatClockView {
     /// Main time left now.
     pub main: Millis,
@@ -213,6 +214,7 @@ pub struct SeatClockView {
 
 /// The whole clock as players and spectators see it at a moment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ClockView {
     pub control: TimeControl,
     /// The seat whose time runs, if any.

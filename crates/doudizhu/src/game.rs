@@ -138,6 +138,7 @@ impl PositionSpec {
 
 /// A bid in the bidding round: 1, 2 or 3, or 0 for a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Bid {
     pub seat: Seat,
     pub bid: u8,
@@ -145,8 +146,11 @@ pub struct Bid {
 
 /// A turn of play: the cards played, or `None` for a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Turned {
     pub seat: Seat,
+    /// The cards as a string of ranks (`33344`).
+    #[cfg_attr(feature = "ts", ts(type = "string | null"))]
     pub cards: Option<Counts>,
 }
 
@@ -620,6 +624,7 @@ impl Record {
 
 /// The stages of a hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "DoudizhuPhase"))]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Bidding for the landlord (叫地主).
@@ -644,6 +649,7 @@ impl GamePhase for Phase {
 
 /// What one viewer may see of a hand.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "DoudizhuView"))]
 pub struct View {
     pub viewer: Viewer,
     pub phase: Phase,
@@ -658,12 +664,15 @@ pub struct View {
     pub bid: u8,
     pub landlord: Option<Seat>,
     /// The bottom cards, once the landlord is known.
+    #[cfg_attr(feature = "ts", ts(type = "Array<string> | null"))]
     pub bottom: Option<Hand>,
     /// The viewer's own cards (seats only).
+    #[cfg_attr(feature = "ts", ts(type = "Array<string> | null"))]
     pub hand: Option<Hand>,
     /// How many cards each seat holds.
     pub counts: [u8; 3],
     /// Every seat's remaining cards, once the hand is over.
+    #[cfg_attr(feature = "ts", ts(type = "Array<Array<string>> | null"))]
     pub hands: Option<[Hand; 3]>,
     /// Every turn of play, passes included.
     pub plays: Vec<Turned>,

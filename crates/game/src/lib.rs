@@ -18,7 +18,10 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 /// A seat at the table. Seat 0 moves first: white in chess, red in xiangqi, black in
 /// Go; in Doudizhu the seats are the three players in turn order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+// A newtype struct is written as its number either way; `transparent` is left
+// out where ts-rs reads the attributes, which it does not know.
+#[cfg_attr(not(feature = "ts"), serde(transparent))]
 pub struct Seat(pub u8);
 
 impl Seat {
@@ -46,6 +49,7 @@ impl fmt::Display for Seat {
 /// Who is looking at a game. Hidden information is removed for every viewer but the
 /// one it belongs to; spectators see only what is public.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Viewer {
     Seat(Seat),
@@ -54,6 +58,7 @@ pub enum Viewer {
 
 /// Who must act now.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Turn {
     /// One seat is to act; its clock runs.
@@ -100,6 +105,7 @@ impl GamePhase for PlayPhase {
 
 /// Where a game starts from. The table's "load" (读入) produces one of these.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Setup {
     /// The game's usual starting position.
@@ -114,7 +120,7 @@ pub enum Setup {
     /// A fresh secret from the operating system's random source, one per game,
     /// from which the game draws its randomness (the Doudizhu deal). The table
     /// keeps it in its private state and log; it is never shown to anyone.
-    Secret(Secret),
+    Secret(#[cfg_attr(feature = "ts", ts(type = "string"))] Secret),
 }
 
 impl Setup {
@@ -238,6 +244,7 @@ pub struct Effects {
 
 /// A seat's result in a finished game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum SeatResult {
     Win,
@@ -251,6 +258,7 @@ pub enum SeatResult {
 /// (resignation, time, agreement, escape) share one list, so that every record and
 /// event names its reason the same way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     Checkmate,
@@ -293,6 +301,7 @@ pub enum EndReason {
 
 /// A finished game's outcome.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Outcome {
     /// One result per seat, indexed by [`Seat::index`].
     pub results: Vec<SeatResult>,
@@ -402,6 +411,7 @@ impl std::error::Error for OutcomeError {}
 
 /// Something a seat may claim instead of (or before) moving.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Claim {
     /// Chess: the position has occurred three times (or will, after the claimant's move).

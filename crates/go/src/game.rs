@@ -18,6 +18,7 @@ use crate::sgf::{SgfGame, TimeLeft};
 
 /// The stages of a game of Go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum GoPhase {
     /// Moves and passes.
@@ -127,6 +128,7 @@ pub enum GoError {
 
 /// What each seat sees of a Go game (there is no hidden information in Go).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GoView {
     pub size: u8,
     /// Rows from the top (row `size`) down, `X` black, `O` white, `.` empty.
@@ -151,12 +153,14 @@ pub struct GoView {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Captures {
     pub black: u32,
     pub white: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MarkingView {
     /// Stones marked dead, GTP vertices.
     pub dead: Vec<String>,

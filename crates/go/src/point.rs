@@ -13,6 +13,7 @@ pub const MIN_SIZE: u8 = 2;
 
 /// A stone's colour. Black plays first (seat 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoColor"))]
 #[serde(rename_all = "snake_case")]
 pub enum Color {
     Black,

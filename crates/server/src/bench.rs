@@ -68,7 +68,11 @@ impl Client {
         let (stream, _) = tokio_tungstenite::connect_async(format!("{ws}/ws?token={}", self.token))
             .await
             .context("cannot open the WebSocket")?;
-        let mut socket = Socket { stream, next_id: 0 };
+        let mut socket = Socket {
+            stream,
+            next_id: 0,
+            received: 0,
+        };
         socket.expect("hello").await?;
         Ok(socket)
     }
@@ -95,6 +99,8 @@ pub async fn wait_ready(base: &str, within: Duration) -> anyhow::Result<()> {
 pub struct Socket {
     stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
     next_id: u64,
+    /// Bytes of the text messages received so far.
+    pub received: u64,
 }
 
 impl Socket {
@@ -115,6 +121,7 @@ impl Socket {
                 .map_err(|_| anyhow!("no message within 30 s"))?
                 .ok_or_else(|| anyhow!("the socket closed"))??;
             if let Message::Text(text) = msg {
+                self.received += text.len() as u64;
                 return Ok(text.as_str().to_string());
             }
         }
@@ -128,6 +135,7 @@ impl Socket {
                 .map_err(|_| anyhow!("no message within 30 s"))?
                 .ok_or_else(|| anyhow!("the socket closed"))??;
             if let Message::Text(text) = msg {
+                self.received += text.len() as u64;
                 return Ok(serde_json::from_str(&text)?);
             }
         }
@@ -188,6 +196,8 @@ pub struct LoadConfig {
     pub think: Duration,
     /// Spread of the game starts, so that the load ramps up.
     pub ramp: Duration,
+    /// The server's process on this machine, whose CPU time is measured.
+    pub server_pid: Option<u32>,
 }
 
 /// What a run measured.
@@ -199,9 +209,32 @@ pub struct LoadReport {
     pub errors: u64,
     pub elapsed: Duration,
     pub latencies_us: Vec<u64>,
+    /// Bytes both players' sockets received for the measured moves (the
+    /// opponent's and the mover's `event`, the mover's `ack`).
+    pub move_bytes: u64,
+    /// Bytes of the measured moves' `event` as the opponent received it.
+    pub event_bytes: u64,
+    /// The server process's CPU time (user + system) over the measured part.
+    pub server_cpu: Option<Duration>,
 }
 
 impl LoadReport {
+    /// Bytes on the wire per measured move, both sockets together.
+    pub fn bytes_per_move(&self) -> f64 {
+        self.move_bytes as f64 / self.latencies_us.len().max(1) as f64
+    }
+
+    /// Bytes of one move's `event` to the opponent, on average.
+    pub fn event_bytes_per_move(&self) -> f64 {
+        self.event_bytes as f64 / self.latencies_us.len().max(1) as f64
+    }
+
+    /// The server's CPU time per accepted move, in microseconds.
+    pub fn server_cpu_us_per_move(&self) -> Option<f64> {
+        self.server_cpu
+            .map(|c| c.as_secs_f64() * 1e6 / self.moves.max(1) as f64)
+    }
+
     pub fn moves_per_sec(&self) -> f64 {
         self.moves as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
@@ -224,6 +257,19 @@ struct Counters {
     finished: AtomicU64,
     moves: AtomicU64,
     errors: AtomicU64,
+    move_bytes: AtomicU64,
+    event_bytes: AtomicU64,
+}
+
+/// A process's CPU time (user + system) from `/proc/{pid}/stat`, on Linux.
+fn process_cpu(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which is in parentheses).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // The kernel's USER_HZ is 100 on every Linux this runs on.
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// Runs N games at once until the duration is over; measures only the steady
@@ -256,10 +302,16 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
     tokio::time::sleep(cfg.ramp).await;
     measuring.store(true, Ordering::Relaxed);
     let moves_at_start = counters.moves.load(Ordering::Relaxed);
+    let cpu_at_start = cfg.server_pid.and_then(process_cpu);
     let t0 = Instant::now();
     tokio::time::sleep(cfg.duration).await;
     let elapsed = t0.elapsed();
     let moves = counters.moves.load(Ordering::Relaxed) - moves_at_start;
+    let server_cpu = cfg
+        .server_pid
+        .and_then(process_cpu)
+        .zip(cpu_at_start)
+        .map(|(end, start)| end.saturating_sub(start));
     measuring.store(false, Ordering::Relaxed);
     for t in tasks {
         let _ = t.await;
@@ -272,6 +324,9 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         errors: counters.errors.load(Ordering::Relaxed),
         elapsed,
         latencies_us,
+        move_bytes: counters.move_bytes.load(Ordering::Relaxed),
+        event_bytes: counters.event_bytes.load(Ordering::Relaxed),
+        server_cpu,
     })
 }
 
@@ -289,7 +344,10 @@ async fn pair(
     let mut ws = [white.connect().await?, black.connect().await?];
     let mut local = Vec::new();
     while Instant::now() < deadline {
+        // Repetitions are claimed (FIDE), not drawn at the third occurrence:
+        // the knight cycle repeats the start position every 8 plies.
         let create = json!({"game": GAME, "seat": 0,
+            "options": {"repetition": "claim"},
             "time": {"kind": "fischer", "base": 3_600_000, "increment": 0}});
         let r = ws[0].call("create", create).await?;
         let table = r["d"]["table"].as_str().context("no table id")?.to_string();
@@ -306,6 +364,8 @@ async fn pair(
             let (mover, other) = if ply % 2 == 0 { (0, 1) } else { (1, 0) };
             let action = KNIGHT_CYCLE[ply % KNIGHT_CYCLE.len()];
             let sent = Instant::now();
+            let before = ws[0].received + ws[1].received;
+            let other_before = ws[other].received;
             let id = ws[mover]
                 .send("move", json!({"table": table, "action": action}))
                 .await?;
@@ -322,6 +382,7 @@ async fn pair(
                 }
             }
             let latency = sent.elapsed();
+            let event_bytes = ws[other].received - other_before;
             // ... and the mover its acknowledgement.
             loop {
                 let v = ws[mover].recv().await?;
@@ -335,6 +396,11 @@ async fn pair(
             counters.moves.fetch_add(1, Ordering::Relaxed);
             if measuring.load(Ordering::Relaxed) {
                 local.push(latency.as_micros() as u64);
+                let bytes = ws[0].received + ws[1].received - before;
+                counters.move_bytes.fetch_add(bytes, Ordering::Relaxed);
+                counters
+                    .event_bytes
+                    .fetch_add(event_bytes, Ordering::Relaxed);
             }
             if !cfg.think.is_zero() {
                 tokio::time::sleep(cfg.think).await;

@@ -12,6 +12,7 @@ use serde_json::Value;
 use crate::error::ApiError;
 
 pub mod out;
+pub mod patch;
 
 pub use out::{Ack, ServerMsg};
 

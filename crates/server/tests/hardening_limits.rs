@@ -77,6 +77,7 @@ async fn ws_connect(url: &str, forwarded: Option<&str>) -> Result<Ws, u16> {
             let mut ws = Ws {
                 stream,
                 seen: Vec::new(),
+                views: Default::default(),
             };
             ws.expect("hello").await;
             Ok(ws)

@@ -272,6 +272,7 @@ async fn solo_needs_a_session_and_a_game(backend: Backend) {
     let mut anon = Ws {
         stream,
         seen: Vec::new(),
+        views: Default::default(),
     };
     anon.expect("hello").await;
     let r = anon.act("hotseat", json!({"game": "chess"})).await;

@@ -13,6 +13,7 @@ pub type UserId = String;
 
 /// What the players agree on before a game: the time control and the rule options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Settings {
     pub time: TimeControl,
     /// The game's rule options as JSON, the wire and log form of the game's
@@ -60,6 +61,7 @@ impl Settings {
 /// A proposal of settings. Each new proposal gets the next id; accepting names the
 /// id, so nobody accepts a proposal they have not seen.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Proposal {
     pub id: u32,
     pub by: Seat,
@@ -267,6 +269,7 @@ impl Command {
 /// What happened, for everyone at the table. Events never carry hidden information:
 /// what a single viewer may see comes from [`crate::Table::view`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     Sat {

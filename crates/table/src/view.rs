@@ -10,6 +10,7 @@ use crate::types::{Proposal, Settings, UserId};
 
 /// A seat as everyone sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SeatView {
     pub user: Option<UserId>,
     pub connected: bool,
@@ -24,6 +25,7 @@ pub struct SeatView {
 
 /// An action in the move list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MoveView {
     pub seat: Seat,
     pub action: String,
@@ -34,6 +36,7 @@ pub struct MoveView {
 
 /// The current (or last) game as a viewer sees it.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GameView<V> {
     pub number: u32,
     pub settings: Settings,
@@ -57,6 +60,7 @@ pub struct GameView<V> {
 
 /// A table as one viewer sees it.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TableView<V> {
     /// The table's version (log length) this view reflects.
     pub version: u64,

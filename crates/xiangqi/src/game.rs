@@ -22,6 +22,7 @@ pub struct Xiangqi {
 
 /// The last move, as a view shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LastMove {
     pub iccs: String,
     pub chinese: String,
@@ -32,6 +33,7 @@ pub struct LastMove {
 
 /// What every viewer sees (xiangqi hides nothing).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct XiangqiView {
     pub fen: String,
     /// `red` or `black`.
@@ -43,6 +45,8 @@ pub struct XiangqiView {
     pub legal_moves: Vec<String>,
     /// The moves so far, ICCS.
     pub moves: Vec<String>,
+    /// The moves so far in WXF (`C2=5`), for clients that show that notation.
+    pub wxf_moves: Vec<String>,
     pub ending: Option<Ending>,
 }
 
@@ -181,21 +185,24 @@ impl Game for Xiangqi {
 
     fn view(&self, _viewer: Viewer) -> XiangqiView {
         let pos = self.game.position();
-        let last_move = self.game.moves().last().map(|&m| {
-            // The last move is spelt in the position before it.
-            let mut before = self.game.start().clone();
-            let n = self.game.moves().len();
-            for &x in &self.game.moves()[..n - 1] {
-                before.play_unchecked(x);
+        // Each move is spelt in the position before it.
+        let mut before = self.game.start().clone();
+        let mut wxf_moves = Vec::with_capacity(self.game.moves().len());
+        let mut last_move = None;
+        for (i, &m) in self.game.moves().iter().enumerate() {
+            let wxf = notation::format_wxf(&before, m);
+            if i + 1 == self.game.moves().len() {
+                last_move = Some(LastMove {
+                    iccs: m.to_string(),
+                    chinese: notation::format_chinese(&before, m),
+                    wxf: wxf.clone(),
+                    from: m.from().to_string(),
+                    to: m.to().to_string(),
+                });
             }
-            LastMove {
-                iccs: m.to_string(),
-                chinese: notation::format_chinese(&before, m),
-                wxf: notation::format_wxf(&before, m),
-                from: m.from().to_string(),
-                to: m.to().to_string(),
-            }
-        });
+            wxf_moves.push(wxf);
+            before.play_unchecked(m);
+        }
         XiangqiView {
             fen: pos.fen(),
             turn: pos.turn(),
@@ -207,6 +214,7 @@ impl Game for Xiangqi {
                 pos.legal_moves().iter().map(Move::to_string).collect()
             },
             moves: self.game.moves().iter().map(Move::to_string).collect(),
+            wxf_moves,
             ending: self.game.ending(),
         }
     }

@@ -32,6 +32,7 @@ impl Default for Options {
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Ending {
     /// The winner, or `None` for a draw.
     pub winner: Option<Color>,

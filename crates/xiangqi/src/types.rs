@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// A side. Red moves first and sits at ranks 0–4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "XiangqiColor"))]
 #[serde(rename_all = "snake_case")]
 pub enum Color {
     Red = 0,

@@ -93,6 +93,8 @@ export function chessBoard(): BoardWidget {
 
   return {
     el,
+    start: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+    premoves: true,
     set,
     onMove: (f) => (cb = f),
     playPremove: () => cg.playPremove(),

@@ -1,8 +1,21 @@
-import type { GameKind } from '../games';
+// The piece boards by game: the client's one list of which board a game's
+// table (pages/table.ts), analysis and hot-seat pages show.
 import { chessBoard } from './chessBoard';
 import { xiangqiBoard } from './xiangqiBoard';
 import type { BoardWidget } from './types';
 
-export function makeBoard(kind: GameKind): BoardWidget {
-  return kind === 'chess' ? chessBoard() : xiangqiBoard();
+const BOARDS: Record<string, () => BoardWidget> = {
+  chess: chessBoard,
+  xiangqi: xiangqiBoard,
+};
+
+/** Whether `game` is played on a piece board. */
+export function hasPieceBoard(game: string): boolean {
+  return game in BOARDS;
+}
+
+export function makeBoard(game: string): BoardWidget {
+  const make = BOARDS[game];
+  if (!make) throw new Error(`no piece board for ${game}`);
+  return make();
 }

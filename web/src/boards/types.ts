@@ -21,6 +21,10 @@ export interface BoardState {
 
 export interface BoardWidget {
   el: HTMLElement;
+  /** The game's standard starting position (shown before a game has started). */
+  start: string;
+  /** Whether the board takes premoves. */
+  premoves: boolean;
   set(state: BoardState): void;
   onMove(cb: (move: string) => void): void;
   /** Plays a stored premove if it is legal now. */

@@ -121,6 +121,8 @@ export function xiangqiBoard(): BoardWidget {
 
   return {
     el,
+    start: 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1',
+    premoves: false,
     set,
     onMove: (f) => (cb = f),
     playPremove: () => false,

@@ -5,7 +5,7 @@
 // `bot:strong-…`, shown here as 电脑 with their strength.
 import { h } from '../dom';
 import { settings } from '../settings';
-import type { ShellContext } from '../go/shell';
+import type { ShellContext } from '../table/shell';
 
 const S = {
   add: ['添加电脑', 'Add computer'],

@@ -6,12 +6,24 @@
 import { h, mount } from '../dom';
 import { api } from '../net/api';
 import { toast } from '../ui';
-import { tableShell, type ShellContext } from '../go/shell';
+import { tableShell, type ShellContext as Shell } from '../table/shell';
+import type { DoudizhuView } from '../net/generated/protocol';
 import { tx } from '../go/text';
-import type { J } from '../go/live';
 import { cardBack, cardEl, playEls, ranksOf, sortHand } from './cards';
 import { botControls, botName, isBot } from './bots';
 import './ddz.css';
+
+/** This folder's game, as the server's registry names it. */
+const GAME = 'doudizhu';
+
+type ShellContext = Shell<DoudizhuView>;
+/** The hand's view, or nothing of it before a hand has been dealt. */
+type B = Partial<DoudizhuView>;
+
+/** What `GET /api/game/{id}` lists of a table's games (docs/protocol.md, GameSummary). */
+interface TableGames {
+  games: Array<{ status: string; result: { points?: number[] } | null; players: Array<{ seat: number; name: string }> }>;
+}
 
 interface Totals {
   hands: number;
@@ -29,7 +41,7 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
   let totals: Totals = { hands: 0, byName: new Map() };
   let totalsFor = '';
 
-  function board(c: ShellContext): J {
+  function board(c: ShellContext): B {
     return c.state.game?.board ?? {};
   }
 
@@ -45,19 +57,19 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
     return user ?? tx('seatN', { n: seat + 1 });
   }
 
-  function roleOf(b: J, seat: number): string {
+  function roleOf(b: B, seat: number): string {
     if (typeof b.landlord !== 'number') return '';
     return b.landlord === seat ? tx('landlord') : tx('farmer');
   }
 
   /** What each seat did last: its bid while bidding, its last turn in play. */
-  function lastActs(b: J): Map<number, string | null> {
+  function lastActs(b: B): Map<number, string | null> {
     const out = new Map<number, string | null>();
     if (b.phase === 'bidding' || typeof b.landlord !== 'number') {
       for (const x of b.bids ?? []) out.set(x.seat, x.bid ? `bid:${x.bid}` : 'bid:0');
       return out;
     }
-    const plays: J[] = b.plays ?? [];
+    const plays = b.plays ?? [];
     // The last round: each seat's turn since the seat to act last acted.
     const recent = plays.slice(-2);
     if (b.phase === 'over') recent.splice(0, recent.length, ...plays.slice(-3));
@@ -208,14 +220,14 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
   }
 
   function renderLog(c: ShellContext) {
-    const moves: J[] = c.state.game?.moves ?? [];
+    const moves = c.state.game?.moves ?? [];
     if (!moves.length) {
       mount(playsPanel, h('div.moves-empty', null, tx('noPlays')));
       return;
     }
     mount(
       playsPanel,
-      moves.map((m: J, i: number) =>
+      moves.map((m, i) =>
         h(
           'div.ddz-log-row',
           { 'data-ply': i + 1 },
@@ -232,15 +244,15 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
     if (key === totalsFor) return;
     totalsFor = key;
     try {
-      const r = await api<J>('GET', `/api/game/${encodeURIComponent(id)}`);
-      const games: J[] = Array.isArray(r.games) ? r.games : [];
+      const r = await api<TableGames>('GET', `/api/game/${encodeURIComponent(id)}`);
+      const games = r.games;
       const byName = new Map<string, number>();
       let hands = 0;
       for (const g of games) {
-        const pts: number[] = g.result?.points ?? [];
+        const pts = g.result?.points ?? [];
         if (g.status !== 'finished' || !pts.length) continue;
         hands++;
-        for (const p of g.players ?? []) byName.set(p.name, (byName.get(p.name) ?? 0) + (pts[p.seat] ?? 0));
+        for (const p of g.players) byName.set(p.name, (byName.get(p.name) ?? 0) + (pts[p.seat] ?? 0));
       }
       totals = { hands, byName };
       if (ctx) renderScores(ctx);
@@ -285,7 +297,7 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
   }
 
   return tableShell(root, id, {
-    game: 'doudizhu',
+    game: GAME,
     seats: 3,
     main: felt,
     panels: [scorePanel, h('div.panel.moves-panel', null, h('div.panel-title', null, tx('moves')), playsPanel)],
@@ -306,14 +318,15 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
     resultBody: (c) => {
       const o = c.state.game?.outcome;
       const b = board(c);
-      if (!o?.points?.length) return null;
+      const points = o?.points;
+      if (!o || !points?.length) return null;
       const landlordWon = typeof b.landlord === 'number' && o.results?.[b.landlord] === 'win';
       return h(
         'div',
         null,
         o.reason === 'hand_emptied' ? h('div.result-sub', null, landlordWon ? tx('landlordWins') : tx('farmersWin')) : null,
         h('div.result-sub', null, `${tx('base')} ${b.bid} · ${tx('multiplier')} ×${b.multiplier}`),
-        [0, 1, 2].map((s) => h('div.result-sub', { 'data-seat': s }, `${nameOf(c, s)} ${roleOf(b, s)}: ${o.points[s] > 0 ? '+' : ''}${o.points[s]}`)),
+        [0, 1, 2].map((s) => h('div.result-sub', { 'data-seat': s }, `${nameOf(c, s)} ${roleOf(b, s)}: ${points[s] > 0 ? '+' : ''}${points[s]}`)),
       );
     },
   });

@@ -1,16 +1,22 @@
-// The lobby's "new table" dialogs for Go (board size, komi, handicap, clock) and
-// Doudizhu (clock). The table is made over HTTP; its page then sits the creator
-// down in the first seat.
+// The lobby's "new table" dialog for Go (board size, komi, handicap, clock);
+// Doudizhu's is beside its table (re-exported here for the lobby). The table is
+// made over HTTP; its page then sits the creator down in the first seat.
 import { h } from '../dom';
 import { t } from '../i18n';
 import { dialog, toast } from '../ui';
 import { api } from '../net/api';
 import { markAutoSit } from './live';
 import { presetsOf } from '../net/games';
-import { presetLabel, tcText } from './shell';
+import { presetLabel, tcText } from '../table/shell';
 import { tx } from './text';
 
-async function create(game: string, body: Record<string, unknown>) {
+/** This folder's game, as the server's registry names it. */
+const GAME = 'go';
+
+export { openCreateDoudizhu } from '../doudizhu/create';
+
+/** Makes a table of `game` over HTTP and opens it, the creator to sit first. */
+export async function create(game: string, body: Record<string, unknown>) {
   try {
     const r = await api<{ table: string }>('POST', '/api/tables', { game, ...body });
     markAutoSit(r.table, 0);
@@ -20,7 +26,7 @@ async function create(game: string, body: Record<string, unknown>) {
   }
 }
 
-function clockSelect(game: 'go' | 'doudizhu') {
+export function clockSelect(game: string) {
   return h(
     'select',
     { name: 'clock', id: 'new-clock' },
@@ -43,7 +49,7 @@ export function openCreateGo() {
     { name: 'handicap', id: 'new-handicap' },
     [0, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => h('option', { value: String(n) }, n === 0 ? '—' : String(n))),
   ) as HTMLSelectElement;
-  const clock = clockSelect('go');
+  const clock = clockSelect(GAME);
   const body = h(
     'div.go-form',
     { id: 'new-go-form' },
@@ -69,25 +75,9 @@ export function openCreateGo() {
           toast(`${tx('handicap')} ≤ 5 (9×9)`, 'error');
           return false;
         }
-        const p = presetsOf('go').find((x) => x.key === clock.value) ?? presetsOf('go')[0];
-        void create('go', { time: p?.time, options: { size, komi: k, handicap: hc } });
+        const p = presetsOf(GAME).find((x) => x.key === clock.value) ?? presetsOf(GAME)[0];
+        void create(GAME, { time: p?.time, options: { size, komi: k, handicap: hc } });
       },
     },
   ], { id: 'new-go-dialog' });
-}
-
-export function openCreateDoudizhu() {
-  const clock = clockSelect('doudizhu');
-  const body = h('div.go-form', { id: 'new-ddz-form' }, h('span', null, tx('clock')), clock);
-  dialog(tx('newDdzTable'), body, [
-    { label: t('cancel') },
-    {
-      label: tx('create'),
-      cls: 'primary',
-      onClick: () => {
-        const p = presetsOf('doudizhu').find((x) => x.key === clock.value) ?? presetsOf('doudizhu')[0];
-        void create('doudizhu', { time: p?.time });
-      },
-    },
-  ], { id: 'new-ddz-dialog' });
 }

@@ -1,48 +1,42 @@
-// A live table as raw server state: watch, then every `event` batch replaces the
-// state with the one the server computed for this viewer (hidden cards already
-// removed). The Go and Doudizhu pages read the game's own view from it directly.
-import { Socket, type SocketState } from '../net/socket';
+// The Go and Doudizhu pages' face of the one table connection (table/connection.ts):
+// every new view (hidden cards already removed by the server) with its events.
+import type { SocketState } from '../net/socket';
+import type { BoardView, TableView } from '../net/generated/protocol';
+import { connect, type TableEvent } from '../table/connection';
 
-export type J = Record<string, any>;
+/** A table command's fields (the table id is added). */
+export type Fields = Record<string, unknown>;
 
-export interface LiveHandlers {
-  onState(state: J, events: J[]): void;
+export interface LiveHandlers<V> {
+  onState(state: TableView<V>, events: TableEvent[]): void;
   onStatus(s: SocketState): void;
   onError(message: string, code: string): void;
 }
 
 export interface LiveTable {
   /** Sends a table command (the table id is added). */
-  send(t: string, d?: J): void;
+  send(t: string, d?: Fields): void;
   /** Sends a table command and resolves on its ack, rejects on refusal. */
-  request(t: string, d?: J): Promise<unknown>;
-  sendNow(t: string, d?: J): void;
+  request(t: string, d?: Fields): Promise<unknown>;
+  sendNow(t: string, d?: Fields): void;
   close(): void;
 }
 
-export function liveTable(id: string, h: LiveHandlers): LiveTable {
-  const sock = new Socket('/ws');
-  sock.onState = (s) => h.onStatus(s);
-  sock.onOpen = () => sock.send('watch', { table: id });
-  sock.onMessage = (msg) => {
-    if (msg.t === 'sync' || msg.t === 'event') {
-      const d = msg.d;
-      if (d.table !== id) return;
-      if (d.state && typeof d.state === 'object') h.onState(d.state as J, msg.t === 'event' ? (msg.d.events as J[]) : []);
-    } else if (msg.t === 'error') {
-      if (msg.d.table !== undefined && msg.d.table !== id) return;
-      h.onError(msg.d.message, msg.d.code);
-    }
-  };
+export function liveTable<V extends BoardView>(id: string, h: LiveHandlers<V>): LiveTable {
+  const conn = connect<V>(id, {
+    onView: (view, events) => h.onState(view, events),
+    onStatus: (s) => h.onStatus(s),
+    onError: (message, code) => h.onError(message, code),
+  });
   return {
-    send: (t, d = {}) => sock.send(t, { table: id, ...d }),
+    send: conn.send,
     request: (t, d = {}) =>
-      sock.request(t, { table: id, ...d }).catch((e: Error) => {
+      conn.request(t, d).catch((e: Error) => {
         h.onError(e.message, '');
         throw e;
       }),
-    sendNow: (t, d = {}) => sock.sendNow(t, { table: id, ...d }),
-    close: () => sock.close(),
+    sendNow: conn.sendNow,
+    close: conn.close,
   };
 }
 

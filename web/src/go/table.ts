@@ -4,10 +4,24 @@
 import { h, mount } from '../dom';
 import { toast } from '../ui';
 import { goBoard } from '../boards/goBoard';
-import { tableShell, type ShellContext } from './shell';
+import { tableShell, type ShellContext as Shell } from '../table/shell';
+import type { GoView, JsonValue, MarkingView } from '../net/generated/protocol';
 import { tx } from './text';
-import type { J } from './live';
 import './go.css';
+
+/** This folder's game, as the server's registry names it. */
+const GAME = 'go';
+
+type ShellContext = Shell<GoView>;
+/** The Go view, or nothing of it before a game has started. */
+type B = Partial<GoView>;
+
+/** Go's options as the server takes them (docs/protocol.md: size, komi, handicap). */
+function goOptions(o: JsonValue | undefined): { size?: number; komi?: number; handicap?: number } {
+  if (!o || typeof o !== 'object' || Array.isArray(o)) return {};
+  const num = (x: JsonValue | undefined) => (typeof x === 'number' ? x : undefined);
+  return { size: num(o.size), komi: num(o.komi), handicap: num(o.handicap) };
+}
 
 export function goTablePage(root: HTMLElement, id: string): () => void {
   const board = goBoard();
@@ -24,16 +38,17 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
     if (!c || c.me === null || !c.playing) return;
     const b = view(c);
     if (b.phase === 'marking') {
-      if (!b.board[rowOf(b, v)]?.[colOf(v)] || b.board[rowOf(b, v)][colOf(v)] === '.') return;
+      const stone = b.board?.[rowOf(b, v)]?.[colOf(v)];
+      if (!stone || stone === '.') return;
       c.live.send('move', { action: `toggle ${v}` });
     } else if (b.phase === 'play' && myColor(c) === b.to_move) c.live.send('move', { action: v });
   });
 
   const LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
   const colOf = (v: string) => LETTERS.indexOf(v[0]);
-  const rowOf = (b: J, v: string) => b.size - Number(v.slice(1));
+  const rowOf = (b: B, v: string) => (b.size ?? 19) - Number(v.slice(1));
 
-  function view(c: ShellContext): J {
+  function view(c: ShellContext): B {
     return c.state.game?.board ?? {};
   }
 
@@ -45,12 +60,12 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
     ctx = c;
     const g = c.state.game;
     const b = view(c);
-    const settingsOpts: J = (c.state.status === 'waiting' ? c.state.proposal?.settings?.options : g?.settings?.options) ?? {};
+    const settingsOpts = goOptions(c.state.status === 'waiting' ? c.state.proposal.settings.options : g?.settings.options);
     const size: number = b.size ?? settingsOpts.size ?? 19;
     const rows: string[] = b.board ?? Array.from({ length: size }, () => '.'.repeat(size));
-    const marking = b.marking as J | null | undefined;
+    const marking = b.marking;
     const mine = myColor(c);
-    const phase: string = c.playing ? b.phase : 'over';
+    const phase: string = c.playing ? b.phase ?? 'play' : 'over';
     board.set({
       size,
       rows,
@@ -62,7 +77,7 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
       ghost: c.playing && phase === 'play' && mine && b.to_move === mine ? (mine === 'black' ? 1 : -1) : 0,
       clickable: c.playing && c.me !== null && (phase === 'marking' || (phase === 'play' && b.to_move === mine)),
     });
-    const caps: J = b.captures ?? { black: 0, white: 0 };
+    const caps = b.captures ?? { black: 0, white: 0 };
     mount(
       capEl,
       h('span.cap', { id: 'captures-black' }, h('span.stone.black'), `${tx('captures')} ${caps.black ?? 0}`),
@@ -75,7 +90,7 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
     renderMoves(b);
   }
 
-  function renderMarking(c: ShellContext, b: J, marking: J | null | undefined) {
+  function renderMarking(c: ShellContext, b: B, marking: MarkingView | null | undefined) {
     if (!marking) {
       markingEl.style.display = 'none';
       return;
@@ -113,7 +128,7 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
     );
   }
 
-  function renderMoves(b: J) {
+  function renderMoves(b: B) {
     const moves: string[] = b.moves ?? [];
     if (!moves.length) {
       mount(movesEl, h('div.moves-empty', null, tx('noMoves')));
@@ -141,7 +156,12 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
   }
 
   const cleanup = tableShell(root, id, {
-    game: 'go',
+    game: GAME,
+    showScore: true,
+    optionsText: (options) => {
+      const o = goOptions(options);
+      return `${o.size ?? 19}×${o.size ?? 19} · ${tx('komi')} ${o.komi ?? 7.5}${o.handicap ? ` · ${tx('handicap')} ${o.handicap}` : ''}`;
+    },
     seats: 2,
     offers: true,
     main,
@@ -163,7 +183,7 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
     },
     resultBody: (c) => {
       const b = view(c);
-      const m = b.marking as J | null;
+      const m = b.marking;
       if (!m) return null;
       return h('div.result-sub', { id: 'result-score' }, `${b.result ?? m.score} · ${tx('black')} ${(m.black_area ?? []).length} · ${tx('white')} ${(m.white_area ?? []).length} + ${b.komi}`);
     },

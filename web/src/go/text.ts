@@ -3,8 +3,6 @@
 import { settings } from '../settings';
 
 const S = {
-  go: ['围棋', 'Go'],
-  doudizhu: ['斗地主', 'Doudizhu'],
   black: ['黑方', 'Black'],
   white: ['白方', 'White'],
   captures: ['提子', 'Captures'],

@@ -1,6 +1,5 @@
 // The client's picture of one table, whatever the wire format: the protocol
 // adapter (protocol.ts) turns the server's messages into this.
-import type { GameKind } from '../games';
 import { allGames, preset, sameTc } from './games';
 import type { TimeControl } from './generated/protocol';
 
@@ -49,7 +48,8 @@ export interface MoveView {
 
 export interface TableModel {
   id: string;
-  game: GameKind;
+  /** The game's name, as the server's registry has it. */
+  game: string;
   version: number;
   seats: SeatView[];
   spectators: number;
@@ -60,6 +60,10 @@ export interface TableModel {
   moves: MoveView[];
   turn: number | null;
   legal: string[] | null;
+  /** The last move in the game's canonical notation (UCI, ICCS). */
+  lastMove: string | null;
+  /** Xiangqi: every move in WXF, as the server spells them. */
+  wxf: string[] | null;
   check: boolean;
   clock: ClockView | null;
   timeControl: TimeControl | null;
@@ -72,7 +76,7 @@ export interface TableModel {
   gameId: string | null;
 }
 
-export function emptyModel(id: string, game: GameKind): TableModel {
+export function emptyModel(id: string, game: string): TableModel {
   return {
     id,
     game,
@@ -87,6 +91,8 @@ export function emptyModel(id: string, game: GameKind): TableModel {
     moves: [],
     turn: null,
     legal: null,
+    lastMove: null,
+    wxf: null,
     check: false,
     clock: null,
     timeControl: null,

@@ -1,181 +1,85 @@
 // The adapter between the server's WebSocket protocol (docs/protocol.md) and the
 // client's TableModel. Everything wire-specific lives here.
 import { Socket } from './socket';
-import type { Envelope, RatingChange, TableSummary as WireSummary } from './generated/protocol';
+import { connect, type TableEvent } from '../table/connection';
+import type { BoardView, ChessView, ClockView as WireClock, Outcome, RatingChange, TableSummary as WireSummary, TableView, XiangqiView } from './generated/protocol';
 import { api } from './api';
 import { quickPairing } from './games';
 import { emptyModel, type ClockView, type Player, type TableActions, type TableModel, type TimeControl } from './model';
-import type { GameKind } from '../games';
 import { session } from '../session';
 
 type J = Record<string, unknown>;
 const obj = (x: unknown): J => (x && typeof x === 'object' ? (x as J) : {});
-const num = (x: unknown, d = 0): number => (typeof x === 'number' ? x : d);
 const str = (x: unknown): string | null => (typeof x === 'string' ? x : typeof x === 'number' ? String(x) : null);
 
-export function clockFrom(raw: unknown): ClockView | null {
-  const c = obj(raw);
-  if (!Array.isArray(c.seats)) return null;
-  const seats = c.seats.map(obj);
-  const control = obj(c.control);
-  const showSub = control.kind === 'qq' || control.kind === 'byo_yomi' || control.kind === 'canadian' || control.kind === 'correspondence';
+export function clockFrom(c: WireClock): ClockView {
+  const k = c.control.kind;
+  const showSub = k === 'qq' || k === 'byo_yomi' || k === 'canadian' || k === 'correspondence';
   return {
-    ms: seats.map((s) => num(s.main)),
-    sub: seats.map((s) => (showSub && typeof s.move_left === 'number' ? s.move_left : null)),
-    overtime: seats.map((s) => !!s.overtime),
-    running: c.paused ? null : typeof c.running === 'number' ? c.running : null,
+    ms: c.seats.map((s) => s.main),
+    sub: c.seats.map((s) => (showSub ? s.move_left : null)),
+    overtime: c.seats.map((s) => s.overtime),
+    running: c.paused ? null : c.running,
     receivedAt: performance.now(),
   };
 }
 
-function playerFrom(raw: unknown, ratings: J, game: GameKind): Player | null {
-  if (raw === null || raw === undefined) return null;
-  if (typeof raw === 'string') {
-    const r = obj(ratings[raw]);
-    return { name: raw, rating: typeof r.rating === 'number' ? r.rating : undefined, provisional: !!r.provisional };
-  }
-  const p = obj(raw);
-  const name = str(p.name ?? p.username ?? p.user);
-  if (!name) return null;
-  let rating: number | undefined;
-  let provisional = false;
-  const rs = p.rating ?? p.ratings;
-  if (typeof rs === 'number') rating = rs;
-  else if (rs && typeof rs === 'object') {
-    const r = obj(Array.isArray(rs) ? rs.find((x) => obj(x).pool === game) : (rs as J)[game] ?? rs);
-    if (typeof r.rating === 'number') rating = r.rating;
-    provisional = !!r.provisional;
-  }
-  if (typeof p.provisional === 'boolean') provisional = p.provisional;
-  return { name, rating, provisional };
-}
+/** The board of a chess or xiangqi view (the pages of pages/table.ts). */
+export type PieceBoard = ChessView | XiangqiView;
 
-/** Rebuilds the model from a full table view (qiyuan-table's TableView). */
-export function modelFromView(id: string, raw: unknown): TableModel {
-  const v = obj(raw);
-  const game = (str(v.game_name) ?? str(v.kind) ?? (typeof v.game === 'string' ? v.game : null) ?? 'chess') as GameKind;
-  const m = emptyModel(str(v.id) ?? str(v.table) ?? id, game);
-  m.version = num(v.version ?? v.v);
-  const ratings = obj(v.ratings);
-  const seats = Array.isArray(v.seats) ? v.seats : [];
-  m.seats = seats.map((s) => {
-    const x = obj(s);
-    const player = playerFrom(x.player ?? x.user ?? null, ratings, game);
-    return { player, ready: !!x.ready, connected: x.connected !== false };
-  });
-  while (m.seats.length < 2) m.seats.push({ player: null, ready: false, connected: false });
-  m.spectators = Array.isArray(v.spectators) ? v.spectators.length : num(v.spectators);
-  const me = session()?.name;
-  const mySeat = typeof v.you === 'number' ? v.you : m.seats.findIndex((s) => !!me && s.player?.name === me);
-  m.mySeat = mySeat >= 0 ? mySeat : null;
-  m.status = (str(v.status) ?? 'waiting') as TableModel['status'];
-  const prop = obj(v.proposal);
-  if (prop.settings) {
-    const tc = obj(obj(prop.settings).time) as unknown as TimeControl;
-    const accepted = seats.map((s, i) => (obj(s).accepted === prop.id ? i : -1)).filter((i) => i >= 0);
-    m.timeProposal = { id: num(prop.id), by: num(prop.by), tc, accepted };
-    m.timeControl = tc;
-    m.rated = !!obj(prop.settings).rated;
-  }
-  const g = obj(typeof v.game === 'object' ? v.game : null);
-  if (Object.keys(g).length) {
-    const settings = obj(g.settings);
-    if (m.status !== 'waiting' && settings.time) m.timeControl = settings.time as TimeControl;
-    if (m.status === 'playing') m.rated = !!settings.rated;
-    const board = obj(g.board ?? g.view);
-    const setup = obj(settings.setup);
-    m.startFen = str(board.start_fen) ?? str(setup.position) ?? undefined;
-    const moves = Array.isArray(g.moves) ? g.moves : Array.isArray(g.actions) ? g.actions : [];
-    m.moves = moves.map((a) => ({ uci: (str(obj(a).action) ?? '').toLowerCase().replace('-', ''), display: str(obj(a).display) ?? '' }));
-    m.clock = clockFrom(g.clock);
-    if (typeof g.draw_offer === 'number') m.offers.draw = g.draw_offer;
-    if (typeof g.takeback_request === 'number') m.offers.takeback = g.takeback_request;
-    const gid = g.id ?? v.game_id;
-    m.gameId = typeof gid === 'string' || typeof gid === 'number' ? String(gid) : null;
-    if (g.outcome) m.result = resultFrom(g.outcome, v);
-    if (typeof board.fen === 'string') m.fen = board.fen;
-    if (Array.isArray(board.legal_moves)) m.legal = board.legal_moves.map((x) => String(x).toLowerCase().replace('-', ''));
-    if (typeof board.check === 'boolean') m.check = board.check;
-    const turn = g.turn;
-    m.turn = typeof obj(turn).seat === 'number' ? num(obj(turn).seat) : typeof board.to_move === 'number' ? board.to_move : turn === 'over' ? null : m.moves.length % 2;
-  }
-  seats.forEach((s, i) => {
-    const x = obj(s);
-    if (typeof x.swap_with === 'number') m.offers.swap = i;
+const isChess = (b: BoardView): b is ChessView => 'san_moves' in b;
+const isXiangqi = (b: BoardView): b is XiangqiView => 'wxf_moves' in b;
+
+/** Rebuilds the model from a table view (qiyuan-table's TableView). */
+export function modelFromView(id: string, v: TableView<BoardView>): TableModel {
+  const m = emptyModel(id, v.game_name);
+  m.version = v.version;
+  m.seats = v.seats.map((x) => ({ player: x.user === null ? null : { name: x.user }, ready: x.ready, connected: x.connected }));
+  m.spectators = v.spectators.length;
+  m.mySeat = v.you;
+  m.status = v.status;
+  const prop = v.proposal;
+  const tc = prop.settings.time;
+  m.timeProposal = { id: prop.id, by: prop.by, tc, accepted: v.seats.flatMap((s, i) => (s.accepted === prop.id ? [i] : [])) };
+  m.timeControl = tc;
+  m.rated = prop.settings.rated;
+  v.seats.forEach((x, i) => {
+    if (x.swap_with !== null) m.offers.swap = i;
     if (x.rematch) m.offers.rematch = i;
   });
+  const g = v.game;
+  if (!g) return m;
+  if (m.status !== 'waiting') m.timeControl = g.settings.time;
+  if (m.status === 'playing') m.rated = g.settings.rated;
+  m.moves = g.moves.map((a) => ({ uci: a.action.toLowerCase().replace('-', ''), display: a.display }));
+  m.clock = clockFrom(g.clock);
+  if (g.draw_offer !== null) m.offers.draw = g.draw_offer;
+  if (g.takeback_request !== null) m.offers.takeback = g.takeback_request;
+  if (g.outcome) m.result = resultFrom(g.outcome);
+  m.turn = typeof g.turn === 'object' && 'seat' in g.turn ? g.turn.seat : null;
+  const board = g.board;
+  const setup = g.settings.setup;
+  const loaded = typeof setup === 'object' && 'position' in setup ? setup.position : undefined;
+  if (isChess(board)) {
+    m.startFen = board.start_fen ?? loaded;
+    m.fen = board.fen;
+    m.legal = board.legal_moves;
+    m.check = board.check;
+    m.lastMove = board.last_move ? board.last_move.uci : null;
+  } else if (isXiangqi(board)) {
+    m.startFen = loaded;
+    m.fen = board.fen;
+    m.legal = board.legal_moves;
+    m.check = board.check;
+    m.wxf = board.wxf_moves;
+    m.lastMove = board.last_move ? board.last_move.iccs : null;
+  }
   return m;
 }
 
-function resultFrom(raw: unknown, extra: J = {}): TableModel['result'] {
-  const o = obj(raw);
-  const deltas = Array.isArray(extra.rating_changes) ? extra.rating_changes : Array.isArray(o.rating_changes) ? o.rating_changes : [];
-  return {
-    results: Array.isArray(o.results) ? o.results.map(String) : [],
-    reason: str(o.reason) ?? '',
-    score: str(o.score) ?? '',
-    ratingDelta: deltas.map((d) => (typeof d === 'number' ? d : typeof obj(d).delta === 'number' ? num(obj(d).delta) : null)),
-    ratingAfter: deltas.map((d) => (typeof obj(d).after === 'number' ? num(obj(d).after) : typeof obj(d).rating === 'number' ? num(obj(d).rating) : null)),
-  };
-}
-
-/** Applies one table event (qiyuan-table's Event) to the model. */
-export function applyEvent(m: TableModel, ev: J): boolean {
-  const seat = typeof ev.seat === 'number' ? ev.seat : -1;
-  switch (ev.type) {
-    case 'acted': {
-      m.moves.push({ uci: str(ev.action) ?? '', display: str(ev.display) ?? '' });
-      m.clock = clockFrom(ev.clock) ?? m.clock;
-      m.turn = seat === 0 ? 1 : 0;
-      m.offers.takeback = undefined;
-      if (m.offers.draw !== undefined && m.offers.draw !== seat) m.offers.draw = undefined;
-      m.legal = null; // recomputed from the position
-      m.fen = undefined;
-      m.check = !!ev.check;
-      return true;
-    }
-    case 'took_back': {
-      m.moves.splice(Math.max(0, m.moves.length - num(ev.plies)));
-      m.clock = clockFrom(ev.clock) ?? m.clock;
-      m.turn = m.moves.length % 2;
-      m.offers.takeback = undefined;
-      m.legal = null;
-      m.fen = undefined;
-      return true;
-    }
-    case 'draw_offered':
-      m.offers.draw = seat;
-      return true;
-    case 'draw_declined':
-      m.offers.draw = undefined;
-      return true;
-    case 'takeback_requested':
-      m.offers.takeback = seat;
-      return true;
-    case 'takeback_declined':
-      m.offers.takeback = undefined;
-      return true;
-    case 'ended':
-      m.status = 'over';
-      m.result = resultFrom(ev.outcome, ev);
-      if (m.clock) m.clock.running = null;
-      m.offers = {};
-      return true;
-    case 'ready':
-      if (m.seats[seat]) m.seats[seat].ready = !!ev.ready;
-      return true;
-    case 'disconnected':
-      if (m.seats[seat]) m.seats[seat].connected = false;
-      return true;
-    case 'reconnected':
-      if (m.seats[seat]) m.seats[seat].connected = true;
-      return true;
-    case 'resumed':
-      m.clock = clockFrom(ev.clock) ?? m.clock;
-      return true;
-  }
-  // Seating, proposals, starts and the rest change much; ask for a fresh view.
-  return false;
+function resultFrom(o: Outcome): TableModel['result'] {
+  // The rating changes come with the batch that ended the game (see connectTable).
+  return { results: o.results, reason: o.reason, score: o.score, ratingDelta: o.results.map(() => null), ratingAfter: o.results.map(() => null) };
 }
 
 export interface TableHandlers {
@@ -183,12 +87,17 @@ export interface TableHandlers {
   onStatus(s: 'connecting' | 'open' | 'closed'): void;
   onError(message: string): void;
   /** The events of one batch, for sounds. */
-  onEvents?(events: J[]): void;
+  onEvents?(events: TableEvent[]): void;
 }
 
-// Players' ratings are not part of a table view: ask each profile once.
-const ratingCache = new Map<string, Promise<J | null>>();
-function ratingsOf(name: string): Promise<J | null> {
+// Players' ratings are not part of a table view: ask each profile once
+// (`GET /api/user/{name}`, docs/protocol.md).
+interface Profile {
+  ratings: Array<{ pool: string; rating: number; provisional: boolean }>;
+}
+type Rating = { rating: number; provisional: boolean };
+const ratingCache = new Map<string, Promise<Profile | null>>();
+function ratingsOf(name: string): Promise<Profile | null> {
   let p = ratingCache.get(name);
   // Computer players (`bot:…`) and hot-seat stand-ins (`hotseat:…`) have no
   // profile: a colon is never in an account's name.
@@ -197,9 +106,7 @@ function ratingsOf(name: string): Promise<J | null> {
     ratingCache.set(name, p);
   }
   if (!p) {
-    p = api('GET', `/api/user/${encodeURIComponent(name)}`)
-      .then((r) => obj(r))
-      .catch(() => null);
+    p = api<Profile>('GET', `/api/user/${encodeURIComponent(name)}`).catch(() => null);
     ratingCache.set(name, p);
   }
   return p;
@@ -208,24 +115,22 @@ export function forgetRatings(): void {
   ratingCache.clear();
 }
 
-function ratingFor(profile: J | null, game: string): { rating: number; provisional: boolean } | null {
-  const list = Array.isArray(profile?.ratings) ? (profile!.ratings as J[]) : [];
-  const r = list.find((x) => x.pool === game) ?? list.find((x) => typeof x.pool === 'string' && x.pool.startsWith(game + ':'));
-  return r && typeof r.rating === 'number' ? { rating: r.rating, provisional: !!r.provisional } : null;
+function ratingFor(profile: Profile | null, game: string): Rating | null {
+  const list = profile?.ratings ?? [];
+  const r = list.find((x) => x.pool === game) ?? list.find((x) => x.pool.startsWith(game + ':'));
+  return r ? { rating: r.rating, provisional: r.provisional } : null;
 }
 
 export function connectTable(id: string, handlers: TableHandlers): TableActions {
-  const sock = new Socket('/ws');
   let model: TableModel | null = null;
   let ratings: RatingChange[] | null = null;
-  const known: J = {};
-  const send = (t: string, d: J = {}) => sock.send(t, { table: id, ...d });
+  const known = new Map<string, Rating | null>();
 
-  function publish(state: unknown) {
+  function publish(state: TableView<BoardView>) {
     const m = modelFromView(id, state);
     // Game ids: the table's first game is stored under the table's id.
-    const g = obj(obj(state).game);
-    if (typeof g.number === 'number') m.gameId = g.number <= 1 ? id : `${id}-${g.number}`;
+    const n = state.game?.number;
+    if (n !== undefined) m.gameId = n <= 1 ? id : `${id}-${n}`;
     if (m.result && ratings) {
       for (const r of ratings) {
         m.result.ratingDelta[r.seat] = r.diff;
@@ -235,64 +140,43 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
     for (const s of m.seats) {
       const p = s.player;
       if (!p) continue;
-      const r = known[p.name] as { rating: number; provisional: boolean } | null | undefined;
+      const r = known.get(p.name);
       if (r) {
         p.rating = r.rating;
         p.provisional = r.provisional;
-      } else if (!(p.name in known) && !/^guest-/i.test(p.name)) {
-        known[p.name] = null;
+      } else if (!known.has(p.name) && !/^guest-/i.test(p.name)) {
+        known.set(p.name, null);
         void ratingsOf(p.name).then((profile) => {
-          known[p.name] = ratingFor(profile, m.game) ?? (profile ? { rating: 1500, provisional: true } : null);
-          if (known[p.name] && model) publish(lastState);
+          const found = ratingFor(profile, m.game) ?? (profile ? { rating: 1500, provisional: true } : null);
+          known.set(p.name, found);
+          if (found && lastState) publish(lastState);
         });
       }
     }
     model = m;
     handlers.onModel(m);
   }
-  let lastState: unknown = null;
+  let lastState: TableView<BoardView> | null = null;
 
-  sock.onState = (s) => handlers.onStatus(s);
-  // The last table version seen: a reconnect asks for what came after it, and an
-  // event that does not follow on from it means something was missed.
-  let lastV: number | null = null;
-  sock.onOpen = () => sock.send('watch', lastV === null ? { table: id } : { table: id, since: lastV });
-  sock.onMessage = (msg: Envelope) => {
-    switch (msg.t) {
-      case 'sync': {
-        const d = msg.d;
-        if (d.table !== id) return;
-        lastV = d.v;
-        lastState = d.state;
-        publish(d.state);
-        return;
-      }
-      case 'event': {
-        const d = msg.d;
-        if (d.table !== id) return;
-        if (d.ratings) {
-          ratings = d.ratings;
-          // A finished rated game changes ratings: ask again next time.
-          for (const r of ratings) {
-            ratingCache.delete(r.user);
-            delete known[r.user];
-          }
+  const conn = connect(id, {
+    onStatus: (s) => handlers.onStatus(s),
+    onError: (message) => handlers.onError(message),
+    onView: (view, events, batch) => {
+      if (batch?.ratings) {
+        ratings = batch.ratings;
+        // A finished rated game changes ratings: ask again next time.
+        for (const r of ratings) {
+          ratingCache.delete(r.user);
+          known.delete(r.user);
         }
-        if (lastV !== null && d.from !== lastV) send('watch', { since: lastV });
-        lastV = d.v;
-        const events: J[] = d.events;
-        if (events.some((e) => e.type === 'started')) ratings = null;
-        handlers.onEvents?.(events);
-        lastState = d.state;
-        publish(d.state);
-        return;
       }
-      case 'error':
-        if (msg.d.table !== undefined && msg.d.table !== id) return;
-        handlers.onError(msg.d.message);
-        return;
-    }
-  };
+      if (events.some((e) => e.type === 'started')) ratings = null;
+      if (events.length) handlers.onEvents?.(events);
+      lastState = view;
+      publish(view);
+    },
+  });
+  const send = (t: string, d: Record<string, unknown> = {}) => conn.send(t, d);
   const proposalId = () => model?.timeProposal?.id;
   const other = () => (model?.mySeat === 0 ? 1 : 0);
   return {
@@ -311,8 +195,8 @@ export function connectTable(id: string, handlers: TableHandlers): TableActions 
     resign: () => send('resign'),
     load: (fen) => send('propose', { settings: { time: model?.timeControl ?? { kind: 'none' }, setup: { position: fen }, rated: false, takebacks: true } }),
     rematch: () => send('rematch'),
-    leave: () => sock.sendNow('leave', { table: id }),
-    close: () => sock.close(),
+    leave: () => conn.sendNow('leave'),
+    close: () => conn.close(),
   };
 }
 

@@ -1,11 +1,13 @@
-// The table (游戏桌): board, seats, clocks, the 联众 buttons (开始 交换 和棋 读入 时间
-// 悔棋 认输 保存 研究), move list, spectators, and the end-of-game dialog.
+// The table (游戏桌) of a game on a piece board: board, seats, clocks, the 联众
+// buttons (开始 交换 和棋 读入 时间 悔棋 认输 保存 研究), move list, spectators, and
+// the end-of-game dialog. Everything it shows comes from the server's view: the
+// position, the legal moves, each move as written (SAN, Chinese, WXF); it has
+// no rules of its own.
 import { h, mount, clear } from '../dom';
 import { t, reasonText, paren } from '../i18n';
 import { settings, onSettings } from '../settings';
 import { makeBoard } from '../boards/make';
 import type { BoardWidget, Side } from '../boards/types';
-import { newGame, replay, readRecord, START, type GameKind } from '../games';
 import { play as sound } from '../sound';
 import { avatar, dialog, formatClock, renderMoves, toast } from '../ui';
 import { preset, recordExtension } from '../net/games';
@@ -13,12 +15,15 @@ import { describeTc, initialMs, presetOf, type TableActions, type TableModel, ty
 import { connectTable } from '../net/protocol';
 import { session } from '../session';
 import { analysisBoard } from './analysis';
-import { otherTable } from '../go/route';
+import { gameInfo } from '../net/games';
+import type { TableEvent } from '../table/connection';
+import type { Key } from '../i18n';
 
 export function tablePage(root: HTMLElement, id: string) {
   let model: TableModel | null = null;
   let board: BoardWidget | null = null;
-  let boardKind: GameKind | null = null;
+  let boardKind: string | null = null;
+  let lastActed: TableEvent | null = null;
   let actions: TableActions | null = null;
   let shownResultFor: string | null = null;
   let lastPly = -1;
@@ -58,14 +63,13 @@ export function tablePage(root: HTMLElement, id: string) {
     ),
   );
 
-  let handedOff: (() => void) | null = null;
   const conn = connectTable(id, {
     onModel: (m) => {
-      if (handedOff) return;
-      // Go and Doudizhu tables have pages of their own.
-      if ((handedOff = otherTable(m.game, root, id))) return void conn.close();
       model = m;
       render();
+    },
+    onEvents: (events) => {
+      lastActed = events.filter((e) => e.type === 'acted').pop() ?? lastActed;
     },
     onStatus: (state) => {
       banner.style.display = state === 'open' ? 'none' : '';
@@ -82,7 +86,7 @@ export function tablePage(root: HTMLElement, id: string) {
     return model?.mySeat ?? null;
   }
 
-  function ensureBoard(kind: GameKind) {
+  function ensureBoard(kind: string) {
     if (board && boardKind === kind) return board;
     board?.destroy();
     board = makeBoard(kind);
@@ -93,12 +97,15 @@ export function tablePage(root: HTMLElement, id: string) {
       actions?.move(uci);
     });
     mount(boardCol, board.el);
-    root.querySelector('#table-page')?.classList.toggle('xiangqi-page', kind === 'xiangqi');
+    // `chess-page`, `xiangqi-page`: the page's layout follows its board.
+    root.querySelector('#table-page')?.classList.add(`${kind}-page`);
     return board;
   }
 
-  function sideName(kind: GameKind, seat: number) {
-    return seat === 0 ? (kind === 'chess' ? t('white') : t('red')) : t('black');
+  /** The side at `seat` in the game's own words (白 / 红 / 黑). */
+  function sideName(kind: string, seat: number) {
+    const name = gameInfo(kind)?.seat_names[seat];
+    return name ? t(name as Key) : '';
   }
 
   function clockEl(seat: number) {
@@ -142,7 +149,7 @@ export function tablePage(root: HTMLElement, id: string) {
     if (!m) return;
     if (initialProposal === undefined) initialProposal = m.timeProposal?.id ?? null;
     const kind = m.game;
-    titleEl.textContent = `${t(kind)} · ${t('table')} ${m.id}`;
+    titleEl.textContent = `${t(kind as Key)} · ${t('table')} ${m.id}`;
     specEl.textContent = `${t('spectators')} ${m.spectators}`;
     tcEl.textContent = `${t('timePreset')}: ${describeTc(m.timeControl)} · ${m.rated ? t('rated') : t('casual')}`;
     const bottom = m.mySeat === 1 ? 1 : 0;
@@ -158,47 +165,34 @@ export function tablePage(root: HTMLElement, id: string) {
     maybeShowTimeProposal();
   }
 
-  function positionState() {
-    const m = model!;
-    const kind = m.game;
-    const moves = m.moves.map((x) => x.uci);
-    const r = replay(kind, m.startFen, moves, settings().xqNotation);
-    const game = r.game && r.played.length === moves.length ? r.game : null;
-    return { game, played: r.played };
-  }
-
   function renderBoard(orientation: Side) {
     const m = model!;
     const b = ensureBoard(m.game);
-    const { game } = positionState();
-    const fen = m.fen ?? game?.fen() ?? m.startFen ?? START[m.game];
-    const turn: Side = (m.turn ?? game?.turn() ?? 0) === 1 ? 1 : 0;
-    let dests = new Map<string, string[]>();
-    if (m.legal) {
-      for (const u of m.legal) {
-        const o = u.slice(0, 2);
-        const list = dests.get(o) ?? [];
-        if (!list.includes(u.slice(2, 4))) list.push(u.slice(2, 4));
-        dests.set(o, list);
-      }
-    } else if (game) dests = game.dests();
+    const fen = m.fen ?? m.startFen ?? b.start;
+    const turn: Side = m.turn === 1 || (m.turn === null && fen.split(' ')[1] === 'b') ? 1 : 0;
+    // Legal destinations by origin square, as the server lists the legal moves.
+    const dests = new Map<string, string[]>();
+    for (const u of m.legal ?? []) {
+      const o = u.slice(0, 2);
+      const list = dests.get(o) ?? [];
+      if (!list.includes(u.slice(2, 4))) list.push(u.slice(2, 4));
+      dests.set(o, list);
+    }
     const myTurn = m.status === 'playing' && me() !== null && m.turn === me();
-    const last = m.moves[m.moves.length - 1];
+    const last = m.lastMove ?? m.moves[m.moves.length - 1]?.uci;
     b.set({
       fen,
       orientation,
       turn,
       movable: m.status === 'playing' && me() !== null ? (me() as Side) : null,
       dests: myTurn ? dests : new Map(),
-      lastMove: last ? [last.uci.slice(0, 2), last.uci.slice(2, 4)] : undefined,
-      check: game ? game.check() : m.check,
-      premove: m.game === 'chess' && m.status === 'playing' && !myTurn,
+      lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : undefined,
+      check: m.check,
+      premove: b.premoves && m.status === 'playing' && !myTurn,
     });
     if (m.moves.length !== lastPly) {
-      if (lastPly >= 0 && m.moves.length > lastPly) {
-        const { played } = positionState();
-        const p = played[played.length - 1];
-        if (p) sound(p.check ? 'check' : p.capture ? 'capture' : 'move');
+      if (lastPly >= 0 && m.moves.length > lastPly && lastActed?.type === 'acted') {
+        sound(lastActed.check ? 'check' : lastActed.capture ? 'capture' : 'move');
       }
       lastPly = m.moves.length;
       if (myTurn) setTimeout(() => board?.playPremove(), 30);
@@ -207,16 +201,18 @@ export function tablePage(root: HTMLElement, id: string) {
 
   function renderMoveList() {
     const m = model!;
-    const { played } = positionState();
-    let displays: string[];
-    if (m.game === 'chess') displays = m.moves.map((x, i) => x.display || played[i]?.display || x.uci);
-    else {
-      const want = settings().xqNotation;
-      displays = m.moves.map((x, i) => (want === 'chinese' && x.display) || played[i]?.display || x.display || x.uci);
-    }
-    const black = (m.startFen ?? START[m.game]).split(' ')[1] === 'b';
+    // Each move as the server wrote it (SAN, Chinese); xiangqi's WXF from the
+    // board's list, ICCS from the move itself.
+    const want = settings().xqNotation;
+    const wxf = m.wxf;
+    const displays = m.moves.map((x, i) => {
+      if (wxf && want === 'wxf') return wxf[i] ?? x.display;
+      if (wxf && want === 'iccs') return `${x.uci.slice(0, 2)}-${x.uci.slice(2, 4)}`.toUpperCase();
+      return x.display || x.uci;
+    });
+    const black = (m.startFen ?? '').split(' ')[1] === 'b';
     renderMoves(movesEl, displays, black ? 1 : 0);
-    if (m.game === 'xiangqi') {
+    if (wxf) {
       mount(
         notationEl,
         (['chinese', 'wxf', 'iccs'] as const).map((n) =>
@@ -292,7 +288,7 @@ export function tablePage(root: HTMLElement, id: string) {
     } else if (m.status === 'playing') {
       const mine = m.turn === me();
       statusEl.textContent = mine ? t('yourTurn') : `${sideName(m.game, m.turn ?? 0)}${t('toMove')}`;
-      if (positionState().game?.check()) statusEl.textContent += ' · ' + t('check');
+      if (m.check) statusEl.textContent += ' · ' + t('check');
     } else if (m.timeProposal && m.mySeat !== null && m.timeProposal.by === m.mySeat) statusEl.textContent = t('waitingAccept');
     else statusEl.textContent = t('waiting');
   }
@@ -304,7 +300,7 @@ export function tablePage(root: HTMLElement, id: string) {
     if (r.results.every((x) => x === 'void')) who = reasonText('aborted');
     else if (winner < 0) who = t('drawResult');
     else if (me() !== null) who = winner === me() ? t('youWin') : t('youLose');
-    else who = winner === 0 ? (m.game === 'chess' ? t('whiteWins') : t('redWins')) : t('blackWins');
+    else who = t(`${gameInfo(m.game)?.seat_names[winner] ?? ''}Wins` as Key);
     return `${who}${paren(reasonText(r.reason))}${r.score && r.score !== '*' ? ' ' + r.score : ''}`;
   }
 
@@ -425,7 +421,6 @@ export function tablePage(root: HTMLElement, id: string) {
   }
 
   function openLoad() {
-    const m = model!;
     const ta = h('textarea.record-input', { rows: 6, placeholder: t('loadHint'), id: 'load-input' }) as HTMLTextAreaElement;
     dialog(t('loadTitle'), ta, [
       { label: t('cancel') },
@@ -433,13 +428,14 @@ export function tablePage(root: HTMLElement, id: string) {
         label: t('ok'),
         cls: 'primary',
         onClick: () => {
-          const r = readRecord(m.game, ta.value);
-          if (!r) {
+          // A position or a whole record, as the server reads them: it refuses
+          // what it cannot read (bad_settings).
+          const text = ta.value.trim();
+          if (!text) {
             toast(t('invalidRecord'), 'error');
             return false;
           }
-          const end = replay(m.game, r.fen, r.moves);
-          actions?.load(end.game?.fen() ?? r.fen);
+          actions?.load(text);
         },
       },
     ], { id: 'load-dialog' });
@@ -453,11 +449,10 @@ export function tablePage(root: HTMLElement, id: string) {
     }
     // The analysis board starts from the game's start with its moves, so that one
     // can step back through them and branch off anywhere.
-    const { game } = positionState();
-    const start = game ? m.startFen ?? START[m.game] : m.fen ?? START[m.game];
-    closeAnalysis = analysisBoard(analysisEl, m.game, start, me() === 1 ? 1 : 0, () => {
+    const start = m.startFen ?? board?.start ?? m.fen ?? '';
+    closeAnalysis = analysisBoard(analysisEl, m.game as Parameters<typeof analysisBoard>[1], start, me() === 1 ? 1 : 0, () => {
       closeAnalysis = null;
-    }, game ? m.moves.map((x) => x.uci) : []);
+    }, m.moves.map((x) => x.uci));
   }
 
   // Clocks tick on animation frames from the last authoritative reading.
@@ -513,11 +508,9 @@ export function tablePage(root: HTMLElement, id: string) {
 
   onSettings(() => model && render());
   void session;
-  void newGame;
   dialogs = { result: null, time: null };
 
   return () => {
-    handedOff?.();
     cancelAnimationFrame(raf);
     conn.close();
     board?.destroy();

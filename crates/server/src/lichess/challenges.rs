@@ -298,11 +298,14 @@ async fn track(app: &Arc<App>, handle: &TableHandle, source: &'static str, tell:
             return;
         }
         let mut last = None;
+        let mut follower = crate::protocol::patch::Follower::default();
         while let Some(text) = rx.recv().await {
             let Ok(msg) = serde_json::from_str::<Value>(text.as_str()) else {
                 continue;
             };
-            let state = &msg["d"]["state"];
+            let Some(state) = follower.feed(&msg) else {
+                continue;
+            };
             if state["game"]["outcome"].is_object() {
                 last = Some(state.clone());
                 break;

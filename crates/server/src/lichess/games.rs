@@ -453,16 +453,15 @@ async fn follow(app: Arc<App>, caller: Caller, handle: TableHandle, v: ApiVarian
     tokio::pin!(revoked);
     let mut last: Option<Value> = None;
     let mut game_number = None;
+    let mut follower = crate::protocol::patch::Follower::default();
     loop {
         tokio::select! {
             msg = rx.recv() => {
                 let Some(text) = msg else { break };
                 let Ok(msg) = serde_json::from_str::<Value>(text.as_str()) else { continue };
                 let t = msg["t"].as_str().unwrap_or("");
-                if t != "sync" && t != "event" {
-                    continue;
-                }
-                let state = &msg["d"]["state"];
+                let Some(state) = follower.feed(&msg) else { continue };
+                let state = &state.clone();
                 if state["game"].is_null() {
                     continue;
                 }

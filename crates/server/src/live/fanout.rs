@@ -1,9 +1,13 @@
 //! Fan-out: a table's subscribers, the history of the batches it broadcast, and
-//! resuming from a version. Each subscriber gets every batch with the table as
-//! its own seat sees it (one serialisation per viewer, not per socket); a socket
-//! too slow to take a message is unsubscribed.
+//! resuming from a version. Each subscriber gets every batch with what changed
+//! in the table as its own seat sees it: a patch from the view it last received
+//! to its view now (`protocol::patch`), computed and serialised once per pair of
+//! (last view, viewer), not per socket; the whole view goes out only in `sync`
+//! (and as the first patch of a socket subscribed without one). A socket too
+//! slow to take a message is unsubscribed.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
 use qiyuan_game::Viewer;
@@ -14,6 +18,7 @@ use super::{Conn, ConnId, now};
 use crate::protocol::ServerMsg;
 pub(super) use crate::protocol::out::Batch;
 use crate::protocol::out::{EventMsg, SyncMsg};
+use crate::protocol::patch;
 use crate::registry::AnyTable;
 
 /// How many event batches a table keeps for clients that resume.
@@ -22,10 +27,17 @@ pub(super) const MAX_HISTORY: usize = 4096;
 /// A table's subscribers and history.
 #[derive(Default)]
 pub(super) struct Fanout {
-    subs: HashMap<ConnId, Conn>,
+    subs: HashMap<ConnId, Sub>,
     /// Every batch since the task started (or, after a restart, since the table
     /// was created: the replay rebuilds them), for clients that resume.
     history: Vec<Batch>,
+}
+
+/// A subscribed socket and the view it last received (none before its first
+/// `sync` or event). Sockets that received the same view share it.
+struct Sub {
+    conn: Conn,
+    view: Option<Arc<Value>>,
 }
 
 impl Fanout {
@@ -35,19 +47,22 @@ impl Fanout {
 
     /// Subscribes `conn` unless it is already.
     pub(super) fn subscribe(&mut self, conn: &Conn) {
-        self.subs.entry(conn.id).or_insert_with(|| conn.clone());
+        self.subs.entry(conn.id).or_insert_with(|| Sub {
+            conn: conn.clone(),
+            view: None,
+        });
     }
 
     /// Unsubscribes a socket; returns it if it was subscribed.
     pub(super) fn unsubscribe(&mut self, conn: ConnId) -> Option<Conn> {
-        self.subs.remove(&conn)
+        self.subs.remove(&conn).map(|s| s.conn)
     }
 
     /// Whether another socket of `user` is still subscribed.
     pub(super) fn has_user(&self, user: i64) -> bool {
         self.subs
             .values()
-            .any(|c| c.user.as_ref().is_some_and(|u| u.id == user))
+            .any(|s| s.conn.user.as_ref().is_some_and(|u| u.id == user))
     }
 
     /// The history a replay rebuilt, bounded.
@@ -67,26 +82,44 @@ impl Fanout {
         self.history.push(batch);
     }
 
-    /// Sends `batch` to every subscriber with the table as it sees it.
+    /// Sends `batch` to every subscriber with what changed in the table as it
+    /// sees it since the view it last received.
     pub(super) fn broadcast(&mut self, id: &str, table: &dyn AnyTable, batch: &Batch) {
         let now = now();
         let lags = self.seat_lags(table);
-        let mut cache: HashMap<Viewer, Utf8Bytes> = HashMap::new();
+        let mut views: HashMap<Viewer, Arc<Value>> = HashMap::new();
+        // Keyed by the view the socket had (its address: sockets that got the
+        // same view share one) and the viewer it is now.
+        let mut texts: HashMap<(usize, Viewer), Utf8Bytes> = HashMap::new();
         let mut slow = Vec::new();
-        for (conn_id, conn) in &self.subs {
-            let viewer = viewer_of(table, id, conn);
-            let text = cache
+        // The views replaced stay alive until the end, so that no address in
+        // `texts` is reused within the loop.
+        let mut replaced = Vec::new();
+        for (conn_id, sub) in &mut self.subs {
+            let viewer = viewer_of(table, id, &sub.conn);
+            let view = views
                 .entry(viewer)
+                .or_insert_with(|| Arc::new(with_lags(table.view(viewer, now), &lags)))
+                .clone();
+            let had = sub.view.as_ref().map_or(0, |v| Arc::as_ptr(v) as usize);
+            let text = texts
+                .entry((had, viewer))
                 .or_insert_with(|| {
+                    let patch = match &sub.view {
+                        Some(old) => patch::diff(old, &view),
+                        None => patch::whole((*view).clone()),
+                    };
                     let msg = ServerMsg::Event(EventMsg {
                         table: id.to_string(),
                         batch: batch.clone(),
-                        state: with_lags(table.view(viewer, now), &lags),
+                        patch,
                     });
                     msg.encode(None).into()
                 })
                 .clone();
-            if !conn.send(text) {
+            if sub.conn.send(text) {
+                replaced.extend(sub.view.replace(view));
+            } else {
                 slow.push(*conn_id);
             }
         }
@@ -94,6 +127,7 @@ impl Fanout {
             tracing::warn!(table = %id, conn = conn_id, "socket too slow; unsubscribed");
             self.subs.remove(&conn_id);
         }
+        drop(replaced);
     }
 
     /// Subscribes `conn` after sending it a `sync`: the batches it missed since
@@ -121,16 +155,17 @@ impl Fanout {
             }
             _ => (Vec::new(), since.is_none()),
         };
+        let view = Arc::new(with_lags(table.view(viewer, now()), &self.seat_lags(table)));
         let sync = ServerMsg::Sync(SyncMsg {
             table: id.to_string(),
             v,
             since,
             complete,
             batches,
-            state: with_lags(table.view(viewer, now()), &self.seat_lags(table)),
+            state: (*view).clone(),
         });
-        conn.reply(&sync, req);
-        self.subs.insert(conn.id, conn);
+        let view = conn.reply(&sync, req).then_some(view);
+        self.subs.insert(conn.id, Sub { conn, view });
     }
 }
 
@@ -147,8 +182,8 @@ impl Fanout {
                 let user = seat.user.as_ref()?;
                 self.subs
                     .values()
-                    .filter(|c| c.user.as_ref().is_some_and(|u| &u.username == user))
-                    .filter_map(|c| c.lag.rtt())
+                    .filter(|s| s.conn.user.as_ref().is_some_and(|u| &u.username == user))
+                    .filter_map(|s| s.conn.lag.rtt())
                     .min()
             })
             .collect()
@@ -157,8 +192,8 @@ impl Fanout {
     /// Sends a message to every subscriber (live only: no version, no history).
     pub(super) fn send_all(&mut self, msg: &ServerMsg) {
         let text: Utf8Bytes = msg.encode(None).into();
-        for conn in self.subs.values() {
-            conn.send(text.clone());
+        for sub in self.subs.values() {
+            sub.conn.send(text.clone());
         }
     }
 }

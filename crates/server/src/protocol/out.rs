@@ -10,6 +10,7 @@ use ts_rs::TS;
 use crate::error::ApiError;
 use crate::live::UserInfo;
 use crate::lobby::TableSummary;
+use crate::protocol::patch::{PatchOp, PathKey};
 use crate::registry::Descriptor;
 
 /// A message from the server.
@@ -119,7 +120,7 @@ pub struct Batch {
     pub from: u64,
     pub v: u64,
     /// The table's events (`qiyuan_table::Event`), serialised once.
-    #[ts(type = "Array<Record<string, unknown>>")]
+    #[ts(type = "Array<Event>")]
     pub events: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -147,19 +148,21 @@ pub struct SyncMsg {
     /// Whether `batches` holds everything after `since`.
     pub complete: bool,
     pub batches: Vec<Batch>,
-    /// The table as this viewer sees it at version `v` (`qiyuan_table::TableView`).
-    #[ts(type = "Record<string, unknown>")]
+    /// The table as this viewer sees it at version `v` (`qiyuan_table::TableView`
+    /// with the game's own view as `board`).
+    #[ts(type = "TableView<BoardView>")]
     pub state: Value,
 }
 
-/// `event`: a batch, and the table as this viewer sees it after it.
+/// `event`: a batch, and what it changed in the table as this viewer sees it:
+/// the patch from the view this socket last received to its view after the
+/// batch (see [`crate::protocol::patch`]).
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct EventMsg {
     pub table: String,
     #[serde(flatten)]
     pub batch: Batch,
-    #[ts(type = "Record<string, unknown>")]
-    pub state: Value,
+    pub patch: Vec<PatchOp>,
 }
 
 /// `lag`: each seat's measured lag (round trip, ms; `null`: no player, a
@@ -225,6 +228,8 @@ pub fn typescript() -> String {
         SyncMsg::decl(&cfg),
         EventMsg::decl(&cfg),
         Batch::decl(&cfg),
+        PatchOp::decl(&cfg),
+        PathKey::decl(&cfg),
         RatingChange::decl(&cfg),
         LagMsg::decl(&cfg),
         LobbyPage::decl(&cfg),
@@ -241,7 +246,74 @@ pub fn typescript() -> String {
         crate::analysis::Line::decl(&cfg),
         qiyuan_table::Status::decl(&cfg),
         qiyuan_table::TimeControl::decl(&cfg),
+        // The table's views (`sync`'s `state`, and what patches apply to).
+        qiyuan_table::Event::decl(&cfg),
+        qiyuan_table::TableView::<()>::decl(&cfg),
+        qiyuan_table::GameView::<()>::decl(&cfg),
+        qiyuan_table::SeatView::decl(&cfg),
+        qiyuan_table::MoveView::decl(&cfg),
+        qiyuan_table::Proposal::decl(&cfg),
+        qiyuan_table::Settings::decl(&cfg),
+        qiyuan_table::ClockView::decl(&cfg),
+        qiyuan_table::clock::SeatClockView::decl(&cfg),
+        qiyuan_game::Seat::decl(&cfg),
+        qiyuan_game::Viewer::decl(&cfg),
+        qiyuan_game::Turn::decl(&cfg),
+        qiyuan_game::Setup::decl(&cfg),
+        qiyuan_game::SeatResult::decl(&cfg),
+        qiyuan_game::EndReason::decl(&cfg),
+        qiyuan_game::Outcome::decl(&cfg),
+        qiyuan_game::Claim::decl(&cfg),
     ];
+    let mut decls: Vec<String> = decls.into();
+    // Each compiled game's own view (the `board` of a game's view).
+    let mut boards: Vec<String> = Vec::new();
+    #[cfg(feature = "chess")]
+    {
+        use qiyuan_chess::{ChessView, PlayedMove};
+        decls.extend([ChessView::decl(&cfg), PlayedMove::decl(&cfg)]);
+        boards.push(ChessView::name(&cfg));
+    }
+    #[cfg(feature = "xiangqi")]
+    {
+        use qiyuan_xiangqi::{Color, Ending, LastMove, XiangqiView};
+        decls.extend([
+            XiangqiView::decl(&cfg),
+            LastMove::decl(&cfg),
+            Ending::decl(&cfg),
+        ]);
+        decls.push(Color::decl(&cfg));
+        boards.push(XiangqiView::name(&cfg));
+    }
+    #[cfg(feature = "go")]
+    {
+        use qiyuan_go::{Captures, GoPhase, GoView, MarkingView};
+        decls.extend([
+            GoView::decl(&cfg),
+            GoPhase::decl(&cfg),
+            Captures::decl(&cfg),
+            MarkingView::decl(&cfg),
+        ]);
+        decls.push(qiyuan_go::Color::decl(&cfg));
+        boards.push(GoView::name(&cfg));
+    }
+    #[cfg(feature = "doudizhu")]
+    {
+        use qiyuan_doudizhu::game::{Bid, Phase, Turned, View};
+        decls.extend([
+            View::decl(&cfg),
+            Bid::decl(&cfg),
+            Turned::decl(&cfg),
+            Phase::decl(&cfg),
+        ]);
+        boards.push(View::name(&cfg));
+    }
+    if boards.is_empty() {
+        boards.push("never".into());
+    }
+    // The game's own view in a table view: one per game hosted.
+    decls.push(format!("type BoardView = {};", boards.join(" | ")));
+    decls.push(<Value as TS>::decl(&cfg));
     let mut out = String::from(
         "// Generated from the server's Rust types (crates/server/src/protocol/out.rs):\n\
          // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types`\n\

@@ -161,6 +161,7 @@ impl Client {
         let mut ws = Ws {
             stream,
             seen: Vec::new(),
+            views: Views::default(),
         };
         let hello = ws.expect("hello").await;
         assert_eq!(hello["d"]["user"]["username"], self.name.as_str());
@@ -179,8 +180,100 @@ impl Client {
 
 pub struct Ws {
     pub stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// Every message received, in order.
+    /// Every message received, in order; each `event` with the `state` this
+    /// client holds after applying its `patch` (see [`Views`]).
     pub seen: Vec<Value>,
+    /// The table views this socket holds, as a client keeps them.
+    pub views: Views,
+}
+
+/// A client's copy of each table's view: a `sync`'s `state`, then every
+/// `event`'s `patch` applied to it as docs/protocol.md says (written here from
+/// the document, apart from the server's own code).
+#[derive(Default)]
+pub struct Views {
+    pub tables: std::collections::HashMap<String, Value>,
+}
+
+impl Views {
+    /// Takes in a message; for an `event`, returns the view after its patch.
+    pub fn take(&mut self, msg: &Value) -> Option<Value> {
+        let table = msg["d"]["table"].as_str()?.to_string();
+        match msg["t"].as_str()? {
+            "sync" => {
+                self.tables.insert(table, msg["d"]["state"].clone());
+                None
+            }
+            "event" => {
+                let ops = msg["d"]["patch"].as_array().expect("an event has a patch");
+                let mut view = self.tables.get(&table).cloned();
+                for op in ops {
+                    view = Some(patch_op(view, op));
+                }
+                let view = view.expect("a patch sets the view of a socket that has none");
+                self.tables.insert(table, view.clone());
+                Some(view)
+            }
+            _ => None,
+        }
+    }
+}
+
+fn patch_op(view: Option<Value>, op: &Value) -> Value {
+    let path = op["path"].as_array().expect("a path");
+    if path.is_empty() {
+        assert_eq!(op["op"], "set", "only `set` has the empty path: {op}");
+        return op["value"].clone();
+    }
+    let mut view = view.unwrap_or_else(|| panic!("{op} without a view"));
+    let (last, parent) = path.split_last().unwrap();
+    let mut at = &mut view;
+    for key in parent {
+        at = match key {
+            Value::String(k) => at.get_mut(k.as_str()),
+            Value::Number(i) => at.get_mut(i.as_u64().unwrap() as usize),
+            _ => None,
+        }
+        .unwrap_or_else(|| panic!("{op}: no {key}"));
+    }
+    fn target<'a>(at: &'a mut Value, last: &Value, op: &Value) -> &'a mut Value {
+        match last {
+            Value::String(k) => {
+                let obj = at
+                    .as_object_mut()
+                    .unwrap_or_else(|| panic!("{op}: no object"));
+                obj.entry(k.clone()).or_insert(Value::Null)
+            }
+            Value::Number(i) => at
+                .get_mut(i.as_u64().unwrap() as usize)
+                .unwrap_or_else(|| panic!("{op}: no element")),
+            _ => panic!("{op}: a bad path"),
+        }
+    }
+    match op["op"].as_str().unwrap() {
+        "set" => *target(at, last, op) = op["value"].clone(),
+        "push" => target(at, last, op)
+            .as_array_mut()
+            .unwrap_or_else(|| panic!("{op}: push to no array"))
+            .extend(op["values"].as_array().unwrap().iter().cloned()),
+        "trunc" => {
+            let items = target(at, last, op)
+                .as_array_mut()
+                .unwrap_or_else(|| panic!("{op}: trunc of no array"));
+            let len = op["len"].as_u64().unwrap() as usize;
+            assert!(len <= items.len(), "{op}: trunc beyond the end");
+            items.truncate(len);
+        }
+        "del" => {
+            let k = last.as_str().expect("del names a key");
+            at.as_object_mut()
+                .unwrap()
+                .remove(k)
+                .expect("del of a present key");
+        }
+        other => panic!("unknown patch op {other}"),
+    }
+    view
 }
 
 impl Ws {
@@ -201,7 +294,14 @@ impl Ws {
                 .expect("the socket open")
                 .expect("a frame");
             if let Message::Text(text) = msg {
-                let v: Value = serde_json::from_str(&text).unwrap();
+                let mut v: Value = serde_json::from_str(&text).unwrap();
+                assert!(
+                    !(v["t"] == "event" && v["d"].get("state").is_some()),
+                    "an event carries a patch, not the view: {v}"
+                );
+                if let Some(view) = self.views.take(&v) {
+                    v["d"]["state"] = view;
+                }
                 self.seen.push(v.clone());
                 return v;
             }

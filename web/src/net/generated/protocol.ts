@@ -16,21 +16,26 @@ export type SyncMsg = { table: string, v: number, since: number | null,
  */
 complete: boolean, batches: Array<Batch>, 
 /**
- * The table as this viewer sees it at version `v` (`qiyuan_table::TableView`).
+ * The table as this viewer sees it at version `v` (`qiyuan_table::TableView`
+ * with the game's own view as `board`).
  */
-state: Record<string, unknown>, };
+state: TableView<BoardView>, };
 
-export type EventMsg = { table: string, state: Record<string, unknown>, from: number, v: number, 
+export type EventMsg = { table: string, patch: Array<PatchOp>, from: number, v: number, 
 /**
  * The table's events (`qiyuan_table::Event`), serialised once.
  */
-events: Array<Record<string, unknown>>, ratings?: Array<RatingChange>, };
+events: Array<Event>, ratings?: Array<RatingChange>, };
 
 export type Batch = { from: number, v: number, 
 /**
  * The table's events (`qiyuan_table::Event`), serialised once.
  */
-events: Array<Record<string, unknown>>, ratings?: Array<RatingChange>, };
+events: Array<Event>, ratings?: Array<RatingChange>, };
+
+export type PatchOp = { "op": "set", path: Array<PathKey>, value: unknown, } | { "op": "push", path: Array<PathKey>, values: Array<unknown>, } | { "op": "trunc", path: Array<PathKey>, len: number, } | { "op": "del", path: Array<PathKey>, };
+
+export type PathKey = string | number;
 
 export type RatingChange = { seat: number, user: string, pool: string, before: number, after: number, diff: number, provisional: boolean, };
 
@@ -194,6 +199,371 @@ ownership?: Array<number>, };
 export type Status = "waiting" | "playing" | "over";
 
 export type TimeControl = { "kind": "none" } | { "kind": "qq", game: number, per_move: number, countdown: number, } | { "kind": "fischer", base: number, increment: number, } | { "kind": "byo_yomi", main: number, periods: number, period: number, } | { "kind": "canadian", main: number, moves: number, period: number, } | { "kind": "correspondence", days: number, };
+
+export type Event = { "type": "sat", seat: Seat, user: string, } | { "type": "stood", seat: Seat, user: string, } | { "type": "watching", user: string, } | { "type": "unwatched", user: string, } | { "type": "proposed", proposal: Proposal, } | { "type": "accepted", seat: Seat, proposal: number, } | { "type": "ready", seat: Seat, ready: boolean, } | { "type": "swap_requested", seat: Seat, with: Seat, } | { "type": "swapped", a: Seat, b: Seat, } | { "type": "started", game: number, 
+/**
+ * Users by seat.
+ */
+players: Array<string>, settings: Settings, clock: ClockView, } | { "type": "acted", seat: Seat, 
+/**
+ * Number of actions in the game so far, this one included.
+ */
+ply: number, 
+/**
+ * The action in canonical notation.
+ */
+action: string, 
+/**
+ * The action as players read it.
+ */
+display: string, capture: boolean, check: boolean, clock: ClockView, } | { "type": "draw_offered", seat: Seat, } | { "type": "draw_declined", seat: Seat, } | { "type": "takeback_requested", seat: Seat, } | { "type": "takeback_declined", seat: Seat, } | { "type": "took_back", plies: number, clock: ClockView, } | { "type": "disconnected", seat: Seat, 
+/**
+ * When the seat loses by escape unless it comes back.
+ */
+deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, };
+
+export type TableView<V> = { 
+/**
+ * The table's version (log length) this view reflects.
+ */
+version: number, game_name: string, seats: Array<SeatView>, spectators: Array<string>, proposal: Proposal, status: Status, 
+/**
+ * The viewer's seat, if seated.
+ */
+you: Seat | null, game: GameView<V> | null, 
+/**
+ * The moment the view was taken.
+ */
+at: number, };
+
+export type GameView<V> = { number: number, settings: Settings, players: Array<string>, moves: Array<MoveView>, turn: Turn, 
+/**
+ * The game's own phase, by name ([`GamePhase::name`]: `play`, `marking`, ...).
+ */
+phase: string, clock: ClockView, 
+/**
+ * The game itself, with what this viewer may not see removed.
+ */
+board: V, draw_offer: Seat | null, takeback_request: Seat | null, 
+/**
+ * What the viewer may claim now.
+ */
+claims: Array<Claim>, 
+/**
+ * When the seat to make its first move aborts (or loses) the game.
+ */
+first_move_deadline: number | null, outcome: Outcome | null, rated: boolean, };
+
+export type SeatView = { user: string | null, connected: boolean, accepted: number | null, ready: boolean, swap_with: Seat | null, rematch: boolean, 
+/**
+ * When a disconnected player loses by escape (during a game) or loses the
+ * seat (between games).
+ */
+escape_at: number | null, };
+
+export type MoveView = { seat: Seat, action: string, display: string, 
+/**
+ * The mover's main time left after it.
+ */
+clock: number | null, };
+
+export type Proposal = { id: number, by: Seat, settings: Settings, };
+
+export type Settings = { time: TimeControl, 
+/**
+ * The game's rule options as JSON, the wire and log form of the game's
+ * `Options`; `null` for defaults. The table parses them once, when the
+ * table is created or the settings proposed, and refuses ones that are not
+ * the game's ([`SettingsError::Options`]).
+ */
+options: JsonValue, 
+/**
+ * Where the game starts: the standard position or a loaded one (读入): a
+ * position in the game's format (FEN), or a whole record (PGN, SGF) whose
+ * moves are replayed and the game goes on from its last position. A seed or
+ * secret is never accepted from players; each deal comes from a fresh
+ * secret the server offers (see [`crate::Table::apply_with`]).
+ */
+setup: Setup, 
+/**
+ * Whether the game counts for ratings.
+ */
+rated: boolean, 
+/**
+ * Whether takebacks (悔棋) may be requested.
+ */
+takebacks: boolean, };
+
+export type ClockView = { control: TimeControl, 
+/**
+ * The seat whose time runs, if any.
+ */
+running: number | null, paused: boolean, seats: Array<SeatClockView>, 
+/**
+ * The moment the view was taken.
+ */
+at: number, };
+
+export type SeatClockView = { 
+/**
+ * Main time left now.
+ */
+main: number, 
+/**
+ * Time left for the current move (or for the next one, for a seat not to move)
+ * before the seat flags; `None` with no clock.
+ */
+move_left: number | null, 
+/**
+ * Byo-yomi periods left / Canadian moves left in the period.
+ */
+periods: number, moves_left: number, 
+/**
+ * The seat is in its count-down / byo-yomi / Canadian overtime.
+ */
+overtime: boolean, flagged: boolean, };
+
+export type Seat = number;
+
+export type Viewer = { "seat": Seat } | "spectator";
+
+export type Turn = { "seat": Seat } | { "all": Array<Seat> } | "over";
+
+export type Setup = "standard" | { "position": string } | { "seed": number } | { "secret": string };
+
+export type SeatResult = "win" | "loss" | "draw" | "void";
+
+export type EndReason = "checkmate" | "stalemate" | "insufficient_material" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "perpetual_check" | "perpetual_chase" | "repetition" | "move_limit" | "counted" | "hand_emptied" | "resignation" | "timeout" | "agreement" | "escape" | "aborted" | "adjudication" | "fouls";
+
+export type Outcome = { 
+/**
+ * One result per seat, indexed by [`Seat::index`].
+ */
+results: Array<SeatResult>, reason: EndReason, 
+/**
+ * The result as the game's records write it: `1-0`, `B+3.5`, `W+R`, ...
+ */
+score: string, 
+/**
+ * Points per seat where the game scores in points (Doudizhu), else empty.
+ */
+points?: Array<number>, };
+
+export type Claim = "threefold_repetition" | "fifty_moves";
+
+export type ChessView = { 
+/**
+ * The current position.
+ */
+fen: string, 
+/**
+ * The starting FEN when the game did not start from the standard position.
+ */
+start_fen: string | null, 
+/**
+ * `white` or `black`.
+ */
+side_to_move: string, 
+/**
+ * The seat to move, `None` when the game is over.
+ */
+to_move: Seat | null, last_move: PlayedMove | null, 
+/**
+ * The side to move is in check.
+ */
+check: boolean, 
+/**
+ * Every legal move in UCI (empty when the game is over).
+ */
+legal_moves: Array<string>, 
+/**
+ * The moves so far in SAN.
+ */
+san_moves: Array<string>, 
+/**
+ * The moves so far in UCI.
+ */
+uci_moves: Array<string>, 
+/**
+ * Half-moves since the last capture or pawn move (the fifty-move count).
+ */
+halfmove_clock: number, fullmove_number: number, 
+/**
+ * How many times the current position has occurred.
+ */
+repetitions: number, 
+/**
+ * What the viewing seat may claim now.
+ */
+claims: Array<Claim>, outcome: Outcome | null, };
+
+export type PlayedMove = { 
+/**
+ * UCI, the canonical form: `e2e4`, `e7e8q`, `e1g1`.
+ */
+uci: string, 
+/**
+ * SAN with its check or mate suffix: `e4`, `e8=Q+`, `O-O`, `Qxf7#`.
+ */
+san: string, capture: boolean, check: boolean, };
+
+export type XiangqiView = { fen: string, 
+/**
+ * `red` or `black`.
+ */
+turn: XiangqiColor, last_move: LastMove | null, 
+/**
+ * The side to move is in check.
+ */
+check: boolean, 
+/**
+ * Legal moves of the side to move, ICCS (empty once the game is over).
+ */
+legal_moves: Array<string>, 
+/**
+ * The moves so far, ICCS.
+ */
+moves: Array<string>, 
+/**
+ * The moves so far in WXF (`C2=5`), for clients that show that notation.
+ */
+wxf_moves: Array<string>, ending: Ending | null, };
+
+export type LastMove = { iccs: string, chinese: string, wxf: string, from: string, to: string, };
+
+export type Ending = { 
+/**
+ * The winner, or `None` for a draw.
+ */
+winner: XiangqiColor | null, reason: EndReason, 
+/**
+ * The ply (1 = the first move played) on which it ended.
+ */
+ply: number, };
+
+export type XiangqiColor = "red" | "black";
+
+export type GoView = { size: number, 
+/**
+ * Rows from the top (row `size`) down, `X` black, `O` white, `.` empty.
+ */
+board: Array<string>, phase: GoPhase, 
+/**
+ * Who moves, during play.
+ */
+to_move: GoColor | null, 
+/**
+ * Stones captured by black and by white.
+ */
+captures: Captures, 
+/**
+ * The last move, `D4` or `pass`.
+ */
+last_move: string | null, 
+/**
+ * The point the side to move may not take back at once.
+ */
+ko: string | null, komi: number, handicap: number, 
+/**
+ * Every move so far, canonical notation.
+ */
+moves: Array<string>, 
+/**
+ * The dead-stone marking, during the marking phase and after the count.
+ */
+marking: MarkingView | null, 
+/**
+ * The result once counted or decided (`B+3.5`).
+ */
+result: string | null, };
+
+export type GoPhase = "play" | "marking" | "over";
+
+export type Captures = { black: number, white: number, };
+
+export type MarkingView = { 
+/**
+ * Stones marked dead, GTP vertices.
+ */
+dead: Array<string>, 
+/**
+ * Whether seat 0 (black) and seat 1 (white) accepted this marking.
+ */
+accepted: [boolean, boolean], 
+/**
+ * Points counting for black (stones and territory) under this marking.
+ */
+black_area: Array<string>, 
+/**
+ * Points counting for white.
+ */
+white_area: Array<string>, 
+/**
+ * The result if this marking were accepted.
+ */
+score: string, };
+
+export type GoColor = "black" | "white";
+
+export type DoudizhuView = { viewer: Viewer, phase: DoudizhuPhase, 
+/**
+ * The seat to act, while the hand goes on.
+ */
+to_act: Seat | null, first_bidder: Seat, 
+/**
+ * How many deals were passed out before this one.
+ */
+redeals: number, 
+/**
+ * The bidding of the current deal.
+ */
+bids: Array<Bid>, 
+/**
+ * The highest bid so far; the winning bid once the landlord is known.
+ */
+bid: number, landlord: Seat | null, 
+/**
+ * The bottom cards, once the landlord is known.
+ */
+bottom: Array<string> | null, 
+/**
+ * The viewer's own cards (seats only).
+ */
+hand: Array<string> | null, 
+/**
+ * How many cards each seat holds.
+ */
+counts: [number, number, number], 
+/**
+ * Every seat's remaining cards, once the hand is over.
+ */
+hands: Array<Array<string>> | null, 
+/**
+ * Every turn of play, passes included.
+ */
+plays: Array<Turned>, 
+/**
+ * The play to beat and who made it; `None` when the seat to act leads.
+ */
+last: Turned | null, bombs: number, multiplier: number, 
+/**
+ * The viewer's legal actions, when it is the viewer's turn.
+ */
+legal: Array<string>, outcome: Outcome | null, };
+
+export type Bid = { seat: Seat, bid: number, };
+
+export type Turned = { seat: Seat, 
+/**
+ * The cards as a string of ranks (`33344`).
+ */
+cards: string | null, };
+
+export type DoudizhuPhase = "bidding" | "play" | "over";
+
+export type BoardView = ChessView | XiangqiView | GoView | DoudizhuView;
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
 /** A server message as it arrives: with the id of the request it answers. */
 export type Envelope = ServerMsg & { id?: string | number };

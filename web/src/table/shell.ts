@@ -1,15 +1,20 @@
-// The table around a Go board or a Doudizhu hand: seats with clocks, the time
-// settings (proposed by one seat, accepted by the others), start, resign, leave,
-// rematch, and the result dialog. The game page fills the main area and adds its
-// own panels; this shell owns the connection and hands it every new state.
+// The table around a game's board (Go's Shudan, Doudizhu's card table): seats
+// with clocks, the time settings (proposed by one seat, accepted by the
+// others), start, resign, leave, rematch, and the result dialog, written once
+// for any game. The game page fills the main area, adds its own panels and
+// answers the hooks below; this shell owns the connection (table/connection.ts)
+// and hands it every new view. It names no game: what differs comes from the
+// hooks or from the game's descriptor (seat names, presets, record format).
 import { h, mount } from '../dom';
-import { t, reasonText } from '../i18n';
+import { t, reasonText, type Key } from '../i18n';
 import { avatar, dialog, formatClock, toast } from '../ui';
 import { describeTc, type TimeControl } from '../net/model';
-import { presetsOf, recordExtension, sameTc } from '../net/games';
+import { gameInfo, presetsOf, recordExtension, sameTc } from '../net/games';
 import { play as sound } from '../sound';
-import { liveTable, takeAutoSit, type J, type LiveTable } from './live';
-import { tx } from './text';
+import { liveTable, takeAutoSit, type LiveTable } from '../go/live';
+import type { BoardView, ClockView, JsonValue, Outcome, TableView } from '../net/generated/protocol';
+import type { TableEvent } from './connection';
+import { tx } from '../go/text';
 import { botName, isBot } from '../doudizhu/bots';
 
 const SEC = 1000;
@@ -18,46 +23,51 @@ export function presetLabel(p: { zh: string; en: string }) {
   return document.documentElement.lang === 'en' ? p.en : p.zh;
 }
 
-export function tcText(tc: TimeControl | null | undefined, game: 'go' | 'doudizhu'): string {
+export function tcText(tc: TimeControl | null | undefined, game: string): string {
   if (!tc) return '—';
   const p = presetsOf(game).find((x) => sameTc(x.time, tc));
   const d = tc.kind === 'qq' && tc.game === 0 && tc.per_move === 0 ? `${tc.countdown / SEC}″ / ${tx('perTurn')}` : describeTc(tc);
   return p ? `${presetLabel(p)} · ${d}` : d;
 }
 
-export interface ShellContext {
-  state: J;
-  events: J[];
+export interface ShellContext<V extends BoardView = BoardView> {
+  state: TableView<V>;
+  events: TableEvent[];
   /** The viewer's seat, or null for a spectator. */
   me: number | null;
   live: LiveTable;
   playing: boolean;
 }
 
-export interface ShellHooks {
-  game: 'go' | 'doudizhu';
+export interface ShellHooks<V extends BoardView> {
+  /** The game's name, as the server's registry has it. */
+  game: string;
   seats: number;
   /** The main area (board or card table). */
   main: HTMLElement;
   /** Extra panels under the seats, in order. */
   panels: HTMLElement[];
   /** Under each seat's name: black / white, landlord / farmer. */
-  seatSub(ctx: ShellContext, seat: number): string;
+  seatSub(ctx: ShellContext<V>, seat: number): string;
   /** Called with every new state. */
-  render(ctx: ShellContext): void;
+  render(ctx: ShellContext<V>): void;
   /** The status line while playing. */
-  status(ctx: ShellContext): string;
+  status(ctx: ShellContext<V>): string;
   /** The result dialog's extra body (score details). */
-  resultBody?(ctx: ShellContext): HTMLElement | null;
+  resultBody?(ctx: ShellContext<V>): HTMLElement | null;
   /** Whether the table offers draws and takebacks (Go; not Doudizhu). */
   offers?: boolean;
+  /** Whether the result line shows the record's score (Go's `B+3.5`). */
+  showScore?: boolean;
+  /** A line describing the game's options in a proposal (board size, komi). */
+  optionsText?(options: JsonValue): string | null;
   /** The seat order in the seats panel (the viewer's seat last, nearest the board). */
   seatOrder?(me: number | null): number[];
 }
 
-export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): () => void {
-  let state: J | null = null;
-  let ctx: ShellContext | null = null;
+export function tableShell<V extends BoardView>(root: HTMLElement, id: string, hooks: ShellHooks<V>): () => void {
+  let state: TableView<V> | null = null;
+  let ctx: ShellContext<V> | null = null;
   let resultShownFor = '';
   let proposalDialog: { close: () => void } | null = null;
   let dismissedProposal = -1;
@@ -88,7 +98,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     ),
   );
 
-  const live = liveTable(id, {
+  const live = liveTable<V>(id, {
     onState: (s, events) => {
       state = s;
       render(events);
@@ -104,7 +114,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     return typeof state?.you === 'number' ? state.you : null;
   }
 
-  function render(events: J[]) {
+  function render(events: TableEvent[]) {
     const s = state!;
     const mySeat = me();
     const playing = s.status === 'playing';
@@ -115,7 +125,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
       autoSit = null;
       if (mySeat === null && !s.seats?.[seat]?.user) live.send('sit', { seat });
     }
-    titleEl.textContent = `${tx(hooks.game)} · ${t('table')} ${id}`;
+    titleEl.textContent = `${t(hooks.game as Key)} · ${t('table')} ${id}`;
     specEl.textContent = `${t('spectators')} ${(s.spectators ?? []).length}`;
     const tc = (playing || s.status === 'over' ? s.game?.settings?.time : s.proposal?.settings?.time) as TimeControl | undefined;
     tcEl.textContent = `${t('timePreset')}: ${tcText(tc, hooks.game)}`;
@@ -139,16 +149,22 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     return tx('waiting');
   }
 
-  function resultLine(o: J): string {
+  /** The seats' sides in the game's words (`black`, `white`), if it has sides. */
+  const sides = gameInfo(hooks.game)?.seat_names ?? [];
+
+  function resultLine(o: Outcome): string {
     const mine = me();
     const results: string[] = o.results ?? [];
     let who: string;
     if (results.every((r) => r === 'void')) who = reasonText('aborted');
     else if (mine !== null && results[mine] === 'win') who = t('youWin');
     else if (mine !== null && results[mine] === 'loss') who = t('youLose');
-    else if (hooks.game === 'go') who = results[0] === 'win' ? t('blackWins') : results[1] === 'win' ? t('whiteWins') : t('drawResult');
-    else who = '';
-    const score = o.score && o.score !== '*' && hooks.game === 'go' ? ` ${o.score}` : '';
+    else if (sides.length) {
+      // A game whose seats are sides (black and white): which side won.
+      const winner = results.indexOf('win');
+      who = winner >= 0 && sides[winner] ? t(`${sides[winner]}Wins` as Key) : t('drawResult');
+    } else who = '';
+    const score = o.score && o.score !== '*' && hooks.showScore ? ` ${o.score}` : '';
     const reason = o.reason === 'hand_emptied' ? tx('r_hand_emptied') : reasonText(o.reason);
     return `${who}（${reason}）${score}`.trim();
   }
@@ -156,21 +172,21 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
   function allAccepted(): boolean {
     const s = state!;
     const p = s.proposal;
-    return !!p && (s.seats ?? []).every((x: J) => x.accepted === p.id);
+    return !!p && s.seats.every((x) => x.accepted === p.id);
   }
 
   function seatCard(seat: number) {
     const s = state!;
-    const x: J = s.seats?.[seat] ?? {};
+    const x = s.seats[seat];
     const name: string | null = x.user ?? null;
     const playing = s.status === 'playing';
     const turn = s.game?.turn;
-    const toMove = playing && (turn?.seat === seat || (Array.isArray(turn?.all) && turn.all.includes(seat)));
+    const toMove = playing && typeof turn === 'object' && ('seat' in turn ? turn.seat === seat : turn.all.includes(seat));
     const mine = me();
     return h(
       `div.seat-card${toMove ? '.to-move' : ''}${mine === seat ? '.mine' : ''}`,
       { id: `seat-${seat}`, 'data-seat': seat },
-      avatar(name ?? '?', hooks.game === 'go' ? seat : 0),
+      avatar(name ?? '?', sides.length ? seat : 0),
       h(
         'div.who',
         null,
@@ -242,13 +258,14 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
         h('button.btn.btn-small', { id: `decline-${name}`, onclick: () => live.send(no) }, t('decline')),
       );
     if (s.status === 'playing') {
-      const g: J = s.game ?? {};
+      const g = s.game;
+      if (!g) return;
       if (typeof g.draw_offer === 'number' && g.draw_offer !== seat) offersEl.appendChild(bar('draw', t('drawOffered'), 'draw.accept', 'draw.decline'));
       if (typeof g.takeback_request === 'number' && g.takeback_request !== seat) offersEl.appendChild(bar('takeback', t('takebackAsked'), 'takeback.accept', 'takeback.decline'));
       return;
     }
     if (s.status !== 'over') return;
-    const asked = (s.seats ?? []).map((x: J, i: number) => (x.rematch && i !== seat ? i : -1)).filter((i: number) => i >= 0);
+    const asked = s.seats.flatMap((x, i) => (x.rematch && i !== seat ? [i] : []));
     if (asked.length && !s.seats[seat].rematch)
       offersEl.appendChild(
         h('div.offer-bar', { id: 'offer-rematch' }, h('span.text', null, t('rematchAsked')), h('button.btn.btn-small.primary', { id: 'accept-rematch', onclick: () => live.send('rematch') }, t('accept'))),
@@ -274,7 +291,7 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
   function maybeResult() {
     const s = state!;
     const o = s.game?.outcome;
-    if (s.status !== 'over' || !o) return;
+    if (s.status !== 'over' || !o || !s.game) return;
     const key = `${s.game.number}:${o.reason}:${o.score}`;
     if (resultShownFor === key) return;
     const first = resultShownFor === '';
@@ -313,9 +330,9 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     );
   }
 
-  function optionsLine(o: J | undefined) {
-    if (hooks.game !== 'go' || !o) return null;
-    return h('div.hint', null, `${o.size ?? 19}×${o.size ?? 19} · ${tx('komi')} ${o.komi ?? 7.5}${o.handicap ? ` · ${tx('handicap')} ${o.handicap}` : ''}`);
+  function optionsLine(o: JsonValue | undefined) {
+    const text = o && hooks.optionsText ? hooks.optionsText(o) : null;
+    return text ? h('div.hint', null, text) : null;
   }
 
   function openTime() {
@@ -342,9 +359,9 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
   // Clocks tick on animation frames from the last reading.
   let raf = 0;
   let readAt = performance.now();
-  let lastClock: J | null = null;
+  let lastClock: ClockView | null = null;
   function tick() {
-    const c: J | null = state?.game?.clock ?? null;
+    const c: ClockView | null = state?.game?.clock ?? null;
     if (c !== lastClock) {
       lastClock = c;
       readAt = performance.now();
@@ -352,12 +369,13 @@ export function tableShell(root: HTMLElement, id: string, hooks: ShellHooks): ()
     for (let seat = 0; seat < hooks.seats; seat++) {
       const el = root.querySelector(`#clock-${seat}`) as HTMLElement | null;
       if (!el) continue;
-      const sc: J | undefined = c?.seats?.[seat];
+      const sc = c?.seats[seat];
       const kind = c?.control?.kind;
       if (!c || !sc || kind === 'none' || state?.status !== 'playing') {
         // A per-turn clock (Doudizhu) shows its turn time between hands.
-        const perTurn = kind === 'qq' && c?.control?.game === 0;
-        const text = kind === 'none' || !c ? '--:--' : formatClock(perTurn ? c.control.countdown : sc?.main ?? 0);
+        const control = c?.control;
+        const perTurn = control?.kind === 'qq' && control.game === 0 ? control.countdown : null;
+        const text = kind === 'none' || !c ? '--:--' : formatClock(perTurn ?? sc?.main ?? 0);
         if (el.textContent !== text) el.textContent = text;
         el.className = 'clock';
         continue;

@@ -1,0 +1,80 @@
+// One live table, for every game: `watch`, then the view kept up to date from
+// each `event`'s patch (docs/protocol.md, "Patches"), the table's version
+// followed, and a resync (`watch` with `since`) when a batch does not follow on
+// from the last one or a patch does not fit. Typed by the server's generated
+// types: the view is a `TableView` of the game's own view `V`.
+import { Socket, type SocketState } from '../net/socket';
+import { applyPatch, PatchMisfit } from '../net/patch';
+import type { Batch, BoardView, Envelope, TableView } from '../net/generated/protocol';
+
+/** A table event as the server sends it (`qiyuan_table::Event`, docs/protocol.md "Events"). */
+export type TableEvent = Batch['events'][number];
+
+export interface ConnectionHandlers<V> {
+  /** A new view, with the events that led to it (none after a `sync`) and the batch's rating changes. */
+  onView(view: TableView<V>, events: TableEvent[], batch: Batch | null): void;
+  onStatus(s: SocketState): void;
+  onError(message: string, code: string): void;
+}
+
+export interface Connection {
+  /** Sends a table command (the table id is added). */
+  send(t: string, d?: Record<string, unknown>): void;
+  /** Sends a table command and resolves on its ack, rejects on refusal. */
+  request(t: string, d?: Record<string, unknown>): Promise<unknown>;
+  /** Sends at once, even while the socket is closing (`leave`). */
+  sendNow(t: string, d?: Record<string, unknown>): void;
+  close(): void;
+}
+
+/** What the connection needs of a socket (`net/socket.ts`; a test's fake). */
+export type SocketLike = Pick<Socket, 'send' | 'request' | 'sendNow' | 'close' | 'onMessage' | 'onOpen' | 'onState'>;
+
+/** Watches table `id`, whose game's own view is `V`. */
+export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V>, sock: SocketLike = new Socket('/ws')): Connection {
+  let view: TableView<V> | null = null;
+  // The last version seen: a reconnect asks for what came after it.
+  let lastV: number | null = null;
+  const watch = () => sock.send('watch', lastV === null ? { table: id } : { table: id, since: lastV });
+  sock.onState = (s) => h.onStatus(s);
+  sock.onOpen = watch;
+  sock.onMessage = (msg: Envelope) => {
+    switch (msg.t) {
+      case 'sync': {
+        if (msg.d.table !== id) return;
+        lastV = msg.d.v;
+        view = msg.d.state as TableView<V>;
+        h.onView(view, [], null);
+        return;
+      }
+      case 'event': {
+        const d = msg.d;
+        if (d.table !== id) return;
+        let next: TableView<V>;
+        try {
+          next = applyPatch(view, d.patch);
+        } catch (e) {
+          if (!(e instanceof PatchMisfit)) throw e;
+          watch();
+          return;
+        }
+        // A batch that does not follow on from the last one: something was missed.
+        if (lastV !== null && d.from !== lastV) sock.send('watch', { table: id, since: lastV });
+        lastV = d.v;
+        view = next;
+        h.onView(view, d.events, d);
+        return;
+      }
+      case 'error':
+        if (msg.d.table !== undefined && msg.d.table !== id) return;
+        h.onError(msg.d.message, msg.d.code);
+        return;
+    }
+  };
+  return {
+    send: (t, d = {}) => sock.send(t, { table: id, ...d }),
+    request: (t, d = {}) => sock.request(t, { table: id, ...d }),
+    sendNow: (t, d = {}) => sock.sendNow(t, { table: id, ...d }),
+    close: () => sock.close(),
+  };
+}
