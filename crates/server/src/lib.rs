@@ -17,13 +17,14 @@ pub mod computer;
 pub mod config;
 pub mod engines;
 pub mod error;
+pub mod events;
 pub mod live;
 pub mod lobby;
 pub mod logs;
 pub mod metrics;
 pub mod protocol;
 pub mod registry;
-mod web;
+pub(crate) mod web;
 pub mod ws;
 
 use std::net::SocketAddr;
@@ -181,6 +182,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     let restored = live::restore(&app).await?;
     tracing::info!(%addr, restored, "listening");
 
+    tokio::spawn(events::director::run(app.clone()));
     let router = router(app.clone());
     let tables_app = app.clone();
     let sweeper = app.clone();
@@ -390,6 +392,20 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/game/{id}", get(api::game))
         .route("/api/game/{id}/log", get(api::game_log))
         .route("/game/{file}", get(api::record))
+        .route(
+            "/api/events",
+            get(events::api::list).post(events::api::create),
+        )
+        .route(
+            "/api/event/{id}",
+            get(events::api::show).patch(events::api::change),
+        )
+        .route("/api/event/{id}/register", post(events::api::register))
+        .route("/api/event/{id}/withdraw", post(events::api::withdraw))
+        .route("/api/event/{id}/bye", post(events::api::bye))
+        .route("/api/event/{id}/arbiters", post(events::api::add_arbiter))
+        .route("/api/event/{id}/action", post(events::api::action))
+        .route("/event/{file}", get(events::api::trf))
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(metrics::serve))
         .fallback(web::serve)

@@ -6,6 +6,7 @@ pub const SQLITE: &[(i64, &str)] = &[
     (1, include_str!("../migrations/sqlite/0001_init.sql")),
     (2, include_str!("../migrations/sqlite/0002_hardening.sql")),
     (3, include_str!("../migrations/sqlite/0003_points.sql")),
+    (6, include_str!("../migrations/sqlite/0006_events.sql")),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -13,6 +14,7 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (1, include_str!("../migrations/postgres/0001_init.sql")),
     (2, include_str!("../migrations/postgres/0002_hardening.sql")),
     (3, include_str!("../migrations/postgres/0003_points.sql")),
+    (6, include_str!("../migrations/postgres/0006_events.sql")),
 ];
 
 /// Applies the migrations a pool has not seen. Written once for both backends.
