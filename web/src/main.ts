@@ -15,6 +15,7 @@ import { loginPage } from './pages/login';
 import { lobbyPage } from './pages/lobby';
 import { tablePage } from './pages/table';
 import { profilePage } from './pages/profile';
+import { eventsPage, eventPage } from './events/events';
 
 let cleanup: (() => void) | void;
 
@@ -34,6 +35,7 @@ function header() {
       navLink('#/lobby/go', t('go'), 'nav-go'),
       navLink('#/lobby/doudizhu', t('doudizhu'), 'nav-doudizhu'),
       navLink('#/offline/', t('offline'), 'nav-offline'),
+      navLink('#/events', settings().lang === 'en' ? 'Events' : '比赛', 'nav-events'),
     ),
     h(
       'div.user-box',
@@ -95,6 +97,12 @@ function route() {
     case 'profile':
       cleanup = profilePage(main, arg);
       return;
+    case 'events':
+      cleanup = eventsPage(main, arg);
+      return;
+    case 'event':
+      cleanup = eventPage(main, arg);
+      return;
     case 'offline':
       if (arg === 'chess' || arg === 'xiangqi') cleanup = offlinePage(main, arg);
       else
@@ -122,7 +130,7 @@ onSettings(() => {
 });
 // The server's invitation links are paths (`/table/{id}`); the client routes by hash.
 {
-  const m = /^\/(table|profile|lobby|offline)\/([^/]+)\/?$/.exec(location.pathname);
+  const m = /^\/(table|profile|lobby|offline|event)\/([^/.]+)\/?$/.exec(location.pathname);
   if (m && !location.hash) history.replaceState(null, '', `/#/${m[1]}/${m[2]}`);
 }
 window.addEventListener('hashchange', route);
