@@ -836,3 +836,184 @@ async fn roles(backend: Backend) {
 }
 
 both!(whole_event, roles);
+
+/// The hall at 1,000 players (run on demand: `cargo test -p qiyuan-server --test
+/// swiss_event -- --ignored --nocapture`; docs/benchmarks.md has the figures):
+/// the reference event `t1000-r07` (six rounds played) loaded into the store,
+/// round 7 paired by the server — the same pairs as the reference file — and all
+/// 500 tables created and seated; then the event page's read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn thousand_players() {
+    use qiyuan_store::{EventGameRow, EventRoundRow, EventRow, NewUser};
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/swiss-dutch-large"
+    );
+    let text = std::fs::read_to_string(format!("{dir}/t1000-r07.trf")).unwrap();
+    let reference = std::fs::read_to_string(format!("{dir}/t1000-r07.pairs")).unwrap();
+    let t = qiyuan_swiss::trf::parse(&text).unwrap();
+    let server = common::start_with(Backend::Sqlite, |c| c.event_tick_ms = 100).await;
+    let store = server.running.as_ref().unwrap().app.store.clone();
+    let org = server.register("org").await;
+    let organiser = store.user_by_name("org").await.unwrap().unwrap().id;
+    let mut players: Vec<&qiyuan_swiss::Player> = t.players.iter().collect();
+    players.sort_by_key(|p| p.start_rank);
+    let clock = std::time::Instant::now();
+    let mut ids = HashMap::new();
+    for p in &players {
+        let u = store
+            .create_user(NewUser {
+                username: format!("s{:04}", p.start_rank),
+                password_hash: None,
+                guest: false,
+                created_at: now_ms(),
+            })
+            .await
+            .unwrap();
+        ids.insert(p.start_rank, u.id);
+    }
+    let mut config = config(now_ms() + 86_400_000);
+    config["rounds"] = json!(9);
+    config["schedule"] = json!({"kind": "after_previous", "pause_secs": 0.0});
+    let id = "big1000".to_string();
+    store
+        .create_event(&EventRow {
+            id: id.clone(),
+            organiser,
+            game: "chess".into(),
+            config: config.to_string(),
+            status: "registering".into(),
+            created_at: now_ms(),
+            updated_at: now_ms(),
+        })
+        .await
+        .unwrap();
+    for p in &players {
+        let rank = store
+            .add_event_player(
+                &id,
+                ids[&p.start_rank],
+                p.rating.map(i64::from),
+                1,
+                now_ms(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(rank, i64::from(p.start_rank));
+    }
+    for round in 1..=6usize {
+        let mut games = Vec::new();
+        for p in &players {
+            let e = p.entry(round);
+            let c = |r: qiyuan_swiss::ResultCode| Some(r.as_char().to_string());
+            match (e.opponent(), e.colour.colour()) {
+                (Some(o), Some(qiyuan_swiss::Colour::White)) => {
+                    let back = t.player(o).unwrap().entry(round);
+                    games.push((
+                        ids[&p.start_rank],
+                        Some(ids[&o]),
+                        c(e.result),
+                        c(back.result),
+                    ));
+                }
+                (None, _) if e.result == qiyuan_swiss::ResultCode::PairingBye => {
+                    games.push((ids[&p.start_rank], None, c(e.result), None));
+                }
+                (None, _) if !e.is_blank() => {
+                    let kind = e.result.as_char().to_string();
+                    store
+                        .request_bye(&id, ids[&p.start_rank], round as i64, &kind)
+                        .await
+                        .unwrap();
+                }
+                _ => {}
+            }
+        }
+        let rows: Vec<EventGameRow> = games
+            .into_iter()
+            .enumerate()
+            .map(|(i, (white, black, wr, br))| EventGameRow {
+                round: round as i64,
+                board: i as i64 + 1,
+                white,
+                black,
+                table_id: None,
+                white_result: wr,
+                black_result: br,
+            })
+            .collect();
+        let row = EventRoundRow {
+            round: round as i64,
+            starts_at: now_ms(),
+            checked_at: Some(now_ms()),
+            finished_at: Some(now_ms()),
+        };
+        assert!(store.pair_round(&id, &row, &rows).await.unwrap());
+    }
+    // Byes already requested for round 7.
+    for p in &players {
+        let e = p.entry(7);
+        if !e.is_blank() {
+            let kind = e.result.as_char().to_string();
+            store
+                .request_bye(&id, ids[&p.start_rank], 7, &kind)
+                .await
+                .unwrap();
+        }
+    }
+    eprintln!("loaded 1,000 players and 6 rounds in {:?}", clock.elapsed());
+    // Start: the server pairs round 7 and seats everyone.
+    let mut config = config.clone();
+    config["starts_at"] = json!(now_ms());
+    store
+        .update_event(&id, &config.to_string(), "running", now_ms())
+        .await
+        .unwrap();
+    let clock = std::time::Instant::now();
+    let mut paired_after = None;
+    loop {
+        let games = store.event_games(&id).await.unwrap();
+        let r7: Vec<&EventGameRow> = games.iter().filter(|g| g.round == 7).collect();
+        if !r7.is_empty() && paired_after.is_none() {
+            paired_after = Some(clock.elapsed());
+        }
+        if !r7.is_empty() && r7.iter().all(|g| g.black.is_none() || g.table_id.is_some()) {
+            break;
+        }
+        assert!(
+            clock.elapsed() < Duration::from_secs(120),
+            "round 7 not seated"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let seated = clock.elapsed();
+    eprintln!(
+        "round 7: paired after {:?}, all 500 tables created and seated after {seated:?}",
+        paired_after.unwrap()
+    );
+    let ev = event(&org, &id).await;
+    let games = ev["rounds"][6]["games"].as_array().unwrap();
+    let ours: Vec<String> = games
+        .iter()
+        .map(|g| {
+            let n = |v: &Value| v.as_str().map_or(0, |s| s[1..].parse::<u32>().unwrap());
+            format!("{} {}", n(&g["white"]), n(&g["black"]))
+        })
+        .collect();
+    let theirs: Vec<String> = reference.lines().skip(1).map(str::to_string).collect();
+    let mut a = ours.clone();
+    let mut b = theirs.clone();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "the server pairs round 7 as the reference does");
+    for _ in 0..3 {
+        let clock = std::time::Instant::now();
+        let r = org.get(&format!("/api/event/{id}")).await;
+        let bytes = r.bytes().await.unwrap().len();
+        eprintln!(
+            "GET /api/event/{{id}}: {:?}, {bytes} bytes",
+            clock.elapsed()
+        );
+    }
+}
