@@ -406,6 +406,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/event/{id}/arbiters", post(events::api::add_arbiter))
         .route("/api/event/{id}/action", post(events::api::action))
         .route("/event/{file}", get(events::api::trf))
+        .route("/api/admin/role", post(events::api::admin_role))
+        .route(
+            "/api/admin/table/{id}/close",
+            post(events::api::admin_close_table),
+        )
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(metrics::serve))
         .fallback(web::serve)

@@ -833,9 +833,195 @@ async fn roles(backend: Backend) {
         "{}",
         anon.status()
     );
+
+    // The operator's basics: only an admin bans or closes a table.
+    let (status, body) = post(
+        &nobody,
+        "/api/admin/role",
+        json!({"user": "arb2", "role": "banned"}),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (403, Some("not_admin"))
+    );
+    qiyuan_server::events::grant(&*store, "org2", "admin")
+        .await
+        .unwrap();
+    let (status, body) = post(
+        &org2,
+        "/api/admin/role",
+        json!({"user": "arb2", "role": "banned"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["roles"].as_array().unwrap().contains(&json!("banned")));
+    assert_eq!(
+        arb2.get("/api/account/me").await.status(),
+        401,
+        "the ban ended its sessions"
+    );
+    let login = reqwest::Client::new()
+        .post(format!("{}/api/account/login", server.base))
+        .json(&json!({"username": "arb2", "password": "secret-pw"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), 403);
+    let (status, body) = post(
+        &org2,
+        "/api/admin/role",
+        json!({"user": "arb2", "role": "admin"}),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (400, Some("bad_role"))
+    );
+    let (status, table) = post(&nobody, "/api/tables", json!({"game": "chess"})).await;
+    assert_eq!(status, 201, "{table}");
+    let table = table["table"].as_str().unwrap();
+    let (status, _) = post(
+        &nobody,
+        &format!("/api/admin/table/{table}/close"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 403);
+    let (status, body) = post(&org2, &format!("/api/admin/table/{table}/close"), json!({})).await;
+    assert_eq!((status, &body["closed"]), (200, &json!(true)), "{body}");
+    assert!(!store.table(table).await.unwrap().unwrap().open);
 }
 
-both!(whole_event, roles);
+async fn register(c: &Client, id: &str) -> (u16, Value) {
+    post(c, &format!("/api/event/{id}/register"), json!({})).await
+}
+
+async fn entry_rules(backend: Backend) {
+    let server = common::start_with(backend, |c| c.event_tick_ms = 50).await;
+    let store = server.running.as_ref().unwrap().app.store.clone();
+    let org = server.register("org").await;
+    let ann = server.register("ann").await;
+    let guest = server.guest().await;
+    qiyuan_server::events::grant(&*store, "org", "organiser")
+        .await
+        .unwrap();
+    let later = now_ms() + 3_600_000;
+    let create = |extra: Value| {
+        let mut c = config(later);
+        for (k, v) in extra.as_object().unwrap() {
+            c[k] = v.clone();
+        }
+        c
+    };
+    // Settings the hall cannot run are refused.
+    for (extra, code) in [
+        (json!({"game": "doudizhu"}), "bad_event"),
+        (json!({"game": "nosuchgame"}), "bad_event"),
+        (json!({"rounds": 0}), "bad_event"),
+        (json!({"tiebreaks": ["bh", "nonsense"]}), "bad_event"),
+        (json!({"forfeit_secs": -1.0}), "bad_event"),
+        (
+            json!({"time": {"kind": "fischer", "base": 0, "increment": 0}}),
+            "bad_settings",
+        ),
+    ] {
+        let (status, body) = post(&org, "/api/events", create(extra.clone())).await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (400, Some(code)),
+            "{extra}"
+        );
+    }
+    let make = |extra: Value| {
+        let org = &org;
+        let body = create(extra);
+        async move {
+            let (status, body) = post(org, "/api/events", body).await;
+            assert_eq!(status, 201, "{body}");
+            body["id"].as_str().unwrap().to_string()
+        }
+    };
+    let code = |r: (u16, Value)| (r.0, r.1["error"]["code"].as_str().map(str::to_string));
+    // Invitation.
+    let id = make(json!({"entry": {"kind": "invitation", "users": ["bob"]}})).await;
+    assert_eq!(
+        code(register(&ann, &id).await),
+        (403, Some("not_invited".into()))
+    );
+    // Rating range: a new account has 1500.
+    let id = make(json!({"entry": {"kind": "rating", "min": 1600}})).await;
+    assert_eq!(
+        code(register(&ann, &id).await),
+        (403, Some("rating_out_of_range".into()))
+    );
+    let id = make(json!({"entry": {"kind": "rating", "min": 1400, "max": 1600}})).await;
+    assert_eq!(register(&ann, &id).await.0, 200);
+    assert_eq!(
+        code(register(&ann, &id).await),
+        (409, Some("already_registered".into()))
+    );
+    assert_eq!(
+        code(register(&guest, &id).await),
+        (403, Some("guest".into()))
+    );
+    // Byes: half or zero, for a round not yet paired.
+    for (body, status) in [
+        (json!({"round": 0, "kind": "half"}), 400),
+        (json!({"round": 6, "kind": "half"}), 400),
+        (json!({"round": 2, "kind": "full"}), 400),
+        (json!({"round": 2, "kind": "zero"}), 200),
+    ] {
+        assert_eq!(
+            post(&ann, &format!("/api/event/{id}/bye"), body.clone())
+                .await
+                .0,
+            status,
+            "{body}"
+        );
+    }
+    // The registration window.
+    let id = make(json!({"registration_closes": now_ms() - 1000})).await;
+    assert_eq!(
+        code(register(&ann, &id).await),
+        (409, Some("registration_closed".into()))
+    );
+    let id = make(json!({"registration_opens": later - 1000})).await;
+    assert_eq!(
+        code(register(&ann, &id).await),
+        (409, Some("registration_closed".into()))
+    );
+    // Once it runs, settings stay but the name and the schedule.
+    let id = make(json!({})).await;
+    let start = now_ms();
+    let (status, _) = patch(&org, &format!("/api/event/{id}"), config(start)).await;
+    assert_eq!(status, 200);
+    for _ in 0..100 {
+        if event(&org, &id).await["status"] != "registering" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    let mut renamed = config(start);
+    renamed["name"] = json!("renamed");
+    assert_eq!(
+        patch(&org, &format!("/api/event/{id}"), renamed.clone())
+            .await
+            .0,
+        200
+    );
+    renamed["rounds"] = json!(7);
+    assert_eq!(
+        code(patch(&org, &format!("/api/event/{id}"), renamed).await),
+        (409, Some("event_started".into()))
+    );
+    // No late entry unless the event allows it: this one does until round 3.
+    let r = register(&ann, &id).await;
+    assert_eq!(r.0, 200, "{}", r.1);
+    assert_eq!(r.1["joined_round"], 1, "an event with nobody to pair waits");
+}
+
+both!(whole_event, roles, entry_rules);
 
 /// The hall at 1,000 players (run on demand: `cargo test -p qiyuan-server --test
 /// swiss_event -- --ignored --nocapture`; docs/benchmarks.md has the figures):

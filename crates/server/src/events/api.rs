@@ -453,3 +453,93 @@ pub async fn trf(
     )
         .into_response())
 }
+
+// ---- the operator's basics, for accounts with the admin role ----
+
+async fn admin_only(app: &App, headers: &HeaderMap) -> Result<User, ApiError> {
+    let user = app.require_user(headers).await?;
+    if !has_role(app, &user, "admin").await? {
+        return Err(ApiError::forbidden(
+            "not_admin",
+            "only an admin may do that",
+        ));
+    }
+    Ok(user)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoleReq {
+    user: String,
+    role: String,
+    /// Grant (default) or take away.
+    #[serde(default = "yes")]
+    grant: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `POST /api/admin/role`: an admin grants or takes away a role (`organiser`,
+/// `arbiter`, `banned`, `muted`; `admin` only from the command line). A ban
+/// ends the account's sessions and closes its sockets at once.
+pub async fn admin_role(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(req): Json<RoleReq>,
+) -> ApiResult<Json<Value>> {
+    admin_only(&app, &headers).await?;
+    if req.role == "admin" || !super::ROLES.contains(&req.role.as_str()) {
+        return Err(ApiError::bad_request(
+            "bad_role",
+            "roles: organiser, arbiter, banned, muted",
+        ));
+    }
+    let user = app
+        .store
+        .user_by_name(&req.user)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no account {}", req.user)))?;
+    if req.grant {
+        super::grant(&*app.store, &user.username, &req.role)
+            .await
+            .map_err(|e| ApiError::bad_request("bad_role", e.to_string()))?;
+        if req.role == "banned" {
+            app.sockets.close_user(user.id);
+        }
+    } else {
+        app.store.revoke_role(user.id, &req.role).await?;
+    }
+    Ok(Json(
+        json!({"user": user.username, "roles": app.store.roles(user.id).await?}),
+    ))
+}
+
+/// `POST /api/admin/table/{id}/close`: an admin closes a table: a game being
+/// played there ends without result, and the table is not rebuilt again (it
+/// leaves the lobby once nobody is at it).
+pub async fn admin_close_table(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    admin_only(&app, &headers).await?;
+    app.store
+        .table(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no table {id}")))?;
+    let ended = super::director::internal(
+        &app,
+        &id,
+        vec![qiyuan_table::Command::Decide {
+            decision: qiyuan_table::Decision::Void,
+        }],
+    )
+    .await
+    .is_ok();
+    app.store.close_table(&id).await?;
+    Ok(Json(
+        json!({"table": id, "closed": true, "game_ended": ended}),
+    ))
+}

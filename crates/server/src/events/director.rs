@@ -113,6 +113,10 @@ async fn pair_next(app: &Arc<App>, ev: &EventData, round: i64, now: i64) -> Resu
     let t = ev.tournament();
     let pairing =
         qiyuan_swiss::pair(&t).map_err(|e| ApiError::bad_request("cannot_pair", e.to_string()))?;
+    if pairing.games.is_empty() && pairing.bye.is_none() {
+        // Nobody to pair (no players yet): the round waits for entries.
+        return Ok(false);
+    }
     let user_of = |rank: u32| {
         ev.players
             .iter()
