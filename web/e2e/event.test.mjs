@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -76,12 +76,13 @@ test('register for an event, get paired, play the round, see the standings', { t
   const granted = spawnSync(bin, ['admin', 'grant', org, 'organiser', '--data', data], { encoding: 'utf8' });
   assert.equal(granted.status, 0, granted.stderr);
   assert.match(granted.stdout, /organiser granted/);
-  const config = (startsAt) => ({
+  const config = (startsAt, pause = 3600) => ({
     name: `周末快棋 ${stamp}`,
     game: 'chess',
     time: { kind: 'fischer', base: 300000, increment: 0 },
-    rounds: 1,
+    rounds: 2,
     starts_at: startsAt,
+    schedule: { kind: 'after_previous', pause_secs: pause },
     forfeit_secs: 120,
   });
   const created = await call(token, 'POST', '/api/events', config(Date.now() + 3_600_000));
@@ -100,14 +101,18 @@ test('register for an event, get paired, play the round, see the standings', { t
     pages.push(page);
   }
   await pages[0].locator('#event-players tr', { hasText: names[1] }).waitFor();
+  // The organiser plays too (over the API): three players, a pairing bye.
+  assert.equal((await call(token, 'POST', `/api/event/${id}/register`, {})).status, 200);
   await pages[0].screenshot({ path: shotPath('event-registration.png'), fullPage: true });
 
   // The organiser starts the event now: round 1 is paired, each player is offered their game.
-  const started = await call(token, 'PATCH', `/api/event/${id}`, config(Date.now()));
+  const startsAt = Date.now();
+  const started = await call(token, 'PATCH', `/api/event/${id}`, config(startsAt));
   assert.equal(started.status, 200, JSON.stringify(started.body));
   for (const p of pages) await p.locator('#my-game').waitFor({ timeout: 15_000 });
   const ev = (await call(token, 'GET', `/api/event/${id}`)).body;
-  const game = ev.rounds[0].games[0];
+  const game = ev.rounds[0].games.find((g) => g.black !== null);
+  assert.ok(ev.rounds[0].games.some((g) => g.black === null && g.white === org), 'the third player has the bye');
   const white = pages[names.indexOf(game.white)];
   const black = pages[names.indexOf(game.black)];
   for (const p of [white, black]) {
@@ -127,9 +132,28 @@ test('register for an event, get paired, play the round, see the standings', { t
   await white.locator(`.ev-standing[data-user="${game.white}"] .ev-score`, { hasText: '1' }).waitFor({ timeout: 15_000 });
   assert.equal((await white.locator(`.ev-standing[data-user="${game.black}"] .ev-score`).textContent()).trim(), '0');
   assert.match(await white.locator('#round-1 .ev-pairing .ev-result').first().textContent(), /1 – 0/);
-  await white.locator('#event-status', { hasText: /已结束|Finished/ }).waitFor({ timeout: 15_000 });
   await white.screenshot({ path: shotPath('event-standings.png'), fullPage: true });
+  // Between the rounds: the event's TRF, served and exported, pairs round 2 as
+  // the server then does.
   const trf = await (await fetch(`${base}/event/${id}.trf`)).text();
-  assert.match(trf, /XXR 1/);
+  assert.match(trf, /XXR 2/);
+  const exported = spawnSync(bin, ['swiss', 'export', id, '--data', data], { encoding: 'utf8' });
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.equal(exported.stdout, trf);
+  const file = path.join(data, 'event.trf');
+  writeFileSync(file, trf);
+  const paired = spawnSync(bin, ['swiss', 'pair', file], { encoding: 'utf8' });
+  assert.equal(paired.status, 0, paired.stderr);
+  // The organiser changes the schedule (allowed once running): round 2 now.
+  assert.equal((await call(token, 'PATCH', `/api/event/${id}`, config(startsAt, 0))).status, 200);
+  let round2;
+  for (let i = 0; i < 100 && !round2; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    round2 = (await call(token, 'GET', `/api/event/${id}`)).body.rounds[1];
+  }
+  assert.ok(round2, 'round 2 paired');
+  const rankOf = (u) => ev.players.find((p) => p.user === u).start_rank;
+  const lines = round2.games.map((g) => (g.black === null ? `${rankOf(g.white)} 0` : `${rankOf(g.white)} ${rankOf(g.black)}`));
+  assert.equal(paired.stdout, `${lines.length}\n${lines.join('\n')}\n`);
   assert.deepEqual(consoleErrors, []);
 });

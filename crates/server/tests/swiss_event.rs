@@ -1021,7 +1021,48 @@ async fn entry_rules(backend: Backend) {
     assert_eq!(r.1["joined_round"], 1, "an event with nobody to pair waits");
 }
 
-both!(whole_event, roles, entry_rules);
+/// The store writes a round once: a second pairing of it (a restart between
+/// pairing and its tables, two nodes) changes nothing.
+async fn paired_once(backend: Backend) {
+    use qiyuan_store::{EventGameRow, EventRoundRow};
+    let server = common::start_with(backend, |c| c.event_tick_ms = 50).await;
+    let store = server.running.as_ref().unwrap().app.store.clone();
+    let org = server.register("org").await;
+    let ann = server.register("ann").await;
+    let bob = server.register("bob").await;
+    qiyuan_server::events::grant(&*store, "org", "organiser")
+        .await
+        .unwrap();
+    let (_, created) = post(&org, "/api/events", config(now_ms() + 3_600_000)).await;
+    let id = created["id"].as_str().unwrap();
+    for c in [&ann, &bob] {
+        assert_eq!(register(c, id).await.0, 200);
+    }
+    let a = store.user_by_name("ann").await.unwrap().unwrap().id;
+    let b = store.user_by_name("bob").await.unwrap().unwrap().id;
+    let round = EventRoundRow {
+        round: 1,
+        starts_at: now_ms(),
+        checked_at: None,
+        finished_at: None,
+    };
+    let board = |white, black| EventGameRow {
+        round: 1,
+        board: 1,
+        white,
+        black: Some(black),
+        table_id: None,
+        white_result: None,
+        black_result: None,
+    };
+    assert!(store.pair_round(id, &round, &[board(a, b)]).await.unwrap());
+    assert!(!store.pair_round(id, &round, &[board(b, a)]).await.unwrap());
+    let games = store.event_games(id).await.unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!((games[0].white, games[0].black), (a, Some(b)));
+}
+
+both!(whole_event, roles, entry_rules, paired_once);
 
 /// The hall at 1,000 players (run on demand: `cargo test -p qiyuan-server --test
 /// swiss_event -- --ignored --nocapture`; docs/benchmarks.md has the figures):

@@ -84,17 +84,7 @@ pub async fn step(app: &Arc<App>, id: &str, started: i64) -> Result<(), ApiError
                 return Ok(());
             }
             let last_end = ev.rounds.last().and_then(|r| r.finished_at);
-            let due = match &ev.config.schedule {
-                super::Schedule::AfterPrevious { pause_secs } => match last_end {
-                    Some(end) => end + (pause_secs * 1000.0) as i64,
-                    None => ev.config.starts_at,
-                },
-                super::Schedule::Fixed { times } => times
-                    .get(done as usize)
-                    .copied()
-                    .unwrap_or(ev.config.starts_at)
-                    .max(last_end.unwrap_or(i64::MIN)),
-            };
+            let due = next_due(&ev.config.schedule, ev.config.starts_at, done, last_end);
             if now >= due && pair_next(app, &ev, done + 1, now).await? {
                 // Set the round's tables up at once: the round has started.
                 if let Some(ev) = load(&*app.store, id).await?
@@ -104,6 +94,35 @@ pub async fn step(app: &Arc<App>, id: &str, started: i64) -> Result<(), ApiError
                 }
             }
             Ok(())
+        }
+    }
+}
+
+/// When the round after `done` paired rounds is due: round 1 at the start;
+/// then `pause` after the previous round ended, or at its fixed time but never
+/// before the previous round ended.
+pub fn next_due(
+    schedule: &super::Schedule,
+    starts_at: i64,
+    done: i64,
+    last_end: Option<i64>,
+) -> i64 {
+    if done == 0 {
+        return match schedule {
+            super::Schedule::Fixed { times } => {
+                times.first().copied().unwrap_or(starts_at).max(starts_at)
+            }
+            super::Schedule::AfterPrevious { .. } => starts_at,
+        };
+    }
+    // A round that has not ended is not followed.
+    let Some(end) = last_end else {
+        return i64::MAX;
+    };
+    match schedule {
+        super::Schedule::AfterPrevious { pause_secs } => end + (pause_secs * 1000.0) as i64,
+        super::Schedule::Fixed { times } => {
+            times.get(done as usize).copied().unwrap_or(end).max(end)
         }
     }
 }
@@ -398,4 +417,27 @@ async fn forfeit_absent(
         super::record_action(&*app.store, &ev.row.id, action).await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_due;
+    use crate::events::Schedule;
+
+    #[test]
+    fn rounds_follow_the_schedule() {
+        let after = Schedule::AfterPrevious { pause_secs: 60.0 };
+        assert_eq!(next_due(&after, 1_000, 0, None), 1_000);
+        assert_eq!(next_due(&after, 1_000, 1, Some(50_000)), 110_000);
+        assert_eq!(next_due(&after, 1_000, 1, None), i64::MAX);
+        let fixed = Schedule::Fixed {
+            times: vec![5_000, 100_000, 200_000],
+        };
+        assert_eq!(next_due(&fixed, 1_000, 0, None), 5_000);
+        // Round 2 at its time, or when round 1 ends if that is later.
+        assert_eq!(next_due(&fixed, 1_000, 1, Some(50_000)), 100_000);
+        assert_eq!(next_due(&fixed, 1_000, 1, Some(150_000)), 150_000);
+        // A round without a time follows the previous one at once.
+        assert_eq!(next_due(&fixed, 1_000, 3, Some(250_000)), 250_000);
+    }
 }
