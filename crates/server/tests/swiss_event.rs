@@ -921,6 +921,16 @@ async fn entry_rules(backend: Backend) {
         (json!({"rounds": 0}), "bad_event"),
         (json!({"tiebreaks": ["bh", "nonsense"]}), "bad_event"),
         (json!({"forfeit_secs": -1.0}), "bad_event"),
+        (json!({"forfeit_secs": 1e300}), "bad_event"),
+        (
+            json!({"schedule": {"kind": "after_previous", "pause_secs": 1e300}}),
+            "bad_event",
+        ),
+        (
+            json!({"schedule": {"kind": "fixed", "times": [1, 2, 3, 4, 5, 6]}}),
+            "bad_event",
+        ),
+        (json!({"name": ""}), "bad_event"),
         (
             json!({"time": {"kind": "fischer", "base": 0, "increment": 0}}),
             "bad_settings",

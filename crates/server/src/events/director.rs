@@ -120,7 +120,9 @@ pub fn next_due(
         return i64::MAX;
     };
     match schedule {
-        super::Schedule::AfterPrevious { pause_secs } => end + (pause_secs * 1000.0) as i64,
+        super::Schedule::AfterPrevious { pause_secs } => {
+            end.saturating_add((pause_secs * 1000.0) as i64)
+        }
         super::Schedule::Fixed { times } => {
             times.get(done as usize).copied().unwrap_or(end).max(end)
         }
@@ -200,7 +202,10 @@ async fn play_round(
         games_now.push(g);
     }
     let forfeit = ev.config.forfeit_ms();
-    if round.checked_at.is_none() && now >= round.starts_at + forfeit && now >= started + forfeit {
+    if round.checked_at.is_none()
+        && now >= round.starts_at.saturating_add(forfeit)
+        && now >= started.saturating_add(forfeit)
+    {
         for g in games_now.iter_mut().filter(|g| g.white_result.is_none()) {
             forfeit_absent(app, ev, g).await?;
         }

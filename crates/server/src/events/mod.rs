@@ -151,6 +151,8 @@ pub struct EventConfig {
     pub tiebreaks: Vec<String>,
 }
 
+const DAY_SECS: f64 = 86_400.0;
+
 fn default_forfeit() -> f64 {
     900.0
 }
@@ -177,13 +179,21 @@ impl EventConfig {
         if self.rounds == 0 || self.rounds > 50 {
             return bad("1 to 50 rounds".into());
         }
-        if !(self.forfeit_secs.is_finite() && self.forfeit_secs > 0.0) {
-            return bad("the forfeit time is positive".into());
+        if !(self.forfeit_secs.is_finite()
+            && self.forfeit_secs > 0.0
+            && self.forfeit_secs <= DAY_SECS)
+        {
+            return bad("the forfeit time is more than 0 and at most a day".into());
         }
         if let Schedule::AfterPrevious { pause_secs } = self.schedule
-            && !(pause_secs.is_finite() && pause_secs >= 0.0)
+            && !(pause_secs.is_finite() && (0.0..=7.0 * DAY_SECS).contains(&pause_secs))
         {
-            return bad("the pause between rounds is not negative".into());
+            return bad("the pause between rounds is 0 to 7 days".into());
+        }
+        if let Schedule::Fixed { times } = &self.schedule
+            && times.len() > self.rounds as usize
+        {
+            return bad("more round times than rounds".into());
         }
         self.tiebreak_order()?;
         let settings = self.settings();
