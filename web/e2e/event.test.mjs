@@ -115,10 +115,12 @@ test('register for an event, get paired, play the round, see the standings', { t
   assert.ok(ev.rounds[0].games.some((g) => g.black === null && g.white === org), 'the third player has the bye');
   const white = pages[names.indexOf(game.white)];
   const black = pages[names.indexOf(game.black)];
-  for (const p of [white, black]) {
-    await p.click('#my-game');
-    await p.locator('#table-page cg-board').waitFor();
-  }
+  // Black from the event page; White from the banner every page shows.
+  await black.click('#my-game');
+  await white.goto(`${base}/#/lobby/chess`);
+  await white.locator('#event-game-banner').click();
+  for (const p of [white, black]) await p.locator('#table-page cg-board').waitFor();
+  assert.equal(await white.locator('#event-game-banner').count(), 0, 'no banner at the game itself');
   await clickMove(white, 'e2e4', 'chess');
   await waitForMoveCount(black, 1);
   await clickMove(black, 'e7e5', 'chess');

@@ -15,7 +15,7 @@ import { loginPage } from './pages/login';
 import { lobbyPage } from './pages/lobby';
 import { tablePage } from './pages/table';
 import { profilePage } from './pages/profile';
-import { eventsPage, eventPage } from './events/events';
+import { eventsPage, eventPage, eventBanner } from './events/events';
 
 let cleanup: (() => void) | void;
 
@@ -37,6 +37,7 @@ function header() {
       navLink('#/offline/', t('offline'), 'nav-offline'),
       navLink('#/events', settings().lang === 'en' ? 'Events' : '比赛', 'nav-events'),
     ),
+    eventBanner(),
     h(
       'div.user-box',
       null,

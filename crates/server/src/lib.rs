@@ -400,6 +400,7 @@ pub fn router(app: Arc<App>) -> Router {
             "/api/event/{id}",
             get(events::api::show).patch(events::api::change),
         )
+        .route("/api/events/my-game", get(events::api::my_game))
         .route("/api/event/{id}/register", post(events::api::register))
         .route("/api/event/{id}/withdraw", post(events::api::withdraw))
         .route("/api/event/{id}/bye", post(events::api::bye))

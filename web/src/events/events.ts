@@ -285,3 +285,19 @@ export function eventPage(main: HTMLElement, id: string): () => void {
     if (timer !== undefined) window.clearInterval(timer);
   };
 }
+
+/**
+ * A banner for the header of every page: the signed-in player's game being
+ * played in an event, one click away (empty otherwise).
+ */
+export function eventBanner(): HTMLElement {
+  const el = h('span.event-banner-slot', { id: 'event-banner-slot' });
+  if (!session() || session()?.guest) return el;
+  void api<{ event: string; name: string; round: number; board: number; table: string } | null>('GET', '/api/events/my-game')
+    .then((g) => {
+      if (g && !location.hash.startsWith(`#/table/${g.table}`))
+        mount(el, h('a.event-banner.small', { id: 'event-game-banner', href: `#/table/${g.table}` }, `${g.name} · ${t('yourGame', { r: g.round, b: g.board })}`));
+    })
+    .catch(() => undefined);
+  return el;
+}

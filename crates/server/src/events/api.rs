@@ -543,3 +543,32 @@ pub async fn admin_close_table(
         json!({"table": id, "closed": true, "game_ended": ended}),
     ))
 }
+
+/// `GET /api/events/my-game`: the caller's game being played in a running
+/// event, if any (the banner on every page of the web client).
+pub async fn my_game(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+    let user = app.require_user(&headers).await?;
+    for row in app.store.events_list(Some("running"), 200).await? {
+        let Some(ev) = load(&*app.store, &row.id).await? else {
+            continue;
+        };
+        let Some(round) = ev.current() else { continue };
+        let game = ev.games_of(round.round).find(|g| {
+            (g.white == user.id || g.black == Some(user.id))
+                && g.black.is_some()
+                && g.white_result.is_none()
+                && g.table_id.is_some()
+        });
+        if let Some(g) = game {
+            return Ok(Json(json!({
+                "event": ev.row.id,
+                "name": ev.config.name,
+                "round": g.round,
+                "board": g.board,
+                "table": g.table_id,
+                "seat": if g.white == user.id { 0 } else { 1 },
+            })));
+        }
+    }
+    Ok(Json(Value::Null))
+}
