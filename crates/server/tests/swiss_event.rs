@@ -473,6 +473,30 @@ async fn whole_event(backend: Backend) {
     let ended_batch = ended(ws, &b2[0].table).await;
     let fouls = events_of(&ws.seen, "fouled");
     assert_eq!(fouls.len(), 3, "both players see each foul");
+    assert_eq!(
+        fouls[2]["reason"],
+        "touched a piece and moved another (摸子)"
+    );
+    let fouls = fouls.len();
+    // The fouls, with their reasons and times, stay in the game's log.
+    let log: Value = org
+        .get(&format!("/api/game/{}/log", b2[0].table))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let logged: Vec<&Value> = log["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["command"]["type"] == "foul")
+        .collect();
+    assert_eq!(logged.len(), fouls);
+    assert!(
+        logged
+            .iter()
+            .all(|e| e["at"].is_i64() && e["command"]["reason"].is_string())
+    );
     let end = events_of(std::slice::from_ref(&ended_batch), "ended")[0];
     assert_eq!(end["outcome"]["reason"], "fouls");
     heard(hall.ws(&b2[0].black), "foul").await;

@@ -402,7 +402,7 @@ impl<G: Game> Table<G> {
             Command::Rematch { user } => self.rematch(&user, now),
             Command::Tick => Ok(Vec::new()),
             Command::Restart { down_since } => Ok(self.restart(down_since, now)),
-            Command::Foul { seat } => {
+            Command::Foul { seat, reason } => {
                 if !self.is_playing() {
                     return refuse(K::NoGame, "no game is being played");
                 }
@@ -412,7 +412,11 @@ impl<G: Game> Table<G> {
                 let gs = self.state.game.as_mut().ok_or_else(no_game)?;
                 let count = gs.fouls[seat.index()].saturating_add(1);
                 gs.fouls[seat.index()] = count;
-                let mut events = vec![Event::Fouled { seat, count }];
+                let mut events = vec![Event::Fouled {
+                    seat,
+                    count,
+                    reason,
+                }];
                 if count >= 3 {
                     // Three fouls lose, whoever has moved: an arbiter's decision,
                     // not an abort.

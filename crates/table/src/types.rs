@@ -228,6 +228,9 @@ pub enum Command {
     /// An arbiter records a foul (犯规) against `seat`; the third loses the game.
     Foul {
         seat: Seat,
+        /// Why, as the arbiter said it (older logs have none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
     /// An arbiter warns `seat` (警告); it changes nothing but the record.
     Warn {
@@ -401,6 +404,8 @@ pub enum Event {
     Fouled {
         seat: Seat,
         count: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
     /// An arbiter warned a seat.
     Warned {

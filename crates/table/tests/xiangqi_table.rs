@@ -257,18 +257,33 @@ fn three_fouls_lose() {
     let mut s = game(TimeControl::qq(10, 1, 30));
     opening(&mut s, 0..2, S);
     assert_eq!(
-        s.ok(Command::Foul { seat: Seat(1) }),
+        s.ok(Command::Foul {
+            seat: Seat(1),
+            reason: None,
+        }),
         vec![Event::Fouled {
             seat: Seat(1),
-            count: 1
+            count: 1,
+            reason: None,
         }]
     );
-    s.ok(Command::Foul { seat: Seat(1) });
+    s.ok(Command::Foul {
+        seat: Seat(1),
+        reason: None,
+    });
     assert_eq!(
-        s.refused(Command::Foul { seat: Seat(2) }).kind,
+        s.refused(Command::Foul {
+            seat: Seat(2),
+            reason: None,
+        })
+        .kind,
         K::NoSuchSeat
     );
-    let (o, _) = ended(&s.ok(Command::Foul { seat: Seat(1) })).unwrap();
+    let (o, _) = ended(&s.ok(Command::Foul {
+        seat: Seat(1),
+        reason: None,
+    }))
+    .unwrap();
     assert_eq!(o.reason, EndReason::Fouls);
     assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
     s.check_replay();

@@ -114,7 +114,10 @@ pub async fn act(
                     seat,
                     reason: req.reason.clone(),
                 },
-                "foul" => Command::Foul { seat },
+                "foul" => Command::Foul {
+                    seat,
+                    reason: Some(req.reason.clone()),
+                },
                 _ => Command::Violation {
                     seat,
                     reason: req.reason.clone(),
