@@ -426,7 +426,15 @@ impl EventData {
         let mut t = self.tournament();
         t.records.insert(
             0,
-            qiyuan_swiss::model::Record::Other(format!("012 {}", self.config.name)),
+            // One line: a name's control characters (a newline) become spaces.
+            qiyuan_swiss::model::Record::Other(format!(
+                "012 {}",
+                self.config
+                    .name
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect::<String>()
+            )),
         );
         qiyuan_swiss::trf::write(&t)
     }
