@@ -19,6 +19,10 @@ enum Command {
     /// Run the server: HTTP, WebSocket and the web client.
     #[cfg(feature = "server")]
     Serve(cli::serve::Args),
+    /// The operator's commands: roles, bans, mutes, closing a table.
+    #[cfg(feature = "server")]
+    #[command(subcommand)]
+    Admin(cli::admin::Command),
     /// Load generator: simulated players over real WebSockets against a server.
     #[cfg(feature = "server")]
     BenchLoad(cli::bench_load::Args),
@@ -42,7 +46,7 @@ enum Command {
     #[cfg(feature = "doudizhu")]
     #[command(subcommand)]
     Doudizhu(cli::doudizhu::Command),
-    /// Swiss tournaments: pairing and standings from TRF files.
+    /// Swiss tournaments: pairing and standings from TRF files, an event's TRF.
     #[cfg(feature = "swiss")]
     #[command(subcommand)]
     Swiss(cli::swiss::Command),
@@ -53,6 +57,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         #[cfg(feature = "server")]
         Command::Serve(args) => cli::serve::run(args),
+        #[cfg(feature = "server")]
+        Command::Admin(cmd) => cli::admin::run(cmd),
         #[cfg(feature = "server")]
         Command::BenchLoad(args) => cli::bench_load::run(args),
         Command::Engine(args) => cli::engine::run(args),

@@ -1,6 +1,8 @@
 //! One module per subcommand; each owns its arguments and its output.
 
 #[cfg(feature = "server")]
+pub mod admin;
+#[cfg(feature = "server")]
 pub mod bench_load;
 #[cfg(feature = "doudizhu")]
 pub mod doudizhu;

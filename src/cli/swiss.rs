@@ -21,6 +21,14 @@ pub enum Command {
         #[arg(long, value_delimiter = ',', default_value = "bh,prog,de,win")]
         tiebreaks: Vec<String>,
     },
+    /// Print the TRF-16 file of an event of the server's database.
+    #[cfg(feature = "server")]
+    Export {
+        /// The event's id.
+        event: String,
+        #[command(flatten)]
+        db: super::admin::Db,
+    },
 }
 
 fn load(file: &std::path::Path) -> anyhow::Result<qiyuan_swiss::Tournament> {
@@ -37,6 +45,19 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             let pairing = qiyuan_swiss::pair(&t)
                 .with_context(|| format!("cannot pair the next round of {}", file.display()))?;
             print!("{}", pairing.to_pairs_text());
+        }
+        #[cfg(feature = "server")]
+        Command::Export { event, db } => {
+            let url = db.url();
+            let runtime =
+                tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+            let text = runtime.block_on(async {
+                let store = qiyuan_store::open(&url)
+                    .await
+                    .with_context(|| format!("cannot open the database {url}"))?;
+                qiyuan_server::events::export_trf(&*store, &event).await
+            })?;
+            print!("{text}");
         }
         Command::Standings { file, tiebreaks } => {
             let t = load(&file)?;

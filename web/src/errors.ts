@@ -62,6 +62,35 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   no_bot: ['这个座位上没有电脑', 'No computer player sits there'],
   bad_level: ['没有这个电脑级别', 'No such computer level'],
   bad_seat: ['没有这个座位或颜色', 'No such seat or colour'],
+  // The analysis board and game reviews.
+  bad_setup: ['无法从这个局面开始', 'That position cannot be set up'],
+  not_finished: ['只能分析已结束的对局', 'Only a finished game can be analysed'],
+  no_analysis: ['这种游戏没有分析引擎', 'There is no engine to analyse this game'],
+  bad_record: ['棋谱无法读取', 'The record cannot be read'],
+  too_long: ['对局太长，无法分析', 'The game is too long to analyse'],
+  // The Lichess-compatible API's bot accounts.
+  bot_rated: ['机器人账号与真人只下友谊赛', 'Bot accounts play casual games only with people'],
+  // Accounts and roles.
+  banned: ['该账号已被封禁', 'This account is banned'],
+  not_admin: ['只有管理员可以这样做', 'Only an administrator can do that'],
+  bad_role: ['没有这种角色', 'No such role'],
+  // Events (Swiss tournaments) and their arbiters.
+  not_organiser: ['只有本赛事的组织者可以这样做', 'Only the event’s organiser can do that'],
+  not_arbiter: ['只有本赛事的裁判可以这样做', 'Only an arbiter of the event can do that'],
+  guest: ['游客不能报名参赛', 'Guests cannot enter events'],
+  rating_out_of_range: ['你的等级分不在本赛事的范围内', 'Your rating is outside the event’s range'],
+  not_invited: ['本赛事仅限受邀棋手', 'This event is by invitation only'],
+  bad_round: ['没有这一轮', 'No such round'],
+  bad_bye: ['轮空只能是半分或零分', 'A bye is a half point or zero'],
+  event_started: ['赛事已开始，不能再修改', 'The event has started and can no longer be changed'],
+  registration_closed: ['报名已截止', 'Registration is closed'],
+  already_registered: ['你已经报名了', 'You are already registered'],
+  bad_reason: ['请写明理由', 'Give a reason'],
+  bad_result: ['结果无效', 'That result is not valid'],
+  bad_action: ['无法执行该裁判操作', 'That arbiter action cannot be taken'],
+  cannot_pair: ['这一轮无法编排', 'The round cannot be paired'],
+  refused: ['对局拒绝了这一操作', 'The game refused that'],
+  bad_event: ['赛事设置无效', 'The event’s settings are not valid'],
 };
 
 /** The message for a server error code in the interface language; `fallback` (the

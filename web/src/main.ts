@@ -17,6 +17,7 @@ import { lobbyPage } from './pages/lobby';
 import { tableRoute } from './table/route';
 import { profilePage } from './pages/profile';
 import { replayPage } from './replay/replay';
+import { eventsPage, eventPage, eventBanner } from './events/events';
 
 let cleanup: (() => void) | void;
 
@@ -37,7 +38,9 @@ function header() {
       // A room per hosted game, in the registry's order.
       allGames().map((g) => navLink(`#/lobby/${g.name}`, t(g.name as Key), `nav-${g.name}`)),
       navLink('#/offline/', t('offline'), 'nav-offline'),
+      navLink('#/events', settings().lang === 'en' ? 'Events' : '比赛', 'nav-events'),
     ),
+    eventBanner(),
     h(
       'div.user-box',
       null,
@@ -105,6 +108,12 @@ function route(keepDialogs = false) {
     case 'profile':
       cleanup = profilePage(main, arg);
       return;
+    case 'events':
+      cleanup = eventsPage(main, arg);
+      return;
+    case 'event':
+      cleanup = eventPage(main, arg);
+      return;
     case 'offline':
       offlinePage(main, arg);
       return;
@@ -132,7 +141,7 @@ onSettings(() => {
 });
 // The server's invitation links are paths (`/table/{id}`); the client routes by hash.
 {
-  const m = /^\/(table|profile|lobby|offline|replay)\/([^/]+)\/?$/.exec(location.pathname);
+  const m = /^\/(table|profile|lobby|offline|replay|event)\/([^/.]+)\/?$/.exec(location.pathname);
   if (m && !location.hash) history.replaceState(null, '', `/#/${m[1]}/${m[2]}`);
 }
 window.addEventListener('hashchange', () => route());

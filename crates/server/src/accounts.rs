@@ -188,6 +188,16 @@ pub async fn login(
     match user {
         Some(user) if ok => {
             attempt.succeeded();
+            // An account the operator banned (`qiyuan admin ban`) cannot log in.
+            if app
+                .store
+                .roles(user.id)
+                .await?
+                .iter()
+                .any(|r| r == "banned")
+            {
+                return Err(ApiError::forbidden("banned", "this account is banned"));
+            }
             app.open_session(&user, StatusCode::OK, app.secure(peer, &headers))
                 .await
         }

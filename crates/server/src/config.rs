@@ -78,6 +78,9 @@ pub struct Config {
     pub metrics_allow: Vec<String>,
     /// A bearer token that may read `/metrics` from any address; unset: none.
     pub metrics_token: Option<String>,
+    /// How often the events' schedule is looked at, in milliseconds (pairing,
+    /// the late-arrival check, results).
+    pub event_tick_ms: u64,
     /// External engines serving as computer players (`[[engines]]`; see
     /// [`crate::engines`] and `docs/engines.md`).
     pub engines: Vec<crate::engines::EngineConfig>,
@@ -94,6 +97,7 @@ impl Default for Config {
             escape_grace_secs: None,
             first_move_secs: None,
             idle_table_secs: 600.0,
+            event_tick_ms: 1000,
             max_message_bytes: 16 * 1024,
             login_attempts_per_minute: 10,
             login_failures_per_address: 30,

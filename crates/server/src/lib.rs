@@ -18,6 +18,7 @@ pub mod computer;
 pub mod config;
 pub mod engines;
 pub mod error;
+pub mod events;
 pub mod lichess;
 pub mod live;
 pub mod lobby;
@@ -26,7 +27,7 @@ pub mod metrics;
 pub mod protocol;
 pub mod registry;
 pub mod solo;
-mod web;
+pub(crate) mod web;
 pub mod ws;
 
 use std::net::SocketAddr;
@@ -187,6 +188,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     let restored = live::restore(&app).await?;
     tracing::info!(%addr, restored, "listening");
 
+    tokio::spawn(events::director::run(app.clone()));
     let router = router(app.clone());
     let tables_app = app.clone();
     let sweeper = app.clone();
@@ -404,6 +406,26 @@ pub fn router(app: Arc<App>) -> Router {
             get(analysis::review::review).post(analysis::review::review),
         )
         .route("/game/{file}", get(api::record))
+        .route(
+            "/api/events",
+            get(events::api::list).post(events::api::create),
+        )
+        .route(
+            "/api/event/{id}",
+            get(events::api::show).patch(events::api::change),
+        )
+        .route("/api/events/my-game", get(events::api::my_game))
+        .route("/api/event/{id}/register", post(events::api::register))
+        .route("/api/event/{id}/withdraw", post(events::api::withdraw))
+        .route("/api/event/{id}/bye", post(events::api::bye))
+        .route("/api/event/{id}/arbiters", post(events::api::add_arbiter))
+        .route("/api/event/{id}/action", post(events::api::action))
+        .route("/event/{file}", get(events::api::trf))
+        .route("/api/admin/role", post(events::api::admin_role))
+        .route(
+            "/api/admin/table/{id}/close",
+            post(events::api::admin_close_table),
+        )
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(metrics::serve))
         .merge(lichess::routes())

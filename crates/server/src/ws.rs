@@ -56,6 +56,8 @@ pub struct Sockets {
 #[derive(Debug)]
 struct SocketEntry {
     user: i64,
+    /// Where the socket's messages go (events tell players of their rounds).
+    tx: mpsc::Sender<Utf8Bytes>,
     /// The SHA-256 of the session token the socket was opened with.
     session: String,
     kick: Arc<Notify>,
@@ -66,12 +68,19 @@ impl Sockets {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn add(&self, conn: live::ConnId, user: i64, session: String) -> Arc<Notify> {
+    fn add(
+        &self,
+        conn: live::ConnId,
+        user: i64,
+        session: String,
+        tx: mpsc::Sender<Utf8Bytes>,
+    ) -> Arc<Notify> {
         let kick = Arc::new(Notify::new());
         self.lock().insert(
             conn,
             SocketEntry {
                 user,
+                tx,
                 session,
                 kick: kick.clone(),
             },
@@ -102,6 +111,15 @@ impl Sockets {
     /// Closes every socket of a user; how many.
     pub fn close_user(&self, user: i64) -> usize {
         self.close_where(|e| e.user == user)
+    }
+
+    /// Queues a message on every socket of a user; how many took it.
+    pub fn send_to_user(&self, user: i64, text: &str) -> usize {
+        let open = self.lock();
+        open.values()
+            .filter(|e| e.user == user)
+            .filter(|e| e.tx.try_send(Utf8Bytes::from(text.to_string())).is_ok())
+            .count()
     }
 
     /// Sockets open with a session.
@@ -277,7 +295,9 @@ async fn connection(
     let still_reading = reading.clone();
     let (kick, expires_at) = match (&conn.user, session) {
         (Some(user), Some((hash, expires_at))) => {
-            let kick = app.sockets.add(conn.id, user.id, hash.clone());
+            let kick = app
+                .sockets
+                .add(conn.id, user.id, hash.clone(), conn.tx.clone());
             // A logout between the upgrade's check and this registration would
             // have missed the socket: look again now that it is registered.
             if !matches!(app.store.session_expires_at(&hash).await, Ok(Some(_))) {

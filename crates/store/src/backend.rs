@@ -21,7 +21,7 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 /// Turns a unique-key violation into [`StoreError::Conflict`].
-fn conflict(what: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '_ {
+pub(crate) fn conflict(what: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '_ {
     move |err| match &err {
         sqlx::Error::Database(db) if db.is_unique_violation() => {
             StoreError::Conflict(what.to_string())
@@ -35,8 +35,8 @@ fn conflict(what: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '_ {
 /// several.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
-    write: SqlitePool,
-    read: SqlitePool,
+    pub(crate) write: SqlitePool,
+    pub(crate) read: SqlitePool,
 }
 
 impl SqliteStore {
@@ -101,8 +101,8 @@ impl SqliteStore {
 /// The PostgreSQL store.
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
-    write: PgPool,
-    read: PgPool,
+    pub(crate) write: PgPool,
+    pub(crate) read: PgPool,
 }
 
 impl PostgresStore {

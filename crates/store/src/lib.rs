@@ -9,6 +9,7 @@
 //! committed when the call returns.
 
 mod backend;
+mod events;
 mod migrate;
 mod types;
 
@@ -17,6 +18,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore};
+pub use events::*;
 pub use types::*;
 
 /// A failure of the store.
@@ -39,9 +41,9 @@ pub enum StoreError {
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// Everything qiyuan keeps. Both backends implement it with the same behaviour; the
-/// server holds an `Arc<dyn Store>`.
+/// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s.
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: EventStore + Send + Sync + 'static {
     /// The backend's name, `sqlite` or `postgres`, for logs.
     fn backend(&self) -> &'static str;
 

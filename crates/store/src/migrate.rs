@@ -8,6 +8,7 @@ pub const SQLITE: &[(i64, &str)] = &[
     (3, include_str!("../migrations/sqlite/0003_points.sql")),
     (4, include_str!("../migrations/sqlite/0004_settings.sql")),
     (5, include_str!("../migrations/sqlite/0005_api_tokens.sql")),
+    (6, include_str!("../migrations/sqlite/0006_events.sql")),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -20,6 +21,7 @@ pub const POSTGRES: &[(i64, &str)] = &[
         5,
         include_str!("../migrations/postgres/0005_api_tokens.sql"),
     ),
+    (6, include_str!("../migrations/postgres/0006_events.sql")),
 ];
 
 /// Applies the migrations a pool has not seen. Written once for both backends.

@@ -92,7 +92,14 @@
 //!   time, agreement, a claimed draw, an arbiter's decision — follows that
 //!   (an abort never counts).
 //! * Fouls: an arbiter's [`Command::Foul`] counts against a seat; the third loses.
-//!   [`Command::Adjudicate`] decides a game outright.
+//!   [`Command::Adjudicate`] decides a game outright; [`Command::Decide`] ends it
+//!   with the game's own outcome for a loss, a draw or nothing (an arbiter's
+//!   forfeit or adjudication). [`Command::Warn`] records a warning,
+//!   [`Command::Violation`] a violation (违例), the third of which loses.
+//! * Tournament tables ([`TableConfig::tournament`]) play one game with fixed
+//!   settings: no takebacks, no abort, no rematch; the clock runs from the start
+//!   (an absent player's time runs), and a game lost before both moved is lost,
+//!   unrated.
 
 mod state;
 mod table;
@@ -103,7 +110,7 @@ pub use qiyuan_clock::{self as clock, ClockView, Millis, Preset, Speed, TimeCont
 pub use state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
 pub use table::{Table, default_grace};
 pub use types::{
-    Command, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError, TableConfig,
-    TableRefusal, TableRefusalKind, UserId,
+    Command, Decision, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError,
+    TableConfig, TableRefusal, TableRefusalKind, UserId,
 };
 pub use view::{GameView, MoveView, SeatView, TableView};

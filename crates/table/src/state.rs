@@ -107,6 +107,9 @@ pub struct GameState {
     /// Fouls recorded by an arbiter, per seat.
     #[serde(default)]
     pub fouls: Vec<u8>,
+    /// Violations (违例) recorded by an arbiter, per seat.
+    #[serde(default)]
+    pub violations: Vec<u8>,
 }
 
 /// Everything at the table but the game value.

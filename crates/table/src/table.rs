@@ -12,8 +12,8 @@ use qiyuan_game::{
 
 use crate::state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
 use crate::types::{
-    Command, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError, TableConfig,
-    TableRefusal, TableRefusalKind as K, UserId,
+    Command, Decision, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError,
+    TableConfig, TableRefusal, TableRefusalKind as K, UserId,
 };
 
 type R<T = Vec<Event>> = Result<T, TableRefusal>;
@@ -388,6 +388,9 @@ impl<G: Game> Table<G> {
             }
             Command::Abort { user } => {
                 self.playing_seat(&user)?;
+                if self.config.tournament {
+                    return refuse(K::NotAllowed, "a tournament game cannot be aborted");
+                }
                 if !self.abortable() {
                     return refuse(K::NotAllowed, "every seat has moved: resign instead");
                 }
@@ -399,7 +402,7 @@ impl<G: Game> Table<G> {
             Command::Rematch { user } => self.rematch(&user, now),
             Command::Tick => Ok(Vec::new()),
             Command::Restart { down_since } => Ok(self.restart(down_since, now)),
-            Command::Foul { seat } => {
+            Command::Foul { seat, reason } => {
                 if !self.is_playing() {
                     return refuse(K::NoGame, "no game is being played");
                 }
@@ -409,7 +412,11 @@ impl<G: Game> Table<G> {
                 let gs = self.state.game.as_mut().ok_or_else(no_game)?;
                 let count = gs.fouls[seat.index()].saturating_add(1);
                 gs.fouls[seat.index()] = count;
-                let mut events = vec![Event::Fouled { seat, count }];
+                let mut events = vec![Event::Fouled {
+                    seat,
+                    count,
+                    reason,
+                }];
                 if count >= 3 {
                     // Three fouls lose, whoever has moved: an arbiter's decision,
                     // not an abort.
@@ -424,6 +431,59 @@ impl<G: Game> Table<G> {
                     return refuse(K::NoGame, "no game is being played");
                 }
                 let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
+                self.end(outcome, rated, now)
+            }
+            Command::Warn { seat, reason } => {
+                self.arbiter_seat(seat)?;
+                Ok(vec![Event::Warned { seat, reason }])
+            }
+            Command::Violation { seat, reason } => {
+                self.arbiter_seat(seat)?;
+                let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+                if gs.violations.len() < gs.fouls.len() {
+                    gs.violations.resize(gs.fouls.len(), 0);
+                }
+                let slot = gs.violations.get_mut(seat.index()).ok_or_else(no_game)?;
+                let count = slot.saturating_add(1);
+                *slot = count;
+                let mut events = vec![Event::Violated {
+                    seat,
+                    count,
+                    reason,
+                }];
+                if count >= 3 {
+                    // 违例三次者判负 (seed 002), like three fouls.
+                    let outcome = self.conceded(seat, EndReason::Fouls);
+                    let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
+                    events.extend(self.end(outcome, rated, now)?);
+                }
+                Ok(events)
+            }
+            Command::Decide { decision } => {
+                if !self.is_playing() {
+                    return refuse(K::NoGame, "no game is being played");
+                }
+                let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
+                let (outcome, rated) = match decision {
+                    Decision::Loses { seat, forfeit } => {
+                        if seat.0 >= self.seats_n {
+                            return refuse(K::NoSuchSeat, format!("there is no {seat}"));
+                        }
+                        (
+                            self.conceded(seat, EndReason::Adjudication),
+                            rated && !forfeit && !self.abortable(),
+                        )
+                    }
+                    Decision::Draw => {
+                        let mut outcome = match &self.game {
+                            Some(g) => g.agreed_draw(),
+                            None => Outcome::aborted(self.seats_n),
+                        };
+                        outcome.reason = EndReason::Adjudication;
+                        (outcome, rated && !self.abortable())
+                    }
+                    Decision::Void => (Outcome::aborted(self.seats_n), false),
+                };
                 self.end(outcome, rated, now)
             }
         }
@@ -633,6 +693,9 @@ impl<G: Game> Table<G> {
     }
 
     fn start_game(&mut self, now: Millis) -> R {
+        if self.config.tournament && self.state.games > 0 {
+            return refuse(K::NotAllowed, "a tournament table plays one game");
+        }
         let number = self.state.games + 1;
         let mut settings = self.state.proposal.settings.clone();
         if self.config.tournament {
@@ -697,6 +760,7 @@ impl<G: Game> Table<G> {
             rated,
             ended_at: None,
             fouls: vec![0; n],
+            violations: vec![0; n],
         });
         let turn = game.turn();
         self.game = Some(game);
@@ -718,6 +782,12 @@ impl<G: Game> Table<G> {
 
     fn rematch(&mut self, user: &str, now: Millis) -> R {
         let seat = self.seated(user)?;
+        if self.config.tournament {
+            return refuse(
+                K::NotAllowed,
+                "a tournament table plays one game: no rematch",
+            );
+        }
         if self.state.status != Status::Over {
             return refuse(K::NotAllowed, "a rematch follows a finished game");
         }
@@ -850,7 +920,10 @@ impl<G: Game> Table<G> {
             return;
         };
         gs.clock.halt();
-        let limits_first_moves = gs.settings.time.per_move_limit().is_some();
+        // At a tournament table the clock runs from the round's start: an absent
+        // player's time is used up while they are away (seed 002, 迟到).
+        let limits_first_moves =
+            gs.settings.time.per_move_limit().is_some() || self.config.tournament;
         if let Turn::Seat(s) = turn
             && (limits_first_moves || gs.acted.iter().all(|a| *a))
         {
@@ -1257,7 +1330,8 @@ impl<G: Game> Table<G> {
             // case: at a tournament table it loses, unrated, like a missed first
             // move; elsewhere the game does not count ("如果只有一方走了一步棋...
             // 那么分数将不会进行计算", seed 002).
-            if reason == EndReason::Timeout && self.config.tournament {
+            // Leaving (an escape) counts alike: a tournament game is lost, not void.
+            if matches!(reason, EndReason::Timeout | EndReason::Escape) && self.config.tournament {
                 let outcome = self.conceded(seat, reason);
                 return self.end(outcome, false, now);
             }
@@ -1294,6 +1368,17 @@ impl<G: Game> Table<G> {
     }
 
     // ----- helpers ----------------------------------------------------------------
+
+    /// An arbiter's command about `seat` needs a game being played and the seat.
+    fn arbiter_seat(&self, seat: Seat) -> Result<(), TableRefusal> {
+        if !self.is_playing() {
+            return refuse(K::NoGame, "no game is being played");
+        }
+        if seat.0 >= self.seats_n {
+            return refuse(K::NoSuchSeat, format!("there is no {seat}"));
+        }
+        Ok(())
+    }
 
     pub(crate) fn is_playing(&self) -> bool {
         self.state.status == Status::Playing

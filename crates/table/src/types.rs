@@ -230,7 +230,39 @@ pub enum Command {
     /// An arbiter records a foul (犯规) against `seat`; the third loses the game.
     Foul {
         seat: Seat,
+        /// Why, as the arbiter said it (older logs have none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
+    /// An arbiter warns `seat` (警告); it changes nothing but the record.
+    Warn {
+        seat: Seat,
+        reason: String,
+    },
+    /// An arbiter records a violation (违例) against `seat`; the third loses.
+    Violation {
+        seat: Seat,
+        reason: String,
+    },
+    /// An arbiter ends the game: a seat loses (a forfeit, a disqualification,
+    /// an adjudication), a draw, or no game (both absent). The game's own
+    /// outcome for a concession or a draw, with the reason `adjudication`.
+    Decide {
+        decision: Decision,
+    },
+}
+
+/// How an arbiter ends a game ([`Command::Decide`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Decision {
+    /// `seat` loses. `forfeit`: the game does not count for ratings (it was
+    /// not played out).
+    Loses { seat: Seat, forfeit: bool },
+    /// A draw.
+    Draw,
+    /// No result at the table: the game is void (both players forfeited).
+    Void,
 }
 
 impl Command {
@@ -261,7 +293,13 @@ impl Command {
             | Reconnect { user }
             | Leave { user }
             | Rematch { user } => Some(user),
-            Tick | Restart { .. } | Adjudicate { .. } | Foul { .. } => None,
+            Tick
+            | Restart { .. }
+            | Adjudicate { .. }
+            | Foul { .. }
+            | Warn { .. }
+            | Violation { .. }
+            | Decide { .. } => None,
         }
     }
 }
@@ -369,6 +407,20 @@ pub enum Event {
     Fouled {
         seat: Seat,
         count: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// An arbiter warned a seat.
+    Warned {
+        seat: Seat,
+        reason: String,
+    },
+    /// An arbiter recorded a violation; `count` is the seat's violations in
+    /// this game.
+    Violated {
+        seat: Seat,
+        count: u8,
+        reason: String,
     },
 }
 

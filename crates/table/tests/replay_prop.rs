@@ -47,7 +47,14 @@ fn command(seats: u8) -> impl Strategy<Value = Command> {
         3 => Just(Command::Tick),
         1 => (0u64..100_000).prop_map(|d| Command::Restart { down_since: d }),
         1 => Just(Command::Adjudicate { outcome: Outcome::aborted(seats) }),
-        1 => (0..4u8).prop_map(|s| Command::Foul { seat: Seat(s) }),
+        1 => (0..4u8).prop_map(|s| Command::Foul { seat: Seat(s), reason: None }),
+        1 => (0..4u8).prop_map(|s| Command::Warn { seat: Seat(s), reason: "w".into() }),
+        1 => (0..4u8).prop_map(|s| Command::Violation { seat: Seat(s), reason: "v".into() }),
+        1 => (0..4u8, any::<bool>()).prop_map(|(s, forfeit)| Command::Decide {
+            decision: qiyuan_table::Decision::Loses { seat: Seat(s), forfeit },
+        }),
+        1 => Just(Command::Decide { decision: qiyuan_table::Decision::Draw }),
+        1 => Just(Command::Decide { decision: qiyuan_table::Decision::Void }),
     ]
 }
 

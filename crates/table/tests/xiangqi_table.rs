@@ -257,19 +257,138 @@ fn three_fouls_lose() {
     let mut s = game(TimeControl::qq(10, 1, 30));
     opening(&mut s, 0..2, S);
     assert_eq!(
-        s.ok(Command::Foul { seat: Seat(1) }),
+        s.ok(Command::Foul {
+            seat: Seat(1),
+            reason: None,
+        }),
         vec![Event::Fouled {
             seat: Seat(1),
-            count: 1
+            count: 1,
+            reason: None,
         }]
     );
-    s.ok(Command::Foul { seat: Seat(1) });
+    s.ok(Command::Foul {
+        seat: Seat(1),
+        reason: None,
+    });
     assert_eq!(
-        s.refused(Command::Foul { seat: Seat(2) }).kind,
+        s.refused(Command::Foul {
+            seat: Seat(2),
+            reason: None,
+        })
+        .kind,
         K::NoSuchSeat
     );
-    let (o, _) = ended(&s.ok(Command::Foul { seat: Seat(1) })).unwrap();
+    let (o, _) = ended(&s.ok(Command::Foul {
+        seat: Seat(1),
+        reason: None,
+    }))
+    .unwrap();
     assert_eq!(o.reason, EndReason::Fouls);
     assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    s.check_replay();
+}
+
+fn tournament(time: TimeControl) -> Script<Xiangqi> {
+    let mut config = TableConfig::casual(time);
+    config.tournament = true;
+    config.first_move = Some(24 * 60 * M);
+    Script::<Xiangqi>::started(config)
+}
+
+#[test]
+fn three_violations_lose_and_a_warning_changes_nothing() {
+    let mut s = tournament(TimeControl::qq(10, 0, 30));
+    opening(&mut s, 0..2, S);
+    let warned = s.ok(Command::Warn {
+        seat: Seat(0),
+        reason: "spoke".into(),
+    });
+    assert_eq!(
+        warned,
+        vec![Event::Warned {
+            seat: Seat(0),
+            reason: "spoke".into()
+        }]
+    );
+    for count in 1..=2 {
+        assert_eq!(
+            s.ok(Command::Violation {
+                seat: Seat(0),
+                reason: "连续提和".into()
+            }),
+            vec![Event::Violated {
+                seat: Seat(0),
+                count,
+                reason: "连续提和".into()
+            }]
+        );
+    }
+    let (o, _) = ended(&s.ok(Command::Violation {
+        seat: Seat(0),
+        reason: "连续提和".into(),
+    }))
+    .unwrap();
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+    // Nothing more at a tournament table: no rematch, no second game.
+    assert_eq!(
+        s.refused(Command::Rematch { user: user(0) }).kind,
+        K::NotAllowed
+    );
+    s.check_replay();
+}
+
+#[test]
+fn tournament_clock_runs_from_the_start_and_a_forfeit_is_unrated() {
+    let mut s = tournament(TimeControl::Fischer {
+        base: 60 * S,
+        increment: 0,
+    });
+    // Red is late: its clock has run since the start.
+    s.wait(10 * S);
+    assert_eq!(
+        s.refused(Command::Abort { user: user(0) }).kind,
+        K::NotAllowed
+    );
+    let ev = s.play(0, 0, OPENING[0]);
+    let main = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Acted { clock, .. } => Some(clock.seats[0].main),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(main, 50 * S);
+    // Black never comes: the arbiter (the server) forfeits it.
+    let (o, rated) = ended(&s.ok(Command::Decide {
+        decision: qiyuan_table::Decision::Loses {
+            seat: Seat(1),
+            forfeit: true,
+        },
+    }))
+    .unwrap();
+    assert_eq!(o.reason, EndReason::Adjudication);
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    assert!(!rated);
+    s.check_replay();
+}
+
+#[test]
+fn both_absent_is_a_void_game() {
+    let mut s = tournament(TimeControl::qq(10, 0, 30));
+    s.wait(15 * S);
+    let (o, rated) = ended(&s.ok(Command::Decide {
+        decision: qiyuan_table::Decision::Void,
+    }))
+    .unwrap();
+    assert_eq!(o.results, vec![SeatResult::Void, SeatResult::Void]);
+    assert!(!rated);
+    assert_eq!(
+        s.refused(Command::Decide {
+            decision: qiyuan_table::Decision::Draw
+        })
+        .kind,
+        K::NoGame
+    );
     s.check_replay();
 }

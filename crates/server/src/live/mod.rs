@@ -200,6 +200,27 @@ async fn create_with_id(
         // Each game's deal draws from a fresh secret of its own (see `registry`).
         deal_seed: None,
     };
+    create_configured(app, game, config, owner, seat, id).await
+}
+
+/// Creates a table with the server's own configuration (an event's tournament
+/// table): stored, then its task starts.
+pub async fn create_with(
+    app: &Arc<App>,
+    game: &str,
+    config: TableConfig,
+) -> Result<TableHandle, ApiError> {
+    create_configured(app, game, config, None, None, new_id()).await
+}
+
+async fn create_configured(
+    app: &Arc<App>,
+    game: &str,
+    config: TableConfig,
+    owner: Option<&UserInfo>,
+    seat: Option<Seat>,
+    id: String,
+) -> Result<TableHandle, ApiError> {
     let table = app
         .games
         .new_table(game, config.clone())

@@ -60,6 +60,40 @@ pub enum ServerMsg {
     /// One of the engine's lines on the position of an `analyse` request (its id).
     #[serde(rename = "analysis")]
     Analysis(crate::analysis::AnalysisMsg),
+    /// An event's round was paired: this player's table and seat.
+    #[serde(rename = "event.round")]
+    EventRound(EventRoundMsg),
+    /// An arbiter acted on this player or their game.
+    #[serde(rename = "event.action")]
+    EventAction(EventActionMsg),
+}
+
+/// `event.round`: sent to both players of each board when a round is set up.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct EventRoundMsg {
+    pub event: String,
+    pub name: String,
+    pub round: i64,
+    pub board: i64,
+    pub table: String,
+    pub game: String,
+    pub seat: usize,
+    pub opponent: String,
+}
+
+/// `event.action`: an arbiter's action, sent to both players of the game.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct EventActionMsg {
+    pub event: String,
+    /// `warning`, `foul`, `violation`, `adjudicate`, `forfeit`, `disqualify`.
+    pub kind: String,
+    pub player: String,
+    pub arbiter: String,
+    pub reason: String,
+    pub round: Option<i64>,
+    pub board: Option<i64>,
+    pub table: Option<String>,
+    pub at: i64,
 }
 
 /// `hello`: the protocol's version, who this socket is, and every game hosted
@@ -233,6 +267,8 @@ pub fn typescript() -> String {
         RatingChange::decl(&cfg),
         LagMsg::decl(&cfg),
         LobbyPage::decl(&cfg),
+        EventRoundMsg::decl(&cfg),
+        EventActionMsg::decl(&cfg),
         TableSummary::decl(&cfg),
         crate::lobby::SeatSummary::decl(&cfg),
         UserInfo::decl(&cfg),

@@ -2,7 +2,7 @@
 // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types`
 // writes it again; that test fails when this file is out of date.
 
-export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg };
+export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg } | { "t": "event.round", "d": EventRoundMsg } | { "t": "event.action", "d": EventActionMsg };
 
 export type Hello = { protocol: number, user: UserInfo | null, games: Array<string>, game_info: Array<Descriptor>, server_time: number, };
 
@@ -46,6 +46,14 @@ export type LobbyPage = { game: string, tables: Array<TableSummary>,
  * Whether further tables can be listed over HTTP.
  */
 more: boolean, };
+
+export type EventRoundMsg = { event: string, name: string, round: number, board: number, table: string, game: string, seat: number, opponent: string, };
+
+export type EventActionMsg = { event: string, 
+/**
+ * `warning`, `foul`, `violation`, `adjudicate`, `forfeit`, `disqualify`.
+ */
+kind: string, player: string, arbiter: string, reason: string, round: number | null, board: number | null, table: string | null, at: number, };
 
 export type TableSummary = { id: string, game: string, status: Status, seats: Array<SeatSummary>, time: TimeControl, rated: boolean, spectators: number, version: number, 
 /**
@@ -220,7 +228,7 @@ display: string, capture: boolean, check: boolean, clock: ClockView, } | { "type
 /**
  * When the seat loses by escape unless it comes back.
  */
-deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, };
+deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, reason?: string | null, } | { "type": "warned", seat: Seat, reason: string, } | { "type": "violated", seat: Seat, count: number, reason: string, };
 
 export type TableView<V> = { 
 /**

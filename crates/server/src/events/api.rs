@@ -1,0 +1,574 @@
+//! The events' HTTP API (see docs/protocol.md, "Events"): list, create and
+//! change events (organisers), register, withdraw and request byes (players),
+//! name arbiters (the organiser) and act as one, read an event with its
+//! pairings, standings, crosstable and report, and its TRF file.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use qiyuan_store::{StoreError, User};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{EventConfig, EventData, load};
+use crate::App;
+use crate::error::{ApiError, ApiResult, Json, Query};
+
+async fn has_role(app: &App, user: &User, role: &str) -> Result<bool, ApiError> {
+    Ok(app.store.roles(user.id).await?.iter().any(|r| r == role))
+}
+
+async fn event_or_404(app: &App, id: &str) -> Result<EventData, ApiError> {
+    load(&*app.store, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no event {id}")))
+}
+
+fn organiser_only(ev: &EventData, user: &User) -> Result<(), ApiError> {
+    if ev.row.organiser != user.id {
+        return Err(ApiError::forbidden(
+            "not_organiser",
+            "only the event's organiser may change it",
+        ));
+    }
+    Ok(())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    game: Option<String>,
+}
+
+/// `GET /api/events?status=&game=`: events, newest first.
+pub async fn list(
+    State(app): State<Arc<App>>,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Json<Value>> {
+    let rows = app.store.events_list(q.status.as_deref(), 200).await?;
+    let mut out = Vec::new();
+    for row in rows {
+        if q.game.as_ref().is_some_and(|g| *g != row.game) {
+            continue;
+        }
+        let config: Value = serde_json::from_str(&row.config).unwrap_or(Value::Null);
+        out.push(json!({
+            "id": row.id,
+            "name": config["name"],
+            "game": row.game,
+            "status": row.status,
+            "rounds": config["rounds"],
+            "starts_at": config["starts_at"],
+            "time": config["time"],
+        }));
+    }
+    Ok(Json(Value::Array(out)))
+}
+
+/// `POST /api/events`: an organiser creates an event.
+pub async fn create(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(config): Json<EventConfig>,
+) -> ApiResult<Response> {
+    let user = app.require_user(&headers).await?;
+    if !has_role(&app, &user, "organiser").await? {
+        return Err(ApiError::forbidden(
+            "not_organiser",
+            "only an organiser may create events",
+        ));
+    }
+    config.check(&app)?;
+    let now = crate::now_ms();
+    let id = crate::live::new_id();
+    let row = qiyuan_store::EventRow {
+        id: id.clone(),
+        organiser: user.id,
+        game: config.game.clone(),
+        config: serde_json::to_string(&config).map_err(ApiError::internal)?,
+        status: "registering".into(),
+        created_at: now,
+        updated_at: now,
+    };
+    app.store.create_event(&row).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"id": id, "url": format!("/event/{id}")})),
+    )
+        .into_response())
+}
+
+/// `PATCH /api/event/{id}`: the organiser replaces the settings before the
+/// event starts (the name and the schedule also after).
+pub async fn change(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Json(config): Json<EventConfig>,
+) -> ApiResult<Json<Value>> {
+    let user = app.require_user(&headers).await?;
+    let ev = event_or_404(&app, &id).await?;
+    organiser_only(&ev, &user)?;
+    config.check(&app)?;
+    if ev.row.status != "registering" {
+        // Once under way only what does not change the games may change.
+        let mut same = config.clone();
+        same.name = ev.config.name.clone();
+        same.schedule = ev.config.schedule.clone();
+        if same != ev.config {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "event_started",
+                "once the event has started only its name and schedule may change",
+            ));
+        }
+    }
+    let text = serde_json::to_string(&config).map_err(ApiError::internal)?;
+    app.store
+        .update_event(&id, &text, &ev.row.status, crate::now_ms())
+        .await?;
+    Ok(Json(json!({"id": id})))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArbiterReq {
+    user: String,
+}
+
+/// `POST /api/event/{id}/arbiters`: the organiser names an arbiter (an
+/// account with the arbiter role).
+pub async fn add_arbiter(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Json(req): Json<ArbiterReq>,
+) -> ApiResult<Json<Value>> {
+    let user = app.require_user(&headers).await?;
+    let ev = event_or_404(&app, &id).await?;
+    organiser_only(&ev, &user)?;
+    let arbiter = app
+        .store
+        .user_by_name(&req.user)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no account {}", req.user)))?;
+    if !has_role(&app, &arbiter, "arbiter").await? {
+        return Err(ApiError::bad_request(
+            "not_arbiter",
+            format!("{} does not hold the arbiter role", arbiter.username),
+        ));
+    }
+    app.store.add_arbiter(&id, arbiter.id).await?;
+    Ok(Json(json!({"id": id, "arbiter": arbiter.username})))
+}
+
+/// The rating a player enters with: their rating in the event's pool.
+async fn rating_of(app: &App, ev: &EventData, user: &User) -> Result<i64, ApiError> {
+    let pool = app
+        .games
+        .get(&ev.config.game)
+        .map(|g| g.pool(ev.config.time.speed()))
+        .unwrap_or_default();
+    Ok(app
+        .store
+        .rating(user.id, &pool)
+        .await?
+        .map(|r| r.rating.round() as i64)
+        .unwrap_or(qiyuan_rating::DEFAULT_RATING as i64))
+}
+
+/// `POST /api/event/{id}/register`: the player enters (a late entry once the
+/// event has started, while it allows them).
+pub async fn register(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let user = app.require_user(&headers).await?;
+    if user.guest {
+        return Err(ApiError::forbidden(
+            "guest",
+            "guests cannot enter events: register an account",
+        ));
+    }
+    if has_role(&app, &user, "banned").await? {
+        return Err(ApiError::forbidden("banned", "this account is banned"));
+    }
+    let ev = event_or_404(&app, &id).await?;
+    let now = crate::now_ms();
+    let closed = || {
+        ApiError::new(
+            StatusCode::CONFLICT,
+            "registration_closed",
+            "registration is closed",
+        )
+    };
+    let joined_round = match ev.row.status.as_str() {
+        "registering" => {
+            if ev.config.registration_opens.is_some_and(|t| now < t)
+                || ev.config.registration_closes.is_some_and(|t| now > t)
+            {
+                return Err(closed());
+            }
+            1
+        }
+        "running" => {
+            let next = ev.paired() + 1;
+            match ev.config.late_entry_until_round {
+                Some(until) if next <= i64::from(until) => next,
+                _ => return Err(closed()),
+            }
+        }
+        _ => return Err(closed()),
+    };
+    let rating = rating_of(&app, &ev, &user).await?;
+    match &ev.config.entry {
+        super::Entry::Open => {}
+        super::Entry::Rating { min, max } => {
+            if min.is_some_and(|m| rating < m) || max.is_some_and(|m| rating > m) {
+                return Err(ApiError::forbidden(
+                    "rating_out_of_range",
+                    format!("your rating {rating} is outside the event's range"),
+                ));
+            }
+        }
+        super::Entry::Invitation { users } => {
+            if !users.iter().any(|u| u.eq_ignore_ascii_case(&user.username)) {
+                return Err(ApiError::forbidden(
+                    "not_invited",
+                    "this event is by invitation",
+                ));
+            }
+        }
+    }
+    let rank = match app
+        .store
+        .add_event_player(&id, user.id, Some(rating), joined_round, now)
+        .await
+    {
+        Ok(rank) => rank,
+        Err(StoreError::Conflict(_)) => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "already_registered",
+                "you are registered already",
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    Ok(Json(
+        json!({"id": id, "start_rank": rank, "joined_round": joined_round, "rating": rating}),
+    ))
+}
+
+/// `POST /api/event/{id}/withdraw`: the player leaves: no later pairings (a
+/// game being played goes on).
+pub async fn withdraw(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let user = app.require_user(&headers).await?;
+    let ev = event_or_404(&app, &id).await?;
+    let p = ev
+        .player(user.id)
+        .ok_or_else(|| ApiError::not_found("you are not registered"))?;
+    app.store
+        .set_event_player(&id, user.id, true, p.disqualified)
+        .await?;
+    Ok(Json(json!({"id": id, "withdrawn": true})))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByeReq {
+    round: i64,
+    /// `half` or `zero`.
+    kind: String,
+}
+
+/// `POST /api/event/{id}/bye`: the player asks not to be paired in a round
+/// not yet paired, for half a point or none.
+pub async fn bye(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Json(req): Json<ByeReq>,
+) -> ApiResult<Json<Value>> {
+    let user = app.require_user(&headers).await?;
+    let ev = event_or_404(&app, &id).await?;
+    if ev.player(user.id).is_none() {
+        return Err(ApiError::not_found("you are not registered"));
+    }
+    if req.round <= ev.paired() || req.round > i64::from(ev.config.rounds) {
+        return Err(ApiError::bad_request(
+            "bad_round",
+            format!(
+                "byes are for rounds {} to {} (not yet paired)",
+                ev.paired() + 1,
+                ev.config.rounds
+            ),
+        ));
+    }
+    let kind = match req.kind.as_str() {
+        "half" => "H",
+        "zero" => "Z",
+        _ => return Err(ApiError::bad_request("bad_bye", "a bye is half or zero")),
+    };
+    app.store.request_bye(&id, user.id, req.round, kind).await?;
+    Ok(Json(
+        json!({"id": id, "round": req.round, "kind": req.kind}),
+    ))
+}
+
+/// `POST /api/event/{id}/action`: an arbiter of the event acts.
+pub async fn action(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Json(req): Json<super::arbiter::ActionRequest>,
+) -> ApiResult<Json<super::arbiter::ActionDone>> {
+    let user = app.require_user(&headers).await?;
+    Ok(Json(super::arbiter::act(&app, &user, &id, req).await?))
+}
+
+/// `GET /api/event/{id}`: the event, its players, pairings per round (with
+/// their tables), standings, crosstable and the arbiters' report.
+pub async fn show(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    let ev = event_or_404(&app, &id).await?;
+    Ok(Json(view(&app, &ev).await?))
+}
+
+async fn view(app: &App, ev: &EventData) -> Result<Value, ApiError> {
+    let players: Vec<Value> = ev
+        .players
+        .iter()
+        .map(|p| {
+            json!({
+                "user": p.username,
+                "start_rank": p.start_rank,
+                "rating": p.rating,
+                "joined_round": p.joined_round,
+                "withdrawn": p.withdrawn,
+                "disqualified": p.disqualified,
+            })
+        })
+        .collect();
+    let result = |s: &Option<String>| match s.as_deref() {
+        None => Value::Null,
+        Some(s) => Value::String(s.to_string()),
+    };
+    let rounds: Vec<Value> = ev
+        .rounds
+        .iter()
+        .map(|r| {
+            let games: Vec<Value> = ev
+                .games_of(r.round)
+                .map(|g| {
+                    json!({
+                        "board": g.board,
+                        "white": ev.name_of(g.white),
+                        "black": g.black.map(|b| ev.name_of(b)),
+                        "table": g.table_id,
+                        "link": g.table_id.as_ref().map(|t| format!("/table/{t}")),
+                        "white_result": result(&g.white_result),
+                        "black_result": result(&g.black_result),
+                    })
+                })
+                .collect();
+            let byes: Vec<Value> = ev
+                .byes
+                .iter()
+                .filter(|b| b.round == r.round)
+                .map(|b| json!({"user": ev.name_of(b.user_id), "kind": b.kind}))
+                .collect();
+            json!({
+                "round": r.round,
+                "starts_at": r.starts_at,
+                "finished_at": r.finished_at,
+                "games": games,
+                "byes": byes,
+            })
+        })
+        .collect();
+    let mut names = std::collections::HashMap::new();
+    for a in &ev.arbiters {
+        if let Some(u) = app.store.user(*a).await? {
+            names.insert(*a, u.username);
+        }
+    }
+    let actions: Vec<Value> = app
+        .store
+        .event_actions(&ev.row.id)
+        .await?
+        .into_iter()
+        .map(|a| {
+            json!({
+                "id": a.id,
+                "kind": a.kind,
+                "player": ev.name_of(a.user_id),
+                "arbiter": names.get(&a.arbiter).cloned(),
+                "reason": a.reason,
+                "round": a.round,
+                "board": a.board,
+                "at": a.at,
+            })
+        })
+        .collect();
+    let organiser = app.store.user(ev.row.organiser).await?.map(|u| u.username);
+    Ok(json!({
+        "id": ev.row.id,
+        "status": ev.row.status,
+        "organiser": organiser,
+        "arbiters": ev.arbiters.iter().filter_map(|a| names.get(a)).collect::<Vec<_>>(),
+        "config": ev.config,
+        "current_round": ev.current().map(|r| r.round),
+        "players": players,
+        "rounds": rounds,
+        "standings": ev.standings(),
+        "crosstable": ev.crosstable(),
+        "actions": actions,
+    }))
+}
+
+/// `GET /event/{id}.trf`: the event's TRF-16 file now.
+/// Any other `/event/...` path is the web client's event page.
+pub async fn trf(
+    State(app): State<Arc<App>>,
+    Path(file): Path<String>,
+    uri: axum::http::Uri,
+) -> ApiResult<Response> {
+    let Some(id) = file.strip_suffix(".trf") else {
+        return Ok(crate::web::serve(uri).await);
+    };
+    let ev = event_or_404(&app, id).await?;
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        ev.trf(),
+    )
+        .into_response())
+}
+
+// ---- the operator's basics, for accounts with the admin role ----
+
+async fn admin_only(app: &App, headers: &HeaderMap) -> Result<User, ApiError> {
+    let user = app.require_user(headers).await?;
+    if !has_role(app, &user, "admin").await? {
+        return Err(ApiError::forbidden(
+            "not_admin",
+            "only an admin may do that",
+        ));
+    }
+    Ok(user)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoleReq {
+    user: String,
+    role: String,
+    /// Grant (default) or take away.
+    #[serde(default = "yes")]
+    grant: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `POST /api/admin/role`: an admin grants or takes away a role (`organiser`,
+/// `arbiter`, `banned`, `muted`; `admin` only from the command line). A ban
+/// ends the account's sessions and closes its sockets at once.
+pub async fn admin_role(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(req): Json<RoleReq>,
+) -> ApiResult<Json<Value>> {
+    admin_only(&app, &headers).await?;
+    if req.role == "admin" || !super::ROLES.contains(&req.role.as_str()) {
+        return Err(ApiError::bad_request(
+            "bad_role",
+            "roles: organiser, arbiter, banned, muted",
+        ));
+    }
+    let user = app
+        .store
+        .user_by_name(&req.user)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no account {}", req.user)))?;
+    if req.grant {
+        super::grant(&*app.store, &user.username, &req.role)
+            .await
+            .map_err(|e| ApiError::bad_request("bad_role", e.to_string()))?;
+        if req.role == "banned" {
+            app.sockets.close_user(user.id);
+        }
+    } else {
+        app.store.revoke_role(user.id, &req.role).await?;
+    }
+    Ok(Json(
+        json!({"user": user.username, "roles": app.store.roles(user.id).await?}),
+    ))
+}
+
+/// `POST /api/admin/table/{id}/close`: an admin closes a table: a game being
+/// played there ends without result, and the table is not rebuilt again (it
+/// leaves the lobby once nobody is at it).
+pub async fn admin_close_table(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    admin_only(&app, &headers).await?;
+    app.store
+        .table(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no table {id}")))?;
+    let ended = super::director::internal(
+        &app,
+        &id,
+        vec![qiyuan_table::Command::Decide {
+            decision: qiyuan_table::Decision::Void,
+        }],
+    )
+    .await
+    .is_ok();
+    app.store.close_table(&id).await?;
+    Ok(Json(
+        json!({"table": id, "closed": true, "game_ended": ended}),
+    ))
+}
+
+/// `GET /api/events/my-game`: the caller's game being played in a running
+/// event, if any (the banner on every page of the web client).
+pub async fn my_game(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+    let user = app.require_user(&headers).await?;
+    for row in app.store.events_list(Some("running"), 200).await? {
+        let Some(ev) = load(&*app.store, &row.id).await? else {
+            continue;
+        };
+        let Some(round) = ev.current() else { continue };
+        let game = ev.games_of(round.round).find(|g| {
+            (g.white == user.id || g.black == Some(user.id))
+                && g.black.is_some()
+                && g.white_result.is_none()
+                && g.table_id.is_some()
+        });
+        if let Some(g) = game {
+            return Ok(Json(json!({
+                "event": ev.row.id,
+                "name": ev.config.name,
+                "round": g.round,
+                "board": g.board,
+                "table": g.table_id,
+                "seat": if g.white == user.id { 0 } else { 1 },
+            })));
+        }
+    }
+    Ok(Json(Value::Null))
+}

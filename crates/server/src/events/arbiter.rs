@@ -1,0 +1,298 @@
+//! Arbiters' actions on an event's games (seed 002): warning (警告), foul
+//! (犯规; the third in a game loses it, by the table's rule), violation (违例;
+//! the third loses; a grave one may also disqualify), adjudication or the
+//! correction of a result, forfeit, and disqualification from the event
+//! (取消比赛资格: no later pairings; a game in progress is lost by forfeit).
+//!
+//! Only an arbiter of the event may act. Every action has a reason and a time,
+//! is stored in the event report, goes to both players' sockets
+//! (`event.action`), and the ones that touch a live game are table commands, so
+//! they are in the game's log and its events as well.
+
+use std::sync::Arc;
+
+use qiyuan_game::Seat;
+use qiyuan_store::{EventActionRow, EventGameRow, User};
+use qiyuan_table::{Command, Decision};
+use serde::Deserialize;
+
+use super::director::internal;
+use super::{EventData, load};
+use crate::App;
+use crate::error::ApiError;
+use crate::protocol::ServerMsg;
+use crate::protocol::out::EventActionMsg;
+
+/// An arbiter's request.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequest {
+    /// `warning`, `foul`, `violation`, `adjudicate`, `forfeit`, `disqualify`.
+    pub kind: String,
+    /// The player it concerns.
+    pub player: String,
+    pub reason: String,
+    /// The round (default: the current one, or the last).
+    #[serde(default)]
+    pub round: Option<i64>,
+    /// For `adjudicate`: the result as White's and Black's points, `1-0`,
+    /// `0-1` or `1/2-1/2` (a finished game's result is corrected).
+    #[serde(default)]
+    pub result: Option<String>,
+    /// For `violation`: grave (情节严重) — the player is also disqualified.
+    #[serde(default)]
+    pub grave: bool,
+}
+
+/// What the action did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ActionDone {
+    pub id: i64,
+    pub kind: String,
+    pub round: Option<i64>,
+    pub board: Option<i64>,
+    pub table: Option<String>,
+}
+
+pub async fn act(
+    app: &Arc<App>,
+    arbiter: &User,
+    event: &str,
+    req: ActionRequest,
+) -> Result<ActionDone, ApiError> {
+    let ev = load(&*app.store, event)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no event {event}")))?;
+    if !ev.arbiters.contains(&arbiter.id) {
+        return Err(ApiError::forbidden(
+            "not_arbiter",
+            "only an arbiter of this event may do that",
+        ));
+    }
+    if req.reason.trim().is_empty() || req.reason.chars().count() > 500 {
+        return Err(ApiError::bad_request(
+            "bad_reason",
+            "every action has a reason (1 to 500 characters)",
+        ));
+    }
+    let player = ev
+        .players
+        .iter()
+        .find(|p| p.username == req.player)
+        .cloned()
+        .ok_or_else(|| ApiError::not_found(format!("{} does not play here", req.player)))?;
+    let round = req.round.unwrap_or_else(|| ev.paired());
+    let game = ev
+        .games_of(round)
+        .find(|g| g.white == player.user_id || g.black == Some(player.user_id))
+        .cloned();
+    let seat = game.as_ref().map(|g| {
+        if g.white == player.user_id {
+            Seat(0)
+        } else {
+            Seat(1)
+        }
+    });
+    let live = |g: &Option<EventGameRow>| {
+        g.as_ref()
+            .filter(|g| g.black.is_some() && g.white_result.is_none())
+            .and_then(|g| g.table_id.clone())
+    };
+    let need_game = || {
+        ApiError::new(
+            axum::http::StatusCode::CONFLICT,
+            "no_game",
+            format!("{} has no game being played in round {round}", req.player),
+        )
+    };
+    match req.kind.as_str() {
+        "warning" | "foul" | "violation" => {
+            let table = live(&game).ok_or_else(need_game)?;
+            let seat = seat.ok_or_else(need_game)?;
+            let cmd = match req.kind.as_str() {
+                "warning" => Command::Warn {
+                    seat,
+                    reason: req.reason.clone(),
+                },
+                "foul" => Command::Foul {
+                    seat,
+                    reason: Some(req.reason.clone()),
+                },
+                _ => Command::Violation {
+                    seat,
+                    reason: req.reason.clone(),
+                },
+            };
+            internal(app, &table, vec![cmd]).await?;
+            if req.kind == "violation" && req.grave {
+                disqualify(app, &ev, player.user_id, round).await?;
+            }
+        }
+        "adjudicate" => {
+            let g = game.clone().ok_or_else(need_game)?;
+            let black = g.black.ok_or_else(need_game)?;
+            let (w, b, decision) = match req.result.as_deref() {
+                Some("1-0") => (
+                    "1",
+                    "0",
+                    Decision::Loses {
+                        seat: Seat(1),
+                        forfeit: false,
+                    },
+                ),
+                Some("0-1") => (
+                    "0",
+                    "1",
+                    Decision::Loses {
+                        seat: Seat(0),
+                        forfeit: false,
+                    },
+                ),
+                Some("1/2-1/2") => ("=", "=", Decision::Draw),
+                Some("+-") => (
+                    "+",
+                    "-",
+                    Decision::Loses {
+                        seat: Seat(1),
+                        forfeit: true,
+                    },
+                ),
+                Some("-+") => (
+                    "-",
+                    "+",
+                    Decision::Loses {
+                        seat: Seat(0),
+                        forfeit: true,
+                    },
+                ),
+                Some("--") => ("-", "-", Decision::Void),
+                _ => {
+                    return Err(ApiError::bad_request(
+                        "bad_result",
+                        "result is 1-0, 0-1, 1/2-1/2, +-, -+ or --",
+                    ));
+                }
+            };
+            let _ = black;
+            let table = live(&game);
+            app.store
+                .set_event_result(&ev.row.id, g.round, g.board, Some(w), Some(b))
+                .await?;
+            if let Some(table) = table {
+                let _ = internal(app, &table, vec![Command::Decide { decision }]).await;
+            }
+        }
+        "forfeit" => {
+            let g = game.clone().ok_or_else(need_game)?;
+            forfeit(app, &ev, &g, player.user_id).await?;
+        }
+        "disqualify" => disqualify(app, &ev, player.user_id, round).await?,
+        other => {
+            return Err(ApiError::bad_request(
+                "bad_action",
+                format!(
+                    "unknown action {other:?} (warning, foul, violation, adjudicate, forfeit, disqualify)"
+                ),
+            ));
+        }
+    }
+    let at = crate::now_ms();
+    let action = EventActionRow {
+        id: 0,
+        round: game.as_ref().map(|g| g.round),
+        board: game.as_ref().map(|g| g.board),
+        user_id: player.user_id,
+        arbiter: arbiter.id,
+        kind: req.kind.clone(),
+        reason: req.reason.clone(),
+        at,
+    };
+    let id = super::record_action(&*app.store, &ev.row.id, action).await?;
+    let table = game.as_ref().and_then(|g| g.table_id.clone());
+    let msg = ServerMsg::EventAction(EventActionMsg {
+        event: ev.row.id.clone(),
+        kind: req.kind.clone(),
+        player: player.username.clone(),
+        arbiter: arbiter.username.clone(),
+        reason: req.reason.clone(),
+        round: game.as_ref().map(|g| g.round),
+        board: game.as_ref().map(|g| g.board),
+        table: table.clone(),
+        at,
+    });
+    // Both players of the game hear it (the player alone without a game).
+    let mut told = vec![player.user_id];
+    if let Some(g) = &game {
+        told.push(g.white);
+        told.extend(g.black);
+    }
+    told.sort_unstable();
+    told.dedup();
+    for user in told {
+        super::tell(app, user, &msg);
+    }
+    Ok(ActionDone {
+        id,
+        kind: req.kind,
+        round: game.as_ref().map(|g| g.round),
+        board: game.as_ref().map(|g| g.board),
+        table,
+    })
+}
+
+/// `user` loses board `g` by forfeit: the result first (the arbiter's word
+/// stands even if the table's game has just ended), then the table.
+async fn forfeit(
+    app: &Arc<App>,
+    ev: &EventData,
+    g: &EventGameRow,
+    user: i64,
+) -> Result<(), ApiError> {
+    let Some(_black) = g.black else {
+        return Err(ApiError::new(
+            axum::http::StatusCode::CONFLICT,
+            "no_game",
+            "a bye has no game to forfeit",
+        ));
+    };
+    let white_loses = g.white == user;
+    let (w, b) = if white_loses { ("-", "+") } else { ("+", "-") };
+    app.store
+        .set_event_result(&ev.row.id, g.round, g.board, Some(w), Some(b))
+        .await?;
+    if let Some(table) = &g.table_id
+        && g.white_result.is_none()
+    {
+        let seat = Seat(if white_loses { 0 } else { 1 });
+        let _ = internal(
+            app,
+            table,
+            vec![Command::Decide {
+                decision: Decision::Loses {
+                    seat,
+                    forfeit: true,
+                },
+            }],
+        )
+        .await;
+    }
+    Ok(())
+}
+
+/// Disqualifies `user`: never paired again; a game of theirs being played is
+/// lost by forfeit.
+async fn disqualify(app: &Arc<App>, ev: &EventData, user: i64, round: i64) -> Result<(), ApiError> {
+    let withdrawn = ev.player(user).is_some_and(|p| p.withdrawn);
+    app.store
+        .set_event_player(&ev.row.id, user, withdrawn, true)
+        .await?;
+    if let Some(g) = ev
+        .games_of(round)
+        .find(|g| (g.white == user || g.black == Some(user)) && g.black.is_some())
+        .filter(|g| g.white_result.is_none())
+        .cloned()
+    {
+        forfeit(app, ev, &g, user).await?;
+    }
+    Ok(())
+}

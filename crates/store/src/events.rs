@@ -1,0 +1,641 @@
+//! Roles and Swiss events: what an operator grants, and everything an event is
+//! made of (its settings as opaque JSON, players, requested byes, rounds, games
+//! and arbiters' actions). The store knows nothing of pairing or tiebreaks: a
+//! round's pairs come in as rows, written in one transaction under the round's
+//! primary key, so that a round is paired exactly once whatever restarts happen.
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use crate::backend::conflict;
+use crate::{PostgresStore, Result, SqliteStore, StoreError, UserId};
+
+/// An event as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRow {
+    pub id: String,
+    pub organiser: UserId,
+    /// The game's name.
+    pub game: String,
+    /// The event's settings as JSON; opaque here.
+    pub config: String,
+    /// `registering`, `running`, `finished`.
+    pub status: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A registered player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventPlayerRow {
+    pub user_id: UserId,
+    pub username: String,
+    /// The pairing number, from 1, in order of registration.
+    pub start_rank: i64,
+    pub rating: Option<i64>,
+    /// The first round the player could be paired in (1, or later for a late entry).
+    pub joined_round: i64,
+    pub withdrawn: bool,
+    pub disqualified: bool,
+    pub joined_at: i64,
+}
+
+/// A requested bye: `H` (half point) or `Z` (zero point) for a round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventByeRow {
+    pub user_id: UserId,
+    pub round: i64,
+    pub kind: String,
+}
+
+/// A paired round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRoundRow {
+    pub round: i64,
+    /// When the round's games started (the late-arrival time counts from here).
+    pub starts_at: i64,
+    /// When absent players were forfeited (the check is made once).
+    pub checked_at: Option<i64>,
+    /// When the round's last result came in.
+    pub finished_at: Option<i64>,
+}
+
+/// One board of a round: `black` is `None` for the pairing-allocated bye.
+/// Results are TRF result characters (`1`, `=`, `0`, `+`, `-`, `U`), `None`
+/// while the game is being played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventGameRow {
+    pub round: i64,
+    pub board: i64,
+    pub white: UserId,
+    pub black: Option<UserId>,
+    pub table_id: Option<String>,
+    pub white_result: Option<String>,
+    pub black_result: Option<String>,
+}
+
+/// An arbiter's action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventActionRow {
+    pub id: i64,
+    pub round: Option<i64>,
+    pub board: Option<i64>,
+    /// The player it concerns.
+    pub user_id: UserId,
+    pub arbiter: UserId,
+    /// `warning`, `foul`, `violation`, `adjudicate`, `forfeit`, `disqualify`, ...
+    pub kind: String,
+    pub reason: String,
+    pub at: i64,
+}
+
+/// Roles and events. Both backends implement it with the same SQL.
+#[async_trait]
+pub trait EventStore: Send + Sync {
+    // ---- roles ----
+
+    /// Grants `role`; granting it again changes nothing.
+    async fn grant_role(&self, user: UserId, role: &str, at: i64) -> Result<()>;
+    /// Takes `role` away; whether the user had it.
+    async fn revoke_role(&self, user: UserId, role: &str) -> Result<bool>;
+    /// A user's roles, sorted.
+    async fn roles(&self, user: UserId) -> Result<Vec<String>>;
+
+    // ---- events ----
+
+    /// Creates an event; an id that exists is a [`StoreError::Conflict`].
+    async fn create_event(&self, event: &EventRow) -> Result<()>;
+    async fn event(&self, id: &str) -> Result<Option<EventRow>>;
+    /// Events, newest first; with `status`, only those.
+    async fn events_list(&self, status: Option<&str>, limit: i64) -> Result<Vec<EventRow>>;
+    /// Replaces an event's settings and status.
+    async fn update_event(&self, id: &str, config: &str, status: &str, at: i64) -> Result<()>;
+    async fn add_arbiter(&self, event: &str, user: UserId) -> Result<()>;
+    async fn arbiters(&self, event: &str) -> Result<Vec<UserId>>;
+
+    // ---- players ----
+
+    /// Registers a player with the next starting rank (returned). Registering
+    /// twice is a [`StoreError::Conflict`].
+    async fn add_event_player(
+        &self,
+        event: &str,
+        user: UserId,
+        rating: Option<i64>,
+        joined_round: i64,
+        at: i64,
+    ) -> Result<i64>;
+    async fn event_players(&self, event: &str) -> Result<Vec<EventPlayerRow>>;
+    /// Marks a player withdrawn or disqualified (never both unset once set).
+    async fn set_event_player(
+        &self,
+        event: &str,
+        user: UserId,
+        withdrawn: bool,
+        disqualified: bool,
+    ) -> Result<()>;
+    /// Requests (or replaces) a bye for a round not yet paired.
+    async fn request_bye(&self, event: &str, user: UserId, round: i64, kind: &str) -> Result<()>;
+    async fn event_byes(&self, event: &str) -> Result<Vec<EventByeRow>>;
+
+    // ---- rounds ----
+
+    /// Writes a round and its boards in one transaction. Returns false, writing
+    /// nothing, if the round was already paired.
+    async fn pair_round(
+        &self,
+        event: &str,
+        round: &EventRoundRow,
+        games: &[EventGameRow],
+    ) -> Result<bool>;
+    async fn event_rounds(&self, event: &str) -> Result<Vec<EventRoundRow>>;
+    /// Every board of every round, by round then board.
+    async fn event_games(&self, event: &str) -> Result<Vec<EventGameRow>>;
+    /// Sets the table of a board that has none; whether it did.
+    async fn set_event_table(
+        &self,
+        event: &str,
+        round: i64,
+        board: i64,
+        table: &str,
+    ) -> Result<bool>;
+    /// Sets (or corrects) a board's result.
+    async fn set_event_result(
+        &self,
+        event: &str,
+        round: i64,
+        board: i64,
+        white: Option<&str>,
+        black: Option<&str>,
+    ) -> Result<()>;
+    /// Records that a round's absent players were dealt with.
+    async fn round_checked(&self, event: &str, round: i64, at: i64) -> Result<()>;
+    /// Records that a round is over.
+    async fn round_finished(&self, event: &str, round: i64, at: i64) -> Result<()>;
+
+    // ---- arbiters ----
+
+    async fn add_event_action(&self, event: &str, action: &EventActionRow) -> Result<i64>;
+    async fn event_actions(&self, event: &str) -> Result<Vec<EventActionRow>>;
+}
+
+const EVENT_COLUMNS: &str = "id, organiser, game, config, status, created_at, updated_at";
+
+macro_rules! impl_events {
+    ($store:ty, $row:ty) => {
+        impl $store {
+            fn event_from(row: &$row) -> Result<EventRow> {
+                Ok(EventRow {
+                    id: row.try_get("id")?,
+                    organiser: row.try_get("organiser")?,
+                    game: row.try_get("game")?,
+                    config: row.try_get("config")?,
+                    status: row.try_get("status")?,
+                    created_at: row.try_get("created_at")?,
+                    updated_at: row.try_get("updated_at")?,
+                })
+            }
+
+            fn event_game_from(row: &$row) -> Result<EventGameRow> {
+                Ok(EventGameRow {
+                    round: row.try_get("round")?,
+                    board: row.try_get("board")?,
+                    white: row.try_get("white")?,
+                    black: row.try_get("black")?,
+                    table_id: row.try_get("table_id")?,
+                    white_result: row.try_get("white_result")?,
+                    black_result: row.try_get("black_result")?,
+                })
+            }
+        }
+
+        #[async_trait]
+        impl EventStore for $store {
+            async fn grant_role(&self, user: UserId, role: &str, at: i64) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO user_roles (user_id, role, granted_at) VALUES ($1, $2, $3) \
+                     ON CONFLICT (user_id, role) DO NOTHING",
+                )
+                .bind(user)
+                .bind(role)
+                .bind(at)
+                .execute(&self.write)
+                .await?;
+                Ok(())
+            }
+
+            async fn revoke_role(&self, user: UserId, role: &str) -> Result<bool> {
+                let done = sqlx::query("DELETE FROM user_roles WHERE user_id = $1 AND role = $2")
+                    .bind(user)
+                    .bind(role)
+                    .execute(&self.write)
+                    .await?;
+                Ok(done.rows_affected() > 0)
+            }
+
+            async fn roles(&self, user: UserId) -> Result<Vec<String>> {
+                let rows =
+                    sqlx::query("SELECT role FROM user_roles WHERE user_id = $1 ORDER BY role")
+                        .bind(user)
+                        .fetch_all(&self.write)
+                        .await?;
+                rows.iter()
+                    .map(|r| Ok(r.try_get("role")?))
+                    .collect()
+            }
+
+            async fn create_event(&self, e: &EventRow) -> Result<()> {
+                sqlx::query(&format!(
+                    "INSERT INTO events ({EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                ))
+                .bind(&e.id)
+                .bind(e.organiser)
+                .bind(&e.game)
+                .bind(&e.config)
+                .bind(&e.status)
+                .bind(e.created_at)
+                .bind(e.updated_at)
+                .execute(&self.write)
+                .await
+                .map_err(conflict("event id"))?;
+                Ok(())
+            }
+
+            async fn event(&self, id: &str) -> Result<Option<EventRow>> {
+                let row = sqlx::query(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = $1"))
+                    .bind(id)
+                    .fetch_optional(&self.write)
+                    .await?;
+                row.as_ref().map(Self::event_from).transpose()
+            }
+
+            async fn events_list(&self, status: Option<&str>, limit: i64) -> Result<Vec<EventRow>> {
+                let rows = match status {
+                    Some(s) => {
+                        sqlx::query(&format!(
+                            "SELECT {EVENT_COLUMNS} FROM events WHERE status = $1 \
+                             ORDER BY created_at DESC, id LIMIT $2"
+                        ))
+                        .bind(s)
+                        .bind(limit)
+                        .fetch_all(&self.write)
+                        .await?
+                    }
+                    None => {
+                        sqlx::query(&format!(
+                            "SELECT {EVENT_COLUMNS} FROM events ORDER BY created_at DESC, id LIMIT $1"
+                        ))
+                        .bind(limit)
+                        .fetch_all(&self.write)
+                        .await?
+                    }
+                };
+                rows.iter().map(Self::event_from).collect()
+            }
+
+            async fn update_event(&self, id: &str, config: &str, status: &str, at: i64) -> Result<()> {
+                let done = sqlx::query(
+                    "UPDATE events SET config = $2, status = $3, updated_at = $4 WHERE id = $1",
+                )
+                .bind(id)
+                .bind(config)
+                .bind(status)
+                .bind(at)
+                .execute(&self.write)
+                .await?;
+                if done.rows_affected() == 0 {
+                    return Err(StoreError::NotFound(format!("event {id}")));
+                }
+                Ok(())
+            }
+
+            async fn add_arbiter(&self, event: &str, user: UserId) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO event_arbiters (event_id, user_id) VALUES ($1, $2) \
+                     ON CONFLICT (event_id, user_id) DO NOTHING",
+                )
+                .bind(event)
+                .bind(user)
+                .execute(&self.write)
+                .await?;
+                Ok(())
+            }
+
+            async fn arbiters(&self, event: &str) -> Result<Vec<UserId>> {
+                let rows = sqlx::query(
+                    "SELECT user_id FROM event_arbiters WHERE event_id = $1 ORDER BY user_id",
+                )
+                .bind(event)
+                .fetch_all(&self.write)
+                .await?;
+                rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
+            }
+
+            async fn add_event_player(
+                &self,
+                event: &str,
+                user: UserId,
+                rating: Option<i64>,
+                joined_round: i64,
+                at: i64,
+            ) -> Result<i64> {
+                let mut tx = self.write.begin().await?;
+                let next: i64 = sqlx::query_scalar(
+                    "SELECT COALESCE(MAX(start_rank), 0) + 1 FROM event_players WHERE event_id = $1",
+                )
+                .bind(event)
+                .fetch_one(&mut *tx)
+                .await?;
+                sqlx::query(
+                    "INSERT INTO event_players \
+                     (event_id, user_id, start_rank, rating, joined_round, withdrawn, disqualified, joined_at) \
+                     VALUES ($1, $2, $3, $4, $5, FALSE, FALSE, $6)",
+                )
+                .bind(event)
+                .bind(user)
+                .bind(next)
+                .bind(rating)
+                .bind(joined_round)
+                .bind(at)
+                .execute(&mut *tx)
+                .await
+                .map_err(conflict("registration"))?;
+                tx.commit().await?;
+                Ok(next)
+            }
+
+            async fn event_players(&self, event: &str) -> Result<Vec<EventPlayerRow>> {
+                let rows = sqlx::query(
+                    "SELECT p.user_id, u.username, p.start_rank, p.rating, p.joined_round, \
+                     p.withdrawn, p.disqualified, p.joined_at \
+                     FROM event_players p JOIN users u ON u.id = p.user_id \
+                     WHERE p.event_id = $1 ORDER BY p.start_rank",
+                )
+                .bind(event)
+                .fetch_all(&self.write)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(EventPlayerRow {
+                            user_id: row.try_get("user_id")?,
+                            username: row.try_get("username")?,
+                            start_rank: row.try_get("start_rank")?,
+                            rating: row.try_get("rating")?,
+                            joined_round: row.try_get("joined_round")?,
+                            withdrawn: row.try_get("withdrawn")?,
+                            disqualified: row.try_get("disqualified")?,
+                            joined_at: row.try_get("joined_at")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn set_event_player(
+                &self,
+                event: &str,
+                user: UserId,
+                withdrawn: bool,
+                disqualified: bool,
+            ) -> Result<()> {
+                let done = sqlx::query(
+                    "UPDATE event_players SET withdrawn = $3, disqualified = $4 \
+                     WHERE event_id = $1 AND user_id = $2",
+                )
+                .bind(event)
+                .bind(user)
+                .bind(withdrawn)
+                .bind(disqualified)
+                .execute(&self.write)
+                .await?;
+                if done.rows_affected() == 0 {
+                    return Err(StoreError::NotFound(format!("player {user} of {event}")));
+                }
+                Ok(())
+            }
+
+            async fn request_bye(&self, event: &str, user: UserId, round: i64, kind: &str) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO event_byes (event_id, user_id, round, kind) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (event_id, user_id, round) DO UPDATE SET kind = $4",
+                )
+                .bind(event)
+                .bind(user)
+                .bind(round)
+                .bind(kind)
+                .execute(&self.write)
+                .await?;
+                Ok(())
+            }
+
+            async fn event_byes(&self, event: &str) -> Result<Vec<EventByeRow>> {
+                let rows = sqlx::query(
+                    "SELECT user_id, round, kind FROM event_byes WHERE event_id = $1 \
+                     ORDER BY round, user_id",
+                )
+                .bind(event)
+                .fetch_all(&self.write)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(EventByeRow {
+                            user_id: row.try_get("user_id")?,
+                            round: row.try_get("round")?,
+                            kind: row.try_get("kind")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn pair_round(
+                &self,
+                event: &str,
+                round: &EventRoundRow,
+                games: &[EventGameRow],
+            ) -> Result<bool> {
+                let mut tx = self.write.begin().await?;
+                let inserted = sqlx::query(
+                    "INSERT INTO event_rounds (event_id, round, starts_at, checked_at, finished_at) \
+                     VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (event_id, round) DO NOTHING",
+                )
+                .bind(event)
+                .bind(round.round)
+                .bind(round.starts_at)
+                .execute(&mut *tx)
+                .await?;
+                if inserted.rows_affected() == 0 {
+                    return Ok(false);
+                }
+                for g in games {
+                    sqlx::query(
+                        "INSERT INTO event_games \
+                         (event_id, round, board, white, black, table_id, white_result, black_result) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    )
+                    .bind(event)
+                    .bind(round.round)
+                    .bind(g.board)
+                    .bind(g.white)
+                    .bind(g.black)
+                    .bind(&g.table_id)
+                    .bind(&g.white_result)
+                    .bind(&g.black_result)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(true)
+            }
+
+            async fn event_rounds(&self, event: &str) -> Result<Vec<EventRoundRow>> {
+                let rows = sqlx::query(
+                    "SELECT round, starts_at, checked_at, finished_at FROM event_rounds \
+                     WHERE event_id = $1 ORDER BY round",
+                )
+                .bind(event)
+                .fetch_all(&self.write)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(EventRoundRow {
+                            round: row.try_get("round")?,
+                            starts_at: row.try_get("starts_at")?,
+                            checked_at: row.try_get("checked_at")?,
+                            finished_at: row.try_get("finished_at")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn event_games(&self, event: &str) -> Result<Vec<EventGameRow>> {
+                let rows = sqlx::query(
+                    "SELECT round, board, white, black, table_id, white_result, black_result \
+                     FROM event_games WHERE event_id = $1 ORDER BY round, board",
+                )
+                .bind(event)
+                .fetch_all(&self.write)
+                .await?;
+                rows.iter().map(Self::event_game_from).collect()
+            }
+
+            async fn set_event_table(
+                &self,
+                event: &str,
+                round: i64,
+                board: i64,
+                table: &str,
+            ) -> Result<bool> {
+                let done = sqlx::query(
+                    "UPDATE event_games SET table_id = $4 \
+                     WHERE event_id = $1 AND round = $2 AND board = $3 AND table_id IS NULL",
+                )
+                .bind(event)
+                .bind(round)
+                .bind(board)
+                .bind(table)
+                .execute(&self.write)
+                .await?;
+                Ok(done.rows_affected() > 0)
+            }
+
+            async fn set_event_result(
+                &self,
+                event: &str,
+                round: i64,
+                board: i64,
+                white: Option<&str>,
+                black: Option<&str>,
+            ) -> Result<()> {
+                let done = sqlx::query(
+                    "UPDATE event_games SET white_result = $4, black_result = $5 \
+                     WHERE event_id = $1 AND round = $2 AND board = $3",
+                )
+                .bind(event)
+                .bind(round)
+                .bind(board)
+                .bind(white)
+                .bind(black)
+                .execute(&self.write)
+                .await?;
+                if done.rows_affected() == 0 {
+                    return Err(StoreError::NotFound(format!(
+                        "board {board} of round {round} of {event}"
+                    )));
+                }
+                Ok(())
+            }
+
+            async fn round_checked(&self, event: &str, round: i64, at: i64) -> Result<()> {
+                sqlx::query(
+                    "UPDATE event_rounds SET checked_at = $3 \
+                     WHERE event_id = $1 AND round = $2 AND checked_at IS NULL",
+                )
+                .bind(event)
+                .bind(round)
+                .bind(at)
+                .execute(&self.write)
+                .await?;
+                Ok(())
+            }
+
+            async fn round_finished(&self, event: &str, round: i64, at: i64) -> Result<()> {
+                sqlx::query(
+                    "UPDATE event_rounds SET finished_at = $3 \
+                     WHERE event_id = $1 AND round = $2 AND finished_at IS NULL",
+                )
+                .bind(event)
+                .bind(round)
+                .bind(at)
+                .execute(&self.write)
+                .await?;
+                Ok(())
+            }
+
+            async fn add_event_action(&self, event: &str, a: &EventActionRow) -> Result<i64> {
+                let id: i64 = sqlx::query_scalar(
+                    "INSERT INTO event_actions \
+                     (event_id, round, board, user_id, arbiter, kind, reason, at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                )
+                .bind(event)
+                .bind(a.round)
+                .bind(a.board)
+                .bind(a.user_id)
+                .bind(a.arbiter)
+                .bind(&a.kind)
+                .bind(&a.reason)
+                .bind(a.at)
+                .fetch_one(&self.write)
+                .await?;
+                Ok(id)
+            }
+
+            async fn event_actions(&self, event: &str) -> Result<Vec<EventActionRow>> {
+                let rows = sqlx::query(
+                    "SELECT id, round, board, user_id, arbiter, kind, reason, at \
+                     FROM event_actions WHERE event_id = $1 ORDER BY id",
+                )
+                .bind(event)
+                .fetch_all(&self.write)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(EventActionRow {
+                            id: row.try_get("id")?,
+                            round: row.try_get("round")?,
+                            board: row.try_get("board")?,
+                            user_id: row.try_get("user_id")?,
+                            arbiter: row.try_get("arbiter")?,
+                            kind: row.try_get("kind")?,
+                            reason: row.try_get("reason")?,
+                            at: row.try_get("at")?,
+                        })
+                    })
+                    .collect()
+            }
+        }
+    };
+}
+
+impl_events!(SqliteStore, sqlx::sqlite::SqliteRow);
+impl_events!(PostgresStore, sqlx::postgres::PgRow);

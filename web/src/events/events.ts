@@ -1,0 +1,303 @@
+// Swiss events: the list (#/events, #/events/{game}) and an event's page
+// (#/event/{id}): information, register/withdraw, the player's current game one
+// click away, players, pairings per round with links to the tables, standings,
+// crosstable, the arbiters' report, and the arbiter panel for the event's arbiters.
+import { h, mount } from '../dom';
+import { api, ApiError } from '../net/api';
+import { session } from '../session';
+import { settings } from '../settings';
+import './events.css';
+
+const S = {
+  events: ['比赛', 'Events'],
+  noEvents: ['暂无比赛', 'No events yet'],
+  name: ['名称', 'Name'],
+  game: ['棋种', 'Game'],
+  status: ['状态', 'Status'],
+  rounds: ['轮次', 'Rounds'],
+  registering: ['报名中', 'Registration'],
+  running: ['进行中', 'Running'],
+  finished: ['已结束', 'Finished'],
+  register: ['报名', 'Register'],
+  withdraw: ['退赛', 'Withdraw'],
+  players: ['选手', 'Players'],
+  round: ['第{n}轮', 'Round {n}'],
+  board: ['台次', 'Board'],
+  white: ['先手', 'White'],
+  black: ['后手', 'Black'],
+  result: ['结果', 'Result'],
+  bye: ['轮空', 'Bye'],
+  standings: ['排名', 'Standings'],
+  place: ['名次', 'Place'],
+  player: ['选手', 'Player'],
+  score: ['积分', 'Score'],
+  crosstable: ['交叉表', 'Crosstable'],
+  report: ['裁判记录', "Arbiters' report"],
+  arbiter: ['裁判', 'Arbiter'],
+  act: ['执行', 'Act'],
+  reason: ['理由', 'Reason'],
+  yourGame: ['你的对局：第{r}轮 第{b}台 — 进入', 'Your game: round {r}, board {b} — play'],
+  watch: ['观看', 'Watch'],
+  trf: ['TRF 文件', 'TRF file'],
+  withdrawn: ['已退赛', 'withdrawn'],
+  disqualified: ['取消资格', 'disqualified'],
+  warning: ['警告', 'Warning'],
+  foul: ['犯规', 'Foul'],
+  violation: ['违例', 'Violation'],
+  adjudicate: ['判定结果', 'Adjudicate'],
+  forfeit: ['判负（弃权）', 'Forfeit'],
+  disqualify: ['取消比赛资格', 'Disqualify'],
+} as const;
+
+type Key = keyof typeof S;
+
+function t(k: Key, vars: Record<string, string | number> = {}): string {
+  let s: string = settings().lang === 'en' ? S[k][1] : S[k][0];
+  for (const [name, v] of Object.entries(vars)) s = s.replace(`{${name}}`, String(v));
+  return s;
+}
+
+interface EventSummary {
+  id: string;
+  name: string;
+  game: string;
+  status: string;
+  rounds: number;
+  starts_at: number;
+}
+
+interface Game {
+  board: number;
+  white: string;
+  black: string | null;
+  table: string | null;
+  white_result: string | null;
+  black_result: string | null;
+}
+
+interface Round {
+  round: number;
+  games: Game[];
+  byes: { user: string; kind: string }[];
+  finished_at: number | null;
+}
+
+interface EventView {
+  id: string;
+  status: string;
+  organiser: string | null;
+  arbiters: string[];
+  config: { name: string; game: string; rounds: number; starts_at: number; forfeit_secs: number };
+  current_round: number | null;
+  players: { user: string; start_rank: number; rating: number | null; withdrawn: boolean; disqualified: boolean }[];
+  rounds: Round[];
+  standings: { place: number; user: string; score: number; tiebreaks: { code: string; value: number }[] }[];
+  crosstable: { start_rank: number; user: string; score: number; rounds: string[] }[];
+  actions: { id: number; kind: string; player: string; arbiter: string | null; reason: string; round: number | null; board: number | null; at: number }[];
+}
+
+const statusText = (s: string) => (s === 'registering' || s === 'running' || s === 'finished' ? t(s) : s);
+
+/** `#/events` or `#/events/{game}`: the events, newest first. */
+export function eventsPage(main: HTMLElement, game?: string): () => void {
+  const list = h('div.events-list', { id: 'events-list' });
+  mount(main, h('div.panel.events', { id: 'events-page' }, h('h2', null, t('events')), list));
+  const q = game ? `?game=${encodeURIComponent(game)}` : '';
+  void api<EventSummary[]>('GET', `/api/events${q}`).then((events) => {
+    if (!events.length) return mount(list, h('p.hint', null, t('noEvents')));
+    mount(
+      list,
+      h(
+        'table.event-table',
+        null,
+        h('tr', null, h('th', null, t('name')), h('th', null, t('game')), h('th', null, t('status')), h('th', null, t('rounds'))),
+        events.map((e) =>
+          h(
+            'tr.event-row',
+            { 'data-event': e.id },
+            h('td', null, h('a.event-link', { href: `#/event/${e.id}` }, e.name)),
+            h('td', null, e.game),
+            h('td', null, statusText(e.status)),
+            h('td', null, String(e.rounds)),
+          ),
+        ),
+      ),
+    );
+  });
+  return () => {};
+}
+
+const shown = (g: Game, side: 'white' | 'black') => {
+  const r = side === 'white' ? g.white_result : g.black_result;
+  return r === null ? '' : r === '=' ? '½' : r;
+};
+
+function roundTable(r: Round) {
+  return h(
+    'div.event-round',
+    { id: `round-${r.round}` },
+    h('h4', null, t('round', { n: r.round })),
+    h(
+      'table.event-table',
+      null,
+      h('tr', null, h('th', null, t('board')), h('th', null, t('white')), h('th', null, t('result')), h('th', null, t('black')), h('th', null, '')),
+      r.games.map((g) =>
+        h(
+          'tr.ev-pairing',
+          { 'data-board': g.board },
+          h('td', null, String(g.board)),
+          h('td', null, g.white),
+          h('td.ev-result', null, g.black === null ? t('bye') : `${shown(g, 'white')} – ${shown(g, 'black')}`),
+          h('td', null, g.black ?? ''),
+          h('td', null, g.table ? h('a.table-link', { href: `#/table/${g.table}` }, t('watch')) : ''),
+        ),
+      ),
+      r.byes.map((b) => h('tr.ev-bye', null, h('td', null, ''), h('td', null, b.user), h('td', null, b.kind === 'H' ? '½' : '0'), h('td', null, t('bye')), h('td', null, ''))),
+    ),
+  );
+}
+
+function arbiterPanel(ev: EventView, after: () => void) {
+  const kind = h('select', { id: 'arbiter-kind' }, (['warning', 'foul', 'violation', 'adjudicate', 'forfeit', 'disqualify'] as const).map((k) => h('option', { value: k }, t(k))));
+  const player = h('select', { id: 'arbiter-player' }, ev.players.map((p) => h('option', { value: p.user }, p.user)));
+  const reason = h('input', { id: 'arbiter-reason', placeholder: t('reason') }) as HTMLInputElement;
+  const result = h('select', { id: 'arbiter-result' }, ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'].map((r) => h('option', { value: r }, r)));
+  const status = h('span.hint', { id: 'arbiter-status' });
+  const submit = h(
+    'button.btn.primary',
+    {
+      id: 'arbiter-submit',
+      onclick: async () => {
+        try {
+          const body: Record<string, unknown> = { kind: (kind as HTMLSelectElement).value, player: (player as HTMLSelectElement).value, reason: reason.value };
+          if (body.kind === 'adjudicate') body.result = (result as HTMLSelectElement).value;
+          await api('POST', `/api/event/${ev.id}/action`, body);
+          status.textContent = '✓';
+          reason.value = '';
+          after();
+        } catch (e) {
+          status.textContent = e instanceof ApiError ? e.message : String(e);
+        }
+      },
+    },
+    t('act'),
+  );
+  return h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), kind, player, result, reason, submit, status);
+}
+
+/** `#/event/{id}`: the event, refreshed every two seconds. */
+export function eventPage(main: HTMLElement, id: string): () => void {
+  let stopped = false;
+  let timer: number | undefined;
+  const root = h('div.events', { id: 'event-page' });
+  mount(main, root);
+  const me = session()?.name;
+  // Made once, so that a refresh keeps what the arbiter is typing.
+  let panel: HTMLElement | null = null;
+  const render = (ev: EventView) => {
+    if (me && ev.arbiters.includes(me) && !panel) panel = arbiterPanel(ev, load);
+    const mine = ev.players.find((p) => p.user === me);
+    const canRegister = !mine && ev.status !== 'finished';
+    const current = ev.rounds.find((r) => r.round === ev.current_round);
+    const myGame = current?.games.find((g) => (g.white === me || g.black === me) && g.black !== null && g.table && g.white_result === null);
+    const tb = ev.standings[0]?.tiebreaks.map((x) => x.code) ?? [];
+    mount(
+      root,
+      myGame ? h('a.event-banner', { id: 'my-game', href: `#/table/${myGame.table}` }, t('yourGame', { r: current!.round, b: myGame.board })) : null,
+      h(
+        'div.panel',
+        null,
+        h('h2', { id: 'event-name' }, ev.config.name),
+        h('p.event-info', null, `${ev.config.game} · ${t('rounds')} ${ev.config.rounds} · `, h('span', { id: 'event-status' }, statusText(ev.status)), ' · ', h('a', { href: `/event/${ev.id}.trf`, id: 'event-trf' }, t('trf'))),
+        canRegister ? h('button.btn.primary', { id: 'event-register', onclick: () => act('register') }, t('register')) : null,
+        mine && !mine.withdrawn && ev.status !== 'finished' ? h('button.btn', { id: 'event-withdraw', onclick: () => act('withdraw') }, t('withdraw')) : null,
+        h('span.hint', { id: 'event-error' }),
+      ),
+      h(
+        'div.panel',
+        null,
+        h('h3', null, t('standings')),
+        h(
+          'table.event-table',
+          { id: 'event-standings' },
+          h('tr', null, h('th', null, t('place')), h('th', null, t('player')), h('th', null, t('score')), tb.map((c) => h('th', null, c))),
+          ev.standings.map((s) =>
+            h('tr.ev-standing', { 'data-user': s.user }, h('td', null, String(s.place)), h('td', null, s.user), h('td.ev-score', null, String(s.score)), s.tiebreaks.map((x) => h('td', null, String(x.value)))),
+          ),
+        ),
+      ),
+      h('div.panel', { id: 'event-rounds' }, [...ev.rounds].reverse().map(roundTable)),
+      h(
+        'div.panel',
+        null,
+        h('h3', null, t('players')),
+        h(
+          'table.event-table',
+          { id: 'event-players' },
+          ev.players.map((p) =>
+            h('tr', null, h('td', null, String(p.start_rank)), h('td', null, p.user), h('td', null, String(p.rating ?? '')), h('td', null, p.disqualified ? t('disqualified') : p.withdrawn ? t('withdrawn') : '')),
+          ),
+        ),
+      ),
+      h(
+        'div.panel',
+        null,
+        h('h3', null, t('crosstable')),
+        h(
+          'table.event-table',
+          { id: 'event-crosstable' },
+          ev.crosstable.map((c) => h('tr', null, h('td', null, String(c.start_rank)), h('td', null, c.user), c.rounds.map((r) => h('td', null, r)), h('td', null, String(c.score)))),
+        ),
+      ),
+      panel,
+      ev.actions.length
+        ? h(
+            'div.panel',
+            { id: 'event-report' },
+            h('h3', null, t('report')),
+            h('ul', null, ev.actions.map((a) => h('li', null, `${new Date(a.at).toLocaleTimeString()} ${a.round ? t('round', { n: a.round }) : ''} ${a.player}: ${t((a.kind in S ? a.kind : 'warning') as Key)} — ${a.reason}`))),
+          )
+        : null,
+    );
+  };
+  const act = async (what: 'register' | 'withdraw') => {
+    try {
+      await api('POST', `/api/event/${id}/${what}`, {});
+      load();
+    } catch (e) {
+      const el = document.getElementById('event-error');
+      if (el) el.textContent = e instanceof ApiError ? e.message : String(e);
+    }
+  };
+  function load() {
+    void api<EventView>('GET', `/api/event/${encodeURIComponent(id)}`)
+      .then((ev) => {
+        if (!stopped) render(ev);
+      })
+      .catch((e) => {
+        if (!stopped) mount(root, h('div.panel', null, e instanceof ApiError ? e.message : String(e)));
+      });
+  }
+  load();
+  timer = window.setInterval(load, 2000);
+  return () => {
+    stopped = true;
+    if (timer !== undefined) window.clearInterval(timer);
+  };
+}
+
+/**
+ * A banner for the header of every page: the signed-in player's game being
+ * played in an event, one click away (empty otherwise).
+ */
+export function eventBanner(): HTMLElement {
+  const el = h('span.event-banner-slot', { id: 'event-banner-slot' });
+  if (!session() || session()?.guest) return el;
+  void api<{ event: string; name: string; round: number; board: number; table: string } | null>('GET', '/api/events/my-game')
+    .then((g) => {
+      if (g && !location.hash.startsWith(`#/table/${g.table}`))
+        mount(el, h('a.event-banner.small', { id: 'event-game-banner', href: `#/table/${g.table}` }, `${g.name} · ${t('yourGame', { r: g.round, b: g.board })}`));
+    })
+    .catch(() => undefined);
+  return el;
+}
