@@ -21,6 +21,10 @@ pub struct SeatView {
     /// When a disconnected player loses by escape (during a game) or loses the
     /// seat (between games).
     pub escape_at: Option<Millis>,
+    /// The player's network lag (their best socket's round trip, ms) for the
+    /// connection indicator. The table measures nothing, so it is `None` here;
+    /// the server's fan-out fills it in from its sockets.
+    pub lag_ms: Option<Millis>,
 }
 
 /// An action in the move list.
@@ -93,6 +97,7 @@ impl<G: Game> Table<G> {
                 swap_with: s.swap_with,
                 rematch: s.rematch,
                 escape_at: s.absent_since.zip(grace).map(|(t, g)| t.saturating_add(g)),
+                lag_ms: None,
             })
             .collect();
         let game = match (self.game(), state.game.as_ref()) {

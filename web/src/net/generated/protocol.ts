@@ -267,7 +267,13 @@ export type SeatView = { user: string | null, connected: boolean, accepted: numb
  * When a disconnected player loses by escape (during a game) or loses the
  * seat (between games).
  */
-escape_at: number | null, };
+escape_at: number | null, 
+/**
+ * The player's network lag (their best socket's round trip, ms) for the
+ * connection indicator. The table measures nothing, so it is `None` here;
+ * the server's fan-out fills it in from its sockets.
+ */
+lag_ms: number | null, };
 
 export type MoveView = { seat: Seat, action: string, display: string, 
 /**
