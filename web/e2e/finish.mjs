@@ -2,6 +2,27 @@
 // a logged-in page: its own WebSocket (the session cookie rides along) plays
 // against the computer (`play_computer`), makes a few moves, and resigns.
 
+/** Applies an event's patch to the view a client holds (docs/protocol.md,
+ * "Patches"); handed to the pages below as source, since a page runs only what
+ * it is given. */
+function applyPatch(view, ops) {
+  for (const op of ops) {
+    if (op.path.length === 0 && op.op === 'set') { view = op.value; continue; }
+    let at = view;
+    for (const k of op.path.slice(0, -1)) at = at[k];
+    const last = op.path[op.path.length - 1];
+    if (op.op === 'set') at[last] = op.value;
+    else if (op.op === 'push') at[last].push(...op.values);
+    else if (op.op === 'trunc') at[last].length = op.len;
+    else if (op.op === 'del') delete at[last];
+  }
+  return view;
+}
+/** Gives `page` the patch applier as `window.__applyPatch`. */
+async function installPatch(page) {
+  await page.evaluate(`window.__applyPatch = ${applyPatch.toString()}`);
+}
+
 /**
  * Plays a game of `game` against computer players at `level` from seat 0 and
  * resigns after `turns` of our own actions; returns the table id (the game's id).
@@ -11,14 +32,18 @@
  * cards. A game still going after `turns` of ours (or `deadlineMs`) is resigned.
  */
 export async function finishedGame(page, { game, level, moves = [], turns = moves.length, strategy = 'moves', options, deadlineMs = 25000 }) {
+  await installPatch(page);
   return page.evaluate(
     async ({ game, level, moves, turns, strategy, options, deadlineMs }) => {
       const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
       const inbox = [];
       let state = null;
+      // The view as a client keeps it: a sync's state, then each event's patch.
+      const patch = window.__applyPatch;
       ws.onmessage = (e) => {
         const m = JSON.parse(e.data);
-        if ((m.t === 'event' || m.t === 'sync') && m.d.state) state = m.d.state;
+        if (m.t === 'sync' && m.d.state) state = m.d.state;
+        if (m.t === 'event' && Array.isArray(m.d.patch)) state = patch(state, m.d.patch);
         inbox.push(m);
       };
       await new Promise((r, f) => ((ws.onopen = r), (ws.onerror = f)));
@@ -94,14 +119,17 @@ export async function finishedGame(page, { game, level, moves = [], turns = move
  * `state(table)`, the last view of that table.
  */
 export async function installSocket(page) {
+  await installPatch(page);
   await page.evaluate(async () => {
+    const patch = window.__applyPatch;
     const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
     const pending = new Map();
     const states = new Map();
     let n = 1;
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);
-      if ((m.t === 'event' || m.t === 'sync') && m.d.state) states.set(m.d.table, m.d.state);
+      if (m.t === 'sync' && m.d.state) states.set(m.d.table, m.d.state);
+      if (m.t === 'event' && Array.isArray(m.d.patch)) states.set(m.d.table, patch(states.get(m.d.table), m.d.patch));
       const p = pending.get(m.id);
       if (p && (m.t === 'ack' || m.t === 'error')) {
         pending.delete(m.id);
