@@ -12,7 +12,7 @@ use qiyuan_table::{Command, Settings};
 use crate::App;
 use crate::error::ApiError;
 use crate::live::Conn;
-use crate::live::{self, TableHandle, TableMsg};
+use crate::live::{self, TableHandle};
 use crate::protocol::{Colour, PlayComputer};
 
 /// Creates the table, seats everyone and starts the game; returns the table and
@@ -110,14 +110,9 @@ pub async fn play(
         user: user.username.clone(),
         proposal: None,
     });
-    let (done, wait) = tokio::sync::oneshot::channel();
     handle
-        .tx
-        .send(TableMsg::Internal { cmds, done })
-        .await
-        .map_err(|_| ApiError::internal("table task gone"))?;
-    wait.await
-        .map_err(|_| ApiError::internal("table task gone"))?
+        .internal(cmds)
+        .await?
         .map_err(|e| ApiError::bad_request("bad_settings", e))?;
     Ok((handle, seat))
 }

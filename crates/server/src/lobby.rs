@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use axum::extract::ws::Utf8Bytes;
 use qiyuan_table::{Command, Settings, Status, TimeControl};
 use serde::Serialize;
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::broadcast;
 
 use crate::App;
 use crate::error::ApiError;
@@ -226,15 +226,7 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
             proposal: None,
         });
     }
-    let (done, wait) = oneshot::channel();
-    handle
-        .tx
-        .send(TableMsg::Internal { cmds, done })
-        .await
-        .map_err(|_| ApiError::internal("table task gone"))?;
-    wait.await
-        .map_err(|_| ApiError::internal("table task gone"))?
-        .map_err(ApiError::internal)?;
+    handle.internal(cmds).await?.map_err(ApiError::internal)?;
     for (seat, c) in players.iter().enumerate() {
         let paired = ServerMsg::Paired {
             table: handle.id.clone(),

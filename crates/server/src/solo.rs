@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use crate::App;
 use crate::error::ApiError;
-use crate::live::{self, Conn, TableHandle, TableMsg};
+use crate::live::{self, Conn, TableHandle};
 use crate::protocol::TableAct;
 use crate::registry::AnyTable;
 
@@ -109,14 +109,9 @@ pub async fn hotseat(app: &Arc<App>, conn: &Conn, req: Hotseat) -> Result<TableH
             proposal: None,
         });
     }
-    let (done, wait) = tokio::sync::oneshot::channel();
     handle
-        .tx
-        .send(TableMsg::Internal { cmds, done })
-        .await
-        .map_err(|_| ApiError::internal("table task gone"))?;
-    wait.await
-        .map_err(|_| ApiError::internal("table task gone"))?
+        .internal(cmds)
+        .await?
         .map_err(|e| ApiError::bad_request("bad_settings", e))?;
     Ok(handle)
 }

@@ -18,7 +18,7 @@ use std::time::Duration;
 use common::{Backend, Client, TestServer, Ws, events_of};
 use serde_json::{Value, json};
 
-const FORFEIT_MS: i64 = 1500;
+const FORFEIT_MS: i64 = 2000;
 
 async fn post(c: &Client, path: &str, body: Value) -> (u16, Value) {
     let r = c
@@ -407,7 +407,7 @@ async fn whole_event(backend: Backend) {
     hall.watch(&b1[0].black, &b1[0].table).await;
     hall.watch(&b1[1].black, &b1[1].table).await;
     hall.watch(&b1[2].white, &b1[2].table).await;
-    let late_by = 700;
+    let late_by = 1_200;
     // Meanwhile the late player's client answers the server's pings, as a
     // browser does, so that its measured lag (which the clock forgives within
     // its quota) is its network's: none here.
@@ -428,8 +428,10 @@ async fn whole_event(backend: Backend) {
         .as_i64()
         .unwrap();
     assert!(
-        // (the table's game starts a moment after the round is paired)
-        left <= 60_000 - (late_by - 200),
+        // (the table's game starts a moment after the round is paired, and the
+        // clock forgives the move's measured lag within its quota: a busy
+        // machine's round trips)
+        left <= 60_000 - (late_by - 600),
         "the late player's clock ran from the round's start: {left} ms left"
     );
     assert!(left > 60_000 - FORFEIT_MS, "{left}");

@@ -260,14 +260,9 @@ pub(crate) async fn internal(
         .tables
         .get(table)
         .ok_or_else(|| ApiError::not_found(format!("table {table} is not live")))?;
-    let (done, wait) = oneshot::channel();
     handle
-        .tx
-        .send(TableMsg::Internal { cmds, done })
-        .await
-        .map_err(|_| ApiError::internal("table task gone"))?;
-    wait.await
-        .map_err(|_| ApiError::internal("table task gone"))?
+        .internal(cmds)
+        .await?
         .map_err(|m| ApiError::new(axum::http::StatusCode::CONFLICT, "refused", m))
 }
 

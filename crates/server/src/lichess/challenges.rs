@@ -14,7 +14,6 @@ use axum::response::{IntoResponse, Response};
 use qiyuan_game::Seat;
 use qiyuan_table::{Command, Settings, TimeControl};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
 use super::games::{self, Kind, api_conn, seat_of, snapshot, speed_of, variant_of};
 use super::hub::{Challenge, until_revoked};
@@ -616,15 +615,7 @@ pub async fn accept(
 }
 
 async fn internal(handle: &TableHandle, cmds: Vec<Command>) -> Result<()> {
-    let (done, wait) = oneshot::channel();
-    handle
-        .tx
-        .send(TableMsg::Internal { cmds, done })
-        .await
-        .map_err(|_| Error::internal("table task gone"))?;
-    wait.await
-        .map_err(|_| Error::internal("table task gone"))?
-        .map_err(Error::bad)
+    handle.internal(cmds).await?.map_err(Error::bad)
 }
 
 /// `POST /api/challenge/{id}/decline` (by the challenged).

@@ -135,6 +135,22 @@ pub struct TableHandle {
     pub played: Arc<AtomicBool>,
 }
 
+impl TableHandle {
+    /// Applies commands the server itself issues (seating, readying, an
+    /// arbiter's decision) and waits until they are stored. The outer error: the
+    /// table's task is gone; the inner one: the table refused them (nothing of
+    /// them was applied), in the table's words.
+    pub async fn internal(&self, cmds: Vec<Command>) -> Result<Result<(), String>, ApiError> {
+        let (done, wait) = oneshot::channel();
+        let gone = || ApiError::internal("table task gone");
+        self.tx
+            .send(TableMsg::Internal { cmds, done })
+            .await
+            .map_err(|_| gone())?;
+        wait.await.map_err(|_| gone())
+    }
+}
+
 fn now() -> Millis {
     crate::now_ms().max(0) as Millis
 }
