@@ -23,11 +23,11 @@
 //! until they act again ([`rescue`], [`Memory::trust`]); a timeout no longer
 //! ends the hand.
 //!
-//! Escape: the table ends a hand at once when a player leaves (or stays away past
-//! the grace time); the result stands as the rules set it and the hand does not
-//! go on. For the next hand, a seat of the escaped game that is empty (the leaver's
-//! seat, or an absent player's seat freed after the grace time) is taken by a bot,
-//! as long as a human still sits at the table.
+//! Escape: the table ends a hand at once when a player leaves (being away is no
+//! escape where the computer plays for the away player: the table's
+//! `trusteeship`); the result stands as the rules set it and the hand does not
+//! go on. For the next hand, the leaver's empty seat is taken by a bot, as long
+//! as a human still sits at the table.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};

@@ -12,6 +12,7 @@ use common::*;
 use qiyuan_doudizhu::{Doudizhu, Record};
 use qiyuan_game::Game;
 use serde_json::{Value, json};
+use std::time::Duration;
 
 /// The seat's first legal action from its own view, if it is its turn.
 fn first_legal(st: &Value, seat: u64) -> Option<String> {
@@ -162,10 +163,11 @@ async fn a_bot_takes_the_seat_of_a_player_who_escaped(backend: Backend) {
     escape_and_takeover(backend, false).await
 }
 
-/// The same when the player's socket drops and they stay away past the grace
-/// time (1 s here): the hand is lost by escape, the seat is freed after the grace
-/// time again, and a bot takes it.
-async fn a_bot_takes_the_seat_of_a_player_who_dropped(backend: Backend) {
+/// When the player's socket drops instead and they stay away past the grace
+/// time (1 s here), the hand is no escape: the computer plays for them (托管) to
+/// the hand's end, which is scored by the play; between hands their seat is
+/// freed after the grace time.
+async fn the_computer_plays_for_a_player_who_dropped(backend: Backend) {
     escape_and_takeover(backend, true).await
 }
 
@@ -223,12 +225,39 @@ async fn escape_and_takeover(backend: Backend, drop: bool) {
         }
     }
 
-    // B leaves (or drops): the hand is lost by escape and scored as the rules set it.
+    // B drops: the computer plays for B (托管) well past the grace time, and the
+    // hand ends by its play, not by escape.
     if drop {
+        let before = wa.state()["game"]["moves"].as_array().unwrap().len();
         wb.close().await;
-    } else {
-        wb.ok("leave", json!({"table": t})).await;
+        // Away longer than the grace time, with the hand waiting on A at times.
+        let away = tokio::time::Instant::now();
+        while away.elapsed() < Duration::from_millis(1_600) {
+            let _ = tokio::time::timeout(Duration::from_millis(200), wa.recv()).await;
+        }
+        assert_eq!(wa.state()["status"], "playing", "no escape: {}", wa.state());
+        let end = play_out(&mut wa, &t, 0).await;
+        let outcome = &end["game"]["outcome"];
+        assert_eq!(outcome["reason"], "hand_emptied", "no escape: {end}");
+        assert_scored(&end);
+        let played_for = end["game"]["moves"].as_array().unwrap()[before..]
+            .iter()
+            .filter(|m| m["seat"] == 1)
+            .count();
+        assert!(played_for > 0, "the computer played for B: {end}");
+        // Between hands B's seat is freed after the grace time.
+        let freed = tokio::time::Instant::now();
+        while wa.state()["seats"][1]["user"].as_str() == Some(b.name.as_str()) {
+            assert!(
+                freed.elapsed() < Duration::from_secs(10),
+                "B's seat is freed"
+            );
+            let _ = tokio::time::timeout(Duration::from_millis(200), wa.recv()).await;
+        }
+        return;
     }
+    // B leaves: the hand is lost by escape and scored as the rules set it.
+    wb.ok("leave", json!({"table": t})).await;
     let ended = wa.event("ended").await;
     let outcome = &ended["d"]["state"]["game"]["outcome"];
     assert_eq!(outcome["reason"], "escape", "{ended}");
@@ -330,6 +359,6 @@ async fn bots_come_back_after_a_restart(backend: Backend) {
 both!(
     one_player_and_two_bots_play_a_hand,
     a_bot_takes_the_seat_of_a_player_who_escaped,
-    a_bot_takes_the_seat_of_a_player_who_dropped,
+    the_computer_plays_for_a_player_who_dropped,
     bots_come_back_after_a_restart,
 );

@@ -1135,14 +1135,16 @@ impl<G: Game> Table<G> {
 
     /// How long an absent seat may stay away before it loses the game (during a
     /// game) or its seat (between games); `None` when absence is not timed
-    /// (a correspondence game, unless the table sets a grace).
+    /// during a game: a correspondence game, unless the table sets a grace, and
+    /// a table where the server plays for an away player (托管).
     pub(crate) fn absence_limit(&self) -> Option<Millis> {
         let correspondence = self
             .state
             .game
             .as_ref()
             .is_some_and(|g| matches!(g.settings.time, TimeControl::Correspondence { .. }));
-        if self.is_playing() && correspondence && self.config.grace.is_none() {
+        let played_for = self.config.trusteeship;
+        if self.is_playing() && (played_for || correspondence && self.config.grace.is_none()) {
             None
         } else {
             Some(self.grace())

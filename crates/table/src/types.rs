@@ -85,6 +85,11 @@ pub struct TableConfig {
     /// by escape; `None`: by speed (see [`crate::default_grace`]).
     #[serde(default)]
     pub grace: Option<Millis>,
+    /// 托管: the server plays for a player who is away during a game (the game's
+    /// registry entry says it can), so being away is no escape; leaving still is,
+    /// and between games an away player's seat is still freed after the grace.
+    #[serde(default)]
+    pub trusteeship: bool,
     /// Legacy: the one secret from which tables created before per-game secrets
     /// drew every game's deal (Doudizhu), kept so that their logs replay. A game
     /// started with a secret on offer ([`crate::Table::apply_with`]) deals from
@@ -100,6 +105,7 @@ impl TableConfig {
             tournament: false,
             first_move: None,
             grace: None,
+            trusteeship: false,
             deal_seed: None,
         }
     }

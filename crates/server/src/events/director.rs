@@ -290,6 +290,7 @@ async fn set_up_table(
         first_move: Some(qiyuan_table::clock::DAY),
         // An absent player is dealt with at the forfeit time, not by escape.
         grace: Some(forfeit + grace),
+        trusteeship: false,
         deal_seed: None,
     };
     let handle = live::create_with(app, &ev.config.game, config).await?;

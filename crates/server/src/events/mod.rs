@@ -205,6 +205,7 @@ impl EventConfig {
                     tournament: true,
                     first_move: None,
                     grace: None,
+                    trusteeship: false,
                     deal_seed: None,
                 },
             )

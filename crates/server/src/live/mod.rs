@@ -213,6 +213,9 @@ async fn create_with_id(
         tournament: false,
         first_move: app.config.first_move_secs.map(|s| (s * 1000.0) as Millis),
         grace: app.config.escape_grace_secs.map(|s| (s * 1000.0) as Millis),
+        // 托管: where the computer can play for an away player, being away
+        // is no escape (bots.rs plays for them until they are back).
+        trusteeship: app.games.get(game).is_some_and(|g| g.trusteeship),
         // Each game's deal draws from a fresh secret of its own (see `registry`).
         deal_seed: None,
     };
