@@ -38,6 +38,35 @@ async function goMoves(page) {
   return page.locator('#moves .go-move').count();
 }
 
+/**
+ * Plays Doudizhu as the human up to `times` actions whenever it is their turn
+ * (a bid, else the hint's play, else a pass); the computer players act in
+ * between. Returns how many actions the human made.
+ */
+async function actInHand(page, times) {
+  let acted = 0;
+  for (let i = 0; i < 200 && acted < times; i++) {
+    if (await page.locator('#result-dialog').count()) break;
+    if (!(await page.locator('#ddz-buttons button').count())) {
+      await page.waitForTimeout(100);
+      continue;
+    }
+    const rows = await page.locator('#moves .ddz-log-row').count();
+    if (await page.locator('#bid-1').count()) {
+      await page.locator('#ddz-buttons button[id^="bid-"]:not([id="bid-pass"]):not([disabled])').first().click();
+    } else if (!(await page.locator('#btn-hint').isEnabled())) {
+      await page.click('#btn-pass-play');
+    } else {
+      await page.click('#btn-hint');
+      await page.locator('#ddz-hand .card.selected').first().waitFor();
+      await page.click('#btn-play');
+    }
+    await page.waitForFunction((n) => document.querySelectorAll('#moves .ddz-log-row').length > n, rows, { timeout: 10_000 });
+    acted++;
+  }
+  return acted;
+}
+
 test('chess from the lobby: the computer answers each move', async () => {
   const page = await newPage(web.browser, 'chess', web.base);
   await enterAsGuest(page, web.base);
@@ -88,27 +117,7 @@ test('Doudizhu from the lobby: two computer players, the hand goes round', async
   await enterAsGuest(page, web.base);
   await playComputer(page, 'doudizhu', { colour: '0' });
   await page.locator('#ddz-hand').waitFor();
-  // The human acts whenever it is their turn; the computer players act in between.
-  let acted = 0;
-  for (let i = 0; i < 200 && acted < 3; i++) {
-    if (await page.locator('#result-dialog').count()) break;
-    if (!(await page.locator('#ddz-buttons button').count())) {
-      await page.waitForTimeout(100);
-      continue;
-    }
-    const rows = await page.locator('#moves .ddz-log-row').count();
-    if (await page.locator('#bid-1').count()) {
-      await page.locator('#ddz-buttons button[id^="bid-"]:not([id="bid-pass"]):not([disabled])').first().click();
-    } else if (!(await page.locator('#btn-hint').isEnabled())) {
-      await page.click('#btn-pass-play');
-    } else {
-      await page.click('#btn-hint');
-      await page.locator('#ddz-hand .card.selected').first().waitFor();
-      await page.click('#btn-play');
-    }
-    await page.waitForFunction((n) => document.querySelectorAll('#moves .ddz-log-row').length > n, rows, { timeout: 10_000 });
-    acted++;
-  }
+  const acted = await actInHand(page, 3);
   assert.ok(acted >= 1, 'the human acted');
   // The computer players acted too: more log rows than the human's actions.
   await page.waitForFunction((n) => document.querySelectorAll('#moves .ddz-log-row').length > n, acted, { timeout: 15_000 });
@@ -191,6 +200,46 @@ test('单机: every game is offered, Go hot-seat on 9x9', async () => {
     await page.waitForFunction((c) => document.querySelectorAll('#moves .go-move').length === c, n, { timeout: 10_000 });
   }
   await page.context().close();
+});
+
+test('单机 without an account: the computer in chess, Go and Doudizhu on private tables', async () => {
+  /** Opens the 单机 page of `game` and starts a private game against the computer. */
+  const solo = async (page, game, colour, size) => {
+    await page.goto(`${web.base}/#/offline/${game}`);
+    await page.click('#offline-computer');
+    await page.locator('#computer-dialog').waitFor();
+    await page.locator('#computer-colour').selectOption(colour);
+    await page.locator('#computer-time').selectOption('none');
+    if (size) await page.locator('#computer-size').selectOption(String(size));
+    await page.locator('#computer-dialog .btn.primary').click();
+    await page.waitForURL(/#\/table\//);
+    const id = decodeURIComponent(page.url().split('#/table/')[1]);
+    assert.match(id, /^solo/, `${game}: a private table`);
+    const listed = await (await fetch(`${web.base}/api/lobby/${game}`)).text();
+    assert.ok(!listed.includes(id), `${game}: listed nowhere: ${listed}`);
+  };
+  const chess = await newPage(web.browser, 'solo-chess', web.base);
+  await solo(chess, 'chess', 'white');
+  await chess.locator('#table-page .board-col cg-board').waitFor();
+  await clickMove(chess, 'e2e4', 'chess');
+  await waitForMoveCount(chess, 2, '#moves', 20_000);
+  await chess.context().close();
+
+  const go = await newPage(web.browser, 'solo-go-computer', web.base);
+  await solo(go, 'go', 'black', 9);
+  await go.locator('#go-board').waitFor();
+  await vertex(go, 'E5').click();
+  await go.waitForFunction(() => document.querySelectorAll('#moves .go-move').length >= 2, null, { timeout: 20_000 });
+  await go.context().close();
+
+  const ddz = await newPage(web.browser, 'solo-doudizhu', web.base);
+  await solo(ddz, 'doudizhu', '0');
+  await ddz.locator('#ddz-hand').waitFor();
+  // The computer players act between the human's actions.
+  const acted = await actInHand(ddz, 3);
+  assert.ok(acted >= 1, 'the human acted');
+  await ddz.waitForFunction((n) => document.querySelectorAll('#moves .ddz-log-row').length > n, acted, { timeout: 15_000 });
+  await ddz.context().close();
 });
 
 test('no console errors', () => {
