@@ -116,3 +116,49 @@ test('a person challenges a bot account from its profile and plays it at a table
   await events.return();
   await game.return();
 });
+
+test('a bot account challenges a person, who accepts in the page header and plays at the table', async () => {
+  const botName = `chal${stamp}`;
+  const reg = await fetch(`${web.base}/api/account/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: botName, password: 'secret-pw-bot' }) });
+  assert.equal(reg.status, 201);
+  const session = (await reg.json()).token;
+  const made = await fetch(`${web.base}/api/token`, { method: 'POST', headers: { Authorization: `Bearer ${session}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ description: 'bot', scopes: 'bot:play,challenge:read,challenge:write' }) });
+  const auth = { Authorization: `Bearer ${(await made.json()).access_token}` };
+  assert.equal((await fetch(`${web.base}/api/bot/account/upgrade`, { method: 'POST', headers: auth })).status, 200);
+  const events = ndjson(await fetch(`${web.base}/api/stream/event`, { headers: auth }));
+
+  const name = `target${stamp}`;
+  const P = await newPage(web.browser, 'T', web.base);
+  await register(P, web.base, name);
+  const sent = await fetch(`${web.base}/api/challenge/${name}`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'rated=false&clock.limit=300&clock.increment=3&color=black',
+  });
+  assert.equal(sent.status, 200, await sent.clone().text());
+  const id = (await sent.json()).id;
+
+  // The challenge shows in the page's header, in the interface language.
+  const accept = P.locator(`#challenge-accept-${id}`);
+  await accept.waitFor({ timeout: 10_000 });
+  assert.match(await P.locator(`#challenge-${id}`).textContent(), new RegExp(`BOT ${botName}`));
+  await P.screenshot({ path: shotPath('api-challenge-in.png') });
+  await accept.click();
+  await P.waitForURL(/#\/table\//);
+  const table = decodeURIComponent(P.url().split('#/table/')[1]);
+  await P.locator('#table-page cg-board').waitFor();
+  const start = await next(events, (e) => e.type === 'gameStart');
+  assert.equal(start.game.gameId, table);
+  assert.equal(start.game.color, 'black');
+  // The person plays white at the ordinary table; the bot answers by the API.
+  await clickMove(P, 'e2e4', 'chess');
+  const game = ndjson(await fetch(`${web.base}/api/bot/game/stream/${table}`, { headers: auth }));
+  await next(game, (e) => (e.type === 'gameFull' ? e.state.moves : e.moves) === 'e2e4');
+  assert.equal((await fetch(`${web.base}/api/bot/game/${table}/move/c7c5`, { method: 'POST', headers: auth })).status, 200);
+  await waitForMoveCount(P, 2);
+  assert.deepEqual(await moveTexts(P), ['e4', 'c5']);
+  // Answered: the header shows it no more.
+  await P.waitForFunction((sel) => !document.querySelector(sel), `#challenge-${id}`, { timeout: 10_000 });
+  await events.return();
+  await game.return();
+});

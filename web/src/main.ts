@@ -18,6 +18,7 @@ import { tableRoute } from './table/route';
 import { profilePage } from './pages/profile';
 import { replayPage } from './replay/replay';
 import { eventsPage, eventPage, eventBanner } from './events/events';
+import { challengeBox } from './pages/challenges';
 
 let cleanup: (() => void) | void;
 
@@ -41,6 +42,7 @@ function header() {
       navLink('#/events', settings().lang === 'en' ? 'Events' : '比赛', 'nav-events'),
     ),
     eventBanner(),
+    challengeBox(),
     h(
       'div.user-box',
       null,

@@ -245,7 +245,13 @@ async fn challenge_game(
         .await;
     assert_eq!(got["challenge"]["id"], id.as_str());
     assert_eq!(got["challenge"]["direction"], "in");
-    bob.ok(&format!("/api/challenge/{id}/accept")).await;
+    let accepted: Value = bob
+        .post(&format!("/api/challenge/{id}/accept"), &[])
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(accepted["ok"], true, "{accepted}");
     let a_start = a_events
         .until("gameStart", |v| v["type"] == "gameStart")
         .await;
@@ -254,6 +260,8 @@ async fn challenge_game(
         .await;
     let game = a_start["game"]["gameId"].as_str().unwrap().to_string();
     assert_eq!(b_start["game"]["gameId"], game.as_str());
+    // qiyuan's addition: the accept names the game, for the web client.
+    assert_eq!(accepted["game"], game.as_str());
     assert_eq!(a_start["game"]["source"], "friend");
     (game, a_events, b_events)
 }
@@ -560,6 +568,13 @@ async fn challenges_declined_and_cancelled(backend: Backend) {
     b_events
         .until("challenge", |v| v["type"] == "challenge")
         .await;
+    // Each side lists it: `in` for bob, `out` for alice.
+    let mine: Value = bob.get("/api/challenge").await.json().await.unwrap();
+    assert_eq!(mine["in"][0]["id"], id, "{mine}");
+    assert_eq!(mine["out"], json!([]), "{mine}");
+    let theirs: Value = alice.get("/api/challenge").await.json().await.unwrap();
+    assert_eq!(theirs["out"][0]["id"], id, "{theirs}");
+    assert_eq!(theirs["in"], json!([]), "{theirs}");
     let r = bob
         .post(
             &format!("/api/challenge/{id}/decline"),

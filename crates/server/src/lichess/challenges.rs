@@ -611,7 +611,33 @@ pub async fn accept(
     ];
     internal(&handle, cmds).await?;
     started(&app, &handle, "friend").await;
-    Ok(ok())
+    // Lichess answers `{"ok": true}`; the game's id beside it lets the web
+    // client open the table at once.
+    Ok(axum::Json(json!({"ok": true, "game": handle.id})).into_response())
+}
+
+/// `GET /api/challenge`: the caller's open challenges, `in` (to them) and `out`
+/// (theirs), as Lichess lists them.
+pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
+    let caller = caller(&app, &headers).await?;
+    caller.require("challenge:read")?;
+    let me = caller.user.id;
+    let mine: Vec<Challenge> = app
+        .lichess
+        .challenges()
+        .values()
+        .filter(|c| c.dest.0 == me || c.challenger.0 == me)
+        .cloned()
+        .collect();
+    let (mut incoming, mut outgoing) = (Vec::new(), Vec::new());
+    for c in &mine {
+        if c.dest.0 == me {
+            incoming.push(challenge_json(&app, c, Some("in")).await);
+        } else {
+            outgoing.push(challenge_json(&app, c, Some("out")).await);
+        }
+    }
+    Ok(axum::Json(json!({"in": incoming, "out": outgoing})).into_response())
 }
 
 async fn internal(handle: &TableHandle, cmds: Vec<Command>) -> Result<()> {

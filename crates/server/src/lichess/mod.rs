@@ -115,6 +115,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/game/export/{id}", get(export::game))
         .route("/api/stream/event", get(challenges::event_stream))
         .route("/api/board/seek", post(challenges::seek))
+        .route("/api/challenge", get(challenges::list))
         .route("/api/challenge/ai", post(challenges::challenge_ai))
         .route("/api/challenge/{username}", post(challenges::challenge))
         .route("/api/challenge/{id}/accept", post(challenges::accept))
