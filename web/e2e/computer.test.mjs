@@ -72,6 +72,10 @@ test('chess from the lobby: the computer answers each move', async () => {
   await enterAsGuest(page, web.base);
   await playComputer(page, 'chess', { colour: 'white' });
   await page.locator('#table-page .board-col cg-board').waitFor();
+  // The computer is named in words, with no profile link.
+  const opponent = page.locator('#seat-1 .player-name');
+  assert.match(await opponent.textContent(), /^电脑（.+）$/);
+  assert.equal(await page.locator('#seat-1 a.player-name').count(), 0);
   await clickMove(page, 'e2e4', 'chess');
   await waitForMoveCount(page, 2, '#moves', 20_000);
   await clickMove(page, 'g1f3', 'chess');

@@ -147,6 +147,7 @@ test('two players play 9x9 Go to the count; both see the same result', async () 
   const texts = [];
   for (const p of [A, B, C]) texts.push(await p.locator('#result-text').textContent());
   for (const t of texts) assert.match(t, /B\+1\.5/);
+  for (const p of [A, B, C]) assert.match(await p.locator('#result-dialog .replay-link').getAttribute('href'), /^#\/replay\/[^/]+$/);
   assert.match(texts[0], /你赢了.*数子/);
   assert.match(texts[1], /你输了.*数子/);
   assert.match(texts[2], /黑方胜.*数子/);

@@ -126,6 +126,8 @@ test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator
   // The game was rated: both players see their rating change.
   assert.match(await B.locator('#result-dialog .rating-delta[data-seat="1"]').textContent(), /^\+\d+/);
   assert.match(await A.locator('#result-dialog .rating-delta[data-seat="0"]').textContent(), /^-\d+/);
+  // The result dialog opens the game's replay.
+  for (const p of [A, B, C]) assert.match(await p.locator('#result-dialog .replay-link').getAttribute('href'), /^#\/replay\/[^/]+$/);
   for (const p of [A, B, C]) await p.locator('#result-dialog .btn:last-child').click();
   // The record can be saved: the server serves the PGN the save button points at.
   assert.equal(await A.locator('#btn-save').isEnabled(), true);

@@ -18,6 +18,8 @@ import { analysisBoard } from './analysis';
 import { gameInfo } from '../net/games';
 import type { TableEvent } from '../table/connection';
 import type { Key } from '../i18n';
+import { playerLink, playerName } from '../players';
+import { replayButton } from '../replay/replay';
 
 export function tablePage(root: HTMLElement, id: string) {
   let model: TableModel | null = null;
@@ -120,14 +122,15 @@ export function tablePage(root: HTMLElement, id: string) {
     const card = h(
       `div.seat-card${toMove ? '.to-move' : ''}`,
       { id: `seat-${seat}`, 'data-seat': seat },
-      avatar(p?.name ?? '?', seat),
+      avatar(p ? playerName(p.name) : '?', seat),
       h(
         'div.who',
         null,
         h(
           'div.name',
           null,
-          p ? h('a', { href: `#/profile/${encodeURIComponent(p.name)}`, class: 'player-name' }, p.name) : h('span.hint', null, t('emptySeat')),
+          // A computer player by its name in words, never a profile link.
+          p ? playerLink(p.name, 'player-name') : h('span.hint', null, t('emptySeat')),
           s?.ready && m.status !== 'playing' ? h('span.ready-tag', null, t('ready')) : null,
         ),
         h(
@@ -316,7 +319,7 @@ export function tablePage(root: HTMLElement, id: string) {
       const d = deltas[i];
       if (!s.player || d === null || d === undefined) return null;
       const cls = d > 0 ? '.up' : d < 0 ? '.down' : '';
-      return h('div.result-sub', null, `${s.player.name}: `, h(`span.rating-delta${cls}`, { 'data-seat': i }, `${d > 0 ? '+' : ''}${Math.round(d)}`), m.result!.ratingAfter[i] ? ` → ${Math.round(m.result!.ratingAfter[i]!)}` : '');
+      return h('div.result-sub', null, `${playerName(s.player.name)}: `, h(`span.rating-delta${cls}`, { 'data-seat': i }, `${d > 0 ? '+' : ''}${Math.round(d)}`), m.result!.ratingAfter[i] ? ` → ${Math.round(m.result!.ratingAfter[i]!)}` : '');
     });
     const body = h(
       'div',
@@ -324,11 +327,13 @@ export function tablePage(root: HTMLElement, id: string) {
       h('div.result-text', { id: 'result-text' }, resultText(m)),
       rows.some(Boolean) ? h('div.result-sub', null, t('ratingChange')) : null,
       rows,
-      m.gameId ? h('div.result-sub', null, t('saveRecord')) : null,
+      // A game without moves has no record worth saving or replaying.
+      m.gameId && m.moves.length ? h('div.result-sub', null, t('saveRecord')) : null,
+      m.gameId && m.moves.length ? h('div.result-sub', null, replayButton(m.gameId, 'small')) : null,
     );
     dialogs.result?.close();
     dialogs.result = dialog(t('result'), body, [
-      ...(m.gameId ? [{ label: t('save'), onClick: () => (saveRecord(), false) }] : []),
+      ...(m.gameId && m.moves.length ? [{ label: t('save'), onClick: () => (saveRecord(), false) }] : []),
       ...(me() !== null ? [{ label: t('rematch'), cls: 'primary', onClick: () => actions?.rematch() }] : []),
       { label: t('close') },
     ], { id: 'result-dialog' });

@@ -10,6 +10,7 @@ import { t, reasonText, type Key } from '../i18n';
 import { avatar, dialog, formatClock, toast } from '../ui';
 import { describeTc, type TimeControl } from '../net/model';
 import { gameInfo, presetsOf, recordExtension, sameTc } from '../net/games';
+import { replayButton } from '../replay/replay';
 import { play as sound } from '../sound';
 import { liveTable, takeAutoSit, type LiveTable } from '../go/live';
 import type { BoardView, ClockView, JsonValue, Outcome, TableView } from '../net/generated/protocol';
@@ -300,7 +301,9 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     if (first && !ctx!.events.some((e) => e.type === 'ended')) return;
     sound('end');
     const extra = hooks.resultBody?.(ctx!) ?? null;
-    dialog(tx('result'), h('div', null, h('div.result-text', { id: 'result-text' }, resultLine(o)), extra), [
+    const gid = gameId();
+    const replay = gid && s.game.moves.length ? h('div.result-sub', null, replayButton(gid, 'small')) : null;
+    dialog(tx('result'), h('div', null, h('div.result-text', { id: 'result-text' }, resultLine(o)), extra, replay), [
       ...(me() !== null ? [{ label: t('rematch'), cls: 'primary', onClick: () => live.send('rematch') }] : []),
       { label: t('close') },
     ], { id: 'result-dialog' });
