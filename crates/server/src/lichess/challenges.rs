@@ -570,14 +570,10 @@ pub async fn accept(
         .require("challenge:write")
         .or_else(|_| caller.require("bot:play"))
         .or_else(|_| caller.require("board:play"))?;
-    let c = {
-        let mut all = app.lichess.challenges();
-        match all.get(&id) {
-            Some(c) if c.dest.0 == caller.user.id => all.remove(&id),
-            _ => None,
-        }
-    }
-    .ok_or_else(|| Error::not_found("No such challenge"))?;
+    let c = app
+        .lichess
+        .take_challenge(&id, |c| c.dest.0 == caller.user.id)
+        .ok_or_else(|| Error::not_found("No such challenge"))?;
     let settings = Settings {
         time: c.time,
         options: Value::Null,
@@ -622,15 +618,8 @@ pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Res
     let caller = caller(&app, &headers).await?;
     caller.require("challenge:read")?;
     let me = caller.user.id;
-    let mine: Vec<Challenge> = app
-        .lichess
-        .challenges()
-        .values()
-        .filter(|c| c.dest.0 == me || c.challenger.0 == me)
-        .cloned()
-        .collect();
     let (mut incoming, mut outgoing) = (Vec::new(), Vec::new());
-    for c in &mine {
+    for c in &app.lichess.challenges_of(me) {
         if c.dest.0 == me {
             incoming.push(challenge_json(&app, c, Some("in")).await);
         } else {
@@ -653,14 +642,10 @@ pub async fn decline(
 ) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
     let f = form(&headers, &body)?;
-    let c = {
-        let mut all = app.lichess.challenges();
-        match all.get(&id) {
-            Some(c) if c.dest.0 == caller.user.id => all.remove(&id),
-            _ => None,
-        }
-    }
-    .ok_or_else(|| Error::not_found("No such challenge"))?;
+    let c = app
+        .lichess
+        .take_challenge(&id, |c| c.dest.0 == caller.user.id)
+        .ok_or_else(|| Error::not_found("No such challenge"))?;
     let mut j = challenge_json(&app, &c, Some("out")).await;
     j["status"] = json!("declined");
     j["declineReason"] = json!(f.get("reason").cloned().unwrap_or_else(|| "generic".into()));
@@ -678,14 +663,10 @@ pub async fn cancel(
     Path(id): Path<String>,
 ) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
-    let c = {
-        let mut all = app.lichess.challenges();
-        match all.get(&id) {
-            Some(c) if c.challenger.0 == caller.user.id => all.remove(&id),
-            _ => None,
-        }
-    }
-    .ok_or_else(|| Error::not_found("No such challenge"))?;
+    let c = app
+        .lichess
+        .take_challenge(&id, |c| c.challenger.0 == caller.user.id)
+        .ok_or_else(|| Error::not_found("No such challenge"))?;
     let mut j = challenge_json(&app, &c, Some("in")).await;
     j["status"] = json!("canceled");
     app.lichess.tell(

@@ -163,6 +163,20 @@ impl Hub {
     pub(super) fn challenges(&self) -> std::sync::MutexGuard<'_, HashMap<String, Challenge>> {
         lock(&self.challenges)
     }
+
+    /// Takes challenge `id` out of the open ones if `may` allows the caller to
+    /// answer it (the challenged accepts or declines, the challenger cancels).
+    pub(super) fn take_challenge(
+        &self,
+        id: &str,
+        may: impl Fn(&Challenge) -> bool,
+    ) -> Option<Challenge> {
+        let mut all = lock(&self.challenges);
+        match all.get(id) {
+            Some(c) if may(c) => all.remove(id),
+            _ => None,
+        }
+    }
 }
 
 /// Resolves when `token_hash` is revoked (or, if revocations were missed,
