@@ -185,6 +185,21 @@ pub struct Flagged {
     pub at: Millis,
 }
 
+/// Which of a clock's limits a seat's current move runs against: the one that
+/// flags it if the move is not made in time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeLimit {
+    /// The main time (局时, a Fischer or correspondence clock's time).
+    Main,
+    /// The QQ clock's per-move limit (步时).
+    Move,
+    /// The QQ clock's count-down after the main time (读秒).
+    Countdown,
+    /// Byo-yomi periods, a Canadian period.
+    Overtime,
+}
+
 /// What a press charged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Press {
@@ -310,6 +325,37 @@ impl Clock {
                     Some(t.main + period)
                 }
             }
+        }
+    }
+
+    /// The limit `seat`'s current (or next) move runs against: which one flags it
+    /// when the move is not made in time. `None` when it cannot flag.
+    pub fn limit_kind(&self, seat: usize) -> Option<TimeLimit> {
+        let t = self.seats.get(seat)?;
+        match self.control {
+            TimeControl::None => None,
+            TimeControl::Fischer { .. } | TimeControl::Correspondence { .. } => {
+                Some(TimeLimit::Main)
+            }
+            TimeControl::Qq {
+                per_move,
+                countdown,
+                ..
+            } => Some(if t.main == 0 {
+                TimeLimit::Countdown
+            } else if per_move > 0 && per_move < t.main {
+                TimeLimit::Move
+            } else if countdown > 0 {
+                TimeLimit::Countdown
+            } else {
+                TimeLimit::Main
+            }),
+            TimeControl::ByoYomi { .. } => Some(if t.periods > 0 {
+                TimeLimit::Overtime
+            } else {
+                TimeLimit::Main
+            }),
+            TimeControl::Canadian { .. } => Some(TimeLimit::Overtime),
         }
     }
 

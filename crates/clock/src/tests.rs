@@ -325,3 +325,45 @@ fn a_claimed_huge_lag_gains_only_the_quota() {
     // 1.8 s, 1.4 s, 1.0 s of quota pay for whole seconds; then 0.6 s a move.
     assert_eq!(forgiven, 3 * 1_000 + 17 * 600);
 }
+
+#[test]
+fn the_limit_a_move_runs_against_is_named() {
+    // QQ 1 min / 20 s / 10 s: 步时 while 局时 is longer, then 局时 plus 读秒, then 读秒.
+    let mut c = Clock::new(TimeControl::qq(1, 0, 10), 2);
+    assert_eq!(c.limit_kind(0), Some(TimeLimit::Countdown));
+    c = Clock::new(
+        TimeControl::Qq {
+            game: M,
+            per_move: 20 * S,
+            countdown: 10 * S,
+        },
+        2,
+    );
+    let mut t = 0;
+    c.start(0, t);
+    assert_eq!(c.limit_kind(0), Some(TimeLimit::Move));
+    mv(&mut c, &mut t, 19 * S, 1).unwrap();
+    mv(&mut c, &mut t, S, 0).unwrap();
+    mv(&mut c, &mut t, 19 * S, 1).unwrap();
+    mv(&mut c, &mut t, S, 0).unwrap();
+    // 22 s of 局时 left: more than 步时, still 步时.
+    assert_eq!(c.limit_kind(0), Some(TimeLimit::Move));
+    mv(&mut c, &mut t, 19 * S, 1).unwrap();
+    mv(&mut c, &mut t, S, 0).unwrap();
+    // 3 s left: the move runs into 读秒.
+    assert_eq!(c.limit_kind(0), Some(TimeLimit::Countdown));
+    // No 读秒: 局时 itself flags.
+    let c = Clock::new(TimeControl::qq(1, 0, 0), 2);
+    assert_eq!(c.limit_kind(0), Some(TimeLimit::Main));
+    assert_eq!(
+        Clock::new(TimeControl::fischer(3, 2), 2).limit_kind(1),
+        Some(TimeLimit::Main)
+    );
+    assert_eq!(Clock::new(TimeControl::None, 2).limit_kind(0), None);
+    let byo = TimeControl::ByoYomi {
+        main: M,
+        periods: 3,
+        period: 30 * S,
+    };
+    assert_eq!(Clock::new(byo, 2).limit_kind(0), Some(TimeLimit::Overtime));
+}

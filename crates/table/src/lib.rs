@@ -110,7 +110,7 @@ pub use qiyuan_clock::{self as clock, ClockView, Millis, Preset, Speed, TimeCont
 pub use state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
 pub use table::{Table, default_grace};
 pub use types::{
-    Command, Decision, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError,
+    Command, Decision, EndDetail, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError,
     TableConfig, TableRefusal, TableRefusalKind, UserId,
 };
 pub use view::{GameView, MoveView, SeatView, TableView};

@@ -7,7 +7,7 @@ use qiyuan_clock::{Clock, Millis};
 use qiyuan_game::{Outcome, Seat, Setup};
 use serde::{Deserialize, Serialize};
 
-use crate::types::{Proposal, Settings, UserId};
+use crate::types::{EndDetail, Proposal, Settings, UserId};
 
 /// Where the table is between and during games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,6 +104,10 @@ pub struct GameState {
     pub rated: bool,
     /// When the game ended (for a flag: when the time ran out).
     pub ended_at: Option<Millis>,
+    /// How it ended, where the outcome's reason does not say (which limit ran
+    /// out, why it was not counted).
+    #[serde(default)]
+    pub end_detail: Option<EndDetail>,
     /// Fouls recorded by an arbiter, per seat.
     #[serde(default)]
     pub fouls: Vec<u8>,

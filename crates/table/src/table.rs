@@ -12,7 +12,7 @@ use qiyuan_game::{
 
 use crate::state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
 use crate::types::{
-    Command, Decision, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError,
+    Command, Decision, EndDetail, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError,
     TableConfig, TableRefusal, TableRefusalKind as K, UserId,
 };
 
@@ -49,6 +49,9 @@ pub struct Table<G: Game> {
     /// The current proposal's options, parsed once when it was made (the
     /// table's creation or a `Propose`): a game starts from these.
     proposed: G::Options,
+    /// The position the current proposal loads (读入), shown to every seat
+    /// before the game starts; `None` for a standard start and once it started.
+    preview: Option<G>,
     log: Vec<LogEntry>,
     /// Who watches now, apart from the seated players: live only, never logged,
     /// so watching writes nothing and moves no version (see [`Table::watch`]).
@@ -68,6 +71,7 @@ impl<G: Game> Clone for Table<G> {
             game: self.game.clone(),
             options: self.options.clone(),
             proposed: self.proposed.clone(),
+            preview: self.preview.clone(),
             log: self.log.clone(),
             watchers: self.watchers.clone(),
             offered: None,
@@ -111,10 +115,11 @@ impl<G: Game> Table<G> {
             return Err(SettingsError::RandomSetup);
         }
         let proposed = parse_options::<G>(&config.settings)?;
-        let seats_n = build_game::<G>(&config.settings, &proposed, &config, 1, Some(TRIAL))
+        let trial = build_game::<G>(&config.settings, &proposed, &config, 1, Some(TRIAL))
             .map_err(SettingsError::Setup)?
-            .game
-            .seats();
+            .game;
+        let seats_n = trial.seats();
+        let preview = loads_position(&config.settings).then_some(trial);
         let state = State {
             seats: vec![SeatState::default(); seats_n as usize],
             spectators: Default::default(),
@@ -135,6 +140,7 @@ impl<G: Game> Table<G> {
             game: None,
             options: None,
             proposed,
+            preview,
             log: Vec::new(),
             watchers: BTreeSet::new(),
             offered: None,
@@ -181,6 +187,11 @@ impl<G: Game> Table<G> {
     /// The current proposal's options, typed: what the next game starts with.
     pub fn proposed_options(&self) -> &G::Options {
         &self.proposed
+    }
+
+    /// The position the current proposal loads (读入), until its game starts.
+    pub fn preview(&self) -> Option<&G> {
+        self.preview.as_ref()
     }
 
     /// The current (or last) game.
@@ -363,6 +374,7 @@ impl<G: Game> Table<G> {
             Command::Unwatch { user } => self.logged_unwatch(&user),
             Command::Propose { user, settings } => self.propose(&user, settings),
             Command::Accept { user, proposal } => self.accept(&user, proposal, now),
+            Command::Decline { user, proposal } => self.decline(&user, proposal),
             Command::Ready { user, proposal } => self.ready(&user, proposal, now),
             Command::Unready { user } => self.unready(&user),
             Command::Swap { user, with } => self.swap(&user, with),
@@ -384,7 +396,7 @@ impl<G: Game> Table<G> {
             }
             Command::Resign { user } => {
                 let seat = self.playing_seat(&user)?;
-                self.end_by_table(seat, EndReason::Resignation, now)
+                self.end_by_table(seat, EndReason::Resignation, None, now)
             }
             Command::Abort { user } => {
                 self.playing_seat(&user)?;
@@ -394,7 +406,9 @@ impl<G: Game> Table<G> {
                 if !self.abortable() {
                     return refuse(K::NotAllowed, "every seat has moved: resign instead");
                 }
-                Ok(self.abort_game(now))
+                let events = self.abort_game(now);
+                self.set_end_detail(EndDetail::Abort);
+                Ok(events)
             }
             Command::Disconnect { user } => self.disconnect(&user, now),
             Command::Reconnect { user } => self.reconnect(&user),
@@ -599,14 +613,16 @@ impl<G: Game> Table<G> {
             .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
         let options = parse_options::<G>(&settings)
             .map_err(|e| TableRefusal::new(K::BadSettings, e.to_string()))?;
-        build_game::<G>(
+        let trial = build_game::<G>(
             &settings,
             &options,
             &self.config,
             self.state.games + 1,
             Some(TRIAL),
         )
-        .map_err(|m| TableRefusal::new(K::BadSettings, m))?;
+        .map_err(|m| TableRefusal::new(K::BadSettings, m))?
+        .game;
+        self.preview = loads_position(&settings).then_some(trial);
         self.proposed = options;
         let proposal = Proposal {
             id: self.state.proposal.id + 1,
@@ -638,6 +654,25 @@ impl<G: Game> Table<G> {
         let mut events = vec![Event::Accepted { seat, proposal }];
         events.extend(self.maybe_start(now)?);
         Ok(events)
+    }
+
+    fn decline(&mut self, user: &str, proposal: u32) -> R {
+        let seat = self.seated(user)?;
+        if self.is_playing() {
+            return refuse(K::GameInProgress, "a game is being played");
+        }
+        if proposal != self.state.proposal.id {
+            return refuse(K::StaleProposal, "that proposal has been replaced");
+        }
+        if self.state.proposal.by == seat {
+            return refuse(K::NotAllowed, "that is your own proposal");
+        }
+        let s = &mut self.state.seats[seat.index()];
+        if s.accepted == Some(proposal) {
+            return refuse(K::NotAllowed, "you have accepted it already");
+        }
+        s.ready = false;
+        Ok(vec![Event::Declined { seat, proposal }])
     }
 
     fn ready(&mut self, user: &str, proposal: Option<u32>, now: Millis) -> R {
@@ -718,6 +753,7 @@ impl<G: Game> Table<G> {
             // The entry of the command that started the game keeps the secret.
             self.dealt = Some(secret);
         }
+        self.preview = None;
         let n = self.seats_n as usize;
         let players: Vec<UserId> = self
             .state
@@ -759,6 +795,7 @@ impl<G: Game> Table<G> {
             outcome: None,
             rated,
             ended_at: None,
+            end_detail: None,
             fouls: vec![0; n],
             violations: vec![0; n],
         });
@@ -793,6 +830,14 @@ impl<G: Game> Table<G> {
         }
         if self.state.seats[seat.index()].rematch {
             return refuse(K::NotAllowed, "you asked already");
+        }
+        // An opponent who left the table cannot be asked (QQ and Lichess offer no
+        // rematch then); whoever sits down next starts a new game the usual way.
+        if self.state.seats.iter().any(|s| s.user.is_none()) {
+            return refuse(
+                K::NotAllowed,
+                "a seat is empty: nobody to play a rematch with",
+            );
         }
         self.state.seats[seat.index()].rematch = true;
         let mut events = vec![Event::RematchOffered { seat }];
@@ -843,9 +888,10 @@ impl<G: Game> Table<G> {
         let gs = self.state.game.as_mut().ok_or_else(no_game)?;
         // Charge the mover's clock first: a move made after the flag fell loses.
         let mover_clock = gs.clock.running().map(|r| r.seat) == Some(seat.index());
+        let limit = gs.clock.limit_kind(seat.index());
         if mover_clock && let Err(flag) = gs.clock.press(now, lag) {
             let seat = Seat(flag.seat as u8);
-            return self.end_by_table(seat, EndReason::Timeout, now);
+            return self.end_by_table(seat, EndReason::Timeout, limit, now);
         }
         let game = self.game.as_mut().ok_or_else(no_game)?;
         let effects = game.act(seat, action).map_err(game_refusal)?;
@@ -1055,8 +1101,9 @@ impl<G: Game> Table<G> {
         gs.takeback = None;
         // The time used so far in this turn is charged, without increment; a seat
         // already out of time loses by the flag instead.
+        let limit = gs.clock.running_seat().and_then(|s| gs.clock.limit_kind(s));
         if let Err(flag) = gs.clock.stop(now) {
-            return self.end_by_table(Seat(flag.seat as u8), EndReason::Timeout, now);
+            return self.end_by_table(Seat(flag.seat as u8), EndReason::Timeout, limit, now);
         }
         let keep = gs.actions.len() - plies as usize;
         gs.actions.truncate(keep);
@@ -1127,7 +1174,7 @@ impl<G: Game> Table<G> {
         let seat = self.seated(user)?;
         let mut events = Vec::new();
         if self.is_playing() {
-            events.extend(self.end_by_table(seat, EndReason::Escape, now)?);
+            events.extend(self.end_by_table(seat, EndReason::Escape, None, now)?);
         }
         events.extend(self.vacate(seat));
         Ok(events)
@@ -1279,20 +1326,24 @@ impl<G: Game> Table<G> {
         };
         let ended = match timer {
             Timer::Flag => {
+                let mut limit = None;
                 if let Some(gs) = self.state.game.as_mut() {
+                    limit = gs.clock.limit_kind(seat.index());
                     gs.clock.flag(now);
                 }
-                self.end_by_table(seat, EndReason::Timeout, at)
+                self.end_by_table(seat, EndReason::Timeout, limit, at)
             }
             Timer::FirstMove => {
-                if self.config.tournament {
+                let ended = if self.config.tournament {
                     let outcome = self.conceded(seat, EndReason::Timeout);
                     self.end(outcome, false, at)
                 } else {
                     Ok(self.abort_game(at))
-                }
+                };
+                self.set_end_detail(EndDetail::FirstMove);
+                ended
             }
-            Timer::Escape => self.end_by_table(seat, EndReason::Escape, at),
+            Timer::Escape => self.end_by_table(seat, EndReason::Escape, None, at),
             Timer::Vacate => return self.vacate(seat),
         };
         // A timer cannot be refused: should the game concede with an outcome
@@ -1324,9 +1375,43 @@ impl<G: Game> Table<G> {
         }
     }
 
-    /// `seat` loses for a reason decided at the table; before every seat has acted
-    /// the game is aborted instead.
-    fn end_by_table(&mut self, seat: Seat, reason: EndReason, now: Millis) -> R {
+    /// Records how the game that just ended ended (if it has, and nothing said
+    /// so already).
+    fn set_end_detail(&mut self, detail: EndDetail) {
+        if let Some(gs) = self.state.game.as_mut()
+            && gs.outcome.is_some()
+            && gs.end_detail.is_none()
+        {
+            gs.end_detail = Some(detail);
+        }
+    }
+
+    /// `seat` loses for a reason decided at the table (`limit`: the time limit
+    /// that ran out, for a timeout); before every seat has acted the game is
+    /// aborted instead.
+    fn end_by_table(
+        &mut self,
+        seat: Seat,
+        reason: EndReason,
+        limit: Option<qiyuan_clock::TimeLimit>,
+        now: Millis,
+    ) -> R {
+        let events = self.end_by_table_inner(seat, reason, now)?;
+        let counted = self
+            .state
+            .game
+            .as_ref()
+            .and_then(|g| g.outcome.as_ref())
+            .is_some_and(|o| o.reason != EndReason::Aborted);
+        match limit {
+            _ if !counted => self.set_end_detail(EndDetail::NotCounted),
+            Some(l) if reason == EndReason::Timeout => self.set_end_detail(l.into()),
+            _ => {}
+        }
+        Ok(events)
+    }
+
+    fn end_by_table_inner(&mut self, seat: Seat, reason: EndReason, now: Millis) -> R {
         if self.abortable() {
             // A first move over its per-move limit (步时) is the first-move timer's
             // case: at a tournament table it loses, unrated, like a missed first
@@ -1439,6 +1524,12 @@ impl<G: Game> Table<G> {
         out.push(format!("{:?}", game.outcome()));
         out
     }
+}
+
+/// Whether `settings` load a position or a record (读入) rather than start
+/// from the game's standard setup.
+fn loads_position(settings: &Settings) -> bool {
+    matches!(settings.setup, Setup::Position(_))
 }
 
 fn view_json<G: Game>(game: &G, viewer: Viewer) -> String {

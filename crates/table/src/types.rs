@@ -145,6 +145,12 @@ pub enum Command {
         user: UserId,
         proposal: u32,
     },
+    /// Turn down proposal `proposal` (不同意): the proposer is told; nothing else
+    /// changes (the decliner may counter-propose).
+    Decline {
+        user: UserId,
+        proposal: u32,
+    },
     /// Ready to start (开始); accepts the current proposal, which must be `proposal`
     /// when given. The game starts when every seat is taken and ready.
     Ready {
@@ -282,6 +288,7 @@ impl Command {
             | Unwatch { user }
             | Propose { user, .. }
             | Accept { user, .. }
+            | Decline { user, .. }
             | Ready { user, .. }
             | Unready { user }
             | Swap { user, .. }
@@ -400,6 +407,11 @@ pub enum Event {
     RematchOffered {
         seat: Seat,
     },
+    /// `seat` turned down proposal `proposal`.
+    Declined {
+        seat: Seat,
+        proposal: u32,
+    },
     /// The game ended. `rated` says whether it counts for ratings.
     Ended {
         outcome: Outcome,
@@ -428,6 +440,41 @@ pub enum Event {
         count: u8,
         reason: String,
     },
+}
+
+/// How a game ended, where the outcome's reason alone does not say it: which
+/// time limit ran out, or why a game was not counted. Shown to players in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum EndDetail {
+    /// A player aborted the game before every seat had moved.
+    Abort,
+    /// The first-move timer ran out.
+    FirstMove,
+    /// A seat ran out of time, resigned or left before every seat had moved: the
+    /// game is not counted (只有一方走了棋，不计分).
+    NotCounted,
+    /// The main time ran out (局时; a Fischer clock's time).
+    MainTime,
+    /// The per-move limit ran out (步时).
+    MoveTime,
+    /// The count-down after the main time ran out (读秒).
+    Countdown,
+    /// The byo-yomi periods or the Canadian period ran out.
+    Overtime,
+}
+
+impl From<qiyuan_clock::TimeLimit> for EndDetail {
+    fn from(l: qiyuan_clock::TimeLimit) -> Self {
+        use qiyuan_clock::TimeLimit as L;
+        match l {
+            L::Main => EndDetail::MainTime,
+            L::Move => EndDetail::MoveTime,
+            L::Countdown => EndDetail::Countdown,
+            L::Overtime => EndDetail::Overtime,
+        }
+    }
 }
 
 /// Why the table refused a command.

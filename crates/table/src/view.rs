@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::state::Status;
 use crate::table::Table;
-use crate::types::{Proposal, Settings, UserId};
+use crate::types::{EndDetail, Proposal, Settings, UserId};
 
 /// A seat as everyone sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -59,6 +59,10 @@ pub struct GameView<V> {
     /// When the seat to make its first move aborts (or loses) the game.
     pub first_move_deadline: Option<Millis>,
     pub outcome: Option<Outcome>,
+    /// How the game ended where `outcome.reason` does not say it: the limit that
+    /// ran out (`main_time`, `move_time`, `countdown`, `overtime`), or why it was not
+    /// counted (`abort`, `first_move`, `not_counted`).
+    pub end_detail: Option<EndDetail>,
     pub rated: bool,
 }
 
@@ -76,6 +80,9 @@ pub struct TableView<V> {
     /// The viewer's seat, if seated.
     pub you: Option<Seat>,
     pub game: Option<GameView<V>>,
+    /// The position the current proposal loads (读入) as this viewer sees it,
+    /// until that game starts: every seat sees the loaded position at once.
+    pub preview: Option<V>,
     /// The moment the view was taken.
     pub at: Millis,
 }
@@ -129,6 +136,7 @@ impl<G: Game> Table<G> {
                     claims,
                     first_move_deadline: self.first_move_deadline(),
                     outcome: gs.outcome.clone(),
+                    end_detail: gs.end_detail,
                     rated: gs.rated,
                 })
             }
@@ -146,6 +154,7 @@ impl<G: Game> Table<G> {
                 Viewer::Spectator => None,
             },
             game,
+            preview: self.preview().map(|g| g.view(viewer)),
             at: now,
         }
     }

@@ -386,3 +386,50 @@ fn a_loaded_records_moves_have_no_clock_in_the_pgn() {
     assert!(pgn.contains("2... Nc6 { [%clk 0:03:00] }"), "{pgn}");
     s.check_replay();
 }
+
+#[test]
+fn a_proposed_position_is_shown_to_every_seat_before_the_game() {
+    use qiyuan_game::Viewer;
+    let mut s = Script::<ChessGame>::new(cfg(TimeControl::None));
+    for i in 0..2 {
+        s.ok(Command::Sit {
+            user: user(i),
+            seat: Seat(i),
+        });
+    }
+    assert!(s.table.view(Viewer::Seat(Seat(1)), s.now).preview.is_none());
+    let mut settings = qiyuan_table::Settings::casual(TimeControl::None);
+    settings.setup = Setup::Position("1. e4 e5 2. Nf3 *".into());
+    s.ok(Command::Propose {
+        user: user(0),
+        settings,
+    });
+    let after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Spectator,
+    ] {
+        let v = s.table.view(viewer, s.now);
+        assert_eq!(v.preview.expect("a preview").fen, after, "{viewer:?}");
+    }
+    s.check_replay();
+    // Once the game starts, the game shows it; the preview is gone.
+    for i in 0..2 {
+        s.ok(Command::Ready {
+            user: user(i),
+            proposal: None,
+        });
+    }
+    let v = s.table.view(Viewer::Seat(Seat(1)), s.now);
+    assert!(v.preview.is_none());
+    assert_eq!(v.game.unwrap().board.fen, after);
+    // Back to the standard start: no preview.
+    s.ok(Command::Abort { user: user(0) });
+    s.ok(Command::Propose {
+        user: user(1),
+        settings: qiyuan_table::Settings::casual(TimeControl::None),
+    });
+    assert!(s.table.view(Viewer::Spectator, s.now).preview.is_none());
+    s.check_replay();
+}

@@ -5,7 +5,9 @@ mod common;
 
 use common::*;
 use qiyuan_game::{EndReason, Seat, SeatResult};
-use qiyuan_table::{Command, Event, Status, TableConfig, TableRefusalKind as K, TimeControl};
+use qiyuan_table::{
+    Command, EndDetail, Event, Status, TableConfig, TableRefusalKind as K, TimeControl,
+};
 
 fn cfg(time: TimeControl) -> TableConfig {
     count_config(time, CountOptions::default())
@@ -615,5 +617,173 @@ fn a_qq_clock_without_move_time_keeps_the_first_move_timer() {
     s.wait(30 * S);
     let (o, _) = ended(&s.tick()).expect("aborted");
     assert_eq!(o.reason, EndReason::Aborted);
+    s.check_replay();
+}
+
+fn end_detail(s: &Script<Count>) -> Option<EndDetail> {
+    s.table.state().game.as_ref().and_then(|g| g.end_detail)
+}
+
+fn qq(game: u64, per_move: u64, countdown: u64) -> TimeControl {
+    TimeControl::Qq {
+        game,
+        per_move,
+        countdown,
+    }
+}
+
+#[test]
+fn the_end_says_which_limit_ran_out_and_why_a_game_did_not_count() {
+    // The first-move timer.
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(3, 2)));
+    s.wait(30 * S);
+    ended(&s.tick()).expect("aborted");
+    assert_eq!(end_detail(&s), Some(EndDetail::FirstMove));
+    s.check_replay();
+    // A player's abort.
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(3, 2)));
+    s.play(0, S, "1");
+    s.ok(Command::Abort { user: user(1) });
+    assert_eq!(end_detail(&s), Some(EndDetail::Abort));
+    // Only one side had moved when the second one's 步时 ran out: not counted.
+    let mut s = Script::<Count>::started(cfg(qq(M, 20 * S, 10 * S)));
+    s.play(0, S, "1");
+    s.wait(20 * S);
+    let (o, _) = ended(&s.tick()).expect("ended");
+    assert_eq!(o.reason, EndReason::Aborted);
+    assert_eq!(end_detail(&s), Some(EndDetail::NotCounted));
+    s.check_replay();
+    // 步时 once both have moved, flagged by the timer.
+    let mut s = Script::<Count>::started(cfg(qq(M, 20 * S, 10 * S)));
+    both_moved(&mut s);
+    s.wait(20 * S);
+    let (o, _) = ended(&s.tick()).expect("ended");
+    assert_eq!(o.reason, EndReason::Timeout);
+    assert_eq!(end_detail(&s), Some(EndDetail::MoveTime));
+    s.check_replay();
+    // A move arriving after 步时 ran out loses the same way.
+    let mut s = Script::<Count>::started(cfg(qq(M, 20 * S, 10 * S)));
+    both_moved(&mut s);
+    s.play(0, 21 * S, "1");
+    assert_eq!(s.outcome().unwrap().reason, EndReason::Timeout);
+    assert_eq!(end_detail(&s), Some(EndDetail::MoveTime));
+    // 局时 ran into 读秒, which ran out.
+    let mut s = Script::<Count>::started(cfg(qq(20 * S, 0, 10 * S)));
+    both_moved(&mut s);
+    s.wait(29 * S);
+    assert!(s.tick().is_empty());
+    s.wait(S);
+    ended(&s.tick()).expect("ended");
+    assert_eq!(end_detail(&s), Some(EndDetail::Countdown));
+    // No 读秒: 局时 itself.
+    let mut s = Script::<Count>::started(cfg(qq(20 * S, 0, 0)));
+    both_moved(&mut s);
+    s.wait(20 * S);
+    ended(&s.tick()).expect("ended");
+    assert_eq!(end_detail(&s), Some(EndDetail::MainTime));
+    // A resignation says it all by its reason.
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(3, 2)));
+    both_moved(&mut s);
+    s.ok(Command::Resign { user: user(0) });
+    assert_eq!(end_detail(&s), None);
+    // Resigning before the other side moved does not count.
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(3, 2)));
+    s.play(0, S, "1");
+    s.ok(Command::Resign { user: user(1) });
+    assert_eq!(s.outcome().unwrap().reason, EndReason::Aborted);
+    assert_eq!(end_detail(&s), Some(EndDetail::NotCounted));
+    s.check_replay();
+}
+
+#[test]
+fn a_declined_proposal_is_told_to_the_proposer_and_changes_nothing_else() {
+    let mut s = Script::<Count>::new(cfg(TimeControl::fischer(3, 2)));
+    for i in 0..2 {
+        s.ok(Command::Sit {
+            user: user(i),
+            seat: Seat(i),
+        });
+    }
+    let mut settings = s.table.state().proposal.settings.clone();
+    settings.time = TimeControl::fischer(10, 0);
+    s.ok(Command::Propose {
+        user: user(0),
+        settings,
+    });
+    let id = s.table.state().proposal.id;
+    assert_eq!(
+        s.refused(Command::Decline {
+            user: user(0),
+            proposal: id
+        })
+        .kind,
+        K::NotAllowed,
+        "one's own proposal"
+    );
+    assert_eq!(
+        s.refused(Command::Decline {
+            user: user(1),
+            proposal: id + 1
+        })
+        .kind,
+        K::StaleProposal
+    );
+    assert_eq!(
+        s.refused(Command::Decline {
+            user: user(2),
+            proposal: id
+        })
+        .kind,
+        K::NotSeated
+    );
+    let ev = s.ok(Command::Decline {
+        user: user(1),
+        proposal: id,
+    });
+    assert_eq!(
+        ev,
+        vec![Event::Declined {
+            seat: Seat(1),
+            proposal: id
+        }]
+    );
+    assert_eq!(s.table.state().proposal.id, id, "the proposal stands");
+    assert_eq!(s.table.state().seats[1].accepted, None);
+    // Changing one's mind: accept it after all, then it cannot be declined.
+    s.ok(Command::Accept {
+        user: user(1),
+        proposal: id,
+    });
+    assert_eq!(
+        s.refused(Command::Decline {
+            user: user(1),
+            proposal: id
+        })
+        .kind,
+        K::NotAllowed
+    );
+    s.check_replay();
+}
+
+#[test]
+fn no_rematch_once_the_opponent_left() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::None));
+    both_moved(&mut s);
+    s.ok(Command::Resign { user: user(0) });
+    s.ok(Command::Rematch { user: user(0) });
+    assert!(s.table.state().seats[0].rematch);
+    s.ok(Command::Leave { user: user(1) });
+    // The offer went with the opponent, and a new one is refused.
+    assert!(!s.table.state().seats[0].rematch);
+    assert_eq!(
+        s.refused(Command::Rematch { user: user(0) }).kind,
+        K::NotAllowed
+    );
+    // Someone new sits down: asking is possible again.
+    s.ok(Command::Sit {
+        user: user(2),
+        seat: Seat(1),
+    });
+    s.ok(Command::Rematch { user: user(0) });
     s.check_replay();
 }
