@@ -83,6 +83,9 @@ pub enum TableAct {
     Accept {
         proposal: u32,
     },
+    Decline {
+        proposal: u32,
+    },
     Ready {
         proposal: Option<u32>,
     },
@@ -366,6 +369,7 @@ pub const TABLE_TYPES: &[&str] = &[
     "stand",
     "propose",
     "accept",
+    "decline",
     "ready",
     "unready",
     "swap",
@@ -400,6 +404,9 @@ fn table_act(kind: &str, d: &TableData) -> Result<TableAct, ApiError> {
             settings: need(&d.settings, "settings", kind)?,
         },
         "accept" => TableAct::Accept {
+            proposal: need(&d.proposal, "proposal", kind)?,
+        },
+        "decline" => TableAct::Decline {
             proposal: need(&d.proposal, "proposal", kind)?,
         },
         "ready" => TableAct::Ready {

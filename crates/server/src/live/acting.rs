@@ -129,6 +129,7 @@ fn command(
         TableAct::Stand => Command::Stand { user },
         TableAct::Propose { settings } => Command::Propose { user, settings },
         TableAct::Accept { proposal } => Command::Accept { user, proposal },
+        TableAct::Decline { proposal } => Command::Decline { user, proposal },
         TableAct::Ready { proposal } => Command::Ready { user, proposal },
         TableAct::Unready => Command::Unready { user },
         TableAct::Swap { with } => Command::Swap { user, with },

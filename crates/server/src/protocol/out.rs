@@ -281,6 +281,7 @@ pub fn typescript() -> String {
         crate::analysis::AnalysisMsg::decl(&cfg),
         crate::analysis::Line::decl(&cfg),
         qiyuan_table::Status::decl(&cfg),
+        qiyuan_table::EndDetail::decl(&cfg),
         qiyuan_table::TimeControl::decl(&cfg),
         // The table's views (`sync`'s `state`, and what patches apply to).
         qiyuan_table::Event::decl(&cfg),

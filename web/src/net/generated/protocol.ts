@@ -206,6 +206,8 @@ ownership?: Array<number>, };
 
 export type Status = "waiting" | "playing" | "over";
 
+export type EndDetail = "abort" | "first_move" | "not_counted" | "main_time" | "move_time" | "countdown" | "overtime";
+
 export type TimeControl = { "kind": "none" } | { "kind": "qq", game: number, per_move: number, countdown: number, } | { "kind": "fischer", base: number, increment: number, } | { "kind": "byo_yomi", main: number, periods: number, period: number, } | { "kind": "canadian", main: number, moves: number, period: number, } | { "kind": "correspondence", days: number, };
 
 export type Event = { "type": "sat", seat: Seat, user: string, } | { "type": "stood", seat: Seat, user: string, } | { "type": "watching", user: string, } | { "type": "unwatched", user: string, } | { "type": "proposed", proposal: Proposal, } | { "type": "accepted", seat: Seat, proposal: number, } | { "type": "ready", seat: Seat, ready: boolean, } | { "type": "swap_requested", seat: Seat, with: Seat, } | { "type": "swapped", a: Seat, b: Seat, } | { "type": "started", game: number, 
@@ -228,7 +230,7 @@ display: string, capture: boolean, check: boolean, clock: ClockView, } | { "type
 /**
  * When the seat loses by escape unless it comes back.
  */
-deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, reason?: string | null, } | { "type": "warned", seat: Seat, reason: string, } | { "type": "violated", seat: Seat, count: number, reason: string, };
+deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "declined", seat: Seat, proposal: number, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, reason?: string | null, } | { "type": "warned", seat: Seat, reason: string, } | { "type": "violated", seat: Seat, count: number, reason: string, };
 
 export type TableView<V> = { 
 /**
@@ -239,6 +241,11 @@ version: number, game_name: string, seats: Array<SeatView>, spectators: Array<st
  * The viewer's seat, if seated.
  */
 you: Seat | null, game: GameView<V> | null, 
+/**
+ * The position the current proposal loads (读入) as this viewer sees it,
+ * until that game starts: every seat sees the loaded position at once.
+ */
+preview: V | null, 
 /**
  * The moment the view was taken.
  */
@@ -260,7 +267,13 @@ claims: Array<Claim>,
 /**
  * When the seat to make its first move aborts (or loses) the game.
  */
-first_move_deadline: number | null, outcome: Outcome | null, rated: boolean, };
+first_move_deadline: number | null, outcome: Outcome | null, 
+/**
+ * How the game ended where `outcome.reason` does not say it: the limit that
+ * ran out (`main_time`, `move_time`, `countdown`, `overtime`), or why it was not
+ * counted (`abort`, `first_move`, `not_counted`).
+ */
+end_detail: EndDetail | null, rated: boolean, };
 
 export type SeatView = { user: string | null, connected: boolean, accepted: number | null, ready: boolean, swap_with: Seat | null, rematch: boolean, 
 /**
