@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { modelFromView, clockFrom } from '../src/net/protocol.ts';
+import { clockFace } from '../src/table/clocks.ts';
 import { applyPatch, PatchMisfit } from '../src/net/patch.ts';
 import { describeTc, presetOf } from '../src/net/model.ts';
 import { setGames, quickPairing, recordExtension, type GameInfo } from '../src/net/games.ts';
@@ -79,59 +79,71 @@ const view = {
   },
 };
 
-test('a table view becomes the client model', () => {
-  const m = modelFromView('9', view);
-  assert.equal(m.game, 'chess');
-  assert.equal(m.version, 7);
-  assert.equal(m.mySeat, 1);
-  assert.equal(m.spectators, 1);
-  assert.equal(m.status, 'playing');
-  assert.equal(m.turn, 1);
-  assert.deepEqual(m.moves, [{ uci: 'e2e4', display: 'e4' }]);
-  assert.deepEqual(m.legal, ['e7e5', 'g8f6']);
-  assert.equal(m.offers.draw, 0);
-  assert.equal(m.seats[1].connected, false);
-  assert.equal(m.seats[0].player?.name, 'alice');
-  assert.equal(m.timeProposal?.id, 1);
-  assert.deepEqual(m.timeProposal?.accepted, [0, 1]);
+test('a table view as the table reads it', () => {
+  // The shell and the piece board read the generated view as it comes (no model of their own).
+  assert.equal(view.game_name, 'chess');
+  assert.equal(view.version, 7);
+  assert.equal(view.you, 1);
+  assert.equal(view.spectators.length, 1);
+  assert.equal(view.status, 'playing');
+  assert.deepEqual(view.game.turn, { seat: 1 });
+  assert.deepEqual(view.game.moves.map((m) => [m.action, m.display]), [['e2e4', 'e4']]);
+  assert.deepEqual(view.game.board.legal_moves, ['e7e5', 'g8f6']);
+  assert.equal(view.game.draw_offer, 0);
+  assert.equal(view.seats[1].connected, false);
+  assert.equal(view.seats[0].user, 'alice');
+  assert.equal(view.proposal.id, 1);
+  assert.deepEqual(view.seats.flatMap((s, i) => (s.accepted === view.proposal.id ? [i] : [])), [0, 1]);
 });
 
-test('patches move the model on: a move, a takeback, the end', () => {
-  // As the server sends them (docs/protocol.md "Patches"): the view patched, then the model rebuilt.
+test('patches move the view on: a move, a takeback, the end', () => {
+  // As the server sends them (docs/protocol.md "Patches").
   let v = applyPatch(view, [
     { op: 'push', path: ['game', 'moves'], values: [{ seat: 1, action: 'e7e5', display: 'e5', clock: 590000 }] },
     { op: 'set', path: ['game', 'turn', 'seat'], value: 0 },
     { op: 'set', path: ['game', 'draw_offer'], value: null },
     { op: 'set', path: ['game', 'board', 'last_move'], value: { uci: 'e7e5', san: 'e5', capture: false, check: false } },
   ]);
-  let m = modelFromView('9', v);
-  assert.equal(m.moves.length, 2);
-  assert.equal(m.turn, 0);
-  assert.equal(m.lastMove, 'e7e5');
-  assert.equal(m.offers.draw, undefined, 'a move by the receiver declines the offer');
+  assert.equal(v.game.moves.length, 2);
+  assert.deepEqual(v.game.turn, { seat: 0 });
+  assert.equal(v.game.board.last_move.uci, 'e7e5');
+  assert.equal(v.game.draw_offer, null, 'a move by the receiver declines the offer');
   v = applyPatch(v, [
     { op: 'trunc', path: ['game', 'moves'], len: 1 },
     { op: 'set', path: ['game', 'turn', 'seat'], value: 1 },
   ]);
-  m = modelFromView('9', v);
-  assert.equal(m.moves.length, 1);
-  assert.equal(m.turn, 1);
+  assert.equal(v.game.moves.length, 1);
+  assert.deepEqual(v.game.turn, { seat: 1 });
   v = applyPatch(v, [
     { op: 'set', path: ['status'], value: 'over' },
     { op: 'set', path: ['game', 'turn'], value: 'over' },
     { op: 'set', path: ['game', 'outcome'], value: { results: ['loss', 'win'], reason: 'resignation', score: '0-1' } },
   ]);
-  m = modelFromView('9', v);
-  assert.equal(m.status, 'over');
-  assert.equal(m.turn, null);
-  assert.equal(m.result?.reason, 'resignation');
+  assert.equal(v.status, 'over');
+  assert.equal(v.game.turn, 'over');
+  assert.equal(v.game.outcome.reason, 'resignation');
 });
 
-test('clock readings and time controls', () => {
-  const c = clockFrom(clock(0))!;
-  assert.deepEqual(c.ms, [500000, 600000]);
-  assert.deepEqual(c.sub, [50000, 60000]);
-  assert.equal(c.running, 0);
+test('clock faces from the server time, and time controls', () => {
+  // The running seat's time runs from the clock's `at`; the other seat's is shown as sent.
+  const c = clock(0);
+  const at = (ms: number) => [0, 1].map((s) => clockFace(c, s, ms, true));
+  let [a, b] = at(0);
+  assert.equal(a.big, 500000);
+  assert.equal(a.sub, '00:50', 'QQ: the move time (步时) under the game time (局时)');
+  assert.equal(a.running, true);
+  assert.equal(b.big, 600000);
+  assert.equal(b.running, false);
+  [a, b] = at(20_000);
+  assert.equal(a.big, 480000);
+  assert.equal(a.sub, '00:30');
+  assert.equal(b.big, 600000, 'a stopped seat does not run');
+  [a] = at(45_000);
+  assert.equal(a.low, true, 'under 10 s of the move time');
+  [a] = at(90_000);
+  assert.equal(a.sub, '00:00.0', 'never below 0');
+  assert.equal(clockFace(c, 0, 45_000, false).running, false, 'nothing runs between games');
+  assert.equal(clockFace(null, 0, 0, true).big, null, 'no clock');
   assert.equal(describeTc(PRESETS.match), '30′ / 5′ / 3′');
   assert.equal(describeTc({ kind: 'fischer', base: 300000, increment: 3000 }), '5+3');
   assert.equal(presetOf({ kind: 'qq', game: 600000, per_move: 60000, countdown: 30000 }), 'quick');

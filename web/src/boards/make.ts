@@ -1,5 +1,5 @@
 // The piece boards by game: the client's one list of which board a game's
-// table (pages/table.ts), analysis and hot-seat pages show.
+// table (table/pieces.ts) and analysis pages show.
 import { chessBoard } from './chessBoard';
 import { xiangqiBoard } from './xiangqiBoard';
 import type { BoardWidget } from './types';

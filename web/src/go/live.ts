@@ -1,14 +1,15 @@
 // The Go and Doudizhu pages' face of the one table connection (table/connection.ts):
 // every new view (hidden cards already removed by the server) with its events.
 import type { SocketState } from '../net/socket';
-import type { BoardView, TableView } from '../net/generated/protocol';
+import type { Batch, BoardView, TableView } from '../net/generated/protocol';
 import { connect, type TableEvent } from '../table/connection';
 
 /** A table command's fields (the table id is added). */
 export type Fields = Record<string, unknown>;
 
 export interface LiveHandlers<V> {
-  onState(state: TableView<V>, events: TableEvent[]): void;
+  /** A new view, with the events that led to it and their batch (none after a `sync`). */
+  onState(state: TableView<V>, events: TableEvent[], batch: Batch | null): void;
   onStatus(s: SocketState): void;
   onError(message: string, code: string): void;
 }
@@ -24,7 +25,7 @@ export interface LiveTable {
 
 export function liveTable<V extends BoardView>(id: string, h: LiveHandlers<V>): LiveTable {
   const conn = connect<V>(id, {
-    onView: (view, events) => h.onState(view, events),
+    onView: (view, events, batch) => h.onState(view, events, batch),
     onStatus: (s) => h.onStatus(s),
     onError: (message, code) => h.onError(message, code),
   });

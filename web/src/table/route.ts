@@ -1,13 +1,14 @@
 // `/table/:id`: the game is known before anything connects. The table's game is
 // asked of the server (`GET /api/game/{id}`), then that game's page opens the one
-// connection (table/connection.ts). This list is the client's registry of table
-// pages by game: chess and xiangqi on a piece board (pages/table.ts, with the
-// board from boards/make.ts), Go on Shudan and Doudizhu's card table, both in the
-// shared shell (table/shell.ts).
+// connection (table/connection.ts). Every page is the one table shell
+// (table/shell.ts) with the game's board plugged in: a piece board for the games
+// boards/make.ts has one (table/pieces.ts), else the game's own page from this
+// list (Go on Shudan, Doudizhu's card table).
 import { h, mount } from '../dom';
 import { t } from '../i18n';
 import { api } from '../net/api';
-import { tablePage } from '../pages/table';
+import { pieceTablePage } from './pieces';
+import { hasPieceBoard } from '../boards/make';
 import { goTablePage } from '../go/table';
 import { doudizhuTablePage } from '../doudizhu/table';
 
@@ -15,8 +16,6 @@ import { doudizhuTablePage } from '../doudizhu/table';
 export type TablePage = (root: HTMLElement, id: string) => () => void;
 
 const PAGES: Record<string, TablePage> = {
-  chess: tablePage,
-  xiangqi: tablePage,
   go: goTablePage,
   doudizhu: doudizhuTablePage,
 };
@@ -34,7 +33,7 @@ export function tableRoute(root: HTMLElement, id: string): () => void {
   void api<TableInfo>('GET', `/api/game/${encodeURIComponent(id)}`)
     .then((info) => {
       if (closed) return;
-      const page = PAGES[info.game];
+      const page = PAGES[info.game] ?? (hasPieceBoard(info.game) ? pieceTablePage(info.game) : undefined);
       if (!page) throw new Error(`no page for ${info.game}`);
       cleanup = page(root, id);
     })

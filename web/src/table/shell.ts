@@ -1,22 +1,27 @@
-// The table around a game's board (Go's Shudan, Doudizhu's card table): seats
-// with clocks, the time settings (proposed by one seat, accepted by the
-// others), start, resign, leave, rematch, and the result dialog, written once
-// for any game. The game page fills the main area, adds its own panels and
+// The table around every game's board (chessground, chessgroundx, Shudan, the
+// card table): seats with clocks, the time settings (proposed by one seat,
+// accepted by the others), 读入, 交换, start, offers, resign, leave, rematch, and
+// the result dialog, written once for every game. The game's page plugs in its
+// board through `ShellHooks`: it fills the main area, adds its own panels and
 // answers the hooks below; this shell owns the connection (table/connection.ts)
 // and hands it every new view. It names no game: what differs comes from the
 // hooks or from the game's descriptor (seat names, presets, record format).
+// Clocks are drawn by table/clocks.ts.
 import { h, mount } from '../dom';
-import { t, reasonText, type Key } from '../i18n';
-import { avatar, dialog, formatClock, toast } from '../ui';
-import { describeTc, type TimeControl } from '../net/model';
+import { t, onLanguage, reasonText, type Key } from '../i18n';
+import { avatar, dialog, toast } from '../ui';
+import { describeTc } from '../net/model';
 import { gameInfo, presetsOf, recordExtension, sameTc } from '../net/games';
 import { replayButton } from '../replay/replay';
 import { play as sound } from '../sound';
+import { onSettings } from '../settings';
 import { liveTable, takeAutoSit, type LiveTable } from '../go/live';
-import type { BoardView, ClockView, JsonValue, Outcome, TableView } from '../net/generated/protocol';
+import type { Batch, BoardView, ClockView, JsonValue, Outcome, RatingChange, TableView, TimeControl } from '../net/generated/protocol';
 import type { TableEvent } from './connection';
 import { tx } from '../go/text';
-import { botName, isBot } from '../doudizhu/bots';
+import { playerLink, playerName } from '../players';
+import { clockFace, renderClock } from './clocks';
+import { forgetRatings, ratingOf, type Rating } from './ratings';
 
 const SEC = 1000;
 
@@ -50,7 +55,7 @@ export interface ShellHooks<V extends BoardView> {
   panels: HTMLElement[];
   /** Under each seat's name: black / white, landlord / farmer. */
   seatSub(ctx: ShellContext<V>, seat: number): string;
-  /** Called with every new state. */
+  /** Called with every new state (and again when the language or the settings change). */
   render(ctx: ShellContext<V>): void;
   /** The status line while playing. */
   status(ctx: ShellContext<V>): string;
@@ -58,7 +63,17 @@ export interface ShellHooks<V extends BoardView> {
   resultBody?(ctx: ShellContext<V>): HTMLElement | null;
   /** Whether the table offers draws and takebacks (Go; not Doudizhu). */
   offers?: boolean;
-  /** Whether the result line shows the record's score (Go's `B+3.5`). */
+  /** Whether seats may swap (交换) between games. */
+  swap?: boolean;
+  /** Whether a position or record can be read in (读入) for the next game. */
+  load?: boolean;
+  /** Whether the time dialog offers a clock of one's own besides the presets. */
+  customTime?: boolean;
+  /** Whether each seat shows its player's rating. */
+  ratings?: boolean;
+  /** Buttons of the game's own, after the shell's (研究). */
+  buttons?(ctx: ShellContext<V>): HTMLElement[];
+  /** Whether the result line shows the record's score (Go's `B+3.5`, chess's `0-1`). */
   showScore?: boolean;
   /** A line describing the game's options in a proposal (board size, komi). */
   optionsText?(options: JsonValue): string | null;
@@ -69,11 +84,16 @@ export interface ShellHooks<V extends BoardView> {
 export function tableShell<V extends BoardView>(root: HTMLElement, id: string, hooks: ShellHooks<V>): () => void {
   let state: TableView<V> | null = null;
   let ctx: ShellContext<V> | null = null;
+  let closed = false;
   let resultShownFor = '';
-  let proposalDialog: { close: () => void } | null = null;
+  let resultDialog: { close: () => void } | null = null;
+  let proposalDialog: { close: () => void; pid: number } | null = null;
   let dismissedProposal = -1;
   let firstProposal: number | undefined;
   let autoSit = takeAutoSit(id);
+  /** The rating changes of the batch that ended the last game. */
+  let ratingChanges: RatingChange[] | null = null;
+  const ratings = new Map<string, Rating | null>();
   const banner = h('div.conn-banner', { id: 'conn-banner', style: { display: 'none' } }, t('connecting'));
   const titleEl = h('span', { id: 'table-title' });
   const specEl = h('span.spectators', { id: 'spectators' });
@@ -100,23 +120,40 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
   );
 
   const live = liveTable<V>(id, {
-    onState: (s, events) => {
+    onState: (s, events, batch) => {
       state = s;
+      noteRatings(events, batch);
       render(events);
     },
     onStatus: (st) => {
       banner.style.display = st === 'open' ? 'none' : '';
       banner.textContent = st === 'connecting' ? t('connecting') : t('disconnected');
     },
-    onError: (msg) => toast(msg, 'error'),
+    onError: (msg) => {
+      toast(msg, 'error');
+      // Put a refused move back.
+      if (state) render([]);
+    },
   });
+
+  function noteRatings(events: TableEvent[], batch: Batch | null) {
+    if (events.some((e) => e.type === 'started')) ratingChanges = null;
+    if (!batch?.ratings?.length) return;
+    ratingChanges = batch.ratings;
+    // A finished rated game changes ratings: ask again.
+    for (const r of batch.ratings) {
+      forgetRatings(r.user);
+      ratings.delete(r.user);
+    }
+  }
 
   function me(): number | null {
     return typeof state?.you === 'number' ? state.you : null;
   }
 
   function render(events: TableEvent[]) {
-    const s = state!;
+    if (closed || !state) return;
+    const s = state;
     const mySeat = me();
     const playing = s.status === 'playing';
     ctx = { state: s, events, me: mySeat, live, playing };
@@ -128,17 +165,38 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     }
     titleEl.textContent = `${t(hooks.game as Key)} · ${t('table')} ${id}`;
     specEl.textContent = `${t('spectators')} ${(s.spectators ?? []).length}`;
-    const tc = (playing || s.status === 'over' ? s.game?.settings?.time : s.proposal?.settings?.time) as TimeControl | undefined;
-    tcEl.textContent = `${t('timePreset')}: ${tcText(tc, hooks.game)}`;
+    const settings = playing || s.status === 'over' ? s.game?.settings : s.proposal?.settings;
+    const rated = settings?.rated ? t('rated') : t('casual');
+    tcEl.textContent = `${t('timePreset')}: ${tcText(settings?.time, hooks.game)} · ${rated}`;
     renderSeats();
     renderButtons();
     renderOffers();
     hooks.render(ctx);
     statusEl.textContent = statusText();
-    if (events.some((e) => e.type === 'acted')) sound('move');
+    const acted = events.filter((e) => e.type === 'acted').pop();
+    if (acted?.type === 'acted') sound(acted.check ? 'check' : acted.capture ? 'capture' : 'move');
     maybeResult();
     maybeProposal();
   }
+
+  /** Renders again in place (the language or a setting changed): nothing reconnects. */
+  function rerender() {
+    if (closed || !state) return;
+    render([]);
+    // Open dialogs are drawn again in the new language.
+    if (resultDialog) {
+      resultDialog.close();
+      resultDialog = null;
+      showResult(false);
+    }
+    if (proposalDialog) {
+      proposalDialog.close();
+      proposalDialog = null;
+      maybeProposal();
+    }
+  }
+  const offLanguage = onLanguage(rerender);
+  onSettings(() => rerender());
 
   function statusText(): string {
     const s = state!;
@@ -167,13 +225,29 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     } else who = '';
     const score = o.score && o.score !== '*' && hooks.showScore ? ` ${o.score}` : '';
     const reason = o.reason === 'hand_emptied' ? tx('r_hand_emptied') : reasonText(o.reason);
-    return `${who}（${reason}）${score}`.trim();
+    const open = document.documentElement.lang === 'en' ? ' (' : '（';
+    const close = document.documentElement.lang === 'en' ? ')' : '）';
+    return `${who}${open}${reason}${close}${score}`.trim();
   }
 
   function allAccepted(): boolean {
     const s = state!;
     const p = s.proposal;
     return !!p && s.seats.every((x) => x.accepted === p.id);
+  }
+
+  /** A seat's rating, asked of its player's profile once. */
+  function ratingText(name: string | null): string {
+    if (!hooks.ratings || !name) return '';
+    if (!ratings.has(name)) {
+      ratings.set(name, null);
+      void ratingOf(name, hooks.game).then((r) => {
+        ratings.set(name, r);
+        if (r && !closed && state) renderSeats();
+      });
+    }
+    const r = ratings.get(name);
+    return r ? ` · ${Math.round(r.rating)}${r.provisional ? '?' : ''}` : '';
   }
 
   function seatCard(seat: number) {
@@ -187,21 +261,18 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     return h(
       `div.seat-card${toMove ? '.to-move' : ''}${mine === seat ? '.mine' : ''}`,
       { id: `seat-${seat}`, 'data-seat': seat },
-      avatar(name ?? '?', sides.length ? seat : 0),
+      avatar(name ? playerName(name) : '?', sides.length ? seat : 0),
       h(
         'div.who',
         null,
         h(
           'div.name',
           null,
-          name
-            ? isBot(name)
-              ? h('span.player-name', null, botName(name))
-              : h('a', { href: `#/profile/${encodeURIComponent(name)}`, class: 'player-name' }, name)
-            : h('span.hint', null, t('emptySeat')),
+          // A computer player by its name in words, never a profile link.
+          name ? playerLink(name, 'player-name') : h('span.hint', null, t('emptySeat')),
           x.ready && !playing ? h('span.ready-tag', null, t('ready')) : null,
         ),
-        h('div.sub', null, ctx ? hooks.seatSub(ctx, seat) : '', name && x.connected === false ? ` · ${t('offlineTag')}` : ''),
+        h('div.sub', null, ctx ? hooks.seatSub(ctx, seat) : '', ratingText(name), name && x.connected === false ? ` · ${t('offlineTag')}` : ''),
       ),
       !name && mine === null ? h('button.btn.btn-small.blue', { id: `sit-${seat}`, onclick: () => live.send('sit', { seat }) }, t('sitHere')) : null,
       h('div.clock', { id: `clock-${seat}`, 'data-seat': seat }, '--:--'),
@@ -210,11 +281,18 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
 
   function renderSeats() {
     const order = hooks.seatOrder?.(me()) ?? [...Array(hooks.seats).keys()];
-    mount(seatsEl, order.map(seatCard));
+    // Two sides face each other across the board: the top seat and the viewer's, at the bottom.
+    if (order.length === 2) mount(seatsEl, h('div.seat-slot', { id: 'seat-top' }, seatCard(order[0])), h('div.seat-slot', { id: 'seat-bottom' }, seatCard(order[1])));
+    else mount(seatsEl, order.map(seatCard));
   }
 
   function btn(name: string, label: string, enabled: boolean, onclick: () => void, cls = '') {
     return h(`button.btn${cls}`, { id: `btn-${name}`, disabled: !enabled, onclick }, label);
+  }
+
+  /** The seat a two-seat table swaps with. */
+  function other(): number {
+    return me() === 0 ? 1 : 0;
   }
 
   function renderButtons() {
@@ -223,16 +301,20 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     const seated = seat !== null;
     const playing = s.status === 'playing';
     const ready = seated && !!s.seats?.[seat!]?.ready;
+    const full = s.seats.every((x) => x.user);
     mount(
       buttonsEl,
       btn('start', ready && !playing ? t('ready') : t('start'), seated && !playing && !ready, () => live.send('ready', { proposal: s.proposal?.id }), '.primary'),
+      hooks.swap ? btn('swap', t('swap'), seated && !playing && full, () => (live.send('swap', { with: other() }), toast(t('offerSent')))) : null,
+      hooks.offers ? btn('draw', t('draw'), seated && playing && s.game?.draw_offer == null, () => (live.send('draw.offer'), toast(t('offerSent')))) : null,
+      hooks.load ? btn('load', t('load'), seated && !playing, openLoad) : null,
       btn('time', t('time'), seated && !playing, openTime),
       hooks.offers ? btn('takeback', t('takeback'), seated && playing && (s.game?.moves ?? []).length > 0 && s.game?.takeback_request == null, () => (live.send('takeback.request'), toast(t('offerSent')))) : null,
-      hooks.offers ? btn('draw', t('draw'), seated && playing && s.game?.draw_offer == null, () => (live.send('draw.offer'), toast(t('offerSent')))) : null,
       btn('resign', t('resign'), seated && playing, () =>
         dialog(t('resign'), t('confirmResign'), [{ label: t('cancel') }, { label: t('resign'), cls: 'primary', onClick: () => live.send('resign') }], { id: 'resign-dialog' }),
       ),
       btn('save', t('save'), !!s.game, saveRecord),
+      ...(hooks.buttons?.(ctx!) ?? []),
       seated && !playing ? btn('stand', t('standUp'), true, () => live.send('stand')) : btn('rematch', t('rematch'), seated && s.status === 'over', () => live.send('rematch')),
       btn('leave', t('leave'), true, () => {
         const go = () => {
@@ -250,20 +332,25 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     const seat = me();
     offersEl.replaceChildren();
     if (seat === null) return;
-    const bar = (name: string, text: string, yes: string, no: string) =>
+    const bar = (name: string, text: string, yes: () => void, no: () => void) =>
       h(
         'div.offer-bar',
         { id: `offer-${name}` },
         h('span.text', null, text),
-        h('button.btn.btn-small.primary', { id: `accept-${name}`, onclick: () => live.send(yes) }, t('accept')),
-        h('button.btn.btn-small', { id: `decline-${name}`, onclick: () => live.send(no) }, t('decline')),
+        h('button.btn.btn-small.primary', { id: `accept-${name}`, onclick: yes }, t('accept')),
+        h('button.btn.btn-small', { id: `decline-${name}`, onclick: no }, t('decline')),
       );
+    const send = (cmd: string) => () => live.send(cmd);
     if (s.status === 'playing') {
       const g = s.game;
       if (!g) return;
-      if (typeof g.draw_offer === 'number' && g.draw_offer !== seat) offersEl.appendChild(bar('draw', t('drawOffered'), 'draw.accept', 'draw.decline'));
-      if (typeof g.takeback_request === 'number' && g.takeback_request !== seat) offersEl.appendChild(bar('takeback', t('takebackAsked'), 'takeback.accept', 'takeback.decline'));
+      if (typeof g.draw_offer === 'number' && g.draw_offer !== seat) offersEl.appendChild(bar('draw', t('drawOffered'), send('draw.accept'), send('draw.decline')));
+      if (typeof g.takeback_request === 'number' && g.takeback_request !== seat) offersEl.appendChild(bar('takeback', t('takebackAsked'), send('takeback.accept'), send('takeback.decline')));
       return;
+    }
+    if (hooks.swap) {
+      const asker = s.seats.findIndex((x, i) => i !== seat && x.swap_with === seat);
+      if (asker >= 0) offersEl.appendChild(bar('swap', t('swapAsked'), () => live.send('swap', { with: asker }), () => offersEl.querySelector('#offer-swap')?.remove()));
     }
     if (s.status !== 'over') return;
     const asked = s.seats.flatMap((x, i) => (x.rematch && i !== seat ? [i] : []));
@@ -299,14 +386,39 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     resultShownFor = key;
     // A page opened on a finished game shows the result line only.
     if (first && !ctx!.events.some((e) => e.type === 'ended')) return;
-    sound('end');
+    showResult(true);
+  }
+
+  function showResult(withSound: boolean) {
+    const s = state!;
+    const o = s.game?.outcome;
+    if (!o || !s.game) return;
+    if (withSound) sound('end');
     const extra = hooks.resultBody?.(ctx!) ?? null;
     const gid = gameId();
-    const replay = gid && s.game.moves.length ? h('div.result-sub', null, replayButton(gid, 'small')) : null;
-    dialog(tx('result'), h('div', null, h('div.result-text', { id: 'result-text' }, resultLine(o)), extra, replay), [
-      ...(me() !== null ? [{ label: t('rematch'), cls: 'primary', onClick: () => live.send('rematch') }] : []),
-      { label: t('close') },
+    const hasMoves = s.game.moves.length > 0;
+    const rows = (ratingChanges ?? []).map((r) => {
+      const cls = r.diff > 0 ? '.up' : r.diff < 0 ? '.down' : '';
+      return h('div.result-sub', null, `${playerName(r.user)}: `, h(`span.rating-delta${cls}`, { 'data-seat': r.seat }, `${r.diff > 0 ? '+' : ''}${Math.round(r.diff)}`), ` → ${Math.round(r.after)}`);
+    });
+    const body = h(
+      'div',
+      null,
+      h('div.result-text', { id: 'result-text' }, resultLine(o)),
+      extra,
+      rows.length ? h('div.result-sub', null, t('ratingChange')) : null,
+      rows,
+      // A game without moves has no record worth saving or replaying.
+      gid && hasMoves ? h('div.result-sub', null, t('saveRecord')) : null,
+      gid && hasMoves ? h('div.result-sub', null, replayButton(gid, 'small')) : null,
+    );
+    resultDialog?.close();
+    const d = dialog(tx('result'), body, [
+      ...(gid && hasMoves ? [{ label: t('save'), onClick: () => (saveRecord(), false) }] : []),
+      ...(me() !== null ? [{ label: t('rematch'), cls: 'primary', onClick: () => void ((resultDialog = null), live.send('rematch')) }] : []),
+      { label: t('close'), onClick: () => void (resultDialog = null) },
     ], { id: 'result-dialog' });
+    resultDialog = d;
   }
 
   function maybeProposal() {
@@ -320,17 +432,27 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
       proposalDialog = null;
       return;
     }
-    if (proposalDialog || dismissedProposal === p.id) return;
+    if (proposalDialog?.pid === p.id || dismissedProposal === p.id) return;
+    proposalDialog?.close();
     const pid = p.id;
-    proposalDialog = dialog(
+    const setup = p.settings.setup;
+    const d = dialog(
       t('timeSettings'),
-      h('div', null, h('div.hint', null, t('proposedTime')), h('div.result-text', { id: 'proposed-tc' }, tcText(p.settings?.time, hooks.game)), optionsLine(p.settings?.options)),
+      h(
+        'div',
+        null,
+        h('div.hint', null, t('proposedTime')),
+        h('div.result-text', { id: 'proposed-tc' }, tcText(p.settings?.time, hooks.game)),
+        optionsLine(p.settings?.options),
+        typeof setup === 'object' && 'position' in setup ? h('div.hint', { id: 'proposed-setup' }, `${t('load')}: ${setup.position.split('\n')[0].slice(0, 80)}`) : null,
+      ),
       [
         { label: t('decline'), onClick: () => void ((proposalDialog = null), (dismissedProposal = pid)) },
         { label: t('accept'), cls: 'primary', onClick: () => ((proposalDialog = null), live.send('accept', { proposal: pid })) },
       ],
       { id: 'time-accept-dialog', dismiss: false },
     );
+    proposalDialog = { close: d.close, pid };
   }
 
   function optionsLine(o: JsonValue | undefined) {
@@ -338,78 +460,133 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     return text ? h('div.hint', null, text) : null;
   }
 
+  /** Proposes the next game's settings, keeping what the proposal does not change. */
+  function propose(change: { time?: TimeControl; setup?: { position: string } }) {
+    const cur = state!.proposal.settings;
+    const setup = change.setup ?? 'standard';
+    live.send('propose', {
+      settings: {
+        time: change.time ?? cur.time,
+        options: cur.options ?? {},
+        setup,
+        // A game from a position read in is never rated.
+        rated: change.setup ? false : !!cur.rated,
+        takebacks: cur.takebacks ?? true,
+      },
+    });
+  }
+
   function openTime() {
     const s = state!;
-    const cur = s.proposal?.settings ?? {};
+    const cur = s.proposal?.settings;
     const presets = presetsOf(hooks.game);
-    const curKey = presets.find((p) => sameTc(p.time, cur.time))?.key ?? presets[0]?.key;
-    const sel = h('select', { name: 'preset', id: 'time-preset' }, presets.map((p) => h('option', { value: p.key, selected: p.key === curKey }, `${presetLabel(p)} · ${tcText(p.time, hooks.game).split(' · ').pop()}`))) as HTMLSelectElement;
-    const body = h('div.time-form', null, h('label.setting', null, h('span', null, tx('clock')), sel));
+    let chosen = presets.find((p) => sameTc(p.time, cur?.time))?.key ?? (hooks.customTime && cur ? 'custom' : presets[0]?.key ?? 'custom');
+    const radio = (key: string, label: string, hint: string) =>
+      h('label', null, h('input', { type: 'radio', name: 'preset', value: key, checked: key === chosen, onchange: () => (chosen = key) }), h('div', null, label), h('div.hint', null, hint));
+    const custom = hooks.customTime ? customClock(cur?.time, () => {
+      chosen = 'custom';
+      const r = body.querySelector<HTMLInputElement>('input[value=custom]');
+      if (r) r.checked = true;
+    }) : null;
+    const body = h(
+      'div.time-form',
+      null,
+      h('div.time-presets', null, presets.map((p) => radio(p.key, presetLabel(p), tcText(p.time, hooks.game).split(' · ').pop() ?? '')), custom ? radio('custom', t('custom'), '…') : null),
+      custom?.el ?? null,
+    );
     dialog(t('timeSettings'), body, [
       { label: t('cancel') },
       {
         label: t('propose'),
         cls: 'primary',
         onClick: () => {
-          const p = presets.find((x) => x.key === sel.value) ?? presets[0];
-          if (!p) return;
-          live.send('propose', { settings: { time: p.time, options: cur.options ?? {}, setup: 'standard', rated: !!cur.rated, takebacks: cur.takebacks ?? true } });
+          const time = chosen === 'custom' && custom ? custom.value() : presets.find((x) => x.key === chosen)?.time;
+          if (time) propose({ time });
         },
       },
     ], { id: 'time-dialog' });
   }
 
-  // Clocks tick on animation frames from the last reading.
+  /** A clock of one's own: QQ (局时 / 步时 / 读秒) or Fischer. */
+  function customClock(tc: TimeControl | undefined, onInput: () => void): { el: HTMLElement; value: () => TimeControl } {
+    const q = tc?.kind === 'qq' ? tc : (presetsOf(hooks.game).map((p) => p.time).find((x) => x.kind === 'qq') ?? { kind: 'qq', game: 0, per_move: 0, countdown: 0 });
+    const qq = q.kind === 'qq' ? q : { game: 0, per_move: 0, countdown: 0 };
+    const num = (name: string, v: number) => h('input', { type: 'number', name, min: 0, value: String(v) }) as HTMLInputElement;
+    const kindSel = h('select', { name: 'kind' }, h('option', { value: 'qq' }, 'QQ'), h('option', { value: 'fischer', selected: tc?.kind === 'fischer' }, 'Fischer')) as HTMLSelectElement;
+    const base = num('base', tc?.kind === 'fischer' ? tc.base / 60000 : qq.game / 60000);
+    const mt = num('moveTime', qq.per_move / 1000);
+    const cd = num('countdown', qq.countdown / 1000);
+    const inc = num('increment', tc?.kind === 'fischer' ? tc.increment / 1000 : 0);
+    const row = (label: string, input: HTMLElement, kinds: string) => {
+      input.dataset.kinds = kinds;
+      return [h('span', { 'data-kinds': kinds }, label), input];
+    };
+    const el = h(
+      'div.time-custom',
+      { oninput: onInput },
+      h('span', null, t('clockKind')),
+      kindSel,
+      row(t('gameTime'), base, 'qq fischer'),
+      row(t('moveTime'), mt, 'qq'),
+      row(t('byoyomi'), cd, 'qq'),
+      row(t('increment'), inc, 'fischer'),
+    );
+    // Only the fields of the chosen kind of clock.
+    const showKind = () => el.querySelectorAll<HTMLElement>('[data-kinds]').forEach((x) => (x.style.display = (x.dataset.kinds ?? '').split(' ').includes(kindSel.value) ? '' : 'none'));
+    kindSel.addEventListener('change', showKind);
+    showKind();
+    const n = (x: HTMLInputElement) => Math.max(0, Number(x.value) || 0);
+    return {
+      el,
+      value: () =>
+        kindSel.value === 'fischer'
+          ? { kind: 'fischer', base: n(base) * 60000, increment: n(inc) * 1000 }
+          : { kind: 'qq', game: n(base) * 60000, per_move: n(mt) * 1000, countdown: n(cd) * 1000 },
+    };
+  }
+
+  function openLoad() {
+    const ta = h('textarea.record-input', { rows: 6, placeholder: t('loadHint'), id: 'load-input' }) as HTMLTextAreaElement;
+    dialog(t('loadTitle'), ta, [
+      { label: t('cancel') },
+      {
+        label: t('ok'),
+        cls: 'primary',
+        onClick: () => {
+          // A position or a whole record, as the server reads them: it refuses
+          // what it cannot read (bad_settings).
+          const text = ta.value.trim();
+          if (!text) {
+            toast(t('invalidRecord'), 'error');
+            return false;
+          }
+          propose({ setup: { position: text } });
+        },
+      },
+    ], { id: 'load-dialog' });
+  }
+
+  // Clocks are drawn on animation frames from the last reading (table/clocks.ts).
   let raf = 0;
   let readAt = performance.now();
   let lastClock: ClockView | null = null;
+  let lowWarned = false;
   function tick() {
     const c: ClockView | null = state?.game?.clock ?? null;
     if (c !== lastClock) {
       lastClock = c;
       readAt = performance.now();
     }
+    const serverNow = c ? c.at + (performance.now() - readAt) : 0;
+    const playing = state?.status === 'playing';
     for (let seat = 0; seat < hooks.seats; seat++) {
-      const el = root.querySelector(`#clock-${seat}`) as HTMLElement | null;
+      const el = root.querySelector<HTMLElement>(`#clock-${seat}`);
       if (!el) continue;
-      const sc = c?.seats[seat];
-      const kind = c?.control?.kind;
-      if (!c || !sc || kind === 'none' || state?.status !== 'playing') {
-        // A per-turn clock (Doudizhu) shows its turn time between hands.
-        const control = c?.control;
-        const perTurn = control?.kind === 'qq' && control.game === 0 ? control.countdown : null;
-        const text = kind === 'none' || !c ? '--:--' : formatClock(perTurn ?? sc?.main ?? 0);
-        if (el.textContent !== text) el.textContent = text;
-        el.className = 'clock';
-        continue;
-      }
-      const running = c.running === seat && !c.paused;
-      const elapsed = running ? performance.now() - readAt : 0;
-      const main = Math.max(0, (sc.main ?? 0) - (sc.overtime ? 0 : elapsed));
-      const left = typeof sc.move_left === 'number' ? Math.max(0, sc.move_left - elapsed) : null;
-      let big = main;
-      let sub = '';
-      if (kind === 'byo_yomi') {
-        if (sc.overtime) {
-          big = left ?? 0;
-          sub = `${t('byoyomi').replace(/\(.*\)/, '')} ×${sc.periods}`;
-        } else sub = `${sc.periods}×${formatClock(c.control.period)}`;
-      } else if (kind === 'canadian') {
-        if (sc.overtime) {
-          big = left ?? 0;
-          sub = `${sc.moves_left} / ${formatClock(c.control.period)}`;
-        }
-      } else if (kind === 'qq' && left !== null) {
-        if (c.control.game === 0 || sc.overtime) big = left;
-        else sub = formatClock(left);
-      }
-      const low = running && big < 10_000;
-      const cls = `clock${running ? ' running' : ''}${low ? ' low' : ''}`;
-      if (el.className !== cls) el.className = cls;
-      const key = formatClock(big) + '|' + sub;
-      if (el.dataset.key !== key) {
-        el.dataset.key = key;
-        mount(el, formatClock(big), sub ? h('span.clock-sub', null, sub) : null);
+      const face = clockFace(c, seat, serverNow, playing);
+      renderClock(el, face);
+      if (seat === me()) {
+        if (face.low && !lowWarned) sound('lowtime');
+        lowWarned = face.low;
       }
     }
     raf = requestAnimationFrame(tick);
@@ -417,8 +594,11 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
   raf = requestAnimationFrame(tick);
 
   return () => {
+    closed = true;
     cancelAnimationFrame(raf);
+    offLanguage();
     live.close();
     proposalDialog?.close();
+    resultDialog?.close();
   };
 }
