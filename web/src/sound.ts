@@ -47,6 +47,10 @@ export type SoundKind = 'move' | 'capture' | 'check' | 'lowtime' | 'end' | 'noti
 
 export function play(kind: SoundKind): void {
   if (!settings().sound) return;
+  // Counted on the page (data-sound-lowtime="2"), so that a test can tell a warning sounded.
+  const d = document.documentElement.dataset;
+  const key = `sound${kind[0].toUpperCase()}${kind.slice(1)}`;
+  d[key] = String(Number(d[key] ?? 0) + 1);
   try {
     switch (kind) {
       case 'move':

@@ -3,15 +3,17 @@ import { t } from '../i18n';
 import { h } from '../dom';
 import { dialog } from '../ui';
 import { presetsOf } from '../net/games';
-import { clockSelect, create } from '../go/create';
+import { clockSelect, create, ratedSelect } from '../go/create';
 import { tx } from '../go/text';
 
 /** This folder's game, as the server's registry names it. */
 const GAME = 'doudizhu';
 
-export function openCreateDoudizhu() {
+export function openCreateDoudizhu(ratedDefault = false) {
   const clock = clockSelect(GAME);
-  const body = h('div.go-form', { id: 'new-ddz-form' }, h('span', null, tx('clock')), clock);
+  const rated = ratedSelect(ratedDefault);
+  rated.id = 'new-rated';
+  const body = h('div.go-form', { id: 'new-ddz-form' }, h('span', null, tx('clock')), clock, h('span', null, t('ratedOrCasual')), rated);
   dialog(tx('newDdzTable'), body, [
     { label: t('cancel') },
     {
@@ -19,7 +21,7 @@ export function openCreateDoudizhu() {
       cls: 'primary',
       onClick: () => {
         const p = presetsOf(GAME).find((x) => x.key === clock.value) ?? presetsOf(GAME)[0];
-        void create(GAME, { time: p?.time });
+        void create(GAME, { time: p?.time, rated: rated.value === 'rated' });
       },
     },
   ], { id: 'new-ddz-dialog' });

@@ -9,6 +9,7 @@ import { markAutoSit } from './live';
 import { presetsOf } from '../net/games';
 import { presetLabel, tcText } from '../table/shell';
 import { tx } from './text';
+import { session } from '../session';
 
 /** This folder's game, as the server's registry names it. */
 const GAME = 'go';
@@ -26,6 +27,20 @@ export async function create(game: string, body: Record<string, unknown>) {
   }
 }
 
+/**
+ * 计积分 / 友谊赛: rated or casual, for a new table or a seek. Guests play casual
+ * games only (the server refuses them a rated one): disabled for them.
+ */
+export function ratedSelect(rated: boolean) {
+  const guest = !!session()?.guest;
+  return h(
+    'select',
+    { name: 'rated', id: 'rated-choice', disabled: guest, title: guest ? t('guestCasual') : '' },
+    h('option', { value: 'rated', selected: rated && !guest }, t('rated')),
+    h('option', { value: 'casual', selected: !rated || guest }, t('casual')),
+  ) as HTMLSelectElement;
+}
+
 export function clockSelect(game: string) {
   return h(
     'select',
@@ -34,7 +49,7 @@ export function clockSelect(game: string) {
   ) as HTMLSelectElement;
 }
 
-export function openCreateGo() {
+export function openCreateGo(ratedDefault = false) {
   let size = 19;
   const sizes = h(
     'div.sizes',
@@ -50,6 +65,8 @@ export function openCreateGo() {
     [0, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => h('option', { value: String(n) }, n === 0 ? '—' : String(n))),
   ) as HTMLSelectElement;
   const clock = clockSelect(GAME);
+  const rated = ratedSelect(ratedDefault);
+  rated.id = 'new-rated';
   const body = h(
     'div.go-form',
     { id: 'new-go-form' },
@@ -57,6 +74,7 @@ export function openCreateGo() {
     h('span', null, tx('komi')), komi,
     h('span', null, tx('handicap')), handicap,
     h('span', null, tx('clock')), clock,
+    h('span', null, t('ratedOrCasual')), rated,
     h('span', null, tx('rules')), h('span.hint', null, tx('chineseRules')),
   );
   dialog(tx('newGoTable'), body, [
@@ -76,7 +94,7 @@ export function openCreateGo() {
           return false;
         }
         const p = presetsOf(GAME).find((x) => x.key === clock.value) ?? presetsOf(GAME)[0];
-        void create(GAME, { time: p?.time, options: { size, komi: k, handicap: hc } });
+        void create(GAME, { time: p?.time, options: { size, komi: k, handicap: hc }, rated: rated.value === 'rated' });
       },
     },
   ], { id: 'new-go-dialog' });

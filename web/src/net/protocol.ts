@@ -82,9 +82,9 @@ export function connectLobby(game: string, handlers: LobbyHandlers) {
     }
   };
   return {
-    quickPair: () => {
+    quickPair: (rated = false) => {
       void sock
-        .request('seek', { game, time: quickPairing(game) })
+        .request('seek', { game, time: quickPairing(game), rated: rated && !session()?.guest })
         .then((r) => {
           const t = str(obj(r).table);
           if (t) handlers.onPaired(t);
@@ -92,9 +92,9 @@ export function connectLobby(game: string, handlers: LobbyHandlers) {
         .catch((e: Error) => handlers.onError(e.message));
     },
     cancelPair: () => sock.send('seek.cancel'),
-    createTable: async (): Promise<string> => {
-      // Registered players' tables count for ratings (积分), as at 联众; guests play casual games.
-      const r = obj(await sock.request('create', { game, seat: 0, rated: !session()?.guest }));
+    createTable: async (rated = !session()?.guest): Promise<string> => {
+      // Registered players choose rated (积分, the default, as at 联众) or casual; guests play casual games.
+      const r = obj(await sock.request('create', { game, seat: 0, rated: rated && !session()?.guest }));
       return str(r.table) ?? '';
     },
     close: () => sock.close(),

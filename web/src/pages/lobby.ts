@@ -9,7 +9,7 @@ import { avatar, toast } from '../ui';
 import { connectLobby, type TableSummary } from '../net/protocol';
 import { describeTc } from '../net/model';
 import { session } from '../session';
-import { openCreateGo, openCreateDoudizhu } from '../go/create';
+import { openCreateGo, openCreateDoudizhu, ratedSelect } from '../go/create';
 import { api } from '../net/api';
 import { Socket } from '../net/socket';
 import { errorOf } from '../errors';
@@ -42,6 +42,9 @@ export function lobbyPage(root: HTMLElement, game: string) {
   let searching = false;
   let alive = true;
   const me = session();
+  // Rated (计积分) or casual (友谊赛), for a new table and for quick pairing;
+  // guests play casual games only.
+  const ratedChoice = ratedSelect(!me?.guest);
   // The room's leaderboard (积分榜), where the game keeps points for life.
   const boardEl = h('ol.leaderboard', { id: 'leaderboard' });
   const keepsPoints = gameInfo(game)?.points === true;
@@ -109,7 +112,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
       pairBox,
       searching
         ? [h('span.hint', null, t('searching')), h('button.btn', { id: 'cancel-pair', onclick: () => ((searching = false), lobby.cancelPair(), renderPair()) }, t('cancelPair'))]
-        : h('button.btn.primary', { id: 'quick-pair', onclick: () => ((searching = true), lobby.quickPair(), renderPair()) }, t('quickPair')),
+        : h('button.btn.primary', { id: 'quick-pair', onclick: () => ((searching = true), lobby.quickPair(ratedChoice.value === 'rated'), renderPair()) }, t('quickPair')),
     );
   }
 
@@ -182,6 +185,8 @@ export function lobbyPage(root: HTMLElement, game: string) {
   // The room's chrome; drawn again in place when the language changes (the
   // socket, the list and the pairing stay).
   function layout() {
+    ratedChoice.options[0].text = t('rated');
+    ratedChoice.options[1].text = t('casual');
     mount(
       root,
       h(
@@ -194,16 +199,19 @@ export function lobbyPage(root: HTMLElement, game: string) {
             'div.lobby-head',
             null,
             h('h2', null, `${t(game as Key)} · ${t('tables')}`),
+            ratedChoice,
             pairBox,
             computerButton(game),
             h('button.btn.blue', {
               id: 'new-table',
               onclick: async () => {
                 // Go and Doudizhu tables are made with their options (size, komi, clock).
+                // Their dialogs ask rated or casual themselves (casual by default, as before).
                 if (game === 'go') return openCreateGo();
                 if (game === 'doudizhu') return openCreateDoudizhu();
+                const rated = ratedChoice.value === 'rated';
                 try {
-                  const id = await lobby.createTable();
+                  const id = await lobby.createTable(rated);
                   location.hash = `#/table/${id}`;
                 } catch (e) {
                   toast(errorOf(e), 'error');

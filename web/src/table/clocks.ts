@@ -9,6 +9,7 @@ import { t } from '../i18n';
 import { formatClock } from '../ui';
 import { seatTimeLeft } from '../net/lag';
 import type { ClockView } from '../net/generated/protocol';
+import { clockLabelText, qqLabels, warns, type ClockLabel } from './clockface';
 
 /** What a seat's clock element shows: the big time, a line under it, and its state. */
 export interface ClockFace {
@@ -16,8 +17,11 @@ export interface ClockFace {
   big: number | null;
   sub: string;
   running: boolean;
-  /** Under 10 s of the limit that flags the seat. */
+  /** Under 10 s of a running limit (局时, 步时, 读秒, the clock's time). */
   low: boolean;
+  /** What the big figure counts, and the line under it (a QQ clock: 局时 / 步时 / 读秒). */
+  label?: ClockLabel | null;
+  subLabel?: ClockLabel | null;
 }
 
 /** What seat `seat`'s clock shows at server time `serverNow` while `playing`. */
@@ -29,7 +33,7 @@ export function clockFace(c: ClockView | null, seat: number, serverNow: number, 
     // A per-turn clock (Doudizhu) shows its turn time between hands.
     const control = c.control;
     const perTurn = control.kind === 'qq' && control.game === 0 ? control.countdown : null;
-    return { big: perTurn ?? sc.main, sub: '', running: false, low: false };
+    return { big: perTurn ?? sc.main, sub: '', running: false, low: false, label: qqLabels(control, { overtime: false, move_left: sc.move_left })?.big ?? null };
   }
   const running = c.running === seat && !c.paused;
   const left = seatTimeLeft(c, seat, serverNow);
@@ -53,18 +57,24 @@ export function clockFace(c: ClockView | null, seat: number, serverNow: number, 
     if (control.game === 0 || sc.overtime) big = moveLeft;
     else sub = formatClock(moveLeft);
   }
-  // The limit that flags the seat first: the move's time when it is shorter.
-  const limit = moveLeft !== null ? Math.min(big, moveLeft) : big;
-  return { big, sub, running, low: running && limit < 10_000 };
+  const labels = qqLabels(control, { overtime: sc.overtime, move_left: moveLeft });
+  return { big, sub, running, low: warns(control, running, main, moveLeft, sc.overtime), label: labels?.big ?? null, subLabel: labels?.sub ?? null };
 }
 
 /** Renders `face` into a seat's clock element, touching the DOM only on a change. */
-export function renderClock(el: HTMLElement, face: ClockFace): void {
+export function renderClock(el: HTMLElement, face: ClockFace, lang: 'zh' | 'en' = 'zh'): void {
   const cls = `clock${face.running ? ' running' : ''}${face.low ? ' low' : ''}`;
   if (el.className !== cls) el.className = cls;
   const text = face.big === null ? '--:--' : formatClock(face.big);
-  const key = `${text}|${face.sub}`;
+  const key = `${text}|${face.sub}|${face.label ?? ''}|${face.subLabel ?? ''}|${lang}`;
   if (el.dataset.key === key) return;
   el.dataset.key = key;
-  mount(el, text, face.sub ? h('span.clock-sub', null, face.sub) : null);
+  // The labels (局时 / 步时 / 读秒) are drawn by CSS from data attributes, so the
+  // element's text stays the time alone.
+  el.dataset.label = face.label ?? '';
+  el.dataset.labelText = face.label ? clockLabelText(face.label, lang) : '';
+  const sub = face.sub
+    ? h('span.clock-sub', { 'data-label': face.subLabel ?? '', 'data-label-text': face.subLabel ? clockLabelText(face.subLabel, lang) : '' }, face.sub)
+    : null;
+  mount(el, text, sub);
 }

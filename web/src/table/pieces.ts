@@ -71,10 +71,13 @@ function pieceTable(root: HTMLElement, id: string, game: string): () => void {
   function render(c: Ctx) {
     ctx = c;
     const g = c.state.game;
-    const b = g?.board;
+    // Between games, a position read in (读入) shows as soon as it is proposed,
+    // to every seat and spectator alike (the server's `preview`).
+    const b = !c.playing && c.state.preview ? c.state.preview : g?.board;
     const me = c.me;
     const orientation: Side = me === 1 ? 1 : 0;
     const fen = b?.fen ?? startFen(c) ?? board.start;
+    main.dataset.fen = fen;
     const toMove = turnOf(c);
     const turn: Side = toMove === 1 || (toMove === null && fen.split(' ')[1] === 'b') ? 1 : 0;
     const myTurn = me !== null && toMove === me;

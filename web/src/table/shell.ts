@@ -8,7 +8,7 @@
 // hooks or from the game's descriptor (seat names, presets, record format).
 // Clocks are drawn by table/clocks.ts.
 import { h, mount } from '../dom';
-import { t, onLanguage, reasonText, type Key } from '../i18n';
+import { t, onLanguage, type Key } from '../i18n';
 import { avatar, dialog, toast } from '../ui';
 import { describeTc } from '../net/model';
 import { gameInfo, presetsOf, recordExtension, sameTc } from '../net/games';
@@ -22,6 +22,8 @@ import { tx } from '../go/text';
 import { playerLink, playerName } from '../players';
 import { clockFace, renderClock } from './clocks';
 import { forgetRatings, ratingOf, type Rating } from './ratings';
+import { endReasonText } from './reasons';
+import { settings as userSettings } from '../settings';
 
 const SEC = 1000;
 
@@ -90,6 +92,8 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
   let proposalDialog: { close: () => void; pid: number } | null = null;
   let dismissedProposal = -1;
   let firstProposal: number | undefined;
+  /** The last proposal of the viewer's that another seat declined. */
+  let declined = -1;
   let autoSit = takeAutoSit(id);
   /** The rating changes of the batch that ended the last game. */
   let ratingChanges: RatingChange[] | null = null;
@@ -172,11 +176,25 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     renderButtons();
     renderOffers();
     hooks.render(ctx);
+    for (const e of events) {
+      if (e.type === 'declined' && e.seat !== mySeat && s.proposal.id === e.proposal && s.proposal.by === mySeat) {
+        declined = e.proposal;
+        toast(t('proposalDeclined'), 'error');
+      }
+    }
     statusEl.textContent = statusText();
     const acted = events.filter((e) => e.type === 'acted').pop();
     if (acted?.type === 'acted') sound(acted.check ? 'check' : acted.capture ? 'capture' : 'move');
     maybeResult();
+    // The opponent left after the game: the result dialog offers no rematch any more.
+    if (resultDialog && events.some((e) => e.type === 'stood')) showResult(false);
     maybeProposal();
+  }
+
+  /** Whether a rematch can be asked for: the game is over and nobody left. */
+  function canRematch(): boolean {
+    const s = state!;
+    return me() !== null && s.status === 'over' && s.seats.every((x) => !!x.user);
   }
 
   /** Renders again in place (the language or a setting changed): nothing reconnects. */
@@ -204,7 +222,7 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     if (s.status === 'over' && o) return resultLine(o);
     if (s.status === 'playing') return hooks.status(ctx!);
     const mine = me();
-    if (s.proposal && mine !== null && s.proposal.by === mine && !allAccepted()) return t('waitingAccept');
+    if (s.proposal && mine !== null && s.proposal.by === mine && !allAccepted()) return declined === s.proposal.id ? t('proposalDeclined') : t('waitingAccept');
     return tx('waiting');
   }
 
@@ -215,8 +233,10 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     const mine = me();
     const results: string[] = o.results ?? [];
     let who: string;
-    if (results.every((r) => r === 'void')) who = reasonText('aborted');
-    else if (mine !== null && results[mine] === 'win') who = t('youWin');
+    const lang = userSettings().lang === 'en' ? 'en' : 'zh';
+    // A game that did not count: why, alone (只有一方走了棋，不计分).
+    if (results.every((r) => r === 'void')) return endReasonText(o, state?.game?.end_detail, lang);
+    if (mine !== null && results[mine] === 'win') who = t('youWin');
     else if (mine !== null && results[mine] === 'loss') who = t('youLose');
     else if (sides.length) {
       // A game whose seats are sides (black and white): which side won.
@@ -224,7 +244,7 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
       who = winner >= 0 && sides[winner] ? t(`${sides[winner]}Wins` as Key) : t('drawResult');
     } else who = '';
     const score = o.score && o.score !== '*' && hooks.showScore ? ` ${o.score}` : '';
-    const reason = o.reason === 'hand_emptied' ? tx('r_hand_emptied') : reasonText(o.reason);
+    const reason = endReasonText(o, state?.game?.end_detail, lang);
     const open = document.documentElement.lang === 'en' ? ' (' : '（';
     const close = document.documentElement.lang === 'en' ? ')' : '）';
     return `${who}${open}${reason}${close}${score}`.trim();
@@ -315,7 +335,7 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
       ),
       btn('save', t('save'), !!s.game, saveRecord),
       ...(hooks.buttons?.(ctx!) ?? []),
-      seated && !playing ? btn('stand', t('standUp'), true, () => live.send('stand')) : btn('rematch', t('rematch'), seated && s.status === 'over', () => live.send('rematch')),
+      seated && !playing ? btn('stand', t('standUp'), true, () => live.send('stand')) : btn('rematch', t('rematch'), seated && canRematch(), () => live.send('rematch')),
       btn('leave', t('leave'), true, () => {
         const go = () => {
           live.sendNow('leave');
@@ -352,9 +372,22 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
       const asker = s.seats.findIndex((x, i) => i !== seat && x.swap_with === seat);
       if (asker >= 0) offersEl.appendChild(bar('swap', t('swapAsked'), () => live.send('swap', { with: asker }), () => offersEl.querySelector('#offer-swap')?.remove()));
     }
+    // The settings another seat proposed, until this seat agrees or declines:
+    // shown as soon as the viewer sits down at a table whose settings are set.
+    const p = s.proposal;
+    if (p.by !== seat && s.seats[p.by]?.user && s.seats[seat]?.accepted !== p.id && dismissedProposal !== p.id && s.status === 'waiting')
+      offersEl.appendChild(
+        h(
+          'div.offer-bar',
+          { id: 'offer-proposal', 'data-proposal': p.id },
+          h('span.text', { id: 'offer-proposal-tc' }, `${t('proposalPending')}: ${tcText(p.settings.time, hooks.game)} · ${p.settings.rated ? t('rated') : t('casual')}`),
+          h('button.btn.btn-small.primary', { id: 'accept-proposal', onclick: () => live.send('accept', { proposal: p.id }) }, t('accept')),
+          h('button.btn.btn-small', { id: 'decline-proposal', onclick: () => declineProposal(p.id) }, t('decline')),
+        ),
+      );
     if (s.status !== 'over') return;
     const asked = s.seats.flatMap((x, i) => (x.rematch && i !== seat ? [i] : []));
-    if (asked.length && !s.seats[seat].rematch)
+    if (asked.length && !s.seats[seat].rematch && canRematch())
       offersEl.appendChild(
         h('div.offer-bar', { id: 'offer-rematch' }, h('span.text', null, t('rematchAsked')), h('button.btn.btn-small.primary', { id: 'accept-rematch', onclick: () => live.send('rematch') }, t('accept'))),
       );
@@ -411,11 +444,12 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
       // A game without moves has no record worth saving or replaying.
       gid && hasMoves ? h('div.result-sub', null, t('saveRecord')) : null,
       gid && hasMoves ? h('div.result-sub', null, replayButton(gid, 'small')) : null,
+      me() !== null && !canRematch() ? h('div.result-sub', { id: 'opponent-left' }, t('opponentLeft')) : null,
     );
     resultDialog?.close();
     const d = dialog(tx('result'), body, [
       ...(gid && hasMoves ? [{ label: t('save'), onClick: () => (saveRecord(), false) }] : []),
-      ...(me() !== null ? [{ label: t('rematch'), cls: 'primary', onClick: () => void ((resultDialog = null), live.send('rematch')) }] : []),
+      ...(canRematch() ? [{ label: t('rematch'), cls: 'primary', onClick: () => void ((resultDialog = null), live.send('rematch')) }] : []),
       { label: t('close'), onClick: () => void (resultDialog = null) },
     ], { id: 'result-dialog' });
     resultDialog = d;
@@ -447,12 +481,19 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
         typeof setup === 'object' && 'position' in setup ? h('div.hint', { id: 'proposed-setup' }, `${t('load')}: ${setup.position.split('\n')[0].slice(0, 80)}`) : null,
       ),
       [
-        { label: t('decline'), onClick: () => void ((proposalDialog = null), (dismissedProposal = pid)) },
+        { label: t('decline'), onClick: () => void ((proposalDialog = null), declineProposal(pid)) },
         { label: t('accept'), cls: 'primary', onClick: () => ((proposalDialog = null), live.send('accept', { proposal: pid })) },
       ],
       { id: 'time-accept-dialog', dismiss: false },
     );
     proposalDialog = { close: d.close, pid };
+  }
+
+  /** 不同意: the proposer is told; the dialog and the bar go. */
+  function declineProposal(pid: number) {
+    dismissedProposal = pid;
+    live.send('decline', { proposal: pid });
+    if (state) renderOffers();
   }
 
   function optionsLine(o: JsonValue | undefined) {
@@ -583,7 +624,7 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
       const el = root.querySelector<HTMLElement>(`#clock-${seat}`);
       if (!el) continue;
       const face = clockFace(c, seat, serverNow, playing);
-      renderClock(el, face);
+      renderClock(el, face, userSettings().lang === 'en' ? 'en' : 'zh');
       if (seat === me()) {
         if (face.low && !lowWarned) sound('lowtime');
         lowWarned = face.low;
