@@ -6,13 +6,15 @@ import type { TimeControl } from '../src/net/generated/protocol.ts';
 const qq: TimeControl = { kind: 'qq', game: 600_000, per_move: 60_000, countdown: 30_000 };
 
 test('a QQ clock says 局时 while it lasts, with 步时 under it, then 读秒', () => {
-  assert.deepEqual(qqLabels(qq, { overtime: false, move_left: 60_000 }), { big: 'main', sub: 'move' });
-  assert.deepEqual(qqLabels(qq, { overtime: true, move_left: 30_000 }), { big: 'countdown', sub: null });
+  assert.deepEqual(qqLabels(qq, { main: 600_000, overtime: false, move_left: 60_000 }), { big: 'main', sub: 'move' });
+  assert.deepEqual(qqLabels(qq, { main: 0, overtime: true, move_left: 30_000 }), { big: 'countdown', sub: null });
+  // Less 局时 left than 步时: the move runs into 读秒, 步时 does not limit it.
+  assert.deepEqual(qqLabels(qq, { main: 40_000, overtime: false, move_left: 70_000 }), { big: 'main', sub: null });
   // Without a move limit there is nothing under 局时.
-  assert.deepEqual(qqLabels({ ...qq, per_move: 0 }, { overtime: false, move_left: 630_000 }), { big: 'main', sub: null });
+  assert.deepEqual(qqLabels({ ...qq, per_move: 0 }, { main: 600_000, overtime: false, move_left: 630_000 }), { big: 'main', sub: null });
   // A per-turn clock (no game time): every turn counts down.
-  assert.deepEqual(qqLabels({ kind: 'qq', game: 0, per_move: 0, countdown: 20_000 }, { overtime: true, move_left: 20_000 }), { big: 'countdown', sub: null });
-  assert.equal(qqLabels({ kind: 'fischer', base: 180_000, increment: 2_000 }, { overtime: false, move_left: 180_000 }), null);
+  assert.deepEqual(qqLabels({ kind: 'qq', game: 0, per_move: 0, countdown: 20_000 }, { main: 0, overtime: true, move_left: 20_000 }), { big: 'countdown', sub: null });
+  assert.equal(qqLabels({ kind: 'fischer', base: 180_000, increment: 2_000 }, { main: 180_000, overtime: false, move_left: 180_000 }), null);
   assert.equal(clockLabelText('main', 'zh'), '局时');
   assert.equal(clockLabelText('move', 'zh'), '步时');
   assert.equal(clockLabelText('countdown', 'zh'), '读秒');

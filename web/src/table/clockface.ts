@@ -19,11 +19,15 @@ export function clockLabelText(label: ClockLabel, lang: 'zh' | 'en'): string {
 }
 
 /** The limit the big figure counts (`big`) and the one under it (`sub`), for a QQ clock. */
-export function qqLabels(control: TimeControl, sc: Pick<SeatClockView, 'overtime' | 'move_left'>): { big: ClockLabel; sub: ClockLabel | null } | null {
+export function qqLabels(control: TimeControl, sc: Pick<SeatClockView, 'main' | 'overtime' | 'move_left'>): { big: ClockLabel; sub: ClockLabel | null } | null {
   if (control.kind !== 'qq') return null;
   // No game time at all (a per-turn clock): every move is counted down.
   if (control.game === 0 || sc.overtime) return { big: 'countdown', sub: null };
-  return { big: 'main', sub: control.per_move > 0 && sc.move_left !== null ? 'move' : null };
+  // 步时 limits the move when it is shorter than the 局时 left (the server's
+  // rule: then the move's time left is under the game time left); otherwise
+  // the move runs into 读秒 and the line under 局时 is the time until the flag.
+  const moveLimited = control.per_move > 0 && sc.move_left !== null && sc.move_left < sc.main;
+  return { big: 'main', sub: moveLimited ? 'move' : null };
 }
 
 /** The warning window: the last 10 s of a limit. */

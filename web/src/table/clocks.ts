@@ -33,7 +33,7 @@ export function clockFace(c: ClockView | null, seat: number, serverNow: number, 
     // A per-turn clock (Doudizhu) shows its turn time between hands.
     const control = c.control;
     const perTurn = control.kind === 'qq' && control.game === 0 ? control.countdown : null;
-    return { big: perTurn ?? sc.main, sub: '', running: false, low: false, label: qqLabels(control, { overtime: false, move_left: sc.move_left })?.big ?? null };
+    return { big: perTurn ?? sc.main, sub: '', running: false, low: false, label: qqLabels(control, { main: sc.main, overtime: false, move_left: sc.move_left })?.big ?? null };
   }
   const running = c.running === seat && !c.paused;
   const left = seatTimeLeft(c, seat, serverNow);
@@ -57,7 +57,7 @@ export function clockFace(c: ClockView | null, seat: number, serverNow: number, 
     if (control.game === 0 || sc.overtime) big = moveLeft;
     else sub = formatClock(moveLeft);
   }
-  const labels = qqLabels(control, { overtime: sc.overtime, move_left: moveLeft });
+  const labels = qqLabels(control, { main, overtime: sc.overtime, move_left: moveLeft });
   return { big, sub, running, low: warns(control, running, main, moveLeft, sc.overtime), label: labels?.big ?? null, subLabel: labels?.sub ?? null };
 }
 
