@@ -16,7 +16,8 @@ let A;
 let B;
 let G;
 let table;
-const LOADED = '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1';
+// Black keeps a rook, so that White's flag loses (a lone king could not mate: a draw).
+const LOADED = '4k2r/8/8/8/8/8/4P3/4K3 w - - 0 1';
 
 const shot = (p, name) => p.screenshot({ path: shotPath(`feedback-${name}.png`) });
 const status = (p) => p.locator('#status').textContent();
@@ -83,12 +84,12 @@ test('the time settings: shown when the second player sits, declined, then agree
 });
 
 test('读入 shows the loaded position to both players at once', async () => {
-  // A short QQ clock of A's own first: 局时 15 s, 步时 12 s, 读秒 12 s.
+  // A short QQ clock of A's own first: 局时 12 s, 步时 10 s, 读秒 12 s.
   await A.click('#btn-time');
-  await A.locator('#time-dialog input[value=custom]').check();
+  await A.locator('#time-dialog label:has(input[value=custom])').click();
   await A.locator('#time-dialog select[name=kind]').selectOption('qq');
-  await A.fill('#time-dialog input[name=base]', '0.25');
-  await A.fill('#time-dialog input[name=moveTime]', '12');
+  await A.fill('#time-dialog input[name=base]', '0.2');
+  await A.fill('#time-dialog input[name=moveTime]', '10');
   await A.fill('#time-dialog input[name=countdown]', '12');
   await A.locator('#time-dialog .btn.primary').click();
   await B.locator('#time-accept-dialog').waitFor();
@@ -97,10 +98,10 @@ test('读入 shows the loaded position to both players at once', async () => {
   await A.fill('#load-input', LOADED);
   await A.locator('#load-dialog .btn.primary').click();
   for (const p of [A, B]) await p.locator(`.piece-main[data-fen="${LOADED}"]`).waitFor({ timeout: 5000 });
-  // Three pieces on both boards.
-  for (const p of [A, B]) assert.equal(await p.locator('cg-board piece').count(), 3, p.label);
+  // Four pieces on both boards.
+  for (const p of [A, B]) assert.equal(await p.locator('cg-board piece').count(), 4, p.label);
   await B.locator('#time-accept-dialog').waitFor();
-  assert.match(await B.locator('#proposed-setup').textContent(), /4k3/);
+  assert.match(await B.locator('#proposed-setup').textContent(), /4k2r/);
   await shot(A, 'loaded-proposer');
   await shot(B, 'loaded-opponent');
   await B.locator('#time-accept-dialog .btn.primary').click();
@@ -114,6 +115,8 @@ test('the QQ clock says 局时, 步时 and 读秒, warns in the last 10 s, and t
   // White (A) moves at once, Black (B) too: now A's 局时 runs with 步时 under it.
   await clickMove(A, 'e2e3', 'chess');
   await waitForMoveCount(B, 1);
+  await waitForMoveCount(A, 1);
+  const before = Number((await A.evaluate(() => document.documentElement.dataset.soundLowtime)) ?? 0);
   await clickMove(B, 'e8d7', 'chess');
   await waitForMoveCount(A, 2);
   await A.waitForFunction(() => document.querySelector('#clock-0')?.classList.contains('running'));
@@ -123,26 +126,33 @@ test('the QQ clock says 局时, 步时 and 读秒, warns in the last 10 s, and t
   // The spectator-side view (B) labels A's clock the same.
   assert.equal(await clock(B, 0).getAttribute('data-label-text'), '局时');
   await shot(A, 'clock-game-time');
-  // 步时 under 10 s: the clock flashes and the warning sounds.
-  const before = Number((await A.evaluate(() => document.documentElement.dataset.soundLowtime)) ?? 0);
+  // 步时 (10 s) is in its last 10 s: the clock flashes and the warning sounds.
   await A.waitForFunction(() => document.querySelector('#clock-0')?.classList.contains('low'), null, { timeout: 6000 });
   assert.equal(await clock(A, 0).evaluate((el) => getComputedStyle(el).animationName), 'clock-flash');
   await A.waitForFunction((n) => Number(document.documentElement.dataset.soundLowtime ?? 0) > n, before);
   await shot(A, 'clock-move-time-warning');
-  // A moves, B answers; A then lets 局时 run out: 读秒.
+  // A takes a while, so that less 局时 is left than 步时; B answers at once.
+  await A.waitForTimeout(2500);
   await clickMove(A, 'e3e4', 'chess');
   await waitForMoveCount(B, 3);
   await clickMove(B, 'd7d6', 'chess');
   await waitForMoveCount(A, 4);
-  await A.waitForFunction(() => document.querySelector('#clock-0')?.dataset.label === 'countdown', null, { timeout: 20_000 });
+  // Now the move runs into 读秒: 局时 alone is labelled, and its last 10 s warn.
+  await A.waitForFunction(() => document.querySelector('#clock-0')?.classList.contains('running'));
+  assert.equal(await clock(A, 0).getAttribute('data-label'), 'main');
+  assert.equal(await clock(A, 0).locator('.clock-sub[data-label=move]').count(), 0);
+  await A.waitForFunction(() => document.querySelector('#clock-0')?.classList.contains('low'), null, { timeout: 3000 });
+  await A.waitForFunction(() => document.querySelector('#clock-0')?.dataset.label === 'countdown', null, { timeout: 15_000 }).catch(async (e) => {
+    throw new Error(`no 读秒: clock ${await clock(A, 0).evaluate((el) => JSON.stringify({ ...el.dataset, text: el.textContent }))}, status ${await status(A)}: ${e.message}`);
+  });
   assert.equal(await clock(A, 0).getAttribute('data-label-text'), '读秒');
   assert.equal(await clock(B, 0).getAttribute('data-label'), 'countdown');
   await shot(B, 'clock-countdown');
   await A.waitForFunction(() => document.querySelector('#clock-0')?.classList.contains('low'), null, { timeout: 15_000 });
   // 读秒 runs out: the result says so, in words, to both.
-  for (const p of [A, B]) await p.locator('#result-dialog').waitFor({ timeout: 20_000 });
-  assert.match(await A.locator('#result-text').textContent(), /你输了.*读秒超时判负/);
-  assert.match(await B.locator('#result-text').textContent(), /你赢了.*读秒超时判负/);
+  for (const p of [A, B]) await p.locator('#result-dialog').waitFor({ timeout: 25_000 });
+  assert.match(await A.locator('#result-text').textContent(), /你输了.*读秒超时/);
+  assert.match(await B.locator('#result-text').textContent(), /你赢了.*读秒超时/);
   await shot(A, 'result-countdown');
 });
 
@@ -160,10 +170,11 @@ test('only one side moved: not counted, said in words; no rematch once the oppon
   assert.equal(await A.locator('#result-dialog .btn.primary').count(), 1, 'a rematch is offered while both sit');
   await B.locator('#result-dialog .btn:not(.primary)').last().click();
   await B.click('#btn-leave');
-  await A.locator('#seat-1 .hint').waitFor();
+  // B sat in the first seat after the rematch's swap: it is empty now.
+  await A.locator('#seat-0 .hint', { hasText: '空位' }).waitFor();
   await A.locator('#opponent-left').waitFor();
   assert.equal(await A.locator('#result-dialog .btn', { hasText: '再来一局' }).count(), 0);
-  assert.equal(await A.locator('#btn-rematch').isDisabled(), true);
+  assert.equal(await A.locator('#btn-rematch:not([disabled]), #offer-rematch').count(), 0);
   await shot(A, 'no-rematch-after-leaving');
 });
 

@@ -31,8 +31,8 @@ test('every end reason and detail the server sends has words of its own', () => 
 
 test('the result names the limit that ran out and why a game did not count', () => {
   const timeout = { reason: 'timeout' as const, results: [...loss] };
-  assert.equal(endReasonText(timeout, 'move_time', 'zh'), '步时超时判负');
-  assert.equal(endReasonText(timeout, 'countdown', 'zh'), '读秒超时判负');
+  assert.equal(endReasonText(timeout, 'move_time', 'zh'), '步时超时');
+  assert.equal(endReasonText(timeout, 'countdown', 'zh'), '读秒超时');
   assert.match(endReasonText(timeout, 'main_time', 'zh'), /局时/);
   assert.match(endReasonText(timeout, 'move_time', 'en'), /per move/);
   const aborted = { reason: 'aborted' as const, results: ['void', 'void'] as ('void')[] };

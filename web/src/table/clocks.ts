@@ -39,6 +39,9 @@ export function clockFace(c: ClockView | null, seat: number, serverNow: number, 
   const left = seatTimeLeft(c, seat, serverNow);
   // In overtime the main time is spent: only the move's time runs.
   const main = sc.overtime ? sc.main : left.main;
+  // A QQ seat whose 局时 ran out since the view was taken is in 读秒 now (the
+  // server says so only with its next view).
+  const overtime = sc.overtime || (c.control.kind === 'qq' && running && c.control.game > 0 && main <= 0);
   const moveLeft = left.moveLeft;
   let big = main;
   let sub = '';
@@ -54,11 +57,11 @@ export function clockFace(c: ClockView | null, seat: number, serverNow: number, 
       sub = `${sc.moves_left} / ${formatClock(control.period)}`;
     }
   } else if (control.kind === 'qq' && moveLeft !== null) {
-    if (control.game === 0 || sc.overtime) big = moveLeft;
+    if (control.game === 0 || overtime) big = moveLeft;
     else sub = formatClock(moveLeft);
   }
-  const labels = qqLabels(control, { main, overtime: sc.overtime, move_left: moveLeft });
-  return { big, sub, running, low: warns(control, running, main, moveLeft, sc.overtime), label: labels?.big ?? null, subLabel: labels?.sub ?? null };
+  const labels = qqLabels(control, { main, overtime, move_left: moveLeft });
+  return { big, sub, running, low: warns(control, running, main, moveLeft, overtime), label: labels?.big ?? null, subLabel: labels?.sub ?? null };
 }
 
 /** Renders `face` into a seat's clock element, touching the DOM only on a change. */

@@ -36,10 +36,11 @@ const REASONS: Record<string, Pair> = {
 const TRAPPED: Pair = ['困毙：无子可走判负', 'no legal move (困毙) loses'];
 
 const DETAILS: Record<EndDetail, Pair> = {
-  main_time: ['局时用完，超时判负', 'out of time: the game time (局时) ran out'],
-  move_time: ['步时超时判负', 'over the time per move (步时)'],
-  countdown: ['读秒超时判负', 'out of time in the countdown (读秒)'],
-  overtime: ['读秒用完，超时判负', 'out of time: the byo-yomi ran out'],
+  // Neutral words: a flag is a loss, or a draw when the other side cannot mate.
+  main_time: ['局时用完', 'out of time: the game time (局时) ran out'],
+  move_time: ['步时超时', 'over the time per move (步时)'],
+  countdown: ['读秒超时', 'out of time in the countdown (读秒)'],
+  overtime: ['读秒用完', 'out of time: the byo-yomi ran out'],
   abort: ['对局中止，不计分', 'aborted before both sides moved: not counted'],
   first_move: ['首步超时，对局作废，不计分', 'the first move was not made in time: not counted'],
   not_counted: ['只有一方走了棋，不计分', 'only one side had moved: not counted'],
