@@ -188,5 +188,55 @@ test('the result in English too', async () => {
   await A.selectOption('#settings-dialog select[name="lang"]', 'zh-CN');
   await A.locator('#settings-dialog .modal-buttons .btn').click();
   await A.waitForFunction(() => /只有一方走了棋/.test(document.querySelector('#status')?.textContent ?? ''));
+});
+
+test('the same shell at a Go table (the handshake, rated chosen) and a Doudizhu table (读秒 each turn)', async () => {
+  // Go: A makes a rated table with the QQ match clock; B sits and is shown it.
+  await A.goto(`${web.base}/#/lobby/go`);
+  await A.click('#new-table');
+  await A.locator('#new-go-dialog').waitFor();
+  await A.locator('#new-go-dialog input[name=size][value="9"]').check();
+  await A.locator('#new-clock').selectOption('qq');
+  await A.locator('#new-go-dialog #new-rated').selectOption('rated');
+  await A.locator('#new-go-dialog .btn.primary').click();
+  await A.waitForURL(/#\/table\//);
+  const go = decodeURIComponent(A.url().split('#/table/')[1]);
+  await A.locator('#seat-0 .player-name').waitFor();
+  assert.match(await A.locator('#time-control').textContent(), /计积分/);
+  await B.goto(`${web.base}/table/${encodeURIComponent(go)}`);
+  await B.click('#sit-1');
+  await B.locator('#offer-proposal').waitFor();
+  assert.match(await B.locator('#offer-proposal-tc').textContent(), /QQ 30\/5\/3.*计积分/);
+  await B.click('#decline-proposal');
+  await A.waitForFunction(() => /对方不同意你的设置/.test(document.querySelector('#status')?.textContent ?? ''));
+  await shot(A, 'go-proposal-declined');
+  // Agreeing clears the waiting line.
+  await B.click('#btn-start');
+  await A.waitForFunction(() => !/等待对方同意|不同意/.test(document.querySelector('#status')?.textContent ?? ''));
+  await B.click('#btn-leave');
+  await A.click('#btn-leave');
+  // Doudizhu against two computer players: the per-turn clock is 读秒.
+  await A.goto(`${web.base}/#/lobby/doudizhu`);
+  await A.click('#new-table');
+  await A.locator('#new-ddz-dialog').waitFor();
+  assert.equal(await A.locator('#new-ddz-dialog #new-rated').inputValue(), 'casual');
+  await A.locator('#new-ddz-dialog .btn.primary').click();
+  await A.waitForURL(/#\/table\//);
+  await A.locator('#seat-0 .player-name').waitFor();
+  await A.click('#addbot-1-basic');
+  await A.locator('#removebot-1').waitFor();
+  await A.click('#addbot-2-basic');
+  await A.locator('#removebot-2').waitFor();
+  await A.click('#btn-start');
+  await A.locator('#ddz-hand .card').nth(16).waitFor();
+  for (const seat of [0, 1, 2]) {
+    const c = A.locator(`#clock-${seat}`);
+    assert.equal(await c.getAttribute('data-label'), 'countdown', `seat ${seat}`);
+    assert.equal(await c.getAttribute('data-label-text'), '读秒');
+  }
+  await shot(A, 'doudizhu-countdown');
+});
+
+test('no console errors in any browser', () => {
   assert.deepEqual(consoleErrors, []);
 });

@@ -250,10 +250,12 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     return `${who}${open}${reason}${close}${score}`.trim();
   }
 
+  /** Whether every other seat agreed to the proposal (the proposer's own agreement is its proposing, or its 开始). */
   function allAccepted(): boolean {
     const s = state!;
     const p = s.proposal;
-    return !!p && s.seats.every((x) => x.accepted === p.id);
+    const mine = me();
+    return !!p && s.seats.every((x, i) => i === mine || x.accepted === p.id);
   }
 
   /** A seat's rating, asked of its player's profile once. */
