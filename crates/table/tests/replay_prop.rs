@@ -30,6 +30,7 @@ fn command(seats: u8) -> impl Strategy<Value = Command> {
                 Just(TimeControl::None),
             ]).prop_map(|(user, t)| Command::Propose { user, settings: Settings::casual(t) }),
         1 => (u(), 0..3u32).prop_map(|(user, proposal)| Command::Accept { user, proposal }),
+        1 => (u(), 0..3u32).prop_map(|(user, proposal)| Command::Decline { user, proposal }),
         1 => (u(), 0..3u8).prop_map(|(user, s)| Command::Swap { user, with: Seat(s) }),
         3 => u().prop_map(|user| Command::OfferDraw { user }),
         2 => u().prop_map(|user| Command::AcceptDraw { user }),
