@@ -143,6 +143,8 @@ const S = {
   analysisBoard: ['研究棋盘', 'Analysis board'],
   promoteTo: ['升变为', 'Promote to'],
   connecting: ['正在连接…', 'Connecting…'],
+  lag: ['网络延迟', 'Lag'],
+  lagUnknown: ['网络延迟未知', 'Lag not measured'],
   disconnected: ['连接已断开，正在重连…', 'Disconnected, reconnecting…'],
   errorPrefix: ['错误：', 'Error: '],
   guestName: ['游客', 'Guest'],
