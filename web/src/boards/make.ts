@@ -6,7 +6,8 @@ import type { BoardWidget } from './types';
 
 const BOARDS: Record<string, () => BoardWidget> = {
   chess: chessBoard,
-  xiangqi: xiangqiBoard,
+  // chessgroundx's name of the game (its premoves).
+  xiangqi: () => xiangqiBoard('xiangqi'),
 };
 
 /** Whether `game` is played on a piece board. */
