@@ -37,16 +37,15 @@ export interface Connection {
 /** What the connection needs of a socket (`net/socket.ts`; a test's fake). */
 export type SocketLike = Pick<Socket, 'send' | 'request' | 'sendNow' | 'close' | 'onMessage' | 'onOpen' | 'onState'>;
 
-/** Watches table `id`, whose game's own view is `V`. */
-export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V>, sock: SocketLike = new Socket('/ws')): Connection {
+/** Watches table `id`, whose game's own view is `V`. `ping`: whether to ping
+ * (a real socket does; a test's fake only when asked). */
+export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V>, sock: SocketLike = new Socket('/ws'), ping = sock instanceof Socket): Connection {
   let view: TableView<V> | null = null;
   // The last version seen: a reconnect asks for what came after it.
   let lastV: number | null = null;
   const watch = () => sock.send('watch', lastV === null ? { table: id } : { table: id, since: lastV });
-  // Pings only on a real socket (a test's fake has no server to answer).
   const est = new LagEstimator();
   let pinger: ReturnType<typeof startPinging> | null = null;
-  const ping = sock instanceof Socket;
   sock.onState = (s) => h.onStatus(s);
   sock.onOpen = () => {
     if (ping && !pinger) pinger = startPinging(est, (d) => sock.send('ping', d));
