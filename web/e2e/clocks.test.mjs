@@ -150,6 +150,42 @@ test('two players and a spectator see the same clocks; a premove is played at on
   await C.screenshot({ path: shotPath('clocks-spectator-english.png') });
 });
 
+test('xiangqi: a premove is played the moment the opponent moves', { timeout: 90_000 }, async () => {
+  for (const p of [A, B, C]) await p.locator('#result-dialog .btn:last-child').click();
+  await A.goto(`${web.base}/#/lobby/xiangqi`);
+  await A.click('#new-table');
+  await A.waitForURL(/#\/table\//);
+  const id = decodeURIComponent(A.url().split('#/table/')[1]);
+  await A.locator('#seat-0').waitFor();
+  if (await A.locator('#sit-0').count()) await A.click('#sit-0');
+  await A.locator('#seat-0 .player-name').waitFor();
+  await B.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
+  await B.click('#sit-1');
+  await B.locator('#seat-1 .player-name').waitFor();
+  await A.click('#btn-start');
+  await B.click('#btn-start');
+  for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
+  await clickMove(A, 'h2e2', 'xiangqi');
+  await waitForMoveCount(B, 1);
+  await clickMove(B, 'h9g7', 'xiangqi');
+  await waitForMoveCount(A, 2);
+  // Black premoves its other horse while red thinks.
+  await clickMove(B, 'b9c7', 'xiangqi');
+  await B.locator('#table-page square.current-premove').first().waitFor();
+  await A.waitForTimeout(800);
+  await clickMove(A, 'b0c2', 'xiangqi');
+  for (const p of [A, B]) await waitForMoveCount(p, 4);
+  const moves = (await serverState(id)).game.moves;
+  assert.deepEqual(moves.map((m) => m.action.replace('-', '').toLowerCase()), ['h2e2', 'h9g7', 'b0c2', 'b9c7']);
+  const premoveUse = moves[1].clock - moves[3].clock;
+  console.log(`xiangqi premove clock use ${premoveUse} ms`);
+  assert.ok(premoveUse >= 0 && premoveUse <= 150, `the premove cost ${premoveUse} ms of black's time`);
+  await B.screenshot({ path: shotPath('clocks-xiangqi-premove.png') });
+  await B.click('#btn-resign');
+  await B.locator('#resign-dialog .btn.primary').click();
+  for (const p of [A, B]) await p.locator('#result-dialog').waitFor();
+});
+
 test('no console errors in any browser', () => {
   assert.deepEqual(consoleErrors, []);
 });
