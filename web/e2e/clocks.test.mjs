@@ -3,11 +3,12 @@
 // the server's clock state and its own estimate of the server's time (pings), so
 // sampled at one moment the three agree within 100 ms, several times in a game.
 // A premove set while the opponent thinks is played the moment the opponent's
-// move arrives: the server's record charges it next to nothing. Each seat shows
+// move arrives: the server's record charges it next to nothing; a right click
+// drops one. Each seat shows
 // its connection indicator to everyone. Screenshots go to test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, register, stamp, newPage, clickMove, waitForMoveCount, consoleErrors, shotPath } from './harness.mjs';
+import { useServerAndBrowser, register, stamp, newPage, clickMove, squareCenter, waitForMoveCount, consoleErrors, shotPath } from './harness.mjs';
 
 const web = useServerAndBrowser();
 const names = { A: `cla${stamp}`, B: `clb${stamp}`, C: `clc${stamp}` };
@@ -101,6 +102,12 @@ test('two players and a spectator see the same clocks; a premove is played at on
   for (const p of [A, B, C]) await waitForMoveCount(p, 2);
   await C.locator('#clock-0.running').waitFor();
 
+  // A premove is dropped by a right click: d6, then cancelled.
+  await clickMove(B, 'd7d6', 'chess');
+  await B.locator('#table-page square.current-premove').first().waitFor();
+  const d6 = await squareCenter(B, 'd6', 'chess');
+  await B.mouse.click(d6.x, d6.y, { button: 'right' });
+  await B.locator('#table-page square.current-premove').first().waitFor({ state: 'detached' });
   // Black premoves Nc6 while white thinks; white takes its time, then plays.
   await clickMove(B, 'b8c6', 'chess');
   await B.locator('#table-page square.current-premove').first().waitFor();
