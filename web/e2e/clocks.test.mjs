@@ -193,6 +193,41 @@ test('xiangqi: a premove is played the moment the opponent moves', { timeout: 90
   for (const p of [A, B]) await p.locator('#result-dialog').waitFor();
 });
 
+test('a premove made illegal by the opponent\'s move is not played', { timeout: 90_000 }, async () => {
+  for (const p of [A, B]) await p.locator('#result-dialog .btn:last-child').click();
+  await A.goto(`${web.base}/#/lobby/chess`);
+  await A.click('#new-table');
+  await A.waitForURL(/#\/table\//);
+  const id = decodeURIComponent(A.url().split('#/table/')[1]);
+  await A.locator('#seat-0').waitFor();
+  if (await A.locator('#sit-0').count()) await A.click('#sit-0');
+  await A.locator('#seat-0 .player-name').waitFor();
+  await B.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
+  await B.click('#sit-1');
+  await B.locator('#seat-1 .player-name').waitFor();
+  await A.click('#btn-start');
+  await B.click('#btn-start');
+  for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
+  await clickMove(A, 'e2e4', 'chess');
+  await waitForMoveCount(B, 1);
+  await clickMove(B, 'f7f5', 'chess');
+  await waitForMoveCount(A, 2);
+  // Black premoves Nc6; white's Qh5+ leaves it illegal (the king is in check).
+  await clickMove(B, 'b8c6', 'chess');
+  await B.locator('#table-page square.current-premove').first().waitFor();
+  await clickMove(A, 'd1h5', 'chess');
+  await waitForMoveCount(B, 3);
+  await B.locator('#table-page square.current-premove').first().waitFor({ state: 'detached' });
+  await B.waitForTimeout(500);
+  assert.equal((await serverState(id)).game.moves.length, 3, 'the illegal premove was not sent');
+  // Black answers the check by hand.
+  await clickMove(B, 'g7g6', 'chess');
+  for (const p of [A, B]) await waitForMoveCount(p, 4);
+  await B.click('#btn-resign');
+  await B.locator('#resign-dialog .btn.primary').click();
+  for (const p of [A, B]) await p.locator('#result-dialog').waitFor();
+});
+
 test('no console errors in any browser', () => {
   assert.deepEqual(consoleErrors, []);
 });
