@@ -36,6 +36,16 @@ export function tcText(tc: TimeControl | null | undefined, game: string): string
   return p ? `${presetLabel(p)} · ${d}` : d;
 }
 
+/** The open tables' redraws on a change of settings (one listener for all, so a
+ * closed table is not kept alive by it). */
+const settingsListeners = new Set<() => void>();
+let listening = false;
+function listenToSettings() {
+  if (listening) return;
+  listening = true;
+  onSettings(() => settingsListeners.forEach((f) => f()));
+}
+
 export interface ShellContext<V extends BoardView = BoardView> {
   state: TableView<V>;
   events: TableEvent[];
@@ -82,6 +92,7 @@ export interface ShellHooks<V extends BoardView> {
 }
 
 export function tableShell<V extends BoardView>(root: HTMLElement, id: string, hooks: ShellHooks<V>): () => void {
+  listenToSettings();
   let state: TableView<V> | null = null;
   let ctx: ShellContext<V> | null = null;
   let closed = false;
@@ -204,7 +215,7 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     }
   }
   const offLanguage = onLanguage(rerender);
-  onSettings(() => rerender());
+  settingsListeners.add(rerender);
 
   function statusText(): string {
     const s = state!;
@@ -614,6 +625,7 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     closed = true;
     cancelAnimationFrame(raf);
     offLanguage();
+    settingsListeners.delete(rerender);
     live.close();
     proposalDialog?.close();
     resultDialog?.close();
