@@ -24,3 +24,6 @@ export function openCreateDoudizhu() {
     },
   ], { id: 'new-ddz-dialog' });
 }
+
+/** The lobby's new-table dialog of this folder's game. */
+export const createDialog = { game: GAME, open: openCreateDoudizhu };
