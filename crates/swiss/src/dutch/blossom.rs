@@ -55,6 +55,14 @@ pub(crate) struct WarmMatching<W> {
     endps: Vec<Vec<Edge>>,
     bestedge: Vec<Edge>,
     bestedges: Vec<Option<Vec<Edge>>>,
+    /// The slack of `bestedge[x]` as last computed: valid while the edge is
+    /// the same and no dual has changed since (`dual_epoch`), which saves
+    /// the scans from recomputing it (a random access) at every comparison.
+    best_slack: Vec<W>,
+    best_slack_edge: Vec<Edge>,
+    best_slack_epoch: Vec<u64>,
+    /// Bumped whenever a dual may have changed.
+    dual_epoch: u64,
     unused: Vec<usize>,
     queue: Vec<usize>,
     mark: Vec<bool>,
@@ -81,6 +89,10 @@ impl<W: Weight> WarmMatching<W> {
             endps: vec![Vec::new(); 2 * n],
             bestedge: vec![NO_EDGE; 2 * n],
             bestedges: vec![None; 2 * n],
+            best_slack: vec![W::ZERO; 2 * n],
+            best_slack_edge: vec![NO_EDGE; 2 * n],
+            best_slack_epoch: vec![0; 2 * n],
+            dual_epoch: 1,
             unused: (n..2 * n).rev().collect(),
             queue: Vec::new(),
             mark: vec![false; 2 * n],
@@ -292,6 +304,9 @@ impl<W: Weight> WarmMatching<W> {
     }
 
     fn leaves(&self, b: usize) -> Vec<usize> {
+        if b < self.n {
+            return vec![b];
+        }
         let mut out = Vec::new();
         let mut stack = vec![b];
         while let Some(x) = stack.pop() {
@@ -361,21 +376,32 @@ impl<W: Weight> WarmMatching<W> {
     /// reaches zero.
     fn stage(&mut self) {
         let n = self.n;
+        // Duals may have changed since the last stage (repairs, blossoms
+        // dissolved): no cached slack survives.
+        self.dual_epoch += 1;
         loop {
             while let Some(v) = self.queue.pop() {
+                // No dual changes during the scan: `v`'s is read once.
+                let yv = self.dual[v];
+                let row = v * n;
                 for idx in 0..self.live.len() {
                     let w = self.live[idx];
-                    if w == v || self.w(v, w) == W::ZERO {
+                    if w == v {
                         continue;
                     }
                     let bv = self.inblossom[v];
                     let bw = self.inblossom[w];
                     // Nothing to learn from an edge inside a blossom, or to
-                    // a vertex of a T-blossom already reached.
+                    // a vertex of a T-blossom already reached (the labels
+                    // first: they are cheaper to read than the weight).
                     if bv == bw || (self.label[bw] == T && self.label[w] == T) {
                         continue;
                     }
-                    let k = self.slack(v, w);
+                    let weight = self.w2[row + w];
+                    if weight == W::ZERO {
+                        continue;
+                    }
+                    let k = yv + self.dual[w] - weight;
                     if k == W::ZERO {
                         if self.label[bw] == FREE {
                             if self.mate[self.base[bw]] == NONE {
@@ -396,15 +422,11 @@ impl<W: Weight> WarmMatching<W> {
                             self.labelend[w] = (v, w);
                         }
                     } else if self.label[bw] == S {
-                        let be = self.bestedge[bv];
-                        if be == NO_EDGE || k < self.slack(be.0, be.1) {
-                            self.bestedge[bv] = (v, w);
+                        if self.improves_best(bv, k) {
+                            self.set_best(bv, (v, w), k);
                         }
-                    } else if self.label[w] == FREE {
-                        let be = self.bestedge[w];
-                        if be == NO_EDGE || k < self.slack(be.0, be.1) {
-                            self.bestedge[w] = (v, w);
-                        }
+                    } else if self.label[w] == FREE && self.improves_best(w, k) {
+                        self.set_best(w, (v, w), k);
                     }
                 }
             }
@@ -461,6 +483,7 @@ impl<W: Weight> WarmMatching<W> {
                 }
             }
             let Some(delta) = delta else { return };
+            self.dual_epoch += 1;
             for &v in &self.live {
                 match self.label[self.inblossom[v]] {
                     S => self.dual[v] -= delta,
@@ -502,6 +525,29 @@ impl<W: Weight> WarmMatching<W> {
         }
     }
 
+    /// Whether an edge of slack `k` beats `bestedge[x]` (or there is none).
+    #[inline(always)]
+    fn improves_best(&mut self, x: usize, k: W) -> bool {
+        let be = self.bestedge[x];
+        if be == NO_EDGE {
+            return true;
+        }
+        if self.best_slack_epoch[x] != self.dual_epoch || self.best_slack_edge[x] != be {
+            self.best_slack[x] = self.slack(be.0, be.1);
+            self.best_slack_edge[x] = be;
+            self.best_slack_epoch[x] = self.dual_epoch;
+        }
+        k < self.best_slack[x]
+    }
+
+    #[inline(always)]
+    fn set_best(&mut self, x: usize, e: Edge, k: W) {
+        self.bestedge[x] = e;
+        self.best_slack[x] = k;
+        self.best_slack_edge[x] = e;
+        self.best_slack_epoch[x] = self.dual_epoch;
+    }
+
     fn assign_label(&mut self, w: usize, t: u8, from: usize) {
         let b = self.inblossom[w];
         self.label[w] = t;
@@ -512,8 +558,12 @@ impl<W: Weight> WarmMatching<W> {
         self.bestedge[w] = NO_EDGE;
         self.bestedge[b] = NO_EDGE;
         if t == S {
-            let leaves = self.leaves(b);
-            self.queue.extend(leaves);
+            if b < self.n {
+                self.queue.push(b);
+            } else {
+                let leaves = self.leaves(b);
+                self.queue.extend(leaves);
+            }
         } else {
             let base = self.base[b];
             let m = self.mate[base];
@@ -594,38 +644,64 @@ impl<W: Weight> WarmMatching<W> {
             self.inblossom[u] = b;
         }
         // The least-slack edges from the new blossom to other S-blossoms.
+        // Their slacks are kept beside them: no dual changes meanwhile.
         let mut bestto: Vec<Edge> = vec![NO_EDGE; 2 * n];
+        let mut bestto_slack: Vec<W> = vec![W::ZERO; 2 * n];
+        let mut consider = |this: &Self, i: usize, j: usize| {
+            let bj = this.inblossom[j];
+            if bj != b && this.label[bj] == S {
+                let k = this.slack(i, j);
+                if bestto[bj] == NO_EDGE || k < bestto_slack[bj] {
+                    bestto[bj] = (i, j);
+                    bestto_slack[bj] = k;
+                }
+            }
+        };
+        // Only the edges to other S-blossoms count: their labels are
+        // checked before the weight is read.
+        let to_other_s = |this: &Self, j: usize| {
+            let bj = this.inblossom[j];
+            bj != b && this.label[bj] == S
+        };
         for &c in &path {
-            let lists: Vec<Edge> = match self.bestedges[c].take() {
-                Some(l) => l,
+            match self.bestedges[c].take() {
+                Some(l) => {
+                    for (i, j) in l {
+                        consider(self, i, j);
+                    }
+                }
                 None => {
-                    let mut l = Vec::new();
-                    for i in self.leaves(c) {
-                        for j in 0..n {
-                            if j != i && !self.removed[j] && self.w(i, j) > W::ZERO {
-                                l.push((i, j));
+                    // Every edge of the child, in the order of the other
+                    // end (`live` is in vertex order), straight from the
+                    // rows.
+                    let mut scan = |i: usize| {
+                        for &j in &self.live {
+                            if j != i && to_other_s(self, j) && self.w(i, j) > W::ZERO {
+                                consider(self, i, j);
                             }
                         }
-                    }
-                    l
-                }
-            };
-            for (i, j) in lists {
-                let bj = self.inblossom[j];
-                if bj != b && self.label[bj] == S {
-                    let cur = bestto[bj];
-                    if cur == NO_EDGE || self.slack(i, j) < self.slack(cur.0, cur.1) {
-                        bestto[bj] = (i, j);
+                    };
+                    if c < n {
+                        scan(c);
+                    } else {
+                        for i in self.leaves(c) {
+                            scan(i);
+                        }
                     }
                 }
             }
             self.bestedge[c] = NO_EDGE;
         }
-        let list: Vec<Edge> = bestto.into_iter().filter(|&e| e != NO_EDGE).collect();
+        let mut list: Vec<Edge> = Vec::new();
         let mut best = NO_EDGE;
-        for &(i, j) in &list {
-            if best == NO_EDGE || self.slack(i, j) < self.slack(best.0, best.1) {
-                best = (i, j);
+        let mut best_slack = W::ZERO;
+        for (x, &e) in bestto.iter().enumerate() {
+            if e != NO_EDGE {
+                list.push(e);
+                if best == NO_EDGE || bestto_slack[x] < best_slack {
+                    best = e;
+                    best_slack = bestto_slack[x];
+                }
             }
         }
         self.bestedge[b] = best;

@@ -115,13 +115,14 @@ impl<const N: usize> Add for Wide<N> {
     type Output = Self;
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
+        // Through `u128`, which the compiler turns into an add-with-carry
+        // chain.
         let mut out = [0u64; N];
-        let mut carry = false;
+        let mut carry = 0u64;
         for i in 0..N {
-            let (a, c1) = self.0[i].overflowing_add(rhs.0[i]);
-            let (b, c2) = a.overflowing_add(u64::from(carry));
-            out[i] = b;
-            carry = c1 || c2;
+            let s = u128::from(self.0[i]) + u128::from(rhs.0[i]) + u128::from(carry);
+            out[i] = s as u64;
+            carry = (s >> 64) as u64;
         }
         Wide(out)
     }
@@ -132,12 +133,13 @@ impl<const N: usize> Sub for Wide<N> {
     #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
         let mut out = [0u64; N];
-        let mut borrow = false;
+        let mut borrow = 0u64;
         for i in 0..N {
-            let (a, b1) = self.0[i].overflowing_sub(rhs.0[i]);
-            let (b, b2) = a.overflowing_sub(u64::from(borrow));
-            out[i] = b;
-            borrow = b1 || b2;
+            let d = u128::from(self.0[i])
+                .wrapping_sub(u128::from(rhs.0[i]))
+                .wrapping_sub(u128::from(borrow));
+            out[i] = d as u64;
+            borrow = (d >> 127) as u64;
         }
         Wide(out)
     }
