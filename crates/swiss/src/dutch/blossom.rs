@@ -19,6 +19,9 @@
 //! matched edges and the edges of every blossom's cycle have zero slack,
 //! every dual is at least zero, and every free vertex has a zero dual.
 
+use std::collections::HashMap;
+use std::hash::Hash;
+
 use integer_blossom::Weight;
 
 const NONE: usize = usize::MAX;
@@ -33,8 +36,13 @@ const NO_EDGE: Edge = (NONE, NONE);
 
 pub(crate) struct WarmMatching<W> {
     n: usize,
-    /// `n × n`, weights doubled; zero means no edge.
-    w2: Vec<W>,
+    /// `n × n`: each edge's doubled weight as an index into `values`
+    /// (0: no edge). A bracket's weights take a few thousand distinct
+    /// values, so the table stays in cache while the rows the scans read
+    /// are a twelfth of the wide weights' size.
+    codes: Vec<u32>,
+    values: Vec<W>,
+    value_code: HashMap<W, u32>,
     removed: Vec<bool>,
     /// The vertices not removed, in order: the scans skip the others.
     live: Vec<usize>,
@@ -70,12 +78,14 @@ pub(crate) struct WarmMatching<W> {
     pending: bool,
 }
 
-impl<W: Weight> WarmMatching<W> {
+impl<W: Weight + Hash> WarmMatching<W> {
     /// An empty matching over `n` vertices with no edges.
     pub fn new(n: usize) -> Self {
         WarmMatching {
             n,
-            w2: vec![W::ZERO; n * n],
+            codes: vec![0; n * n],
+            values: vec![W::ZERO],
+            value_code: HashMap::new(),
             removed: vec![false; n],
             live: (0..n).collect(),
             mate: vec![NONE; n],
@@ -102,7 +112,21 @@ impl<W: Weight> WarmMatching<W> {
 
     #[inline(always)]
     fn w(&self, u: usize, v: usize) -> W {
-        self.w2[u * self.n + v]
+        self.values[self.codes[u * self.n + v] as usize]
+    }
+
+    /// The code of a doubled weight (zero or less: no edge).
+    fn code(&mut self, w: W) -> u32 {
+        if w <= W::ZERO {
+            return 0;
+        }
+        if let Some(&c) = self.value_code.get(&w) {
+            return c;
+        }
+        let c = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct weights");
+        self.values.push(w);
+        self.value_code.insert(w, c);
+        c
     }
 
     /// Sets the weights from scratch (zero or less: no edge) and gives every
@@ -113,9 +137,13 @@ impl<W: Weight> WarmMatching<W> {
         for u in 0..n {
             for v in u + 1..n {
                 let w = weight(u, v);
-                let w = if w > W::ZERO { w.double() } else { W::ZERO };
-                self.w2[u * n + v] = w;
-                self.w2[v * n + u] = w;
+                let c = if w > W::ZERO {
+                    self.code(w.double())
+                } else {
+                    0
+                };
+                self.codes[u * n + v] = c;
+                self.codes[v * n + u] = c;
             }
         }
         for v in 0..n {
@@ -176,11 +204,12 @@ impl<W: Weight> WarmMatching<W> {
         } else {
             W::ZERO
         };
-        if self.w2[u * n + v] == w {
+        let c = self.code(w);
+        if self.codes[u * n + v] == c {
             return;
         }
-        self.w2[u * n + v] = w;
-        self.w2[v * n + u] = w;
+        self.codes[u * n + v] = c;
+        self.codes[v * n + u] = c;
         if self.removed[u] || self.removed[v] {
             return;
         }
@@ -397,10 +426,11 @@ impl<W: Weight> WarmMatching<W> {
                     if bv == bw || (self.label[bw] == T && self.label[w] == T) {
                         continue;
                     }
-                    let weight = self.w2[row + w];
-                    if weight == W::ZERO {
+                    let code = self.codes[row + w];
+                    if code == 0 {
                         continue;
                     }
+                    let weight = self.values[code as usize];
                     let k = yv + self.dual[w] - weight;
                     if k == W::ZERO {
                         if self.label[bw] == FREE {

@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::ops::{Add, AddAssign, Sub, SubAssign};
 
 /// The arithmetic the pairing needs on an edge weight besides the solver's.
-pub trait EdgeWeight: integer_blossom::Weight {
+pub trait EdgeWeight: integer_blossom::Weight + std::hash::Hash {
     /// The weight's width in bits, sign included.
     const BITS: u32;
     /// A small non-negative value.
@@ -51,6 +51,12 @@ impl<const N: usize> PartialEq for Wide<N> {
 }
 
 impl<const N: usize> Eq for Wide<N> {}
+
+impl<const N: usize> std::hash::Hash for Wide<N> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
 
 impl<const N: usize> Wide<N> {
     fn is_negative(&self) -> bool {
