@@ -20,7 +20,7 @@
 //! every dual is at least zero, and every free vertex has a zero dual.
 
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use integer_blossom::Weight;
 
@@ -34,6 +34,35 @@ const T: u8 = 2;
 type Edge = (usize, usize);
 const NO_EDGE: Edge = (NONE, NONE);
 
+/// A multiply-and-rotate hash for the weight table's keys (whole limbs):
+/// the default SipHash showed in the profile of a cold solve.
+#[derive(Default)]
+struct LimbHasher(u64);
+
+impl Hasher for LimbHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+    fn write_i128(&mut self, x: i128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
 pub(crate) struct WarmMatching<W> {
     n: usize,
     /// `n × n`: each edge's doubled weight as an index into `values`
@@ -42,7 +71,10 @@ pub(crate) struct WarmMatching<W> {
     /// are a twelfth of the wide weights' size.
     codes: Vec<u32>,
     values: Vec<W>,
-    value_code: HashMap<W, u32>,
+    value_code: HashMap<W, u32, BuildHasherDefault<LimbHasher>>,
+    /// The last weight coded, and its code: neighbouring edges often weigh
+    /// the same.
+    last_code: (W, u32),
     removed: Vec<bool>,
     /// The vertices not removed, in order: the scans skip the others.
     live: Vec<usize>,
@@ -85,7 +117,8 @@ impl<W: Weight + Hash> WarmMatching<W> {
             n,
             codes: vec![0; n * n],
             values: vec![W::ZERO],
-            value_code: HashMap::new(),
+            value_code: HashMap::default(),
+            last_code: (W::ZERO, 0),
             removed: vec![false; n],
             live: (0..n).collect(),
             mate: vec![NONE; n],
@@ -120,12 +153,17 @@ impl<W: Weight + Hash> WarmMatching<W> {
         if w <= W::ZERO {
             return 0;
         }
+        if self.last_code.0 == w {
+            return self.last_code.1;
+        }
         if let Some(&c) = self.value_code.get(&w) {
+            self.last_code = (w, c);
             return c;
         }
         let c = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct weights");
         self.values.push(w);
         self.value_code.insert(w, c);
+        self.last_code = (w, c);
         c
     }
 

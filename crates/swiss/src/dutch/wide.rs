@@ -54,7 +54,9 @@ impl<const N: usize> Eq for Wide<N> {}
 
 impl<const N: usize> std::hash::Hash for Wide<N> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state);
+        for limb in self.0 {
+            state.write_u64(limb);
+        }
     }
 }
 
