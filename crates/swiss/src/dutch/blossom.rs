@@ -715,37 +715,49 @@ impl<W: Weight + Hash> WarmMatching<W> {
         // Their slacks are kept beside them: no dual changes meanwhile.
         let mut bestto: Vec<Edge> = vec![NO_EDGE; 2 * n];
         let mut bestto_slack: Vec<W> = vec![W::ZERO; 2 * n];
-        let mut consider = |this: &Self, i: usize, j: usize| {
-            let bj = this.inblossom[j];
-            if bj != b && this.label[bj] == S {
-                let k = this.slack(i, j);
-                if bestto[bj] == NO_EDGE || k < bestto_slack[bj] {
-                    bestto[bj] = (i, j);
-                    bestto_slack[bj] = k;
+        let consider =
+            |this: &Self, bestto: &mut [Edge], bestto_slack: &mut [W], i: usize, j: usize| {
+                let bj = this.inblossom[j];
+                if bj != b && this.label[bj] == S {
+                    let k = this.slack(i, j);
+                    if bestto[bj] == NO_EDGE || k < bestto_slack[bj] {
+                        bestto[bj] = (i, j);
+                        bestto_slack[bj] = k;
+                    }
                 }
-            }
-        };
-        // Only the edges to other S-blossoms count: their labels are
-        // checked before the weight is read.
-        let to_other_s = |this: &Self, j: usize| {
-            let bj = this.inblossom[j];
-            bj != b && this.label[bj] == S
-        };
+            };
         for &c in &path {
             match self.bestedges[c].take() {
                 Some(l) => {
                     for (i, j) in l {
-                        consider(self, i, j);
+                        consider(self, &mut bestto, &mut bestto_slack, i, j);
                     }
                 }
                 None => {
                     // Every edge of the child, in the order of the other
                     // end (`live` is in vertex order), straight from the
                     // rows.
+                    // Only the edges to other S-blossoms count: their
+                    // labels are checked before the weight is read.
                     let mut scan = |i: usize| {
+                        let row = i * n;
+                        let yi = self.dual[i];
                         for &j in &self.live {
-                            if j != i && to_other_s(self, j) && self.w(i, j) > W::ZERO {
-                                consider(self, i, j);
+                            if j == i {
+                                continue;
+                            }
+                            let bj = self.inblossom[j];
+                            if bj == b || self.label[bj] != S {
+                                continue;
+                            }
+                            let code = self.codes[row + j];
+                            if code == 0 {
+                                continue;
+                            }
+                            let k = yi + self.dual[j] - self.values[code as usize];
+                            if bestto[bj] == NO_EDGE || k < bestto_slack[bj] {
+                                bestto[bj] = (i, j);
+                                bestto_slack[bj] = k;
                             }
                         }
                     };

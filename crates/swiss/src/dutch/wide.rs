@@ -198,6 +198,18 @@ impl<const N: usize> EdgeWeight for Wide<N> {
         Wide(limbs)
     }
     fn shl(self, by: u32) -> Self {
+        // The weights are built field by field with shifts of a few bits.
+        if by == 0 {
+            return self;
+        }
+        if by < 64 {
+            let mut out = [0u64; N];
+            out[0] = self.0[0] << by;
+            for i in 1..N {
+                out[i] = (self.0[i] << by) | (self.0[i - 1] >> (64 - by));
+            }
+            return Wide(out);
+        }
         let limbs = (by / 64) as usize;
         let bits = by % 64;
         let mut out = [0u64; N];
