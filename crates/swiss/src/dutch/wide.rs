@@ -138,6 +138,8 @@ impl<const N: usize> Add for Wide<N> {
 
 impl<const N: usize> Sub for Wide<N> {
     type Output = Self;
+    // The borrow is the sign bit of the wrapped difference.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
         let mut out = [0u64; N];
