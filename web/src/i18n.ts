@@ -18,10 +18,6 @@ const S = {
   profile: ['个人资料', 'Profile'],
   settings: ['设置', 'Settings'],
   offline: ['单机', 'Offline'],
-  chess: ['国际象棋', 'Chess'],
-  xiangqi: ['中国象棋', 'Xiangqi'],
-  go: ['围棋', 'Go'],
-  doudizhu: ['斗地主', 'Doudizhu'],
   comingSoon: ['即将开放', 'Coming soon'],
   tables: ['游戏桌', 'Tables'],
   newTable: ['创建新桌', 'New table'],
@@ -148,6 +144,8 @@ const S = {
   analysisBoard: ['研究棋盘', 'Analysis board'],
   promoteTo: ['升变为', 'Promote to'],
   connecting: ['正在连接…', 'Connecting…'],
+  lag: ['网络延迟', 'Lag'],
+  lagUnknown: ['网络延迟未知', 'Lag not measured'],
   disconnected: ['连接已断开，正在重连…', 'Disconnected, reconnecting…'],
   errorPrefix: ['错误：', 'Error: '],
   guestName: ['游客', 'Guest'],
@@ -203,8 +201,16 @@ const S = {
 
 export type Key = keyof typeof S;
 
+/** Words the server names (each game's name, from its descriptor: net/games.ts). */
+const extra = new Map<string, readonly [string, string]>();
+
+/** Adds words given by the server; the built-in keys above keep theirs. */
+export function addLabels(labels: Record<string, readonly [string, string]>): void {
+  for (const [k, pair] of Object.entries(labels)) extra.set(k, pair);
+}
+
 export function t(k: Key): string {
-  const pair = S[k];
+  const pair = (S as Record<string, readonly [string, string] | undefined>)[k] ?? extra.get(k);
   if (!pair) return k;
   return settings().lang === 'en' ? pair[1] : pair[0];
 }

@@ -4,12 +4,12 @@ import 'chessground/assets/chessground.brown.css';
 import 'chessground/assets/chessground.cburnett.css';
 import './style.css';
 import { h, mount } from './dom';
-import { t, languageChanged, type Key } from './i18n';
+import { t, languageChanged } from './i18n';
 import { settings, onSettings, settingsReady } from './settings';
 import { settingsDialog } from './ui';
 import { syncMusic } from './sound';
 import { session, restoreSession, logout } from './session';
-import { allGames, loadGames } from './net/games';
+import { allGames, loadGames, gameName } from './net/games';
 import { offlinePage } from './pages/offline';
 import { analysisPage } from './pages/analysis';
 import { loginPage } from './pages/login';
@@ -37,7 +37,7 @@ function header() {
       'nav.nav',
       null,
       // A room per hosted game, in the registry's order.
-      allGames().map((g) => navLink(`#/lobby/${g.name}`, t(g.name as Key), `nav-${g.name}`)),
+      allGames().map((g) => navLink(`#/lobby/${g.name}`, gameName(g.name), `nav-${g.name}`)),
       navLink('#/offline/', t('offline'), 'nav-offline'),
       navLink('#/events', settings().lang === 'en' ? 'Events' : '比赛', 'nav-events'),
     ),

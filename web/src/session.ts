@@ -2,6 +2,7 @@
 // user's name and ratings for the header.
 import { api } from './net/api';
 import { setOwner, flushSettings } from './settings';
+import type { UserInfo } from './net/generated/protocol';
 
 export interface Me {
   name: string;
@@ -15,16 +16,23 @@ export function session(): Me | null {
   return me;
 }
 
+/**
+ * What the account routes answer (docs/protocol.md "Authentication"): `{"user":
+ * UserInfo, …}`, with the profile's `ratings` from `GET /api/account/me`.
+ */
+interface AccountAnswer {
+  user?: Partial<UserInfo>;
+  ratings?: Array<{ pool?: unknown; rating?: unknown; provisional?: unknown }>;
+}
+
 function adopt(raw: unknown): Me | null {
   if (!raw || typeof raw !== 'object') return null;
-  const r = raw as Record<string, unknown>;
-  const user = (r.user && typeof r.user === 'object' ? r.user : r) as Record<string, unknown>;
-  const name = (user.name ?? user.username) as string | undefined;
-  if (!name) return null;
-  const list = (Array.isArray(r.ratings) ? r.ratings : Array.isArray(user.ratings) ? user.ratings : []) as Array<Record<string, unknown>>;
+  const r = raw as AccountAnswer;
+  const name = r.user?.username;
+  if (typeof name !== 'string' || !name) return null;
   const ratings: NonNullable<Me['ratings']> = {};
-  for (const x of list) if (typeof x.pool === 'string') ratings[x.pool] = { rating: Number(x.rating), provisional: !!x.provisional };
-  me = { name, guest: !!user.guest || /^guest-/i.test(name), ratings };
+  for (const x of Array.isArray(r.ratings) ? r.ratings : []) if (typeof x.pool === 'string') ratings[x.pool] = { rating: Number(x.rating), provisional: !!x.provisional };
+  me = { name, guest: r.user?.guest === true, ratings };
   setOwner(me.guest ? 'guest' : me.name);
   localStorage.setItem(FLAG, '1');
   return me;

@@ -48,3 +48,31 @@ test('the connection: sync, patches, a missed batch and a patch that does not fi
   sock.onOpen();
   assert.deepEqual(sent.pop(), ['watch', { table: 'T', since: 7 }]);
 });
+
+test('the connection pings, and each move reports the round trip it measured', async () => {
+  const { sock, sent, deliver } = fakeSocket();
+  const lags: unknown[] = [];
+  const conn = connect('T', { onView: () => undefined, onStatus: () => undefined, onError: () => undefined, onLag: (s) => lags.push(s) }, sock, true);
+  sock.onOpen();
+  assert.deepEqual(sent.shift(), ['ping', {}], 'a first ping, with no lag to report yet');
+  assert.deepEqual(sent.shift(), ['watch', { table: 'T' }]);
+  // Before any pong, a move reports nothing.
+  conn.send('move', { action: 'e2e4' });
+  assert.deepEqual(sent.shift(), ['move', { table: 'T', action: 'e2e4' }]);
+  await new Promise((r) => setTimeout(r, 30));
+  deliver({ t: 'pong', d: { server_time: 1_000_000 } });
+  conn.send('move', { action: 'e7e5' });
+  const [t, d] = sent.shift() as [string, { lag?: number }];
+  assert.equal(t, 'move');
+  assert.ok(typeof d.lag === 'number' && d.lag >= 25 && d.lag < 5000, `the move reports its lag: ${JSON.stringify(d)}`);
+  // The server's time: the pong's, plus what passed since (about half the round trip).
+  const skew = conn.serverNow() - 1_000_000;
+  assert.ok(skew >= 0 && skew < 5000, `server time from the pong: ${skew}`);
+  // Other commands carry no lag; the seats' lag goes to the page, this table's only.
+  conn.send('draw.offer');
+  assert.deepEqual(sent.shift(), ['draw.offer', { table: 'T' }]);
+  deliver({ t: 'lag', d: { table: 'T', at: 1, seats: [12, null] } });
+  deliver({ t: 'lag', d: { table: 'U', at: 1, seats: [99, 99] } });
+  assert.deepEqual(lags, [[12, null]]);
+  conn.close();
+});

@@ -223,12 +223,38 @@ type ReplayGame = fn(
 /// `standard`; xiangqi is pychess-variants' `xiangqi`), and how its UCI moves'
 /// ranks differ from the game's canonical actions (xiangqi's ICCS counts ranks
 /// 0–9, Fairy-Stockfish's UCI 1–10: `rank_offset` 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ApiVariant {
+    /// The challenge's `variant` (`standard`, `xiangqi`).
     pub key: &'static str,
     pub name: &'static str,
     pub short: &'static str,
+    #[serde(skip)]
+    #[ts(skip)]
     pub rank_offset: u8,
+}
+
+/// A choice of a game's table options that the quick forms offer (play the
+/// computer, 单机's hot-seat), with its label in both languages: Go's board
+/// sizes. The first is the forms' default.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+pub struct OptionPreset {
+    /// Unique within the game (`9`, `13`, `19`).
+    pub key: &'static str,
+    pub zh: &'static str,
+    pub en: &'static str,
+    /// The table's options, as `create`, `play_computer` and `hotseat` take them.
+    #[ts(type = "Record<string, unknown>")]
+    pub options: Value,
+}
+
+/// The option presets of a game, and what the forms call the choice.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+pub struct OptionPresets {
+    /// The choice's label (`棋盘`, `Board`).
+    pub zh: &'static str,
+    pub en: &'static str,
+    pub presets: Vec<OptionPreset>,
 }
 
 /// Everything the server and its clients know of one game.
@@ -237,6 +263,11 @@ pub struct Descriptor {
     /// The name the lobby, the protocol and the records use (the rules crate's
     /// `Game::NAME`).
     pub name: &'static str,
+    /// The game's name as people read it, in Chinese and in English.
+    pub zh: &'static str,
+    pub en: &'static str,
+    /// A glyph standing for the game on cards and lists (`♞`).
+    pub icon: &'static str,
     pub seats: u8,
     /// The phases a client shows, in order: the game's own
     /// ([`Game::Phase`]), by name.
@@ -268,13 +299,14 @@ pub struct Descriptor {
     pub points: bool,
     /// Whether the analysis board's engine analyses this game's positions.
     pub analysis: bool,
+    /// The table options the quick forms choose among (none: the game's
+    /// defaults, with nothing to choose).
+    pub option_presets: Option<OptionPresets>,
     /// The title of a points total, where the game keeps points.
     #[serde(skip)]
     points_title: Option<fn(i64) -> &'static str>,
     /// How the Lichess-compatible API ([`crate::lichess`]) names the game, for
     /// the games it plays; `None`: not through that API.
-    #[serde(skip)]
-    #[ts(skip)]
     pub api_variant: Option<ApiVariant>,
     #[serde(skip)]
     make: MakeTable,
@@ -319,6 +351,9 @@ impl Descriptor {
     {
         Descriptor {
             name: G::NAME,
+            zh: G::NAME,
+            en: G::NAME,
+            icon: "◆",
             seats,
             phases: G::Phase::ALL.iter().map(|p| p.name()).collect(),
             seat_names: Vec::new(),
@@ -332,6 +367,7 @@ impl Descriptor {
             trusteeship: false,
             points: false,
             analysis: B::ANALYSES,
+            option_presets: None,
             points_title: None,
             api_variant: None,
             make: make::<G, B>,
@@ -340,6 +376,25 @@ impl Descriptor {
             study: study::study::<G, B>,
             load: study::load::<G>,
         }
+    }
+
+    /// The game's name in Chinese and in English, and its glyph.
+    pub fn label(mut self, zh: &'static str, en: &'static str, icon: &'static str) -> Self {
+        self.zh = zh;
+        self.en = en;
+        self.icon = icon;
+        self
+    }
+
+    /// The table options the quick forms offer, under the label `zh`/`en`.
+    pub fn option_presets(
+        mut self,
+        zh: &'static str,
+        en: &'static str,
+        presets: Vec<OptionPreset>,
+    ) -> Self {
+        self.option_presets = Some(OptionPresets { zh, en, presets });
+        self
     }
 
     pub fn seat_names(mut self, names: &[&'static str]) -> Self {
@@ -584,6 +639,7 @@ mod builtin {
     #[cfg(feature = "chess")]
     pub fn chess() -> Descriptor {
         Descriptor::new::<qiyuan_chess::ChessGame, ChessBots>(2)
+            .label("国际象棋", "Chess", "♞")
             .seat_names(&["white", "black"])
             .presets(vec![
                 TimePreset::of(Preset::Quick),
@@ -606,6 +662,7 @@ mod builtin {
     #[cfg(feature = "xiangqi")]
     pub fn xiangqi() -> Descriptor {
         Descriptor::new::<qiyuan_xiangqi::Xiangqi, XiangqiBots>(2)
+            .label("中国象棋", "Xiangqi", "帥")
             .seat_names(&["red", "black"])
             .notation("wxf", super::replay::xiangqi_wxf)
             .api_variant(ApiVariant {
@@ -628,8 +685,24 @@ mod builtin {
     /// or of 60 s in match mode).
     #[cfg(feature = "go")]
     pub fn go() -> Descriptor {
+        let size = |key: &'static str, label: &'static str, size: u8| OptionPreset {
+            key,
+            zh: label,
+            en: label,
+            options: serde_json::json!({ "size": size, "komi": 7.5, "handicap": 0 }),
+        };
         Descriptor::new::<qiyuan_go::Go, GoBots>(2)
+            .label("围棋", "Go", "●")
             .seat_names(&["black", "white"])
+            .option_presets(
+                "棋盘",
+                "Board",
+                vec![
+                    size("9", "9×9", 9),
+                    size("13", "13×13", 13),
+                    size("19", "19×19", 19),
+                ],
+            )
             .record(RecordFormat::SGF)
             .presets(vec![
                 TimePreset::new(
@@ -695,6 +768,7 @@ mod builtin {
             countdown: s * SECOND,
         };
         Descriptor::new::<qiyuan_doudizhu::Doudizhu, DoudizhuBots>(3)
+            .label("斗地主", "Doudizhu", "♠")
             .record(RecordFormat::JSON)
             .hides_information()
             .trusteeship()
@@ -897,6 +971,67 @@ mod tests {
                 .collect();
             assert_eq!(keys, g.bots, "{}", g.name);
         }
+    }
+
+    #[test]
+    fn every_entry_names_itself_and_its_option_presets_are_its_games() {
+        for g in Games::builtin().all() {
+            assert!(!g.zh.is_empty() && !g.en.is_empty() && !g.icon.is_empty());
+            assert_ne!(g.zh, g.name, "{} has a Chinese name", g.name);
+            let json = serde_json::to_value(g).unwrap();
+            assert_eq!(json["zh"], g.zh);
+            assert_eq!(json["en"], g.en);
+            assert_eq!(json["icon"], g.icon);
+            let Some(options) = &g.option_presets else {
+                assert!(json["option_presets"].is_null());
+                continue;
+            };
+            assert!(!options.presets.is_empty(), "{}", g.name);
+            for (i, p) in options.presets.iter().enumerate() {
+                assert!(options.presets[..i].iter().all(|q| q.key != p.key));
+                // The game's own rules take them.
+                let study = g
+                    .study(&p.options, &qiyuan_game::Setup::Standard, &[])
+                    .unwrap_or_else(|e| panic!("{} {}: {}", g.name, p.key, e.message));
+                assert!(study.position().to_move.is_some());
+                assert_eq!(json["option_presets"]["presets"][i]["options"], p.options);
+            }
+            // A bad value is refused by the same rules: the check can fail.
+            let mut bad = options.presets[0].options.clone();
+            if let Some(o) = bad.as_object_mut() {
+                for v in o.values_mut() {
+                    *v = Value::String("?".into());
+                }
+            }
+            assert!(g.study(&bad, &qiyuan_game::Setup::Standard, &[]).is_err());
+        }
+    }
+
+    #[cfg(all(feature = "go", feature = "chess"))]
+    #[test]
+    fn go_offers_its_board_sizes_and_chess_none() {
+        let games = Games::builtin();
+        let go = games.find("go").unwrap();
+        let presets = &go.option_presets.as_ref().unwrap().presets;
+        let keys: Vec<&str> = presets.iter().map(|p| p.key).collect();
+        assert_eq!(keys, ["9", "13", "19"]);
+        let study = go
+            .study(&presets[0].options, &qiyuan_game::Setup::Standard, &[])
+            .unwrap();
+        assert_eq!(study.position().view["size"], 9);
+        assert!(games.find("chess").unwrap().option_presets.is_none());
+        assert_eq!(games.find("go").unwrap().en, "Go");
+    }
+
+    #[cfg(all(feature = "chess", feature = "xiangqi", feature = "go"))]
+    #[test]
+    fn the_api_variant_is_told_without_its_rank_offset() {
+        let games = Games::builtin();
+        let json = |name: &str| serde_json::to_value(games.find(name).unwrap()).unwrap();
+        assert_eq!(json("chess")["api_variant"]["key"], "standard");
+        assert_eq!(json("xiangqi")["api_variant"]["key"], "xiangqi");
+        assert!(json("xiangqi")["api_variant"].get("rank_offset").is_none());
+        assert!(json("go")["api_variant"].is_null());
     }
 
     #[cfg(feature = "chess")]

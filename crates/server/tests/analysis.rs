@@ -57,6 +57,8 @@ async fn chess_evaluations_stream_deepen_and_stop(backend: Backend) {
     assert_eq!(legal.len(), 20, "black's first moves: {legal:?}");
     assert!(legal.contains(&json!("e7e5")));
     assert!(pos["d"]["view"]["fen"].as_str().unwrap().contains(" b "));
+    // The moves as people read them: SAN.
+    assert_eq!(pos["d"]["displays"], json!(["e4"]), "{pos}");
 
     let (got, done) = lines(&mut ws, "a1", 4).await;
     assert!(!done, "the search ended early: {got:?}");
@@ -101,6 +103,8 @@ async fn a_new_request_replaces_the_search(backend: Backend) {
     )
     .await;
     assert_eq!(second["d"]["to_move"], 1);
+    assert_eq!(first["d"]["displays"], json!([]), "{first}");
+    assert_eq!(second["d"]["displays"], json!(["炮二平五"]), "{second}");
     let (got, done) = lines(&mut ws, "x2", 1000).await;
     assert!(done && !got.is_empty(), "{got:?}");
     let legal = second["d"]["legal"].as_array().unwrap();

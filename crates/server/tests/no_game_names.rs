@@ -28,33 +28,16 @@
 //! - a game's own folder naming itself (`'go'` in `web/src/go/`): the folder is
 //!   that game's board and pages, as a rules crate is its rules.
 //! - the client's two registries of what each game plugs in:
-//!   `web/src/boards/make.ts` (the piece board of a game) and
+//!   `web/src/boards/make.ts` (the board of a game) and
 //!   `web/src/table/route.ts` (the table page of a game).
-//! - [`TS_OWNED_ELSEWHERE`]: files of other work in progress, listed one by one.
+//!
+//! Everything else a page needs of a game (its name in both languages, its
+//! glyph, its table options' presets, its Lichess variant key, whether it is
+//! analysed) comes from the server's descriptors (`GET /api/games`).
 
 use std::path::{Path, PathBuf};
 
 const NAMES: [&str; 4] = ["chess", "xiangqi", "go", "doudizhu"];
-
-/// TypeScript files not yet held to the rule, each with its reason. The list
-/// only shrinks: a file leaves it when it names no game.
-const TS_OWNED_ELSEWHERE: [(&str, &str); 8] = [
-    // The 单机 picker and the analysis board (on the server's tables and
-    // engine now) still name their games.
-    ("web/src/pages/offline.ts", "单机 games"),
-    ("web/src/pages/analysis.ts", "the analysis board"),
-    // The computer dialog's Go board sizes (the descriptors carry no options yet).
-    ("web/src/pages/computer.ts", "play the computer"),
-    // The Lichess API's variant keys (`standard`, `xiangqi`) in the challenge form.
-    ("web/src/pages/tokens.ts", "API tokens and challenges"),
-    // The lobby's per-game create dialogs and the profile's per-game pools.
-    ("web/src/pages/lobby.ts", "the lobby"),
-    ("web/src/pages/profile.ts", "the profile"),
-    // Per-game settings (xiangqi notation, Go board) and the games' names in
-    // both languages.
-    ("web/src/settings.ts", "settings"),
-    ("web/src/i18n.ts", "translations"),
-];
 
 /// The client's registries: what each game plugs in.
 const TS_REGISTRIES: [&str; 2] = ["web/src/boards/make.ts", "web/src/table/route.ts"];
@@ -113,8 +96,7 @@ fn no_game_name_in_the_web_client_outside_its_registries() {
         files.iter().any(|f| f.ends_with("table/route.ts")),
         "the client's sources are read: {files:?}"
     );
-    let listed = TS_OWNED_ELSEWHERE.iter().map(|(f, _)| *f);
-    for listed in listed.chain(TS_REGISTRIES) {
+    for listed in TS_REGISTRIES {
         assert!(
             files.iter().any(|f| f == Path::new(listed)),
             "{listed} is listed but does not exist: take it off the list"
@@ -123,8 +105,7 @@ fn no_game_name_in_the_web_client_outside_its_registries() {
     let mut found = Vec::new();
     for file in &files {
         let skip = file.starts_with("web/src/net/generated")
-            || TS_REGISTRIES.iter().any(|r| file == Path::new(r))
-            || TS_OWNED_ELSEWHERE.iter().any(|(f, _)| file == Path::new(f));
+            || TS_REGISTRIES.iter().any(|r| file == Path::new(r));
         if skip {
             continue;
         }

@@ -10,10 +10,17 @@ use common::*;
 use serde_json::{Value, json};
 
 /// A view without what depends on the moment it was taken: `at`, the clock's
-/// `at`, and the time left of the seat whose clock runs.
+/// `at`, the time left of the seat whose clock runs, and each seat's measured
+/// `lag_ms` (a running estimate the server updates between versions and sends
+/// as `lag` messages, not as patches).
 fn timeless(view: &Value) -> Value {
     let mut v = view.clone();
     v["at"] = Value::Null;
+    if let Some(seats) = v["seats"].as_array_mut() {
+        for seat in seats.iter_mut().filter(|s| s.is_object()) {
+            seat["lag_ms"] = Value::Null;
+        }
+    }
     if let Some(clock) = v["game"].get_mut("clock") {
         clock["at"] = Value::Null;
         if let Some(running) = clock["running"].as_u64() {
@@ -55,6 +62,11 @@ async fn check_views(
             let mut b = synced.clone();
             for x in [&mut a, &mut b] {
                 x["at"] = Value::Null;
+                if let Some(seats) = x["seats"].as_array_mut() {
+                    for seat in seats.iter_mut().filter(|s| s.is_object()) {
+                        seat["lag_ms"] = Value::Null;
+                    }
+                }
                 if x["game"].is_object() {
                     x["game"]["clock"]["at"] = Value::Null;
                 }

@@ -98,6 +98,7 @@ export function chessBoard(): BoardWidget {
     set,
     onMove: (f) => (cb = f),
     playPremove: () => cg.playPremove(),
+    cancelPremove: () => cg.cancelPremove(),
     redraw: () => cg.redrawAll(),
     destroy: () => cg.destroy(),
   };

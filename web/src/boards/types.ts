@@ -29,6 +29,8 @@ export interface BoardWidget {
   onMove(cb: (move: string) => void): void;
   /** Plays a stored premove if it is legal now. */
   playPremove(): boolean;
+  /** Drops a stored premove. */
+  cancelPremove(): void;
   redraw(): void;
   destroy(): void;
 }

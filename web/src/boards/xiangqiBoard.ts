@@ -4,6 +4,7 @@
 import { Chessground } from 'chessgroundx';
 import type { Api } from 'chessgroundx/api';
 import type * as cg from 'chessgroundx/types';
+import { premove } from 'chessgroundx/premove';
 import { h } from '../dom';
 import { settings } from '../settings';
 import type { BoardState, BoardWidget, Side } from './types';
@@ -62,7 +63,9 @@ function boardSvg(): string {
 
 let svgCache: string | null = null;
 
-export function xiangqiBoard(): BoardWidget {
+/** `variant`: chessgroundx's name of the game, whose piece moves its premoves
+ * follow; without it the board takes no premoves (the replay viewer). */
+export function xiangqiBoard(variant?: string): BoardWidget {
   const el = h('div.board-wrap.xiangqi-board');
   const cgEl = h('div.cg-host');
   const topFiles = h('div.xq-files');
@@ -93,7 +96,9 @@ export function xiangqiBoard(): BoardWidget {
       showDests: true,
       events: { after: (o, d) => cb(fromCg(o) + fromCg(d)) },
     },
-    premovable: { enabled: false },
+    // Premoves (when the setting and the table allow them) follow the pieces' moves;
+    // the table plays one only if the server lists it as legal by then.
+    premovable: variant ? { enabled: false, premoveFunc: premove(variant, false, { width: 9, height: 10 }) } : { enabled: false },
     draggable: { enabled: true, showGhost: true },
     highlight: { lastMove: true, check: true },
   });
@@ -116,16 +121,18 @@ export function xiangqiBoard(): BoardWidget {
         color: s.movable === null ? undefined : s.movable === 'both' ? 'both' : color(s.movable),
         dests,
       },
+      premovable: { enabled: !!variant && !!s.premove && s2.premove },
     });
   }
 
   return {
     el,
     start: 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1',
-    premoves: false,
+    premoves: !!variant,
     set,
     onMove: (f) => (cb = f),
-    playPremove: () => false,
+    playPremove: () => api.playPremove(),
+    cancelPremove: () => api.cancelPremove(),
     redraw: () => api.redrawAll(),
     destroy: () => api.destroy(),
   };

@@ -26,3 +26,6 @@ export function openCreateDoudizhu(ratedDefault = false) {
     },
   ], { id: 'new-ddz-dialog' });
 }
+
+/** The lobby's new-table dialog of this folder's game. */
+export const createDialog = { game: GAME, open: openCreateDoudizhu };

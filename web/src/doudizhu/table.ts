@@ -296,18 +296,23 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
     void loadTotals(c);
   }
 
+  // Relabelled with every render (a language switch redraws the table in place).
+  const movesTitle = h('div.panel-title', null, tx('moves'));
   return tableShell(root, id, {
     game: GAME,
     seats: 3,
     main: felt,
-    panels: [scorePanel, h('div.panel.moves-panel', null, h('div.panel-title', null, tx('moves')), playsPanel)],
+    panels: [scorePanel, h('div.panel.moves-panel', null, movesTitle, playsPanel)],
     seatSub: (c, seat) => {
       const b = board(c);
       const role = roleOf(b, seat);
       const count = c.state.game ? tx('cardsLeft', { n: b.counts?.[seat] ?? 0 }) : '';
       return [role, count].filter(Boolean).join(' · ') || tx('seatN', { n: seat + 1 });
     },
-    render,
+    render: (c: ShellContext) => {
+      movesTitle.textContent = tx('moves');
+      render(c);
+    },
     status: (c) => {
       const b = board(c);
       const seat = b.to_act;

@@ -1,6 +1,6 @@
-// The lobby's "new table" dialog for Go (board size, komi, handicap, clock);
-// Doudizhu's is beside its table (re-exported here for the lobby). The table is
-// made over HTTP; its page then sits the creator down in the first seat.
+// The lobby's "new table" dialog for Go (board size, komi, handicap, clock), and
+// the making of a table that Doudizhu's dialog (doudizhu/create.ts) shares. The
+// table is made over HTTP; its page then sits the creator down in the first seat.
 import { h } from '../dom';
 import { t } from '../i18n';
 import { dialog, toast } from '../ui';
@@ -13,8 +13,6 @@ import { session } from '../session';
 
 /** This folder's game, as the server's registry names it. */
 const GAME = 'go';
-
-export { openCreateDoudizhu } from '../doudizhu/create';
 
 /** Makes a table of `game` over HTTP and opens it, the creator to sit first. */
 export async function create(game: string, body: Record<string, unknown>) {
@@ -99,3 +97,6 @@ export function openCreateGo(ratedDefault = false) {
     },
   ], { id: 'new-go-dialog' });
 }
+
+/** The lobby's new-table dialog of this folder's game. */
+export const createDialog = { game: GAME, open: openCreateGo };

@@ -12,6 +12,8 @@ export interface LiveHandlers<V> {
   onState(state: TableView<V>, events: TableEvent[], batch: Batch | null): void;
   onStatus(s: SocketState): void;
   onError(message: string, code: string): void;
+  /** The seats' measured lag changed (ms or null per seat). */
+  onLag?(seats: Array<number | null>): void;
 }
 
 export interface LiveTable {
@@ -20,6 +22,8 @@ export interface LiveTable {
   /** Sends a table command and resolves on its ack, rejects on refusal. */
   request(t: string, d?: Fields): Promise<unknown>;
   sendNow(t: string, d?: Fields): void;
+  /** The server's time now, as this browser estimates it (net/lag.ts). */
+  serverNow(): number;
   close(): void;
 }
 
@@ -28,6 +32,7 @@ export function liveTable<V extends BoardView>(id: string, h: LiveHandlers<V>): 
     onView: (view, events, batch) => h.onState(view, events, batch),
     onStatus: (s) => h.onStatus(s),
     onError: (message, code) => h.onError(message, code),
+    onLag: (seats) => h.onLag?.(seats),
   });
   return {
     send: conn.send,
@@ -37,6 +42,7 @@ export function liveTable<V extends BoardView>(id: string, h: LiveHandlers<V>): 
         throw e;
       }),
     sendNow: conn.sendNow,
+    serverNow: conn.serverNow,
     close: conn.close,
   };
 }

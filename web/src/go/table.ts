@@ -56,8 +56,12 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
     return c.me === 0 ? 'black' : c.me === 1 ? 'white' : null;
   }
 
+  // Redrawn with every render, so a language switch relabels it in place.
+  const movesTitle = h('div.panel-title', null, tx('moves'));
+
   function render(c: ShellContext) {
     ctx = c;
+    movesTitle.textContent = tx('moves');
     const g = c.state.game;
     const b = view(c);
     const settingsOpts = goOptions(c.state.status === 'waiting' ? c.state.proposal.settings.options : g?.settings.options);
@@ -165,7 +169,7 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
     seats: 2,
     offers: true,
     main,
-    panels: [markingEl, h('div.panel.moves-panel', null, h('div.panel-title', null, tx('moves')), infoEl, movesEl)],
+    panels: [markingEl, h('div.panel.moves-panel', null, movesTitle, infoEl, movesEl)],
     seatSub: (c, seat) => {
       const b = view(c);
       const color = seat === 0 ? tx('black') : tx('white');

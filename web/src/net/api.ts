@@ -24,8 +24,8 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     let code: string | undefined;
     if (typeof data === 'string' && data) msg = data;
     else if (data && typeof data === 'object') {
-      const d = data as Record<string, unknown>;
-      const e = d.error ?? d.message;
+      // `{"error": {"code", "message"}}` (docs/protocol.md), or the Lichess API's `{"error": "message"}`.
+      const e = (data as { error?: unknown }).error;
       if (typeof e === 'string') msg = e;
       else if (e && typeof e === 'object' && 'message' in e) {
         msg = String((e as { message: unknown }).message);

@@ -3,9 +3,11 @@
 // quick pairing, computer players. The client keeps no copy of any of it; it is
 // loaded once at start-up, before the first page is drawn.
 import { api } from './api';
-import type { Descriptor, TimeControl, TimePreset } from './generated/protocol';
+import { addLabels } from '../i18n';
+import { settings } from '../settings';
+import type { Descriptor, OptionPreset, TimeControl, TimePreset } from './generated/protocol';
 
-export type { TimePreset };
+export type { TimePreset, OptionPreset };
 /** A game's registry descriptor, as the server's types define it. */
 export type GameInfo = Descriptor;
 
@@ -23,6 +25,8 @@ export async function loadGames(): Promise<void> {
 /** Replaces the descriptors (for start-up, and for tests). */
 export function setGames(list: GameInfo[]): void {
   games = Array.isArray(list) ? list : [];
+  // `t(game)` reads a game's name from its descriptor (i18n.ts holds none).
+  addLabels(Object.fromEntries(games.filter((g) => g.zh && g.en).map((g) => [g.name, [g.zh, g.en]])));
 }
 
 export function allGames(): GameInfo[] {
@@ -54,3 +58,20 @@ export function recordExtension(name: string): string {
 }
 
 export const sameTc = (a: TimeControl | null | undefined, b: TimeControl | null | undefined) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A game's name in the user's language, from its descriptor (the name itself for an unknown game). */
+export function gameName(name: string): string {
+  const g = gameInfo(name);
+  if (!g?.zh || !g.en) return name;
+  return settings().lang === 'en' ? g.en : g.zh;
+}
+
+/** The glyph standing for a game (`◆` for an unknown one). */
+export function gameIcon(name: string): string {
+  return gameInfo(name)?.icon || '◆';
+}
+
+/** The table options the quick forms of `game` offer (Go's board sizes); empty for none. */
+export function optionPresets(name: string): OptionPreset[] {
+  return gameInfo(name)?.option_presets?.presets ?? [];
+}

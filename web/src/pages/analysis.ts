@@ -7,7 +7,7 @@
 // in the move list.
 import { h, mount, clear } from '../dom';
 import { t, type Key } from '../i18n';
-import { makeBoard } from '../boards/make';
+import { makeBoard, hasPieceBoard, hasStoneBoard } from '../boards/make';
 import { goBoard, type GoBoardWidget } from '../boards/goBoard';
 import type { BoardWidget, Side } from '../boards/types';
 import { renderMoves, download, toast } from '../ui';
@@ -16,31 +16,12 @@ import { Socket } from '../net/socket';
 import type { Envelope } from '../net/socket';
 import { play as sound } from '../sound';
 import { tr } from './computer';
-import { gameInfo } from '../net/games';
+import { gameInfo, gameName } from '../net/games';
+import type { Line as ServerLine, Position as ServerPosition } from '../net/generated/protocol';
 
-type J = Record<string, unknown>;
-
-interface Line {
-  depth: number;
-  cp?: number;
-  mate?: number;
-  win: number;
-  best?: string;
-  pv: string[];
-  nodes: number;
-  ownership?: number[];
-}
-
-interface Position {
-  game: string;
-  moves: string[];
-  to_move: number | null;
-  legal: string[];
-  over: boolean;
-  winner: number | null;
-  analysable: boolean;
-  view: J;
-}
+// The server's `position` and `analysis` lines (docs/protocol.md "Analysis").
+type Position = ServerPosition;
+type Line = ServerLine;
 
 type Judgement = 'inaccuracy' | 'mistake' | 'blunder';
 
@@ -54,16 +35,17 @@ interface Reviewed {
 
 const MARK: Record<Judgement, string> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 const LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
-const STANDARD_FEN: Record<string, string> = {
-  chess: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
-  xiangqi: 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1',
-};
+/** The name of `game`'s seat, by its descriptor's side names (白方, 红方, 黑方), else its number. */
+function seatName(game: string, seat: number): string {
+  const side = gameInfo(game)?.seat_names[seat];
+  return side ? t(side as Key) : String(seat + 1);
+}
 
 /** The score of a line as people read it, from the first seat's side. */
 export function scoreText(game: string, l: Line): string {
   if (l.mate !== undefined) return `#${l.mate}`;
   if (l.cp !== undefined) return `${l.cp >= 0 ? '+' : ''}${(l.cp / 100).toFixed(2)}`;
-  const first = game === 'go' ? tr('黑', 'Black') : tr('先手', 'First');
+  const first = gameInfo(game)?.seat_names[0] ? seatName(game, 0) : tr('先手', 'First');
   return `${first} ${Math.round(l.win * 100)}%`;
 }
 
@@ -73,7 +55,7 @@ interface Options {
   fen?: string;
   orientation: Side;
   history: string[];
-  /** Go's rule options. */
+  /** The game's options (null: its defaults). */
   options?: unknown;
   /** A stored game to review ("analyse this game"). */
   gameId?: string;
@@ -82,18 +64,20 @@ interface Options {
 
 function mountAnalysis(root: HTMLElement, o: Options): () => void {
   const { game } = o;
-  const isGo = game === 'go';
-  const board: BoardWidget | null = isGo ? null : makeBoard(game as 'chess' | 'xiangqi');
-  const gob: GoBoardWidget | null = isGo ? goBoard() : null;
+  // A piece board (boards/make.ts) or the stone board, by the game.
+  const stones = !hasPieceBoard(game) && hasStoneBoard(game);
+  const board: BoardWidget | null = stones ? null : makeBoard(game);
+  const gob: GoBoardWidget | null = stones ? goBoard() : null;
   const movesEl = h('div.move-list', { id: 'analysis-moves' });
   const evalEl = h('div.analysis-eval', { id: 'analysis-eval' }, '…');
   const depthEl = h('span.hint', { id: 'analysis-depth' });
   const pvEl = h('div.analysis-pv', { id: 'analysis-pv' });
   const reviewEl = h('div.analysis-review', { id: 'review-summary' });
   // The operator's external engines for this game may analyse instead of the built-in one.
-  // One entry per engine (its strongest level: the last); GTP engines (Go) stream no lines.
+  // One entry per engine (its strongest level: the last); the stone board's GTP
+  // engines stream no lines.
   const byEngine = new Map<string, { key: string; zh: string; en: string }>();
-  if (!isGo) for (const l of gameInfo(game)?.bot_levels ?? []) if (l.engine) byEngine.set(l.engine, l);
+  if (!stones) for (const l of gameInfo(game)?.bot_levels ?? []) if (l.engine) byEngine.set(l.engine, l);
   const externals = [...byEngine.values()];
   const engineSel = externals.length
     ? (h(
@@ -105,13 +89,13 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
     : null;
   const sock = new Socket('/ws');
   let moves: string[] = [];
-  /** How each move is shown (SAN, 中文记谱, GTP), as the server's views gave it. */
+  /** How each move is shown (SAN, 中文记谱, GTP), as the server gave it. */
   let displays: string[] = [];
   let pos: Position | null = null;
   let seq = 0;
   let current = '';
   let judged: Map<number, Reviewed> = new Map();
-  let setup: unknown = o.fen && o.fen !== STANDARD_FEN[game] ? { position: o.fen } : 'standard';
+  let setup: unknown = o.fen ? { position: o.fen } : 'standard';
   let options: unknown = o.options ?? null;
   const waiters = new Map<string, (m: Envelope) => void>();
 
@@ -142,25 +126,12 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
     }).finally(() => waiters.delete(id));
   }
 
-  function displayOf(p: Position): string | null {
-    const v = p.view;
-    const last = v.last_move as J | null | undefined;
-    if (game === 'chess') return (last?.san as string) ?? null;
-    if (game === 'xiangqi') return (last?.chinese as string) ?? (last?.iccs as string) ?? null;
-    return (v.last_move as string) ?? null;
-  }
-
   async function go(list: string[]) {
     try {
       const p = await ask(list, true);
       pos = p;
       moves = p.moves.slice();
-      if (game === 'chess' && Array.isArray(p.view.san_moves)) displays = (p.view.san_moves as string[]).slice();
-      else {
-        displays = displays.slice(0, Math.min(displays.length, moves.length - 1));
-        while (displays.length < moves.length - 1) displays.push(moves[displays.length]);
-        if (moves.length) displays[moves.length - 1] = displayOf(p) ?? moves[moves.length - 1];
-      }
+      displays = moves.map((m, i) => p.displays[i] ?? m);
       mount(evalEl, p.over ? tr('对局结束', 'Game over') : p.analysable ? tr('思考中…', 'Thinking…') : '—');
       depthEl.textContent = '';
       clear(pvEl);
@@ -170,16 +141,9 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
     }
   }
 
-  /** Replays `list` a move at a time, so that each move gets its display. */
+  /** Shows the position after `list` (the server gives every move's display). */
   async function load(list: string[]) {
     displays = [];
-    if (game !== 'chess') {
-      for (let i = 1; i < list.length; i++) {
-        const p = await ask(list.slice(0, i), false).catch(() => null);
-        if (!p) break;
-        displays.push(displayOf(p) ?? list[i - 1]);
-      }
-    }
     await go(list);
   }
 
@@ -212,7 +176,8 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
       });
     }
     if (gob) drawGo(null);
-    const startPly = game === 'chess' && String(o.fen ?? '').split(' ')[1] === 'b' ? 1 : 0;
+    // A FEN whose second seat is to move starts the numbering at its move.
+    const startPly = String(o.fen ?? '').split(' ')[1] === 'b' ? 1 : 0;
     renderMoves(movesEl, displays, startPly, undefined, (ply) => void go(moves.slice(0, ply)));
     markJudgements();
   }
@@ -249,9 +214,9 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
 
   function showLine(l: Line) {
     mount(evalEl, h('span.score', { 'data-depth': String(l.depth) }, scoreText(game, l)));
-    depthEl.textContent = isGo ? `${tr('模拟', 'playouts')} ${l.nodes}` : `${tr('深度', 'depth')} ${l.depth}`;
+    depthEl.textContent = stones ? `${tr('模拟', 'playouts')} ${l.nodes}` : `${tr('深度', 'depth')} ${l.depth}`;
     mount(pvEl, h('span.hint', null, tr('最佳', 'Best') + ': '), h('span.pv-moves', null, (l.pv.length ? l.pv : [l.best ?? '']).join(' ')));
-    if (isGo) drawGo(l);
+    if (stones) drawGo(l);
   }
 
   function markJudgements() {
@@ -276,22 +241,12 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
       mount(
         reviewEl,
         r.counts.map((c, seat) =>
-          h('div.review-row', { 'data-seat': String(seat) }, `${seatName(seat)}: ${c.inaccuracies} ${tr('欠佳', 'inaccuracies')} · ${c.mistakes} ${tr('错着', 'mistakes')} · ${c.blunders} ${tr('败着', 'blunders')}`),
+          h('div.review-row', { 'data-seat': String(seat) }, `${seatName(game, seat)}: ${c.inaccuracies} ${tr('欠佳', 'inaccuracies')} · ${c.mistakes} ${tr('错着', 'mistakes')} · ${c.blunders} ${tr('败着', 'blunders')}`),
         ),
       );
     } catch (e) {
       mount(reviewEl, t('errorPrefix') + (e as Error).message);
     }
-  }
-
-  function seatName(seat: number) {
-    const names: Record<string, [string, string][]> = {
-      chess: [['白方', 'White'], ['黑方', 'Black']],
-      xiangqi: [['红方', 'Red'], ['黑方', 'Black']],
-      go: [['黑方', 'Black'], ['白方', 'White']],
-    };
-    const n = names[game]?.[seat];
-    return n ? tr(n[0], n[1]) : String(seat + 1);
   }
 
   board?.onMove((m) => {
@@ -321,7 +276,7 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
       { id: 'analysis-panel', 'data-game': game },
       h('div.panel-title', null, t('analysisBoard'), h('span', null,
         h('button.btn.btn-small', { id: 'analysis-back', onclick: () => void go(moves.slice(0, -1)) }, t('back')), ' ',
-        isGo ? h('button.btn.btn-small', { id: 'analysis-pass', onclick: () => void go([...moves, 'pass']) }, tr('停一手', 'Pass')) : null, ' ',
+        stones ? h('button.btn.btn-small', { id: 'analysis-pass', onclick: () => void go([...moves, 'pass']) }, tr('停一手', 'Pass')) : null, ' ',
         h('button.btn.btn-small', { id: 'analysis-save', onclick: () => download(`qiyuan-analysis-${game}.txt`, moves.join(' ') + '\n', 'text/plain') }, t('save')), ' ',
         o.gameId ? h('button.btn.btn-small.primary', { id: 'analyse-game', onclick: () => void review() }, tr('分析这盘棋', 'Analyse this game')) : null, ' ',
         o.onClose ? h('button.btn.btn-small', { id: 'analysis-close', onclick: close }, t('exitAnalysis')) : null)),
@@ -333,8 +288,8 @@ function mountAnalysis(root: HTMLElement, o: Options): () => void {
   return close;
 }
 
-/** The analysis board under a table (chess, xiangqi): from `fen` with `history`. */
-export function analysisBoard(root: HTMLElement, kind: 'chess' | 'xiangqi', fen: string, orientation: Side, onClose: () => void, history: string[] = []) {
+/** The analysis board under a piece-board game's table: from `fen` with `history`. */
+export function analysisBoard(root: HTMLElement, kind: string, fen: string, orientation: Side, onClose: () => void, history: string[] = []) {
   const close = mountAnalysis(root, { game: kind, fen, orientation, history, onClose });
   root.scrollIntoView({ block: 'start' });
   return close;
@@ -345,17 +300,17 @@ export function analysisBoard(root: HTMLElement, kind: 'chess' | 'xiangqi', fen:
  * `#/analysis/{game}/{gameId}` (a stored game, with "analyse this game").
  */
 export function analysisPage(root: HTMLElement, game: string, gameId?: string) {
-  if (!['chess', 'xiangqi', 'go'].includes(game)) {
+  // The games the server analyses (their descriptors' `analysis`) on a board the client has.
+  if (!gameInfo(game)?.analysis || !(hasPieceBoard(game) || hasStoneBoard(game))) {
     mount(root, h('div.panel', null, t('notFound')));
     return () => undefined;
   }
   const wrap = h('div.analysis-page', { id: 'analysis-page' });
-  mount(root, h('h2', null, `${t('analysisBoard')} · ${t(game as Key)}`), wrap);
+  mount(root, h('h2', null, `${t('analysisBoard')} · ${gameName(game)}`), wrap);
   return mountAnalysis(wrap, {
     game,
     orientation: 0,
     history: [],
-    options: game === 'go' ? { size: 19, komi: 7.5, handicap: 0 } : undefined,
     gameId,
   });
 }

@@ -4,10 +4,10 @@
 // rules, the computer's moves and the record are all the server's. Level and
 // side names come from the game's descriptor (`GET /api/games`, `hello`).
 import { h } from '../dom';
-import { t, type Key } from '../i18n';
+import { t } from '../i18n';
 import { settings } from '../settings';
 import { dialog, toast } from '../ui';
-import { gameInfo } from '../net/games';
+import { gameInfo, gameName, optionPresets } from '../net/games';
 import { Socket } from '../net/socket';
 import { session, guest } from '../session';
 
@@ -21,8 +21,6 @@ const SIDES: Record<string, [string, string]> = {
   random: ['随机', 'Random'],
 };
 
-/** Go's board sizes offered here (the server checks the options). */
-const GO_SIZES = [9, 13, 19];
 
 /** A session for 单机: the user's own, or a guest session made now. */
 export async function ensureSession(): Promise<boolean> {
@@ -54,8 +52,18 @@ function select(id: string, options: [string, string][], value?: string): HTMLSe
 
 const field = (label: string, input: Node) => h('label.field', null, h('span', null, label), input);
 
-/** Go's options from its size (komi 7.5, no handicap). */
-const goOptions = (size: string) => ({ size: Number(size), komi: 7.5, handicap: 0 });
+/**
+ * A picker of `game`'s option presets (its descriptor's `option_presets`: Go's
+ * board sizes), the first chosen; null for a game with none. `chosen()` gives
+ * the options of the picked one (the server checks them).
+ */
+export function optionSelect(game: string, id: string): { el: HTMLSelectElement; label: string; chosen: () => Record<string, unknown> | null } | null {
+  const presets = optionPresets(game);
+  const info = gameInfo(game)?.option_presets;
+  if (!info || !presets.length) return null;
+  const el = select(id, presets.map((p) => [p.key, tr(p.zh, p.en)]), presets[0].key);
+  return { el, label: tr(info.zh, info.en), chosen: () => presets.find((p) => p.key === el.value)?.options ?? null };
+}
 
 /**
  * Opens the dialog for playing the computer at `game`; `private` makes it a
@@ -79,16 +87,16 @@ export function openPlayComputer(game: string, opts: { private?: boolean } = {})
   const presets: [string, string][] = info.presets.map((p) => [p.key, tr(p.zh, p.en)]);
   if (!info.presets.some((p) => p.time.kind === 'none')) presets.push(['none', tr('不限时', 'No clock')]);
   const time = select('computer-time', presets, presets[0]?.[0]);
-  const size = game === 'go' ? select('computer-size', GO_SIZES.map((s) => [String(s), `${s}×${s}`]), '9') : null;
+  const size = optionSelect(game, 'computer-size');
   const body = h(
     'div.computer-form',
     { id: 'computer-form' },
     field(tr('难度', 'Level'), level),
     field(tr('执子', 'Side'), colour),
     field(tr('用时', 'Clock'), time),
-    size ? field(tr('棋盘', 'Board'), size) : null,
+    size ? field(size.label, size.el) : null,
   );
-  const title = `${opts.private ? tr('单机', 'Offline') + ' · ' : ''}${tr('人机对弈', 'Play the computer')} · ${t(game as Key)}`;
+  const title = `${opts.private ? tr('单机', 'Offline') + ' · ' : ''}${tr('人机对弈', 'Play the computer')} · ${gameName(game)}`;
   dialog(title, body, [
     { label: t('cancel') },
     {
@@ -102,7 +110,7 @@ export function openPlayComputer(game: string, opts: { private?: boolean } = {})
           level: level.value,
           colour: /^\d+$/.test(c) ? Number(c) : c,
           time: preset ? preset.time : { kind: 'none' },
-          options: size ? goOptions(size.value) : null,
+          options: size?.chosen() ?? null,
           private: !!opts.private,
         });
       },
@@ -130,6 +138,3 @@ export function computerButton(game: string): HTMLElement | null {
   if (!gameInfo(game)?.bot_levels.length) return null;
   return h('button.btn', { id: 'play-computer', onclick: () => openPlayComputer(game) }, tr('人机对弈', 'Play the computer'));
 }
-
-/** Go's size picker for hot-seat, and its options. */
-export { goOptions, GO_SIZES };

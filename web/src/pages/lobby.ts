@@ -4,17 +4,18 @@
 // online count counts the viewer; the sidebar's rating is asked of the server
 // whenever the lobby opens (so it shows the last game's change).
 import { h, mount, clear } from '../dom';
-import { t, onLanguage, type Key } from '../i18n';
+import { t, onLanguage } from '../i18n';
 import { avatar, toast } from '../ui';
 import { connectLobby, type TableSummary } from '../net/protocol';
 import { describeTc } from '../net/model';
 import { session } from '../session';
-import { openCreateGo, openCreateDoudizhu, ratedSelect } from '../go/create';
+import { createDialog as goCreate, ratedSelect } from '../go/create';
+import { createDialog as doudizhuCreate } from '../doudizhu/create';
 import { api } from '../net/api';
 import { Socket } from '../net/socket';
 import { errorOf } from '../errors';
 import { playerName, playerLink } from '../players';
-import { gameInfo } from '../net/games';
+import { gameInfo, gameName, gameIcon } from '../net/games';
 import { computerButton } from './computer';
 
 interface LeaderRow {
@@ -25,13 +26,15 @@ interface LeaderRow {
   hands: number;
 }
 
-const PLAYABLE = ['chess', 'xiangqi', 'go', 'doudizhu'];
+/** The games whose new tables are made with a dialog of their own (options, clock), each from its folder. */
+const CREATE_DIALOGS = [goCreate, doudizhuCreate];
 
 export function lobbyPage(root: HTMLElement, game: string) {
-  if (!PLAYABLE.includes(game)) {
+  // A room for every game the server hosts (its descriptors, `GET /api/games`).
+  if (!gameInfo(game)) {
     mount(
       root,
-      h('div.panel.coming-soon', { id: 'coming-soon' }, h('div.big', null, game === 'go' ? '⚫' : '🃏'), h('div', null, `${t(game as Key)} · ${t('comingSoon')}`)),
+      h('div.panel.coming-soon', { id: 'coming-soon' }, h('div.big', null, '🃏'), h('div', null, `${gameName(game)} · ${t('comingSoon')}`)),
     );
     return;
   }
@@ -166,7 +169,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
             'div.table-visual',
             null,
             seatChip(tb, 0),
-            h(`div.table-top${tb.status === 'playing' ? '.playing' : ''}`, null, game === 'chess' ? '♞' : game === 'go' ? '●' : game === 'doudizhu' ? '♠' : '帥'),
+            h(`div.table-top${tb.status === 'playing' ? '.playing' : ''}`, null, gameIcon(game)),
             seatChip(tb, 1),
             tb.seats.length > 2 ? seatChip(tb, 2) : null,
           ),
@@ -198,17 +201,17 @@ export function lobbyPage(root: HTMLElement, game: string) {
           h(
             'div.lobby-head',
             null,
-            h('h2', null, `${t(game as Key)} · ${t('tables')}`),
+            h('h2', null, `${gameName(game)} · ${t('tables')}`),
             ratedChoice,
             pairBox,
             computerButton(game),
             h('button.btn.blue', {
               id: 'new-table',
               onclick: async () => {
-                // Go and Doudizhu tables are made with their options (size, komi, clock).
-                // Their dialogs ask rated or casual themselves (casual by default, as before).
-                if (game === 'go') return openCreateGo();
-                if (game === 'doudizhu') return openCreateDoudizhu();
+                // Some games' tables are made with their options (Go's size and komi, a clock);
+                // those dialogs ask rated or casual themselves (casual by default, as before).
+                const own = CREATE_DIALOGS.find((d) => d.game === game);
+                if (own) return own.open();
                 const rated = ratedChoice.value === 'rated';
                 try {
                   const id = await lobby.createTable(rated);

@@ -4,11 +4,9 @@
 // rules of its own: the table page shows the server's table, and at a hot-seat
 // table the user acts for whichever seat is to move.
 import { h, mount } from '../dom';
-import { t, type Key } from '../i18n';
-import { gameInfo, allGames } from '../net/games';
-import { openPlayComputer, startHotseat, goOptions, GO_SIZES, tr } from './computer';
-
-const ICONS: Record<string, string> = { chess: '♞', xiangqi: '帥', go: '●', doudizhu: '♠' };
+import { t } from '../i18n';
+import { gameInfo, allGames, gameName, gameIcon } from '../net/games';
+import { openPlayComputer, startHotseat, optionSelect, tr } from './computer';
 
 export function offlinePage(root: HTMLElement, game?: string) {
   if (!game || !gameInfo(game)) {
@@ -23,7 +21,7 @@ export function offlinePage(root: HTMLElement, game?: string) {
           'div.game-cards',
           null,
           allGames().map((g) =>
-            h(`a.game-card.${g.name}`, { href: `#/offline/${g.name}`, id: `offline-${g.name}` }, h(`span.game-icon${g.name === 'xiangqi' ? '.xq' : ''}`, null, ICONS[g.name] ?? '◆'), t(g.name as Key)),
+            h(`a.game-card.${g.name}`, { href: `#/offline/${g.name}`, id: `offline-${g.name}` }, h('span.game-icon', null, gameIcon(g.name)), gameName(g.name)),
           ),
         ),
       ),
@@ -31,16 +29,14 @@ export function offlinePage(root: HTMLElement, game?: string) {
     return;
   }
   const info = gameInfo(game)!;
-  const size =
-    game === 'go'
-      ? (h('select', { id: 'hotseat-size' }, GO_SIZES.map((s) => h('option', { value: String(s) }, `${s}×${s}`))) as HTMLSelectElement)
-      : null;
+  // The game's table options to choose among (Go's board sizes), if any.
+  const size = optionSelect(game, 'hotseat-size');
   mount(
     root,
     h(
       'div.offline-pick',
       { id: 'offline', 'data-game': game },
-      h('h2', null, `${t('offline')} · ${t(game as Key)}`),
+      h('h2', null, `${t('offline')} · ${gameName(game)}`),
       h('p.hint', null, tr('单机：只用本机服务器，不计等级分，不列入大厅和战绩', 'Offline: only the local server, no rating, listed nowhere')),
       h(
         'div.panel',
@@ -49,9 +45,9 @@ export function offlinePage(root: HTMLElement, game?: string) {
           ? h('button.btn.primary', { id: 'offline-computer', onclick: () => openPlayComputer(game, { private: true }) }, tr('人机对弈', 'Play the computer'))
           : null,
         ' ',
-        size,
+        size?.el ?? null,
         ' ',
-        h('button.btn', { id: 'offline-hotseat', onclick: () => startHotseat(game, size ? goOptions(size.value) : null) }, `${t('hotseat')}`),
+        h('button.btn', { id: 'offline-hotseat', onclick: () => startHotseat(game, size?.chosen() ?? null) }, `${t('hotseat')}`),
       ),
     ),
   );

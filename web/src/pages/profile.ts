@@ -2,7 +2,7 @@
 import { h, mount } from '../dom';
 import { t, reasonText, paren, type Key } from '../i18n';
 import { api } from '../net/api';
-import { recordExtension } from '../net/games';
+import { recordExtension, gameName } from '../net/games';
 import { avatar } from '../ui';
 import { errorOf } from '../errors';
 import { playerLink, playerName, isComputer } from '../players';
@@ -56,7 +56,7 @@ function when(v: unknown): string {
 /** A rating pool's name: `chess:blitz` is chess at blitz speed. */
 function poolName(pool: string): string {
   const [game, speed] = pool.split(':');
-  const g = ['chess', 'xiangqi', 'go', 'doudizhu'].includes(game) ? t(game as Key) : game;
+  const g = gameName(game);
   const sp = speed ? `speed_${speed}` : '';
   return speed ? `${g} · ${sp in SPEEDS ? t(sp as Key) : speed}` : g;
 }

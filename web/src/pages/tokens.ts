@@ -4,7 +4,7 @@ import { h, mount } from '../dom';
 import { api } from '../net/api';
 import { session } from '../session';
 import { settings } from '../settings';
-import { t } from '../i18n';
+import { allGames, gameName } from '../net/games';
 
 const SCOPES = ['board:play', 'bot:play', 'challenge:read', 'challenge:write', 'preference:read'];
 
@@ -91,7 +91,9 @@ export function tokensPanel(name: string, profile?: { title?: unknown }): HTMLEl
 
 function challengePanel(bot: string): HTMLElement {
   const status = h('div.hint', { id: 'challenge-status' });
-  const variant = h('select', { id: 'challenge-variant' }, h('option', { value: 'standard' }, t('chess')), h('option', { value: 'xiangqi' }, t('xiangqi'))) as HTMLSelectElement;
+  // The games the Lichess-compatible API plays, by their variant keys (`standard`, …).
+  const variants = allGames().flatMap((g) => (g.api_variant ? [h('option', { value: g.api_variant.key }, gameName(g.name))] : []));
+  const variant = h('select', { id: 'challenge-variant' }, variants) as HTMLSelectElement;
   const send = async () => {
     await api('POST', `/api/challenge/${encodeURIComponent(bot)}`, { rated: false, 'clock.limit': 300, 'clock.increment': 3, color: 'white', variant: variant.value });
     mount(status, w('waiting'));

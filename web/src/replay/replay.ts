@@ -4,8 +4,9 @@
 // /api/game/{id}/replay`, docs/protocol.md) and sends every position as the
 // game's own view; this page only draws them: no rules in the browser.
 import { h, mount } from '../dom';
-import { t, paren, reasonText, onLanguage, type Key } from '../i18n';
+import { t, paren, reasonText, onLanguage } from '../i18n';
 import { api } from '../net/api';
+import { gameName } from '../net/games';
 import { errorOf } from '../errors';
 import { playerLink, playerName } from '../players';
 import { settings } from '../settings';
@@ -235,8 +236,8 @@ const doudizhu: Viewer = {
 const VIEWERS: Record<string, Viewer> = { chess, xiangqi, go, doudizhu };
 
 function gameLabel(game: string): string {
-  // `t` gives back the key itself for a game the interface has no name for.
-  return t(game as Key);
+  // The descriptor's name (the name itself for a game the server does not describe).
+  return gameName(game);
 }
 
 function resultText(data: ReplayData): string {

@@ -68,6 +68,9 @@ export function clockFace(c: ClockView | null, seat: number, serverNow: number, 
 export function renderClock(el: HTMLElement, face: ClockFace, lang: 'zh' | 'en' = 'zh'): void {
   const cls = `clock${face.running ? ' running' : ''}${face.low ? ' low' : ''}`;
   if (el.className !== cls) el.className = cls;
+  // The time shown, to the millisecond, for tests that compare browsers.
+  const ms = face.big === null ? '' : String(Math.round(face.big));
+  if (el.dataset.ms !== ms) el.dataset.ms = ms;
   const text = face.big === null ? '--:--' : formatClock(face.big);
   const key = `${text}|${face.sub}|${face.label ?? ''}|${face.subLabel ?? ''}|${lang}`;
   if (el.dataset.key === key) return;

@@ -2,8 +2,11 @@
 // each `event`'s patch (docs/protocol.md, "Patches"), the table's version
 // followed, and a resync (`watch` with `since`) when a batch does not follow on
 // from the last one or a patch does not fit. Typed by the server's generated
-// types: the view is a `TableView` of the game's own view `V`.
+// types: the view is a `TableView` of the game's own view `V`. On a real socket it
+// also pings (net/lag.ts): the server's time for the clocks, this socket's round
+// trip as the lag each move reports, and the seats' lag as the server measures it.
 import { Socket, type SocketState } from '../net/socket';
+import { LagEstimator, localNow, startPinging } from '../net/lag';
 import { applyPatch, PatchMisfit } from '../net/patch';
 import type { Batch, BoardView, Envelope, TableView } from '../net/generated/protocol';
 
@@ -15,6 +18,8 @@ export interface ConnectionHandlers<V> {
   onView(view: TableView<V>, events: TableEvent[], batch: Batch | null): void;
   onStatus(s: SocketState): void;
   onError(message: string, code: string): void;
+  /** The seats' measured lag changed (`lag`: ms or null per seat). */
+  onLag?(seats: Array<number | null>): void;
 }
 
 export interface Connection {
@@ -24,22 +29,39 @@ export interface Connection {
   request(t: string, d?: Record<string, unknown>): Promise<unknown>;
   /** Sends at once, even while the socket is closing (`leave`). */
   sendNow(t: string, d?: Record<string, unknown>): void;
+  /** The server's time now, as this socket estimates it (local time until known). */
+  serverNow(): number;
   close(): void;
 }
 
 /** What the connection needs of a socket (`net/socket.ts`; a test's fake). */
 export type SocketLike = Pick<Socket, 'send' | 'request' | 'sendNow' | 'close' | 'onMessage' | 'onOpen' | 'onState'>;
 
-/** Watches table `id`, whose game's own view is `V`. */
-export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V>, sock: SocketLike = new Socket('/ws')): Connection {
+/** Watches table `id`, whose game's own view is `V`. `ping`: whether to ping
+ * (a real socket does; a test's fake only when asked). */
+export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V>, sock: SocketLike = new Socket('/ws'), ping = sock instanceof Socket): Connection {
   let view: TableView<V> | null = null;
   // The last version seen: a reconnect asks for what came after it.
   let lastV: number | null = null;
   const watch = () => sock.send('watch', lastV === null ? { table: id } : { table: id, since: lastV });
+  const est = new LagEstimator();
+  let pinger: ReturnType<typeof startPinging> | null = null;
   sock.onState = (s) => h.onStatus(s);
-  sock.onOpen = watch;
+  sock.onOpen = () => {
+    if (ping && !pinger) pinger = startPinging(est, (d) => sock.send('ping', d));
+    watch();
+  };
   sock.onMessage = (msg: Envelope) => {
     switch (msg.t) {
+      case 'hello':
+        est.hello(msg.d.server_time, localNow());
+        return;
+      case 'pong':
+        pinger?.onPong(msg.d.server_time);
+        return;
+      case 'lag':
+        if (msg.d.table === id) h.onLag?.(msg.d.seats);
+        return;
       case 'sync': {
         if (msg.d.table !== id) return;
         lastV = msg.d.v;
@@ -71,10 +93,19 @@ export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V
         return;
     }
   };
+  // A move carries this client's lag (docs/protocol.md: `move`'s `lag`).
+  const withLag = (t: string, d: Record<string, unknown>) => {
+    const lag = t === 'move' ? est.report() : undefined;
+    return lag === undefined ? { table: id, ...d } : { table: id, ...d, lag };
+  };
   return {
-    send: (t, d = {}) => sock.send(t, { table: id, ...d }),
+    send: (t, d = {}) => sock.send(t, withLag(t, d)),
     request: (t, d = {}) => sock.request(t, { table: id, ...d }),
     sendNow: (t, d = {}) => sock.sendNow(t, { table: id, ...d }),
-    close: () => sock.close(),
+    serverNow: () => est.serverNow(localNow()),
+    close: () => {
+      pinger?.stop();
+      sock.close();
+    },
   };
 }

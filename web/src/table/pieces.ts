@@ -37,6 +37,9 @@ function pieceTable(root: HTMLElement, id: string, game: string): () => void {
   let lastPly = -1;
   let closeAnalysis: (() => void) | null = null;
 
+  // A right click drops the premove (a left click elsewhere does, in the board itself).
+  board.el.addEventListener('contextmenu', () => board.cancelPremove());
+
   board.onMove((uci) => {
     const c = ctx;
     if (!c || !c.playing || c.me === null || turnOf(c) !== c.me) return;

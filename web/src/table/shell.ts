@@ -38,6 +38,16 @@ export function tcText(tc: TimeControl | null | undefined, game: string): string
   return p ? `${presetLabel(p)} · ${d}` : d;
 }
 
+/** The open tables' redraws on a change of settings (one listener for all, so a
+ * closed table is not kept alive by it). */
+const settingsListeners = new Set<() => void>();
+let listening = false;
+function listenToSettings() {
+  if (listening) return;
+  listening = true;
+  onSettings(() => settingsListeners.forEach((f) => f()));
+}
+
 export interface ShellContext<V extends BoardView = BoardView> {
   state: TableView<V>;
   events: TableEvent[];
@@ -84,6 +94,7 @@ export interface ShellHooks<V extends BoardView> {
 }
 
 export function tableShell<V extends BoardView>(root: HTMLElement, id: string, hooks: ShellHooks<V>): () => void {
+  listenToSettings();
   let state: TableView<V> | null = null;
   let ctx: ShellContext<V> | null = null;
   let closed = false;
@@ -98,6 +109,8 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
   /** The rating changes of the batch that ended the last game. */
   let ratingChanges: RatingChange[] | null = null;
   const ratings = new Map<string, Rating | null>();
+  /** Each seat's measured lag (ms), for the connection indicator. */
+  let lagMs: Array<number | null> = [];
   const banner = h('div.conn-banner', { id: 'conn-banner', style: { display: 'none' } }, t('connecting'));
   const titleEl = h('span', { id: 'table-title' });
   const specEl = h('span.spectators', { id: 'spectators' });
@@ -126,12 +139,18 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
   const live = liveTable<V>(id, {
     onState: (s, events, batch) => {
       state = s;
+      lagMs = s.seats.map((x) => x.lag_ms);
       noteRatings(events, batch);
       render(events);
     },
     onStatus: (st) => {
       banner.style.display = st === 'open' ? 'none' : '';
       banner.textContent = st === 'connecting' ? t('connecting') : t('disconnected');
+    },
+    onLag: (seats) => {
+      // Live only: the next view carries the same in `seats[i].lag_ms`.
+      lagMs = seats;
+      if (state) renderSeats();
     },
     onError: (msg) => {
       toast(msg, 'error');
@@ -214,7 +233,7 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     }
   }
   const offLanguage = onLanguage(rerender);
-  onSettings(() => rerender());
+  settingsListeners.add(rerender);
 
   function statusText(): string {
     const s = state!;
@@ -293,11 +312,24 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
           // A computer player by its name in words, never a profile link.
           name ? playerLink(name, 'player-name') : h('span.hint', null, t('emptySeat')),
           x.ready && !playing ? h('span.ready-tag', null, t('ready')) : null,
+          name ? lagIndicator(seat) : null,
         ),
         h('div.sub', null, ctx ? hooks.seatSub(ctx, seat) : '', ratingText(name), name && x.connected === false ? ` · ${t('offlineTag')}` : ''),
       ),
       !name && mine === null ? h('button.btn.btn-small.blue', { id: `sit-${seat}`, onclick: () => live.send('sit', { seat }) }, t('sitHere')) : null,
       h('div.clock', { id: `clock-${seat}`, 'data-seat': seat }, '--:--'),
+    );
+  }
+
+  /** The connection indicator of a seat: bars by the player's measured lag, shown to everyone. */
+  function lagIndicator(seat: number) {
+    const ms = lagMs[seat] ?? null;
+    if (ms === null) return h('span.lag-ind.lag-none', { id: `lag-${seat}`, 'data-ms': '', title: t('lagUnknown') });
+    const level = ms < 150 ? 3 : ms < 400 ? 2 : 1;
+    return h(
+      `span.lag-ind.lag-${level}`,
+      { id: `lag-${seat}`, 'data-ms': String(Math.round(ms)), title: `${t('lag')} ${Math.round(ms)} ms` },
+      [1, 2, 3].map((i) => h(`i${i <= level ? '.on' : ''}`)),
     );
   }
 
@@ -609,18 +641,14 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     ], { id: 'load-dialog' });
   }
 
-  // Clocks are drawn on animation frames from the last reading (table/clocks.ts).
+  // Clocks are drawn on animation frames from the last reading and the server's time (table/clocks.ts).
   let raf = 0;
-  let readAt = performance.now();
-  let lastClock: ClockView | null = null;
   let lowWarned = false;
   function tick() {
     const c: ClockView | null = state?.game?.clock ?? null;
-    if (c !== lastClock) {
-      lastClock = c;
-      readAt = performance.now();
-    }
-    const serverNow = c ? c.at + (performance.now() - readAt) : 0;
+    // The server's time as this browser estimates it (net/lag.ts), so that every
+    // browser shows the same time.
+    const serverNow = live.serverNow();
     const playing = state?.status === 'playing';
     for (let seat = 0; seat < hooks.seats; seat++) {
       const el = root.querySelector<HTMLElement>(`#clock-${seat}`);
@@ -640,6 +668,7 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     closed = true;
     cancelAnimationFrame(raf);
     offLanguage();
+    settingsListeners.delete(rerender);
     live.close();
     proposalDialog?.close();
     resultDialog?.close();

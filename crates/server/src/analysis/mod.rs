@@ -143,6 +143,9 @@ pub struct Position {
     pub game: String,
     /// The moves played from the setup.
     pub moves: Vec<String>,
+    /// The same moves as players read them in a move list, in the game's display
+    /// notation (SAN, Chinese notation, a GTP vertex).
+    pub displays: Vec<String>,
     /// The seat to move (none when the game is over or several seats act).
     pub to_move: Option<u8>,
     /// The legal moves of the seat to move, in the game's notation.

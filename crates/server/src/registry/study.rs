@@ -26,6 +26,8 @@ pub trait Study: Send {
 struct StudyOf<G: Game, B> {
     game: G,
     moves: Vec<String>,
+    /// The moves in the game's display notation.
+    displays: Vec<String>,
     bots: PhantomData<fn() -> B>,
 }
 
@@ -51,6 +53,7 @@ where
 {
     let opts = options::<G>(opts)?;
     let mut game = G::new(&opts, setup).map_err(|e| StudyError::new("bad_setup", e.message))?;
+    let mut displays = Vec::with_capacity(moves.len());
     for (i, m) in moves.iter().enumerate() {
         let seat = match game.turn() {
             Turn::Seat(s) => s,
@@ -61,12 +64,15 @@ where
                 ));
             }
         };
-        game.act(seat, m)
+        let effects = game
+            .act(seat, m)
             .map_err(|e| StudyError::new("illegal", format!("move {} ({m}): {e}", i + 1)))?;
+        displays.push(effects.display);
     }
     Ok(Box::new(StudyOf::<G, B> {
         game,
         moves: moves.to_vec(),
+        displays,
         bots: PhantomData,
     }))
 }
@@ -92,6 +98,7 @@ where
         Position {
             game: G::NAME.to_string(),
             moves: self.moves.clone(),
+            displays: self.displays.clone(),
             to_move: to_move.map(|s| s.0),
             legal: to_move
                 .map(|s| self.game.legal_actions(s))

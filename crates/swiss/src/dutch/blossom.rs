@@ -19,6 +19,9 @@
 //! matched edges and the edges of every blossom's cycle have zero slack,
 //! every dual is at least zero, and every free vertex has a zero dual.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
 use integer_blossom::Weight;
 
 const NONE: usize = usize::MAX;
@@ -31,10 +34,47 @@ const T: u8 = 2;
 type Edge = (usize, usize);
 const NO_EDGE: Edge = (NONE, NONE);
 
+/// A multiply-and-rotate hash for the weight table's keys (whole limbs):
+/// the default SipHash showed in the profile of a cold solve.
+#[derive(Default)]
+struct LimbHasher(u64);
+
+impl Hasher for LimbHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+    fn write_i128(&mut self, x: i128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
 pub(crate) struct WarmMatching<W> {
     n: usize,
-    /// `n × n`, weights doubled; zero means no edge.
-    w2: Vec<W>,
+    /// `n × n`: each edge's doubled weight as an index into `values`
+    /// (0: no edge). A bracket's weights take a few thousand distinct
+    /// values, so the table stays in cache while the rows the scans read
+    /// are a twelfth of the wide weights' size.
+    codes: Vec<u32>,
+    values: Vec<W>,
+    value_code: HashMap<W, u32, BuildHasherDefault<LimbHasher>>,
+    /// The last weight coded, and its code: neighbouring edges often weigh
+    /// the same.
+    last_code: (W, u32),
     removed: Vec<bool>,
     /// The vertices not removed, in order: the scans skip the others.
     live: Vec<usize>,
@@ -55,6 +95,14 @@ pub(crate) struct WarmMatching<W> {
     endps: Vec<Vec<Edge>>,
     bestedge: Vec<Edge>,
     bestedges: Vec<Option<Vec<Edge>>>,
+    /// The slack of `bestedge[x]` as last computed: valid while the edge is
+    /// the same and no dual has changed since (`dual_epoch`), which saves
+    /// the scans from recomputing it (a random access) at every comparison.
+    best_slack: Vec<W>,
+    best_slack_edge: Vec<Edge>,
+    best_slack_epoch: Vec<u64>,
+    /// Bumped whenever a dual may have changed.
+    dual_epoch: u64,
     unused: Vec<usize>,
     queue: Vec<usize>,
     mark: Vec<bool>,
@@ -62,12 +110,15 @@ pub(crate) struct WarmMatching<W> {
     pending: bool,
 }
 
-impl<W: Weight> WarmMatching<W> {
+impl<W: Weight + Hash> WarmMatching<W> {
     /// An empty matching over `n` vertices with no edges.
     pub fn new(n: usize) -> Self {
         WarmMatching {
             n,
-            w2: vec![W::ZERO; n * n],
+            codes: vec![0; n * n],
+            values: vec![W::ZERO],
+            value_code: HashMap::default(),
+            last_code: (W::ZERO, 0),
             removed: vec![false; n],
             live: (0..n).collect(),
             mate: vec![NONE; n],
@@ -81,6 +132,10 @@ impl<W: Weight> WarmMatching<W> {
             endps: vec![Vec::new(); 2 * n],
             bestedge: vec![NO_EDGE; 2 * n],
             bestedges: vec![None; 2 * n],
+            best_slack: vec![W::ZERO; 2 * n],
+            best_slack_edge: vec![NO_EDGE; 2 * n],
+            best_slack_epoch: vec![0; 2 * n],
+            dual_epoch: 1,
             unused: (n..2 * n).rev().collect(),
             queue: Vec::new(),
             mark: vec![false; 2 * n],
@@ -90,7 +145,26 @@ impl<W: Weight> WarmMatching<W> {
 
     #[inline(always)]
     fn w(&self, u: usize, v: usize) -> W {
-        self.w2[u * self.n + v]
+        self.values[self.codes[u * self.n + v] as usize]
+    }
+
+    /// The code of a doubled weight (zero or less: no edge).
+    fn code(&mut self, w: W) -> u32 {
+        if w <= W::ZERO {
+            return 0;
+        }
+        if self.last_code.0 == w {
+            return self.last_code.1;
+        }
+        if let Some(&c) = self.value_code.get(&w) {
+            self.last_code = (w, c);
+            return c;
+        }
+        let c = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct weights");
+        self.values.push(w);
+        self.value_code.insert(w, c);
+        self.last_code = (w, c);
+        c
     }
 
     /// Sets the weights from scratch (zero or less: no edge) and gives every
@@ -101,9 +175,13 @@ impl<W: Weight> WarmMatching<W> {
         for u in 0..n {
             for v in u + 1..n {
                 let w = weight(u, v);
-                let w = if w > W::ZERO { w.double() } else { W::ZERO };
-                self.w2[u * n + v] = w;
-                self.w2[v * n + u] = w;
+                let c = if w > W::ZERO {
+                    self.code(w.double())
+                } else {
+                    0
+                };
+                self.codes[u * n + v] = c;
+                self.codes[v * n + u] = c;
             }
         }
         for v in 0..n {
@@ -164,11 +242,12 @@ impl<W: Weight> WarmMatching<W> {
         } else {
             W::ZERO
         };
-        if self.w2[u * n + v] == w {
+        let c = self.code(w);
+        if self.codes[u * n + v] == c {
             return;
         }
-        self.w2[u * n + v] = w;
-        self.w2[v * n + u] = w;
+        self.codes[u * n + v] = c;
+        self.codes[v * n + u] = c;
         if self.removed[u] || self.removed[v] {
             return;
         }
@@ -292,6 +371,9 @@ impl<W: Weight> WarmMatching<W> {
     }
 
     fn leaves(&self, b: usize) -> Vec<usize> {
+        if b < self.n {
+            return vec![b];
+        }
         let mut out = Vec::new();
         let mut stack = vec![b];
         while let Some(x) = stack.pop() {
@@ -361,21 +443,33 @@ impl<W: Weight> WarmMatching<W> {
     /// reaches zero.
     fn stage(&mut self) {
         let n = self.n;
+        // Duals may have changed since the last stage (repairs, blossoms
+        // dissolved): no cached slack survives.
+        self.dual_epoch += 1;
         loop {
             while let Some(v) = self.queue.pop() {
+                // No dual changes during the scan: `v`'s is read once.
+                let yv = self.dual[v];
+                let row = v * n;
                 for idx in 0..self.live.len() {
                     let w = self.live[idx];
-                    if w == v || self.w(v, w) == W::ZERO {
+                    if w == v {
                         continue;
                     }
                     let bv = self.inblossom[v];
                     let bw = self.inblossom[w];
                     // Nothing to learn from an edge inside a blossom, or to
-                    // a vertex of a T-blossom already reached.
+                    // a vertex of a T-blossom already reached (the labels
+                    // first: they are cheaper to read than the weight).
                     if bv == bw || (self.label[bw] == T && self.label[w] == T) {
                         continue;
                     }
-                    let k = self.slack(v, w);
+                    let code = self.codes[row + w];
+                    if code == 0 {
+                        continue;
+                    }
+                    let weight = self.values[code as usize];
+                    let k = yv + self.dual[w] - weight;
                     if k == W::ZERO {
                         if self.label[bw] == FREE {
                             if self.mate[self.base[bw]] == NONE {
@@ -396,15 +490,11 @@ impl<W: Weight> WarmMatching<W> {
                             self.labelend[w] = (v, w);
                         }
                     } else if self.label[bw] == S {
-                        let be = self.bestedge[bv];
-                        if be == NO_EDGE || k < self.slack(be.0, be.1) {
-                            self.bestedge[bv] = (v, w);
+                        if self.improves_best(bv, k) {
+                            self.set_best(bv, (v, w), k);
                         }
-                    } else if self.label[w] == FREE {
-                        let be = self.bestedge[w];
-                        if be == NO_EDGE || k < self.slack(be.0, be.1) {
-                            self.bestedge[w] = (v, w);
-                        }
+                    } else if self.label[w] == FREE && self.improves_best(w, k) {
+                        self.set_best(w, (v, w), k);
                     }
                 }
             }
@@ -461,6 +551,7 @@ impl<W: Weight> WarmMatching<W> {
                 }
             }
             let Some(delta) = delta else { return };
+            self.dual_epoch += 1;
             for &v in &self.live {
                 match self.label[self.inblossom[v]] {
                     S => self.dual[v] -= delta,
@@ -502,6 +593,29 @@ impl<W: Weight> WarmMatching<W> {
         }
     }
 
+    /// Whether an edge of slack `k` beats `bestedge[x]` (or there is none).
+    #[inline(always)]
+    fn improves_best(&mut self, x: usize, k: W) -> bool {
+        let be = self.bestedge[x];
+        if be == NO_EDGE {
+            return true;
+        }
+        if self.best_slack_epoch[x] != self.dual_epoch || self.best_slack_edge[x] != be {
+            self.best_slack[x] = self.slack(be.0, be.1);
+            self.best_slack_edge[x] = be;
+            self.best_slack_epoch[x] = self.dual_epoch;
+        }
+        k < self.best_slack[x]
+    }
+
+    #[inline(always)]
+    fn set_best(&mut self, x: usize, e: Edge, k: W) {
+        self.bestedge[x] = e;
+        self.best_slack[x] = k;
+        self.best_slack_edge[x] = e;
+        self.best_slack_epoch[x] = self.dual_epoch;
+    }
+
     fn assign_label(&mut self, w: usize, t: u8, from: usize) {
         let b = self.inblossom[w];
         self.label[w] = t;
@@ -512,8 +626,12 @@ impl<W: Weight> WarmMatching<W> {
         self.bestedge[w] = NO_EDGE;
         self.bestedge[b] = NO_EDGE;
         if t == S {
-            let leaves = self.leaves(b);
-            self.queue.extend(leaves);
+            if b < self.n {
+                self.queue.push(b);
+            } else {
+                let leaves = self.leaves(b);
+                self.queue.extend(leaves);
+            }
         } else {
             let base = self.base[b];
             let m = self.mate[base];
@@ -594,38 +712,76 @@ impl<W: Weight> WarmMatching<W> {
             self.inblossom[u] = b;
         }
         // The least-slack edges from the new blossom to other S-blossoms.
+        // Their slacks are kept beside them: no dual changes meanwhile.
         let mut bestto: Vec<Edge> = vec![NO_EDGE; 2 * n];
-        for &c in &path {
-            let lists: Vec<Edge> = match self.bestedges[c].take() {
-                Some(l) => l,
-                None => {
-                    let mut l = Vec::new();
-                    for i in self.leaves(c) {
-                        for j in 0..n {
-                            if j != i && !self.removed[j] && self.w(i, j) > W::ZERO {
-                                l.push((i, j));
-                            }
-                        }
+        let mut bestto_slack: Vec<W> = vec![W::ZERO; 2 * n];
+        let consider =
+            |this: &Self, bestto: &mut [Edge], bestto_slack: &mut [W], i: usize, j: usize| {
+                let bj = this.inblossom[j];
+                if bj != b && this.label[bj] == S {
+                    let k = this.slack(i, j);
+                    if bestto[bj] == NO_EDGE || k < bestto_slack[bj] {
+                        bestto[bj] = (i, j);
+                        bestto_slack[bj] = k;
                     }
-                    l
                 }
             };
-            for (i, j) in lists {
-                let bj = self.inblossom[j];
-                if bj != b && self.label[bj] == S {
-                    let cur = bestto[bj];
-                    if cur == NO_EDGE || self.slack(i, j) < self.slack(cur.0, cur.1) {
-                        bestto[bj] = (i, j);
+        for &c in &path {
+            match self.bestedges[c].take() {
+                Some(l) => {
+                    for (i, j) in l {
+                        consider(self, &mut bestto, &mut bestto_slack, i, j);
+                    }
+                }
+                None => {
+                    // Every edge of the child, in the order of the other
+                    // end (`live` is in vertex order), straight from the
+                    // rows.
+                    // Only the edges to other S-blossoms count: their
+                    // labels are checked before the weight is read.
+                    let mut scan = |i: usize| {
+                        let row = i * n;
+                        let yi = self.dual[i];
+                        for &j in &self.live {
+                            if j == i {
+                                continue;
+                            }
+                            let bj = self.inblossom[j];
+                            if bj == b || self.label[bj] != S {
+                                continue;
+                            }
+                            let code = self.codes[row + j];
+                            if code == 0 {
+                                continue;
+                            }
+                            let k = yi + self.dual[j] - self.values[code as usize];
+                            if bestto[bj] == NO_EDGE || k < bestto_slack[bj] {
+                                bestto[bj] = (i, j);
+                                bestto_slack[bj] = k;
+                            }
+                        }
+                    };
+                    if c < n {
+                        scan(c);
+                    } else {
+                        for i in self.leaves(c) {
+                            scan(i);
+                        }
                     }
                 }
             }
             self.bestedge[c] = NO_EDGE;
         }
-        let list: Vec<Edge> = bestto.into_iter().filter(|&e| e != NO_EDGE).collect();
+        let mut list: Vec<Edge> = Vec::new();
         let mut best = NO_EDGE;
-        for &(i, j) in &list {
-            if best == NO_EDGE || self.slack(i, j) < self.slack(best.0, best.1) {
-                best = (i, j);
+        let mut best_slack = W::ZERO;
+        for (x, &e) in bestto.iter().enumerate() {
+            if e != NO_EDGE {
+                list.push(e);
+                if best == NO_EDGE || bestto_slack[x] < best_slack {
+                    best = e;
+                    best_slack = bestto_slack[x];
+                }
             }
         }
         self.bestedge[b] = best;

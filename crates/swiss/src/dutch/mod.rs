@@ -114,12 +114,15 @@ pub fn pair(t: &Tournament) -> Result<Pairing, PairError> {
         }
     }
     // Publish boards in the order of the higher player of each game.
+    let by_rank: HashMap<u32, usize> = field
+        .entrants
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(k, e)| (e.start_rank, k))
+        .collect();
     let key = |r: u32| {
-        let k = field
-            .entrants
-            .iter()
-            .position(|e| e.start_rank == r)
-            .unwrap_or(0);
+        let k = by_rank.get(&r).copied().unwrap_or(0);
         (
             std::cmp::Reverse(field.entrants[k].score),
             field.entrants[k].rank,
@@ -307,6 +310,10 @@ struct Dutch<'a> {
     /// the whole field: a solve repairs them from the matcher's log.
     warm_region: Option<Warm>,
     warm_all: Option<Warm>,
+    /// [`compatible`] for every two vertices, a bit each (row-major): it is
+    /// asked for every edge of every bracket, and a hash lookup each time
+    /// showed in the profile.
+    compat: Vec<u64>,
 }
 
 /// Bits kept below every criterion for the lexicographic choices of S1
@@ -351,7 +358,17 @@ struct Region {
 impl<'a> Dutch<'a> {
     fn new(field: &'a Field, sorted: Vec<usize>, global: Layout) -> Self {
         let n = sorted.len();
+        let mut compat = vec![0u64; (n * n).div_ceil(64)];
+        for a in 0..n {
+            for b in 0..n {
+                if compatible(field, sorted[a], sorted[b]) {
+                    let bit = a * n + b;
+                    compat[bit / 64] |= 1 << (bit % 64);
+                }
+            }
+        }
         Dutch {
+            compat,
             field,
             sorted: sorted.clone(),
             enc: Encoder {
@@ -666,7 +683,8 @@ impl<'a> Dutch<'a> {
     }
 
     fn compatible(&self, a: usize, b: usize) -> bool {
-        compatible(self.field, self.sorted[a], self.sorted[b])
+        let bit = a * self.sorted.len() + b;
+        self.compat[bit / 64] >> (bit % 64) & 1 == 1
     }
 
     fn bye_candidate(&self, v: usize, bye_score: u32) -> bool {

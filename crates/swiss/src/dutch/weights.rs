@@ -26,8 +26,9 @@ pub(crate) struct Layout {
     pub g: u32,
     /// Bits for all per-score-group sub-fields together.
     pub s: u32,
-    /// The offset of each score's sub-field.
-    shifts: HashMap<u32, u32>,
+    /// The offset of each score's sub-field, by score (a short list: a
+    /// hash lookup per edge weight showed in the profile).
+    shifts: Vec<(u32, u32)>,
     /// Players per score.
     counts: HashMap<u32, u64>,
     rounds: usize,
@@ -36,7 +37,7 @@ pub(crate) struct Layout {
 
 impl Layout {
     pub fn new(field: &Field, sorted: &[usize]) -> Layout {
-        let mut shifts = HashMap::new();
+        let mut shifts = Vec::new();
         let mut counts = HashMap::new();
         let mut s = 0;
         let mut max_group = 0u64;
@@ -48,7 +49,7 @@ impl Layout {
                 count += 1;
                 i -= 1;
             }
-            shifts.insert(score, s);
+            shifts.push((score, s));
             counts.insert(score, count);
             s += bits(count);
             max_group = max_group.max(count);
@@ -68,10 +69,10 @@ impl Layout {
         let mut distinct: Vec<u32> = scores.to_vec();
         distinct.sort_unstable();
         distinct.dedup();
-        let mut shifts = HashMap::new();
+        let mut shifts = Vec::new();
         let mut s = 0;
         for score in distinct {
-            shifts.insert(score, s);
+            shifts.push((score, s));
             s += bits(self.counts.get(&score).copied().unwrap_or(1));
         }
         Layout {
@@ -85,7 +86,10 @@ impl Layout {
     }
 
     pub fn shift(&self, score: u32) -> u32 {
-        self.shifts.get(&score).copied().unwrap_or(0)
+        self.shifts
+            .iter()
+            .find(|&&(sc, _)| sc == score)
+            .map_or(0, |&(_, s)| s)
     }
 
     /// The position of the completion field: the width of all fields below it.

@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::ops::{Add, AddAssign, Sub, SubAssign};
 
 /// The arithmetic the pairing needs on an edge weight besides the solver's.
-pub trait EdgeWeight: integer_blossom::Weight {
+pub trait EdgeWeight: integer_blossom::Weight + std::hash::Hash {
     /// The weight's width in bits, sign included.
     const BITS: u32;
     /// A small non-negative value.
@@ -51,6 +51,14 @@ impl<const N: usize> PartialEq for Wide<N> {
 }
 
 impl<const N: usize> Eq for Wide<N> {}
+
+impl<const N: usize> std::hash::Hash for Wide<N> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for limb in self.0 {
+            state.write_u64(limb);
+        }
+    }
+}
 
 impl<const N: usize> Wide<N> {
     fn is_negative(&self) -> bool {
@@ -115,13 +123,14 @@ impl<const N: usize> Add for Wide<N> {
     type Output = Self;
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
+        // Through `u128`, which the compiler turns into an add-with-carry
+        // chain.
         let mut out = [0u64; N];
-        let mut carry = false;
+        let mut carry = 0u64;
         for i in 0..N {
-            let (a, c1) = self.0[i].overflowing_add(rhs.0[i]);
-            let (b, c2) = a.overflowing_add(u64::from(carry));
-            out[i] = b;
-            carry = c1 || c2;
+            let s = u128::from(self.0[i]) + u128::from(rhs.0[i]) + u128::from(carry);
+            out[i] = s as u64;
+            carry = (s >> 64) as u64;
         }
         Wide(out)
     }
@@ -129,15 +138,18 @@ impl<const N: usize> Add for Wide<N> {
 
 impl<const N: usize> Sub for Wide<N> {
     type Output = Self;
+    // The borrow is the sign bit of the wrapped difference.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
         let mut out = [0u64; N];
-        let mut borrow = false;
+        let mut borrow = 0u64;
         for i in 0..N {
-            let (a, b1) = self.0[i].overflowing_sub(rhs.0[i]);
-            let (b, b2) = a.overflowing_sub(u64::from(borrow));
-            out[i] = b;
-            borrow = b1 || b2;
+            let d = u128::from(self.0[i])
+                .wrapping_sub(u128::from(rhs.0[i]))
+                .wrapping_sub(u128::from(borrow));
+            out[i] = d as u64;
+            borrow = (d >> 127) as u64;
         }
         Wide(out)
     }
@@ -188,6 +200,18 @@ impl<const N: usize> EdgeWeight for Wide<N> {
         Wide(limbs)
     }
     fn shl(self, by: u32) -> Self {
+        // The weights are built field by field with shifts of a few bits.
+        if by == 0 {
+            return self;
+        }
+        if by < 64 {
+            let mut out = [0u64; N];
+            out[0] = self.0[0] << by;
+            for i in 1..N {
+                out[i] = (self.0[i] << by) | (self.0[i - 1] >> (64 - by));
+            }
+            return Wide(out);
+        }
         let limbs = (by / 64) as usize;
         let bits = by % 64;
         let mut out = [0u64; N];

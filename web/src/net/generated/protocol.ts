@@ -70,7 +70,15 @@ export type Descriptor = {
  * The name the lobby, the protocol and the records use (the rules crate's
  * `Game::NAME`).
  */
-name: string, seats: number, 
+name: string, 
+/**
+ * The game's name as people read it, in Chinese and in English.
+ */
+zh: string, en: string, 
+/**
+ * A glyph standing for the game on cards and lists (`♞`).
+ */
+icon: string, seats: number, 
 /**
  * The phases a client shows, in order: the game's own
  * ([`Game::Phase`]), by name.
@@ -117,7 +125,17 @@ points: boolean,
 /**
  * Whether the analysis board's engine analyses this game's positions.
  */
-analysis: boolean, };
+analysis: boolean, 
+/**
+ * The table options the quick forms choose among (none: the game's
+ * defaults, with nothing to choose).
+ */
+option_presets: OptionPresets | null, 
+/**
+ * How the Lichess-compatible API ([`crate::lichess`]) names the game, for
+ * the games it plays; `None`: not through that API.
+ */
+api_variant: ApiVariant | null, };
 
 export type RecordFormat = { extension: string, mime: string, };
 
@@ -126,6 +144,28 @@ export type TimePreset = {
  * A short name, unique within the game (`quick`, `match`, `blitz`, ...).
  */
 key: string, zh: string, en: string, time: TimeControl, };
+
+export type OptionPresets = { 
+/**
+ * The choice's label (`棋盘`, `Board`).
+ */
+zh: string, en: string, presets: Array<OptionPreset>, };
+
+export type OptionPreset = { 
+/**
+ * Unique within the game (`9`, `13`, `19`).
+ */
+key: string, zh: string, en: string, 
+/**
+ * The table's options, as `create`, `play_computer` and `hotseat` take them.
+ */
+options: Record<string, unknown>, };
+
+export type ApiVariant = { 
+/**
+ * The challenge's `variant` (`standard`, `xiangqi`).
+ */
+key: string, name: string, short: string, };
 
 export type RatingPools = "one" | "by_speed";
 
@@ -145,6 +185,11 @@ export type Position = { game: string,
  * The moves played from the setup.
  */
 moves: Array<string>, 
+/**
+ * The same moves as players read them in a move list, in the game's display
+ * notation (SAN, Chinese notation, a GTP vertex).
+ */
+displays: Array<string>, 
 /**
  * The seat to move (none when the game is over or several seats act).
  */
