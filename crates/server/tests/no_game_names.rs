@@ -78,9 +78,27 @@ fn ts_offending(file: &Path, line: &str) -> Vec<&'static str> {
             let key = code
                 .strip_prefix(name)
                 .is_some_and(|rest| rest.trim_start().starts_with(':'));
-            (quoted || key) && own != Some(name)
+            (quoted || key || object_key(code, name)) && own != Some(name)
         })
         .collect()
+}
+
+/// Whether `name` is a key of an object literal on this line, written out
+/// (`{ chess: a }`) or as a shorthand (`{ chess, xiangqi }`, the table of a
+/// dispatch by game), not merely part of a longer word or a member (`x.go`).
+fn object_key(code: &str, name: &str) -> bool {
+    let bytes = code.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    code.match_indices(name).any(|(at, _)| {
+        let end = at + name.len();
+        let before = code[..at].trim_end();
+        let after = code[end..].trim_start();
+        let whole = (at == 0 || !word(bytes[at - 1])) && bytes.get(end).is_none_or(|&b| !word(b));
+        let opens = before.ends_with('{') || before.ends_with(',');
+        let closes = after.starts_with(',') || after.starts_with('}') || after.starts_with(':');
+        // `{ a, go }` in an import list names a binding, not a game.
+        whole && opens && closes && !code.starts_with("import ") && !code.starts_with("export {")
+    })
 }
 
 #[test]
@@ -138,6 +156,14 @@ fn the_typescript_check_sees_a_match_on_a_name() {
     assert!(ts_offending(page, "  // as 'go' does").is_empty());
     assert!(ts_offending(page, "h('div.xiangqi-board')").is_empty());
     assert!(ts_offending(page, "const going = 'gone';").is_empty());
+    // A dispatch table by game, with shorthand or written-out keys.
+    assert_eq!(
+        ts_offending(page, "const V = { chess, xiangqi, go, doudizhu };"),
+        ["chess", "xiangqi", "go", "doudizhu"]
+    );
+    assert_eq!(ts_offending(page, "f({ go: goViewer })"), ["go"]);
+    assert!(ts_offending(page, "import { go, chessBoard } from './x';").is_empty());
+    assert!(ts_offending(page, "if (x.go) { go(); }").is_empty());
     // A game's folder names itself, not another game.
     let go = Path::new("web/src/go/table.ts");
     assert!(ts_offending(go, "const GAME = 'go';").is_empty());

@@ -11,6 +11,7 @@ import { pieceTablePage } from './pieces';
 import { hasPieceBoard } from '../boards/make';
 import { goTablePage } from '../go/table';
 import { doudizhuTablePage } from '../doudizhu/table';
+import { chessViewer, xiangqiViewer, goViewer, doudizhuViewer, type Viewer } from '../replay/viewers';
 
 /** A game's table page: mounts into `root`, returns its cleanup. */
 export type TablePage = (root: HTMLElement, id: string) => () => void;
@@ -19,6 +20,19 @@ const PAGES: Record<string, TablePage> = {
   go: goTablePage,
   doudizhu: doudizhuTablePage,
 };
+
+/** A game's part of the replay viewer (replay/viewers.ts), if it has one. Built at
+ * the call, not at load: the replay page imports this module and this one its
+ * viewers. */
+export function replayViewer(game: string): Viewer | undefined {
+  const viewers: Record<string, Viewer> = {
+    chess: chessViewer,
+    xiangqi: xiangqiViewer,
+    go: goViewer,
+    doudizhu: doudizhuViewer,
+  };
+  return viewers[game];
+}
 
 /** What `GET /api/game/{id}` says of a table (docs/protocol.md). */
 interface TableInfo {
