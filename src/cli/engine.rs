@@ -268,13 +268,176 @@ fn parse_setoption(words: &[&str]) -> Option<(String, String)> {
     }
 }
 
+#[cfg(any(feature = "chess", feature = "xiangqi"))]
+/// One `info` line of a finished iteration, in the protocol's words.
+struct InfoLine {
+    depth: u32,
+    seldepth: u32,
+    score: String,
+    nodes: u64,
+    pv: Vec<String>,
+}
+
+#[cfg(any(feature = "chess", feature = "xiangqi"))]
+/// A search to run on the worker thread: it reports each iteration (which
+/// answers whether to go on) and returns the `bestmove` line.
+type Job<S> =
+    Box<dyn FnOnce(&mut S, &AtomicBool, &mut dyn FnMut(InfoLine) -> bool) -> String + Send>;
+
+#[cfg(any(feature = "chess", feature = "xiangqi"))]
+/// What the UCI loop ([`serve`]) needs of a game: its searcher, its position
+/// commands and coordinates, and the commands only it knows.
+trait UciGame {
+    type Searcher: Send + 'static;
+    fn searcher(hash_mb: usize) -> Self::Searcher;
+    fn clear(s: &mut Self::Searcher);
+    fn resize(s: &mut Self::Searcher, hash_mb: usize);
+    /// The answer to a greeting (`uci`, `ucci`), which also picks the dialect;
+    /// `None` if `command` is not one.
+    fn greet(&mut self, command: &str) -> Option<Vec<&'static str>>;
+    /// Is `name` (lower case) the option of the table size?
+    fn is_hash_option(name: &str) -> bool;
+    /// A game option other than the level and the table size: `Some(line)` to
+    /// answer with an `info string`.
+    fn other_option(&self, name: &str, value: &str) -> Option<String>;
+    /// `position …`.
+    fn position(&mut self, words: &[&str]) -> Result<(), String>;
+    /// A command only this game knows; false if it is not one.
+    fn command(&mut self, words: &[&str]) -> bool;
+    /// 0 if the first player (White, Red) is to move, else 1.
+    fn mover(&self) -> usize;
+    /// Plies played since the position's start (mixed into the seed).
+    fn plies(&self) -> usize;
+    /// The search of the current position with these limits.
+    fn job(
+        &mut self,
+        level: Level,
+        seed: u64,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+    ) -> Job<Self::Searcher>;
+    /// Said on `quit`, if anything.
+    fn farewell(&self) -> Option<&'static str>;
+}
+
+#[cfg(feature = "chess")]
+use qiyuan_engine_chess::Level;
+#[cfg(all(feature = "xiangqi", not(feature = "chess")))]
+use qiyuan_engine_xiangqi::Level;
+
+#[cfg(any(feature = "chess", feature = "xiangqi"))]
+/// The UCI loop of chess and xiangqi (UCCI too): reads commands, runs each
+/// search on the worker thread, keeps the clock.
+fn serve<G: UciGame>(
+    game: &mut G,
+    args: &Args,
+    lines: impl Iterator<Item = std::io::Result<String>>,
+) -> anyhow::Result<()> {
+    let mut worker = Worker::new(G::searcher(args.hash));
+    let mut level = args.level;
+    for line in lines {
+        let line = line?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&first) = words.first() else {
+            continue;
+        };
+        if let Some(answer) = game.greet(first) {
+            for a in answer {
+                say(a);
+            }
+            continue;
+        }
+        match first {
+            "isready" => say("readyok"),
+            "ucinewgame" => {
+                if let Some(s) = worker.idle() {
+                    G::clear(s);
+                }
+            }
+            "setoption" => {
+                let Some((name, value)) = parse_setoption(&words) else {
+                    continue;
+                };
+                if name == "level" {
+                    match value.parse::<u8>() {
+                        Ok(n) if (1..=8).contains(&n) => level = n,
+                        _ => say(&format!("info string level must be 1..8, not {value}")),
+                    }
+                } else if G::is_hash_option(&name) {
+                    if let (Ok(mb), Some(s)) = (value.parse::<usize>(), worker.idle()) {
+                        G::resize(s, mb.clamp(1, 4096));
+                    }
+                } else if let Some(answer) = game.other_option(&name, &value) {
+                    say(&answer);
+                }
+            }
+            "position" => {
+                if let Err(e) = game.position(&words) {
+                    say(&format!("info string {e}"));
+                }
+            }
+            "go" => {
+                let mover = game.mover();
+                let go = parse_go(&words, mover);
+                let lv = Level::get(level);
+                let (soft, hard) = plan_time(&go, mover, lv.movetime_ms);
+                let seed = args.seed.unwrap_or(0) ^ (game.plies() as u64).wrapping_mul(0x9E37_79B9);
+                let job = game.job(lv, seed, go.depth, go.nodes);
+                let infinite = go.infinite;
+                worker.start(hard, move |s, stop| {
+                    let t0 = Instant::now();
+                    let best = job(s, stop, &mut |info| {
+                        say(&format!(
+                            "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+                            info.depth,
+                            info.seldepth,
+                            info.score,
+                            info.nodes,
+                            nps(info.nodes, t0),
+                            t0.elapsed().as_millis(),
+                            info.pv.join(" ")
+                        ));
+                        soft.is_none_or(|d| t0.elapsed() < d)
+                    });
+                    wait_for_stop(infinite, stop);
+                    say(&best);
+                });
+            }
+            "stop" => worker.stop(),
+            "quit" => {
+                worker.stop();
+                if let Some(bye) = game.farewell() {
+                    say(bye);
+                }
+                break;
+            }
+            "ponderhit" => {}
+            _ if game.command(&words) => {}
+            other => say(&format!("info string unknown command {other}")),
+        }
+    }
+    worker.stop();
+    Ok(())
+}
+
+#[cfg(any(feature = "chess", feature = "xiangqi"))]
+/// The limits of a level, narrowed by `go depth` / `go nodes`.
+fn narrowed(depth: &mut u32, nodes: &mut u64, go_depth: Option<u32>, go_nodes: Option<u64>) {
+    if let Some(d) = go_depth {
+        *depth = (*depth).min(d.max(1));
+    }
+    if let Some(n) = go_nodes {
+        *nodes = (*nodes).min(n.max(1));
+    }
+}
+
 #[cfg(feature = "chess")]
 mod chess {
     use super::*;
     use qiyuan_engine_chess::shakmaty::fen::Fen;
     use qiyuan_engine_chess::shakmaty::uci::UciMove;
     use qiyuan_engine_chess::shakmaty::{CastlingMode, Chess, Color, Position};
-    use qiyuan_engine_chess::{Level, Limits, Score, Searcher, hash};
+    use qiyuan_engine_chess::{Limits, Score, Searcher, hash};
 
     fn score_text(s: Score) -> String {
         match s {
@@ -311,109 +474,109 @@ mod chess {
         Ok((pos, history))
     }
 
+    /// Chess over UCI: the position and the hashes of the game before it.
+    struct Game {
+        pos: Chess,
+        history: Vec<u64>,
+    }
+
+    impl UciGame for Game {
+        type Searcher = Searcher;
+
+        fn searcher(hash_mb: usize) -> Searcher {
+            Searcher::new(hash_mb)
+        }
+
+        fn clear(s: &mut Searcher) {
+            s.clear();
+        }
+
+        fn resize(s: &mut Searcher, hash_mb: usize) {
+            s.resize(hash_mb);
+        }
+
+        fn greet(&mut self, command: &str) -> Option<Vec<&'static str>> {
+            (command == "uci").then(|| {
+                vec![
+                    "id name qiyuan chess",
+                    "id author the qiyuan authors",
+                    "option name Level type spin default 8 min 1 max 8",
+                    "option name Hash type spin default 64 min 1 max 4096",
+                    "uciok",
+                ]
+            })
+        }
+
+        fn is_hash_option(name: &str) -> bool {
+            name == "hash"
+        }
+
+        fn other_option(&self, name: &str, _value: &str) -> Option<String> {
+            Some(format!("info string unknown option {name}"))
+        }
+
+        fn position(&mut self, words: &[&str]) -> Result<(), String> {
+            (self.pos, self.history) = parse_position(words)?;
+            Ok(())
+        }
+
+        fn command(&mut self, _words: &[&str]) -> bool {
+            false
+        }
+
+        fn mover(&self) -> usize {
+            usize::from(self.pos.turn() == Color::Black)
+        }
+
+        fn plies(&self) -> usize {
+            self.history.len()
+        }
+
+        fn job(
+            &mut self,
+            level: Level,
+            seed: u64,
+            depth: Option<u32>,
+            nodes: Option<u64>,
+        ) -> Job<Searcher> {
+            let mut limits: Limits = level.limits(seed);
+            narrowed(&mut limits.depth, &mut limits.nodes, depth, nodes);
+            let (p, h) = (self.pos.clone(), self.history.clone());
+            Box::new(move |s: &mut Searcher, stop: &AtomicBool, report| {
+                let r = s.search(&p, &h, &limits, stop, &mut |info| {
+                    report(InfoLine {
+                        depth: info.depth,
+                        seldepth: info.seldepth,
+                        score: score_text(info.score),
+                        nodes: info.nodes,
+                        pv: info
+                            .pv
+                            .iter()
+                            .map(|m| UciMove::from_standard(*m).to_string())
+                            .collect(),
+                    })
+                });
+                match r.best {
+                    Some(m) => format!("bestmove {}", UciMove::from_standard(m)),
+                    None => "bestmove 0000".into(),
+                }
+            })
+        }
+
+        fn farewell(&self) -> Option<&'static str> {
+            None
+        }
+    }
+
     pub fn run(
         args: &Args,
         lines: impl Iterator<Item = std::io::Result<String>>,
     ) -> anyhow::Result<()> {
-        let mut worker = Worker::new(Searcher::new(args.hash));
-        let mut level = args.level;
-        let mut pos = Chess::default();
-        let mut history: Vec<u64> = Vec::new();
-        for line in lines {
-            let line = line?;
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words.first().copied() {
-                Some("uci") => {
-                    say("id name qiyuan chess");
-                    say("id author the qiyuan authors");
-                    say("option name Level type spin default 8 min 1 max 8");
-                    say("option name Hash type spin default 64 min 1 max 4096");
-                    say("uciok");
-                }
-                Some("isready") => say("readyok"),
-                Some("ucinewgame") => {
-                    if let Some(s) = worker.idle() {
-                        s.clear();
-                    }
-                }
-                Some("setoption") => {
-                    let Some((name, value)) = parse_setoption(&words) else {
-                        continue;
-                    };
-                    match name.as_str() {
-                        "level" => match value.parse::<u8>() {
-                            Ok(n) if (1..=8).contains(&n) => level = n,
-                            _ => say(&format!("info string Level must be 1..8, not {value}")),
-                        },
-                        "hash" => {
-                            if let (Ok(mb), Some(s)) = (value.parse::<usize>(), worker.idle()) {
-                                s.resize(mb.clamp(1, 4096));
-                            }
-                        }
-                        _ => say(&format!("info string unknown option {name}")),
-                    }
-                }
-                Some("position") => match parse_position(&words) {
-                    Ok((p, h)) => {
-                        pos = p;
-                        history = h;
-                    }
-                    Err(e) => say(&format!("info string {e}")),
-                },
-                Some("go") => {
-                    let mover = usize::from(pos.turn() == Color::Black);
-                    let go = parse_go(&words, mover);
-                    let lv = Level::get(level);
-                    let (soft, hard) = plan_time(&go, mover, lv.movetime_ms);
-                    let seed =
-                        args.seed.unwrap_or(0) ^ (history.len() as u64).wrapping_mul(0x9E37_79B9);
-                    let mut limits: Limits = lv.limits(seed);
-                    if let Some(d) = go.depth {
-                        limits.depth = limits.depth.min(d.max(1));
-                    }
-                    if let Some(n) = go.nodes {
-                        limits.nodes = limits.nodes.min(n.max(1));
-                    }
-                    let (p, h, infinite) = (pos.clone(), history.clone(), go.infinite);
-                    worker.start(hard, move |s, stop| {
-                        let t0 = Instant::now();
-                        let r = s.search(&p, &h, &limits, stop, &mut |info| {
-                            let pv: Vec<String> = info
-                                .pv
-                                .iter()
-                                .map(|m| UciMove::from_standard(*m).to_string())
-                                .collect();
-                            say(&format!(
-                                "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-                                info.depth,
-                                info.seldepth,
-                                score_text(info.score),
-                                info.nodes,
-                                nps(info.nodes, t0),
-                                t0.elapsed().as_millis(),
-                                pv.join(" ")
-                            ));
-                            soft.is_none_or(|d| t0.elapsed() < d)
-                        });
-                        wait_for_stop(infinite, stop);
-                        match r.best {
-                            Some(m) => say(&format!("bestmove {}", UciMove::from_standard(m))),
-                            None => say("bestmove 0000"),
-                        }
-                    });
-                }
-                Some("stop") => worker.stop(),
-                Some("quit") => {
-                    worker.stop();
-                    break;
-                }
-                Some("ponderhit") => {}
-                Some(other) => say(&format!("info string unknown command {other}")),
-                None => {}
-            }
-        }
-        worker.stop();
-        Ok(())
+        let mut game = Game {
+            pos: Chess::default(),
+            history: Vec::new(),
+        };
+        serve(&mut game, args, lines)
     }
 }
 
@@ -421,7 +584,7 @@ mod chess {
 mod xiangqi {
     use super::*;
     use qiyuan_engine_xiangqi::qiyuan_xiangqi::{Color, Move, Position, Square};
-    use qiyuan_engine_xiangqi::{Level, Limits, Score, Searcher};
+    use qiyuan_engine_xiangqi::{Limits, Score, Searcher};
 
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     enum Dialect {
@@ -499,139 +662,141 @@ mod xiangqi {
         Ok((start, moves))
     }
 
+    /// Xiangqi over UCI (Fairy-Stockfish's) or UCCI: the game's start, its
+    /// moves, and the root moves `banmoves` forbids.
+    struct Game {
+        dialect: Dialect,
+        start: Position,
+        moves: Vec<Move>,
+        banned: Vec<Move>,
+    }
+
+    impl UciGame for Game {
+        type Searcher = Searcher;
+
+        fn searcher(hash_mb: usize) -> Searcher {
+            Searcher::new(hash_mb)
+        }
+
+        fn clear(s: &mut Searcher) {
+            s.clear();
+        }
+
+        fn resize(s: &mut Searcher, hash_mb: usize) {
+            s.resize(hash_mb);
+        }
+
+        fn greet(&mut self, command: &str) -> Option<Vec<&'static str>> {
+            match command {
+                "uci" => {
+                    self.dialect = Dialect::Uci;
+                    Some(vec![
+                        "id name qiyuan xiangqi",
+                        "id author the qiyuan authors",
+                        "option name UCI_Variant type combo default xiangqi var xiangqi",
+                        "option name Level type spin default 8 min 1 max 8",
+                        "option name Hash type spin default 64 min 1 max 4096",
+                        "uciok",
+                    ])
+                }
+                "ucci" => {
+                    self.dialect = Dialect::Ucci;
+                    Some(vec![
+                        "id name qiyuan xiangqi",
+                        "id author the qiyuan authors",
+                        "option level type spin min 1 max 8 default 8",
+                        "option hashsize type spin min 1 max 4096 default 64",
+                        "ucciok",
+                    ])
+                }
+                _ => None,
+            }
+        }
+
+        fn is_hash_option(name: &str) -> bool {
+            name == "hash" || name == "hashsize"
+        }
+
+        fn other_option(&self, name: &str, value: &str) -> Option<String> {
+            // Fairy-Stockfish's variant key is the game's name.
+            (name == "uci_variant" && value != <qiyuan_xiangqi::Xiangqi as qiyuan_game::Game>::NAME)
+                .then(|| format!("info string only xiangqi, not {value}"))
+        }
+
+        fn position(&mut self, words: &[&str]) -> Result<(), String> {
+            (self.start, self.moves) = parse_position(words, self.dialect)?;
+            self.banned.clear();
+            Ok(())
+        }
+
+        fn command(&mut self, words: &[&str]) -> bool {
+            match words[0] {
+                "banmoves" => {
+                    self.banned = words[1..]
+                        .iter()
+                        .filter_map(|t| parse_move(t, self.dialect))
+                        .collect();
+                    true
+                }
+                "probe" => true,
+                _ => false,
+            }
+        }
+
+        fn mover(&self) -> usize {
+            let black_first = self.start.turn() == Color::Black;
+            usize::from(black_first != self.moves.len().is_multiple_of(2))
+        }
+
+        fn plies(&self) -> usize {
+            self.moves.len()
+        }
+
+        fn job(
+            &mut self,
+            level: Level,
+            seed: u64,
+            depth: Option<u32>,
+            nodes: Option<u64>,
+        ) -> Job<Searcher> {
+            let mut limits: Limits = level.limits(seed);
+            limits.banned = std::mem::take(&mut self.banned);
+            narrowed(&mut limits.depth, &mut limits.nodes, depth, nodes);
+            let (s0, ms, d) = (self.start.clone(), self.moves.clone(), self.dialect);
+            Box::new(move |s: &mut Searcher, stop: &AtomicBool, report| {
+                let r = s.search(&s0, &ms, &limits, stop, &mut |info| {
+                    report(InfoLine {
+                        depth: info.depth,
+                        seldepth: info.seldepth,
+                        score: score_text(info.score, d),
+                        nodes: info.nodes,
+                        pv: info.pv.iter().map(|m| move_text(*m, d)).collect(),
+                    })
+                });
+                match (r.best, d) {
+                    (Some(m), _) => format!("bestmove {}", move_text(m, d)),
+                    (None, Dialect::Ucci) => "nobestmove".into(),
+                    (None, Dialect::Uci) => "bestmove (none)".into(),
+                }
+            })
+        }
+
+        fn farewell(&self) -> Option<&'static str> {
+            (self.dialect == Dialect::Ucci).then_some("bye")
+        }
+    }
+
     pub fn run(
         args: &Args,
         lines: impl Iterator<Item = std::io::Result<String>>,
     ) -> anyhow::Result<()> {
-        let mut worker = Worker::new(Searcher::new(args.hash));
-        let mut dialect = Dialect::Uci;
-        let mut level = args.level;
-        let mut start = Position::new();
-        let mut moves: Vec<Move> = Vec::new();
-        let mut banned: Vec<Move> = Vec::new();
-        for line in lines {
-            let line = line?;
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words.first().copied() {
-                Some("uci") => {
-                    dialect = Dialect::Uci;
-                    say("id name qiyuan xiangqi");
-                    say("id author the qiyuan authors");
-                    say("option name UCI_Variant type combo default xiangqi var xiangqi");
-                    say("option name Level type spin default 8 min 1 max 8");
-                    say("option name Hash type spin default 64 min 1 max 4096");
-                    say("uciok");
-                }
-                Some("ucci") => {
-                    dialect = Dialect::Ucci;
-                    say("id name qiyuan xiangqi");
-                    say("id author the qiyuan authors");
-                    say("option level type spin min 1 max 8 default 8");
-                    say("option hashsize type spin min 1 max 4096 default 64");
-                    say("ucciok");
-                }
-                Some("isready") => say("readyok"),
-                Some("ucinewgame") => {
-                    if let Some(s) = worker.idle() {
-                        s.clear();
-                    }
-                }
-                Some("setoption") => {
-                    let Some((name, value)) = parse_setoption(&words) else {
-                        continue;
-                    };
-                    match name.as_str() {
-                        "level" => match value.parse::<u8>() {
-                            Ok(n) if (1..=8).contains(&n) => level = n,
-                            _ => say(&format!("info string level must be 1..8, not {value}")),
-                        },
-                        "hash" | "hashsize" => {
-                            if let (Ok(mb), Some(s)) = (value.parse::<usize>(), worker.idle()) {
-                                s.resize(mb.clamp(1, 4096));
-                            }
-                        }
-                        // Fairy-Stockfish's variant key is the game's name.
-                        "uci_variant"
-                            if value == <qiyuan_xiangqi::Xiangqi as qiyuan_game::Game>::NAME => {}
-                        "uci_variant" => say(&format!("info string only xiangqi, not {value}")),
-                        _ => {}
-                    }
-                }
-                Some("position") => match parse_position(&words, dialect) {
-                    Ok((s, m)) => {
-                        start = s;
-                        moves = m;
-                        banned.clear();
-                    }
-                    Err(e) => say(&format!("info string {e}")),
-                },
-                Some("banmoves") => {
-                    banned = words[1..]
-                        .iter()
-                        .filter_map(|t| parse_move(t, dialect))
-                        .collect();
-                }
-                Some("go") => {
-                    let mut pos = start.clone();
-                    for &m in &moves {
-                        pos.play_unchecked(m);
-                    }
-                    let mover = usize::from(pos.turn() == Color::Black);
-                    let go = parse_go(&words, mover);
-                    let lv = Level::get(level);
-                    let (soft, hard) = plan_time(&go, mover, lv.movetime_ms);
-                    let seed =
-                        args.seed.unwrap_or(0) ^ (moves.len() as u64).wrapping_mul(0x9E37_79B9);
-                    let mut limits: Limits = lv.limits(seed);
-                    limits.banned = std::mem::take(&mut banned);
-                    if let Some(d) = go.depth {
-                        limits.depth = limits.depth.min(d.max(1));
-                    }
-                    if let Some(n) = go.nodes {
-                        limits.nodes = limits.nodes.min(n.max(1));
-                    }
-                    let (s0, ms, infinite, d) =
-                        (start.clone(), moves.clone(), go.infinite, dialect);
-                    worker.start(hard, move |s, stop| {
-                        let t0 = Instant::now();
-                        let r = s.search(&s0, &ms, &limits, stop, &mut |info| {
-                            let pv: Vec<String> =
-                                info.pv.iter().map(|m| move_text(*m, d)).collect();
-                            say(&format!(
-                                "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-                                info.depth,
-                                info.seldepth,
-                                score_text(info.score, d),
-                                info.nodes,
-                                nps(info.nodes, t0),
-                                t0.elapsed().as_millis(),
-                                pv.join(" ")
-                            ));
-                            soft.is_none_or(|t| t0.elapsed() < t)
-                        });
-                        wait_for_stop(infinite, stop);
-                        match (r.best, d) {
-                            (Some(m), _) => say(&format!("bestmove {}", move_text(m, d))),
-                            (None, Dialect::Ucci) => say("nobestmove"),
-                            (None, Dialect::Uci) => say("bestmove (none)"),
-                        }
-                    });
-                }
-                Some("stop") => worker.stop(),
-                Some("quit") => {
-                    worker.stop();
-                    if dialect == Dialect::Ucci {
-                        say("bye");
-                    }
-                    break;
-                }
-                Some("ponderhit") | Some("probe") => {}
-                Some(other) => say(&format!("info string unknown command {other}")),
-                None => {}
-            }
-        }
-        worker.stop();
-        Ok(())
+        let mut game = Game {
+            dialect: Dialect::Uci,
+            start: Position::new(),
+            moves: Vec::new(),
+            banned: Vec::new(),
+        };
+        serve(&mut game, args, lines)
     }
 
     #[cfg(test)]

@@ -157,8 +157,50 @@ fn pawn_attack_set(c: Color, pawns: Bitboard) -> Bitboard {
     })
 }
 
+/// The squares a side attacks, gathered by [`side_terms`] for the threats.
+#[derive(Default, Clone, Copy)]
+struct Attacks {
+    /// Every square attacked (pawns, pieces, king).
+    all: Bitboard,
+    /// Squares attacked by pawns, by knights and bishops, by rooks.
+    pawns: Bitboard,
+    minors: Bitboard,
+    rooks: Bitboard,
+}
+
+/// Chebyshev distance between two squares.
+#[inline]
+fn distance(a: Square, b: Square) -> i32 {
+    let (fa, ra) = (usize::from(a) % 8, usize::from(a) / 8);
+    let (fb, rb) = (usize::from(b) % 8, usize::from(b) / 8);
+    fa.abs_diff(fb).max(ra.abs_diff(rb)) as i32
+}
+
+/// Threats of `us` against `them` (middlegame, endgame): their pieces attacked
+/// by our pawns, their rooks and queens by our minor pieces, their queens by our
+/// rooks, and their pieces we attack that nothing of theirs defends.
+fn threats(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks) -> (i32, i32) {
+    let them = board.by_color(!us);
+    let pieces = them & !board.pawns() & !board.kings();
+    let (mut mg, mut eg) = (0, 0);
+    let by_pawn = (pieces & ours.pawns).count() as i32;
+    mg += 60 * by_pawn;
+    eg += 40 * by_pawn;
+    let majors = them & (board.rooks() | board.queens());
+    let by_minor = (majors & ours.minors).count() as i32;
+    mg += 35 * by_minor;
+    eg += 35 * by_minor;
+    let by_rook = (them & board.queens() & ours.rooks).count() as i32;
+    mg += 30 * by_rook;
+    eg += 30 * by_rook;
+    let hanging = (pieces & ours.all & !theirs.all).count() as i32;
+    mg += 35 * hanging;
+    eg += 20 * hanging;
+    (mg, eg)
+}
+
 /// Middlegame and endgame terms of one side.
-fn side_terms(board: &Board, us: Color, phase_mg: &mut i32, phase_eg: &mut i32) {
+fn side_terms(board: &Board, us: Color, phase_mg: &mut i32, phase_eg: &mut i32) -> Attacks {
     let t = tables();
     let them = !us;
     let occ = board.occupied();
@@ -175,6 +217,12 @@ fn side_terms(board: &Board, us: Color, phase_mg: &mut i32, phase_eg: &mut i32) 
     let king_zone = their_king.map_or(Bitboard(0), |k| king_attacks(k) | Bitboard::from_square(k));
     let mut attackers = 0;
     let mut attack_weight = 0;
+    let our_king = board.king_of(us);
+    let mut seen = Attacks {
+        pawns: pawn_attack_set(us, our_pawns),
+        ..Attacks::default()
+    };
+    seen.all = seen.pawns | our_king.map_or(Bitboard(0), king_attacks);
 
     for (role, sq) in [
         Role::Pawn,
@@ -201,6 +249,12 @@ fn side_terms(board: &Board, us: Color, phase_mg: &mut i32, phase_eg: &mut i32) 
             Role::Queen => bishop_attacks(sq, occ) | rook_attacks(sq, occ),
             _ => Bitboard(0),
         };
+        seen.all |= att;
+        match role {
+            Role::Knight | Role::Bishop => seen.minors |= att,
+            Role::Rook => seen.rooks |= att,
+            _ => {}
+        }
         let mob = (att & mobility_area).count() as i32;
         match role {
             Role::Knight => {
@@ -249,6 +303,24 @@ fn side_terms(board: &Board, us: Color, phase_mg: &mut i32, phase_eg: &mut i32) 
             if (front_span(sq, us, file_bb(f) | adjacent_files(f)) & their_pawns).is_empty() {
                 mg += PASSED_MG[r];
                 eg += PASSED_EG[r];
+                // In the endgame the kings' distances to the square in front count,
+                // more for an advanced pawn; a blocked passer is worth less.
+                if r >= 3 {
+                    let front = match us {
+                        Color::White => sq.offset(8),
+                        Color::Black => sq.offset(-8),
+                    };
+                    if let Some(front) = front {
+                        let w = r as i32 - 2;
+                        if let (Some(ok), Some(tk)) = (our_king, their_king) {
+                            eg += w * (5 * distance(tk, front) - 2 * distance(ok, front));
+                        }
+                        if occ.contains(front) {
+                            mg -= 3 * w;
+                            eg -= 8 * w;
+                        }
+                    }
+                }
             }
             if (adjacent_files(f) & our_pawns).is_empty() {
                 mg -= 10;
@@ -284,6 +356,7 @@ fn side_terms(board: &Board, us: Color, phase_mg: &mut i32, phase_eg: &mut i32) 
     }
     *phase_mg += mg;
     *phase_eg += eg;
+    seen
 }
 
 /// The game phase: 24 with all pieces on, 0 with only kings and pawns.
@@ -302,11 +375,13 @@ pub fn phase(board: &Board) -> i32 {
 pub fn evaluate(pos: &Chess) -> i32 {
     let board = pos.board();
     let (mut wmg, mut weg, mut bmg, mut beg) = (0, 0, 0, 0);
-    side_terms(board, Color::White, &mut wmg, &mut weg);
-    side_terms(board, Color::Black, &mut bmg, &mut beg);
+    let white = side_terms(board, Color::White, &mut wmg, &mut weg);
+    let black = side_terms(board, Color::Black, &mut bmg, &mut beg);
+    let (twm, twe) = threats(board, Color::White, &white, &black);
+    let (tbm, tbe) = threats(board, Color::Black, &black, &white);
     let ph = phase(board);
-    let mg = wmg - bmg;
-    let eg = weg - beg;
+    let mg = wmg - bmg + twm - tbm;
+    let eg = weg - beg + twe - tbe;
     let mut score = (mg * ph + eg * (MAX_PHASE - ph)) / MAX_PHASE;
     // Drawish material: no pawns and at most a minor piece ahead.
     let (wp, bp) = (
