@@ -39,7 +39,9 @@ for n in "${games[@]}"; do
       --think-ms "$think" --ramp "$ramp" --duration "$duration" --server-pid "$server" 2>&1 |
       grep -v '^bench-load:' | grep -v 'simulated game failed' || true
     echo "   warnings in the server's log: $(grep -c WARN "$data/server.log" || true)," \
-      "errors: $(grep -c ERROR "$data/server.log" || true)"
+      "errors: $(grep -c ERROR "$data/server.log" || true); the most common:"
+    grep -E 'WARN|ERROR' "$data/server.log" | sed -E 's/^[^ ]+ +//; s/[0-9]+/N/g' | cut -c1-100 |
+      sort | uniq -c | sort -rn | head -2 || true
     kill "$server"
     wait "$server" 2>/dev/null || true
     rm -rf "$data"
