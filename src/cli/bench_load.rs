@@ -33,6 +33,11 @@ pub struct Args {
     /// time per move is reported (Linux).
     #[arg(long)]
     server_pid: Option<u32>,
+    /// Instead of games: open this many idle sockets (one guest each, made first)
+    /// and report the server's CPU per socket opened and memory per idle socket
+    /// (needs `--server-pid`).
+    #[arg(long)]
+    idle_sockets: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -56,6 +61,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 (format!("http://{}", running.addr), Some(running))
             }
         };
+        if let Some(n) = args.idle_sockets {
+            let r = qiyuan_server::bench::idle_sockets(
+                &base,
+                n,
+                64,
+                Duration::from_secs(3),
+                args.server_pid,
+            )
+            .await?;
+            println!(
+                "idle sockets: {} opened in {:.1} s",
+                r.sockets,
+                r.elapsed.as_secs_f64()
+            );
+            if let (Some(cpu), Some(mem)) = (r.cpu_us_per_socket(), r.bytes_per_socket()) {
+                println!(
+                    "server CPU per socket opened: {cpu:.0} µs; memory per idle socket: {:.1} KB (RSS {:.0} -> {:.0} MB)",
+                    mem / 1000.0,
+                    r.rss_before.unwrap_or(0) as f64 / 1e6,
+                    r.rss_after.unwrap_or(0) as f64 / 1e6
+                );
+            }
+            if let Some(server) = server {
+                server.shutdown().await?;
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            return anyhow::Ok(());
+        }
         println!(
             "bench-load: {} games ({} sockets) against {base}, think {} ms, {} s ramp, {} s measured",
             args.games,
@@ -74,8 +107,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .await?;
         println!(
-            "games started {}, finished {}, failed {}",
-            report.games_started, report.games_finished, report.errors
+            "games started {}, finished {}, failed {} ({} stopped after the run)",
+            report.games_started, report.games_finished, report.errors, report.stuck
         );
         println!(
             "accepted moves: {} in {:.1} s = {:.0} moves/s",
@@ -97,6 +130,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         if let Some(us) = report.server_cpu_us_per_move() {
             println!("server CPU per move: {us:.0} µs (user + system)");
+        }
+        if let (Some(cpu), Some(rss)) = (report.server_cpu, report.server_rss) {
+            println!(
+                "server CPU: {:.2} cores over the measured part; server RSS {:.0} MB",
+                cpu.as_secs_f64() / report.elapsed.as_secs_f64().max(1e-9),
+                rss as f64 / 1e6
+            );
         }
         if let Some(server) = server {
             server.shutdown().await?;

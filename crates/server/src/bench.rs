@@ -11,7 +11,6 @@ use anyhow::{Context, anyhow, bail};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
-use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -72,6 +71,7 @@ impl Client {
             stream,
             next_id: 0,
             received: 0,
+            patience: REPLY_WITHIN,
         };
         socket.expect("hello").await?;
         Ok(socket)
@@ -95,12 +95,18 @@ pub async fn wait_ready(base: &str, within: Duration) -> anyhow::Result<()> {
     }
 }
 
+/// How long a socket waits for the next text message by default.
+pub const REPLY_WITHIN: Duration = Duration::from_secs(30);
+
 /// One WebSocket speaking the envelope protocol.
 pub struct Socket {
     stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
     next_id: u64,
     /// Bytes of the text messages received so far.
     pub received: u64,
+    /// How long [`Socket::recv`] waits for a text message. The server's pings
+    /// (every 2 s) do not extend it: a wait that only pings answer is a failure.
+    pub patience: Duration,
 }
 
 impl Socket {
@@ -112,13 +118,16 @@ impl Socket {
         Ok(id)
     }
 
-    /// The next message's text, within 30 s (unparsed: the load generator only
-    /// looks for markers, so that its own JSON parsing does not dominate).
+    /// The next message's text, within [`Socket::patience`] (unparsed: the load
+    /// generator only looks for markers, so that its own JSON parsing does not
+    /// dominate). Pings and other control frames do not restart the wait.
     pub async fn recv_text(&mut self) -> anyhow::Result<String> {
+        let patience = self.patience;
+        let until = tokio::time::Instant::now() + patience;
         loop {
-            let msg = tokio::time::timeout(Duration::from_secs(30), self.stream.next())
+            let msg = tokio::time::timeout_at(until, self.stream.next())
                 .await
-                .map_err(|_| anyhow!("no message within 30 s"))?
+                .map_err(|_| anyhow!("no message within {patience:?}"))?
                 .ok_or_else(|| anyhow!("the socket closed"))??;
             if let Message::Text(text) = msg {
                 self.received += text.len() as u64;
@@ -127,18 +136,10 @@ impl Socket {
         }
     }
 
-    /// The next message, within 30 s.
+    /// The next message, within [`Socket::patience`].
     pub async fn recv(&mut self) -> anyhow::Result<Value> {
-        loop {
-            let msg = tokio::time::timeout(Duration::from_secs(30), self.stream.next())
-                .await
-                .map_err(|_| anyhow!("no message within 30 s"))?
-                .ok_or_else(|| anyhow!("the socket closed"))??;
-            if let Message::Text(text) = msg {
-                self.received += text.len() as u64;
-                return Ok(serde_json::from_str(&text)?);
-            }
-        }
+        let text = self.recv_text().await?;
+        Ok(serde_json::from_str(&text)?)
     }
 
     /// Skips messages until one of type `t`.
@@ -152,10 +153,16 @@ impl Socket {
     }
 
     /// Sends a command and waits for its `ack`; an `error` is an error.
+    /// The answer must come within [`Socket::patience`], however many other
+    /// messages arrive meanwhile.
     pub async fn call(&mut self, t: &str, d: Value) -> anyhow::Result<Value> {
         let id = self.send(t, d).await?;
+        let patience = self.patience;
+        let until = tokio::time::Instant::now() + patience;
         loop {
-            let v = self.recv().await?;
+            let v = tokio::time::timeout_at(until, self.recv())
+                .await
+                .map_err(|_| anyhow!("no answer to {t} within {patience:?}"))??;
             if v["id"] == id.as_str() {
                 if v["t"] == "ack" {
                     return Ok(v);
@@ -207,6 +214,9 @@ pub struct LoadReport {
     pub games_finished: u64,
     pub moves: u64,
     pub errors: u64,
+    /// Games that had not stopped well after the run and were stopped (counted
+    /// in `errors` too).
+    pub stuck: u64,
     pub elapsed: Duration,
     pub latencies_us: Vec<u64>,
     /// Bytes both players' sockets received for the measured moves (the
@@ -216,6 +226,8 @@ pub struct LoadReport {
     pub event_bytes: u64,
     /// The server process's CPU time (user + system) over the measured part.
     pub server_cpu: Option<Duration>,
+    /// The server process's resident memory at the end of the measured part.
+    pub server_rss: Option<u64>,
 }
 
 impl LoadReport {
@@ -272,6 +284,14 @@ fn process_cpu(pid: u32) -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
+/// A process's resident memory in bytes (`VmRSS` of `/proc/{pid}/status`).
+fn process_rss(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Runs N games at once until the duration is over; measures only the steady
 /// part (after every game has started).
 pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
@@ -279,7 +299,7 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         .pool_max_idle_per_host(64)
         .build()?;
     let counters = Arc::new(Counters::default());
-    let latencies = Arc::new(Mutex::new(Vec::<u64>::new()));
+    let latencies = Arc::new(std::sync::Mutex::new(Vec::<u64>::new()));
     let measuring = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let deadline = Instant::now() + cfg.ramp + cfg.duration;
     let mut tasks = Vec::new();
@@ -312,21 +332,35 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         .and_then(process_cpu)
         .zip(cpu_at_start)
         .map(|(end, start)| end.saturating_sub(start));
+    let server_rss = cfg.server_pid.and_then(process_rss);
     measuring.store(false, Ordering::Relaxed);
-    for t in tasks {
-        let _ = t.await;
+    // Every game stops at the deadline: it finishes its move in progress and
+    // leaves its table. One still running after a patience more (plus its
+    // thinking) is stuck: it is stopped and counted, so that the run always ends.
+    let grace = tokio::time::Instant::now() + REPLY_WITHIN * 2 + cfg.think;
+    let mut stuck = 0;
+    for mut t in tasks {
+        if tokio::time::timeout_at(grace, &mut t).await.is_err() {
+            t.abort();
+            stuck += 1;
+        }
     }
-    let latencies_us = std::mem::take(&mut *latencies.lock().await);
+    if stuck > 0 {
+        tracing::warn!("{stuck} simulated games had not stopped after the run: stopped them");
+    }
+    let latencies_us = std::mem::take(&mut *latencies.lock().unwrap_or_else(|e| e.into_inner()));
     Ok(LoadReport {
         games_started: counters.started.load(Ordering::Relaxed),
         games_finished: counters.finished.load(Ordering::Relaxed),
         moves,
-        errors: counters.errors.load(Ordering::Relaxed),
+        errors: counters.errors.load(Ordering::Relaxed) + stuck,
+        stuck,
         elapsed,
         latencies_us,
         move_bytes: counters.move_bytes.load(Ordering::Relaxed),
         event_bytes: counters.event_bytes.load(Ordering::Relaxed),
         server_cpu,
+        server_rss,
     })
 }
 
@@ -336,13 +370,12 @@ async fn pair(
     cfg: &LoadConfig,
     deadline: Instant,
     counters: &Counters,
-    latencies: &Mutex<Vec<u64>>,
+    latencies: &std::sync::Mutex<Vec<u64>>,
     measuring: &std::sync::atomic::AtomicBool,
 ) -> anyhow::Result<()> {
     let white = Client::guest(http, &cfg.base).await?;
     let black = Client::guest(http, &cfg.base).await?;
     let mut ws = [white.connect().await?, black.connect().await?];
-    let mut local = Vec::new();
     while Instant::now() < deadline {
         // Repetitions are claimed (FIDE), not drawn at the third occurrence:
         // the knight cycle repeats the start position every 8 plies.
@@ -369,33 +402,47 @@ async fn pair(
             let id = ws[mover]
                 .send("move", json!({"table": table, "action": action}))
                 .await?;
-            // The opponent receives the move ...
-            loop {
-                let v = ws[other].recv().await?;
-                if v["t"] == "event"
-                    && v["d"]["events"].as_array().is_some_and(|es| {
-                        es.iter()
-                            .any(|e| e["type"] == "acted" && e["ply"] == ply as u64 + 1)
-                    })
-                {
-                    break;
+            // The opponent receives the move ... (within one patience in all,
+            // whatever else arrives meanwhile)
+            let until = tokio::time::Instant::now() + REPLY_WITHIN;
+            tokio::time::timeout_at(until, async {
+                loop {
+                    let v = ws[other].recv().await?;
+                    if v["t"] == "event"
+                        && v["d"]["events"].as_array().is_some_and(|es| {
+                            es.iter()
+                                .any(|e| e["type"] == "acted" && e["ply"] == ply as u64 + 1)
+                        })
+                    {
+                        return anyhow::Ok(());
+                    }
                 }
-            }
+            })
+            .await
+            .map_err(|_| anyhow!("the opponent did not receive ply {} in time", ply + 1))??;
             let latency = sent.elapsed();
             let event_bytes = ws[other].received - other_before;
             // ... and the mover its acknowledgement.
-            loop {
-                let v = ws[mover].recv().await?;
-                if v["id"] == id.as_str() {
-                    if v["t"] != "ack" {
-                        bail!("move refused: {v}");
+            tokio::time::timeout_at(until, async {
+                loop {
+                    let v = ws[mover].recv().await?;
+                    if v["id"] == id.as_str() {
+                        if v["t"] != "ack" {
+                            bail!("move refused: {v}");
+                        }
+                        return anyhow::Ok(());
                     }
-                    break;
                 }
-            }
+            })
+            .await
+            .map_err(|_| anyhow!("no answer to ply {} in time", ply + 1))??;
             counters.moves.fetch_add(1, Ordering::Relaxed);
             if measuring.load(Ordering::Relaxed) {
-                local.push(latency.as_micros() as u64);
+                // Kept at once: a game that fails later keeps its measured moves.
+                latencies
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(latency.as_micros() as u64);
                 let bytes = ws[0].received + ws[1].received - before;
                 counters.move_bytes.fetch_add(bytes, Ordering::Relaxed);
                 counters
@@ -413,9 +460,85 @@ async fn pair(
         }
         counters.finished.fetch_add(1, Ordering::Relaxed);
     }
-    latencies.lock().await.extend(local);
     for s in ws {
         s.close().await;
     }
     Ok(())
+}
+/// What opening idle sockets cost the server.
+#[derive(Debug, Clone)]
+pub struct IdleReport {
+    pub sockets: usize,
+    /// Time to open them all (each reads its `hello`), `concurrency` at a time.
+    pub elapsed: Duration,
+    /// The server's CPU time (user + system) while they were opened.
+    pub server_cpu: Option<Duration>,
+    /// The server's resident memory before and after (the sockets still open).
+    pub rss_before: Option<u64>,
+    pub rss_after: Option<u64>,
+}
+
+impl IdleReport {
+    /// Server CPU per socket opened, in microseconds.
+    pub fn cpu_us_per_socket(&self) -> Option<f64> {
+        self.server_cpu
+            .map(|c| c.as_secs_f64() * 1e6 / self.sockets.max(1) as f64)
+    }
+
+    /// Resident memory per idle socket, in bytes.
+    pub fn bytes_per_socket(&self) -> Option<f64> {
+        let (b, a) = (self.rss_before?, self.rss_after?);
+        Some((a as f64 - b as f64) / self.sockets.max(1) as f64)
+    }
+}
+
+/// Opens `sockets` WebSockets of `sockets` guests made first (the guests' HTTP
+/// requests are not measured), `concurrency` at a time, then holds them idle
+/// for `settle` and measures the server's CPU for the opening and its memory
+/// growth per socket.
+pub async fn idle_sockets(
+    base: &str,
+    sockets: usize,
+    concurrency: usize,
+    settle: Duration,
+    server_pid: Option<u32>,
+) -> anyhow::Result<IdleReport> {
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(64)
+        .build()?;
+    let mut guests = Vec::with_capacity(sockets);
+    let mut made = futures_util::stream::iter((0..sockets).map(|_| Client::guest(&http, base)))
+        .buffer_unordered(concurrency.max(1));
+    while let Some(guest) = made.next().await {
+        guests.push(guest?);
+    }
+    drop(made);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let rss_before = server_pid.and_then(process_rss);
+    let cpu_before = server_pid.and_then(process_cpu);
+    let t0 = Instant::now();
+    let mut open = Vec::with_capacity(sockets);
+    let mut connecting = futures_util::stream::iter(guests.iter().map(|g| g.connect()))
+        .buffer_unordered(concurrency.max(1));
+    while let Some(socket) = connecting.next().await {
+        open.push(socket?);
+    }
+    drop(connecting);
+    let elapsed = t0.elapsed();
+    let server_cpu = server_pid
+        .and_then(process_cpu)
+        .zip(cpu_before)
+        .map(|(end, start)| end.saturating_sub(start));
+    tokio::time::sleep(settle).await;
+    let rss_after = server_pid.and_then(process_rss);
+    for s in open {
+        s.close().await;
+    }
+    Ok(IdleReport {
+        sockets,
+        elapsed,
+        server_cpu,
+        rss_before,
+        rss_after,
+    })
 }

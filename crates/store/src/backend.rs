@@ -10,6 +10,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{PgPool, Row, SqlitePool};
 
+use crate::group::{Append, GroupWriter, WriteBatch};
 use crate::migrate::{self, run_migrations};
 use crate::*;
 
@@ -32,11 +33,77 @@ pub(crate) fn conflict(what: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '
 
 /// The SQLite store. Writes go through one connection, because SQLite has one
 /// writer at a time and a queue in the pool is cheaper than lock retries; reads use
-/// several.
+/// several. Log appends go through the group writer (crate::group), which
+/// commits every append waiting in one transaction on that connection.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     pub(crate) write: SqlitePool,
     pub(crate) read: SqlitePool,
+    pub(crate) appends: GroupWriter,
+}
+
+const APPEND_ONE: &str = "INSERT INTO table_log (table_id, version, at_ms, entry) \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, version) DO NOTHING";
+
+/// SQLite's batch: one transaction on the writing connection, one prepared
+/// statement (sqlx caches it on the connection) executed per append.
+fn sqlite_batches(pool: SqlitePool) -> WriteBatch {
+    Arc::new(move |batch: Arc<Vec<Append>>| {
+        let pool = pool.clone();
+        Box::pin(async move {
+            let mut tx = pool.begin().await?;
+            let mut inserted = Vec::with_capacity(batch.len());
+            for a in batch.iter() {
+                let done = sqlx::query(APPEND_ONE)
+                    .bind(&a.table)
+                    .bind(a.version)
+                    .bind(a.at)
+                    .bind(&a.entry)
+                    .execute(&mut *tx)
+                    .await?;
+                inserted.push(done.rows_affected() == 1);
+            }
+            tx.commit().await?;
+            Ok(inserted)
+        })
+    })
+}
+
+const APPEND_MANY: &str = "INSERT INTO table_log (table_id, version, at_ms, entry) \
+     SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::text[]) \
+     ON CONFLICT (table_id, version) DO NOTHING RETURNING table_id, version";
+
+/// PostgreSQL's batch: one statement (its own transaction, one round trip) for
+/// the whole batch, the rows passed as four arrays. The rows it returns are the
+/// ones inserted; the others' versions existed.
+fn postgres_batches(pool: PgPool) -> WriteBatch {
+    Arc::new(move |batch: Arc<Vec<Append>>| {
+        let pool = pool.clone();
+        Box::pin(async move {
+            let tables: Vec<&str> = batch.iter().map(|a| a.table.as_str()).collect();
+            let versions: Vec<i64> = batch.iter().map(|a| a.version).collect();
+            let ats: Vec<i64> = batch.iter().map(|a| a.at).collect();
+            let entries: Vec<&str> = batch.iter().map(|a| a.entry.as_str()).collect();
+            let rows = sqlx::query(APPEND_MANY)
+                .bind(&tables)
+                .bind(&versions)
+                .bind(&ats)
+                .bind(&entries)
+                .fetch_all(&pool)
+                .await?;
+            let mut new = std::collections::HashSet::with_capacity(rows.len());
+            for row in &rows {
+                let table: String = row.try_get("table_id")?;
+                let version: i64 = row.try_get("version")?;
+                new.insert((table, version));
+            }
+            // The first append of a key in the batch is the one inserted.
+            Ok(batch
+                .iter()
+                .map(|a| new.remove(&(a.table.clone(), a.version)))
+                .collect())
+        })
+    })
 }
 
 impl SqliteStore {
@@ -71,8 +138,10 @@ impl SqliteStore {
         let store_for_backfill = SqliteStore {
             write: write.clone(),
             read: write.clone(),
+            appends: GroupWriter::start(sqlite_batches(write.clone())),
         };
         store_for_backfill.backfill_skeletons().await?;
+        let appends = store_for_backfill.appends;
         let checkpointer = SqlitePoolOptions::new()
             .max_connections(1)
             .connect_with(options.clone())
@@ -94,15 +163,21 @@ impl SqliteStore {
             .max_connections(4)
             .connect_with(options.read_only(true))
             .await?;
-        Ok(SqliteStore { write, read })
+        Ok(SqliteStore {
+            write,
+            read,
+            appends,
+        })
     }
 }
 
-/// The PostgreSQL store.
+/// The PostgreSQL store. Log appends go through the group writer
+/// (crate::group), one statement per batch.
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
     pub(crate) write: PgPool,
     pub(crate) read: PgPool,
+    pub(crate) appends: GroupWriter,
 }
 
 impl PostgresStore {
@@ -154,6 +229,7 @@ impl PostgresStore {
         run_migrations!(&pool, migrate::POSTGRES)?;
         let store = PostgresStore {
             write: pool.clone(),
+            appends: GroupWriter::start(postgres_batches(pool.clone())),
             read: pool,
         };
         store.backfill_skeletons().await?;
@@ -276,6 +352,18 @@ macro_rules! impl_store {
                     }
                 }
                 Ok(())
+            }
+
+            /// Stops the group writer from taking batches until the pause is
+            /// dropped: the appends sent meanwhile are committed together. For
+            /// tests of the batching.
+            pub async fn pause_appends(&self) -> AppendPause {
+                self.appends.pause().await
+            }
+
+            /// Appends sent and not yet taken into a batch.
+            pub fn appends_waiting(&self) -> usize {
+                self.appends.waiting()
             }
 
             async fn with_players(&self, mut games: Vec<GameRow>) -> Result<Vec<GameRow>> {
@@ -733,17 +821,7 @@ macro_rules! impl_store {
             }
 
             async fn append(&self, table: &str, version: i64, at: i64, entry: &str) -> Result<()> {
-                sqlx::query(
-                    "INSERT INTO table_log (table_id, version, at_ms, entry) VALUES ($1, $2, $3, $4)",
-                )
-                .bind(table)
-                .bind(version)
-                .bind(at)
-                .bind(entry)
-                .execute(&self.write)
-                .await
-                .map_err(conflict("log version"))?;
-                Ok(())
+                self.appends.append(table, version, at, entry).await
             }
 
             async fn log(&self, table: &str, after: i64) -> Result<Vec<LogEntry>> {

@@ -10,6 +10,7 @@
 
 mod backend;
 mod events;
+mod group;
 mod migrate;
 mod types;
 
@@ -19,6 +20,7 @@ use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore};
 pub use events::*;
+pub use group::AppendPause;
 pub use types::*;
 
 /// A failure of the store.
@@ -36,6 +38,10 @@ pub enum StoreError {
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// A log append was written in one transaction with others (group commit) and
+    /// that transaction failed: nothing of it was committed.
+    #[error("the batch of log appends failed: {0}")]
+    Batch(String),
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -124,7 +130,9 @@ pub trait Store: EventStore + Send + Sync + 'static {
 
     /// Appends entry `version` (1, 2, ...) to a table's log. Writing a version that
     /// exists is a [`StoreError::Conflict`] and changes nothing, so two writers can
-    /// never both believe they extended the log.
+    /// never both believe they extended the log. Appends are group-committed: the
+    /// ones waiting together share one transaction, and the call returns once it is
+    /// committed; if it fails, every append in it fails ([`StoreError::Batch`]).
     async fn append(&self, table: &str, version: i64, at: i64, entry: &str) -> Result<()>;
     /// The log entries after `after` (0 for all), in order.
     async fn log(&self, table: &str, after: i64) -> Result<Vec<LogEntry>>;

@@ -60,18 +60,19 @@ impl Live {
     /// Writes the log entries the store does not have yet. On failure the table is
     /// rebuilt from the store, so that memory never runs ahead of the disk.
     async fn persist(&mut self) -> Result<(), ApiError> {
-        let entries: Vec<(u64, qiyuan_table::LogEntry)> = self.table.log()
-            [self.persisted as usize..]
+        // Serialised straight from the table's log (no copy of the entries); the
+        // store's group writer commits them with the other tables' waiting ones.
+        let entries = self.table.log()[self.persisted as usize..]
             .iter()
-            .enumerate()
-            .map(|(i, e)| (self.persisted + i as u64 + 1, e.clone()))
-            .collect();
-        for (version, entry) in entries {
-            let text = serde_json::to_string(&entry).map_err(ApiError::internal)?;
+            .map(|e| Ok((e.at as i64, serde_json::to_string(e)?)))
+            .collect::<Result<Vec<_>, serde_json::Error>>()
+            .map_err(ApiError::internal)?;
+        for (at, text) in entries {
+            let version = self.persisted + 1;
             let stored = self
                 .app
                 .store
-                .append(&self.id, version as i64, entry.at as i64, &text)
+                .append(&self.id, version as i64, at, &text)
                 .await;
             if let Err(err) = stored {
                 tracing::error!(table = %self.id, version, "cannot store log entry: {err}");

@@ -1,0 +1,161 @@
+//! Group commit of the table log: one writer task per store takes every append
+//! waiting when it is free and writes them in one transaction, then answers each.
+//!
+//! A table's actor awaits its append before it acknowledges or broadcasts the
+//! move, so the durability rule holds as before (an answer means committed); what
+//! changes is that a thousand tables committing at once cost one transaction, not
+//! a thousand, and no table waits for a pooled connection. The batch forms while
+//! the previous one is committing: with one append waiting the writer commits at
+//! once (no timer delays a quiet server's move).
+//!
+//! Outcomes: an append whose version exists is a [`StoreError::Conflict`] of its
+//! own and changes nothing, the others of its batch commit (the trait's rule for
+//! one append); any other failure (the statement, the commit, the connection)
+//! fails every append of the batch with [`StoreError::Batch`] and commits none.
+//! Appends are written in the order they arrived, so a table's entries stay in
+//! order (its actor sends the next only after the previous one's answer anyway).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::sync::{OwnedRwLockWriteGuard, RwLock, mpsc, oneshot};
+
+use crate::{Result, StoreError};
+
+/// One append waiting for its batch.
+#[derive(Debug)]
+pub(crate) struct Append {
+    pub table: String,
+    pub version: i64,
+    pub at: i64,
+    pub entry: String,
+    done: oneshot::Sender<Result<()>>,
+}
+
+/// What writing a batch did: for each append in order, whether it was inserted
+/// (false: its version existed). An error means nothing was committed.
+pub(crate) type Written = std::result::Result<Vec<bool>, StoreError>;
+
+/// Writes one batch in one transaction.
+pub(crate) type WriteBatch =
+    Arc<dyn Fn(Arc<Vec<Append>>) -> Pin<Box<dyn Future<Output = Written> + Send>> + Send + Sync>;
+
+/// The handle the store keeps: appends go to the writer task through it.
+#[derive(Debug, Clone)]
+pub(crate) struct GroupWriter {
+    queue: mpsc::UnboundedSender<Append>,
+    /// Appends sent and not yet taken into a batch.
+    waiting: Arc<AtomicUsize>,
+    /// Held for writing by [`GroupWriter::pause`]: the writer takes no batch.
+    gate: Arc<RwLock<()>>,
+}
+
+/// While alive, the store's writer takes no new batch: appends queue up and are
+/// written together when it is dropped. For tests of the batching.
+#[derive(Debug)]
+pub struct AppendPause {
+    _guard: OwnedRwLockWriteGuard<()>,
+}
+
+/// The most appends in one transaction (a bound on one batch's memory and on the
+/// time its first append waits for the last).
+const MAX_BATCH: usize = 4096;
+
+impl GroupWriter {
+    /// Starts the writer task on the current runtime.
+    pub(crate) fn start(write: WriteBatch) -> GroupWriter {
+        let (queue, mut rx) = mpsc::unbounded_channel::<Append>();
+        let waiting = Arc::new(AtomicUsize::new(0));
+        let gate = Arc::new(RwLock::new(()));
+        let (count, open) = (waiting.clone(), gate.clone());
+        tokio::spawn(async move {
+            let mut batch = Vec::new();
+            while let Some(first) = rx.recv().await {
+                drop(open.read().await);
+                batch.push(first);
+                while batch.len() < MAX_BATCH {
+                    match rx.try_recv() {
+                        Ok(next) => batch.push(next),
+                        Err(_) => break,
+                    }
+                }
+                count.fetch_sub(batch.len(), Ordering::Relaxed);
+                let shared = Arc::new(std::mem::take(&mut batch));
+                let written = write(shared.clone()).await;
+                let appends = Arc::try_unwrap(shared).unwrap_or_else(|_| {
+                    unreachable!("the batch writer keeps no reference to its batch")
+                });
+                answer(appends, written);
+            }
+        });
+        GroupWriter {
+            queue,
+            waiting,
+            gate,
+        }
+    }
+
+    /// Appends one entry; returns once its batch is committed (or failed).
+    pub(crate) async fn append(
+        &self,
+        table: &str,
+        version: i64,
+        at: i64,
+        entry: &str,
+    ) -> Result<()> {
+        let (done, answer) = oneshot::channel();
+        self.waiting.fetch_add(1, Ordering::Relaxed);
+        let sent = self.queue.send(Append {
+            table: table.to_string(),
+            version,
+            at,
+            entry: entry.to_string(),
+            done,
+        });
+        if sent.is_err() {
+            self.waiting.fetch_sub(1, Ordering::Relaxed);
+            return Err(StoreError::Batch("the store's writer has stopped".into()));
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Err(StoreError::Batch("the store's writer has stopped".into())))
+    }
+
+    /// Appends sent and not yet taken into a batch.
+    pub(crate) fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Relaxed)
+    }
+
+    /// Stops the writer from taking batches until the pause is dropped.
+    pub(crate) async fn pause(&self) -> AppendPause {
+        AppendPause {
+            _guard: self.gate.clone().write_owned().await,
+        }
+    }
+}
+
+/// Answers every append of a batch.
+fn answer(appends: Vec<Append>, written: Written) {
+    match written {
+        Ok(inserted) => {
+            for (append, inserted) in appends.into_iter().zip(inserted) {
+                let result = if inserted {
+                    Ok(())
+                } else {
+                    Err(StoreError::Conflict("log version".into()))
+                };
+                let _ = append.done.send(result);
+            }
+        }
+        Err(err) => {
+            let n = appends.len();
+            tracing::error!("a batch of {n} log appends failed, none committed: {err}");
+            let message = err.to_string();
+            for append in appends {
+                let _ = append.done.send(Err(StoreError::Batch(message.clone())));
+            }
+        }
+    }
+}

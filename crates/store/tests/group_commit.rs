@@ -1,0 +1,278 @@
+//! The group writer of the table log, on real SQLite and PostgreSQL
+//! (`QIYUAN_TEST_POSTGRES`, default `postgres://root@127.0.0.1:5432/test`): many
+//! tables committing at once share transactions and keep each table's order; a
+//! failure in a batch fails every append of it and commits none; a version that
+//! exists is that append's own conflict.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use qiyuan_store::*;
+
+fn postgres_url() -> String {
+    std::env::var("QIYUAN_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".to_string())
+}
+
+fn unique(prefix: &str) -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!(
+        "{prefix}_{}_{}",
+        std::process::id(),
+        nanos % 1_000_000_000_000
+    )
+}
+
+/// A store of each backend, with the concrete type's pause for the batching.
+enum Backend {
+    Sqlite(SqliteStore),
+    Postgres(PostgresStore),
+}
+
+impl Backend {
+    fn store(&self) -> Arc<dyn Store> {
+        match self {
+            Backend::Sqlite(s) => Arc::new(s.clone()),
+            Backend::Postgres(s) => Arc::new(s.clone()),
+        }
+    }
+    async fn pause(&self) -> AppendPause {
+        match self {
+            Backend::Sqlite(s) => s.pause_appends().await,
+            Backend::Postgres(s) => s.pause_appends().await,
+        }
+    }
+    fn waiting(&self) -> usize {
+        match self {
+            Backend::Sqlite(s) => s.appends_waiting(),
+            Backend::Postgres(s) => s.appends_waiting(),
+        }
+    }
+}
+
+async fn backends() -> (tempfile::TempDir, Vec<Backend>) {
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = SqliteStore::open(dir.path().join("q.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let url = format!("{}?schema={}", postgres_url(), unique("group_test"));
+    let pg = PostgresStore::open(&url).await.unwrap_or_else(|e| {
+        panic!("PostgreSQL is needed for the store tests and was not reachable at {url}: {e}")
+    });
+    (dir, vec![Backend::Sqlite(sqlite), Backend::Postgres(pg)])
+}
+
+async fn table(s: &Arc<dyn Store>, id: &str) {
+    s.create_table(&TableRow {
+        id: id.into(),
+        game: "g".into(),
+        config: "{}".into(),
+        open: true,
+        created_at: 1,
+    })
+    .await
+    .unwrap();
+}
+
+/// Waits until `n` appends are queued behind the pause.
+async fn until_waiting(b: &Backend, n: usize) {
+    for _ in 0..500 {
+        if b.waiting() >= n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("only {} of {n} appends queued", b.waiting());
+}
+
+#[tokio::test]
+async fn many_tables_at_once_keep_every_entry_in_order() {
+    let (_dir, backends) = backends().await;
+    for b in &backends {
+        let s = b.store();
+        let name = s.backend();
+        let tables: Vec<String> = (0..20).map(|i| format!("t{i}")).collect();
+        for t in &tables {
+            table(&s, t).await;
+        }
+        // 20 tables, each appending 1..=40 as its actor does: the next after the
+        // previous one's answer, all tables at once.
+        let mut tasks = Vec::new();
+        for t in tables.clone() {
+            let s = s.clone();
+            tasks.push(tokio::spawn(async move {
+                for v in 1..=40i64 {
+                    s.append(&t, v, v * 10, &format!("{t}:{v}")).await.unwrap();
+                }
+            }));
+        }
+        for task in tasks {
+            task.await.unwrap();
+        }
+        for t in &tables {
+            let log = s.log(t, 0).await.unwrap();
+            let got: Vec<(i64, i64, String)> = log
+                .into_iter()
+                .map(|e| (e.version, e.at, e.entry))
+                .collect();
+            let want: Vec<(i64, i64, String)> =
+                (1..=40).map(|v| (v, v * 10, format!("{t}:{v}"))).collect();
+            assert_eq!(got, want, "{name}: {t}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn appends_waiting_together_share_one_batch_in_arrival_order() {
+    let (_dir, backends) = backends().await;
+    for b in &backends {
+        let s = b.store();
+        let name = s.backend();
+        for t in ["a", "b", "c"] {
+            table(&s, t).await;
+        }
+        let pause = b.pause().await;
+        // Sent in this order while the writer is paused: one batch holding
+        // several versions of each table.
+        let mut tasks = Vec::new();
+        for v in 1..=5i64 {
+            for t in ["a", "b", "c"] {
+                let s = s.clone();
+                tasks.push(tokio::spawn(async move {
+                    s.append(t, v, v, &format!("{t}{v}")).await
+                }));
+                until_waiting(b, tasks.len()).await;
+            }
+        }
+        // Nothing is committed while the writer is paused.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(s.log("a", 0).await.unwrap().is_empty(), "{name}");
+        assert!(
+            tasks.iter().all(|t| !t.is_finished()),
+            "{name}: no answer yet"
+        );
+        drop(pause);
+        for task in tasks {
+            task.await.unwrap().unwrap();
+        }
+        for t in ["a", "b", "c"] {
+            let versions: Vec<i64> = s
+                .log(t, 0)
+                .await
+                .unwrap()
+                .iter()
+                .map(|e| e.version)
+                .collect();
+            assert_eq!(versions, vec![1, 2, 3, 4, 5], "{name}: {t}");
+        }
+        assert_eq!(b.waiting(), 0, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn a_failure_in_a_batch_fails_all_of_it_and_commits_none() {
+    let (_dir, backends) = backends().await;
+    for b in &backends {
+        let s = b.store();
+        let name = s.backend();
+        for t in ["x", "y"] {
+            table(&s, t).await;
+        }
+        s.append("x", 1, 1, "x1").await.unwrap();
+        let pause = b.pause().await;
+        let mut tasks = Vec::new();
+        // Good appends of two tables around one that the database refuses (its
+        // table does not exist: a foreign-key failure in mid-batch).
+        let sends: [(&'static str, i64); 5] =
+            [("x", 2), ("y", 1), ("nowhere", 1), ("y", 2), ("x", 3)];
+        for (t, v) in sends {
+            let s = s.clone();
+            tasks.push(tokio::spawn(async move { s.append(t, v, v, "e").await }));
+            until_waiting(b, tasks.len()).await;
+        }
+        drop(pause);
+        for (task, (t, v)) in tasks.into_iter().zip(sends) {
+            let result = task.await.unwrap();
+            assert!(
+                matches!(result, Err(StoreError::Batch(_))),
+                "{name}: {t} {v} failed with its batch: {result:?}"
+            );
+        }
+        let x: Vec<i64> = s
+            .log("x", 0)
+            .await
+            .unwrap()
+            .iter()
+            .map(|e| e.version)
+            .collect();
+        assert_eq!(x, vec![1], "{name}: nothing of the batch was committed");
+        assert!(s.log("y", 0).await.unwrap().is_empty(), "{name}");
+        // The writer goes on: the same appends alone commit.
+        s.append("x", 2, 2, "x2").await.unwrap();
+        s.append("y", 1, 1, "y1").await.unwrap();
+        assert_eq!(s.log("x", 0).await.unwrap().len(), 2, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn a_version_that_exists_is_its_own_conflict_in_a_batch() {
+    let (_dir, backends) = backends().await;
+    for b in &backends {
+        let s = b.store();
+        let name = s.backend();
+        for t in ["p", "q"] {
+            table(&s, t).await;
+        }
+        s.append("p", 1, 1, "first").await.unwrap();
+        let pause = b.pause().await;
+        let sends: [(&'static str, i64, &'static str); 4] = [
+            ("q", 1, "q1"),
+            ("p", 1, "again"),
+            ("q", 2, "q2"),
+            ("q", 2, "twice in one batch"),
+        ];
+        let mut tasks = Vec::new();
+        for (t, v, e) in sends {
+            let s = s.clone();
+            tasks.push(tokio::spawn(async move { s.append(t, v, v, e).await }));
+            until_waiting(b, tasks.len()).await;
+        }
+        drop(pause);
+        let results: Vec<_> = futures_results(tasks).await;
+        assert!(results[0].is_ok(), "{name}: {:?}", results[0]);
+        assert!(
+            matches!(results[1], Err(StoreError::Conflict(_))),
+            "{name}: {:?}",
+            results[1]
+        );
+        assert!(results[2].is_ok(), "{name}: {:?}", results[2]);
+        assert!(
+            matches!(results[3], Err(StoreError::Conflict(_))),
+            "{name}: {:?}",
+            results[3]
+        );
+        let p = s.log("p", 0).await.unwrap();
+        assert_eq!(p.len(), 1, "{name}");
+        assert_eq!(p[0].entry, "first", "{name}: the conflict changed nothing");
+        let q: Vec<String> = s
+            .log("q", 0)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|e| e.entry)
+            .collect();
+        assert_eq!(q, vec!["q1", "q2"], "{name}");
+    }
+}
+
+async fn futures_results(tasks: Vec<tokio::task::JoinHandle<Result<()>>>) -> Vec<Result<()>> {
+    let mut out = Vec::new();
+    for t in tasks {
+        out.push(t.await.unwrap());
+    }
+    out
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The one-node load curve (docs/benchmarks.md, "Server load"): for each binary and
+# each number of games, a fresh `qiyuan serve` (SQLite in a new folder, or a new
+# PostgreSQL schema) and `qiyuan bench-load` against it, one run after the other.
+# A benchmark, not a test: run it by hand on a machine you can load.
+#
+#   scripts/bench-curve.sh sqlite|postgres "BIN1 BIN2" "1000 3000 9000"
+#
+# Environment: THINK_MS (900), RAMP (30), DURATION (20), PORT (18090),
+# LOADGEN (the load generator's binary: the last of BINS), PG (the PostgreSQL URL).
+set -euo pipefail
+store=$1
+bins=($2)
+games=($3)
+think=${THINK_MS:-900}
+ramp=${RAMP:-30}
+duration=${DURATION:-20}
+port=${PORT:-18090}
+loadgen=${LOADGEN:-${bins[-1]}}
+pg=${PG:-postgres://root@127.0.0.1:5432/test}
+ulimit -n 20000 || ulimit -n "$(ulimit -Hn)"
+for n in "${games[@]}"; do
+  for bin in "${bins[@]}"; do
+    data=$(mktemp -d /tmp/qiyuan-curve.XXXXXX)
+    db=()
+    if [ "$store" = postgres ]; then
+      db=(--database "$pg?schema=curve_$(date +%s%N)")
+    fi
+    nice -n 10 "$bin" serve --listen "127.0.0.1:$port" --data "$data" "${db[@]}" \
+      --max-sockets-per-address 0 --guests-per-address-per-hour 0 --log warn \
+      >"$data/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 100); do
+      curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break
+      sleep 0.2
+    done
+    echo "== $store, $n games, server $bin, $(uptime | sed 's/.*load/load/')"
+    nice -n 10 "$loadgen" bench-load --url "http://127.0.0.1:$port" --games "$n" \
+      --think-ms "$think" --ramp "$ramp" --duration "$duration" --server-pid "$server" 2>&1 |
+      grep -v '^bench-load:' | grep -v 'simulated game failed' || true
+    echo "   warnings in the server's log: $(grep -c WARN "$data/server.log" || true)," \
+      "errors: $(grep -c ERROR "$data/server.log" || true); the most common:"
+    grep -E 'WARN|ERROR' "$data/server.log" | sed -E 's/^[^ ]+ +//; s/[0-9]+/N/g' | cut -c1-100 |
+      sort | uniq -c | sort -rn | head -2 || true
+    kill "$server"
+    wait "$server" 2>/dev/null || true
+    rm -rf "$data"
+  done
+done

@@ -1,0 +1,110 @@
+//! `qiyuan bench-load --url` against a real `qiyuan serve`: a short run exits by
+//! itself and reports its moves, latency and the server's CPU and memory.
+#![cfg(feature = "server")]
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn bench_load_against_a_running_server_exits_and_reports() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let dir = std::env::temp_dir().join(format!("qiyuan-bench-test-{}-{port}", std::process::id()));
+    let mut server = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .arg("--data")
+        .arg(&dir)
+        .args([
+            "--max-sockets-per-address",
+            "0",
+            "--guests-per-address-per-hour",
+            "0",
+        ])
+        .env("QIYUAN_LOG", "warn")
+        .env_remove("QIYUAN_DATABASE")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(qiyuan_server::bench::wait_ready(
+        &base,
+        Duration::from_secs(60),
+    ))
+    .expect("the server is up");
+
+    let mut bench = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
+        .args(["bench-load", "--url", &base])
+        .args([
+            "--games",
+            "4",
+            "--duration",
+            "3",
+            "--ramp",
+            "1",
+            "--think-ms",
+            "100",
+        ])
+        .args(["--server-pid", &server.id().to_string()])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("bench-load starts");
+    // 1 s ramp + 3 s measured; the games stop at once after it. A minute is
+    // far more than a loaded machine needs.
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = bench.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut out = String::new();
+    if status.is_none() {
+        let _ = bench.kill();
+    }
+    bench
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    let status = status.unwrap_or_else(|| panic!("bench-load did not exit within 60 s:\n{out}"));
+    assert!(status.success(), "bench-load failed: {status}\n{out}");
+
+    let line = |prefix: &str| {
+        out.lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} line in:\n{out}"))
+            .to_string()
+    };
+    assert!(
+        line("games started").contains("failed 0 "),
+        "no game failed:\n{out}"
+    );
+    let moves: u64 = line("accepted moves:")
+        .split_whitespace()
+        .nth(2)
+        .and_then(|n| n.parse().ok())
+        .expect("a move count");
+    assert!(moves > 0, "moves were played in the measured part:\n{out}");
+    assert!(
+        !line("move-to-opponent latency:").contains("(0 samples)"),
+        "latencies were measured:\n{out}"
+    );
+    assert!(line("server CPU per move:").ends_with("(user + system)"));
+    assert!(line("server CPU:").contains("server RSS"));
+}
