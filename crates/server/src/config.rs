@@ -86,6 +86,9 @@ pub struct Config {
     pub engines: Vec<crate::engines::EngineConfig>,
     /// The Lichess-compatible API (`[api]`; see [`crate::lichess`]).
     pub api: crate::lichess::ApiConfig,
+    /// Several nodes on one PostgreSQL and one Redis (`[cluster]`; see
+    /// [`crate::cluster`]). Without a Redis URL the server is one node, as always.
+    pub cluster: crate::cluster::ClusterConfig,
 }
 
 impl Default for Config {
@@ -120,6 +123,7 @@ impl Default for Config {
             metrics_token: None,
             engines: Vec::new(),
             api: crate::lichess::ApiConfig::default(),
+            cluster: crate::cluster::ClusterConfig::default(),
         }
     }
 }

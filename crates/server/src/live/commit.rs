@@ -68,11 +68,26 @@ impl Live {
             .collect();
         for (version, entry) in entries {
             let text = serde_json::to_string(&entry).map_err(ApiError::internal)?;
-            let stored = self
-                .app
-                .store
-                .append(&self.id, version as i64, entry.at as i64, &text)
-                .await;
+            let stored = match self.lease {
+                // Several nodes: refused if another node owns the table now.
+                Some(token) => {
+                    self.app
+                        .store
+                        .append_fenced(&self.id, version as i64, entry.at as i64, &text, token)
+                        .await
+                }
+                None => {
+                    self.app
+                        .store
+                        .append(&self.id, version as i64, entry.at as i64, &text)
+                        .await
+                }
+            };
+            if let Err(qiyuan_store::StoreError::Fenced(why)) = &stored {
+                tracing::error!(table = %self.id, version, "fenced out: {why}");
+                self.fenced = true;
+                return Err(ApiError::internal("this node does not own the table any more"));
+            }
             if let Err(err) = stored {
                 tracing::error!(table = %self.id, version, "cannot store log entry: {err}");
                 self.rebuild().await;
