@@ -242,7 +242,11 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
 /// Creates the table of a pair, seats both (the first takes the first seat)
 /// and readies them, so the game starts at once; both sockets get `paired` and
 /// are subscribed to the table.
-pub(crate) async fn pair(app: &Arc<App>, seek: &Seek, players: [Conn; 2]) -> Result<String, ApiError> {
+pub(crate) async fn pair(
+    app: &Arc<App>,
+    seek: &Seek,
+    players: [Conn; 2],
+) -> Result<String, ApiError> {
     let seek = seek.clone();
     let settings = Settings {
         time: seek.time,

@@ -5,8 +5,8 @@
 
 use qiyuan_game::{Claim, Seat};
 use qiyuan_table::{Settings, TimeControl};
-use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::ApiError;

@@ -27,7 +27,11 @@ fn unique(prefix: &str) -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_nanos();
-    format!("{prefix}_{}_{}", std::process::id(), nanos % 1_000_000_000_000)
+    format!(
+        "{prefix}_{}_{}",
+        std::process::id(),
+        nanos % 1_000_000_000_000
+    )
 }
 
 /// One installation: a database schema and a Redis prefix shared by its nodes.
@@ -65,7 +69,9 @@ impl Site {
     async fn node(&self, name: &str) -> Node {
         let running = qiyuan_server::start(self.config(name))
             .await
-            .unwrap_or_else(|e| panic!("node {name} did not start (PostgreSQL and Redis up?): {e:#}"));
+            .unwrap_or_else(|e| {
+                panic!("node {name} did not start (PostgreSQL and Redis up?): {e:#}")
+            });
         Node {
             base: format!("http://{}", running.addr),
             running: Some(running),
@@ -153,7 +159,9 @@ async fn players_on_two_nodes_play_to_the_end_and_a_third_node_watches() {
     sc.send("watch", json!({"table": table})).await.unwrap();
     sc.expect("sync").await.unwrap();
     eprintln!("synced");
-    sb.call("sit", json!({"table": table, "seat": 1})).await.unwrap();
+    sb.call("sit", json!({"table": table, "seat": 1}))
+        .await
+        .unwrap();
     sa.call("ready", json!({"table": table})).await.unwrap();
     sb.call("ready", json!({"table": table})).await.unwrap();
     event(&mut sc, &table, "started").await;
@@ -170,7 +178,10 @@ async fn players_on_two_nodes_play_to_the_end_and_a_third_node_watches() {
                 listed.push(t["seats"].clone());
                 break;
             }
-            assert!(Instant::now() < until, "node {node} lists table {table}: {page}");
+            assert!(
+                Instant::now() < until,
+                "node {node} lists table {table}: {page}"
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
@@ -201,7 +212,11 @@ async fn players_on_two_nodes_play_to_the_end_and_a_third_node_watches() {
             break;
         }
     }
-    assert_eq!(seen.len(), plies.len(), "the spectator saw every move: {seen:?}");
+    assert_eq!(
+        seen.len(),
+        plies.len(),
+        "the spectator saw every move: {seen:?}"
+    );
     for (e, action) in seen.iter().zip(plies) {
         assert!(e.contains(action), "{e} is {action}");
     }
@@ -223,7 +238,8 @@ async fn quick_pairing_pairs_seekers_on_two_nodes() {
     let bob = at(&Client::guest_at(&a.base).await.unwrap(), &b.base);
     let mut sa = alice.connect().await.unwrap();
     let mut sb = bob.connect().await.unwrap();
-    let seek = json!({"game": "chess", "time": {"kind": "fischer", "base": 180_000, "increment": 2_000}});
+    let seek =
+        json!({"game": "chess", "time": {"kind": "fischer", "base": 180_000, "increment": 2_000}});
     let r = sa.call("seek", seek.clone()).await.unwrap();
     assert_eq!(r["d"]["seeking"], true, "{r}");
     // Bob's node takes Alice's seek from the shared pool: both are told.
@@ -238,7 +254,10 @@ async fn quick_pairing_pairs_seekers_on_two_nodes() {
         }
     }
     let (pb, ack) = (pb.unwrap(), ack.unwrap());
-    let table = ack["d"]["table"].as_str().unwrap_or_else(|| panic!("paired: {ack}")).to_string();
+    let table = ack["d"]["table"]
+        .as_str()
+        .unwrap_or_else(|| panic!("paired: {ack}"))
+        .to_string();
     assert_eq!(pb["d"]["table"], table.as_str(), "{pb}");
     assert_eq!(pb["d"]["seat"], 1, "{pb}");
     let pa = sa.expect("paired").await.unwrap();
@@ -247,10 +266,14 @@ async fn quick_pairing_pairs_seekers_on_two_nodes() {
     // Both are subscribed, the game has started, and it plays across nodes.
     let sync = sa.expect("sync").await.unwrap();
     assert_eq!(sync["d"]["state"]["status"], "playing", "{sync}");
-    sa.call("move", json!({"table": table, "action": "e2e4"})).await.unwrap();
+    sa.call("move", json!({"table": table, "action": "e2e4"}))
+        .await
+        .unwrap();
     let moved = event(&mut sb, &table, "acted").await;
     assert!(moved.to_string().contains("e2e4"), "{moved}");
-    sb.call("move", json!({"table": table, "action": "e7e5"})).await.unwrap();
+    sb.call("move", json!({"table": table, "action": "e7e5"}))
+        .await
+        .unwrap();
     event(&mut sa, &table, "acted").await;
     // A third seeker waits: the pool is empty again.
     let carol = Client::guest_at(&b.base).await.unwrap();
@@ -314,7 +337,9 @@ async fn the_owner_is_killed_and_another_node_takes_over() {
     let port = free_port();
     let k_base = format!("http://127.0.0.1:{port}");
     let mut k = serve(&site, "k", port);
-    wait_ready(&k_base, Duration::from_secs(30)).await.expect("node k is up");
+    wait_ready(&k_base, Duration::from_secs(30))
+        .await
+        .expect("node k is up");
     let b = site.node("b").await;
     let c = site.node("c").await;
     // The host creates the table on node k, which owns it.
@@ -335,8 +360,12 @@ async fn the_owner_is_killed_and_another_node_takes_over() {
         s.send("watch", json!({"table": table})).await.unwrap();
         s.expect("sync").await.unwrap();
     }
-    sa.call("sit", json!({"table": table, "seat": 0})).await.unwrap();
-    sb.call("sit", json!({"table": table, "seat": 1})).await.unwrap();
+    sa.call("sit", json!({"table": table, "seat": 0}))
+        .await
+        .unwrap();
+    sb.call("sit", json!({"table": table, "seat": 1}))
+        .await
+        .unwrap();
     sa.call("ready", json!({"table": table})).await.unwrap();
     sb.call("ready", json!({"table": table})).await.unwrap();
     let plies = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3"];
@@ -371,10 +400,18 @@ async fn the_owner_is_killed_and_another_node_takes_over() {
     };
     let took = killed.elapsed();
     let resumed = sync["d"]["state"].clone();
-    assert_eq!(moves_in(&resumed), before, "every acknowledged move: {resumed}");
+    assert_eq!(
+        moves_in(&resumed),
+        before,
+        "every acknowledged move: {resumed}"
+    );
     assert_eq!(resumed["status"], "playing", "{resumed}");
-    let main_after = resumed["game"]["clock"]["seats"][1]["main"].as_u64().unwrap();
-    let white_after = resumed["game"]["clock"]["seats"][0]["main"].as_u64().unwrap();
+    let main_after = resumed["game"]["clock"]["seats"][1]["main"]
+        .as_u64()
+        .unwrap();
+    let white_after = resumed["game"]["clock"]["seats"][0]["main"]
+        .as_u64()
+        .unwrap();
     assert_eq!(white_after, white_before, "the waiting clock is untouched");
     assert!(
         main_after + 1_000 >= main_before,
@@ -385,7 +422,10 @@ async fn the_owner_is_killed_and_another_node_takes_over() {
         let s = if i % 2 == 0 { &mut sb } else { &mut sa };
         let until = Instant::now() + Duration::from_secs(5);
         loop {
-            match s.call("move", json!({"table": table, "action": action})).await {
+            match s
+                .call("move", json!({"table": table, "action": action}))
+                .await
+            {
                 Ok(_) => break,
                 // A socket whose sync from the new owner is still on its way.
                 Err(e) if Instant::now() < until => {
@@ -429,19 +469,33 @@ async fn a_fenced_old_owner_cannot_write() {
         created_at: 1,
     };
     store.create_table(&row).await.unwrap();
-    let old = store.acquire_lease("t1", "old", 200).await.unwrap().unwrap();
+    let old = store
+        .acquire_lease("t1", "old", 200)
+        .await
+        .unwrap()
+        .unwrap();
     store.append_fenced("t1", 1, 1, "{}", old).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let new = store.acquire_lease("t1", "new", 6_000).await.unwrap().unwrap();
+    let new = store
+        .acquire_lease("t1", "new", 6_000)
+        .await
+        .unwrap()
+        .unwrap();
     assert!(new > old);
     // The two race: the old owner's append and the new one's, for version 2.
     let (late, first) = tokio::join!(
         store.append_fenced("t1", 2, 2, "late", old),
         store.append_fenced("t1", 2, 3, "new", new)
     );
-    assert!(matches!(late, Err(qiyuan_store::StoreError::Fenced(_))), "{late:?}");
+    assert!(
+        matches!(late, Err(qiyuan_store::StoreError::Fenced(_))),
+        "{late:?}"
+    );
     first.unwrap();
     let log = store.log("t1", 0).await.unwrap();
-    assert_eq!(log.iter().map(|e| e.entry.as_str()).collect::<Vec<_>>(), ["{}", "new"]);
+    assert_eq!(
+        log.iter().map(|e| e.entry.as_str()).collect::<Vec<_>>(),
+        ["{}", "new"]
+    );
     assert!(!store.renew_lease("t1", "old", old, 6_000).await.unwrap());
 }

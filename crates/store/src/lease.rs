@@ -40,8 +40,7 @@ pub trait LeaseStore: Send + Sync {
     async fn acquire_lease(&self, table: &str, node: &str, ttl_ms: i64) -> Result<Option<i64>>;
     /// Extends `node`'s lease with `token` by `ttl_ms` from now; false if the
     /// lease is not that any more (another node took the table over).
-    async fn renew_lease(&self, table: &str, node: &str, token: i64, ttl_ms: i64)
-    -> Result<bool>;
+    async fn renew_lease(&self, table: &str, node: &str, token: i64, ttl_ms: i64) -> Result<bool>;
     /// Gives a lease up (the table closed, the node stops): it expires now, and
     /// the next acquisition's token is still greater. Nothing if `token` is not
     /// the current one.

@@ -381,7 +381,11 @@ async fn a_fenced_old_owner_writes_nothing() {
         };
         s.create_table(&table).await.unwrap();
         let orphans = s.orphan_tables(None).await.unwrap();
-        assert_eq!(orphans.len(), 1, "{name}: an unleased open table is an orphan");
+        assert_eq!(
+            orphans.len(),
+            1,
+            "{name}: an unleased open table is an orphan"
+        );
         let a = s.acquire_lease("leased", "a", 60_000).await.unwrap();
         let a = a.unwrap_or_else(|| panic!("{name}: a free table is taken"));
         assert!(s.orphan_tables(None).await.unwrap().is_empty(), "{name}");
@@ -392,24 +396,40 @@ async fn a_fenced_old_owner_writes_nothing() {
             "{name}: a live lease is not taken"
         );
         s.append_fenced("leased", 1, 10, "one", a).await.unwrap();
-        assert!(s.renew_lease("leased", "a", a, 60_000).await.unwrap(), "{name}");
+        assert!(
+            s.renew_lease("leased", "a", a, 60_000).await.unwrap(),
+            "{name}"
+        );
         // Node a stalls past its lease: let it expire, b takes the table over.
         assert!(s.renew_lease("leased", "a", a, -1).await.unwrap(), "{name}");
         let lease = s.lease("leased").await.unwrap().unwrap();
         assert!(!lease.live && lease.node == "a", "{name}: {lease:?}");
         assert_eq!(s.orphan_tables(None).await.unwrap().len(), 1, "{name}");
-        let b = s.acquire_lease("leased", "b", 60_000).await.unwrap().unwrap();
+        let b = s
+            .acquire_lease("leased", "b", 60_000)
+            .await
+            .unwrap()
+            .unwrap();
         assert!(b > a, "{name}: tokens grow ({a} then {b})");
         // a wakes up and writes: refused, nothing stored, its renewal too.
         let late = s.append_fenced("leased", 2, 20, "late", a).await;
-        assert!(matches!(late, Err(StoreError::Fenced(_))), "{name}: {late:?}");
-        assert!(!s.renew_lease("leased", "a", a, 60_000).await.unwrap(), "{name}");
+        assert!(
+            matches!(late, Err(StoreError::Fenced(_))),
+            "{name}: {late:?}"
+        );
+        assert!(
+            !s.renew_lease("leased", "a", a, 60_000).await.unwrap(),
+            "{name}"
+        );
         let log = s.log("leased", 0).await.unwrap();
         assert_eq!(log.len(), 1, "{name}: {log:?}");
         // The new owner writes on; an existing version is still a conflict.
         s.append_fenced("leased", 2, 30, "two", b).await.unwrap();
         let dup = s.append_fenced("leased", 2, 31, "again", b).await;
-        assert!(matches!(dup, Err(StoreError::Conflict(_))), "{name}: {dup:?}");
+        assert!(
+            matches!(dup, Err(StoreError::Conflict(_))),
+            "{name}: {dup:?}"
+        );
         let log = s.log("leased", 0).await.unwrap();
         assert_eq!(
             log.iter().map(|e| e.entry.as_str()).collect::<Vec<_>>(),
@@ -422,9 +442,16 @@ async fn a_fenced_old_owner_writes_nothing() {
         assert_eq!(s.lease("leased").await.unwrap().unwrap().token, b, "{name}");
         s.release_lease("leased", b).await.unwrap();
         assert!(!s.lease("leased").await.unwrap().unwrap().live, "{name}");
-        let c = s.acquire_lease("leased", "c", 60_000).await.unwrap().unwrap();
+        let c = s
+            .acquire_lease("leased", "c", 60_000)
+            .await
+            .unwrap()
+            .unwrap();
         assert!(c > b, "{name}: a token given up is not handed out again");
         let stale = s.append_fenced("leased", 3, 40, "stale", b).await;
-        assert!(matches!(stale, Err(StoreError::Fenced(_))), "{name}: {stale:?}");
+        assert!(
+            matches!(stale, Err(StoreError::Fenced(_))),
+            "{name}: {stale:?}"
+        );
     }
 }

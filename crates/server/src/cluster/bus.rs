@@ -148,9 +148,7 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
             // Calls wait on the table: not on the bus's loop.
             tokio::spawn(async move {
                 let answer = answer(&app, &table, call).await;
-                cluster
-                    .send_to(&from, &BusMsg::Answer { id, answer })
-                    .await;
+                cluster.send_to(&from, &BusMsg::Answer { id, answer }).await;
             });
         }
         BusMsg::Answer { id, answer } => {
@@ -170,9 +168,7 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
                     crate::lobby::Change::Table(s) => {
                         app.lobby.publish_remote(s);
                     }
-                    crate::lobby::Change::Gone { game, id } => {
-                        app.lobby.remove_remote(&game, &id)
-                    }
+                    crate::lobby::Change::Gone { game, id } => app.lobby.remove_remote(&game, &id),
                 }
             }
         }

@@ -26,7 +26,11 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
                 .map(|(t, k)| (t.clone(), *k))
                 .collect();
             for (table, token) in held {
-                match app.store.renew_lease(&table, &cluster.node, token, ttl).await {
+                match app
+                    .store
+                    .renew_lease(&table, &cluster.node, token, ttl)
+                    .await
+                {
                     Ok(true) => {}
                     Ok(false) => {
                         tracing::warn!(table, token, "lease lost: another node owns the table");

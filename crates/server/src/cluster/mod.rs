@@ -108,6 +108,11 @@ pub struct Cluster {
 /// Connection ids for other nodes' sockets: far above this node's own.
 static NEXT_REMOTE: AtomicU64 = AtomicU64::new(1 << 48);
 
+/// Whether a connection id stands for another node's socket.
+pub fn is_remote(conn: ConnId) -> bool {
+    conn >= 1 << 48
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -318,7 +323,12 @@ impl Cluster {
     }
 
     /// Calls another node and waits for its answer (`None`: no answer in time).
-    pub(crate) async fn call(&self, node: &str, table: &str, call: bus::Call) -> Option<serde_json::Value> {
+    pub(crate) async fn call(
+        &self,
+        node: &str,
+        table: &str,
+        call: bus::Call,
+    ) -> Option<serde_json::Value> {
         let id = self.next_call.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = tokio::sync::oneshot::channel();
         lock(&self.pending).insert(id, tx);
@@ -329,7 +339,10 @@ impl Cluster {
         };
         self.send_to(node, &msg).await;
         let wait = std::time::Duration::from_millis(self.config.call_timeout_ms);
-        let answer = tokio::time::timeout(wait, rx).await.ok().and_then(|r| r.ok());
+        let answer = tokio::time::timeout(wait, rx)
+            .await
+            .ok()
+            .and_then(|r| r.ok());
         lock(&self.pending).remove(&id);
         answer
     }

@@ -157,6 +157,26 @@ impl Live {
                     cluster.forget(&self.id);
                 }
                 self.app.tables.remove(&self.id);
+                // This node's sockets watch on at the new owner, through a proxy.
+                let conns: Vec<_> = self
+                    .fanout
+                    .drain()
+                    .into_iter()
+                    .filter(|c| !crate::cluster::is_remote(c.id))
+                    .collect();
+                let (app, id) = (self.app.clone(), self.id.clone());
+                tokio::spawn(async move {
+                    if let Some(handle) = app.table(&id).await {
+                        for conn in conns {
+                            let watch = TableMsg::Watch {
+                                conn,
+                                since: None,
+                                req: None,
+                            };
+                            let _ = handle.tx.send(watch).await;
+                        }
+                    }
+                });
                 break;
             }
         }

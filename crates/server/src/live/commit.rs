@@ -86,7 +86,9 @@ impl Live {
             if let Err(qiyuan_store::StoreError::Fenced(why)) = &stored {
                 tracing::error!(table = %self.id, version, "fenced out: {why}");
                 self.fenced = true;
-                return Err(ApiError::internal("this node does not own the table any more"));
+                return Err(ApiError::internal(
+                    "this node does not own the table any more",
+                ));
             }
             if let Err(err) = stored {
                 tracing::error!(table = %self.id, version, "cannot store log entry: {err}");
