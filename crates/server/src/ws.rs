@@ -709,6 +709,9 @@ impl Session {
                     .await;
             }
         }
+        if let Some(cluster) = &self.app.cluster {
+            cluster.forget_local(self.conn.id);
+        }
     }
 }
 

@@ -249,6 +249,12 @@ impl Cluster {
             .or_insert_with(|| conn.clone());
     }
 
+    /// Forgets one of this node's sockets (it closed), so that nothing here
+    /// keeps its queue open.
+    pub(crate) fn forget_local(&self, conn: ConnId) {
+        lock(&self.local_conns).remove(&conn);
+    }
+
     /// The local connection standing for socket `conn` of node `node`: what a
     /// table here sends it goes to that node over the bus, in order.
     pub(crate) fn remote_conn(

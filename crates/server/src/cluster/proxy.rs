@@ -162,7 +162,10 @@ impl Task {
         let Some(owner) = &self.owner else {
             return false;
         };
-        self.cluster.register_local(conn);
+        // Deliveries for the socket find it (until it closes).
+        if matches!(fwd, Forwarded::Watch { .. } | Forwarded::Act { .. }) {
+            self.cluster.register_local(conn);
+        }
         let msg = BusMsg::Forward {
             table: self.id.clone(),
             conn: conn.id,
