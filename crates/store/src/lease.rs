@@ -41,6 +41,10 @@ pub trait LeaseStore: Send + Sync {
     /// Extends `node`'s lease with `token` by `ttl_ms` from now; false if the
     /// lease is not that any more (another node took the table over).
     async fn renew_lease(&self, table: &str, node: &str, token: i64, ttl_ms: i64) -> Result<bool>;
+    /// Extends every lease `node` holds (not given up) by `ttl_ms` from now, in
+    /// one statement however many tables: the (table, token) pairs renewed.
+    /// A table of the node's that is missing was taken over by another node.
+    async fn renew_leases(&self, node: &str, ttl_ms: i64) -> Result<Vec<(String, i64)>>;
     /// Gives a lease up (the table closed, the node stops): it expires now, and
     /// the next acquisition's token is still greater. Nothing if `token` is not
     /// the current one.
@@ -109,6 +113,21 @@ macro_rules! impl_leases {
                 .execute(&self.write)
                 .await?;
                 Ok(done.rows_affected() == 1)
+            }
+
+            async fn renew_leases(&self, node: &str, ttl_ms: i64) -> Result<Vec<(String, i64)>> {
+                let rows = sqlx::query(concat!(
+                    "UPDATE table_leases SET expires_at = ",
+                    $now,
+                    " + $2 WHERE node = $1 AND expires_at > 0 RETURNING table_id, token"
+                ))
+                .bind(node)
+                .bind(ttl_ms)
+                .fetch_all(&self.write)
+                .await?;
+                rows.iter()
+                    .map(|row| Ok((row.try_get("table_id")?, row.try_get("token")?)))
+                    .collect()
             }
 
             async fn release_lease(&self, table: &str, token: i64) -> Result<()> {

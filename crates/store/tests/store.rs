@@ -400,6 +400,15 @@ async fn a_fenced_old_owner_writes_nothing() {
             s.renew_lease("leased", "a", a, 60_000).await.unwrap(),
             "{name}"
         );
+        assert_eq!(
+            s.renew_leases("a", 60_000).await.unwrap(),
+            [("leased".to_string(), a)],
+            "{name}: all of a node's leases at once"
+        );
+        assert!(
+            s.renew_leases("b", 60_000).await.unwrap().is_empty(),
+            "{name}"
+        );
         // Node a stalls past its lease: let it expire, b takes the table over.
         assert!(s.renew_lease("leased", "a", a, -1).await.unwrap(), "{name}");
         let lease = s.lease("leased").await.unwrap().unwrap();
@@ -419,6 +428,10 @@ async fn a_fenced_old_owner_writes_nothing() {
         );
         assert!(
             !s.renew_lease("leased", "a", a, 60_000).await.unwrap(),
+            "{name}"
+        );
+        assert!(
+            s.renew_leases("a", 60_000).await.unwrap().is_empty(),
             "{name}"
         );
         let log = s.log("leased", 0).await.unwrap();

@@ -21,26 +21,30 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
     loop {
         if renewed.elapsed() >= renew_every || first {
             renewed = Instant::now();
+            // One statement for all of this node's leases, so that a renewal
+            // round takes one query however many tables (and a busy database
+            // does not let leases expire one query at a time).
+            // (Leases taken after this snapshot are judged next round.)
             let held: Vec<(String, i64)> = lock(&cluster.leases)
                 .iter()
                 .map(|(t, k)| (t.clone(), *k))
                 .collect();
-            for (table, token) in held {
-                match app
-                    .store
-                    .renew_lease(&table, &cluster.node, token, ttl)
-                    .await
-                {
-                    Ok(true) => {}
-                    Ok(false) => {
+            match app.store.renew_leases(&cluster.node, ttl).await {
+                Ok(fresh) => {
+                    let fresh: std::collections::HashMap<String, i64> = fresh.into_iter().collect();
+                    let lost: Vec<(String, i64)> = held
+                        .into_iter()
+                        .filter(|(t, k)| fresh.get(t) != Some(k))
+                        .collect();
+                    for (table, token) in lost {
                         tracing::warn!(table, token, "lease lost: another node owns the table");
                         cluster.forget(&table);
                         if let Some(h) = app.tables.get(&table) {
                             let _ = h.tx.send(crate::live::TableMsg::Fenced).await;
                         }
                     }
-                    Err(e) => tracing::warn!(table, "cannot renew lease: {e}"),
                 }
+                Err(e) => tracing::warn!("cannot renew leases: {e}"),
             }
         }
         scan(&cluster, &app, first).await;
