@@ -151,14 +151,12 @@ async fn players_on_two_nodes_play_to_the_end_and_a_third_node_watches() {
         .await
         .unwrap();
     let table = r["d"]["table"].as_str().unwrap().to_string();
-    eprintln!("created {table}");
     // Bob, on node b, sits at node a's table; Carol watches from node c.
     sb.send("watch", json!({"table": table})).await.unwrap();
     let sync = sb.expect("sync").await.unwrap();
     assert_eq!(sync["d"]["table"], table.as_str(), "{sync}");
     sc.send("watch", json!({"table": table})).await.unwrap();
     sc.expect("sync").await.unwrap();
-    eprintln!("synced");
     sb.call("sit", json!({"table": table, "seat": 1}))
         .await
         .unwrap();
