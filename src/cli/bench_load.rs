@@ -24,8 +24,10 @@ pub struct Args {
     #[arg(long, default_value_t = 1000)]
     think_ms: u64,
     /// A running server (`http://127.0.0.1:8080`); default: start one in-process.
+    /// Repeated: several nodes of one site, the sockets spread over them (each
+    /// game's two players on different nodes).
     #[arg(long)]
-    url: Option<String>,
+    url: Vec<String>,
     /// For the in-process server: a database URL instead of a temporary SQLite file.
     #[arg(long)]
     database: Option<String>,
@@ -45,8 +47,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async move {
         let dir = std::env::temp_dir().join(format!("qiyuan-bench-{}", std::process::id()));
-        let (base, server) = match &args.url {
-            Some(url) => (url.trim_end_matches('/').to_string(), None),
+        let mut urls = args.url.iter().map(|u| u.trim_end_matches('/').to_string());
+        let (base, server) = match urls.next() {
+            Some(url) => (url, None),
             None => {
                 let config = qiyuan_server::Config {
                     listen: "127.0.0.1:0".parse()?,
@@ -90,15 +93,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return anyhow::Ok(());
         }
         println!(
-            "bench-load: {} games ({} sockets) against {base}, think {} ms, {} s ramp, {} s measured",
+            "bench-load: {} games ({} sockets) against {base}{}, think {} ms, {} s ramp, {} s measured",
             args.games,
             args.games * 2,
+            args.url
+                .iter()
+                .skip(1)
+                .map(|u| format!(" and {u}"))
+                .collect::<String>(),
             args.think_ms,
             args.ramp,
             args.duration
         );
+        let others: Vec<String> = urls.collect();
         let report = qiyuan_server::bench::run_load(qiyuan_server::bench::LoadConfig {
             base,
+            others,
             games: args.games,
             duration: Duration::from_secs_f64(args.duration),
             think: Duration::from_millis(args.think_ms),

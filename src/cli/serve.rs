@@ -37,6 +37,16 @@ pub struct Args {
     /// Accounts one address may register per hour; 0 = no limit [default: 20].
     #[arg(long, env = "QIYUAN_REGISTRATIONS_PER_ADDRESS")]
     registrations_per_address_per_hour: Option<u32>,
+    /// Redis URL (redis://host:port): run as one of several nodes sharing the
+    /// database (PostgreSQL) and this Redis [default: one node, no Redis].
+    #[arg(long, env = "QIYUAN_REDIS")]
+    redis: Option<String>,
+    /// This node's id among several (unique per node) [default: host name and port].
+    #[arg(long, env = "QIYUAN_NODE_ID")]
+    node_id: Option<String>,
+    /// Prefix of this installation's Redis keys and channels [default: qiyuan:].
+    #[arg(long, env = "QIYUAN_REDIS_PREFIX")]
+    redis_prefix: Option<String>,
     /// Log filter when RUST_LOG is unset.
     #[arg(long, env = "QIYUAN_LOG", default_value = "info")]
     log: String,
@@ -71,6 +81,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(n) = args.registrations_per_address_per_hour {
         config.registrations_per_address_per_hour = n;
+    }
+    if args.redis.is_some() {
+        config.cluster.redis = args.redis;
+    }
+    if args.node_id.is_some() {
+        config.cluster.node_id = args.node_id;
+    }
+    if let Some(prefix) = args.redis_prefix {
+        config.cluster.prefix = prefix;
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async move {

@@ -207,7 +207,7 @@ async fn ask<T>(
 /// as a spectator sees it now; `games` lists the games stored for it.
 pub async fn game(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     let table_id = id.split('-').next().unwrap_or(&id).to_string();
-    let live_state = match app.tables.get(&table_id) {
+    let live_state = match app.table(&table_id).await {
         Some(handle) => ask(&handle, |reply| TableMsg::Snapshot { reply }).await,
         None => None,
     };
@@ -382,7 +382,7 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
                 Some((table, n)) => (table, n.parse::<u32>().ok().filter(|&n| n > 1)),
                 None => (id, Some(1)),
             };
-            let live = match (app.tables.get(table_id), number) {
+            let live = match (app.table(table_id).await, number) {
                 (Some(handle), Some(number)) => {
                     ask(&handle, |reply| TableMsg::Record { number, reply })
                         .await

@@ -197,6 +197,10 @@ pub const PLIES_PER_GAME: usize = 30;
 #[derive(Debug, Clone)]
 pub struct LoadConfig {
     pub base: String,
+    /// Further nodes of the same site (several nodes): the sockets are spread
+    /// over `base` and these, round robin, so each game's two players are on
+    /// different nodes.
+    pub others: Vec<String>,
     pub games: usize,
     pub duration: Duration,
     /// Pause between a player receiving the opponent's move and answering it.
@@ -271,6 +275,8 @@ struct Counters {
     errors: AtomicU64,
     move_bytes: AtomicU64,
     event_bytes: AtomicU64,
+    /// Sockets opened, for spreading them over several nodes.
+    sockets: AtomicU64,
 }
 
 /// A process's CPU time (user + system) from `/proc/{pid}/stat`, on Linux.
@@ -375,7 +381,17 @@ async fn pair(
 ) -> anyhow::Result<()> {
     let white = Client::guest(http, &cfg.base).await?;
     let black = Client::guest(http, &cfg.base).await?;
-    let mut ws = [white.connect().await?, black.connect().await?];
+    // Several nodes: socket k on node k mod n (sessions are shared).
+    let nodes: Vec<&String> = std::iter::once(&cfg.base).chain(&cfg.others).collect();
+    let k = counters.sockets.fetch_add(2, Ordering::Relaxed) as usize;
+    let on = |c: &Client, i: usize| Client {
+        base: nodes[i % nodes.len()].clone(),
+        ..c.clone()
+    };
+    let mut ws = [
+        on(&white, k).connect().await?,
+        on(&black, k + 1).connect().await?,
+    ];
     while Instant::now() < deadline {
         // Repetitions are claimed (FIDE), not drawn at the third occurrence:
         // the knight cycle repeats the start position every 8 plies.

@@ -86,6 +86,9 @@ pub struct Config {
     pub engines: Vec<crate::engines::EngineConfig>,
     /// The Lichess-compatible API (`[api]`; see [`crate::lichess`]).
     pub api: crate::lichess::ApiConfig,
+    /// Several nodes on one PostgreSQL and one Redis (`[cluster]`; see
+    /// [`crate::cluster`]). Without a Redis URL the server is one node, as always.
+    pub cluster: crate::cluster::ClusterConfig,
 }
 
 impl Default for Config {
@@ -120,6 +123,7 @@ impl Default for Config {
             metrics_token: None,
             engines: Vec::new(),
             api: crate::lichess::ApiConfig::default(),
+            cluster: crate::cluster::ClusterConfig::default(),
         }
     }
 }
@@ -174,6 +178,20 @@ impl Config {
                 anyhow::bail!("allowed_origins: {origin:?} is not http(s)://host[:port]");
             }
         }
+        if self.cluster.redis.is_some() {
+            let url = self.database_url();
+            if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+                anyhow::bail!(
+                    "cluster: several nodes share one PostgreSQL database (database = \"postgres://…\"), not a SQLite file"
+                );
+            }
+            let c = &self.cluster;
+            if c.renew_ms == 0 || c.scan_ms == 0 || c.lease_ttl_ms < 2 * c.renew_ms {
+                anyhow::bail!(
+                    "cluster: renew_ms and scan_ms must be above 0 and lease_ttl_ms at least twice renew_ms"
+                );
+            }
+        }
         Ok(())
     }
 
@@ -217,6 +235,28 @@ mod tests {
         assert!(c.check().is_ok());
         let bad: Config = toml::from_str("trusted_proxies = [\"10.0.0.0/40\"]").unwrap();
         assert!(bad.check().is_err());
+    }
+
+    #[test]
+    fn several_nodes_are_configured_in_the_file_and_need_postgres() {
+        let text = "database = \"postgres://db/q\"\n[cluster]\nredis = \"redis://r:6379\"\nnode_id = \"n1\"\nlease_ttl_ms = 8000\n";
+        let c = Config::parse(text).unwrap();
+        assert_eq!(c.cluster.redis.as_deref(), Some("redis://r:6379"));
+        assert_eq!(c.cluster.node_id.as_deref(), Some("n1"));
+        assert_eq!((c.cluster.lease_ttl_ms, c.cluster.renew_ms), (8000, 2000));
+        assert_eq!(c.cluster.prefix, "qiyuan:");
+        c.check().unwrap();
+        assert!(
+            Config::default().cluster.redis.is_none(),
+            "one node by default"
+        );
+        let sqlite = Config::parse("[cluster]\nredis = \"redis://r\"\n").unwrap();
+        assert!(
+            sqlite.check().is_err(),
+            "several nodes cannot share a SQLite file"
+        );
+        let short = Config::parse(&format!("{text}renew_ms = 5000\n")).unwrap();
+        assert!(short.check().is_err(), "a lease must outlive two renewals");
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod api;
 pub mod auth;
 pub mod bench;
 pub mod bots;
+pub mod cluster;
 pub mod computer;
 pub mod config;
 pub mod engines;
@@ -94,6 +95,20 @@ pub struct App {
     pub lichess: lichess::Hub,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
     pub shutdown: watch::Receiver<bool>,
+    /// Several nodes (`[cluster]` with a Redis URL); `None`: this is the only node.
+    pub cluster: Option<Arc<cluster::Cluster>>,
+}
+
+impl App {
+    /// A live table's address: this node's, or with several nodes the local
+    /// proxy of the node that owns it.
+    pub async fn table(self: &Arc<Self>, id: &str) -> Option<live::TableHandle> {
+        if let Some(handle) = self.tables.get(id) {
+            return Some(handle);
+        }
+        let cluster = self.cluster.as_ref()?;
+        cluster.route(self, id).await
+    }
 }
 
 /// A running server.
@@ -157,6 +172,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         Err(e) => tracing::warn!("cannot forget expired sessions: {e}"),
     }
 
+    let cluster = cluster::Cluster::connect(&config.cluster, addr).await?;
     let (stop, shutdown) = watch::channel(false);
     const HOUR: Duration = Duration::from_secs(3600);
     let app = Arc::new(App {
@@ -184,8 +200,26 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         games,
         store,
         shutdown: shutdown.clone(),
+        cluster,
     });
-    let restored = live::restore(&app).await?;
+    let restored = match app.cluster.clone() {
+        // Several nodes: the lease keeper takes this node's tables back and
+        // those whose owner is gone.
+        Some(cluster) => {
+            let (relay, mut changes) = tokio::sync::mpsc::unbounded_channel();
+            app.lobby.relay_to(relay);
+            let relaying = cluster.clone();
+            tokio::spawn(async move {
+                while let Some(change) = changes.recv().await {
+                    relaying.lobby_changed(change).await;
+                }
+            });
+            cluster.start(&app).await?;
+            tracing::info!(node = %cluster.node, "one of several nodes");
+            0
+        }
+        None => live::restore(&app).await?,
+    };
     tracing::info!(%addr, restored, "listening");
 
     tokio::spawn(events::director::run(app.clone()));

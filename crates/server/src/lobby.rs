@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::Utf8Bytes;
 use qiyuan_table::{Command, Settings, Status, TimeControl};
-use serde::Serialize;
-use tokio::sync::broadcast;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, mpsc};
 
 use crate::App;
 use crate::error::ApiError;
@@ -15,7 +15,7 @@ use crate::live::{self, Conn, ConnId, TableMsg};
 use crate::protocol::{Seek, ServerMsg};
 
 /// A table as the lobby lists it.
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct TableSummary {
     pub id: String,
     pub game: String,
@@ -29,7 +29,7 @@ pub struct TableSummary {
     pub invite: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct SeatSummary {
     pub user: Option<String>,
     pub connected: bool,
@@ -70,6 +70,17 @@ struct Waiting {
 pub struct Lobby {
     rooms: Mutex<HashMap<String, Room>>,
     seeks: Mutex<Vec<Waiting>>,
+    /// With several nodes: where this node's own changes go, for the others
+    /// (see [`crate::cluster`]).
+    relay: Mutex<Option<mpsc::UnboundedSender<Change>>>,
+}
+
+/// A change of a table in the lobby, as nodes tell each other.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum Change {
+    Table(TableSummary),
+    Gone { game: String, id: String },
 }
 
 impl Lobby {
@@ -77,26 +88,55 @@ impl Lobby {
         self.rooms.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Sends this node's lobby changes to `relay` too (several nodes).
+    pub fn relay_to(&self, relay: mpsc::UnboundedSender<Change>) {
+        *self.relay.lock().unwrap_or_else(|e| e.into_inner()) = Some(relay);
+    }
+
+    fn relay(&self, change: impl FnOnce() -> Change) {
+        if let Some(relay) = &*self.relay.lock().unwrap_or_else(|e| e.into_inner()) {
+            let _ = relay.send(change());
+        }
+    }
+
     /// A table changed: update the room and tell its subscribers.
     pub fn publish(&self, summary: TableSummary) {
+        if self.publish_remote(summary.clone()) {
+            self.relay(|| Change::Table(summary));
+        }
+    }
+
+    /// A table of another node changed (or of this one: [`Lobby::publish`]);
+    /// whether anything changed.
+    pub fn publish_remote(&self, summary: TableSummary) -> bool {
         // Private tables (单机) are listed nowhere.
         if crate::solo::is_private(&summary.id) {
-            return;
+            return false;
         }
         let mut rooms = self.rooms();
         let room = rooms.entry(summary.game.clone()).or_insert_with(Room::new);
         if room.tables.get(&summary.id) == Some(&summary) {
-            return;
+            return false;
         }
         if room.tx.receiver_count() > 0 {
             let msg = ServerMsg::LobbyTable(summary.clone());
             let _ = room.tx.send(msg.encode(None).into());
         }
         room.tables.insert(summary.id.clone(), summary);
+        true
     }
 
     /// A table closed.
     pub fn remove(&self, game: &str, id: &str) {
+        self.remove_remote(game, id);
+        self.relay(|| Change::Gone {
+            game: game.to_string(),
+            id: id.to_string(),
+        });
+    }
+
+    /// A table of another node closed.
+    pub fn remove_remote(&self, game: &str, id: &str) {
         let mut rooms = self.rooms();
         if let Some(room) = rooms.get_mut(game)
             && room.tables.remove(id).is_some()
@@ -172,6 +212,9 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
     seek.time
         .validate()
         .map_err(|e| ApiError::bad_request("bad_settings", e))?;
+    if let Some(cluster) = &app.cluster {
+        return crate::cluster::pairing::seek(app, cluster, conn, seek, user).await;
+    }
     let partner = {
         let mut seeks = app.lobby.seeks.lock().unwrap_or_else(|e| e.into_inner());
         seeks.retain(|w| !w.conn.tx.is_closed());
@@ -193,6 +236,18 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
     let Some(partner) = partner else {
         return Ok(None);
     };
+    pair(app, &seek, [partner.conn, conn]).await.map(Some)
+}
+
+/// Creates the table of a pair, seats both (the first takes the first seat)
+/// and readies them, so the game starts at once; both sockets get `paired` and
+/// are subscribed to the table.
+pub(crate) async fn pair(
+    app: &Arc<App>,
+    seek: &Seek,
+    players: [Conn; 2],
+) -> Result<String, ApiError> {
+    let seek = seek.clone();
     let settings = Settings {
         time: seek.time,
         options: serde_json::Value::Null,
@@ -201,8 +256,6 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
         takebacks: !seek.rated,
     };
     let handle = live::create(app, &seek.game, settings).await?;
-    // The one who waited longer takes the first seat.
-    let players = [partner.conn, conn];
     let mut cmds = Vec::new();
     for (seat, c) in players.iter().enumerate() {
         let name = c
@@ -243,5 +296,5 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
             })
             .await;
     }
-    Ok(Some(handle.id))
+    Ok(handle.id)
 }

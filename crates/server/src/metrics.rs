@@ -146,6 +146,44 @@ impl Metrics {
         client.is_some_and(|ip| self.allow.iter().any(|n| n.contains(ip)))
     }
 
+    /// Several nodes: the bus's lag and traffic, the leases held, and the
+    /// sockets online on every node.
+    pub fn render_cluster(&self, cluster: &crate::cluster::Cluster) -> String {
+        let node = &self.node;
+        let mut out = String::new();
+        let (lag, received) = cluster.bus_stats();
+        let mut metric = |name: &str, kind: &str, help: &str, value: String| {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} {kind}");
+            let _ = writeln!(out, "{name}{{node=\"{node}\"}} {value}");
+        };
+        metric(
+            "qiyuan_bus_lag_seconds",
+            "gauge",
+            "Delay of the last bus message from its publishing node to its handling here.",
+            format!("{lag:.6}"),
+        );
+        metric(
+            "qiyuan_bus_messages_total",
+            "counter",
+            "Bus messages handled by this node.",
+            received.to_string(),
+        );
+        metric(
+            "qiyuan_leases",
+            "gauge",
+            "Table leases this node holds.",
+            cluster.leases_held().to_string(),
+        );
+        metric(
+            "qiyuan_cluster_sockets",
+            "gauge",
+            "Open WebSockets on every node, as the nodes' presence keys last said.",
+            cluster.online.load(Ordering::Relaxed).to_string(),
+        );
+        out
+    }
+
     /// The text format, with the live tables' count given.
     pub fn render(&self, live_tables: usize) -> String {
         let node = &self.node;
@@ -266,7 +304,11 @@ pub async fn serve(
         )
         .into_response();
     }
-    let mut response = app.metrics.render(app.tables.len()).into_response();
+    let mut text = app.metrics.render(app.tables.len());
+    if let Some(cluster) = &app.cluster {
+        text.push_str(&app.metrics.render_cluster(cluster));
+    }
+    let mut response = text.into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),

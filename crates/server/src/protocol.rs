@@ -5,8 +5,8 @@
 
 use qiyuan_game::{Claim, Seat};
 use qiyuan_table::{Settings, TimeControl};
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::ApiError;
@@ -70,8 +70,9 @@ pub enum ClientMsg {
     },
 }
 
-/// What a user can do at a table.
-#[derive(Debug, Clone, PartialEq)]
+/// What a user can do at a table. (Serialised only between nodes, see
+/// [`crate::cluster`]; clients send [`ClientMsg::Table`].)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum TableAct {
     Sit {
         seat: Seat,

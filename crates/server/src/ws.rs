@@ -472,10 +472,11 @@ impl Session {
         }
     }
 
-    fn table(&self, id: &str) -> Result<live::TableHandle, ApiError> {
+    async fn table(&self, id: &str) -> Result<live::TableHandle, ApiError> {
+        // Several nodes: a table another node owns, through its proxy here.
         self.app
-            .tables
-            .get(id)
+            .table(id)
+            .await
             .ok_or_else(|| ApiError::not_found(format!("no live table {id}")))
     }
 
@@ -628,11 +629,14 @@ impl Session {
                 self.ack(id, Ack::Cancelled { cancelled });
             }
             ClientMsg::SeekCancel => {
-                let cancelled = self.app.lobby.cancel_seeks(self.conn.id);
+                let mut cancelled = self.app.lobby.cancel_seeks(self.conn.id);
+                if let Some(cluster) = &self.app.cluster {
+                    cancelled |= cluster.cancel_seek(self.conn.id).await;
+                }
                 self.ack(id, Ack::Cancelled { cancelled });
             }
             ClientMsg::Watch { table, since } => {
-                let handle = self.table(table)?;
+                let handle = self.table(table).await?;
                 self.tables.insert(table.clone());
                 self.send_table(
                     &handle,
@@ -645,7 +649,7 @@ impl Session {
                 .await?;
             }
             ClientMsg::Unwatch { table } => {
-                let handle = self.table(table)?;
+                let handle = self.table(table).await?;
                 self.tables.remove(table);
                 self.send_table(&handle, TableMsg::Unwatch { conn: self.conn.id })
                     .await?;
@@ -657,7 +661,7 @@ impl Session {
                 );
             }
             ClientMsg::Table { table, act } => {
-                let handle = self.table(table)?;
+                let handle = self.table(table).await?;
                 if let Some(game) = &req.expect_game
                     && game != handle.game
                 {
@@ -691,16 +695,22 @@ impl Session {
     async fn closed(&mut self) {
         self.analysis.stop();
         self.app.lobby.cancel_seeks(self.conn.id);
+        if let Some(cluster) = &self.app.cluster {
+            cluster.cancel_seek(self.conn.id).await;
+        }
         for (_, task) in self.lobbies.drain() {
             task.abort();
         }
-        for table in self.tables.drain() {
-            if let Some(handle) = self.app.tables.get(&table) {
+        for table in std::mem::take(&mut self.tables) {
+            if let Ok(handle) = self.table(&table).await {
                 let _ = handle
                     .tx
                     .send(TableMsg::Closed { conn: self.conn.id })
                     .await;
             }
+        }
+        if let Some(cluster) = &self.app.cluster {
+            cluster.forget_local(self.conn.id);
         }
     }
 }

@@ -11,6 +11,7 @@
 mod backend;
 mod events;
 mod group;
+mod lease;
 mod migrate;
 mod types;
 
@@ -21,6 +22,7 @@ use async_trait::async_trait;
 pub use backend::{PostgresStore, SqliteStore};
 pub use events::*;
 pub use group::AppendPause;
+pub use lease::{Lease, LeaseStore};
 pub use types::*;
 
 /// A failure of the store.
@@ -35,6 +37,10 @@ pub enum StoreError {
     /// The database URL or options cannot be used.
     #[error("cannot use database {url}: {message}")]
     Config { url: String, message: String },
+    /// A log append carried a fencing token that is not the table's lease's any
+    /// more: another node owns the table now. Nothing was written.
+    #[error("fenced out: {0}")]
+    Fenced(String),
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
@@ -49,7 +55,7 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 /// Everything qiyuan keeps. Both backends implement it with the same behaviour; the
 /// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s.
 #[async_trait]
-pub trait Store: EventStore + Send + Sync + 'static {
+pub trait Store: EventStore + LeaseStore + Send + Sync + 'static {
     /// The backend's name, `sqlite` or `postgres`, for logs.
     fn backend(&self) -> &'static str;
 

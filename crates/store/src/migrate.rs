@@ -9,6 +9,7 @@ pub const SQLITE: &[(i64, &str)] = &[
     (4, include_str!("../migrations/sqlite/0004_settings.sql")),
     (5, include_str!("../migrations/sqlite/0005_api_tokens.sql")),
     (6, include_str!("../migrations/sqlite/0006_events.sql")),
+    (7, include_str!("../migrations/sqlite/0007_leases.sql")),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -22,6 +23,7 @@ pub const POSTGRES: &[(i64, &str)] = &[
         include_str!("../migrations/postgres/0005_api_tokens.sql"),
     ),
     (6, include_str!("../migrations/postgres/0006_events.sql")),
+    (7, include_str!("../migrations/postgres/0007_leases.sql")),
 ];
 
 /// Applies the migrations a pool has not seen. Written once for both backends.

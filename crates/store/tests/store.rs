@@ -364,3 +364,107 @@ async fn unreachable_postgres_is_a_clear_error() {
         .expect("port 1 has no server");
     assert!(err.to_string().contains("cannot use database"), "{err}");
 }
+
+/// Leases and fencing (several nodes): one owner at a time, every acquisition a
+/// greater token, and an old owner's late append refused with nothing written.
+#[tokio::test]
+async fn a_fenced_old_owner_writes_nothing() {
+    let (_dir, stores) = stores().await;
+    for s in stores {
+        let name = s.backend();
+        let table = TableRow {
+            id: "leased".into(),
+            game: "toy".into(),
+            config: "{}".into(),
+            open: true,
+            created_at: 1,
+        };
+        s.create_table(&table).await.unwrap();
+        let orphans = s.orphan_tables(None).await.unwrap();
+        assert_eq!(
+            orphans.len(),
+            1,
+            "{name}: an unleased open table is an orphan"
+        );
+        let a = s.acquire_lease("leased", "a", 60_000).await.unwrap();
+        let a = a.unwrap_or_else(|| panic!("{name}: a free table is taken"));
+        assert!(s.orphan_tables(None).await.unwrap().is_empty(), "{name}");
+        assert_eq!(s.orphan_tables(Some("a")).await.unwrap().len(), 1, "{name}");
+        assert_eq!(
+            s.acquire_lease("leased", "b", 60_000).await.unwrap(),
+            None,
+            "{name}: a live lease is not taken"
+        );
+        s.append_fenced("leased", 1, 10, "one", a).await.unwrap();
+        assert!(
+            s.renew_lease("leased", "a", a, 60_000).await.unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            s.renew_leases("a", 60_000).await.unwrap(),
+            [("leased".to_string(), a)],
+            "{name}: all of a node's leases at once"
+        );
+        assert!(
+            s.renew_leases("b", 60_000).await.unwrap().is_empty(),
+            "{name}"
+        );
+        // Node a stalls past its lease: let it expire, b takes the table over.
+        assert!(s.renew_lease("leased", "a", a, -1).await.unwrap(), "{name}");
+        let lease = s.lease("leased").await.unwrap().unwrap();
+        assert!(!lease.live && lease.node == "a", "{name}: {lease:?}");
+        assert_eq!(s.orphan_tables(None).await.unwrap().len(), 1, "{name}");
+        let b = s
+            .acquire_lease("leased", "b", 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(b > a, "{name}: tokens grow ({a} then {b})");
+        // a wakes up and writes: refused, nothing stored, its renewal too.
+        let late = s.append_fenced("leased", 2, 20, "late", a).await;
+        assert!(
+            matches!(late, Err(StoreError::Fenced(_))),
+            "{name}: {late:?}"
+        );
+        assert!(
+            !s.renew_lease("leased", "a", a, 60_000).await.unwrap(),
+            "{name}"
+        );
+        assert!(
+            s.renew_leases("a", 60_000).await.unwrap().is_empty(),
+            "{name}"
+        );
+        let log = s.log("leased", 0).await.unwrap();
+        assert_eq!(log.len(), 1, "{name}: {log:?}");
+        // The new owner writes on; an existing version is still a conflict.
+        s.append_fenced("leased", 2, 30, "two", b).await.unwrap();
+        let dup = s.append_fenced("leased", 2, 31, "again", b).await;
+        assert!(
+            matches!(dup, Err(StoreError::Conflict(_))),
+            "{name}: {dup:?}"
+        );
+        let log = s.log("leased", 0).await.unwrap();
+        assert_eq!(
+            log.iter().map(|e| e.entry.as_str()).collect::<Vec<_>>(),
+            ["one", "two"],
+            "{name}"
+        );
+        // Releasing with a stale token does nothing; with the current one, the
+        // table is free again and the next token is greater still.
+        s.release_lease("leased", a).await.unwrap();
+        assert_eq!(s.lease("leased").await.unwrap().unwrap().token, b, "{name}");
+        s.release_lease("leased", b).await.unwrap();
+        assert!(!s.lease("leased").await.unwrap().unwrap().live, "{name}");
+        let c = s
+            .acquire_lease("leased", "c", 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(c > b, "{name}: a token given up is not handed out again");
+        let stale = s.append_fenced("leased", 3, 40, "stale", b).await;
+        assert!(
+            matches!(stale, Err(StoreError::Fenced(_))),
+            "{name}: {stale:?}"
+        );
+    }
+}

@@ -35,6 +35,11 @@ pub(super) struct Live {
     pub(super) bots: crate::bots::Memory,
     /// The seats' lag as last sent in a `lag` message.
     pub(super) lags_sent: Vec<Option<qiyuan_table::Millis>>,
+    /// Several nodes: the fencing token of this node's lease on the table,
+    /// carried by every log append (see [`crate::cluster`]).
+    pub(super) lease: Option<i64>,
+    /// The store refused an append: another node owns the table now.
+    pub(super) fenced: bool,
 }
 
 impl Live {
@@ -50,6 +55,8 @@ impl Live {
             played: Arc::new(AtomicBool::new(false)),
             bots: crate::bots::Memory::default(),
             lags_sent: Vec::new(),
+            lease: None,
+            fenced: false,
         }
     }
 
@@ -115,6 +122,7 @@ impl Live {
             let idle = self.fanout.is_empty() && self.table.state().status != Status::Playing;
             tokio::select! {
                 msg = rx.recv() => match msg {
+                    Some(TableMsg::Fenced) => self.fenced = true,
                     Some(msg) => self.handle(msg).await,
                     None => break,
                 },
@@ -142,6 +150,35 @@ impl Live {
                 }
                 _ = crate::stopped(shutdown.clone()) => break,
             }
+            if self.fenced {
+                // Another node owns the table: this one stops, writing nothing.
+                tracing::warn!(table = %self.id, "fenced out; the table's task stops");
+                if let Some(cluster) = &self.app.cluster {
+                    cluster.forget(&self.id);
+                }
+                self.app.tables.remove(&self.id);
+                // This node's sockets watch on at the new owner, through a proxy.
+                let conns: Vec<_> = self
+                    .fanout
+                    .drain()
+                    .into_iter()
+                    .filter(|c| !crate::cluster::is_remote(c.id))
+                    .collect();
+                let (app, id) = (self.app.clone(), self.id.clone());
+                tokio::spawn(async move {
+                    if let Some(handle) = app.table(&id).await {
+                        for conn in conns {
+                            let watch = TableMsg::Watch {
+                                conn,
+                                since: None,
+                                req: None,
+                            };
+                            let _ = handle.tx.send(watch).await;
+                        }
+                    }
+                });
+                break;
+            }
         }
     }
 
@@ -166,6 +203,7 @@ impl Live {
             TableMsg::Record { number, reply } => {
                 let _ = reply.send(self.record_of(number));
             }
+            TableMsg::Fenced => self.fenced = true,
         }
     }
 
@@ -184,6 +222,9 @@ impl Live {
         }
         self.app.tables.remove(&self.id);
         self.app.lobby.remove(self.table.game_name(), &self.id);
+        if let Some(cluster) = &self.app.cluster {
+            cluster.release(&self.app, &self.id).await;
+        }
     }
 }
 

@@ -69,11 +69,28 @@ impl Live {
             .map_err(ApiError::internal)?;
         for (at, text) in entries {
             let version = self.persisted + 1;
-            let stored = self
-                .app
-                .store
-                .append(&self.id, version as i64, at, &text)
-                .await;
+            let stored = match self.lease {
+                // Several nodes: refused if another node owns the table now.
+                Some(token) => {
+                    self.app
+                        .store
+                        .append_fenced(&self.id, version as i64, at, &text, token)
+                        .await
+                }
+                None => {
+                    self.app
+                        .store
+                        .append(&self.id, version as i64, at, &text)
+                        .await
+                }
+            };
+            if let Err(qiyuan_store::StoreError::Fenced(why)) = &stored {
+                tracing::error!(table = %self.id, version, "fenced out: {why}");
+                self.fenced = true;
+                return Err(ApiError::internal(
+                    "this node does not own the table any more",
+                ));
+            }
             if let Err(err) = stored {
                 tracing::error!(table = %self.id, version, "cannot store log entry: {err}");
                 self.rebuild().await;

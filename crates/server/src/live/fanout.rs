@@ -58,6 +58,11 @@ impl Fanout {
         self.subs.remove(&conn).map(|s| s.conn)
     }
 
+    /// Unsubscribes every socket, returning them (the table moved to another node).
+    pub(super) fn drain(&mut self) -> Vec<Conn> {
+        self.subs.drain().map(|(_, s)| s.conn).collect()
+    }
+
     /// Whether another socket of `user` is still subscribed.
     pub(super) fn has_user(&self, user: i64) -> bool {
         self.subs

@@ -26,7 +26,7 @@ use axum::extract::ws::Utf8Bytes;
 use qiyuan_game::Seat;
 use qiyuan_store::TableRow;
 use qiyuan_table::{Command, Millis, Settings, TableConfig};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
@@ -53,7 +53,7 @@ use actor::Live;
 pub type ConnId = u64;
 
 /// The user behind a connection.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct UserInfo {
     pub id: i64,
     pub username: String,
@@ -119,6 +119,9 @@ pub enum TableMsg {
         number: u32,
         reply: oneshot::Sender<Option<(String, String, bool)>>,
     },
+    /// Several nodes: this node lost the table's lease (another node owns it
+    /// now); the task stops without writing anything.
+    Fenced,
 }
 
 /// A live table's address.
@@ -266,8 +269,25 @@ async fn create_configured(
         open: true,
         created_at: crate::now_ms(),
     };
-    app.store.create_table(&row).await?;
+    // Several nodes: the lease first, so that no node sees an open table
+    // without an owner.
+    let lease = match &app.cluster {
+        Some(cluster) => Some(
+            cluster
+                .lease_new(app, &id)
+                .await
+                .map_err(ApiError::internal)?,
+        ),
+        None => None,
+    };
+    if let Err(e) = app.store.create_table(&row).await {
+        if let Some(cluster) = &app.cluster {
+            cluster.release(app, &id).await;
+        }
+        return Err(e.into());
+    }
     let mut live = Live::new(app.clone(), id, table, 0);
+    live.lease = lease;
     live.owner = owner.map(|u| u.id);
     Ok(live.spawn())
 }
@@ -286,6 +306,18 @@ pub async fn restore(app: &Arc<App>) -> anyhow::Result<usize> {
 }
 
 async fn restore_one(app: &Arc<App>, row: &TableRow) -> anyhow::Result<()> {
+    restore_leased(app, row, None).await
+}
+
+/// Rebuilds one table from its log and resumes it; with several nodes, under
+/// the `lease` this node took (a restart, or a takeover from a node that died).
+/// The time since the last logged entry is charged to no clock (the `Restart`
+/// entry, which replays the same way).
+pub(crate) async fn restore_leased(
+    app: &Arc<App>,
+    row: &TableRow,
+    lease: Option<i64>,
+) -> anyhow::Result<()> {
     let config: TableConfig = serde_json::from_str(&row.config)?;
     let replayed = replay::replay(app, &row.id, &row.game, config).await?;
     let down_since = replayed.last_at.unwrap_or_else(now);
@@ -295,6 +327,7 @@ async fn restore_one(app: &Arc<App>, row: &TableRow) -> anyhow::Result<()> {
         replayed.table,
         replayed.persisted,
     );
+    live.lease = lease;
     live.fanout.restore_history(replayed.history);
     // Games that ended before the crash but whose end was not yet written.
     live.restore_game_rows().await;

@@ -1,0 +1,253 @@
+//! The bus between nodes: Redis pub/sub on `{prefix}node:{id}` (what is for one
+//! node) and `{prefix}all` (what is for every node). Each message is one JSON
+//! envelope with its sender and when it was sent, for the bus lag in `/metrics`.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use futures_util::StreamExt;
+use qiyuan_game::Seat;
+use qiyuan_table::Command;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Cluster, lock, now_us};
+use crate::App;
+use crate::live::{ConnId, TableMsg, UserInfo};
+use crate::protocol::{ServerMsg, TableAct};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Envelope {
+    pub(super) from: String,
+    pub(super) sent_us: u64,
+    pub(super) msg: BusMsg,
+}
+
+/// What nodes tell each other.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum BusMsg {
+    /// To a table's owner: a message of socket `conn` of the sending node.
+    Forward {
+        table: String,
+        conn: ConnId,
+        user: Option<UserInfo>,
+        fwd: Forwarded,
+    },
+    /// To a socket's node: a message for it, as the table wrote it.
+    Deliver { conn: ConnId, text: String },
+    /// To a table's owner: a call awaiting its answer.
+    Call { id: u64, table: String, call: Call },
+    /// The answer to a call.
+    Answer { id: u64, answer: Value },
+    /// To all: a node owns a table now (created or taken over).
+    Owned { table: String, node: String },
+    /// To all: a table changed in the lobby.
+    Lobby { change: crate::lobby::Change },
+}
+
+/// A socket's message for a table, as forwarded.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum Forwarded {
+    Watch {
+        since: Option<u64>,
+        req: Option<Value>,
+    },
+    Unwatch,
+    Closed,
+    Act {
+        act: TableAct,
+        req: Option<Value>,
+        expect_seat: Option<Seat>,
+    },
+}
+
+/// The server's own calls to a table elsewhere.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum Call {
+    Internal { cmds: Vec<Command> },
+    Snapshot,
+    Record { number: u32 },
+}
+
+/// Subscribes (before returning, so nothing sent after it is missed) and
+/// handles the bus's messages until shutdown, resubscribing after a failure.
+pub(super) async fn listen(cluster: Arc<Cluster>, app: Arc<App>) -> anyhow::Result<()> {
+    let channels = [cluster.node_channel(&cluster.node), cluster.all_channel()];
+    let mut pubsub = cluster.client.get_async_pubsub().await?;
+    for c in &channels {
+        pubsub.subscribe(c).await?;
+    }
+    tokio::spawn(async move {
+        let shutdown = app.shutdown.clone();
+        loop {
+            {
+                let mut stream = pubsub.on_message();
+                loop {
+                    tokio::select! {
+                        msg = stream.next() => match msg {
+                            Some(msg) => {
+                                let Ok(payload) = msg.get_payload::<String>() else { continue };
+                                match serde_json::from_str::<Envelope>(&payload) {
+                                    Ok(env) => handle(&cluster, &app, env).await,
+                                    Err(e) => tracing::warn!("bad bus message: {e}"),
+                                }
+                            }
+                            None => break,
+                        },
+                        _ = crate::stopped(shutdown.clone()) => return,
+                    }
+                }
+            }
+            tracing::warn!("bus connection lost; resubscribing");
+            loop {
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                let Ok(mut fresh) = cluster.client.get_async_pubsub().await else {
+                    continue;
+                };
+                let mut ok = true;
+                for c in &channels {
+                    ok &= fresh.subscribe(c).await.is_ok();
+                }
+                if ok {
+                    pubsub = fresh;
+                    break;
+                }
+            }
+        }
+    });
+    Ok(())
+}
+
+async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
+    cluster.bus_received.fetch_add(1, Ordering::Relaxed);
+    cluster
+        .bus_lag_us
+        .store(now_us().saturating_sub(env.sent_us), Ordering::Relaxed);
+    let from = env.from;
+    match env.msg {
+        BusMsg::Deliver { conn, text } => {
+            let local = lock(&cluster.local_conns).get(&conn).cloned();
+            if let Some(c) = local
+                && !c.send(text)
+            {
+                lock(&cluster.local_conns).remove(&conn);
+            }
+        }
+        BusMsg::Forward {
+            table,
+            conn,
+            user,
+            fwd,
+        } => forward(cluster, app, &from, table, conn, user, fwd).await,
+        BusMsg::Call { id, table, call } => {
+            let cluster = cluster.clone();
+            let app = app.clone();
+            // Calls wait on the table: not on the bus's loop.
+            tokio::spawn(async move {
+                let answer = answer(&app, &table, call).await;
+                cluster.send_to(&from, &BusMsg::Answer { id, answer }).await;
+            });
+        }
+        BusMsg::Answer { id, answer } => {
+            if let Some(tx) = lock(&cluster.pending).remove(&id) {
+                let _ = tx.send(answer);
+            }
+        }
+        BusMsg::Owned { table, node } => {
+            let proxy = lock(&cluster.proxies).get(&table).map(|p| p.owned.clone());
+            if let Some(tx) = proxy {
+                let _ = tx.send(node).await;
+            }
+        }
+        BusMsg::Lobby { change } => {
+            if from != cluster.node {
+                match change {
+                    crate::lobby::Change::Table(s) => {
+                        app.lobby.publish_remote(s);
+                    }
+                    crate::lobby::Change::Gone { game, id } => app.lobby.remove_remote(&game, &id),
+                }
+            }
+        }
+    }
+}
+
+/// A socket of node `from` at a table here.
+async fn forward(
+    cluster: &Arc<Cluster>,
+    app: &Arc<App>,
+    from: &str,
+    table: String,
+    conn: ConnId,
+    user: Option<UserInfo>,
+    fwd: Forwarded,
+) {
+    let handle = app.tables.get(&table);
+    let Some(handle) = handle else {
+        // Not ours (any more): a command is answered; the proxy learns the
+        // new owner from its `Owned` message or the store.
+        if let Forwarded::Act { req: Some(req), .. } = &fwd {
+            let err = crate::error::ApiError::not_found(format!(
+                "table {table} is not on node {} (any more); try again",
+                cluster.node
+            ));
+            let text = ServerMsg::error(&err, Some(&table)).encode(Some(req));
+            cluster.send_to(from, &BusMsg::Deliver { conn, text }).await;
+        }
+        return;
+    };
+    let msg = match fwd {
+        Forwarded::Watch { since, req } => TableMsg::Watch {
+            conn: cluster.remote_conn(from, conn, user),
+            since,
+            req,
+        },
+        Forwarded::Act {
+            act,
+            req,
+            expect_seat,
+        } => TableMsg::Act {
+            conn: cluster.remote_conn(from, conn, user),
+            act,
+            req,
+            expect_seat,
+        },
+        Forwarded::Unwatch => {
+            let id = cluster.remote_conn(from, conn, user).id;
+            TableMsg::Unwatch { conn: id }
+        }
+        Forwarded::Closed => {
+            let Some(c) = cluster.drop_remote(from, conn) else {
+                return;
+            };
+            TableMsg::Closed { conn: c.id }
+        }
+    };
+    let _ = handle.tx.send(msg).await;
+}
+
+async fn answer(app: &Arc<App>, table: &str, call: Call) -> Value {
+    let Some(handle) = app.tables.get(table) else {
+        return Value::Null;
+    };
+    match call {
+        Call::Internal { cmds } => match handle.internal(cmds).await {
+            Ok(Ok(())) => serde_json::json!({"ok": true}),
+            Ok(Err(refused)) => serde_json::json!({"refused": refused}),
+            Err(_) => Value::Null,
+        },
+        Call::Snapshot => {
+            let (reply, wait) = tokio::sync::oneshot::channel();
+            let _ = handle.tx.send(TableMsg::Snapshot { reply }).await;
+            wait.await.unwrap_or(Value::Null)
+        }
+        Call::Record { number } => {
+            let (reply, wait) = tokio::sync::oneshot::channel();
+            let _ = handle.tx.send(TableMsg::Record { number, reply }).await;
+            serde_json::to_value(wait.await.ok().flatten()).unwrap_or(Value::Null)
+        }
+    }
+}

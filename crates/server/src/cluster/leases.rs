@@ -1,0 +1,107 @@
+//! The lease keeper: renews this node's leases every `renew_ms` (a table whose
+//! lease was lost is stopped here: another node owns it), and every `scan_ms`
+//! takes over the open tables nobody holds a live lease on — rebuilt from the
+//! log, their clocks credited with the time since the last logged entry.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::bus::BusMsg;
+use super::{Cluster, lock};
+use crate::App;
+
+pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
+    let ttl = cluster.config.lease_ttl_ms as i64;
+    let renew_every = Duration::from_millis(cluster.config.renew_ms.max(100));
+    let scan_every = Duration::from_millis(cluster.config.scan_ms.max(100));
+    let shutdown = app.shutdown.clone();
+    // The first scan also takes back this node's own tables (it restarted).
+    let mut first = true;
+    let mut renewed = Instant::now();
+    loop {
+        if renewed.elapsed() >= renew_every || first {
+            renewed = Instant::now();
+            // One statement for all of this node's leases, so that a renewal
+            // round takes one query however many tables (and a busy database
+            // does not let leases expire one query at a time).
+            // (Leases taken after this snapshot are judged next round.)
+            let held: Vec<(String, i64)> = lock(&cluster.leases)
+                .iter()
+                .map(|(t, k)| (t.clone(), *k))
+                .collect();
+            match app.store.renew_leases(&cluster.node, ttl).await {
+                Ok(fresh) => {
+                    let fresh: std::collections::HashMap<String, i64> = fresh.into_iter().collect();
+                    let lost: Vec<(String, i64)> = held
+                        .into_iter()
+                        .filter(|(t, k)| fresh.get(t) != Some(k))
+                        .collect();
+                    for (table, token) in lost {
+                        tracing::warn!(table, token, "lease lost: another node owns the table");
+                        cluster.forget(&table);
+                        if let Some(h) = app.tables.get(&table) {
+                            let _ = h.tx.send(crate::live::TableMsg::Fenced).await;
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!("cannot renew leases: {e}"),
+            }
+        }
+        scan(&cluster, &app, first).await;
+        first = false;
+        tokio::select! {
+            _ = tokio::time::sleep(scan_every) => {}
+            _ = crate::stopped(shutdown.clone()) => break,
+        }
+    }
+    // Stopping: the leases are given up, so that another node takes the tables
+    // over at once rather than when they expire.
+    app.tables.stop_all().await;
+    let held: Vec<(String, i64)> = lock(&cluster.leases).drain().collect();
+    for (table, token) in held {
+        let _ = app.store.release_lease(&table, token).await;
+    }
+}
+
+/// Takes over the open tables without a live lease.
+async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
+    let also = first.then_some(cluster.node.as_str());
+    let orphans = match app.store.orphan_tables(also).await {
+        Ok(o) => o,
+        Err(e) => {
+            tracing::warn!("cannot look for tables without an owner: {e}");
+            return;
+        }
+    };
+    let ttl = cluster.config.lease_ttl_ms as i64;
+    for row in orphans {
+        if app.tables.get(&row.id).is_some() || cluster.token(&row.id).is_some() {
+            continue;
+        }
+        let token = match app.store.acquire_lease(&row.id, &cluster.node, ttl).await {
+            Ok(Some(token)) => token,
+            Ok(None) => continue,
+            Err(e) => {
+                tracing::warn!(table = %row.id, "cannot take the lease: {e}");
+                continue;
+            }
+        };
+        lock(&cluster.leases).insert(row.id.clone(), token);
+        let started = Instant::now();
+        match crate::live::restore_leased(app, &row, Some(token)).await {
+            Ok(()) => {
+                tracing::info!(table = %row.id, token, ms = started.elapsed().as_millis() as u64, "table taken over");
+                cluster
+                    .send_all(&BusMsg::Owned {
+                        table: row.id.clone(),
+                        node: cluster.node.clone(),
+                    })
+                    .await;
+            }
+            Err(e) => {
+                tracing::error!(table = %row.id, "cannot rebuild the table taken over: {e:#}");
+                cluster.release(app, &row.id).await;
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Quick pairing across nodes: one seek pool per (game, time control, rated) in
+//! Redis, a list of waiting seekers. A Lua script (atomic in Redis) takes the
+//! first seeker of another user, or else queues this one: two seekers can never
+//! both wait, nor one be taken twice. The node of the seeker who completes the
+//! pair creates and owns the table; the one who waited is a socket of another
+//! node, reached over the bus like any other.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Cluster, lock};
+use crate::App;
+use crate::error::ApiError;
+use crate::live::{Conn, ConnId, UserInfo};
+use crate::protocol::Seek;
+
+/// A waiting seeker as the pool holds it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Entry {
+    node: String,
+    conn: ConnId,
+    user: UserInfo,
+}
+
+/// KEYS[1] the pool; ARGV[1] this seeker's entry, ARGV[2] their user id,
+/// ARGV[3] their node, ARGV[4] their socket. Returns the partner's entry, or
+/// nil when this seeker now waits.
+const TAKE_OR_WAIT: &str = r#"
+local n = redis.call('LLEN', KEYS[1])
+for i = 0, n - 1 do
+  local e = redis.call('LINDEX', KEYS[1], i)
+  local d = cjson.decode(e)
+  if tostring(d.user.id) ~= ARGV[2] then
+    redis.call('LREM', KEYS[1], 1, e)
+    return e
+  end
+end
+for i = n - 1, 0, -1 do
+  local e = redis.call('LINDEX', KEYS[1], i)
+  local d = cjson.decode(e)
+  if d.node == ARGV[3] and tostring(d.conn) == ARGV[4] then
+    redis.call('LREM', KEYS[1], 1, e)
+  end
+end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+return false
+"#;
+
+/// Matches `seek` with a seeker on any node, or queues it (`None`).
+pub(crate) async fn seek(
+    app: &Arc<App>,
+    cluster: &Arc<Cluster>,
+    conn: Conn,
+    seek: Seek,
+    user: UserInfo,
+) -> Result<Option<String>, ApiError> {
+    let time = serde_json::to_string(&seek.time).map_err(ApiError::internal)?;
+    let key = cluster.key(&format!("seeks:{}:{}:{time}", seek.game, seek.rated));
+    let entry = Entry {
+        node: cluster.node.clone(),
+        conn: conn.id,
+        user: user.clone(),
+    };
+    let text = serde_json::to_string(&entry).map_err(ApiError::internal)?;
+    cluster.register_local(&conn);
+    let script = redis::Script::new(TAKE_OR_WAIT);
+    let mut redis = cluster.redis.clone();
+    // A seeker whose node is gone (its presence key expired) is skipped.
+    let partner = loop {
+        let taken: Option<String> = script
+            .key(&key)
+            .arg(&text)
+            .arg(user.id.to_string())
+            .arg(&cluster.node)
+            .arg(conn.id.to_string())
+            .invoke_async(&mut redis)
+            .await
+            .map_err(ApiError::internal)?;
+        let Some(taken) = taken else {
+            lock(&cluster.seeks).insert(conn.id, (key, text));
+            return Ok(None);
+        };
+        let Ok(partner) = serde_json::from_str::<Entry>(&taken) else {
+            continue;
+        };
+        if partner.node == cluster.node {
+            let local = lock(&cluster.local_conns).get(&partner.conn).cloned();
+            lock(&cluster.seeks).remove(&partner.conn);
+            match local {
+                Some(c) if !c.tx.is_closed() => break c,
+                _ => continue,
+            }
+        }
+        let alive: bool = redis::cmd("EXISTS")
+            .arg(cluster.key(&format!("online:{}", partner.node)))
+            .query_async(&mut redis)
+            .await
+            .unwrap_or(false);
+        if alive {
+            break cluster.remote_conn(&partner.node, partner.conn, Some(partner.user));
+        }
+    };
+    let table = crate::lobby::pair(app, &seek, [partner, conn]).await?;
+    Ok(Some(table))
+}
+
+impl Cluster {
+    /// Takes a socket's seek out of the pool (cancelled, or the socket closed).
+    pub(crate) async fn cancel_seek(&self, conn: ConnId) -> bool {
+        let Some((key, text)) = lock(&self.seeks).remove(&conn) else {
+            return false;
+        };
+        let mut redis = self.redis.clone();
+        let removed: i64 = redis::cmd("LREM")
+            .arg(key)
+            .arg(0)
+            .arg(text)
+            .query_async(&mut redis)
+            .await
+            .unwrap_or(0);
+        removed > 0
+    }
+
+    /// The bus's last delay in seconds, and how many messages it carried.
+    pub fn bus_stats(&self) -> (f64, u64) {
+        (
+            self.bus_lag_us.load(Ordering::Relaxed) as f64 / 1e6,
+            self.bus_received.load(Ordering::Relaxed),
+        )
+    }
+}

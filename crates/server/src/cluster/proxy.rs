@@ -1,0 +1,256 @@
+//! A table owned by another node, as this node's sockets see it: a task with a
+//! table's address ([`TableHandle`]) that forwards each message to the owner
+//! over the bus. It remembers which of its sockets watch, and when the table
+//! moves (its owner died and another node took it over: an `Owned` message, or
+//! the store's lease seen every scan) it subscribes them again at the new
+//! owner, which sends each a fresh `sync`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use tokio::sync::mpsc;
+
+use super::bus::{BusMsg, Call, Forwarded};
+use super::{Cluster, lock};
+use crate::App;
+use crate::error::ApiError;
+use crate::live::{Conn, ConnId, TableHandle, TableMsg};
+use crate::protocol::ServerMsg;
+
+pub(super) struct Proxy {
+    pub(super) handle: TableHandle,
+    /// New owners of the table, from the bus.
+    pub(super) owned: mpsc::Sender<String>,
+}
+
+impl Proxy {
+    pub(super) fn spawn(
+        cluster: Arc<Cluster>,
+        app: Arc<App>,
+        id: String,
+        game: &'static str,
+        owner: Option<String>,
+    ) -> Proxy {
+        let (tx, rx) = mpsc::channel(1024);
+        let (owned, owned_rx) = mpsc::channel(16);
+        let handle = TableHandle {
+            id: id.clone(),
+            game,
+            tx,
+            owner: None,
+            played: Arc::new(AtomicBool::new(true)),
+        };
+        let task = Task {
+            cluster,
+            app,
+            id,
+            owner,
+            watchers: HashMap::new(),
+        };
+        tokio::spawn(task.run(rx, owned_rx));
+        Proxy { handle, owned }
+    }
+}
+
+struct Task {
+    cluster: Arc<Cluster>,
+    app: Arc<App>,
+    id: String,
+    /// The owning node, as last known.
+    owner: Option<String>,
+    /// This node's sockets watching the table (or playing at it).
+    watchers: HashMap<ConnId, Conn>,
+}
+
+impl Task {
+    async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>, mut owned: mpsc::Receiver<String>) {
+        let every = std::time::Duration::from_millis(self.cluster.config.scan_ms.max(100));
+        let mut check = tokio::time::interval(every);
+        check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let shutdown = self.app.shutdown.clone();
+        loop {
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.handle(msg).await,
+                    None => break,
+                },
+                node = owned.recv() => {
+                    // The new owner's table is running: subscribe again even if
+                    // the store's lease already told us (that was maybe early).
+                    if let Some(node) = node {
+                        self.moved(Some(node), true).await;
+                    }
+                }
+                _ = check.tick() => {
+                    if !self.check().await {
+                        break;
+                    }
+                }
+                _ = crate::stopped(shutdown.clone()) => break,
+            }
+        }
+        lock(&self.cluster.proxies).remove(&self.id);
+    }
+
+    /// Looks at the store's lease: a new owner, or the table closed (false: the
+    /// proxy ends).
+    async fn check(&mut self) -> bool {
+        match self.app.store.lease(&self.id).await {
+            Ok(Some(lease)) if lease.live => {
+                if lease.node == self.cluster.node {
+                    // Taken over by this very node: the local table answers now.
+                    return self.handover().await;
+                }
+                if self.owner.as_deref() != Some(lease.node.as_str()) {
+                    self.moved(Some(lease.node), false).await;
+                }
+                true
+            }
+            Ok(_) => match self.app.store.table(&self.id).await {
+                Ok(Some(row)) if row.open => true,
+                Ok(_) => false,
+                Err(_) => true,
+            },
+            Err(_) => true,
+        }
+    }
+
+    /// This node owns the table now: its watchers go to the local table, and
+    /// the proxy ends.
+    async fn handover(&mut self) -> bool {
+        let Some(local) = self.app.tables.get(&self.id) else {
+            return true;
+        };
+        for (_, conn) in self.watchers.drain() {
+            let _ = local
+                .tx
+                .send(TableMsg::Watch {
+                    conn,
+                    since: None,
+                    req: None,
+                })
+                .await;
+        }
+        false
+    }
+
+    async fn moved(&mut self, node: Option<String>, again: bool) {
+        if node.as_deref() == Some(self.cluster.node.as_str()) {
+            self.handover().await;
+            return;
+        }
+        if node == self.owner && !again {
+            return;
+        }
+        tracing::info!(table = %self.id, owner = ?node, "table moved");
+        self.owner = node;
+        let watchers: Vec<Conn> = self.watchers.values().cloned().collect();
+        for conn in watchers {
+            self.forward(
+                &conn,
+                Forwarded::Watch {
+                    since: None,
+                    req: None,
+                },
+            )
+            .await;
+        }
+    }
+
+    async fn forward(&self, conn: &Conn, fwd: Forwarded) -> bool {
+        let Some(owner) = &self.owner else {
+            return false;
+        };
+        // Deliveries for the socket find it (until it closes).
+        if matches!(fwd, Forwarded::Watch { .. } | Forwarded::Act { .. }) {
+            self.cluster.register_local(conn);
+        }
+        let msg = BusMsg::Forward {
+            table: self.id.clone(),
+            conn: conn.id,
+            user: conn.user.clone(),
+            fwd,
+        };
+        self.cluster.send_to(owner, &msg).await;
+        true
+    }
+
+    async fn handle(&mut self, msg: TableMsg) {
+        if self.owner.is_none() {
+            let _ = self.check().await;
+        }
+        match msg {
+            TableMsg::Watch { conn, since, req } => {
+                self.watchers.insert(conn.id, conn.clone());
+                self.forward(&conn, Forwarded::Watch { since, req }).await;
+            }
+            TableMsg::Act {
+                conn,
+                act,
+                req,
+                expect_seat,
+            } => {
+                self.watchers.insert(conn.id, conn.clone());
+                let sent = self
+                    .forward(
+                        &conn,
+                        Forwarded::Act {
+                            act,
+                            req: req.clone(),
+                            expect_seat,
+                        },
+                    )
+                    .await;
+                if !sent {
+                    let err = ApiError::not_found(format!(
+                        "table {} is being taken over by another node; try again",
+                        self.id
+                    ));
+                    conn.reply(&ServerMsg::error(&err, Some(&self.id)), req.as_ref());
+                }
+            }
+            TableMsg::Unwatch { conn } => {
+                if let Some(c) = self.watchers.remove(&conn) {
+                    self.forward(&c, Forwarded::Unwatch).await;
+                }
+            }
+            TableMsg::Closed { conn } => {
+                if let Some(c) = self.watchers.remove(&conn) {
+                    self.forward(&c, Forwarded::Closed).await;
+                }
+            }
+            TableMsg::Internal { cmds, done } => {
+                let answer = self.call(Call::Internal { cmds }).await;
+                let result = match answer {
+                    Some(a) if a.get("ok").is_some() => Ok(()),
+                    Some(a) => Err(a
+                        .get("refused")
+                        .and_then(|r| r.as_str())
+                        .unwrap_or("the table's node did not answer")
+                        .to_string()),
+                    None => Err("the table's node did not answer".to_string()),
+                };
+                let _ = done.send(result);
+            }
+            TableMsg::Snapshot { reply } => {
+                let answer = self.call(Call::Snapshot).await;
+                let _ = reply.send(answer.unwrap_or_default());
+            }
+            TableMsg::Record { number, reply } => {
+                let answer = self.call(Call::Record { number }).await;
+                let _ = reply.send(answer.and_then(|a| serde_json::from_value(a).ok()));
+            }
+            // A proxy holds no lease.
+            TableMsg::Fenced => {}
+        }
+    }
+
+    async fn call(&self, call: Call) -> Option<serde_json::Value> {
+        let owner = self.owner.as_ref()?;
+        self.cluster
+            .call(owner, &self.id, call)
+            .await
+            .filter(|a| !a.is_null())
+    }
+}

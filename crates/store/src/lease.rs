@@ -1,0 +1,231 @@
+//! Leases on live tables, for several server nodes sharing one database: each
+//! open table is owned by at most one node at a time, until its lease expires
+//! unless renewed. Every acquisition takes the table's next fencing token, and
+//! [`LeaseStore::append_fenced`] writes a log entry only while the token it
+//! carries is the table's current one — checked in the same statement as the
+//! insert, under a share lock on the lease row (PostgreSQL), so an acquisition
+//! either waits for the append or the append sees the new token and writes
+//! nothing. A node that was fenced out (it stalled past its lease and another
+//! node took the table over) can therefore write nothing more to that table.
+//!
+//! Times are the database's own clock (milliseconds since the epoch), so the
+//! nodes' clocks need not agree. SQLite has one writer at a time and serves one
+//! node; it implements the same behaviour.
+
+use async_trait::async_trait;
+use sqlx::Row;
+
+use crate::backend::conflict;
+use crate::{PostgresStore, Result, SqliteStore, StoreError, TableRow};
+
+/// Who owns a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    pub table: String,
+    pub node: String,
+    pub token: i64,
+    /// When it expires, on the database's clock (ms since the epoch).
+    pub expires_at: i64,
+    /// Whether it has not expired yet.
+    pub live: bool,
+}
+
+/// Leases on tables and the fenced log append.
+#[async_trait]
+pub trait LeaseStore: Send + Sync {
+    /// Takes table `table` for `node` for `ttl_ms`, if nobody holds it, its
+    /// lease expired, or `node` itself held it (a restarted node). Returns the
+    /// new fencing token (greater than every earlier one of the table), or
+    /// `None` if another node holds a live lease.
+    async fn acquire_lease(&self, table: &str, node: &str, ttl_ms: i64) -> Result<Option<i64>>;
+    /// Extends `node`'s lease with `token` by `ttl_ms` from now; false if the
+    /// lease is not that any more (another node took the table over).
+    async fn renew_lease(&self, table: &str, node: &str, token: i64, ttl_ms: i64) -> Result<bool>;
+    /// Extends every lease `node` holds (not given up) by `ttl_ms` from now, in
+    /// one statement however many tables: the (table, token) pairs renewed.
+    /// A table of the node's that is missing was taken over by another node.
+    async fn renew_leases(&self, node: &str, ttl_ms: i64) -> Result<Vec<(String, i64)>>;
+    /// Gives a lease up (the table closed, the node stops): it expires now, and
+    /// the next acquisition's token is still greater. Nothing if `token` is not
+    /// the current one.
+    async fn release_lease(&self, table: &str, token: i64) -> Result<()>;
+    /// The table's lease, if it has one.
+    async fn lease(&self, table: &str) -> Result<Option<Lease>>;
+    /// Open tables that nobody holds a live lease on (never leased, or expired);
+    /// with `also_of`, those whose lease that node holds too (the node restarted).
+    async fn orphan_tables(&self, also_of: Option<&str>) -> Result<Vec<TableRow>>;
+    /// Appends log entry `version` like [`crate::Store::append`], only while
+    /// `token` is the table's current fencing token: otherwise
+    /// [`StoreError::Fenced`] and nothing is written.
+    async fn append_fenced(
+        &self,
+        table: &str,
+        version: i64,
+        at: i64,
+        entry: &str,
+        token: i64,
+    ) -> Result<()>;
+}
+
+macro_rules! impl_leases {
+    ($store:ty, $now:literal, $share:literal) => {
+        #[async_trait]
+        impl LeaseStore for $store {
+            async fn acquire_lease(
+                &self,
+                table: &str,
+                node: &str,
+                ttl_ms: i64,
+            ) -> Result<Option<i64>> {
+                let token: Option<i64> = sqlx::query_scalar(concat!(
+                    "INSERT INTO table_leases (table_id, node, token, expires_at) VALUES ($1, $2, 1, ",
+                    $now,
+                    " + $3) ON CONFLICT (table_id) DO UPDATE SET node = excluded.node, \
+                     token = table_leases.token + 1, expires_at = excluded.expires_at \
+                     WHERE table_leases.expires_at < ",
+                    $now,
+                    " OR table_leases.node = excluded.node RETURNING token"
+                ))
+                .bind(table)
+                .bind(node)
+                .bind(ttl_ms)
+                .fetch_optional(&self.write)
+                .await?;
+                Ok(token)
+            }
+
+            async fn renew_lease(
+                &self,
+                table: &str,
+                node: &str,
+                token: i64,
+                ttl_ms: i64,
+            ) -> Result<bool> {
+                let done = sqlx::query(concat!(
+                    "UPDATE table_leases SET expires_at = ",
+                    $now,
+                    " + $4 WHERE table_id = $1 AND node = $2 AND token = $3"
+                ))
+                .bind(table)
+                .bind(node)
+                .bind(token)
+                .bind(ttl_ms)
+                .execute(&self.write)
+                .await?;
+                Ok(done.rows_affected() == 1)
+            }
+
+            async fn renew_leases(&self, node: &str, ttl_ms: i64) -> Result<Vec<(String, i64)>> {
+                let rows = sqlx::query(concat!(
+                    "UPDATE table_leases SET expires_at = ",
+                    $now,
+                    " + $2 WHERE node = $1 AND expires_at > 0 RETURNING table_id, token"
+                ))
+                .bind(node)
+                .bind(ttl_ms)
+                .fetch_all(&self.write)
+                .await?;
+                rows.iter()
+                    .map(|row| Ok((row.try_get("table_id")?, row.try_get("token")?)))
+                    .collect()
+            }
+
+            async fn release_lease(&self, table: &str, token: i64) -> Result<()> {
+                // The row stays, expired: its token must only grow, so that a
+                // token given up is never handed out again.
+                sqlx::query("UPDATE table_leases SET expires_at = 0 WHERE table_id = $1 AND token = $2")
+                    .bind(table)
+                    .bind(token)
+                    .execute(&self.write)
+                    .await?;
+                Ok(())
+            }
+
+            async fn lease(&self, table: &str) -> Result<Option<Lease>> {
+                let row = sqlx::query(concat!(
+                    "SELECT table_id, node, token, expires_at, expires_at >= ",
+                    $now,
+                    " AS live FROM table_leases WHERE table_id = $1"
+                ))
+                .bind(table)
+                .fetch_optional(&self.read)
+                .await?;
+                row.map(|row| {
+                    Ok(Lease {
+                        table: row.try_get("table_id")?,
+                        node: row.try_get("node")?,
+                        token: row.try_get("token")?,
+                        expires_at: row.try_get("expires_at")?,
+                        live: row.try_get("live")?,
+                    })
+                })
+                .transpose()
+            }
+
+            async fn orphan_tables(&self, also_of: Option<&str>) -> Result<Vec<TableRow>> {
+                let rows = sqlx::query(concat!(
+                    "SELECT t.id, t.game, t.config, t.open, t.created_at FROM tables t \
+                     LEFT JOIN table_leases l ON l.table_id = t.id \
+                     WHERE t.open AND (l.table_id IS NULL OR l.expires_at < ",
+                    $now,
+                    " OR l.node = $1) ORDER BY t.created_at, t.id"
+                ))
+                .bind(also_of)
+                .fetch_all(&self.read)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(TableRow {
+                            id: row.try_get("id")?,
+                            game: row.try_get("game")?,
+                            config: row.try_get("config")?,
+                            open: row.try_get("open")?,
+                            created_at: row.try_get("created_at")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn append_fenced(
+                &self,
+                table: &str,
+                version: i64,
+                at: i64,
+                entry: &str,
+                token: i64,
+            ) -> Result<()> {
+                let done = sqlx::query(concat!(
+                    "INSERT INTO table_log (table_id, version, at_ms, entry) \
+                     SELECT table_id, $2, $3, $4 FROM table_leases \
+                     WHERE table_id = $1 AND token = $5",
+                    $share
+                ))
+                .bind(table)
+                .bind(version)
+                .bind(at)
+                .bind(entry)
+                .bind(token)
+                .execute(&self.write)
+                .await
+                .map_err(conflict("log version"))?;
+                if done.rows_affected() == 0 {
+                    return Err(StoreError::Fenced(format!(
+                        "table {table}: fencing token {token} is not the lease's"
+                    )));
+                }
+                Ok(())
+            }
+        }
+    };
+}
+
+impl_leases!(
+    PostgresStore,
+    "(extract(epoch from clock_timestamp()) * 1000)::bigint",
+    " FOR SHARE"
+);
+impl_leases!(
+    SqliteStore,
+    "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+    ""
+);
