@@ -497,3 +497,53 @@ async fn a_fenced_old_owner_cannot_write() {
     );
     assert!(!store.renew_lease("t1", "old", old, 6_000).await.unwrap());
 }
+
+/// Swiss events' schedule runs on one node at a time: the node holding the
+/// director's role, taken by the first node's schedule; the second node's
+/// schedule does not get it while the first runs, and takes it once the first
+/// stops. (The test only reads who holds the role: the schedules take it.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_node_directs_the_events_and_another_takes_over() {
+    use qiyuan_server::events::director::ROLE;
+    let site = Site::new("director");
+    let start = |name: &'static str| {
+        let mut config = site.config(name);
+        config.event_tick_ms = 50;
+        qiyuan_server::start(config)
+    };
+    let a = start("a").await.unwrap();
+    let ca = a.app.cluster.clone().expect("a node of several");
+    let started = Instant::now();
+    while ca.holder(ROLE).await.as_deref() != Some("a") {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "a never directs"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let b = start("b").await.unwrap();
+    let cb = b.app.cluster.clone().expect("a node of several");
+    // Twenty of b's ticks: a keeps the role, and b's own ask is refused.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(
+        cb.holder(ROLE).await.as_deref(),
+        Some("a"),
+        "a keeps the role"
+    );
+    assert!(
+        !cb.hold(ROLE).await,
+        "b is refused the role while a holds it"
+    );
+    // a stops: it gives the role up, and b's schedule takes it.
+    a.shutdown().await.unwrap();
+    drop(ca);
+    let stopped = Instant::now();
+    while cb.holder(ROLE).await.as_deref() != Some("b") {
+        assert!(
+            stopped.elapsed() < Duration::from_secs(10),
+            "b never took the role over"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    b.shutdown().await.unwrap();
+}

@@ -176,6 +176,55 @@ impl Cluster {
         Ok(())
     }
 
+    /// Whether this node holds the site-wide role `role` (one node at a time:
+    /// Swiss events' director), taking it if nobody does and renewing it if this
+    /// node does. A holder that stops renewing loses it after the lease time, and
+    /// the next node to ask takes it.
+    pub async fn hold(&self, role: &str) -> bool {
+        const HOLD: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+              redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 \
+            elseif redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 \
+            else return 0 end";
+        let mut redis = self.redis.clone();
+        let held: redis::RedisResult<i64> = redis::Script::new(HOLD)
+            .key(self.key(&format!("role:{role}")))
+            .arg(&self.node)
+            .arg(self.config.lease_ttl_ms.max(1000))
+            .invoke_async(&mut redis)
+            .await;
+        match held {
+            Ok(n) => n == 1,
+            Err(e) => {
+                tracing::warn!(role, "cannot reach Redis for the role: {e}");
+                false
+            }
+        }
+    }
+
+    /// The node holding role `role` now, if any.
+    pub async fn holder(&self, role: &str) -> Option<String> {
+        let mut redis = self.redis.clone();
+        redis::cmd("GET")
+            .arg(self.key(&format!("role:{role}")))
+            .query_async(&mut redis)
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// Gives up role `role` if this node holds it (a node stopping), so that
+    /// another takes it at once.
+    pub async fn release_role(&self, role: &str) {
+        const RELEASE: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+              return redis.call('DEL', KEYS[1]) else return 0 end";
+        let mut redis = self.redis.clone();
+        let _: redis::RedisResult<i64> = redis::Script::new(RELEASE)
+            .key(self.key(&format!("role:{role}")))
+            .arg(&self.node)
+            .invoke_async(&mut redis)
+            .await;
+    }
+
     /// How many table leases this node holds.
     pub fn leases_held(&self) -> usize {
         lock(&self.leases).len()

@@ -29,7 +29,12 @@ use crate::live::{self, TableMsg};
 use crate::protocol::ServerMsg;
 use crate::protocol::out::EventRoundMsg;
 
-/// Runs the schedule until shutdown.
+/// The site-wide role of running the schedule, with several nodes.
+pub const ROLE: &str = "director";
+
+/// Runs the schedule until shutdown. With several nodes only the node holding
+/// the director's role runs it (another takes the role over within the lease
+/// time when it dies), so that no two nodes act on one event's round.
 pub async fn run(app: Arc<App>) {
     let started = crate::now_ms();
     let tick = Duration::from_millis(app.config.event_tick_ms.max(10));
@@ -39,9 +44,17 @@ pub async fn run(app: Arc<App>) {
             _ = tokio::time::sleep(tick) => {}
             _ = crate::stopped(shutdown.clone()) => break,
         }
+        if let Some(cluster) = &app.cluster
+            && !cluster.hold(ROLE).await
+        {
+            continue;
+        }
         if let Err(e) = step_all(&app, started).await {
             tracing::warn!("event schedule: {}", e.message);
         }
+    }
+    if let Some(cluster) = &app.cluster {
+        cluster.release_role(ROLE).await;
     }
 }
 
@@ -349,7 +362,8 @@ async fn forfeit_absent(
     let (Some(table), Some(black)) = (g.table_id.clone(), g.black) else {
         return Ok(());
     };
-    let Some(handle) = app.tables.get(&table) else {
+    // The board's table may be owned by another node (after a takeover).
+    let Some(handle) = app.table(&table).await else {
         return Ok(());
     };
     let (reply, wait) = oneshot::channel();
