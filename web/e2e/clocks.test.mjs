@@ -51,6 +51,28 @@ async function sample(running) {
   return { spread: [0, 1].map((s) => Math.max(...shown.map((x) => x[s])) - Math.min(...shown.map((x) => x[s]))), reads };
 }
 
+/** A opens a new table of `game` from its lobby and sits; B sits opposite. The table's id. */
+async function seatBoth(game) {
+  await A.goto(`${web.base}/#/lobby/${game}`);
+  await A.click('#new-table');
+  await A.waitForURL(/#\/table\//);
+  const id = decodeURIComponent(A.url().split('#/table/')[1]);
+  await A.locator('#seat-0').waitFor();
+  if (await A.locator('#sit-0').count()) await A.click('#sit-0');
+  await A.locator('#seat-0 .player-name').waitFor();
+  await B.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
+  await B.click('#sit-1');
+  await B.locator('#seat-1 .player-name').waitFor();
+  return id;
+}
+
+/** Both players agree to start; the game runs. */
+async function startGame() {
+  await A.click('#btn-start');
+  await B.click('#btn-start');
+  for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
+}
+
 /** The table as the server has it (`GET /api/game/{id}`). */
 async function serverState(id) {
   return (await (await fetch(`${web.base}/api/game/${encodeURIComponent(id)}`)).json()).state;
@@ -68,21 +90,10 @@ test('two players and a spectator see the same clocks; a premove is played at on
   await B.locator('#settings-dialog input[name=premove]').check();
   await B.locator('#settings-dialog .btn.primary').click();
 
-  await A.goto(`${web.base}/#/lobby/chess`);
-  await A.click('#new-table');
-  await A.waitForURL(/#\/table\//);
-  const id = decodeURIComponent(A.url().split('#/table/')[1]);
-  await A.locator('#seat-0').waitFor();
-  if (await A.locator('#sit-0').count()) await A.click('#sit-0');
-  await A.locator('#seat-0 .player-name').waitFor();
-  await B.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
-  await B.click('#sit-1');
-  await B.locator('#seat-1 .player-name').waitFor();
+  const id = await seatBoth('chess');
   await C.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
   await C.locator('#seat-1 .player-name').waitFor();
-  await A.click('#btn-start');
-  await B.click('#btn-start');
-  for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
+  await startGame();
 
   // White's clock runs from the start: three samples a moment apart.
   const spreads = [];
@@ -159,19 +170,8 @@ test('two players and a spectator see the same clocks; a premove is played at on
 
 test('xiangqi: a premove is played the moment the opponent moves', { timeout: 90_000 }, async () => {
   for (const p of [A, B, C]) await p.locator('#result-dialog .btn:last-child').click();
-  await A.goto(`${web.base}/#/lobby/xiangqi`);
-  await A.click('#new-table');
-  await A.waitForURL(/#\/table\//);
-  const id = decodeURIComponent(A.url().split('#/table/')[1]);
-  await A.locator('#seat-0').waitFor();
-  if (await A.locator('#sit-0').count()) await A.click('#sit-0');
-  await A.locator('#seat-0 .player-name').waitFor();
-  await B.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
-  await B.click('#sit-1');
-  await B.locator('#seat-1 .player-name').waitFor();
-  await A.click('#btn-start');
-  await B.click('#btn-start');
-  for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
+  const id = await seatBoth('xiangqi');
+  await startGame();
   await clickMove(A, 'h2e2', 'xiangqi');
   await waitForMoveCount(B, 1);
   await clickMove(B, 'h9g7', 'xiangqi');
@@ -195,19 +195,8 @@ test('xiangqi: a premove is played the moment the opponent moves', { timeout: 90
 
 test('a premove made illegal by the opponent\'s move is not played', { timeout: 90_000 }, async () => {
   for (const p of [A, B]) await p.locator('#result-dialog .btn:last-child').click();
-  await A.goto(`${web.base}/#/lobby/chess`);
-  await A.click('#new-table');
-  await A.waitForURL(/#\/table\//);
-  const id = decodeURIComponent(A.url().split('#/table/')[1]);
-  await A.locator('#seat-0').waitFor();
-  if (await A.locator('#sit-0').count()) await A.click('#sit-0');
-  await A.locator('#seat-0 .player-name').waitFor();
-  await B.goto(`${web.base}/#/table/${encodeURIComponent(id)}`);
-  await B.click('#sit-1');
-  await B.locator('#seat-1 .player-name').waitFor();
-  await A.click('#btn-start');
-  await B.click('#btn-start');
-  for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
+  const id = await seatBoth('chess');
+  await startGame();
   await clickMove(A, 'e2e4', 'chess');
   await waitForMoveCount(B, 1);
   await clickMove(B, 'f7f5', 'chess');
