@@ -140,7 +140,7 @@ for k, v in ENVELOPES.items():
 TYPES = ["ping", "lobby.subscribe", "lobby.unsubscribe", "create", "seek", "seek.cancel", "watch", "unwatch",
          "sit", "stand", "propose", "accept", "ready", "unready", "swap", "move", "draw.offer", "draw.accept",
          "draw.decline", "takeback.request", "takeback.accept", "takeback.decline", "claim", "resign", "abort",
-         "leave", "rematch", "add_bot", "remove_bot"]
+         "leave", "rematch", "add_bot", "remove_bot", "decline"]
 DATA = {
     "ping": "null",
     "lobby.subscribe": '{"game":"go"}',
@@ -159,6 +159,7 @@ DATA = {
     "claim": '{"table":"abc","claim":"threefold_repetition"}',
     "add_bot": '{"table":"abc","seat":2,"level":"strong"}',
     "remove_bot": '{"table":"abc","seat":2}',
+    "decline": '{"table":"abc","proposal":3}',
 }
 for i, t in enumerate(TYPES):
     add("protocol_command", t.replace(".", "_"), bytes([i]) + DATA.get(t, '{"table":"abc"}').encode())
