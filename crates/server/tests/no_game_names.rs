@@ -18,7 +18,8 @@
 //! - the command line's own argument parsing (`#[arg(…)]` in `src/cli/`: `qiyuan
 //!   perft --game` defaults to chess): the offline tools choose a rules crate by
 //!   the user's word and host nothing.
-//! - UCI's `go` command in the engine front end (`Some("go")` in
+//! - UCI's `go` command in the engine front end (`Some("go") =>` or `"go" =>`, a
+//!   match arm on the command word, in
 //!   `src/cli/engine.rs`): a protocol word that happens to be a game's name.
 //!
 //! The web client's TypeScript (`web/src/**/*.ts`) likewise: no game name as a
@@ -224,7 +225,8 @@ fn offending(file: &Path, line: &str) -> Vec<&'static str> {
         .and_then(|rest| rest.iter().next())
         .and_then(|c| c.to_str());
     let cli_args = file.starts_with("src/cli") && code.starts_with("#[arg(");
-    let uci_go = file == Path::new("src/cli/engine.rs") && code.starts_with(r#"Some("go") =>"#);
+    let uci_go = file == Path::new("src/cli/engine.rs")
+        && (code.starts_with(r#"Some("go") =>"#) || code.starts_with(r#""go" =>"#));
     NAMES
         .into_iter()
         .filter(|name| {
@@ -310,6 +312,7 @@ fn the_check_sees_a_match_on_a_name() {
     // UCI's `go` command, in the engine front end only.
     let engine = Path::new("src/cli/engine.rs");
     assert!(offending(engine, r#"                Some("go") => {"#).is_empty());
+    assert!(offending(engine, r#"            "go" => {"#).is_empty());
     assert_eq!(
         offending(engine, r#"Game::Go if name == "go" => {"#),
         ["go"]
