@@ -410,18 +410,33 @@ pub(super) fn seat_of(state: &Value, name: &str) -> Option<usize> {
         .position(|p| p.as_str() == Some(name))
 }
 
+/// A player's request about one of their games: the caller (allowed by the
+/// endpoint's `kind`), the table, its view now and the caller's seat there;
+/// "No such game" for a table they do not play at.
+async fn seated(
+    app: &App,
+    headers: &HeaderMap,
+    kind: Kind,
+    id: &str,
+) -> Result<(Caller, TableHandle, Value, usize)> {
+    let caller = caller(app, headers).await?;
+    kind.check(&caller)?;
+    let handle = table(app, id)?;
+    let view = snapshot(&handle).await?;
+    let seat =
+        seat_of(&view, &caller.user.username).ok_or_else(|| Error::not_found("No such game"))?;
+    Ok((caller, handle, view, seat))
+}
+
 async fn game_stream(
     app: Arc<App>,
     headers: HeaderMap,
     kind: Kind,
     id: String,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
-    kind.check(&caller)?;
-    let handle = table(&app, &id)?;
-    let view = snapshot(&handle).await?;
+    let (caller, handle, view, _) = seated(&app, &headers, kind, &id).await?;
     let variant = variant_of(&app, handle.game).ok_or_else(|| Error::not_found("No such game"))?;
-    if view["game"].is_null() || seat_of(&view, &caller.user.username).is_none() {
+    if view["game"].is_null() {
         return Err(Error::not_found("No such game"));
     }
     Ok(ndjson(move |lines| async move {
@@ -596,12 +611,7 @@ async fn command(
     id: String,
     what: &'static str,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
-    kind.check(&caller)?;
-    let handle = table(&app, &id)?;
-    let view = snapshot(&handle).await?;
-    let me =
-        seat_of(&view, &caller.user.username).ok_or_else(|| Error::not_found("No such game"))?;
+    let (caller, handle, view, me) = seated(&app, &headers, kind, &id).await?;
     let game = &view["game"];
     let theirs = |field: &str| game[field].as_u64().is_some_and(|s| s as usize != me);
     let a = match what {
@@ -638,11 +648,7 @@ async fn chat(
     id: String,
     body: Bytes,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
-    kind.check(&caller)?;
-    let handle = table(&app, &id)?;
-    let view = snapshot(&handle).await?;
-    seat_of(&view, &caller.user.username).ok_or_else(|| Error::not_found("No such game"))?;
+    let (caller, handle, _, _) = seated(&app, &headers, kind, &id).await?;
     let f = form(&headers, &body)?;
     let room = f.get("room").map(String::as_str).unwrap_or("player");
     if room != "player" && room != "spectator" {
