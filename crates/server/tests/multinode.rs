@@ -472,7 +472,8 @@ async fn delaying_proxy(upstream: std::net::SocketAddr, delay: Duration) -> std:
         mut to: tokio::net::tcp::OwnedWriteHalf,
         delay: Duration,
     ) {
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(tokio::time::Instant, Vec<u8>)>();
+        let (tx, mut rx) =
+            tokio::sync::mpsc::unbounded_channel::<(tokio::time::Instant, Vec<u8>)>();
         let writer = tokio::spawn(async move {
             while let Some((at, chunk)) = rx.recv().await {
                 tokio::time::sleep_until(at).await;
@@ -521,7 +522,12 @@ const LONG_GAME: &str = "h2h4 g7g5 h1h2 e7e6 e2e4 h7h6 d1g4 a7a5 e1d1 a8a6 g2g3 
 /// Plays `seat`'s plies of [`LONG_GAME`] at `table` until `plies` are on the
 /// board, each as soon as the opponent's is seen on this socket; returns the
 /// messages seen.
-async fn play_long(mut s: Socket, table: String, seat: usize, plies: usize) -> (Socket, Vec<Value>) {
+async fn play_long(
+    mut s: Socket,
+    table: String,
+    seat: usize,
+    plies: usize,
+) -> (Socket, Vec<Value>) {
     let game: Vec<&str> = LONG_GAME.split_whitespace().collect();
     let mut seen = Vec::new();
     let mut played = 0;
@@ -558,11 +564,7 @@ async fn a_remote_sockets_lag_is_shown_and_compensated_by_the_owner() {
     let site = Site::new("mn_lag");
     let a = site.node("a").await;
     let b = site.node("b").await;
-    let proxy = delaying_proxy(
-        b.running.as_ref().unwrap().addr,
-        Duration::from_millis(100),
-    )
-    .await;
+    let proxy = delaying_proxy(b.running.as_ref().unwrap().addr, Duration::from_millis(100)).await;
     let white = Client::guest_at(&a.base).await.unwrap();
     let black = at(
         &Client::guest_at(&a.base).await.unwrap(),
@@ -590,11 +592,7 @@ async fn a_remote_sockets_lag_is_shown_and_compensated_by_the_owner() {
         play_long(sw, table.clone(), 0, plies),
         play_long(sb, table.clone(), 1, plies),
     );
-    let state = white
-        .get_json(&format!("/api/game/{table}"))
-        .await
-        .unwrap()["state"]
-        .clone();
+    let state = white.get_json(&format!("/api/game/{table}")).await.unwrap()["state"].clone();
     let moves = state["game"]["moves"].as_array().unwrap();
     assert_eq!(moves.len(), plies, "{state}");
     let mut left = [base as i64; 2];

@@ -223,7 +223,9 @@ async fn a_challenge_made_on_one_node_is_played_from_both() {
     assert_eq!(accepted["ok"], true, "{accepted}");
     let game = accepted["game"].as_str().unwrap().to_string();
     // Accepted once: a second accept finds nothing, on either node.
-    let again = alice.post(&format!("/api/challenge/{id}/accept"), &[]).await;
+    let again = alice
+        .post(&format!("/api/challenge/{id}/accept"), &[])
+        .await;
     assert_eq!(again.status(), 404);
     // Node b made (and owns) the table; Alice's stream on node a hears of it.
     let a_start = a_events
@@ -249,9 +251,7 @@ async fn a_challenge_made_on_one_node_is_played_from_both() {
     let mut b_game = bob.stream(&format!("/api/board/game/stream/{game}")).await;
     b_game.moves("").await;
     // Someone not playing is refused the game on node a too.
-    let r = carol
-        .get(&format!("/api/board/game/stream/{game}"))
-        .await;
+    let r = carol.get(&format!("/api/board/game/stream/{game}")).await;
     assert_eq!(r.status(), 404);
     let r = carol
         .post(&format!("/api/board/game/{game}/move/e2e4"), &[])
@@ -330,7 +330,9 @@ async fn a_challenge_made_on_one_node_is_played_from_both() {
         .ok(&format!("/api/board/game/{game}/resign"), &[])
         .await;
     let end = b_game
-        .until("the end", |v| v["type"] == "gameState" && v["status"] != "started")
+        .until("the end", |v| {
+            v["type"] == "gameState" && v["status"] != "started"
+        })
         .await;
     assert_eq!(end["status"], "resign", "{end}");
     assert_eq!(end["winner"], "black", "{end}");

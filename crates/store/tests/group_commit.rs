@@ -292,12 +292,24 @@ async fn a_fenced_out_append_fails_alone_in_a_mixed_batch() {
         for t in ["owned", "lost", "plain"] {
             table(&s, t).await;
         }
-        let mine = s.acquire_lease("owned", "n1", 60_000).await.unwrap().unwrap();
-        let old = s.acquire_lease("lost", "n1", 60_000).await.unwrap().unwrap();
+        let mine = s
+            .acquire_lease("owned", "n1", 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        let old = s
+            .acquire_lease("lost", "n1", 60_000)
+            .await
+            .unwrap()
+            .unwrap();
         s.append_fenced("lost", 1, 1, "lost1", old).await.unwrap();
         // The lease lapses and another node takes the table over.
         s.release_lease("lost", old).await.unwrap();
-        let new = s.acquire_lease("lost", "n2", 60_000).await.unwrap().unwrap();
+        let new = s
+            .acquire_lease("lost", "n2", 60_000)
+            .await
+            .unwrap()
+            .unwrap();
         assert!(new > old, "{name}");
         s.append("plain", 1, 1, "plain1").await.unwrap();
         let pause = b.pause().await;

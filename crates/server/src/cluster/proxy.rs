@@ -194,7 +194,8 @@ impl Task {
                 moved.push(conn.clone());
             }
         }
-        self.lags_sent.retain(|id, _| self.watchers.contains_key(id));
+        self.lags_sent
+            .retain(|id, _| self.watchers.contains_key(id));
         for conn in moved {
             if self.forward(&conn, Forwarded::Lag).await {
                 self.lags_sent.insert(conn.id, conn.lag.estimate());

@@ -302,7 +302,9 @@ async fn track(app: &Arc<App>, handle: &TableHandle, source: &'static str, tell:
         let mut follower = crate::protocol::patch::Follower::default();
         // Several nodes: the claim on watching this table is renewed.
         let every = std::time::Duration::from_millis(
-            app.cluster.as_ref().map_or(60_000, |c| c.config.renew_ms.max(100)),
+            app.cluster
+                .as_ref()
+                .map_or(60_000, |c| c.config.renew_ms.max(100)),
         );
         let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
         loop {

@@ -151,7 +151,6 @@ impl Hub {
     pub(super) fn revocations(&self) -> broadcast::Receiver<String> {
         self.revocations.subscribe()
     }
-
 }
 
 /// Sends an event to every event stream of `user`, on every node.

@@ -67,11 +67,9 @@ impl Site {
     pub async fn node_with(&self, name: &str, tweak: impl FnOnce(&mut Config)) -> Node {
         let mut config = self.config(name);
         tweak(&mut config);
-        let running = qiyuan_server::start(config)
-            .await
-            .unwrap_or_else(|e| {
-                panic!("node {name} did not start (PostgreSQL and Redis up?): {e:#}")
-            });
+        let running = qiyuan_server::start(config).await.unwrap_or_else(|e| {
+            panic!("node {name} did not start (PostgreSQL and Redis up?): {e:#}")
+        });
         Node {
             base: format!("http://{}", running.addr),
             running: Some(running),
@@ -99,4 +97,3 @@ pub fn at(client: &Client, node: &str) -> Client {
         ..client.clone()
     }
 }
-
