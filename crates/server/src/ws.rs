@@ -150,6 +150,10 @@ struct LagInner {
     outstanding: Option<u64>,
     /// The client's last report.
     reported: Option<u64>,
+    /// Several nodes: the round trip the socket's own node measured, for the
+    /// stand-in of another node's socket at a table here (see
+    /// [`LagMeter::relay`]).
+    relayed: Option<Millis>,
 }
 
 /// Microseconds since this process first asked.
@@ -193,9 +197,29 @@ impl LagMeter {
         self.lock().reported = Some(lag.min(LagEstimate::MAX_SAMPLE));
     }
 
-    /// The measured round trip, once there is a sample.
+    /// The measured round trip, once there is a sample (or the one relayed
+    /// from the socket's node).
     pub fn rtt(&self) -> Option<Millis> {
-        self.lock().rtt.mean()
+        let inner = self.lock();
+        inner.rtt.mean().or(inner.relayed)
+    }
+
+    /// What another node needs to judge this socket's moves: the measured
+    /// round trip and the client's last report.
+    pub fn estimate(&self) -> (Option<Millis>, Option<u64>) {
+        let inner = self.lock();
+        (inner.rtt.mean().or(inner.relayed), inner.reported)
+    }
+
+    /// Several nodes: another node's socket, standing in at a table here, takes
+    /// the estimate its own node measured ([`LagMeter::estimate`]), so that the
+    /// connection indicator and the compensation are as for a socket here.
+    pub fn relay(&self, rtt: Option<Millis>, reported: Option<u64>) {
+        let mut inner = self.lock();
+        inner.relayed = rtt.map(|r| r.min(LagEstimate::MAX_SAMPLE));
+        if let Some(r) = reported {
+            inner.reported = Some(r.min(LagEstimate::MAX_SAMPLE));
+        }
     }
 
     /// The lag of a move from this socket: the measured round trip or the
@@ -207,7 +231,12 @@ impl LagMeter {
             .or(inner.reported)
             .unwrap_or(0)
             .min(LagEstimate::MAX_SAMPLE);
-        inner.rtt.mean().unwrap_or(0).max(reported)
+        inner
+            .rtt
+            .mean()
+            .or(inner.relayed)
+            .unwrap_or(0)
+            .max(reported)
     }
 }
 

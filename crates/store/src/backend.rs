@@ -10,7 +10,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{PgPool, Row, SqlitePool};
 
-use crate::group::{Append, GroupWriter, WriteBatch};
+use crate::group::{Append, GroupWriter, Outcome, WriteBatch};
 use crate::migrate::{self, run_migrations};
 use crate::*;
 
@@ -46,14 +46,27 @@ const APPEND_ONE: &str = "INSERT INTO table_log (table_id, version, at_ms, entry
      VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, version) DO NOTHING";
 
 /// SQLite's batch: one transaction on the writing connection, one prepared
-/// statement (sqlx caches it on the connection) executed per append.
+/// statement (sqlx caches it on the connection) executed per append; a fenced
+/// append's token is read first in the same transaction (the one writing
+/// connection also writes the leases, so nothing moves between the two).
 fn sqlite_batches(pool: SqlitePool) -> WriteBatch {
     Arc::new(move |batch: Arc<Vec<Append>>| {
         let pool = pool.clone();
         Box::pin(async move {
             let mut tx = pool.begin().await?;
-            let mut inserted = Vec::with_capacity(batch.len());
+            let mut outcomes = Vec::with_capacity(batch.len());
             for a in batch.iter() {
+                if let Some(token) = a.token {
+                    let current: Option<i64> =
+                        sqlx::query_scalar("SELECT token FROM table_leases WHERE table_id = $1")
+                            .bind(&a.table)
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                    if current != Some(token) {
+                        outcomes.push(Outcome::Fenced);
+                        continue;
+                    }
+                }
                 let done = sqlx::query(APPEND_ONE)
                     .bind(&a.table)
                     .bind(a.version)
@@ -61,21 +74,46 @@ fn sqlite_batches(pool: SqlitePool) -> WriteBatch {
                     .bind(&a.entry)
                     .execute(&mut *tx)
                     .await?;
-                inserted.push(done.rows_affected() == 1);
+                outcomes.push(if done.rows_affected() == 1 {
+                    Outcome::Inserted
+                } else {
+                    Outcome::Exists
+                });
             }
             tx.commit().await?;
-            Ok(inserted)
+            Ok(outcomes)
         })
     })
 }
 
-const APPEND_MANY: &str = "INSERT INTO table_log (table_id, version, at_ms, entry) \
-     SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::text[]) \
-     ON CONFLICT (table_id, version) DO NOTHING RETURNING table_id, version";
+/// The batch's rows as five arrays (a fenced append's token, else null); the
+/// lease rows of the fenced ones share-locked in table order (a takeover's
+/// `acquire_lease` waits for the batch, and a lease renewal, which locks its
+/// rows in the same order, can never deadlock with it); the appends whose
+/// token is not their lease's left out. Returns the rows inserted (`fenced`
+/// false) and the fenced ones (true, with their token).
+const APPEND_MANY: &str = "WITH rows AS MATERIALIZED ( \
+       SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[]) \
+         AS r(table_id, version, at_ms, entry, token)), \
+     locked AS MATERIALIZED ( \
+       SELECT l.table_id, l.token FROM table_leases l \
+       WHERE l.table_id IN (SELECT table_id FROM rows WHERE token IS NOT NULL) \
+       ORDER BY l.table_id FOR SHARE OF l), \
+     allowed AS MATERIALIZED ( \
+       SELECT r.table_id, r.version, r.at_ms, r.entry FROM rows r WHERE r.token IS NULL \
+         OR EXISTS (SELECT 1 FROM locked k WHERE k.table_id = r.table_id AND k.token = r.token)), \
+     ins AS ( \
+       INSERT INTO table_log (table_id, version, at_ms, entry) \
+       SELECT table_id, version, at_ms, entry FROM allowed \
+       ON CONFLICT (table_id, version) DO NOTHING RETURNING table_id, version) \
+     SELECT table_id, version, NULL::bigint AS token, false AS fenced FROM ins \
+     UNION ALL \
+     SELECT r.table_id, r.version, r.token, true FROM rows r WHERE r.token IS NOT NULL \
+       AND NOT EXISTS (SELECT 1 FROM locked k WHERE k.table_id = r.table_id AND k.token = r.token)";
 
 /// PostgreSQL's batch: one statement (its own transaction, one round trip) for
-/// the whole batch, the rows passed as four arrays. The rows it returns are the
-/// ones inserted; the others' versions existed.
+/// the whole batch, the rows passed as arrays. Of the rows it does not return
+/// as inserted or fenced, the versions existed.
 fn postgres_batches(pool: PgPool) -> WriteBatch {
     Arc::new(move |batch: Arc<Vec<Append>>| {
         let pool = pool.clone();
@@ -84,23 +122,44 @@ fn postgres_batches(pool: PgPool) -> WriteBatch {
             let versions: Vec<i64> = batch.iter().map(|a| a.version).collect();
             let ats: Vec<i64> = batch.iter().map(|a| a.at).collect();
             let entries: Vec<&str> = batch.iter().map(|a| a.entry.as_str()).collect();
+            let tokens: Vec<Option<i64>> = batch.iter().map(|a| a.token).collect();
             let rows = sqlx::query(APPEND_MANY)
                 .bind(&tables)
                 .bind(&versions)
                 .bind(&ats)
                 .bind(&entries)
+                .bind(&tokens)
                 .fetch_all(&pool)
                 .await?;
             let mut new = std::collections::HashSet::with_capacity(rows.len());
+            let mut fenced = std::collections::HashSet::new();
             for row in &rows {
                 let table: String = row.try_get("table_id")?;
                 let version: i64 = row.try_get("version")?;
-                new.insert((table, version));
+                if row.try_get::<bool, _>("fenced")? {
+                    // (Two appends of one version may differ by their token:
+                    // an old owner's late one and the new owner's.)
+                    let token: i64 = row.try_get("token")?;
+                    fenced.insert((table, version, token));
+                } else {
+                    new.insert((table, version));
+                }
             }
             // The first append of a key in the batch is the one inserted.
             Ok(batch
                 .iter()
-                .map(|a| new.remove(&(a.table.clone(), a.version)))
+                .map(|a| {
+                    let key = (a.table.clone(), a.version);
+                    if let Some(token) = a.token
+                        && fenced.contains(&(a.table.clone(), a.version, token))
+                    {
+                        Outcome::Fenced
+                    } else if new.remove(&key) {
+                        Outcome::Inserted
+                    } else {
+                        Outcome::Exists
+                    }
+                })
                 .collect())
         })
     })
@@ -821,7 +880,7 @@ macro_rules! impl_store {
             }
 
             async fn append(&self, table: &str, version: i64, at: i64, entry: &str) -> Result<()> {
-                self.appends.append(table, version, at, entry).await
+                self.appends.append(table, version, at, entry, None).await
             }
 
             async fn log(&self, table: &str, after: i64) -> Result<Vec<LogEntry>> {

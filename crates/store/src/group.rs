@@ -10,7 +10,12 @@
 //!
 //! Outcomes: an append whose version exists is a [`StoreError::Conflict`] of its
 //! own and changes nothing, the others of its batch commit (the trait's rule for
-//! one append); any other failure (the statement, the commit, the connection)
+//! one append); a fenced append (several nodes: it carries a lease's fencing
+//! token, [`crate::LeaseStore::append_fenced`]) whose token is not the table's
+//! lease's any more is a [`StoreError::Fenced`] of its own the same way — its
+//! token is checked inside the batch's transaction, under a share lock on the
+//! lease rows, so a takeover either waits for the batch or the batch sees the
+//! new token; any other failure (the statement, the commit, the connection)
 //! fails every append of the batch with [`StoreError::Batch`] and commits none.
 //! Appends are written in the order they arrived, so a table's entries stay in
 //! order (its actor sends the next only after the previous one's answer anyway).
@@ -31,12 +36,24 @@ pub(crate) struct Append {
     pub version: i64,
     pub at: i64,
     pub entry: String,
+    /// The fencing token it must carry to be written (several nodes).
+    pub token: Option<i64>,
     done: oneshot::Sender<Result<()>>,
 }
 
-/// What writing a batch did: for each append in order, whether it was inserted
-/// (false: its version existed). An error means nothing was committed.
-pub(crate) type Written = std::result::Result<Vec<bool>, StoreError>;
+/// What became of one append of a committed batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Inserted,
+    /// Its version existed.
+    Exists,
+    /// Its token is not the table's lease's.
+    Fenced,
+}
+
+/// What writing a batch did: each append's outcome, in order. An error means
+/// nothing was committed.
+pub(crate) type Written = std::result::Result<Vec<Outcome>, StoreError>;
 
 /// Writes one batch in one transaction.
 pub(crate) type WriteBatch =
@@ -97,13 +114,15 @@ impl GroupWriter {
         }
     }
 
-    /// Appends one entry; returns once its batch is committed (or failed).
+    /// Appends one entry (with `token`, only while it is the table's lease's);
+    /// returns once its batch is committed (or failed).
     pub(crate) async fn append(
         &self,
         table: &str,
         version: i64,
         at: i64,
         entry: &str,
+        token: Option<i64>,
     ) -> Result<()> {
         let (done, answer) = oneshot::channel();
         self.waiting.fetch_add(1, Ordering::Relaxed);
@@ -112,6 +131,7 @@ impl GroupWriter {
             version,
             at,
             entry: entry.to_string(),
+            token,
             done,
         });
         if sent.is_err() {
@@ -139,12 +159,16 @@ impl GroupWriter {
 /// Answers every append of a batch.
 fn answer(appends: Vec<Append>, written: Written) {
     match written {
-        Ok(inserted) => {
-            for (append, inserted) in appends.into_iter().zip(inserted) {
-                let result = if inserted {
-                    Ok(())
-                } else {
-                    Err(StoreError::Conflict("log version".into()))
+        Ok(outcomes) => {
+            for (append, outcome) in appends.into_iter().zip(outcomes) {
+                let result = match outcome {
+                    Outcome::Inserted => Ok(()),
+                    Outcome::Exists => Err(StoreError::Conflict("log version".into())),
+                    Outcome::Fenced => Err(StoreError::Fenced(format!(
+                        "table {}: fencing token {} is not the lease's",
+                        append.table,
+                        append.token.unwrap_or_default()
+                    ))),
                 };
                 let _ = append.done.send(result);
             }

@@ -2,10 +2,10 @@
 //! open table is owned by at most one node at a time, until its lease expires
 //! unless renewed. Every acquisition takes the table's next fencing token, and
 //! [`LeaseStore::append_fenced`] writes a log entry only while the token it
-//! carries is the table's current one — checked in the same statement as the
-//! insert, under a share lock on the lease row (PostgreSQL), so an acquisition
-//! either waits for the append or the append sees the new token and writes
-//! nothing. A node that was fenced out (it stalled past its lease and another
+//! carries is the table's current one — checked inside the group writer's
+//! batch (crate::group), in the same statement as the insert, under a share
+//! lock on the lease row (PostgreSQL), so an acquisition either waits for the
+//! append or the append sees the new token and writes nothing. A node that was fenced out (it stalled past its lease and another
 //! node took the table over) can therefore write nothing more to that table.
 //!
 //! Times are the database's own clock (milliseconds since the epoch), so the
@@ -15,8 +15,7 @@
 use async_trait::async_trait;
 use sqlx::Row;
 
-use crate::backend::conflict;
-use crate::{PostgresStore, Result, SqliteStore, StoreError, TableRow};
+use crate::{PostgresStore, Result, SqliteStore, TableRow};
 
 /// Who owns a table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +55,7 @@ pub trait LeaseStore: Send + Sync {
     async fn orphan_tables(&self, also_of: Option<&str>) -> Result<Vec<TableRow>>;
     /// Appends log entry `version` like [`crate::Store::append`], only while
     /// `token` is the table's current fencing token: otherwise
-    /// [`StoreError::Fenced`] and nothing is written.
+    /// [`crate::StoreError::Fenced`] and nothing is written.
     async fn append_fenced(
         &self,
         table: &str,
@@ -68,7 +67,7 @@ pub trait LeaseStore: Send + Sync {
 }
 
 macro_rules! impl_leases {
-    ($store:ty, $now:literal, $share:literal) => {
+    ($store:ty, $now:literal, $update:literal) => {
         #[async_trait]
         impl LeaseStore for $store {
             async fn acquire_lease(
@@ -116,10 +115,16 @@ macro_rules! impl_leases {
             }
 
             async fn renew_leases(&self, node: &str, ttl_ms: i64) -> Result<Vec<(String, i64)>> {
+                // The rows locked in table order, as a batch of fenced appends
+                // share-locks them (see crate::group): the two never deadlock.
                 let rows = sqlx::query(concat!(
                     "UPDATE table_leases SET expires_at = ",
                     $now,
-                    " + $2 WHERE node = $1 AND expires_at > 0 RETURNING table_id, token"
+                    " + $2 WHERE node = $1 AND expires_at > 0 AND table_id IN \
+                     (SELECT table_id FROM table_leases WHERE node = $1 AND expires_at > 0 \
+                     ORDER BY table_id",
+                    $update,
+                    ") RETURNING table_id, token"
                 ))
                 .bind(node)
                 .bind(ttl_ms)
@@ -194,26 +199,11 @@ macro_rules! impl_leases {
                 entry: &str,
                 token: i64,
             ) -> Result<()> {
-                let done = sqlx::query(concat!(
-                    "INSERT INTO table_log (table_id, version, at_ms, entry) \
-                     SELECT table_id, $2, $3, $4 FROM table_leases \
-                     WHERE table_id = $1 AND token = $5",
-                    $share
-                ))
-                .bind(table)
-                .bind(version)
-                .bind(at)
-                .bind(entry)
-                .bind(token)
-                .execute(&self.write)
-                .await
-                .map_err(conflict("log version"))?;
-                if done.rows_affected() == 0 {
-                    return Err(StoreError::Fenced(format!(
-                        "table {table}: fencing token {token} is not the lease's"
-                    )));
-                }
-                Ok(())
+                // Through the group writer, its token checked inside the
+                // batch (see crate::group).
+                self.appends
+                    .append(table, version, at, entry, Some(token))
+                    .await
             }
         }
     };
@@ -222,7 +212,7 @@ macro_rules! impl_leases {
 impl_leases!(
     PostgresStore,
     "(extract(epoch from clock_timestamp()) * 1000)::bigint",
-    " FOR SHARE"
+    " FOR UPDATE"
 );
 impl_leases!(
     SqliteStore,

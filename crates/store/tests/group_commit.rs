@@ -276,3 +276,94 @@ async fn futures_results(tasks: Vec<tokio::task::JoinHandle<Result<()>>>) -> Vec
     }
     out
 }
+
+/// Several nodes: fenced appends go through the group writer with their token
+/// checked inside the batch. One batch holding a fenced append with its
+/// lease's token, one with a token since taken over by another node (and the
+/// new owner's append of the same version), a plain append and a version that
+/// exists: the stale token fails alone ([`StoreError::Fenced`], nothing
+/// written), the existing version is its own conflict, the others commit.
+#[tokio::test]
+async fn a_fenced_out_append_fails_alone_in_a_mixed_batch() {
+    let (_dir, backends) = backends().await;
+    for b in &backends {
+        let s = b.store();
+        let name = s.backend();
+        for t in ["owned", "lost", "plain"] {
+            table(&s, t).await;
+        }
+        let mine = s
+            .acquire_lease("owned", "n1", 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        let old = s
+            .acquire_lease("lost", "n1", 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        s.append_fenced("lost", 1, 1, "lost1", old).await.unwrap();
+        // The lease lapses and another node takes the table over.
+        s.release_lease("lost", old).await.unwrap();
+        let new = s
+            .acquire_lease("lost", "n2", 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(new > old, "{name}");
+        s.append("plain", 1, 1, "plain1").await.unwrap();
+        let pause = b.pause().await;
+        let mut tasks = Vec::new();
+        let sends: [(&'static str, i64, &'static str, Option<i64>); 5] = [
+            ("owned", 1, "owned1", Some(mine)),
+            ("lost", 2, "late write", Some(old)),
+            ("plain", 2, "plain2", None),
+            ("plain", 1, "again", None),
+            ("lost", 2, "lost2", Some(new)),
+        ];
+        for (t, v, e, token) in sends {
+            let s = s.clone();
+            tasks.push(tokio::spawn(async move {
+                match token {
+                    Some(k) => s.append_fenced(t, v, v, e, k).await,
+                    None => s.append(t, v, v, e).await,
+                }
+            }));
+            until_waiting(b, tasks.len()).await;
+        }
+        drop(pause);
+        let results = futures_results(tasks).await;
+        assert!(results[0].is_ok(), "{name}: {:?}", results[0]);
+        assert!(
+            matches!(results[1], Err(StoreError::Fenced(_))),
+            "{name}: {:?}",
+            results[1]
+        );
+        assert!(results[2].is_ok(), "{name}: {:?}", results[2]);
+        assert!(
+            matches!(results[3], Err(StoreError::Conflict(_))),
+            "{name}: {:?}",
+            results[3]
+        );
+        assert!(results[4].is_ok(), "{name}: {:?}", results[4]);
+        assert_eq!(b.waiting(), 0, "{name}");
+        let entries = |t: &'static str| {
+            let s = s.clone();
+            async move {
+                s.log(t, 0)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|e| e.entry)
+                    .collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(entries("owned").await, vec!["owned1"], "{name}");
+        assert_eq!(
+            entries("lost").await,
+            vec!["lost1", "lost2"],
+            "{name}: the new owner's, not the late write"
+        );
+        assert_eq!(entries("plain").await, vec!["plain1", "plain2"], "{name}");
+    }
+}

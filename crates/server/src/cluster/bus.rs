@@ -33,6 +33,10 @@ pub enum BusMsg {
         conn: ConnId,
         user: Option<UserInfo>,
         fwd: Forwarded,
+        /// The socket's lag as its node measures it: the round trip and the
+        /// client's last report ([`crate::ws::LagMeter::estimate`]).
+        #[serde(default)]
+        lag: Option<(Option<u64>, Option<u64>)>,
     },
     /// To a socket's node: a message for it, as the table wrote it.
     Deliver { conn: ConnId, text: String },
@@ -44,6 +48,13 @@ pub enum BusMsg {
     Owned { table: String, node: String },
     /// To all: a table changed in the lobby.
     Lobby { change: crate::lobby::Change },
+    /// To all: an event for user `user`'s API event streams (`challenge`,
+    /// `gameStart`, ...), on whichever node they are open.
+    ApiEvent { user: i64, event: Value },
+    /// To all: a chat line of an API game, for its game streams.
+    ApiChat { table: String, line: Value },
+    /// To all: an API token was revoked; the streams open with it end.
+    ApiRevoked { hash: String },
 }
 
 /// A socket's message for a table, as forwarded.
@@ -61,6 +72,8 @@ pub enum Forwarded {
         req: Option<Value>,
         expect_seat: Option<Seat>,
     },
+    /// Only the socket's lag changed (`Forward`'s `lag`).
+    Lag,
 }
 
 /// The server's own calls to a table elsewhere.
@@ -141,7 +154,8 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
             conn,
             user,
             fwd,
-        } => forward(cluster, app, &from, table, conn, user, fwd).await,
+            lag,
+        } => forward(cluster, app, &from, table, conn, user, fwd, lag).await,
         BusMsg::Call { id, table, call } => {
             let cluster = cluster.clone();
             let app = app.clone();
@@ -172,10 +186,27 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
                 }
             }
         }
+        // The sender delivered these to its own streams already.
+        BusMsg::ApiEvent { user, event } => {
+            if from != cluster.node {
+                app.lichess.tell_here(user, &event);
+            }
+        }
+        BusMsg::ApiChat { table, line } => {
+            if from != cluster.node {
+                app.lichess.feed_chat(&table, line);
+            }
+        }
+        BusMsg::ApiRevoked { hash } => {
+            if from != cluster.node {
+                app.lichess.revoked(&hash);
+            }
+        }
     }
 }
 
 /// A socket of node `from` at a table here.
+#[allow(clippy::too_many_arguments)]
 async fn forward(
     cluster: &Arc<Cluster>,
     app: &Arc<App>,
@@ -184,7 +215,26 @@ async fn forward(
     conn: ConnId,
     user: Option<UserInfo>,
     fwd: Forwarded,
+    lag: Option<(Option<u64>, Option<u64>)>,
 ) {
+    // The socket's lag first, so that a move forwarded with it is judged by it.
+    if let Some((rtt, reported)) = lag {
+        let stand_in = lock(&cluster.remote_conns)
+            .get(&(from.to_string(), conn))
+            .map(|c| c.lag.clone());
+        match stand_in {
+            Some(meter) => meter.relay(rtt, reported),
+            None if matches!(fwd, Forwarded::Watch { .. } | Forwarded::Act { .. }) => {
+                // The stand-in is made below; it starts with this estimate.
+                let c = cluster.remote_conn(from, conn, user.clone());
+                c.lag.relay(rtt, reported);
+            }
+            None => {}
+        }
+    }
+    if matches!(fwd, Forwarded::Lag) {
+        return;
+    }
     let handle = app.tables.get(&table);
     let Some(handle) = handle else {
         // Not ours (any more): a command is answered; the proxy learns the
@@ -225,6 +275,7 @@ async fn forward(
             };
             TableMsg::Closed { conn: c.id }
         }
+        Forwarded::Lag => return,
     };
     let _ = handle.tx.send(msg).await;
 }

@@ -22,7 +22,11 @@
 //! - **Lobby and pairing.** Owners publish their tables' lobby summaries to every
 //!   node and into a Redis hash a starting node reads; quick pairing is one seek
 //!   pool per (game, time, rated) in Redis, matched atomically by a script
-//!   (`pairing`). Online sockets are counted per node under keys with a TTL.
+//!   (`pairing`). Online sockets are counted per node in one hash, each
+//!   count lapsing unless renewed (a sorted set of lapse times), and summed
+//!   with no scan of the keyspace.
+//! - **The API** (`api`): the Lichess-compatible API's challenges and chat
+//!   in Redis, its events and chat lines over the bus (see [`crate::lichess`]).
 //!
 //! Redis client: the `redis` crate (tokio, `ConnectionManager` reconnects by
 //! itself, scripts are built in); its pub/sub is all the bus needs.
@@ -36,6 +40,7 @@ use serde::Deserialize;
 use crate::App;
 use crate::live::{Conn, ConnId, TableHandle};
 
+mod api;
 mod bus;
 mod leases;
 pub mod pairing;
@@ -100,7 +105,7 @@ pub struct Cluster {
     pub bus_lag_us: AtomicU64,
     /// Bus messages handled.
     pub bus_received: AtomicU64,
-    /// Sockets online on every node (the sum of the nodes' presence keys), as
+    /// Sockets online on every node (the sum of the nodes' live counts), as
     /// last counted.
     pub online: AtomicU64,
 }
@@ -457,43 +462,95 @@ pub(crate) fn now_us() -> u64 {
         .unwrap_or(0)
 }
 
-/// Online sockets: this node's count under a key that expires unless renewed,
-/// and the sum over every node's key.
+/// KEYS[1] the nodes' counts (a hash), KEYS[2] when each node's count lapses
+/// (a sorted set scored by that time, in Redis's milliseconds); ARGV[1] this
+/// node, ARGV[2] its count, ARGV[3] how long it holds. Drops the lapsed
+/// nodes' counts and returns the sum of the rest: no scan of the keyspace.
+const PRESENCE: &str = r#"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[1])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
+for _, n in ipairs(gone) do
+  redis.call('HDEL', KEYS[1], n)
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local total = 0
+for _, v in ipairs(redis.call('HVALS', KEYS[1])) do
+  total = total + tonumber(v)
+end
+return total
+"#;
+
+/// KEYS[1] the nodes' lapse times; ARGV[1] a node: 1 if its count has not
+/// lapsed (the node is alive), else 0.
+const ALIVE: &str = r#"
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not s then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if tonumber(s) > now then return 1 else return 0 end
+"#;
+
+impl Cluster {
+    fn online_key(&self) -> String {
+        self.key("online")
+    }
+
+    fn online_until_key(&self) -> String {
+        self.key("online:until")
+    }
+
+    /// Whether node `node` is alive: it renewed its presence within the lease
+    /// time.
+    pub(crate) async fn node_alive(&self, node: &str) -> bool {
+        let mut redis = self.redis.clone();
+        let alive: redis::RedisResult<i64> = redis::Script::new(ALIVE)
+            .key(self.online_until_key())
+            .arg(node)
+            .invoke_async(&mut redis)
+            .await;
+        matches!(alive, Ok(1))
+    }
+}
+
+/// Online sockets: each node's count in one hash, beside a sorted set of when
+/// each count lapses unless renewed; each round writes this node's and sums
+/// the live ones (one script, no `KEYS`).
 async fn presence(cluster: Arc<Cluster>, app: Arc<App>) {
     let every = std::time::Duration::from_millis(cluster.config.renew_ms.max(100));
     let ttl = cluster.config.lease_ttl_ms.max(1000);
     let mut redis = cluster.redis.clone();
     let shutdown = app.shutdown.clone();
+    let script = redis::Script::new(PRESENCE);
     loop {
-        let key = cluster.key(&format!("online:{}", cluster.node));
-        let _: redis::RedisResult<()> = redis::cmd("SET")
-            .arg(&key)
+        let total: redis::RedisResult<u64> = script
+            .key(cluster.online_key())
+            .key(cluster.online_until_key())
+            .arg(&cluster.node)
             .arg(app.sockets.len())
-            .arg("PX")
             .arg(ttl)
-            .query_async(&mut redis)
+            .invoke_async(&mut redis)
             .await;
-        let keys: redis::RedisResult<Vec<String>> = redis::cmd("KEYS")
-            .arg(cluster.key("online:*"))
-            .query_async(&mut redis)
-            .await;
-        if let Ok(keys) = keys
-            && !keys.is_empty()
-        {
-            let counts: redis::RedisResult<Vec<Option<u64>>> =
-                redis::cmd("MGET").arg(&keys).query_async(&mut redis).await;
-            if let Ok(counts) = counts {
-                let total = counts.into_iter().flatten().sum();
-                cluster.online.store(total, Ordering::Relaxed);
-            }
+        match total {
+            Ok(total) => cluster.online.store(total, Ordering::Relaxed),
+            Err(e) => tracing::warn!("cannot count the sockets online in Redis: {e}"),
         }
         tokio::select! {
             _ = tokio::time::sleep(every) => {}
             _ = crate::stopped(shutdown.clone()) => break,
         }
     }
-    let _: redis::RedisResult<()> = redis::cmd("DEL")
-        .arg(cluster.key(&format!("online:{}", cluster.node)))
+    let _: redis::RedisResult<()> = redis::pipe()
+        .cmd("HDEL")
+        .arg(cluster.online_key())
+        .arg(&cluster.node)
+        .ignore()
+        .cmd("ZREM")
+        .arg(cluster.online_until_key())
+        .arg(&cluster.node)
+        .ignore()
         .query_async(&mut redis)
         .await;
 }

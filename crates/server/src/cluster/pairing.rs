@@ -67,7 +67,7 @@ pub(crate) async fn seek(
     cluster.register_local(&conn);
     let script = redis::Script::new(TAKE_OR_WAIT);
     let mut redis = cluster.redis.clone();
-    // A seeker whose node is gone (its presence key expired) is skipped.
+    // A seeker whose node is gone (its presence lapsed) is skipped.
     let partner = loop {
         let taken: Option<String> = script
             .key(&key)
@@ -93,12 +93,7 @@ pub(crate) async fn seek(
                 _ => continue,
             }
         }
-        let alive: bool = redis::cmd("EXISTS")
-            .arg(cluster.key(&format!("online:{}", partner.node)))
-            .query_async(&mut redis)
-            .await
-            .unwrap_or(false);
-        if alive {
+        if cluster.node_alive(&partner.node).await {
             break cluster.remote_conn(&partner.node, partner.conn, Some(partner.user));
         }
     };

@@ -47,6 +47,7 @@ impl Proxy {
             id,
             owner,
             watchers: HashMap::new(),
+            lags_sent: HashMap::new(),
         };
         tokio::spawn(task.run(rx, owned_rx));
         Proxy { handle, owned }
@@ -61,6 +62,8 @@ struct Task {
     owner: Option<String>,
     /// This node's sockets watching the table (or playing at it).
     watchers: HashMap<ConnId, Conn>,
+    /// Each watcher's lag as the owner was last told it.
+    lags_sent: HashMap<ConnId, (Option<u64>, Option<u64>)>,
 }
 
 impl Task {
@@ -86,6 +89,7 @@ impl Task {
                     if !self.check().await {
                         break;
                     }
+                    self.relay_lags().await;
                 }
                 _ = crate::stopped(shutdown.clone()) => break,
             }
@@ -171,9 +175,32 @@ impl Task {
             conn: conn.id,
             user: conn.user.clone(),
             fwd,
+            lag: Some(conn.lag.estimate()),
         };
         self.cluster.send_to(owner, &msg).await;
         true
+    }
+
+    /// Tells the owner of each watcher's lag that moved since last told (the
+    /// owner's seats' indicator and the compensation of their moves use it).
+    async fn relay_lags(&mut self) {
+        let mut moved = Vec::new();
+        for (id, conn) in &self.watchers {
+            if conn.user.is_none() {
+                continue;
+            }
+            let now = conn.lag.estimate();
+            if self.lags_sent.get(id) != Some(&now) {
+                moved.push(conn.clone());
+            }
+        }
+        self.lags_sent
+            .retain(|id, _| self.watchers.contains_key(id));
+        for conn in moved {
+            if self.forward(&conn, Forwarded::Lag).await {
+                self.lags_sent.insert(conn.id, conn.lag.estimate());
+            }
+        }
     }
 
     async fn handle(&mut self, msg: TableMsg) {
@@ -216,9 +243,22 @@ impl Task {
                 }
             }
             TableMsg::Closed { conn } => {
-                if let Some(c) = self.watchers.remove(&conn) {
-                    self.forward(&c, Forwarded::Closed).await;
+                // (Also for a connection that came to the table another way:
+                // a seeker whose partner's node made the table.)
+                self.watchers.remove(&conn);
+                if let Some(owner) = &self.owner {
+                    let msg = BusMsg::Forward {
+                        table: self.id.clone(),
+                        conn,
+                        user: None,
+                        fwd: Forwarded::Closed,
+                        lag: None,
+                    };
+                    self.cluster.send_to(owner, &msg).await;
                 }
+                // Nothing is delivered to a closed connection any more (an API
+                // request's one-off connection, or a socket that closed).
+                self.cluster.forget_local(conn);
             }
             TableMsg::Internal { cmds, done } => {
                 let answer = self.call(Call::Internal { cmds }).await;

@@ -16,7 +16,7 @@ use qiyuan_table::{Command, Settings, TimeControl};
 use serde_json::{Value, json};
 
 use super::games::{self, Kind, api_conn, seat_of, snapshot, speed_of, variant_of};
-use super::hub::{Challenge, until_revoked};
+use super::hub::{self, Challenge, until_revoked};
 use super::stream::{Error, Lines, Result, form, keepalive, ndjson, ok};
 use super::tokens::{Caller, caller};
 use crate::App;
@@ -107,7 +107,7 @@ async fn user_json(app: &App, id: i64, name: &str, game: &str, time: &Value) -> 
 /// Lichess's `ChallengeJson`.
 async fn challenge_json(app: &App, c: &Challenge, direction: Option<&str>) -> Value {
     let time = serde_json::to_value(c.time).unwrap_or(Value::Null);
-    let v = variant_of(app, c.game);
+    let v = variant_of(app, &c.game);
     let final_color = if c.challenger_seat == 0 {
         "white"
     } else {
@@ -118,8 +118,8 @@ async fn challenge_json(app: &App, c: &Challenge, direction: Option<&str>) -> Va
         "id": c.id,
         "url": format!("/{}", c.id),
         "status": "created",
-        "challenger": user_json(app, c.challenger.0, &c.challenger.1, c.game, &time).await,
-        "destUser": user_json(app, c.dest.0, &c.dest.1, c.game, &time).await,
+        "challenger": user_json(app, c.challenger.0, &c.challenger.1, &c.game, &time).await,
+        "destUser": user_json(app, c.dest.0, &c.dest.1, &c.game, &time).await,
         "variant": v.map(|v| json!({"key": v.key, "name": v.name, "short": v.short})),
         "rated": c.rated,
         "speed": speed,
@@ -234,7 +234,9 @@ async fn games_in_progress(app: &Arc<App>, caller: &Caller) -> Vec<(String, Valu
     }
     let mut out = Vec::new();
     for id in ids {
-        if let Some(handle) = app.tables.get(&id)
+        // (With several nodes the table may be owned by another node: its
+        // address here is the local proxy.)
+        if let Some(handle) = app.table(&id).await
             && let Ok(state) = snapshot(&handle).await
             && state["status"] == "playing"
         {
@@ -267,12 +269,12 @@ async fn track(app: &Arc<App>, handle: &TableHandle, source: &'static str, tell:
     let players = players_of(app, &state).await;
     // The first to track a table tells its players and watches it; a second
     // (the other seeker of a pair) finds it done.
-    let already = app.lichess.watch_once(&handle.id);
+    let already = hub::watch_once(app, &handle.id).await;
     for (id, name) in &players {
         app.lichess.start_playing(*id, &handle.id);
         if tell && !already {
             let event = game_event(app, "gameStart", &handle.id, &state, name, source).await;
-            app.lichess.tell(*id, &event);
+            hub::tell(app, *id, &event).await;
         }
     }
     if already {
@@ -293,12 +295,29 @@ async fn track(app: &Arc<App>, handle: &TableHandle, source: &'static str, tell:
             .await
             .is_err()
         {
-            app.lichess.unwatch(&handle.id);
+            hub::unwatch(&app, &handle.id).await;
             return;
         }
         let mut last = None;
         let mut follower = crate::protocol::patch::Follower::default();
-        while let Some(text) = rx.recv().await {
+        // Several nodes: the claim on watching this table is renewed.
+        let every = std::time::Duration::from_millis(
+            app.cluster
+                .as_ref()
+                .map_or(60_000, |c| c.config.renew_ms.max(100)),
+        );
+        let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        loop {
+            let text = tokio::select! {
+                text = rx.recv() => match text {
+                    Some(text) => text,
+                    None => break,
+                },
+                _ = renew.tick() => {
+                    hub::still_watching(&app, &handle.id).await;
+                    continue;
+                }
+            };
             let Ok(msg) = serde_json::from_str::<Value>(text.as_str()) else {
                 continue;
             };
@@ -310,14 +329,14 @@ async fn track(app: &Arc<App>, handle: &TableHandle, source: &'static str, tell:
                 break;
             }
         }
-        let _ = handle.tx.send(TableMsg::Unwatch { conn: conn_id }).await;
-        app.lichess.unwatch(&handle.id);
-        app.lichess.forget_chat(&handle.id);
+        let _ = handle.tx.send(TableMsg::Closed { conn: conn_id }).await;
+        hub::unwatch(&app, &handle.id).await;
+        hub::forget_chat(&app, &handle.id).await;
         for (id, name) in &players {
             app.lichess.stop_playing(*id, &handle.id);
             if let Some(state) = &last {
                 let event = game_event(&app, "gameFinish", &handle.id, state, name, source).await;
-                app.lichess.tell(*id, &event);
+                hub::tell(&app, *id, &event).await;
             }
         }
     });
@@ -387,7 +406,7 @@ async fn events(app: Arc<App>, caller: Caller, lines: Lines) {
             return;
         }
     }
-    for c in app.lichess.challenges_of(me) {
+    for c in hub::challenges_of(&app, me).await {
         let dir = if c.challenger.0 == me { "out" } else { "in" };
         let e =
             json!({"type": "challenge", "challenge": challenge_json(&app, &c, Some(dir)).await});
@@ -467,7 +486,11 @@ pub async fn seek(
                 _ = lines.closed() => break None,
             }
         };
-        match paired.and_then(|t| app.tables.get(&t)) {
+        let handle = match paired {
+            Some(t) => app.table(&t).await,
+            None => None,
+        };
+        match handle {
             Some(handle) => {
                 started(&app, &handle, "lobby").await;
                 // The seek's connection leaves the table: the game stream is
@@ -476,7 +499,13 @@ pub async fn seek(
             }
             None => {
                 app.lobby.cancel_seeks(conn_id);
+                if let Some(cluster) = &app.cluster {
+                    cluster.cancel_seek(conn_id).await;
+                }
             }
+        }
+        if let Some(cluster) = &app.cluster {
+            cluster.forget_local(conn_id);
         }
     }))
 }
@@ -533,7 +562,7 @@ pub async fn challenge(
     };
     let c = Challenge {
         id: live::new_id(),
-        game,
+        game: game.to_string(),
         challenger: (caller.user.id, caller.user.username.clone()),
         dest: (dest.id, dest.username.clone()),
         rated,
@@ -542,20 +571,20 @@ pub async fn challenge(
         challenger_seat,
         created_at: crate::now_ms(),
     };
-    app.lichess.challenges().insert(c.id.clone(), c.clone());
+    hub::put_challenge(&app, &c).await;
     // A challenge nobody answers goes away.
     let expiry = std::time::Duration::from_secs_f64(app.config.api.challenge_secs.max(1.0));
     let (app2, id2) = (app.clone(), c.id.clone());
     tokio::spawn(async move {
         tokio::time::sleep(expiry).await;
-        app2.lichess.challenges().remove(&id2);
+        hub::expire_challenge(&app2, &id2).await;
     });
     let e_in =
         json!({"type": "challenge", "challenge": challenge_json(&app, &c, Some("in")).await});
-    app.lichess.tell(dest.id, &e_in);
+    hub::tell(&app, dest.id, &e_in).await;
     let e_out =
         json!({"type": "challenge", "challenge": challenge_json(&app, &c, Some("out")).await});
-    app.lichess.tell(caller.user.id, &e_out);
+    hub::tell(&app, caller.user.id, &e_out).await;
     Ok(axum::Json(challenge_json(&app, &c, None).await).into_response())
 }
 
@@ -570,9 +599,8 @@ pub async fn accept(
         .require("challenge:write")
         .or_else(|_| caller.require("bot:play"))
         .or_else(|_| caller.require("board:play"))?;
-    let c = app
-        .lichess
-        .take_challenge(&id, |c| c.dest.0 == caller.user.id)
+    let c = hub::take_challenge(&app, &id, |c| c.dest.0 == caller.user.id)
+        .await
         .ok_or_else(|| Error::not_found("No such challenge"))?;
     let settings = Settings {
         time: c.time,
@@ -581,7 +609,7 @@ pub async fn accept(
         rated: c.rated,
         takebacks: !c.rated,
     };
-    let handle = live::create(&app, c.game, settings).await?;
+    let handle = live::create(&app, &c.game, settings).await?;
     let (first, second) = if c.challenger_seat == 0 {
         (&c.challenger.1, &c.dest.1)
     } else {
@@ -619,7 +647,7 @@ pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Res
     caller.require("challenge:read")?;
     let me = caller.user.id;
     let (mut incoming, mut outgoing) = (Vec::new(), Vec::new());
-    for c in &app.lichess.challenges_of(me) {
+    for c in &hub::challenges_of(&app, me).await {
         if c.dest.0 == me {
             incoming.push(challenge_json(&app, c, Some("in")).await);
         } else {
@@ -642,17 +670,18 @@ pub async fn decline(
 ) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
     let f = form(&headers, &body)?;
-    let c = app
-        .lichess
-        .take_challenge(&id, |c| c.dest.0 == caller.user.id)
+    let c = hub::take_challenge(&app, &id, |c| c.dest.0 == caller.user.id)
+        .await
         .ok_or_else(|| Error::not_found("No such challenge"))?;
     let mut j = challenge_json(&app, &c, Some("out")).await;
     j["status"] = json!("declined");
     j["declineReason"] = json!(f.get("reason").cloned().unwrap_or_else(|| "generic".into()));
-    app.lichess.tell(
+    hub::tell(
+        &app,
         c.challenger.0,
         &json!({"type": "challengeDeclined", "challenge": j}),
-    );
+    )
+    .await;
     Ok(ok())
 }
 
@@ -663,16 +692,17 @@ pub async fn cancel(
     Path(id): Path<String>,
 ) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
-    let c = app
-        .lichess
-        .take_challenge(&id, |c| c.challenger.0 == caller.user.id)
+    let c = hub::take_challenge(&app, &id, |c| c.challenger.0 == caller.user.id)
+        .await
         .ok_or_else(|| Error::not_found("No such challenge"))?;
     let mut j = challenge_json(&app, &c, Some("in")).await;
     j["status"] = json!("canceled");
-    app.lichess.tell(
+    hub::tell(
+        &app,
         c.dest.0,
         &json!({"type": "challengeCanceled", "challenge": j}),
-    );
+    )
+    .await;
     Ok(ok())
 }
 

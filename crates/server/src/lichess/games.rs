@@ -124,7 +124,10 @@ pub(super) fn routes(r: Router<Arc<App>>, kind: Kind) -> Router<Arc<App>> {
     )
 }
 
-static NEXT_CONN: AtomicU64 = AtomicU64::new(1 << 48);
+/// The API's connection ids: above sockets' and below those a node gives other
+/// nodes' sockets ([`crate::cluster::is_remote`]), so that neither ever meets
+/// one of the others at a table.
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1 << 47);
 
 /// A subscriber of a table as the API's own: a connection id of its own range
 /// and a queue the API reads.
@@ -143,10 +146,11 @@ pub(super) fn api_conn(user: Option<UserInfo>) -> (Conn, mpsc::Receiver<Utf8Byte
     )
 }
 
-/// A live table by game id.
-pub(super) fn table(app: &App, id: &str) -> Result<TableHandle> {
-    app.tables
-        .get(id)
+/// A live table by game id: this node's, or with several nodes the local proxy
+/// of the table's owner.
+pub(super) async fn table(app: &Arc<App>, id: &str) -> Result<TableHandle> {
+    app.table(id)
+        .await
         .ok_or_else(|| Error::not_found("No such game"))
 }
 
@@ -414,14 +418,14 @@ pub(super) fn seat_of(state: &Value, name: &str) -> Option<usize> {
 /// endpoint's `kind`), the table, its view now and the caller's seat there;
 /// "No such game" for a table they do not play at.
 async fn seated(
-    app: &App,
+    app: &Arc<App>,
     headers: &HeaderMap,
     kind: Kind,
     id: &str,
 ) -> Result<(Caller, TableHandle, Value, usize)> {
     let caller = caller(app, headers).await?;
     kind.check(&caller)?;
-    let handle = table(app, id)?;
+    let handle = table(app, id).await?;
     let view = snapshot(&handle).await?;
     let seat =
         seat_of(&view, &caller.user.username).ok_or_else(|| Error::not_found("No such game"))?;
@@ -578,7 +582,8 @@ pub(super) async fn act(handle: &TableHandle, caller: &Caller, act: TableAct) ->
     })
     .await
     .unwrap_or_else(|_| Err(Error::internal("the table did not answer")));
-    let _ = handle.tx.send(TableMsg::Unwatch { conn: conn_id }).await;
+    // The one-off connection is gone (with several nodes, both nodes forget it).
+    let _ = handle.tx.send(TableMsg::Closed { conn: conn_id }).await;
     answer
 }
 
@@ -592,7 +597,7 @@ async fn play_move(
 ) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
     kind.check(&caller)?;
-    let handle = table(&app, &id)?;
+    let handle = table(&app, &id).await?;
     let v = variant_of(&app, handle.game).ok_or_else(|| Error::not_found("No such game"))?;
     let action = from_api(&uci, &v).ok_or_else(|| Error::bad(format!("Invalid UCI move {uci}")))?;
     act(&handle, &caller, TableAct::Move { action, lag: None }).await?;
@@ -658,10 +663,12 @@ async fn chat(
     if text.is_empty() || text.chars().count() > 140 {
         return Err(Error::bad("text: 1 to 140 characters"));
     }
-    app.lichess.chat(
+    super::hub::chat(
+        &app,
         &handle.id,
         json!({"type": "chatLine", "room": room, "username": caller.user.username, "text": text}),
-    );
+    )
+    .await;
     Ok(ok())
 }
 
@@ -673,9 +680,8 @@ async fn chat_history(
 ) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
     kind.check(&caller)?;
-    let lines: Vec<Value> = app
-        .lichess
-        .chat_of(&id)
+    let lines: Vec<Value> = super::hub::chat_of(&app, &id)
+        .await
         .into_iter()
         .filter(|l| l["room"] == "player")
         .map(|l| json!({"user": l["username"], "text": l["text"]}))

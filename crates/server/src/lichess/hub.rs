@@ -2,23 +2,32 @@
 //! open event streams, the open challenges, each API game's chat, the tables
 //! whose end is being watched for `gameFinish`, and the revocations that end
 //! the streams of a token.
+//!
+//! With several nodes the functions at the end of this file share what must be
+//! shared (see `crate::cluster::api`): challenges and chat in Redis, events
+//! for a user's streams, chat lines and revocations over the bus to every
+//! node, and one node at a time watching a game's end. The event streams
+//! themselves stay on the node serving them.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use qiyuan_table::TimeControl;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{broadcast, mpsc};
 
 use super::ApiConfig;
+use crate::App;
 use crate::auth::RateLimit;
+use crate::cluster::BusMsg;
 
 /// A challenge waiting for its answer.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Challenge {
     pub id: String,
-    pub game: &'static str,
+    pub game: String,
     pub challenger: (i64, String),
     pub dest: (i64, String),
     pub rated: bool,
@@ -35,12 +44,13 @@ pub struct Hub {
     pub(super) limiter: RateLimit,
     /// Each user's open event streams.
     events: Mutex<HashMap<i64, Vec<mpsc::Sender<Value>>>>,
-    pub(super) challenges: Mutex<HashMap<String, Challenge>>,
+    /// One node: the open challenges.
+    challenges: Mutex<HashMap<String, Challenge>>,
     /// Chat lines per table, and a feed of new ones (table, line).
     chats: Mutex<HashMap<String, Vec<Value>>>,
     chat_feed: broadcast::Sender<(String, Value)>,
-    /// Tables whose end a task watches (for `gameFinish`), and their players.
-    pub(super) watched: Mutex<HashSet<String>>,
+    /// Tables whose end a task here watches (for `gameFinish`).
+    watched: Mutex<HashSet<String>>,
     /// Each user's API games in progress (table ids), for `gameStart` on a new
     /// event stream.
     pub(super) playing: Mutex<HashMap<i64, Vec<String>>>,
@@ -75,8 +85,9 @@ impl Hub {
         rx
     }
 
-    /// Sends an event to every event stream of `user`.
-    pub(super) fn tell(&self, user: i64, event: &Value) {
+    /// Sends an event to every event stream of `user` on this node (see
+    /// [`tell`] for every node).
+    pub(crate) fn tell_here(&self, user: i64, event: &Value) {
         let mut events = lock(&self.events);
         if let Some(list) = events.get_mut(&user) {
             list.retain(|t| t.try_send(event.clone()).is_ok());
@@ -86,7 +97,7 @@ impl Hub {
         }
     }
 
-    pub(super) fn chat(&self, table: &str, line: Value) {
+    fn chat(&self, table: &str, line: Value) {
         let mut chats = lock(&self.chats);
         let lines = chats.entry(table.to_string()).or_default();
         if lines.len() >= 200 {
@@ -96,12 +107,12 @@ impl Hub {
         let _ = self.chat_feed.send((table.to_string(), line));
     }
 
-    /// A finished game's chat is forgotten (its streams have ended).
-    pub(super) fn forget_chat(&self, table: &str) {
-        lock(&self.chats).remove(table);
+    /// A chat line (stored elsewhere) for this node's game streams.
+    pub(crate) fn feed_chat(&self, table: &str, line: Value) {
+        let _ = self.chat_feed.send((table.to_string(), line));
     }
 
-    pub(super) fn chat_of(&self, table: &str) -> Vec<Value> {
+    fn chat_of(&self, table: &str) -> Vec<Value> {
         lock(&self.chats).get(table).cloned().unwrap_or_default()
     }
 
@@ -131,16 +142,8 @@ impl Hub {
         lock(&self.playing).get(&user).cloned().unwrap_or_default()
     }
 
-    /// Whether a task already watches `table`'s end; marks it watched if not.
-    pub(super) fn watch_once(&self, table: &str) -> bool {
-        !lock(&self.watched).insert(table.to_string())
-    }
-
-    pub(super) fn unwatch(&self, table: &str) {
-        lock(&self.watched).remove(table);
-    }
-
-    /// A token was revoked: its streams end.
+    /// A token was revoked: its streams on this node end (see [`revoked`]
+    /// for every node).
     pub fn revoked(&self, token_hash: &str) {
         let _ = self.revocations.send(token_hash.to_string());
     }
@@ -148,34 +151,176 @@ impl Hub {
     pub(super) fn revocations(&self) -> broadcast::Receiver<String> {
         self.revocations.subscribe()
     }
+}
 
-    /// The open challenges that involve `user`.
-    pub(super) fn challenges_of(&self, user: i64) -> Vec<Challenge> {
-        let mut list: Vec<Challenge> = lock(&self.challenges)
-            .values()
-            .filter(|c| c.challenger.0 == user || c.dest.0 == user)
-            .cloned()
-            .collect();
-        list.sort_by_key(|c| c.created_at);
-        list
+/// Sends an event to every event stream of `user`, on every node.
+pub(super) async fn tell(app: &App, user: i64, event: &Value) {
+    app.lichess.tell_here(user, event);
+    if let Some(cluster) = &app.cluster {
+        let msg = BusMsg::ApiEvent {
+            user,
+            event: event.clone(),
+        };
+        cluster.send_all(&msg).await;
     }
+}
 
-    pub(super) fn challenges(&self) -> std::sync::MutexGuard<'_, HashMap<String, Challenge>> {
-        lock(&self.challenges)
+/// A chat line of API game `table`, for its streams on every node.
+pub(super) async fn chat(app: &App, table: &str, line: Value) {
+    let Some(cluster) = &app.cluster else {
+        app.lichess.chat(table, line);
+        return;
+    };
+    cluster.chat_push(table, &line.to_string()).await;
+    app.lichess.feed_chat(table, line.clone());
+    let msg = BusMsg::ApiChat {
+        table: table.to_string(),
+        line,
+    };
+    cluster.send_all(&msg).await;
+}
+
+/// An API game's chat so far.
+pub(super) async fn chat_of(app: &App, table: &str) -> Vec<Value> {
+    match &app.cluster {
+        Some(cluster) => cluster
+            .chat_lines(table)
+            .await
+            .iter()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect(),
+        None => app.lichess.chat_of(table),
     }
+}
 
-    /// Takes challenge `id` out of the open ones if `may` allows the caller to
-    /// answer it (the challenged accepts or declines, the challenger cancels).
-    pub(super) fn take_challenge(
-        &self,
-        id: &str,
-        may: impl Fn(&Challenge) -> bool,
-    ) -> Option<Challenge> {
-        let mut all = lock(&self.challenges);
-        match all.get(id) {
+/// A finished game's chat is forgotten (its streams have ended).
+pub(super) async fn forget_chat(app: &App, table: &str) {
+    lock(&app.lichess.chats).remove(table);
+    if let Some(cluster) = &app.cluster {
+        cluster.chat_forget(table).await;
+    }
+}
+
+/// A token was revoked: its streams end, on every node.
+pub async fn revoked(app: &App, token_hash: &str) {
+    app.lichess.revoked(token_hash);
+    if let Some(cluster) = &app.cluster {
+        let msg = BusMsg::ApiRevoked {
+            hash: token_hash.to_string(),
+        };
+        cluster.send_all(&msg).await;
+    }
+}
+
+/// A new open challenge.
+pub(super) async fn put_challenge(app: &App, c: &Challenge) {
+    match &app.cluster {
+        Some(cluster) => {
+            let json = serde_json::to_string(c).unwrap_or_default();
+            cluster.challenge_put(&c.id, &json).await;
+        }
+        None => {
+            lock(&app.lichess.challenges).insert(c.id.clone(), c.clone());
+        }
+    }
+}
+
+/// A challenge nobody answered in time goes away.
+pub(super) async fn expire_challenge(app: &App, id: &str) {
+    match &app.cluster {
+        Some(cluster) => {
+            cluster.challenge_del(id).await;
+        }
+        None => {
+            lock(&app.lichess.challenges).remove(id);
+        }
+    }
+}
+
+/// Whether a challenge is past its time (with several nodes, the node that
+/// would have removed it may be gone).
+fn expired(app: &App, c: &Challenge) -> bool {
+    let life = (app.config.api.challenge_secs.max(1.0) * 1000.0) as i64;
+    c.created_at + life < crate::now_ms()
+}
+
+/// The open challenges that involve `user`, oldest first.
+pub(super) async fn challenges_of(app: &App, user: i64) -> Vec<Challenge> {
+    let mut list: Vec<Challenge> = match &app.cluster {
+        Some(cluster) => {
+            let mut out = Vec::new();
+            for (id, json) in cluster.challenges_all().await {
+                match serde_json::from_str::<Challenge>(&json) {
+                    Ok(c) if !expired(app, &c) => out.push(c),
+                    _ => {
+                        cluster.challenge_del(&id).await;
+                    }
+                }
+            }
+            out
+        }
+        None => lock(&app.lichess.challenges).values().cloned().collect(),
+    };
+    list.retain(|c| c.challenger.0 == user || c.dest.0 == user);
+    list.sort_by_key(|c| c.created_at);
+    list
+}
+
+/// Takes challenge `id` out of the open ones if `may` allows the caller to
+/// answer it (the challenged accepts or declines, the challenger cancels).
+/// With several nodes, of two nodes taking one challenge at once only one
+/// gets it.
+pub(super) async fn take_challenge(
+    app: &App,
+    id: &str,
+    may: impl Fn(&Challenge) -> bool,
+) -> Option<Challenge> {
+    let Some(cluster) = &app.cluster else {
+        let mut all = lock(&app.lichess.challenges);
+        return match all.get(id) {
             Some(c) if may(c) => all.remove(id),
             _ => None,
-        }
+        };
+    };
+    let c: Challenge = serde_json::from_str(&cluster.challenge_get(id).await?).ok()?;
+    if !may(&c) || expired(app, &c) {
+        return None;
+    }
+    cluster.challenge_del(id).await.then_some(c)
+}
+
+/// The role of watching a table's end for `gameFinish`, with several nodes.
+fn watch_role(table: &str) -> String {
+    format!("api-watch:{table}")
+}
+
+/// Whether a task (on any node) already watches `table`'s end; marks it
+/// watched by this node if not.
+pub(super) async fn watch_once(app: &App, table: &str) -> bool {
+    if !lock(&app.lichess.watched).insert(table.to_string()) {
+        return true;
+    }
+    if let Some(cluster) = &app.cluster
+        && !cluster.hold(&watch_role(table)).await
+    {
+        lock(&app.lichess.watched).remove(table);
+        return true;
+    }
+    false
+}
+
+/// The watching task renews its claim on `table` (several nodes: it lapses
+/// if its node dies, and another node's stream takes it up).
+pub(super) async fn still_watching(app: &App, table: &str) {
+    if let Some(cluster) = &app.cluster {
+        cluster.hold(&watch_role(table)).await;
+    }
+}
+
+pub(super) async fn unwatch(app: &App, table: &str) {
+    lock(&app.lichess.watched).remove(table);
+    if let Some(cluster) = &app.cluster {
+        cluster.release_role(&watch_role(table)).await;
     }
 }
 

@@ -200,7 +200,7 @@ pub async fn revoke_own(State(app): State<Arc<App>>, headers: HeaderMap) -> Resu
     let rows = app.store.api_tokens_of(caller.user.id).await?;
     if let Some(row) = rows.iter().find(|r| r.token_hash == caller.token_hash) {
         app.store.delete_api_token(caller.user.id, &row.id).await?;
-        app.lichess.revoked(&caller.token_hash);
+        super::hub::revoked(&app, &caller.token_hash).await;
     }
     Ok(StatusCode::NO_CONTENT.into_response())
 }
@@ -215,7 +215,7 @@ pub async fn revoke_id(
     match app.store.delete_api_token(caller.user.id, &id).await? {
         Some(hash) => {
             tracing::info!(user = %caller.user.username, token = %id, "api token revoked");
-            app.lichess.revoked(&hash);
+            super::hub::revoked(&app, &hash).await;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         None => Err(Error::not_found("No such token")),

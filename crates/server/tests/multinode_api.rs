@@ -1,0 +1,356 @@
+//! The Lichess-compatible API across several nodes (issue 20): real HTTP
+//! clients against two real nodes on one PostgreSQL and one Redis (see
+//! `multinode.rs` for the setup). A challenge made on one node is seen and
+//! accepted on another; each player's event stream, on their own node, sees
+//! the challenge, the game's start and its end; a player's game stream follows
+//! a table another node owns, and a move or a chat line posted to one node
+//! reaches the table and the other player's stream on the other.
+
+mod nodes;
+
+use std::time::Duration;
+
+use nodes::Site;
+use serde_json::{Value, json};
+
+/// An API client: a bearer token and the node it talks to.
+#[derive(Clone)]
+struct Api {
+    http: reqwest::Client,
+    base: String,
+    token: String,
+    name: String,
+}
+
+impl Api {
+    async fn post(&self, path: &str, form: &[(&str, &str)]) -> reqwest::Response {
+        self.http
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(&self.token)
+            .form(form)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// A command that must succeed (`{"ok": true}`).
+    async fn ok(&self, path: &str, form: &[(&str, &str)]) {
+        let r = self.post(path, form).await;
+        let status = r.status();
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(status, 200, "{path}: {body}");
+        assert_eq!(body["ok"], true, "{path}: {body}");
+    }
+
+    async fn get(&self, path: &str) -> reqwest::Response {
+        self.http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn stream(&self, path: &str) -> Lines {
+        let r = self.get(path).await;
+        assert_eq!(r.status(), 200, "{path}");
+        Lines {
+            resp: r,
+            buf: Vec::new(),
+            ended: false,
+        }
+    }
+}
+
+/// A new account on node `base` and a personal token of it with the board
+/// API's scopes.
+async fn player(base: &str, name: &str) -> Api {
+    let http = reqwest::Client::new();
+    let resp = http
+        .post(format!("{base}/api/account/register"))
+        .json(&json!({"username": name, "password": "secret-pw"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201, "register {name}");
+    let session: Value = resp.json().await.unwrap();
+    let r = http
+        .post(format!("{base}/api/token"))
+        .bearer_auth(session["token"].as_str().unwrap())
+        .form(&[
+            ("description", "test"),
+            ("scopes", "board:play challenge:read challenge:write"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let body: Value = r.json().await.unwrap();
+    Api {
+        http,
+        base: base.to_string(),
+        token: body["access_token"].as_str().unwrap().to_string(),
+        name: name.to_string(),
+    }
+}
+
+/// An NDJSON stream read line by line as the bytes arrive.
+struct Lines {
+    resp: reqwest::Response,
+    buf: Vec<u8>,
+    ended: bool,
+}
+
+impl Lines {
+    /// The next JSON line, skipping keep-alives; `None` at the end.
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            if let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=i).collect();
+                if line.len() > 1 {
+                    return Some(serde_json::from_slice(&line[..line.len() - 1]).unwrap());
+                }
+                continue;
+            }
+            if self.ended {
+                return None;
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(15), self.resp.chunk())
+                .await
+                .expect("a line within 15 s")
+                .expect("the stream readable");
+            match chunk {
+                Some(bytes) => self.buf.extend_from_slice(&bytes),
+                None => self.ended = true,
+            }
+        }
+    }
+
+    /// Skips lines until one `pick` accepts.
+    async fn until(&mut self, what: &str, pick: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let v = self
+                .next()
+                .await
+                .unwrap_or_else(|| panic!("the stream ended before {what}"));
+            if pick(&v) {
+                return v;
+            }
+        }
+    }
+
+    /// Skips to the `gameState` (or `gameFull`'s state) with these moves.
+    async fn moves(&mut self, moves: &str) -> Value {
+        let v = self
+            .until(&format!("the moves {moves:?}"), |v| {
+                let s = if v["type"] == "gameFull" {
+                    &v["state"]
+                } else {
+                    v
+                };
+                s["type"] == "gameState" && s["moves"] == moves
+            })
+            .await;
+        if v["type"] == "gameFull" {
+            v["state"].clone()
+        } else {
+            v
+        }
+    }
+}
+
+/// Alice on node a challenges Bob on node b; Bob sees it on his node and
+/// accepts there (node b owns the game); each event stream sees the start;
+/// the players' game streams, each on their own node, see every move either
+/// posts; chat crosses too; a declined challenge is told across nodes; Alice
+/// resigns on node a and both event streams see the end. Someone else is
+/// refused the game and the challenge on either node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_made_on_one_node_is_played_from_both() {
+    if std::env::var_os("MN_LOG").is_some() {
+        qiyuan_server::logs::init("info", qiyuan_server::logs::LogFormat::Text);
+    }
+    let site = Site::new("mn_api");
+    let tweak = |c: &mut qiyuan_server::Config| c.api.keepalive_secs = 0.3;
+    let a = site.node_with("a", tweak).await;
+    let b = site.node_with("b", tweak).await;
+    let alice = player(&a.base, "alice").await;
+    let bob = player(&b.base, "bob").await;
+    let carol = player(&a.base, "carol").await;
+    let mut a_events = alice.stream("/api/stream/event").await;
+    let mut b_events = bob.stream("/api/stream/event").await;
+
+    let r = alice
+        .post(
+            "/api/challenge/bob",
+            &[
+                ("clock.limit", "300"),
+                ("clock.increment", "0"),
+                ("color", "white"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let c: Value = r.json().await.unwrap();
+    let id = c["id"].as_str().unwrap().to_string();
+    // Bob's event stream, on node b, hears of it; node b lists it.
+    let got = b_events
+        .until("the challenge", |v| v["type"] == "challenge")
+        .await;
+    assert_eq!(got["challenge"]["id"], id.as_str(), "{got}");
+    assert_eq!(got["challenge"]["direction"], "in", "{got}");
+    let out = a_events
+        .until("the challenge", |v| v["type"] == "challenge")
+        .await;
+    assert_eq!(out["challenge"]["direction"], "out", "{out}");
+    let listed: Value = bob.get("/api/challenge").await.json().await.unwrap();
+    assert_eq!(listed["in"][0]["id"], id.as_str(), "{listed}");
+    // Only the challenged may accept, on any node.
+    let carol_b = Api {
+        base: b.base.clone(),
+        ..carol.clone()
+    };
+    for who in [&carol, &carol_b] {
+        let r = who.post(&format!("/api/challenge/{id}/accept"), &[]).await;
+        assert_eq!(r.status(), 404, "{} accepting", who.base);
+    }
+    let accepted: Value = bob
+        .post(&format!("/api/challenge/{id}/accept"), &[])
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(accepted["ok"], true, "{accepted}");
+    let game = accepted["game"].as_str().unwrap().to_string();
+    // Accepted once: a second accept finds nothing, on either node.
+    let again = alice
+        .post(&format!("/api/challenge/{id}/accept"), &[])
+        .await;
+    assert_eq!(again.status(), 404);
+    // Node b made (and owns) the table; Alice's stream on node a hears of it.
+    let a_start = a_events
+        .until("gameStart", |v| v["type"] == "gameStart")
+        .await;
+    assert_eq!(a_start["game"]["gameId"], game.as_str(), "{a_start}");
+    assert_eq!(a_start["game"]["color"], "white", "{a_start}");
+    let b_start = b_events
+        .until("gameStart", |v| v["type"] == "gameStart")
+        .await;
+    assert_eq!(b_start["game"]["color"], "black", "{b_start}");
+    let owner = a.running.as_ref().unwrap().app.store.lease(&game).await;
+    assert_eq!(owner.unwrap().unwrap().node, "b", "node b owns the game");
+
+    // Each player follows the game from their own node.
+    let mut a_game = alice
+        .stream(&format!("/api/board/game/stream/{game}"))
+        .await;
+    let full = a_game.next().await.unwrap();
+    assert_eq!(full["type"], "gameFull", "{full}");
+    assert_eq!(full["white"]["name"], "alice", "{full}");
+    assert_eq!(full["black"]["name"], "bob", "{full}");
+    let mut b_game = bob.stream(&format!("/api/board/game/stream/{game}")).await;
+    b_game.moves("").await;
+    // Someone not playing is refused the game on node a too.
+    let r = carol.get(&format!("/api/board/game/stream/{game}")).await;
+    assert_eq!(r.status(), 404);
+    let r = carol
+        .post(&format!("/api/board/game/{game}/move/e2e4"), &[])
+        .await;
+    assert_eq!(r.status(), 400, "not carol's move to make");
+
+    // Alice's moves go to node a, Bob's to node b; both streams see all.
+    alice
+        .ok(&format!("/api/board/game/{game}/move/e2e4"), &[])
+        .await;
+    b_game.moves("e2e4").await;
+    a_game.moves("e2e4").await;
+    let r = alice
+        .post(&format!("/api/board/game/{game}/move/d2d4"), &[])
+        .await;
+    assert_eq!(r.status(), 400, "not Alice's turn: refused through node a");
+    bob.ok(&format!("/api/board/game/{game}/move/e7e5"), &[])
+        .await;
+    a_game.moves("e2e4 e7e5").await;
+    b_game.moves("e2e4 e7e5").await;
+    alice
+        .ok(&format!("/api/board/game/{game}/move/g1f3"), &[])
+        .await;
+    b_game.moves("e2e4 e7e5 g1f3").await;
+
+    // Chat posted to node a reaches Bob's stream on node b, and the history.
+    alice
+        .ok(
+            &format!("/api/board/game/{game}/chat"),
+            &[("room", "player"), ("text", "from node a")],
+        )
+        .await;
+    let line = b_game
+        .until("the chat line", |v| v["type"] == "chatLine")
+        .await;
+    assert_eq!(line["text"], "from node a", "{line}");
+    assert_eq!(line["username"], "alice", "{line}");
+    let history: Value = bob
+        .get(&format!("/api/board/game/{game}/chat"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        history,
+        json!([{"user": "alice", "text": "from node a"}]),
+        "{history}"
+    );
+
+    // A challenge declined on node a is told to its maker on node b.
+    let r = bob
+        .post("/api/challenge/alice", &[("clock.limit", "60")])
+        .await;
+    let c2: Value = r.json().await.unwrap();
+    let id2 = c2["id"].as_str().unwrap().to_string();
+    a_events
+        .until("the second challenge", |v| {
+            v["type"] == "challenge" && v["challenge"]["id"] == id2.as_str()
+        })
+        .await;
+    alice
+        .ok(
+            &format!("/api/challenge/{id2}/decline"),
+            &[("reason", "later")],
+        )
+        .await;
+    let declined = b_events
+        .until("challengeDeclined", |v| v["type"] == "challengeDeclined")
+        .await;
+    assert_eq!(declined["challenge"]["id"], id2.as_str(), "{declined}");
+    assert_eq!(declined["challenge"]["declineReason"], "later");
+
+    // Alice resigns on node a: the game ends at node b's table, and both
+    // event streams get gameFinish (once each).
+    alice
+        .ok(&format!("/api/board/game/{game}/resign"), &[])
+        .await;
+    let end = b_game
+        .until("the end", |v| {
+            v["type"] == "gameState" && v["status"] != "started"
+        })
+        .await;
+    assert_eq!(end["status"], "resign", "{end}");
+    assert_eq!(end["winner"], "black", "{end}");
+    for events in [&mut a_events, &mut b_events] {
+        let fin = events
+            .until("gameFinish", |v| v["type"] == "gameFinish")
+            .await;
+        assert_eq!(fin["game"]["gameId"], game.as_str(), "{fin}");
+        assert_eq!(fin["game"]["winner"], "black", "{fin}");
+    }
+    // No second gameFinish follows on either node (one watcher of the end
+    // across the nodes): only keep-alives for a while.
+    for events in [&mut a_events, &mut b_events] {
+        let more = tokio::time::timeout(Duration::from_millis(1500), events.next()).await;
+        assert!(more.is_err(), "nothing more: {more:?}");
+    }
+    drop((a_events, b_events, a_game, b_game));
+    assert_eq!(alice.name, "alice");
+    a.stop().await;
+    b.stop().await;
+}

@@ -1,0 +1,99 @@
+//! Several nodes in one test process, shared by the multi-node tests: one
+//! installation (a fresh PostgreSQL schema and a Redis key prefix) and its
+//! nodes on loopback ports.
+#![allow(dead_code)]
+
+use qiyuan_server::bench::Client;
+use qiyuan_server::{Config, Running};
+
+pub fn postgres_url() -> String {
+    std::env::var("QIYUAN_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".to_string())
+}
+
+pub fn redis_url() -> String {
+    std::env::var("QIYUAN_TEST_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string())
+}
+
+pub fn unique(prefix: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!(
+        "{prefix}_{}_{}",
+        std::process::id(),
+        nanos % 1_000_000_000_000
+    )
+}
+
+/// One installation: a database schema and a Redis prefix shared by its nodes.
+pub struct Site {
+    pub database: String,
+    pub prefix: String,
+    pub dir: tempfile::TempDir,
+}
+
+impl Site {
+    pub fn new(name: &str) -> Site {
+        let id = unique(name);
+        Site {
+            database: format!("{}?schema={id}", postgres_url()),
+            prefix: format!("{id}:"),
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn config(&self, node: &str) -> Config {
+        let mut config = Config {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            data_dir: self.dir.path().to_path_buf(),
+            database: Some(self.database.clone()),
+            max_sockets_per_address: 0,
+            ..Config::default()
+        };
+        config.cluster.redis = Some(redis_url());
+        config.cluster.node_id = Some(node.to_string());
+        config.cluster.prefix = self.prefix.clone();
+        config
+    }
+
+    /// A node in this process.
+    pub async fn node(&self, name: &str) -> Node {
+        self.node_with(name, |_| {}).await
+    }
+
+    /// A node in this process, its configuration changed by `tweak`.
+    pub async fn node_with(&self, name: &str, tweak: impl FnOnce(&mut Config)) -> Node {
+        let mut config = self.config(name);
+        tweak(&mut config);
+        let running = qiyuan_server::start(config).await.unwrap_or_else(|e| {
+            panic!("node {name} did not start (PostgreSQL and Redis up?): {e:#}")
+        });
+        Node {
+            base: format!("http://{}", running.addr),
+            running: Some(running),
+        }
+    }
+}
+
+pub struct Node {
+    pub base: String,
+    pub running: Option<Running>,
+}
+
+impl Node {
+    pub async fn stop(mut self) {
+        if let Some(r) = self.running.take() {
+            let _ = r.shutdown().await;
+        }
+    }
+}
+
+/// The same account on another node (sessions are in the shared database).
+pub fn at(client: &Client, node: &str) -> Client {
+    Client {
+        base: node.to_string(),
+        ..client.clone()
+    }
+}
