@@ -10,7 +10,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{PgPool, Row, SqlitePool};
 
-use crate::group::{Append, GroupWriter, WriteBatch, Written};
+use crate::group::{Append, GroupWriter, WriteBatch};
 use crate::migrate::{self, run_migrations};
 use crate::*;
 
@@ -42,53 +42,31 @@ pub struct SqliteStore {
     pub(crate) appends: GroupWriter,
 }
 
-/// SQLite's batch: one statement for the whole batch, the rows passed as one
-/// JSON array (`[[table, version, at, entry], ...]`) that `json_each` reads in
-/// order; like PostgreSQL's, it returns the rows inserted (the others' versions
-/// existed). One statement, not one per append: each statement sqlx runs is a
-/// round trip to its SQLite thread (two thread wake-ups), and on a busy machine
-/// each wake-up waits for a core, so a batch of N appends took N of those waits
-/// and the appends queued behind it (the group commit's p99, docs/benchmarks.md).
-/// One statement is also its own transaction.
-const APPEND_JSON: &str = "INSERT INTO table_log (table_id, version, at_ms, entry) \
-     SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3 \
-     FROM json_each($1) AS j WHERE true ORDER BY j.key \
-     ON CONFLICT (table_id, version) DO NOTHING RETURNING table_id, version";
+const APPEND_ONE: &str = "INSERT INTO table_log (table_id, version, at_ms, entry) \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, version) DO NOTHING";
 
+/// SQLite's batch: one transaction on the writing connection, one prepared
+/// statement (sqlx caches it on the connection) executed per append.
 fn sqlite_batches(pool: SqlitePool) -> WriteBatch {
     Arc::new(move |batch: Arc<Vec<Append>>| {
         let pool = pool.clone();
         Box::pin(async move {
-            let rows: Vec<(&str, i64, i64, &str)> = batch
-                .iter()
-                .map(|a| (a.table.as_str(), a.version, a.at, a.entry.as_str()))
-                .collect();
-            let rows =
-                serde_json::to_string(&rows).map_err(|e| StoreError::Batch(e.to_string()))?;
-            let rows = sqlx::query(APPEND_JSON).bind(rows).fetch_all(&pool).await?;
-            inserted_of(&batch, &rows)
+            let mut tx = pool.begin().await?;
+            let mut inserted = Vec::with_capacity(batch.len());
+            for a in batch.iter() {
+                let done = sqlx::query(APPEND_ONE)
+                    .bind(&a.table)
+                    .bind(a.version)
+                    .bind(a.at)
+                    .bind(&a.entry)
+                    .execute(&mut *tx)
+                    .await?;
+                inserted.push(done.rows_affected() == 1);
+            }
+            tx.commit().await?;
+            Ok(inserted)
         })
     })
-}
-
-/// For each append in order, whether the rows a batch returned hold it. The
-/// first append of a key in the batch is the one inserted.
-fn inserted_of<R: Row>(batch: &[Append], rows: &[R]) -> Written
-where
-    String: for<'r> sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
-    i64: for<'r> sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
-    &'static str: sqlx::ColumnIndex<R>,
-{
-    let mut new = std::collections::HashSet::with_capacity(rows.len());
-    for row in rows {
-        let table: String = row.try_get("table_id")?;
-        let version: i64 = row.try_get("version")?;
-        new.insert((table, version));
-    }
-    Ok(batch
-        .iter()
-        .map(|a| new.remove(&(a.table.clone(), a.version)))
-        .collect())
 }
 
 const APPEND_MANY: &str = "INSERT INTO table_log (table_id, version, at_ms, entry) \
@@ -113,7 +91,17 @@ fn postgres_batches(pool: PgPool) -> WriteBatch {
                 .bind(&entries)
                 .fetch_all(&pool)
                 .await?;
-            inserted_of(&batch, &rows)
+            let mut new = std::collections::HashSet::with_capacity(rows.len());
+            for row in &rows {
+                let table: String = row.try_get("table_id")?;
+                let version: i64 = row.try_get("version")?;
+                new.insert((table, version));
+            }
+            // The first append of a key in the batch is the one inserted.
+            Ok(batch
+                .iter()
+                .map(|a| new.remove(&(a.table.clone(), a.version)))
+                .collect())
         })
     })
 }
