@@ -148,6 +148,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 rss as f64 / 1e6
             );
         }
+        if let (Some(us), Some(cpu)) = (report.own_cpu_us_per_move(), report.own_cpu) {
+            println!(
+                "load generator CPU per move: {us:.0} µs, {:.2} cores",
+                cpu.as_secs_f64() / report.elapsed.as_secs_f64().max(1e-9)
+            );
+        }
         if let Some(server) = server {
             server.shutdown().await?;
             let _ = std::fs::remove_dir_all(&dir);

@@ -118,10 +118,14 @@ impl Socket {
         Ok(id)
     }
 
-    /// The next message's text, within [`Socket::patience`] (unparsed: the load
-    /// generator only looks for markers, so that its own JSON parsing does not
-    /// dominate). Pings and other control frames do not restart the wait.
+    /// The next message's text, within [`Socket::patience`] (unparsed).
+    /// Pings and other control frames do not restart the wait.
     pub async fn recv_text(&mut self) -> anyhow::Result<String> {
+        Ok(self.recv_frame().await?.as_str().to_string())
+    }
+
+    /// The next text frame as it arrived (no copy), within [`Socket::patience`].
+    async fn recv_frame(&mut self) -> anyhow::Result<tokio_tungstenite::tungstenite::Utf8Bytes> {
         let patience = self.patience;
         let until = tokio::time::Instant::now() + patience;
         loop {
@@ -131,7 +135,25 @@ impl Socket {
                 .ok_or_else(|| anyhow!("the socket closed"))??;
             if let Message::Text(text) = msg {
                 self.received += text.len() as u64;
-                return Ok(text.as_str().to_string());
+                return Ok(text);
+            }
+        }
+    }
+
+    /// Reads messages until one that `wanted` accepts, each read only as far as
+    /// [`Peek`] needs: the load generator checks every message it gets without
+    /// building a `serde_json::Value` of it (its own parsing would otherwise
+    /// cost about as much CPU as the server's work for the move).
+    async fn recv_until(
+        &mut self,
+        mut wanted: impl FnMut(&Peek<'_>) -> anyhow::Result<bool>,
+    ) -> anyhow::Result<()> {
+        loop {
+            let text = self.recv_frame().await?;
+            let peek: Peek<'_> = serde_json::from_str(text.as_str())
+                .with_context(|| format!("unreadable message: {}", text.as_str()))?;
+            if wanted(&peek)? {
+                return Ok(());
             }
         }
     }
@@ -175,6 +197,33 @@ impl Socket {
     pub async fn close(mut self) {
         let _ = self.stream.close(None).await;
     }
+}
+
+/// What the load generator reads of a server message: its type, the id of the
+/// request it answers, and its events' types and plies (the rest, the patch
+/// included, is skipped over unbuilt).
+#[derive(serde::Deserialize)]
+struct Peek<'a> {
+    #[serde(borrow)]
+    t: std::borrow::Cow<'a, str>,
+    #[serde(borrow, default)]
+    id: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default)]
+    d: Option<PeekData<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct PeekData<'a> {
+    #[serde(borrow, default)]
+    events: Vec<PeekEvent<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct PeekEvent<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: std::borrow::Cow<'a, str>,
+    #[serde(default)]
+    ply: Option<u64>,
 }
 
 /// A legal chess cycle: both sides' knights out and back. The start position comes
@@ -232,6 +281,8 @@ pub struct LoadReport {
     pub server_cpu: Option<Duration>,
     /// The server process's resident memory at the end of the measured part.
     pub server_rss: Option<u64>,
+    /// The load generator's own CPU time (user + system) over the measured part.
+    pub own_cpu: Option<Duration>,
 }
 
 impl LoadReport {
@@ -243,6 +294,12 @@ impl LoadReport {
     /// Bytes of one move's `event` to the opponent, on average.
     pub fn event_bytes_per_move(&self) -> f64 {
         self.event_bytes as f64 / self.latencies_us.len().max(1) as f64
+    }
+
+    /// The load generator's CPU time per accepted move, in microseconds.
+    pub fn own_cpu_us_per_move(&self) -> Option<f64> {
+        self.own_cpu
+            .map(|c| c.as_secs_f64() * 1e6 / self.moves.max(1) as f64)
     }
 
     /// The server's CPU time per accepted move, in microseconds.
@@ -329,6 +386,7 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
     measuring.store(true, Ordering::Relaxed);
     let moves_at_start = counters.moves.load(Ordering::Relaxed);
     let cpu_at_start = cfg.server_pid.and_then(process_cpu);
+    let own_at_start = process_cpu(std::process::id());
     let t0 = Instant::now();
     tokio::time::sleep(cfg.duration).await;
     let elapsed = t0.elapsed();
@@ -337,6 +395,9 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         .server_pid
         .and_then(process_cpu)
         .zip(cpu_at_start)
+        .map(|(end, start)| end.saturating_sub(start));
+    let own_cpu = process_cpu(std::process::id())
+        .zip(own_at_start)
         .map(|(end, start)| end.saturating_sub(start));
     let server_rss = cfg.server_pid.and_then(process_rss);
     measuring.store(false, Ordering::Relaxed);
@@ -367,6 +428,7 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         event_bytes: counters.event_bytes.load(Ordering::Relaxed),
         server_cpu,
         server_rss,
+        own_cpu,
     })
 }
 
@@ -421,35 +483,35 @@ async fn pair(
             // The opponent receives the move ... (within one patience in all,
             // whatever else arrives meanwhile)
             let until = tokio::time::Instant::now() + REPLY_WITHIN;
-            tokio::time::timeout_at(until, async {
-                loop {
-                    let v = ws[other].recv().await?;
-                    if v["t"] == "event"
-                        && v["d"]["events"].as_array().is_some_and(|es| {
-                            es.iter()
-                                .any(|e| e["type"] == "acted" && e["ply"] == ply as u64 + 1)
-                        })
-                    {
-                        return anyhow::Ok(());
-                    }
-                }
-            })
+            let ply_now = ply as u64 + 1;
+            tokio::time::timeout_at(
+                until,
+                ws[other].recv_until(|m| {
+                    Ok(m.t == "event"
+                        && m.d.as_ref().is_some_and(|d| {
+                            d.events
+                                .iter()
+                                .any(|e| e.kind == "acted" && e.ply == Some(ply_now))
+                        }))
+                }),
+            )
             .await
             .map_err(|_| anyhow!("the opponent did not receive ply {} in time", ply + 1))??;
             let latency = sent.elapsed();
             let event_bytes = ws[other].received - other_before;
             // ... and the mover its acknowledgement.
-            tokio::time::timeout_at(until, async {
-                loop {
-                    let v = ws[mover].recv().await?;
-                    if v["id"] == id.as_str() {
-                        if v["t"] != "ack" {
-                            bail!("move refused: {v}");
-                        }
-                        return anyhow::Ok(());
+            tokio::time::timeout_at(
+                until,
+                ws[mover].recv_until(|m| {
+                    if m.id.as_deref() != Some(id.as_str()) {
+                        return Ok(false);
                     }
-                }
-            })
+                    if m.t != "ack" {
+                        bail!("move refused: {}", m.t);
+                    }
+                    Ok(true)
+                }),
+            )
             .await
             .map_err(|_| anyhow!("no answer to ply {} in time", ply + 1))??;
             counters.moves.fetch_add(1, Ordering::Relaxed);

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::error::ApiError;
 
+pub mod flat;
 pub mod out;
 pub mod patch;
 

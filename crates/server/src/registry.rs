@@ -822,6 +822,9 @@ pub trait AnyTable: Send + Sync {
     fn seat_of(&self, user: &str) -> Option<Seat>;
     /// The table as `viewer` sees it, as JSON.
     fn view(&self, viewer: Viewer, now: Millis) -> Value;
+    /// The same view as JSON text (its keys in the typed view's order), each
+    /// seat's `lag_ms` filled in from `lags`: what the fan-out diffs.
+    fn view_text(&self, viewer: Viewer, now: Millis, lags: &[Option<Millis>]) -> String;
     /// The current (or last) game's record.
     fn record(&self, meta: RecordMeta) -> Option<String>;
     /// The levels of the game's computer players (none: the game has none).
@@ -886,6 +889,13 @@ where
     }
     fn view(&self, viewer: Viewer, now: Millis) -> Value {
         serde_json::to_value(self.table.view(viewer, now)).unwrap_or(Value::Null)
+    }
+    fn view_text(&self, viewer: Viewer, now: Millis, lags: &[Option<Millis>]) -> String {
+        let mut view = self.table.view(viewer, now);
+        for (seat, lag) in view.seats.iter_mut().zip(lags) {
+            seat.lag_ms = *lag;
+        }
+        serde_json::to_string(&view).unwrap_or_else(|_| "null".into())
     }
     fn record(&self, meta: RecordMeta) -> Option<String> {
         self.table.record(meta)

@@ -367,7 +367,21 @@ async fn connection(
                     continue;
                 }
                 text = rx.recv() => match text {
-                    Some(text) => sink.send(Message::Text(text)).await,
+                    // Every frame already queued goes out with this one, in
+                    // one flush: one write to the socket, one wake-up (a
+                    // move's event and its ack usually arrive together).
+                    Some(text) => {
+                        let mut sent = sink.feed(Message::Text(text)).await;
+                        while sent.is_ok()
+                            && let Ok(text) = rx.try_recv()
+                        {
+                            sent = sink.feed(Message::Text(text)).await;
+                        }
+                        match sent {
+                            Ok(()) => sink.flush().await,
+                            err => err,
+                        }
+                    }
                     None => break,
                 },
                 _ = ping.tick() => {

@@ -1,12 +1,17 @@
 //! Fan-out: a table's subscribers, the history of the batches it broadcast, and
 //! resuming from a version. Each subscriber gets every batch with what changed
 //! in the table as its own seat sees it: a patch from the view it last received
-//! to its view now (`protocol::patch`), computed and serialised once per pair of
-//! (last view, viewer), not per socket; the whole view goes out only in `sync`
-//! (and as the first patch of a socket subscribed without one). A socket too
-//! slow to take a message is unsubscribed.
+//! to its view now (`protocol::patch` says what a patch is), computed and
+//! serialised once per pair of (last view, viewer), not per socket; the whole
+//! view goes out only in `sync` (and as the first patch of a socket subscribed
+//! without one). Views are kept as indexed JSON text (`protocol::flat`): each
+//! viewer's view is serialised once per batch and the patch written straight
+//! from the two texts, and the event's text before its patch once per batch,
+//! so a move builds no `serde_json::Value` tree. A socket too slow to take a
+//! message is unsubscribed.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
@@ -16,9 +21,9 @@ use serde_json::Value;
 
 use super::{Conn, ConnId, now};
 use crate::protocol::ServerMsg;
+use crate::protocol::flat::{self, Flat};
 pub(super) use crate::protocol::out::Batch;
-use crate::protocol::out::{EventMsg, SyncMsg};
-use crate::protocol::patch;
+use crate::protocol::out::SyncMsg;
 use crate::registry::AnyTable;
 
 /// How many event batches a table keeps for clients that resume.
@@ -37,7 +42,7 @@ pub(super) struct Fanout {
 /// `sync` or event). Sockets that received the same view share it.
 struct Sub {
     conn: Conn,
-    view: Option<Arc<Value>>,
+    view: Option<Arc<Flat>>,
 }
 
 impl Fanout {
@@ -92,36 +97,42 @@ impl Fanout {
     pub(super) fn broadcast(&mut self, id: &str, table: &dyn AnyTable, batch: &Batch) {
         let now = now();
         let lags = self.seat_lags(table);
-        let mut views: HashMap<Viewer, Arc<Value>> = HashMap::new();
+        // At most one view per viewer (two seats and the spectators: a short list).
+        let mut views: Vec<(Viewer, Arc<Flat>)> = Vec::new();
         // Keyed by the view the socket had (its address: sockets that got the
         // same view share one) and the viewer it is now.
-        let mut texts: HashMap<(usize, Viewer), Utf8Bytes> = HashMap::new();
+        let mut texts: Vec<((usize, Viewer), Utf8Bytes)> = Vec::new();
+        let head = event_head(id, batch);
         let mut slow = Vec::new();
         // The views replaced stay alive until the end, so that no address in
         // `texts` is reused within the loop.
         let mut replaced = Vec::new();
         for (conn_id, sub) in &mut self.subs {
             let viewer = viewer_of(table, id, &sub.conn);
-            let view = views
-                .entry(viewer)
-                .or_insert_with(|| Arc::new(with_lags(table.view(viewer, now), &lags)))
-                .clone();
+            let view = match views.iter().find(|(v, _)| *v == viewer) {
+                Some((_, view)) => view.clone(),
+                None => {
+                    let view = Arc::new(Flat::new(table.view_text(viewer, now, &lags)));
+                    views.push((viewer, view.clone()));
+                    view
+                }
+            };
             let had = sub.view.as_ref().map_or(0, |v| Arc::as_ptr(v) as usize);
-            let text = texts
-                .entry((had, viewer))
-                .or_insert_with(|| {
-                    let patch = match &sub.view {
-                        Some(old) => patch::diff(old, &view),
-                        None => patch::whole((*view).clone()),
-                    };
-                    let msg = ServerMsg::Event(EventMsg {
-                        table: id.to_string(),
-                        batch: batch.clone(),
-                        patch,
-                    });
-                    msg.encode(None).into()
-                })
-                .clone();
+            let text = match texts.iter().find(|(k, _)| *k == (had, viewer)) {
+                Some((_, text)) => text.clone(),
+                None => {
+                    let mut text = String::with_capacity(head.len() + 512);
+                    text.push_str(&head);
+                    match &sub.view {
+                        Some(old) => flat::diff_into(old, &view, &mut text),
+                        None => flat::whole_into(&view, &mut text),
+                    }
+                    text.push_str("]}}");
+                    let text = Utf8Bytes::from(text);
+                    texts.push(((had, viewer), text.clone()));
+                    text
+                }
+            };
             if sub.conn.send(text) {
                 replaced.extend(sub.view.replace(view));
             } else {
@@ -160,14 +171,15 @@ impl Fanout {
             }
             _ => (Vec::new(), since.is_none()),
         };
-        let view = Arc::new(with_lags(table.view(viewer, now()), &self.seat_lags(table)));
+        let lags = self.seat_lags(table);
+        let view = Arc::new(Flat::new(table.view_text(viewer, now(), &lags)));
         let sync = ServerMsg::Sync(SyncMsg {
             table: id.to_string(),
             v,
             since,
             complete,
             batches,
-            state: (*view).clone(),
+            state: serde_json::from_str(view.text()).unwrap_or(Value::Null),
         });
         let view = conn.reply(&sync, req).then_some(view);
         self.subs.insert(conn.id, Sub { conn, view });
@@ -203,6 +215,27 @@ impl Fanout {
     }
 }
 
+/// The text of an `event` for `batch` up to its patch's operations (the
+/// caller appends them and `]}}`): as [`ServerMsg::encode`] writes an
+/// [`crate::protocol::out::EventMsg`], written once per batch for every
+/// subscriber's patch.
+pub(super) fn event_head(id: &str, batch: &Batch) -> String {
+    let mut head = String::with_capacity(256);
+    head.push_str(r#"{"t":"event","d":{"table":"#);
+    fn json(v: &impl serde::Serialize) -> String {
+        serde_json::to_string(v).unwrap_or_else(|_| "null".into())
+    }
+    head.push_str(&json(&id));
+    let _ = write!(head, r#","from":{},"v":{},"events":"#, batch.from, batch.v);
+    head.push_str(&json(&batch.events));
+    if let Some(ratings) = &batch.ratings {
+        head.push_str(r#","ratings":"#);
+        head.push_str(&json(ratings));
+    }
+    head.push_str(r#","patch":["#);
+    head
+}
+
 /// A table view with each seat's `lag_ms` (see [`Fanout::seat_lags`]).
 pub(super) fn with_lags(mut state: Value, lags: &[Option<Millis>]) -> Value {
     if let Some(seats) = state.get_mut("seats").and_then(Value::as_array_mut) {
@@ -228,5 +261,49 @@ pub(super) fn viewer_of(table: &dyn AnyTable, id: &str, conn: &Conn) -> Viewer {
     match conn.user.as_ref().and_then(|u| table.seat_of(&u.username)) {
         Some(seat) => Viewer::Seat(seat),
         None => Viewer::Spectator,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::out::{EventMsg, RatingChange};
+    use crate::protocol::patch;
+    use serde_json::json;
+
+    #[test]
+    fn an_event_written_in_parts_is_the_encoded_event() {
+        let old = json!({"version": 5, "game": {"moves": [{"seat": 0, "action": "e2e4"}]}});
+        let new = json!({"version": 6, "game": {"moves": [{"seat": 0, "action": "e2e4"},
+            {"seat": 1, "action": "e7e5"}]}});
+        for ratings in [
+            None,
+            Some(vec![RatingChange {
+                seat: 0,
+                user: "ann".into(),
+                pool: "chess.blitz".into(),
+                before: 1500,
+                after: 1510,
+                diff: 10,
+                provisional: true,
+            }]),
+        ] {
+            let batch = Batch {
+                from: 5,
+                v: 6,
+                events: json!([{"type": "acted", "ply": 2, "at": 17}]),
+                ratings,
+            };
+            let mut text = event_head("Tab\"1", &batch);
+            let (a, b) = (Flat::new(old.to_string()), Flat::new(new.to_string()));
+            flat::diff_into(&a, &b, &mut text);
+            text.push_str("]}}");
+            let msg = ServerMsg::Event(EventMsg {
+                table: "Tab\"1".into(),
+                batch,
+                patch: patch::diff(&old, &new),
+            });
+            assert_eq!(text, msg.encode(None));
+        }
     }
 }

@@ -1,0 +1,582 @@
+//! A view as JSON text with its structure indexed ([`Flat`]), and the patch
+//! between two of them written straight as JSON text ([`diff_into`]): the same
+//! operations, in the same order, as [`super::patch::diff`] computes from two
+//! `serde_json::Value` trees, without building either tree. The fan-out keeps
+//! each socket's last view this way: a view is serialised once (from the typed
+//! view), indexed by one pass over its bytes, and compared subtree by subtree
+//! with `memcmp` — a subtree whose text did not change is skipped whole.
+//!
+//! Objects' members are compared in key order, as `patch::diff` walks a
+//! `Value`'s sorted map, whatever order the typed view wrote them in; values in
+//! the operations are the view's own text (the same JSON, its keys in the typed
+//! view's order). Equal text is equal JSON here because both views come from
+//! the same serialiser, which writes a value the same way every time.
+
+use std::fmt::Write as _;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Object,
+    Array,
+    Scalar,
+}
+
+/// One value of the text, in document order.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    kind: Kind,
+    /// The value's text: `text[start..end]`.
+    start: u32,
+    end: u32,
+    /// An object member's key as its JSON text, quotes included (empty for an
+    /// array's item or the root).
+    key: (u32, u32),
+    /// Nodes in this subtree, itself included: the next sibling's index is this
+    /// one's plus `size`.
+    size: u32,
+    /// Direct children.
+    children: u32,
+}
+
+/// A JSON text and its index.
+#[derive(Debug)]
+pub struct Flat {
+    text: String,
+    /// Empty if the text could not be indexed (then a patch from or to it is
+    /// the whole view: always right, only larger).
+    nodes: Vec<Node>,
+}
+
+impl Flat {
+    /// Indexes a JSON text (as `serde_json` writes it; whitespace is allowed).
+    pub fn new(text: String) -> Flat {
+        let nodes = if text.len() < u32::MAX as usize {
+            scan(text.as_bytes()).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        Flat { text, nodes }
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn of(&self, n: &Node) -> &[u8] {
+        &self.text.as_bytes()[n.start as usize..n.end as usize]
+    }
+
+    fn key(&self, n: &Node) -> &str {
+        &self.text[n.key.0 as usize..n.key.1 as usize]
+    }
+
+    /// The indices of node `i`'s children.
+    fn children(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut next = i + 1;
+        (0..self.nodes[i].children).map(move |_| {
+            let at = next;
+            next += self.nodes[at].size as usize;
+            at
+        })
+    }
+}
+
+fn skip_ws(t: &[u8], mut i: usize) -> usize {
+    while matches!(t.get(i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the string starting at `i` (its opening quote), past its closing quote.
+fn string_end(t: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        match *t.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' => j += 2,
+            _ => j += 1,
+        }
+    }
+}
+
+/// Reads an object member's key and its colon at `i`; returns the key's range
+/// and where its value starts.
+fn read_key(t: &[u8], i: usize) -> Option<((u32, u32), usize)> {
+    let i = skip_ws(t, i);
+    if t.get(i) != Some(&b'"') {
+        return None;
+    }
+    let end = string_end(t, i)?;
+    let colon = skip_ws(t, end);
+    (t.get(colon) == Some(&b':')).then_some(((i as u32, end as u32), colon + 1))
+}
+
+/// The index of a JSON text; `None` if it is not one.
+fn scan(t: &[u8]) -> Option<Vec<Node>> {
+    let mut nodes: Vec<Node> = Vec::with_capacity(t.len() / 12 + 1);
+    let mut open: Vec<usize> = Vec::new();
+    let mut key = (0, 0);
+    let mut i = 0;
+    loop {
+        // At a value: the text's, an array's item or an object member's.
+        i = skip_ws(t, i);
+        let start = i;
+        if let Some(&parent) = open.last() {
+            nodes[parent].children += 1;
+        }
+        let mut node = Node {
+            kind: Kind::Scalar,
+            start: start as u32,
+            end: 0,
+            key,
+            size: 1,
+            children: 0,
+        };
+        key = (0, 0);
+        match *t.get(i)? {
+            c @ (b'{' | b'[') => {
+                node.kind = if c == b'{' { Kind::Object } else { Kind::Array };
+                open.push(nodes.len());
+                nodes.push(node);
+                i = skip_ws(t, i + 1);
+                let close = if c == b'{' { b'}' } else { b']' };
+                if t.get(i) != Some(&close) {
+                    if c == b'{' {
+                        (key, i) = read_key(t, i)?;
+                    }
+                    continue;
+                }
+            }
+            b'"' => {
+                i = string_end(t, i)?;
+                node.end = i as u32;
+                nodes.push(node);
+            }
+            _ => {
+                while i < t.len()
+                    && !matches!(t[i], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
+                {
+                    i += 1;
+                }
+                if i == start {
+                    return None;
+                }
+                node.end = i as u32;
+                nodes.push(node);
+            }
+        }
+        // After a value: close what ends here, then on to the next value.
+        loop {
+            i = skip_ws(t, i);
+            let Some(&top) = open.last() else {
+                return (i == t.len()).then_some(nodes);
+            };
+            let object = nodes[top].kind == Kind::Object;
+            match *t.get(i)? {
+                b',' => {
+                    i += 1;
+                    if object {
+                        (key, i) = read_key(t, i)?;
+                    }
+                    break;
+                }
+                b'}' if object => {}
+                b']' if !object => {}
+                _ => return None,
+            }
+            i += 1;
+            nodes[top].end = i as u32;
+            nodes[top].size = (nodes.len() - top) as u32;
+            open.pop();
+        }
+    }
+}
+
+/// A key's text less its quotes (the keys of views have no escapes, so this
+/// orders them as `serde_json`'s map does).
+fn inner(key: &str) -> &str {
+    key.get(1..key.len().saturating_sub(1)).unwrap_or(key)
+}
+
+/// A step of the path being walked: a key's JSON text, or an index.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+struct Differ<'a, 'o> {
+    a: &'a Flat,
+    b: &'a Flat,
+    path: Vec<Step<'a>>,
+    out: &'o mut String,
+    first: bool,
+}
+
+/// Appends the patch that turns `old` into `new` to `out`: its operations as
+/// JSON objects separated by commas (no brackets), nothing if they are equal.
+pub fn diff_into(old: &Flat, new: &Flat, out: &mut String) {
+    if old.nodes.is_empty() || new.nodes.is_empty() {
+        if old.text != new.text {
+            whole_into(new, out);
+        }
+        return;
+    }
+    let mut d = Differ {
+        a: old,
+        b: new,
+        path: Vec::new(),
+        out,
+        first: true,
+    };
+    d.at(0, 0);
+}
+
+/// Appends the one operation that sets the whole view.
+pub fn whole_into(view: &Flat, out: &mut String) {
+    out.push_str(r#"{"op":"set","path":[],"value":"#);
+    out.push_str(&view.text);
+    out.push('}');
+}
+
+impl<'a> Differ<'a, '_> {
+    fn op(&mut self, op: &str) {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        self.out.push_str(r#"{"op":""#);
+        self.out.push_str(op);
+        self.out.push_str(r#"","path":["#);
+        for (k, step) in self.path.iter().enumerate() {
+            if k > 0 {
+                self.out.push(',');
+            }
+            match step {
+                Step::Key(key) => self.out.push_str(key),
+                Step::Index(i) => {
+                    let _ = write!(self.out, "{i}");
+                }
+            }
+        }
+        self.out.push(']');
+    }
+
+    fn set(&mut self, b: usize) {
+        self.op("set");
+        self.out.push_str(r#","value":"#);
+        self.raw(&self.b.nodes[b]);
+        self.out.push('}');
+    }
+
+    fn raw(&mut self, n: &Node) {
+        let text = &self.b.text[n.start as usize..n.end as usize];
+        self.out.push_str(text);
+    }
+
+    fn at(&mut self, ia: usize, ib: usize) {
+        let (na, nb) = (self.a.nodes[ia], self.b.nodes[ib]);
+        if self.a.of(&na) == self.b.of(&nb) {
+            return;
+        }
+        match (na.kind, nb.kind) {
+            (Kind::Object, Kind::Object) => self.objects(ia, ib),
+            (Kind::Array, Kind::Array) => self.arrays(ia, ib),
+            _ => self.set(ib),
+        }
+    }
+
+    fn objects(&mut self, ia: usize, ib: usize) {
+        let (a, b) = (self.a, self.b);
+        let sorted = |f: &'a Flat, i: usize| {
+            let mut members: Vec<(&'a str, usize)> =
+                f.children(i).map(|c| (f.key(&f.nodes[c]), c)).collect();
+            // As `serde_json`'s map orders them: by the key.
+            if !members.is_sorted_by(|x, y| inner(x.0) <= inner(y.0)) {
+                members.sort_by(|x, y| inner(x.0).cmp(inner(y.0)));
+            }
+            members
+        };
+        let (old, new) = (sorted(a, ia), sorted(b, ib));
+        let (mut x, mut y) = (0, 0);
+        while x < old.len() || y < new.len() {
+            let order = match (old.get(x), new.get(y)) {
+                (Some((ka, _)), Some((kb, _))) if ka == kb => std::cmp::Ordering::Equal,
+                (Some((ka, _)), Some((kb, _))) => inner(ka).cmp(inner(kb)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                _ => std::cmp::Ordering::Greater,
+            };
+            match order {
+                std::cmp::Ordering::Equal => {
+                    self.path.push(Step::Key(new[y].0));
+                    self.at(old[x].1, new[y].1);
+                    self.path.pop();
+                    x += 1;
+                    y += 1;
+                }
+                std::cmp::Ordering::Less => {
+                    // Only in the old view.
+                    self.path.push(Step::Key(old[x].0));
+                    self.op("del");
+                    self.out.push('}');
+                    self.path.pop();
+                    x += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    // Only in the new view.
+                    self.path.push(Step::Key(new[y].0));
+                    self.set(new[y].1);
+                    self.path.pop();
+                    y += 1;
+                }
+            }
+        }
+    }
+
+    fn arrays(&mut self, ia: usize, ib: usize) {
+        let (a, b) = (self.a, self.b);
+        let xs: Vec<usize> = a.children(ia).collect();
+        let ys: Vec<usize> = b.children(ib).collect();
+        let item_a = |i: usize| a.of(&a.nodes[xs[i]]);
+        let item_b = |i: usize| b.of(&b.nodes[ys[i]]);
+        let plain = ys.iter().all(|&y| b.nodes[y].kind == Kind::Scalar);
+        // The text of items `from..to` (compact JSON: with their commas).
+        let span = |f: &'a Flat, items: &[usize], from: usize, to: usize| -> &'a str {
+            if from >= to {
+                return "";
+            }
+            let (s, e) = (f.nodes[items[from]].start, f.nodes[items[to - 1]].end);
+            &f.text[s as usize..e as usize]
+        };
+        let same_prefix = |n: usize| (0..n).all(|i| item_a(i) == item_b(i));
+        if xs.len() == ys.len() && plain {
+            // A list of plain values (legal moves): the changed items, or the
+            // whole list when most of it changed.
+            let changed = (0..ys.len()).filter(|&i| item_a(i) != item_b(i)).count();
+            if changed > 0 && ys.len() > 1 && changed * 2 > ys.len() {
+                self.set(ib);
+            } else if changed > 0 {
+                for i in 0..ys.len() {
+                    if item_a(i) != item_b(i) {
+                        self.path.push(Step::Index(i));
+                        self.set(ys[i]);
+                        self.path.pop();
+                    }
+                }
+            }
+        } else if xs.len() == ys.len() {
+            // Item by item (a seat changed, a stone was placed).
+            for i in 0..ys.len() {
+                self.path.push(Step::Index(i));
+                self.at(xs[i], ys[i]);
+                self.path.pop();
+            }
+        } else if ys.len() > xs.len() && same_prefix(xs.len()) {
+            self.op("push");
+            self.out.push_str(r#","values":["#);
+            self.out.push_str(span(b, &ys, xs.len(), ys.len()));
+            self.out.push_str("]}");
+        } else if ys.len() < xs.len() && same_prefix(ys.len()) {
+            self.op("trunc");
+            let _ = write!(self.out, r#","len":{}}}"#, ys.len());
+        } else {
+            self.set(ib);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::patch;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use serde_json::{Value, json};
+
+    /// The flat patch of two texts, parsed.
+    fn flat_patch(old: &str, new: &str) -> Value {
+        let mut out = String::from("[");
+        diff_into(&Flat::new(old.into()), &Flat::new(new.into()), &mut out);
+        out.push(']');
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+    }
+
+    /// The flat diff of two values' texts is the `Value` diff, operation for
+    /// operation.
+    fn same_as_value_diff(old: &Value, new: &Value) {
+        let want = serde_json::to_value(patch::diff(old, new)).unwrap();
+        let got = flat_patch(&old.to_string(), &new.to_string());
+        assert_eq!(got, want, "{old} -> {new}");
+    }
+
+    #[test]
+    fn the_index_finds_every_value() {
+        let f = Flat::new(r#" {"a" : [1, "x\"]", {}], "b":{"c":null},"d":[]} "#.into());
+        let kinds: Vec<Kind> = f.nodes.iter().map(|n| n.kind).collect();
+        use Kind::*;
+        assert_eq!(
+            kinds,
+            [Object, Array, Scalar, Scalar, Object, Object, Scalar, Array]
+        );
+        assert_eq!(f.nodes[0].children, 3);
+        assert_eq!(f.nodes[1].children, 3);
+        assert_eq!(f.nodes[1].size, 4);
+        assert_eq!(f.key(&f.nodes[5]), r#""b""#);
+        assert_eq!(f.of(&f.nodes[3]), br#""x\"]""#);
+        for bad in [
+            "",
+            "{",
+            r#"{"a"}"#,
+            "[1,]x",
+            r#"{"a":1]"#,
+            "[1] 2",
+            r#""abc"#,
+        ] {
+            assert!(Flat::new(bad.into()).nodes.is_empty(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn like_the_value_diff_on_the_patch_cases() {
+        let cases = [
+            (
+                json!({"a": [1, 2], "b": {"c": null}}),
+                json!({"a": [1, 2], "b": {"c": null}}),
+            ),
+            (
+                json!({"moves": [{"a": 1}, {"a": 2}], "v": 1}),
+                json!({"moves": [{"a": 1}, {"a": 2}, {"a": 3}], "v": 2}),
+            ),
+            (json!({"m": [1, 2, 3]}), json!({"m": [1]})),
+            (json!({"m": [1, 2, 3]}), json!({"m": [4, 5]})),
+            (json!({"m": [1, 2, 3]}), json!({"m": []})),
+            (json!({"m": []}), json!({"m": [{"x": 1}]})),
+            (json!({"g": null}), json!({"g": {"x": [1]}})),
+            (json!({"g": {"x": 1, "y": 2}}), json!({"g": {"y": 3}})),
+            (json!([1, 2]), json!({"a": 1})),
+            (
+                json!({"board": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}),
+                json!({"board": [[0, 0, 0], [0, 1, 0], [0, 0, 0]]}),
+            ),
+            (
+                json!({"l": ["a", "b", "c", "d"]}),
+                json!({"l": ["a", "x", "c", "d"]}),
+            ),
+            (json!({"l": ["a", "b", "c"]}), json!({"l": ["x", "y", "c"]})),
+            (
+                json!({"a": 1, "c": 2, "e": 3}),
+                json!({"b": 1, "c": 3, "d": 4}),
+            ),
+            (json!({"a": "x"}), json!({"a": "x\"y\\"})),
+            (json!({"ab": 1, "a": 2}), json!({"a": 3, "ab": 4})),
+        ];
+        for (old, new) in &cases {
+            same_as_value_diff(old, new);
+        }
+    }
+
+    #[test]
+    fn members_in_a_typed_order_are_walked_in_key_order() {
+        // A typed view writes its fields in declaration order, not sorted.
+        let old = r#"{"z":1,"moves":["e4"],"a":{"y":1,"b":2}}"#;
+        let new = r#"{"z":2,"moves":["e4","e5"],"a":{"y":1,"b":3},"c":true}"#;
+        let want = patch::diff(
+            &serde_json::from_str(old).unwrap(),
+            &serde_json::from_str(new).unwrap(),
+        );
+        assert_eq!(
+            flat_patch(old, new),
+            serde_json::to_value(want).unwrap(),
+            "{old} -> {new}"
+        );
+    }
+
+    fn random_value(rng: &mut StdRng, depth: u32) -> Value {
+        match rng.gen_range(0..if depth == 0 { 4 } else { 7 }) {
+            0 => Value::Null,
+            1 => json!(rng.gen_range(0..4)),
+            2 => json!(["a", "b", "é\n"][rng.gen_range(0..3)]),
+            3 => json!(rng.gen_bool(0.5)),
+            4 | 5 => {
+                let n = rng.gen_range(0..4);
+                let keys = ["a", "b", "c", "moves", "seat"];
+                Value::Object(
+                    (0..n)
+                        .map(|_| {
+                            let k = keys[rng.gen_range(0..keys.len())].to_string();
+                            (k, random_value(rng, depth - 1))
+                        })
+                        .collect(),
+                )
+            }
+            _ => {
+                let n = rng.gen_range(0..5);
+                Value::Array((0..n).map(|_| random_value(rng, depth - 1)).collect())
+            }
+        }
+    }
+
+    /// A changed copy: some values replaced, arrays grown or cut.
+    fn mutate(rng: &mut StdRng, v: &Value, depth: u32) -> Value {
+        if rng.gen_range(0..8) == 0 {
+            return random_value(rng, depth);
+        }
+        match v {
+            Value::Object(m) => {
+                let mut kept = serde_json::Map::new();
+                for (k, x) in m {
+                    if rng.gen_range(0..10) > 0 {
+                        kept.insert(k.clone(), mutate(rng, x, depth.saturating_sub(1)));
+                    }
+                }
+                let mut m = kept;
+                if rng.gen_range(0..5) == 0 {
+                    m.insert("new".into(), random_value(rng, 1));
+                }
+                Value::Object(m)
+            }
+            Value::Array(items) => {
+                let mut items: Vec<Value> = items.clone();
+                for x in &mut items {
+                    if rng.gen_range(0..4) == 0 {
+                        *x = mutate(rng, x, depth.saturating_sub(1));
+                    }
+                }
+                match rng.gen_range(0..4) {
+                    0 => items.push(random_value(rng, 1)),
+                    1 => {
+                        items.pop();
+                    }
+                    _ => {}
+                }
+                Value::Array(items)
+            }
+            _ => v.clone(),
+        }
+    }
+
+    #[test]
+    fn like_the_value_diff_on_random_changes() {
+        let mut rng = StdRng::seed_from_u64(19);
+        for _ in 0..5000 {
+            let old = random_value(&mut rng, 4);
+            let new = mutate(&mut rng, &old, 4);
+            same_as_value_diff(&old, &new);
+            let mut applied = old.clone();
+            let ops: Vec<patch::PatchOp> =
+                serde_json::from_value(flat_patch(&old.to_string(), &new.to_string())).unwrap();
+            patch::apply(&mut applied, &ops).unwrap();
+            assert_eq!(applied, new);
+        }
+    }
+
+    #[test]
+    fn a_text_it_cannot_index_is_patched_whole() {
+        let old = Flat::new("{".into());
+        let new = Flat::new(r#"{"a":1}"#.into());
+        let mut out = String::new();
+        diff_into(&old, &new, &mut out);
+        assert_eq!(out, r#"{"op":"set","path":[],"value":{"a":1}}"#);
+    }
+}
