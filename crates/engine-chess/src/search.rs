@@ -84,6 +84,7 @@ pub const PARAMS: Params = Params {
     lmr_improving: true,
     lmr_history_divisor: 6000,
     aspiration_bound: MATE_BOUND,
+    qs_tt: true,
 };
 
 /// The position the search walks and its hash; a move is played on a copy.
@@ -171,16 +172,6 @@ impl SearchPosition for Node {
         };
         child.pos.play_unchecked(m);
         child.hash = h.unwrap_or_else(|| hash(&child.pos));
-        f(&mut child)
-    }
-
-    #[inline]
-    fn with_move_quiescent<R>(&mut self, m: Move, f: impl FnOnce(&mut Self) -> R) -> R {
-        let mut child = Node {
-            pos: self.pos.clone(),
-            hash: 0,
-        };
-        child.pos.play_unchecked(m);
         f(&mut child)
     }
 
