@@ -14,6 +14,9 @@ Colours alternate; game 2k and 2k+1 share an opening from a small book so that
 deterministic engines do not replay one game. At the end it prints the score of
 qiyuan's side and the Elo difference with a 95% interval.
 
+Games can be played several at once (--concurrency) and a match in chunks
+(--first, the number of the chunk's first game); --tally adds up the logs.
+
 Examples (see docs/engines.md):
   scripts/engine-match.py --game chess --level 8 --games 100 --movetime 100 \
       --opponent /usr/games/stockfish --opt UCI_LimitStrength=true --opt UCI_Elo=2200
@@ -22,9 +25,11 @@ Examples (see docs/engines.md):
 """
 
 import argparse
+import concurrent.futures
 import math
 import subprocess
 import sys
+import threading
 import time
 
 CHESS_BOOK = [
@@ -167,8 +172,11 @@ def play_chess(args, game_no, qiyuan_white):
                                            white_inc=clock.inc / 1000, black_inc=clock.inc / 1000)
             t0 = time.monotonic()
             res = eng.play(board, limit)
-            if not clock.spend(side, (time.monotonic() - t0) * 1000):
-                reason = "time"
+            took = (time.monotonic() - t0) * 1000
+            before = clock.left[side] if clock.left else 0
+            if not clock.spend(side, took):
+                who = "qiyuan" if eng is ours else "opponent"
+                reason = f"time ({who} took {took:.0f} ms with {before:.0f} ms left)"
                 winner = not board.turn
                 break
             if res.move is None or res.move not in board.legal_moves:
@@ -243,35 +251,8 @@ def elo(p):
     return -400 * math.log10(1 / p - 1)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", choices=["chess", "xiangqi"], required=True)
-    ap.add_argument("--qiyuan", default="target/release/qiyuan")
-    ap.add_argument("--level", type=int, default=8)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hash", type=int, default=32)
-    ap.add_argument("--opponent", required=True, help="the other engine's command")
-    ap.add_argument("--opt", action="append", default=[], type=lambda s: tuple(s.split("=", 1)),
-                    help="a UCI option of the opponent, NAME=VALUE")
-    ap.add_argument("--games", type=int, default=2)
-    ap.add_argument("--movetime", type=int, default=100, help="ms per move (unless --tc)")
-    ap.add_argument("--tc", help="clock: base seconds + increment, e.g. 5+0.05")
-    ap.add_argument("--max-plies", type=int, default=400)
-    ap.add_argument("--log", help="append each game's moves here")
-    args = ap.parse_args()
-    args.opponent = args.opponent.split()
-
-    scores = []
-    for g in range(args.games):
-        qiyuan_first = g % 2 == 0
-        play = play_chess if args.game == "chess" else play_xiangqi
-        score, reason, moves = play(args, g, qiyuan_first)
-        scores.append(score)
-        colour = "first" if qiyuan_first else "second"
-        print(f"game {g + 1}: qiyuan {colour} scores {score} ({reason}, {len(moves.split())} plies)", flush=True)
-        if args.log:
-            with open(args.log, "a") as f:
-                f.write(f"{g + 1} {colour} {score} {reason}: {moves}\n")
+def summary(scores):
+    """The result line: won, drawn, lost, the score and its Elo with Wilson's 95% interval."""
     n = len(scores)
     w, d, l = scores.count(1.0), scores.count(0.5), scores.count(0.0)
     p = sum(scores) / n
@@ -280,8 +261,73 @@ def main():
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     lo, hi = elo(max(centre - half, 0)), elo(min(centre + half, 1))
-    print(f"result: {w} won, {d} drawn, {l} lost of {n}: score {p:.3f}, "
-          f"Elo difference {elo(p):+.0f} (95% {lo:+.0f} .. {hi:+.0f})")
+    return (f"result: {w} won, {d} drawn, {l} lost of {n}: score {p:.3f}, "
+            f"Elo difference {elo(p):+.0f} (95% {lo:+.0f} .. {hi:+.0f})")
+
+
+def tally(paths):
+    """Scores of the games in log files written by --log (one game a line)."""
+    scores = []
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                words = line.split(":", 1)[0].split()
+                if len(words) >= 3:
+                    scores.append(float(words[2]))
+    return scores
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", choices=["chess", "xiangqi"])
+    ap.add_argument("--qiyuan", default="target/release/qiyuan")
+    ap.add_argument("--level", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hash", type=int, default=32)
+    ap.add_argument("--opponent", help="the other engine's command")
+    ap.add_argument("--opt", action="append", default=[], type=lambda s: tuple(s.split("=", 1)),
+                    help="a UCI option of the opponent, NAME=VALUE")
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--first", type=int, default=1,
+                    help="number of the first game (openings and colours follow the number, so a "
+                         "match can be played in chunks: --first 1 --games 50, then --first 51)")
+    ap.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    ap.add_argument("--movetime", type=int, default=100, help="ms per move (unless --tc)")
+    ap.add_argument("--tc", help="clock: base seconds + increment, e.g. 5+0.05")
+    ap.add_argument("--max-plies", type=int, default=400)
+    ap.add_argument("--log", help="append each game's moves here")
+    ap.add_argument("--tally", nargs="+", metavar="LOG",
+                    help="play nothing: print the result of the games in these logs")
+    args = ap.parse_args()
+    if args.tally:
+        print(summary(tally(args.tally)))
+        return 0
+    if not args.game or not args.opponent:
+        ap.error("--game and --opponent are needed to play")
+    args.opponent = args.opponent.split()
+
+    play = play_chess if args.game == "chess" else play_xiangqi
+    lock = threading.Lock()
+    scores = []
+
+    def one(number):
+        g = number - 1
+        qiyuan_first = g % 2 == 0
+        score, reason, moves = play(args, g, qiyuan_first)
+        colour = "first" if qiyuan_first else "second"
+        with lock:
+            scores.append(score)
+            print(f"game {number}: qiyuan {colour} scores {score} ({reason}, {len(moves.split())} plies)",
+                  flush=True)
+            if args.log:
+                with open(args.log, "a") as f:
+                    f.write(f"{number} {colour} {score} {reason}: {moves}\n")
+
+    numbers = range(args.first, args.first + args.games)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.concurrency)) as pool:
+        for future in [pool.submit(one, n) for n in numbers]:
+            future.result()
+    print(summary(scores))
     return 0
 
 
