@@ -357,19 +357,19 @@ impl<'a> Differ<'a, '_> {
             if changed > 0 && ys.len() > 1 && changed * 2 > ys.len() {
                 self.set(ib);
             } else if changed > 0 {
-                for i in 0..ys.len() {
+                for (i, &y) in ys.iter().enumerate() {
                     if item_a(i) != item_b(i) {
                         self.path.push(Step::Index(i));
-                        self.set(ys[i]);
+                        self.set(y);
                         self.path.pop();
                     }
                 }
             }
         } else if xs.len() == ys.len() {
             // Item by item (a seat changed, a stone was placed).
-            for i in 0..ys.len() {
+            for (i, (&x, &y)) in xs.iter().zip(&ys).enumerate() {
                 self.path.push(Step::Index(i));
-                self.at(xs[i], ys[i]);
+                self.at(x, y);
                 self.path.pop();
             }
         } else if ys.len() > xs.len() && same_prefix(xs.len()) {
