@@ -3,145 +3,14 @@
 //! built-in engine, Fairy-Stockfish's UCI moves for xiangqi, and berserk (the
 //! Python client) unchanged but for its base URL.
 
+mod api;
 mod common;
 
 use std::time::Duration;
 
+use api::{Api, Lines};
 use common::{Backend, Client, TestServer};
 use serde_json::{Value, json};
-
-/// An API client: a bearer token and the server's address.
-#[derive(Clone)]
-struct Api {
-    http: reqwest::Client,
-    base: String,
-    token: String,
-}
-
-impl Api {
-    async fn post(&self, path: &str, form: &[(&str, &str)]) -> reqwest::Response {
-        self.http
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(&self.token)
-            .form(form)
-            .send()
-            .await
-            .unwrap()
-    }
-
-    /// A command that must succeed (`{"ok": true}`).
-    async fn ok(&self, path: &str) {
-        let r = self.post(path, &[]).await;
-        let status = r.status();
-        let body: Value = r.json().await.unwrap();
-        assert_eq!(status, 200, "{path}: {body}");
-        assert_eq!(body, json!({"ok": true}), "{path}");
-    }
-
-    async fn get(&self, path: &str) -> reqwest::Response {
-        self.http
-            .get(format!("{}{path}", self.base))
-            .bearer_auth(&self.token)
-            .send()
-            .await
-            .unwrap()
-    }
-
-    async fn stream(&self, path: &str) -> Lines {
-        let r = self.get(path).await;
-        assert_eq!(r.status(), 200, "{path}");
-        assert_eq!(
-            r.headers()["content-type"].to_str().unwrap(),
-            "application/x-ndjson"
-        );
-        Lines::new(r)
-    }
-}
-
-/// An NDJSON stream read line by line as the bytes arrive.
-struct Lines {
-    resp: reqwest::Response,
-    buf: Vec<u8>,
-    /// Keep-alive (empty) lines seen so far.
-    keepalives: usize,
-    ended: bool,
-}
-
-impl Lines {
-    fn new(resp: reqwest::Response) -> Self {
-        Lines {
-            resp,
-            buf: Vec::new(),
-            keepalives: 0,
-            ended: false,
-        }
-    }
-
-    /// The next raw line (empty for a keep-alive); `None` when the stream ends.
-    async fn line(&mut self) -> Option<String> {
-        loop {
-            if let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = self.buf.drain(..=i).collect();
-                return Some(String::from_utf8(line[..line.len() - 1].to_vec()).unwrap());
-            }
-            if self.ended {
-                return None;
-            }
-            let chunk = tokio::time::timeout(Duration::from_secs(15), self.resp.chunk())
-                .await
-                .expect("a line within 15 s")
-                .expect("the stream readable");
-            match chunk {
-                Some(bytes) => self.buf.extend_from_slice(&bytes),
-                None => self.ended = true,
-            }
-        }
-    }
-
-    /// The next JSON line, skipping keep-alives; `None` at the end.
-    async fn next(&mut self) -> Option<Value> {
-        loop {
-            let line = self.line().await?;
-            if line.is_empty() {
-                self.keepalives += 1;
-                continue;
-            }
-            return Some(serde_json::from_str(&line).expect("a JSON line"));
-        }
-    }
-
-    /// Skips lines until one `pick` accepts.
-    async fn until(&mut self, what: &str, pick: impl Fn(&Value) -> bool) -> Value {
-        loop {
-            let v = self
-                .next()
-                .await
-                .unwrap_or_else(|| panic!("the stream ended before {what}"));
-            if pick(&v) {
-                return v;
-            }
-        }
-    }
-
-    /// Skips to the `gameState` (or `gameFull`'s state) with `n` moves.
-    async fn state_with(&mut self, n: usize) -> Value {
-        let v = self
-            .until(&format!("a state with {n} moves"), |v| {
-                let s = if v["type"] == "gameFull" {
-                    &v["state"]
-                } else {
-                    v
-                };
-                s["type"] == "gameState" && moves(s).len() == n
-            })
-            .await;
-        if v["type"] == "gameFull" {
-            v["state"].clone()
-        } else {
-            v
-        }
-    }
-}
 
 /// The SAN moves of a one-game PGN (comments, move numbers and the result
 /// left out).
