@@ -353,7 +353,7 @@ macro_rules! impl_store {
                 })
             }
 
-            fn table_from(row: &$row) -> Result<TableRow> {
+            pub(crate) fn table_from(row: &$row) -> Result<TableRow> {
                 Ok(TableRow {
                     id: row.try_get("id")?,
                     game: row.try_get("game")?,

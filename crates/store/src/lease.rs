@@ -178,17 +178,7 @@ macro_rules! impl_leases {
                 .bind(also_of)
                 .fetch_all(&self.read)
                 .await?;
-                rows.iter()
-                    .map(|row| {
-                        Ok(TableRow {
-                            id: row.try_get("id")?,
-                            game: row.try_get("game")?,
-                            config: row.try_get("config")?,
-                            open: row.try_get("open")?,
-                            created_at: row.try_get("created_at")?,
-                        })
-                    })
-                    .collect()
+                rows.iter().map(Self::table_from).collect()
             }
 
             async fn append_fenced(
