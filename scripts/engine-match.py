@@ -162,6 +162,7 @@ def play_chess(args, game_no, qiyuan_white):
             board.push_uci(uci)
         clock = Clock(args)
         reason = None
+        used = {True: 0.0, False: 0.0}  # ms thought, by "is it qiyuan"
         while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
             side = 0 if board.turn == chess.WHITE else 1
             eng = ours if (board.turn == chess.WHITE) == qiyuan_white else theirs
@@ -170,9 +171,13 @@ def play_chess(args, game_no, qiyuan_white):
             else:
                 limit = chess.engine.Limit(white_clock=clock.left[0] / 1000, black_clock=clock.left[1] / 1000,
                                            white_inc=clock.inc / 1000, black_inc=clock.inc / 1000)
+            if eng is theirs and args.opponent_depth:
+                # On the clock, but no deeper than this (see --opponent-depth).
+                limit.depth = args.opponent_depth
             t0 = time.monotonic()
             res = eng.play(board, limit)
             took = (time.monotonic() - t0) * 1000
+            used[eng is ours] += took
             before = clock.left[side] if clock.left else 0
             if not clock.spend(side, took):
                 who = "qiyuan" if eng is ours else "opponent"
@@ -194,6 +199,7 @@ def play_chess(args, game_no, qiyuan_white):
             score = 0.5
         else:
             score = 1.0 if (winner == chess.WHITE) == qiyuan_white else 0.0
+        reason += "; thought: qiyuan %.1f s, opponent %.1f s" % (used[True] / 1000, used[False] / 1000)
         return score, reason, " ".join(m.uci() for m in board.move_stack)
     finally:
         ours.quit()
@@ -294,6 +300,11 @@ def main():
     ap.add_argument("--concurrency", type=int, default=1, help="games played at once")
     ap.add_argument("--movetime", type=int, default=100, help="ms per move (unless --tc)")
     ap.add_argument("--tc", help="clock: base seconds + increment, e.g. 5+0.05")
+    ap.add_argument("--opponent-depth", type=int,
+                    help="chess: the opponent also stops at this depth (on the clock of --tc). For "
+                         "Stockfish with UCI_LimitStrength, whose move is the one it picks when "
+                         "depth 1 + int(skill level) completes, a cap at that depth changes its "
+                         "moves little and saves the time it would spend searching past it")
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--log", help="append each game's moves here")
     ap.add_argument("--tally", nargs="+", metavar="LOG",

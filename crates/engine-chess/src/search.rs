@@ -85,7 +85,6 @@ pub const PARAMS: Params = Params {
     lmr_history_divisor: 6000,
     aspiration_bound: MATE_BOUND,
     // Off: measured worse against Stockfish at 10 s + 0.1 s (docs/engines.md).
-    qs_tt: false,
 };
 
 /// The position the search walks and its hash; a move is played on a copy.
@@ -178,10 +177,6 @@ impl SearchPosition for Node {
 
     #[inline]
     fn with_move_quiescent<R>(&mut self, m: Move, f: impl FnOnce(&mut Self) -> R) -> R {
-        if PARAMS.qs_tt {
-            // The table needs the child's hash.
-            return self.with_move(m, f);
-        }
         let mut child = Node {
             pos: self.pos.clone(),
             hash: 0,

@@ -61,10 +61,6 @@ pub struct Params {
     pub lmr_history_divisor: i32,
     /// Aspiration windows only while the previous score is within this bound.
     pub aspiration_bound: i32,
-    /// Quiescence reads the transposition table (a stored bound that settles the
-    /// window returns at once; the stored move is tried first) and keeps its own
-    /// results there at depth 0, never over a deeper result of the same position.
-    pub qs_tt: bool,
 }
 
 /// A game's position as the search walks it: made and unmade in place.
@@ -921,24 +917,6 @@ impl<P: SearchPosition> Run<'_, P> {
         if ply >= MAX_PLY {
             return pos.evaluate();
         }
-        let h = if P::PARAMS.qs_tt { pos.hash() } else { 0 };
-        let mut tt_move = None;
-        let mut may_store = P::PARAMS.qs_tt;
-        if P::PARAMS.qs_tt
-            && let Some(e) = self.tt.probe(h)
-        {
-            let s = from_tt(e.score as i32, ply);
-            match e.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
-            }
-            tt_move = (e.mv != 0).then_some(e.mv);
-            may_store = e.depth == 0;
-        }
-        let alpha0 = alpha;
-        let mut best_move = None;
         let mut scored = Vec::new();
         if in_check {
             // Every evasion, no standing pat.
@@ -947,11 +925,7 @@ impl<P: SearchPosition> Run<'_, P> {
                 return -MATE + ply as i32;
             }
             for (m, s) in scored.iter_mut() {
-                *s = if tt_move == Some(P::move_key(*m)) {
-                    i32::MAX
-                } else {
-                    pos.capture_order(*m)
-                };
+                *s = pos.capture_order(*m);
             }
             let mut best = -INF;
             for i in 0..scored.len() {
@@ -966,23 +940,16 @@ impl<P: SearchPosition> Run<'_, P> {
                     best = s;
                     if s > alpha {
                         alpha = s;
-                        best_move = Some(m);
                         if s >= beta {
                             break;
                         }
                     }
                 }
             }
-            if may_store {
-                self.store_quiescent(h, best_move, best, alpha0, beta, ply);
-            }
             return best;
         }
         let stand = pos.evaluate();
         if stand >= beta {
-            if may_store {
-                self.store_quiescent(h, None, stand, alpha0, beta, ply);
-            }
             return stand;
         }
         alpha = alpha.max(stand);
@@ -993,11 +960,7 @@ impl<P: SearchPosition> Run<'_, P> {
             return if s < 0 { s + ply as i32 } else { s };
         }
         for (m, s) in scored.iter_mut() {
-            *s = if tt_move == Some(P::move_key(*m)) {
-                i32::MAX
-            } else {
-                pos.capture_order(*m)
-            };
+            *s = pos.capture_order(*m);
         }
         for i in 0..scored.len() {
             pick_next(&mut scored, i);
@@ -1027,39 +990,13 @@ impl<P: SearchPosition> Run<'_, P> {
                 best = s;
                 if s > alpha {
                     alpha = s;
-                    best_move = Some(m);
                     if s >= beta {
                         break;
                     }
                 }
             }
         }
-        if may_store {
-            self.store_quiescent(h, best_move, best, alpha0, beta, ply);
-        }
         best
-    }
-
-    /// Keeps a quiescence result at depth 0: a lower bound at a cut, exact when it
-    /// raised alpha, else an upper bound.
-    fn store_quiescent(
-        &mut self,
-        h: u64,
-        best_move: Option<P::Move>,
-        best: i32,
-        alpha0: i32,
-        beta: i32,
-        ply: usize,
-    ) {
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let mv = best_move.map_or(0, P::move_key);
-        self.tt.store(h, mv, to_tt(best, ply), 0, bound);
     }
 }
 

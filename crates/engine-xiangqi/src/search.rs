@@ -88,7 +88,6 @@ pub const PARAMS: Params = Params {
     lmr_improving: false,
     lmr_history_divisor: 0,
     aspiration_bound: PERPETUAL - 100,
-    qs_tt: false,
 };
 
 /// The position the search walks, with the game's natural move limit.
