@@ -42,6 +42,13 @@ for n in "${games[@]}"; do
       "errors: $(grep -c ERROR "$data/server.log" || true); the most common:"
     grep -E 'WARN|ERROR' "$data/server.log" | sed -E 's/^[^ ]+ +//; s/[0-9]+/N/g' | cut -c1-100 |
       sort | uniq -c | sort -rn | head -2 || true
+    # The store's group writer over the whole run (ramp included): batches, mean
+    # batch, mean write time of a batch, and a table's mean wait for its commit.
+    curl -sf "http://127.0.0.1:$port/metrics" | awk '
+      /^qiyuan_store_batch_size_count/ {b=$2} /^qiyuan_store_batch_size_sum/ {a=$2}
+      /^qiyuan_store_batch_write_seconds_total/ {w=$2}
+      /^qiyuan_store_commit_seconds_sum/ {cs=$2} /^qiyuan_store_commit_seconds_count/ {cc=$2}
+      END { if (b > 0) printf "   store: %d batches, %.1f appends each, %.2f ms to write one; a commit waited %.2f ms on average\n", b, a/b, 1000*w/b, (cc > 0 ? 1000*cs/cc : 0) }' || true
     kill "$server"
     wait "$server" 2>/dev/null || true
     rm -rf "$data"

@@ -6,6 +6,10 @@ use clap::{Parser, Subcommand};
 
 mod cli;
 
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// 棋苑 qiyuan: a self-hosted online game hall for chess, xiangqi, Go and Doudizhu.
 #[derive(Debug, Parser)]
 #[command(name = "qiyuan", version, about)]

@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
+use qiyuan_store::{BATCH_SIZE_BOUNDS, WriterStats};
 use sha2::{Digest, Sha256};
 
 use crate::App;
@@ -184,6 +185,43 @@ impl Metrics {
         out
     }
 
+    /// The store's group writer in the text format: its batches as a histogram
+    /// of their sizes (the sum is the appends written) and the time spent
+    /// writing them.
+    pub fn render_store(&self, stats: &WriterStats) -> String {
+        let node = &self.node;
+        let mut out = String::with_capacity(1024);
+        let name = "qiyuan_store_batch_size";
+        let _ = writeln!(
+            out,
+            "# HELP {name} Log appends per transaction of the store's group writer."
+        );
+        let _ = writeln!(out, "# TYPE {name} histogram");
+        let mut count = 0;
+        for (i, n) in stats.sizes.iter().enumerate() {
+            count += n;
+            let le = match BATCH_SIZE_BOUNDS.get(i) {
+                Some(bound) => bound.to_string(),
+                None => "+Inf".into(),
+            };
+            let _ = writeln!(out, "{name}_bucket{{node=\"{node}\",le=\"{le}\"}} {count}");
+        }
+        let _ = writeln!(out, "{name}_sum{{node=\"{node}\"}} {}", stats.appends);
+        let _ = writeln!(out, "{name}_count{{node=\"{node}\"}} {}", stats.batches);
+        let name = "qiyuan_store_batch_write_seconds_total";
+        let _ = writeln!(
+            out,
+            "# HELP {name} Time the group writer spent writing its batches, from the first statement to the commit."
+        );
+        let _ = writeln!(out, "# TYPE {name} counter");
+        let _ = writeln!(
+            out,
+            "{name}{{node=\"{node}\"}} {}",
+            stats.write_us as f64 / 1e6
+        );
+        out
+    }
+
     /// The text format, with the live tables' count given.
     pub fn render(&self, live_tables: usize) -> String {
         let node = &self.node;
@@ -305,6 +343,7 @@ pub async fn serve(
         .into_response();
     }
     let mut text = app.metrics.render(app.tables.len());
+    text.push_str(&app.metrics.render_store(&app.store.writer_stats()));
     if let Some(cluster) = &app.cluster {
         text.push_str(&app.metrics.render_cluster(cluster));
     }
@@ -363,6 +402,32 @@ mod tests {
             format!("qiyuan_move_broadcast_seconds_bucket{{{node},le=\"+Inf\"}} 4"),
             format!("qiyuan_move_broadcast_seconds_count{{{node}}} 4"),
             format!("qiyuan_move_broadcast_seconds_sum{{{node}}} 20.00335"),
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn the_writers_batches_are_a_histogram_of_sizes() {
+        let m = Metrics::new(&[], Some("n"), &[], None);
+        let mut stats = WriterStats {
+            batches: 4,
+            appends: 1 + 1 + 3 + 5000,
+            write_us: 2_500_000,
+            ..WriterStats::default()
+        };
+        stats.sizes[0] = 2;
+        stats.sizes[1] = 1;
+        stats.sizes[BATCH_SIZE_BOUNDS.len()] = 1;
+        let text = m.render_store(&stats);
+        for line in [
+            r#"qiyuan_store_batch_size_bucket{node="n",le="1"} 2"#,
+            r#"qiyuan_store_batch_size_bucket{node="n",le="4"} 3"#,
+            r#"qiyuan_store_batch_size_bucket{node="n",le="1024"} 3"#,
+            r#"qiyuan_store_batch_size_bucket{node="n",le="+Inf"} 4"#,
+            r#"qiyuan_store_batch_size_sum{node="n"} 5005"#,
+            r#"qiyuan_store_batch_size_count{node="n"} 4"#,
+            r#"qiyuan_store_batch_write_seconds_total{node="n"} 2.5"#,
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

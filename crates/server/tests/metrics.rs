@@ -179,6 +179,21 @@ async fn metrics_move_with_the_game(backend: Backend) {
         moves.len() as f64
     );
     assert!(after.value("qiyuan_store_commit_seconds_count", &[node]) >= commits + 4.0);
+    // The group writer wrote those entries in batches of at least one each.
+    assert_eq!(after.types["qiyuan_store_batch_size"], "histogram");
+    let batches = |m: &Scrape| m.value("qiyuan_store_batch_size_count", &[node]);
+    let appends = |m: &Scrape| m.value("qiyuan_store_batch_size_sum", &[node]);
+    assert!(batches(&after) >= batches(&during) + 1.0);
+    assert!(appends(&after) >= appends(&during) + 4.0);
+    assert!(appends(&after) >= batches(&after));
+    assert_eq!(
+        after.value("qiyuan_store_batch_size_bucket", &[node, inf]),
+        batches(&after)
+    );
+    assert!(
+        after.value("qiyuan_store_batch_write_seconds_total", &[node])
+            > during.value("qiyuan_store_batch_write_seconds_total", &[node])
+    );
     assert!(after.value("qiyuan_errors_total", &[node, ("code", "illegal")]) > illegal_before);
     // Cumulative buckets never fall.
     let mut last = 0.0;

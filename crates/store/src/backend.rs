@@ -49,6 +49,8 @@ const APPEND_ONE: &str = "INSERT INTO table_log (table_id, version, at_ms, entry
 /// statement (sqlx caches it on the connection) executed per append; a fenced
 /// append's token is read first in the same transaction (the one writing
 /// connection also writes the leases, so nothing moves between the two).
+/// (Multi-row statements, a few per batch, were measured against this: about
+/// the same at 3,000 games, worse at 9,000; docs/benchmarks.md.)
 fn sqlite_batches(pool: SqlitePool) -> WriteBatch {
     Arc::new(move |batch: Arc<Vec<Append>>| {
         let pool = pool.clone();
@@ -452,6 +454,10 @@ macro_rules! impl_store {
         impl Store for $store {
             fn backend(&self) -> &'static str {
                 $name
+            }
+
+            fn writer_stats(&self) -> WriterStats {
+                self.appends.stats()
             }
 
             async fn create_user(&self, user: NewUser) -> Result<User> {

@@ -23,7 +23,8 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
 
 use tokio::sync::{OwnedRwLockWriteGuard, RwLock, mpsc, oneshot};
 
@@ -67,6 +68,57 @@ pub(crate) struct GroupWriter {
     waiting: Arc<AtomicUsize>,
     /// Held for writing by [`GroupWriter::pause`]: the writer takes no batch.
     gate: Arc<RwLock<()>>,
+    /// What the writer has done, for `/metrics`.
+    stats: Arc<Counts>,
+}
+
+/// Upper bounds of the batch-size buckets of [`WriterStats::sizes`] (the last,
+/// unbounded, is implicit): one append alone, then powers of four up to
+/// [`MAX_BATCH`].
+pub const BATCH_SIZE_BOUNDS: [u64; 6] = [1, 4, 16, 64, 256, 1024];
+
+/// What a store's group writer has done since it started: how many batches it
+/// wrote, how many appends they held, how long writing them took (the first
+/// statement to the commit, without the wait in the queue) and how big they
+/// were. The server shows it in `/metrics`; batches that failed count too.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriterStats {
+    pub batches: u64,
+    pub appends: u64,
+    pub write_us: u64,
+    /// Batches by size: `sizes[i]` holds those of at most
+    /// `BATCH_SIZE_BOUNDS[i]` appends (and more than the bound before); the last,
+    /// those larger than every bound. Not cumulative.
+    pub sizes: [u64; BATCH_SIZE_BOUNDS.len() + 1],
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    batches: AtomicU64,
+    appends: AtomicU64,
+    write_us: AtomicU64,
+    sizes: [AtomicU64; BATCH_SIZE_BOUNDS.len() + 1],
+}
+
+impl Counts {
+    fn record(&self, size: usize, took: std::time::Duration) {
+        let size = size as u64;
+        self.batches.fetch_add(1, Ordering::Relaxed);
+        self.appends.fetch_add(size, Ordering::Relaxed);
+        let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+        self.write_us.fetch_add(us, Ordering::Relaxed);
+        let i = BATCH_SIZE_BOUNDS.partition_point(|&bound| bound < size);
+        self.sizes[i].fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn snapshot(&self) -> WriterStats {
+        WriterStats {
+            batches: self.batches.load(Ordering::Relaxed),
+            appends: self.appends.load(Ordering::Relaxed),
+            write_us: self.write_us.load(Ordering::Relaxed),
+            sizes: std::array::from_fn(|i| self.sizes[i].load(Ordering::Relaxed)),
+        }
+    }
 }
 
 /// While alive, the store's writer takes no new batch: appends queue up and are
@@ -86,7 +138,8 @@ impl GroupWriter {
         let (queue, mut rx) = mpsc::unbounded_channel::<Append>();
         let waiting = Arc::new(AtomicUsize::new(0));
         let gate = Arc::new(RwLock::new(()));
-        let (count, open) = (waiting.clone(), gate.clone());
+        let stats = Arc::new(Counts::default());
+        let (count, open, counts) = (waiting.clone(), gate.clone(), stats.clone());
         tokio::spawn(async move {
             let mut batch = Vec::new();
             while let Some(first) = rx.recv().await {
@@ -100,7 +153,9 @@ impl GroupWriter {
                 }
                 count.fetch_sub(batch.len(), Ordering::Relaxed);
                 let shared = Arc::new(std::mem::take(&mut batch));
+                let started = Instant::now();
                 let written = write(shared.clone()).await;
+                counts.record(shared.len(), started.elapsed());
                 let appends = Arc::try_unwrap(shared).unwrap_or_else(|_| {
                     unreachable!("the batch writer keeps no reference to its batch")
                 });
@@ -111,7 +166,13 @@ impl GroupWriter {
             queue,
             waiting,
             gate,
+            stats,
         }
+    }
+
+    /// What the writer has done since it started.
+    pub(crate) fn stats(&self) -> WriterStats {
+        self.stats.snapshot()
     }
 
     /// Appends one entry (with `token`, only while it is the table's lease's);

@@ -21,7 +21,7 @@ use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore};
 pub use events::*;
-pub use group::AppendPause;
+pub use group::{AppendPause, BATCH_SIZE_BOUNDS, WriterStats};
 pub use lease::{Lease, LeaseStore};
 pub use types::*;
 
@@ -58,6 +58,10 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 pub trait Store: EventStore + LeaseStore + Send + Sync + 'static {
     /// The backend's name, `sqlite` or `postgres`, for logs.
     fn backend(&self) -> &'static str;
+
+    /// What the group writer of the table log has done since the store opened
+    /// (its batches, their sizes and write time), for `/metrics`.
+    fn writer_stats(&self) -> WriterStats;
 
     // ---- accounts ----
 

@@ -174,6 +174,75 @@ async fn appends_waiting_together_share_one_batch_in_arrival_order() {
 }
 
 #[tokio::test]
+async fn a_large_batch_keeps_every_entry_and_the_stats_count_it() {
+    let (_dir, backends) = backends().await;
+    for b in &backends {
+        let s = b.store();
+        let name = s.backend();
+        // 302 appends of 43 tables in one batch, one of them a version that
+        // exists.
+        let tables: Vec<String> = (0..43).map(|i| format!("big{i}")).collect();
+        for t in &tables {
+            table(&s, t).await;
+        }
+        s.append("big0", 1, 1, "before").await.unwrap();
+        let before = s.writer_stats();
+        let pause = b.pause().await;
+        let mut tasks = Vec::new();
+        for v in 2..=8i64 {
+            for t in &tables {
+                let (s, t) = (s.clone(), t.clone());
+                tasks.push(tokio::spawn(async move {
+                    s.append(&t, v, v, &format!("{t} {v}")).await
+                }));
+            }
+            if v == 5 {
+                // A version that exists, in the middle of the batch.
+                let s = s.clone();
+                tasks.push(tokio::spawn(async move {
+                    s.append("big0", 1, 9, "again").await
+                }));
+            }
+        }
+        until_waiting(b, tasks.len()).await;
+        drop(pause);
+        let results = futures_results(tasks).await;
+        assert_eq!(results.len(), 302, "{name}");
+        let conflicts = results
+            .iter()
+            .filter(|r| matches!(r, Err(StoreError::Conflict(_))))
+            .count();
+        assert_eq!(conflicts, 1, "{name}");
+        assert!(
+            results
+                .iter()
+                .all(|r| r.is_ok() || matches!(r, Err(StoreError::Conflict(_)))),
+            "{name}"
+        );
+        for t in &tables {
+            let log = s.log(t, 0).await.unwrap();
+            let versions: Vec<i64> = log.iter().map(|e| e.version).collect();
+            let from = if t == "big0" { 1 } else { 2 };
+            assert_eq!(versions, (from..=8).collect::<Vec<i64>>(), "{name}: {t}");
+            for e in &log {
+                if e.version == 1 {
+                    assert_eq!(e.entry, "before", "{name}: the conflict changed nothing");
+                } else {
+                    assert_eq!(e.entry, format!("{t} {}", e.version), "{name}");
+                }
+            }
+        }
+        let after = s.writer_stats();
+        assert_eq!(after.batches, before.batches + 1, "{name}: one batch");
+        assert_eq!(after.appends, before.appends + 302, "{name}");
+        assert!(after.write_us > before.write_us, "{name}");
+        let bucket = BATCH_SIZE_BOUNDS.iter().position(|&b| b >= 302).unwrap();
+        assert_eq!(after.sizes[bucket], before.sizes[bucket] + 1, "{name}");
+        assert_eq!(b.waiting(), 0, "{name}");
+    }
+}
+
+#[tokio::test]
 async fn a_failure_in_a_batch_fails_all_of_it_and_commits_none() {
     let (_dir, backends) = backends().await;
     for b in &backends {
