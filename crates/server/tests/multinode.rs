@@ -10,6 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod nodes;
+mod proxy;
 
 use nodes::{Site, at, redis_url};
 use qiyuan_server::bench::{Client, Socket, wait_ready};
@@ -463,58 +464,6 @@ async fn one_node_directs_the_events_and_another_takes_over() {
     b.shutdown().await.unwrap();
 }
 
-/// A TCP proxy in front of `upstream` that holds every chunk `delay`, each
-/// way, in order (a player far from their node).
-async fn delaying_proxy(upstream: std::net::SocketAddr, delay: Duration) -> std::net::SocketAddr {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    async fn pipe(
-        mut from: tokio::net::tcp::OwnedReadHalf,
-        mut to: tokio::net::tcp::OwnedWriteHalf,
-        delay: Duration,
-    ) {
-        let (tx, mut rx) =
-            tokio::sync::mpsc::unbounded_channel::<(tokio::time::Instant, Vec<u8>)>();
-        let writer = tokio::spawn(async move {
-            while let Some((at, chunk)) = rx.recv().await {
-                tokio::time::sleep_until(at).await;
-                if to.write_all(&chunk).await.is_err() {
-                    break;
-                }
-            }
-            let _ = to.shutdown().await;
-        });
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            let n = match from.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => n,
-            };
-            let at = tokio::time::Instant::now() + delay;
-            if tx.send((at, buf[..n].to_vec())).is_err() {
-                break;
-            }
-        }
-        drop(tx);
-        let _ = writer.await;
-    }
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        while let Ok((client, _)) = listener.accept().await {
-            let Ok(server) = tokio::net::TcpStream::connect(upstream).await else {
-                continue;
-            };
-            client.set_nodelay(true).unwrap();
-            server.set_nodelay(true).unwrap();
-            let (cr, cw) = client.into_split();
-            let (sr, sw) = server.into_split();
-            tokio::spawn(pipe(cr, sw, delay));
-            tokio::spawn(pipe(sr, cw, delay));
-        }
-    });
-    addr
-}
-
 /// 30 plies of a chess game that does not end.
 const LONG_GAME: &str = "h2h4 g7g5 h1h2 e7e6 e2e4 h7h6 d1g4 a7a5 e1d1 a8a6 g2g3 f7f6 f1c4 a6b6 \
     c4b5 e8e7 g4f5 b8c6 h2g2 d7d5 b5a4 e7d6 f5g4 f6f5 g4h3 d5d4 c2c4 d6e7 e4e5 b6b3";
@@ -564,7 +513,12 @@ async fn a_remote_sockets_lag_is_shown_and_compensated_by_the_owner() {
     let site = Site::new("mn_lag");
     let a = site.node("a").await;
     let b = site.node("b").await;
-    let proxy = delaying_proxy(b.running.as_ref().unwrap().addr, Duration::from_millis(100)).await;
+    let proxy = proxy::delaying_proxy(
+        b.running.as_ref().unwrap().addr,
+        Duration::from_millis(100),
+        Duration::ZERO,
+    )
+    .await;
     let white = Client::guest_at(&a.base).await.unwrap();
     let black = at(
         &Client::guest_at(&a.base).await.unwrap(),
