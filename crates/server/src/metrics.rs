@@ -57,21 +57,37 @@ impl Histogram {
     }
 
     fn render(&self, out: &mut String, name: &str, help: &str, node: &str) {
-        let _ = writeln!(out, "# HELP {name} {help}");
-        let _ = writeln!(out, "# TYPE {name} histogram");
-        let mut count = 0;
-        for (i, bucket) in self.buckets.iter().enumerate() {
-            count += bucket.load(Ordering::Relaxed);
+        let buckets = self.buckets.iter().enumerate().map(|(i, bucket)| {
             let le = match BUCKETS_US.get(i) {
                 Some(us) => format!("{}", *us as f64 / 1e6),
                 None => "+Inf".into(),
             };
-            let _ = writeln!(out, "{name}_bucket{{node=\"{node}\",le=\"{le}\"}} {count}");
-        }
+            (le, bucket.load(Ordering::Relaxed))
+        });
         let sum = self.sum_us.load(Ordering::Relaxed) as f64 / 1e6;
-        let _ = writeln!(out, "{name}_sum{{node=\"{node}\"}} {sum}");
-        let _ = writeln!(out, "{name}_count{{node=\"{node}\"}} {count}");
+        write_histogram(out, name, help, node, buckets, &sum.to_string());
     }
+}
+
+/// A histogram in the text format from its buckets' upper bounds (`le`, the last
+/// `+Inf`) and counts (each bucket's own: they are added up here), and its sum.
+fn write_histogram(
+    out: &mut String,
+    name: &str,
+    help: &str,
+    node: &str,
+    buckets: impl Iterator<Item = (String, u64)>,
+    sum: &str,
+) {
+    let _ = writeln!(out, "# HELP {name} {help}");
+    let _ = writeln!(out, "# TYPE {name} histogram");
+    let mut count = 0;
+    for (le, n) in buckets {
+        count += n;
+        let _ = writeln!(out, "{name}_bucket{{node=\"{node}\",le=\"{le}\"}} {count}");
+    }
+    let _ = writeln!(out, "{name}_sum{{node=\"{node}\"}} {sum}");
+    let _ = writeln!(out, "{name}_count{{node=\"{node}\"}} {count}");
 }
 
 /// This node's metrics, kept in [`App`].
@@ -191,23 +207,21 @@ impl Metrics {
     pub fn render_store(&self, stats: &WriterStats) -> String {
         let node = &self.node;
         let mut out = String::with_capacity(1024);
-        let name = "qiyuan_store_batch_size";
-        let _ = writeln!(
-            out,
-            "# HELP {name} Log appends per transaction of the store's group writer."
-        );
-        let _ = writeln!(out, "# TYPE {name} histogram");
-        let mut count = 0;
-        for (i, n) in stats.sizes.iter().enumerate() {
-            count += n;
+        let buckets = stats.sizes.iter().enumerate().map(|(i, n)| {
             let le = match BATCH_SIZE_BOUNDS.get(i) {
                 Some(bound) => bound.to_string(),
                 None => "+Inf".into(),
             };
-            let _ = writeln!(out, "{name}_bucket{{node=\"{node}\",le=\"{le}\"}} {count}");
-        }
-        let _ = writeln!(out, "{name}_sum{{node=\"{node}\"}} {}", stats.appends);
-        let _ = writeln!(out, "{name}_count{{node=\"{node}\"}} {}", stats.batches);
+            (le, *n)
+        });
+        write_histogram(
+            &mut out,
+            "qiyuan_store_batch_size",
+            "Log appends per transaction of the store's group writer.",
+            node,
+            buckets,
+            &stats.appends.to_string(),
+        );
         let name = "qiyuan_store_batch_write_seconds_total";
         let _ = writeln!(
             out,
