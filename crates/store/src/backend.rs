@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{PgPool, Row, SqlitePool};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::{ConnectOptions as _, Connection as _, PgPool, Row, SqlitePool};
 
 use crate::group::{Append, GroupWriter, Outcome, WriteBatch};
 use crate::migrate::{self, run_migrations};
@@ -32,30 +34,120 @@ pub(crate) fn conflict(what: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '
 }
 
 /// The SQLite store. Writes go through one connection, because SQLite has one
-/// writer at a time and a queue in the pool is cheaper than lock retries; reads use
-/// several. Log appends go through the group writer (crate::group), which
-/// commits every append waiting in one transaction on that connection.
+/// writer at a time: a queue for it is cheaper than lock retries. Reads use a
+/// pool of several. Log appends go through the group writer (crate::group),
+/// which commits every append waiting together on that connection.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
-    pub(crate) write: SqlitePool,
+    pub(crate) write: Arc<WriteSlot>,
     pub(crate) read: SqlitePool,
     pub(crate) appends: GroupWriter,
+}
+
+/// SQLite's one writing connection, outside any pool (a pool pings a
+/// connection on every return: two more trips to its thread per write).
+///
+/// The group writer locks `conn` for each batch. Every other write takes
+/// `turn` first, then `conn`, so at most one of them is ever queued on `conn`
+/// with the group writer: a batch of moves waits for one other write at most,
+/// however many sign-ups, table creations and game rows are waiting (they
+/// queue on `turn`, in order).
+pub(crate) struct WriteSlot {
+    conn: tokio::sync::Mutex<SqliteConnection>,
+    turn: tokio::sync::Mutex<()>,
+}
+
+impl std::fmt::Debug for WriteSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WriteSlot")
+    }
+}
+
+/// The writing connection, lent to one write other than the log's batches.
+pub(crate) struct SqliteWriter<'a> {
+    // Dropped in this order: the connection goes back (to the group writer,
+    // if it waits) before the next write may queue for it.
+    conn: tokio::sync::MutexGuard<'a, SqliteConnection>,
+    _turn: tokio::sync::MutexGuard<'a, ()>,
+}
+
+impl std::ops::Deref for SqliteWriter<'_> {
+    type Target = SqliteConnection;
+    fn deref(&self) -> &SqliteConnection {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for SqliteWriter<'_> {
+    fn deref_mut(&mut self) -> &mut SqliteConnection {
+        &mut self.conn
+    }
+}
+
+impl SqliteStore {
+    /// The writing connection, after the writes queued before this one.
+    pub(crate) async fn writer(&self) -> Result<SqliteWriter<'_>> {
+        let turn = self.write.turn.lock().await;
+        let conn = self.write.conn.lock().await;
+        Ok(SqliteWriter { conn, _turn: turn })
+    }
+}
+
+impl PostgresStore {
+    /// A pooled connection for one write.
+    pub(crate) async fn writer(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Postgres>> {
+        Ok(self.write.acquire().await?)
+    }
 }
 
 const APPEND_ONE: &str = "INSERT INTO table_log (table_id, version, at_ms, entry) \
      VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, version) DO NOTHING";
 
-/// SQLite's batch: one transaction on the writing connection, one prepared
-/// statement (sqlx caches it on the connection) executed per append; a fenced
-/// append's token is read first in the same transaction (the one writing
-/// connection also writes the leases, so nothing moves between the two).
-/// (Multi-row statements, a few per batch, were measured against this: about
-/// the same at 3,000 games, worse at 9,000; docs/benchmarks.md.)
-fn sqlite_batches(pool: SqlitePool) -> WriteBatch {
+/// A batch without fencing tokens as one statement, its own transaction: the
+/// rows as one JSON array (`[[table, version, at, entry], ...]`), in order.
+/// Without `ON CONFLICT`: should one version exist, the statement fails and
+/// writes nothing, and the batch is written again one append at a time.
+const APPEND_ALL: &str = "INSERT INTO table_log (table_id, version, at_ms, entry) \
+     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
+            json_extract(value, '$[2]'), json_extract(value, '$[3]') \
+     FROM json_each($1) ORDER BY key";
+
+/// SQLite's batch, on the one writing connection. Usually one statement
+/// ([`APPEND_ALL`]): one trip to sqlx's SQLite thread for the whole batch. A
+/// batch with a fenced append, or one whose statement met an existing
+/// version, is written in one transaction with one prepared statement per
+/// append (sqlx caches it on the connection), each fenced append's token read
+/// first in the same transaction (the one writing connection also writes the
+/// leases, so nothing moves between the two). (Measured in
+/// docs/benchmarks.md: multi-row statements in a pooled transaction, and this.)
+fn sqlite_batches(slot: Arc<WriteSlot>) -> WriteBatch {
     Arc::new(move |batch: Arc<Vec<Append>>| {
-        let pool = pool.clone();
+        let slot = slot.clone();
         Box::pin(async move {
-            let mut tx = pool.begin().await?;
+            let mut conn = slot.conn.lock().await;
+            if batch.iter().all(|a| a.token.is_none()) {
+                let rows: Vec<(&str, i64, i64, &str)> = batch
+                    .iter()
+                    .map(|a| (a.table.as_str(), a.version, a.at, a.entry.as_str()))
+                    .collect();
+                let rows = serde_json::to_string(&rows)
+                    .map_err(|e| StoreError::Batch(format!("cannot encode the batch: {e}")))?;
+                match sqlx::query(APPEND_ALL).bind(rows).execute(&mut *conn).await {
+                    Ok(done) if done.rows_affected() == batch.len() as u64 => {
+                        return Ok(vec![Outcome::Inserted; batch.len()]);
+                    }
+                    Ok(done) => {
+                        return Err(StoreError::Batch(format!(
+                            "{} of {} appends written",
+                            done.rows_affected(),
+                            batch.len()
+                        )));
+                    }
+                    Err(sqlx::Error::Database(db)) if db.is_unique_violation() => {}
+                    Err(err) => return Err(err.into()),
+                }
+            }
+            let mut tx = conn.begin().await?;
             let mut outcomes = Vec::with_capacity(batch.len());
             for a in batch.iter() {
                 if let Some(token) = a.token {
@@ -187,22 +279,20 @@ impl SqliteStore {
         // Checkpoints copy the WAL into the database and sync it: done on the
         // writer they would stall every table's next commit, so a connection of
         // their own does them in the background (PASSIVE never blocks writers).
-        let write = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options.clone().pragma("wal_autocheckpoint", "0"))
+        let mut conn = options
+            .clone()
+            .pragma("wal_autocheckpoint", "0")
+            .connect()
             .await
             .map_err(|e| StoreError::Config {
                 url: url.to_string(),
                 message: e.to_string(),
             })?;
-        run_migrations!(&write, migrate::SQLITE)?;
-        let store_for_backfill = SqliteStore {
-            write: write.clone(),
-            read: write.clone(),
-            appends: GroupWriter::start(sqlite_batches(write.clone())),
-        };
-        store_for_backfill.backfill_skeletons().await?;
-        let appends = store_for_backfill.appends;
+        run_migrations!(&mut conn, migrate::SQLITE)?;
+        let write = Arc::new(WriteSlot {
+            conn: tokio::sync::Mutex::new(conn),
+            turn: tokio::sync::Mutex::new(()),
+        });
         let checkpointer = SqlitePoolOptions::new()
             .max_connections(1)
             .connect_with(options.clone())
@@ -224,11 +314,13 @@ impl SqliteStore {
             .max_connections(4)
             .connect_with(options.read_only(true))
             .await?;
-        Ok(SqliteStore {
+        let store = SqliteStore {
+            appends: GroupWriter::start(sqlite_batches(write.clone())),
             write,
             read,
-            appends,
-        })
+        };
+        store.backfill_skeletons().await?;
+        Ok(store)
     }
 }
 
@@ -393,7 +485,7 @@ macro_rules! impl_store {
             /// without a skeleton (and a warning is logged).
             async fn backfill_skeletons(&self) -> Result<()> {
                 let rows = sqlx::query("SELECT id, username FROM users WHERE skeleton IS NULL")
-                    .fetch_all(&self.write)
+                    .fetch_all(&mut *self.writer().await?)
                     .await?;
                 for row in rows {
                     let id: i64 = row.try_get("id")?;
@@ -401,7 +493,7 @@ macro_rules! impl_store {
                     let done = sqlx::query("UPDATE users SET skeleton = $1 WHERE id = $2")
                         .bind(username_skeleton(&name))
                         .bind(id)
-                        .execute(&self.write)
+                        .execute(&mut *self.writer().await?)
                         .await
                         .map_err(conflict("skeleton"));
                     match done {
@@ -471,7 +563,7 @@ macro_rules! impl_store {
                 .bind(&user.password_hash)
                 .bind(user.guest)
                 .bind(user.created_at)
-                .fetch_one(&self.write)
+                .fetch_one(&mut *self.writer().await?)
                 .await
                 .map_err(conflict("username"))?;
                 Self::user_from(&row)
@@ -510,7 +602,7 @@ macro_rules! impl_store {
                 .bind(user)
                 .bind(now)
                 .bind(expires_at)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await
                 .map_err(conflict("session"))?;
                 Ok(())
@@ -539,7 +631,7 @@ macro_rules! impl_store {
             async fn delete_session(&self, token_hash: &str) -> Result<()> {
                 sqlx::query("DELETE FROM sessions WHERE token = $1")
                     .bind(token_hash)
-                    .execute(&self.write)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                 Ok(())
             }
@@ -547,7 +639,7 @@ macro_rules! impl_store {
             async fn delete_user_sessions(&self, user: UserId) -> Result<u64> {
                 let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1")
                     .bind(user)
-                    .execute(&self.write)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                 Ok(done.rows_affected())
             }
@@ -563,7 +655,7 @@ macro_rules! impl_store {
                 .bind(&token.description)
                 .bind(&token.scopes)
                 .bind(token.created_at)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await
                 .map_err(conflict("api token"))?;
                 Ok(())
@@ -620,7 +712,7 @@ macro_rules! impl_store {
                 )
                 .bind(user)
                 .bind(id)
-                .fetch_optional(&self.write)
+                .fetch_optional(&mut *self.writer().await?)
                 .await?;
                 Ok(hash)
             }
@@ -632,7 +724,7 @@ macro_rules! impl_store {
                 )
                 .bind(user)
                 .bind(now)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 Ok(done.rows_affected() == 1)
             }
@@ -649,7 +741,7 @@ macro_rules! impl_store {
             async fn delete_expired_sessions(&self, now: i64) -> Result<u64> {
                 let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
                     .bind(now)
-                    .execute(&self.write)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                 Ok(done.rows_affected())
             }
@@ -713,7 +805,7 @@ macro_rules! impl_store {
                 .bind(user)
                 .bind(settings)
                 .bind(now)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 Ok(())
             }
@@ -727,7 +819,7 @@ macro_rules! impl_store {
                 .bind(&table.config)
                 .bind(table.open)
                 .bind(table.created_at)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await
                 .map_err(conflict("table id"))?;
                 Ok(())
@@ -751,13 +843,14 @@ macro_rules! impl_store {
             async fn close_table(&self, id: &str) -> Result<()> {
                 sqlx::query("UPDATE tables SET open = FALSE WHERE id = $1")
                     .bind(id)
-                    .execute(&self.write)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                 Ok(())
             }
 
             async fn start_game(&self, game: &NewGame) -> Result<()> {
-                let mut tx = self.write.begin().await?;
+                let mut writer = self.writer().await?;
+                let mut tx = writer.begin().await?;
                 let done = sqlx::query(
                     "INSERT INTO games (id, table_id, number, game, settings, status, rated, started_at) \
                      VALUES ($1, $2, $3, $4, $5, 'live', $6, $7) ON CONFLICT (id) DO NOTHING",
@@ -826,7 +919,8 @@ macro_rules! impl_store {
             }
 
             async fn finish_game(&self, finish: &Finish) -> Result<bool> {
-                let mut tx = self.write.begin().await?;
+                let mut writer = self.writer().await?;
+                let mut tx = writer.begin().await?;
                 let done = sqlx::query(
                     "UPDATE games SET status = 'finished', ended_at = $2, result = $3, record = $4 \
                      WHERE id = $1 AND status = 'live'",
@@ -939,5 +1033,73 @@ mod tests {
             split_schema("postgres://h/db"),
             ("postgres://h/db".to_string(), None)
         );
+    }
+}
+
+#[cfg(test)]
+mod writer_tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    /// A batch of log appends waits for at most the one other write that holds
+    /// the connection, not for every write queued before it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_batch_does_not_queue_behind_other_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(dir.path().join("q.db").to_str().unwrap())
+            .await
+            .unwrap();
+        let table = TableRow {
+            id: "T1".into(),
+            game: "chess".into(),
+            config: "{}".into(),
+            open: true,
+            created_at: 1,
+        };
+        store.create_table(&table).await.unwrap();
+        // One write holds the connection; fifty more queue behind it.
+        let held = store.writer().await.unwrap();
+        let mut users = Vec::new();
+        for i in 0..50 {
+            let store = store.clone();
+            users.push(tokio::spawn(async move {
+                store
+                    .create_user(NewUser {
+                        username: format!("u{i}"),
+                        password_hash: None,
+                        guest: true,
+                        created_at: 1,
+                    })
+                    .await
+                    .unwrap();
+            }));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let append = {
+            let store = store.clone();
+            tokio::spawn(async move { store.append("T1", 1, 5, "e2e4").await })
+        };
+        // The append reaches the group writer, which waits for the connection.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        drop(held);
+        append.await.unwrap().unwrap();
+        let made: i64 = sqlx::query_scalar("SELECT count(*) FROM users")
+            .fetch_one(&store.read)
+            .await
+            .unwrap();
+        assert!(
+            made <= 1,
+            "the append committed after {made} of the queued writes (at most the one next in line)"
+        );
+        for user in users {
+            user.await.unwrap();
+        }
+        let made: i64 = sqlx::query_scalar("SELECT count(*) FROM users")
+            .fetch_one(&store.read)
+            .await
+            .unwrap();
+        assert_eq!(made, 50);
+        assert_eq!(store.log("T1", 0).await.unwrap().len(), 1);
     }
 }

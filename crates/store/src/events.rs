@@ -6,7 +6,7 @@
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
+use sqlx::{Connection as _, Row};
 
 use crate::backend::conflict;
 use crate::{PostgresStore, Result, SqliteStore, StoreError, UserId};
@@ -220,7 +220,7 @@ macro_rules! impl_events {
                 .bind(user)
                 .bind(role)
                 .bind(at)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 Ok(())
             }
@@ -229,7 +229,7 @@ macro_rules! impl_events {
                 let done = sqlx::query("DELETE FROM user_roles WHERE user_id = $1 AND role = $2")
                     .bind(user)
                     .bind(role)
-                    .execute(&self.write)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                 Ok(done.rows_affected() > 0)
             }
@@ -238,7 +238,7 @@ macro_rules! impl_events {
                 let rows =
                     sqlx::query("SELECT role FROM user_roles WHERE user_id = $1 ORDER BY role")
                         .bind(user)
-                        .fetch_all(&self.write)
+                        .fetch_all(&mut *self.writer().await?)
                         .await?;
                 rows.iter()
                     .map(|r| Ok(r.try_get("role")?))
@@ -256,7 +256,7 @@ macro_rules! impl_events {
                 .bind(&e.status)
                 .bind(e.created_at)
                 .bind(e.updated_at)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await
                 .map_err(conflict("event id"))?;
                 Ok(())
@@ -265,7 +265,7 @@ macro_rules! impl_events {
             async fn event(&self, id: &str) -> Result<Option<EventRow>> {
                 let row = sqlx::query(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = $1"))
                     .bind(id)
-                    .fetch_optional(&self.write)
+                    .fetch_optional(&mut *self.writer().await?)
                     .await?;
                 row.as_ref().map(Self::event_from).transpose()
             }
@@ -279,7 +279,7 @@ macro_rules! impl_events {
                         ))
                         .bind(s)
                         .bind(limit)
-                        .fetch_all(&self.write)
+                        .fetch_all(&mut *self.writer().await?)
                         .await?
                     }
                     None => {
@@ -287,7 +287,7 @@ macro_rules! impl_events {
                             "SELECT {EVENT_COLUMNS} FROM events ORDER BY created_at DESC, id LIMIT $1"
                         ))
                         .bind(limit)
-                        .fetch_all(&self.write)
+                        .fetch_all(&mut *self.writer().await?)
                         .await?
                     }
                 };
@@ -302,7 +302,7 @@ macro_rules! impl_events {
                 .bind(config)
                 .bind(status)
                 .bind(at)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 if done.rows_affected() == 0 {
                     return Err(StoreError::NotFound(format!("event {id}")));
@@ -317,7 +317,7 @@ macro_rules! impl_events {
                 )
                 .bind(event)
                 .bind(user)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 Ok(())
             }
@@ -327,7 +327,7 @@ macro_rules! impl_events {
                     "SELECT user_id FROM event_arbiters WHERE event_id = $1 ORDER BY user_id",
                 )
                 .bind(event)
-                .fetch_all(&self.write)
+                .fetch_all(&mut *self.writer().await?)
                 .await?;
                 rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
             }
@@ -340,7 +340,8 @@ macro_rules! impl_events {
                 joined_round: i64,
                 at: i64,
             ) -> Result<i64> {
-                let mut tx = self.write.begin().await?;
+                let mut writer = self.writer().await?;
+                let mut tx = writer.begin().await?;
                 let next: i64 = sqlx::query_scalar(
                     "SELECT COALESCE(MAX(start_rank), 0) + 1 FROM event_players WHERE event_id = $1",
                 )
@@ -373,7 +374,7 @@ macro_rules! impl_events {
                      WHERE p.event_id = $1 ORDER BY p.start_rank",
                 )
                 .bind(event)
-                .fetch_all(&self.write)
+                .fetch_all(&mut *self.writer().await?)
                 .await?;
                 rows.iter()
                     .map(|row| {
@@ -406,7 +407,7 @@ macro_rules! impl_events {
                 .bind(user)
                 .bind(withdrawn)
                 .bind(disqualified)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 if done.rows_affected() == 0 {
                     return Err(StoreError::NotFound(format!("player {user} of {event}")));
@@ -423,7 +424,7 @@ macro_rules! impl_events {
                 .bind(user)
                 .bind(round)
                 .bind(kind)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 Ok(())
             }
@@ -434,7 +435,7 @@ macro_rules! impl_events {
                      ORDER BY round, user_id",
                 )
                 .bind(event)
-                .fetch_all(&self.write)
+                .fetch_all(&mut *self.writer().await?)
                 .await?;
                 rows.iter()
                     .map(|row| {
@@ -453,7 +454,8 @@ macro_rules! impl_events {
                 round: &EventRoundRow,
                 games: &[EventGameRow],
             ) -> Result<bool> {
-                let mut tx = self.write.begin().await?;
+                let mut writer = self.writer().await?;
+                let mut tx = writer.begin().await?;
                 let inserted = sqlx::query(
                     "INSERT INTO event_rounds (event_id, round, starts_at, checked_at, finished_at) \
                      VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (event_id, round) DO NOTHING",
@@ -493,7 +495,7 @@ macro_rules! impl_events {
                      WHERE event_id = $1 ORDER BY round",
                 )
                 .bind(event)
-                .fetch_all(&self.write)
+                .fetch_all(&mut *self.writer().await?)
                 .await?;
                 rows.iter()
                     .map(|row| {
@@ -513,7 +515,7 @@ macro_rules! impl_events {
                      FROM event_games WHERE event_id = $1 ORDER BY round, board",
                 )
                 .bind(event)
-                .fetch_all(&self.write)
+                .fetch_all(&mut *self.writer().await?)
                 .await?;
                 rows.iter().map(Self::event_game_from).collect()
             }
@@ -533,7 +535,7 @@ macro_rules! impl_events {
                 .bind(round)
                 .bind(board)
                 .bind(table)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 Ok(done.rows_affected() > 0)
             }
@@ -555,7 +557,7 @@ macro_rules! impl_events {
                 .bind(board)
                 .bind(white)
                 .bind(black)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 if done.rows_affected() == 0 {
                     return Err(StoreError::NotFound(format!(
@@ -573,7 +575,7 @@ macro_rules! impl_events {
                 .bind(event)
                 .bind(round)
                 .bind(at)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 Ok(())
             }
@@ -586,7 +588,7 @@ macro_rules! impl_events {
                 .bind(event)
                 .bind(round)
                 .bind(at)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 Ok(())
             }
@@ -605,7 +607,7 @@ macro_rules! impl_events {
                 .bind(&a.kind)
                 .bind(&a.reason)
                 .bind(a.at)
-                .fetch_one(&self.write)
+                .fetch_one(&mut *self.writer().await?)
                 .await?;
                 Ok(id)
             }
@@ -616,7 +618,7 @@ macro_rules! impl_events {
                      FROM event_actions WHERE event_id = $1 ORDER BY id",
                 )
                 .bind(event)
-                .fetch_all(&self.write)
+                .fetch_all(&mut *self.writer().await?)
                 .await?;
                 rows.iter()
                     .map(|row| {

@@ -88,7 +88,7 @@ macro_rules! impl_leases {
                 .bind(table)
                 .bind(node)
                 .bind(ttl_ms)
-                .fetch_optional(&self.write)
+                .fetch_optional(&mut *self.writer().await?)
                 .await?;
                 Ok(token)
             }
@@ -109,7 +109,7 @@ macro_rules! impl_leases {
                 .bind(node)
                 .bind(token)
                 .bind(ttl_ms)
-                .execute(&self.write)
+                .execute(&mut *self.writer().await?)
                 .await?;
                 Ok(done.rows_affected() == 1)
             }
@@ -128,7 +128,7 @@ macro_rules! impl_leases {
                 ))
                 .bind(node)
                 .bind(ttl_ms)
-                .fetch_all(&self.write)
+                .fetch_all(&mut *self.writer().await?)
                 .await?;
                 rows.iter()
                     .map(|row| Ok((row.try_get("table_id")?, row.try_get("token")?)))
@@ -141,7 +141,7 @@ macro_rules! impl_leases {
                 sqlx::query("UPDATE table_leases SET expires_at = 0 WHERE table_id = $1 AND token = $2")
                     .bind(table)
                     .bind(token)
-                    .execute(&self.write)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                 Ok(())
             }
