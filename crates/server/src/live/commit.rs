@@ -6,7 +6,6 @@
 use std::sync::atomic::Ordering;
 
 use qiyuan_table::{Command, Status};
-use serde_json::Value;
 
 use super::actor::Live;
 use super::fanout::Batch;
@@ -39,7 +38,7 @@ impl Live {
             let batch = Batch {
                 from,
                 v: self.table.version(),
-                events: serde_json::to_value(&events).unwrap_or(Value::Null),
+                events: Batch::events_text(&events),
                 ratings,
             };
             self.fanout.broadcast(&self.id, &*self.table, &batch);

@@ -227,7 +227,7 @@ pub(super) fn event_head(id: &str, batch: &Batch) -> String {
     }
     head.push_str(&json(&id));
     let _ = write!(head, r#","from":{},"v":{},"events":"#, batch.from, batch.v);
-    head.push_str(&json(&batch.events));
+    head.push_str(batch.events.get());
     if let Some(ratings) = &batch.ratings {
         head.push_str(r#","ratings":"#);
         head.push_str(&json(ratings));
@@ -291,7 +291,7 @@ mod tests {
             let batch = Batch {
                 from: 5,
                 v: 6,
-                events: json!([{"type": "acted", "ply": 2, "at": 17}]),
+                events: Batch::events_text(&json!([{"type": "acted", "ply": 2, "at": 17}])),
                 ratings,
             };
             let mut text = event_head("Tab\"1", &batch);

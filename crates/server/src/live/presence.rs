@@ -76,7 +76,7 @@ impl Live {
         let batch = Batch {
             from: v,
             v,
-            events: serde_json::to_value(events).unwrap_or(Value::Null),
+            events: Batch::events_text(&events),
             ratings: None,
         };
         self.fanout.broadcast(&self.id, &*self.table, &batch);

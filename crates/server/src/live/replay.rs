@@ -41,7 +41,7 @@ pub(super) async fn replay(
             history.push(Batch {
                 from: index as u64,
                 v: index as u64 + 1,
-                events: serde_json::to_value(&events).unwrap_or_default(),
+                events: Batch::events_text(&events),
                 ratings: None,
             });
         })

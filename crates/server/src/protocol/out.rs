@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use crate::error::ApiError;
@@ -153,12 +154,22 @@ impl ErrorMsg {
 pub struct Batch {
     pub from: u64,
     pub v: u64,
-    /// The table's events (`qiyuan_table::Event`), serialised once.
+    /// The table's events (`qiyuan_table::Event`), serialised once: kept as
+    /// their JSON text (one allocation a batch in a table's history, where a
+    /// `Value` tree took dozens) and written out as it is.
     #[ts(type = "Array<Event>")]
-    pub events: Value,
+    pub events: Box<RawValue>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub ratings: Option<Vec<RatingChange>>,
+}
+
+impl Batch {
+    /// A batch's events as their JSON text (`null` should they not serialise).
+    pub fn events_text(events: &impl Serialize) -> Box<RawValue> {
+        serde_json::value::to_raw_value(events)
+            .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"))
+    }
 }
 
 /// A player's rating change when a rated game ends.

@@ -23,13 +23,17 @@ state: TableView<BoardView>, };
 
 export type EventMsg = { table: string, patch: Array<PatchOp>, from: number, v: number, 
 /**
- * The table's events (`qiyuan_table::Event`), serialised once.
+ * The table's events (`qiyuan_table::Event`), serialised once: kept as
+ * their JSON text (one allocation a batch in a table's history, where a
+ * `Value` tree took dozens) and written out as it is.
  */
 events: Array<Event>, ratings?: Array<RatingChange>, };
 
 export type Batch = { from: number, v: number, 
 /**
- * The table's events (`qiyuan_table::Event`), serialised once.
+ * The table's events (`qiyuan_table::Event`), serialised once: kept as
+ * their JSON text (one allocation a batch in a table's history, where a
+ * `Value` tree took dozens) and written out as it is.
  */
 events: Array<Event>, ratings?: Array<RatingChange>, };
 
