@@ -259,10 +259,75 @@ fn postgres_batches(pool: PgPool) -> WriteBatch {
     })
 }
 
+/// When the SQLite checkpointer checkpoints the WAL, and how big it may stay.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WalLimits {
+    pub every: Duration,
+    /// Frames (pages) in the WAL from which a checkpoint also restarts it.
+    pub restart_frames: i64,
+    /// The size the WAL file is cut back to after a restart
+    /// (`journal_size_limit`, bytes).
+    pub size_limit: i64,
+}
+
+impl Default for WalLimits {
+    fn default() -> Self {
+        WalLimits {
+            every: Duration::from_millis(500),
+            // 64 MiB of 4 KiB pages.
+            restart_frames: 16_384,
+            size_limit: 64 << 20,
+        }
+    }
+}
+
+/// The checkpointer, on a connection of its own while the store lives.
+///
+/// A PASSIVE checkpoint copies the WAL's frames into the database without
+/// blocking the writer, but it never restarts the WAL: only a writer does,
+/// when its transaction begins with every frame copied and no reader in the
+/// WAL — under a steady stream of commits and reads that moment never comes,
+/// and the file grew by the megabytes a second it was written (1.4 GB in 45 s
+/// at 3,000 bench games; docs/benchmarks.md). So once the WAL holds
+/// `restart_frames`, a RESTART checkpoint follows: it waits for the writer's
+/// transaction in progress and the readers in the WAL (they are short), copies
+/// what is left, and leaves the WAL for the next writer to start from its
+/// beginning, which then cuts the file back to `size_limit`. The writer waits
+/// for it once in a while; a PASSIVE checkpoint has done most of its work.
+async fn checkpoints(checkpointer: SqlitePool, alive: std::sync::Weak<WriteSlot>, wal: WalLimits) {
+    while alive.strong_count() > 0 {
+        tokio::time::sleep(wal.every).await;
+        let passive: std::result::Result<(i64, i64, i64), _> =
+            sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+                .fetch_one(&checkpointer)
+                .await;
+        match passive {
+            Ok((_, frames, _)) if frames >= wal.restart_frames => {
+                let restart: std::result::Result<(i64, i64, i64), _> =
+                    sqlx::query_as("PRAGMA wal_checkpoint(RESTART)")
+                        .fetch_one(&checkpointer)
+                        .await;
+                match restart {
+                    Ok((0, _, _)) => {}
+                    Ok(_) => tracing::debug!("WAL restart checkpoint gave way to a busy writer"),
+                    Err(e) => tracing::warn!("WAL checkpoint failed: {e}"),
+                }
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("WAL checkpoint failed: {e}"),
+        }
+    }
+    checkpointer.close().await;
+}
+
 impl SqliteStore {
     /// Opens (creating if needed) the database file `url` names (`sqlite://PATH`,
     /// `sqlite:PATH` or a plain path), in WAL mode.
     pub async fn open(url: &str) -> Result<Self> {
+        Self::open_with(url, WalLimits::default()).await
+    }
+
+    pub(crate) async fn open_with(url: &str, wal: WalLimits) -> Result<Self> {
         let path = url
             .strip_prefix("sqlite://")
             .or_else(|| url.strip_prefix("sqlite:"))
@@ -282,6 +347,7 @@ impl SqliteStore {
         let mut conn = options
             .clone()
             .pragma("wal_autocheckpoint", "0")
+            .pragma("journal_size_limit", wal.size_limit.to_string())
             .connect()
             .await
             .map_err(|e| StoreError::Config {
@@ -298,17 +364,7 @@ impl SqliteStore {
             .connect_with(options.clone())
             .await?;
         if tokio::runtime::Handle::try_current().is_ok() {
-            tokio::spawn(async move {
-                while !checkpointer.is_closed() {
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                    if let Err(e) = sqlx::raw_sql("PRAGMA wal_checkpoint(PASSIVE)")
-                        .execute(&checkpointer)
-                        .await
-                    {
-                        tracing::warn!("WAL checkpoint failed: {e}");
-                    }
-                }
-            });
+            tokio::spawn(checkpoints(checkpointer, Arc::downgrade(&write), wal));
         }
         let read = SqlitePoolOptions::new()
             .max_connections(4)
@@ -1101,5 +1157,69 @@ mod writer_tests {
             .unwrap();
         assert_eq!(made, 50);
         assert_eq!(store.log("T1", 0).await.unwrap().len(), 1);
+    }
+
+    /// Under a steady stream of commits and reads the WAL file stays bounded:
+    /// the checkpointer restarts it (a PASSIVE checkpoint alone let it grow by
+    /// every frame written).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_wal_stays_bounded_under_steady_writes_and_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("q.db");
+        let limits = WalLimits {
+            every: Duration::from_millis(50),
+            restart_frames: 1024,
+            size_limit: 4 << 20,
+        };
+        let store = SqliteStore::open_with(path.to_str().unwrap(), limits)
+            .await
+            .unwrap();
+        for id in ["T1", "T2"] {
+            let table = TableRow {
+                id: id.into(),
+                game: "chess".into(),
+                config: "{}".into(),
+                open: true,
+                created_at: 1,
+            };
+            store.create_table(&table).await.unwrap();
+        }
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut readers = Vec::new();
+        for _ in 0..2 {
+            let (store, stop) = (store.clone(), stop.clone());
+            readers.push(tokio::spawn(async move {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    store.log("T1", i64::MAX - 1).await.unwrap();
+                    store.table("T2").await.unwrap();
+                }
+            }));
+        }
+        let entry = "x".repeat(300);
+        let mut largest = 0;
+        for v in 1..=6000 {
+            let (a, b) = (store.clone(), store.clone());
+            let (ea, eb) = (entry.clone(), entry.clone());
+            let (x, y) = tokio::join!(async move { a.append("T1", v, v, &ea).await }, async move {
+                b.append("T2", v, v, &eb).await
+            },);
+            x.unwrap();
+            y.unwrap();
+            if v % 500 == 0 {
+                let wal = std::fs::metadata(dir.path().join("q.db-wal"))
+                    .unwrap()
+                    .len();
+                largest = largest.max(wal);
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for reader in readers {
+            reader.await.unwrap();
+        }
+        assert_eq!(store.log("T1", 0).await.unwrap().len(), 6000);
+        assert!(
+            largest <= 24 << 20,
+            "the WAL file grew to {largest} bytes (restart at 4 MiB of frames, cut to 4 MiB)"
+        );
     }
 }
