@@ -152,10 +152,11 @@ impl Hall {
         self.ws.get_mut(name).unwrap()
     }
 
-    async fn watch(&mut self, name: &str, table: &str) {
+    /// Watches a table; its `sync`.
+    async fn watch(&mut self, name: &str, table: &str) -> Value {
         let ws = self.ws(name);
         ws.send("watch", json!({"table": table})).await;
-        ws.expect("sync").await;
+        ws.expect("sync").await
     }
 
     async fn open(&mut self, b: &Board) {
@@ -405,8 +406,13 @@ async fn whole_event(backend: Backend) {
     // never comes; board 4 nobody comes.
     hall.watch(&b1[0].white, &b1[0].table).await;
     hall.watch(&b1[0].black, &b1[0].table).await;
-    hall.watch(&b1[1].black, &b1[1].table).await;
+    let synced = hall.watch(&b1[1].black, &b1[1].table).await;
     hall.watch(&b1[2].white, &b1[2].table).await;
+    // When White's clock started, by the server's clock: the game's start, a
+    // moment after the round's (later on a busy machine).
+    let clock = &synced["d"]["state"]["game"]["clock"];
+    let white_started =
+        clock["at"].as_i64().unwrap() - (60_000 - clock["seats"][0]["main"].as_i64().unwrap());
     let late_by = 1_200;
     // Meanwhile the late player's client answers the server's pings, as a
     // browser does, so that its measured lag (which the clock forgives within
@@ -424,15 +430,20 @@ async fn whole_event(backend: Backend) {
     if events_of(&ws.seen, "acted").is_empty() {
         ws.event("acted").await;
     }
-    let left = events_of(&ws.seen, "acted")[0]["clock"]["seats"][0]["main"]
-        .as_i64()
-        .unwrap();
+    let acted = &events_of(&ws.seen, "acted")[0];
+    let left = acted["clock"]["seats"][0]["main"].as_i64().unwrap();
+    let moved_at = acted["clock"]["at"].as_i64().unwrap();
     assert!(
-        // (the table's game starts a moment after the round is paired, and the
-        // clock forgives the move's measured lag within its quota: a busy
-        // machine's round trips)
-        left <= 60_000 - (late_by - 600),
-        "the late player's clock ran from the round's start: {left} ms left"
+        white_started < until,
+        "the game started before the late player came ({white_started}, round {starts_at}, came {until})"
+    );
+    assert!(
+        // The clock ran from the game's start while the player was away (it
+        // forgives the move's measured lag within its quota: a busy machine's
+        // round trips).
+        60_000 - left >= moved_at - white_started - 600,
+        "the late player's clock ran from the game's start at {white_started} \
+         (the round's {starts_at}): {left} ms left at {moved_at}"
     );
     assert!(left > 60_000 - FORFEIT_MS, "{left}");
     // Past the forfeit time: board 3's Black lost by forfeit, board 4 both.
