@@ -49,6 +49,11 @@ for n in "${games[@]}"; do
       /^qiyuan_store_batch_write_seconds_total/ {w=$2}
       /^qiyuan_store_commit_seconds_sum/ {cs=$2} /^qiyuan_store_commit_seconds_count/ {cc=$2}
       END { if (b > 0) printf "   store: %d batches, %.1f appends each, %.2f ms to write one; a commit waited %.2f ms on average\n", b, a/b, 1000*w/b, (cc > 0 ? 1000*cs/cc : 0) }' || true
+    if [ "$store" = sqlite ] && [ -f "$data/qiyuan.db-wal" ]; then
+      # Bounded by the checkpointer (64 MiB; docs/deploy.md, `data_dir`).
+      echo "   SQLite files: $(du -m "$data/qiyuan.db" | cut -f1) MB database," \
+        "$(du -m "$data/qiyuan.db-wal" | cut -f1) MB WAL"
+    fi
     kill "$server"
     wait "$server" 2>/dev/null || true
     rm -rf "$data"
