@@ -132,17 +132,9 @@ fn sqlite_batches(slot: Arc<WriteSlot>) -> WriteBatch {
                     .collect();
                 let rows = serde_json::to_string(&rows)
                     .map_err(|e| StoreError::Batch(format!("cannot encode the batch: {e}")))?;
+                // (Without `ON CONFLICT`, a statement that succeeds wrote every row.)
                 match sqlx::query(APPEND_ALL).bind(rows).execute(&mut *conn).await {
-                    Ok(done) if done.rows_affected() == batch.len() as u64 => {
-                        return Ok(vec![Outcome::Inserted; batch.len()]);
-                    }
-                    Ok(done) => {
-                        return Err(StoreError::Batch(format!(
-                            "{} of {} appends written",
-                            done.rows_affected(),
-                            batch.len()
-                        )));
-                    }
+                    Ok(_) => return Ok(vec![Outcome::Inserted; batch.len()]),
                     Err(sqlx::Error::Database(db)) if db.is_unique_violation() => {}
                     Err(err) => return Err(err.into()),
                 }
@@ -309,7 +301,9 @@ async fn checkpoints(checkpointer: SqlitePool, alive: std::sync::Weak<WriteSlot>
                         .await;
                 match restart {
                     Ok((0, _, _)) => {}
-                    Ok(_) => tracing::debug!("WAL restart checkpoint gave way to a busy writer"),
+                    Ok(_) => tracing::debug!(
+                        "WAL restart checkpoint could not finish within the busy timeout; next time"
+                    ),
                     Err(e) => tracing::warn!("WAL checkpoint failed: {e}"),
                 }
             }
@@ -343,7 +337,7 @@ impl SqliteStore {
             .foreign_keys(true);
         // Checkpoints copy the WAL into the database and sync it: done on the
         // writer they would stall every table's next commit, so a connection of
-        // their own does them in the background (PASSIVE never blocks writers).
+        // their own does them in the background ([`checkpoints`]).
         let mut conn = options
             .clone()
             .pragma("wal_autocheckpoint", "0")
@@ -1098,6 +1092,16 @@ mod writer_tests {
 
     use super::*;
 
+    fn table_row(id: &str) -> TableRow {
+        TableRow {
+            id: id.into(),
+            game: "chess".into(),
+            config: "{}".into(),
+            open: true,
+            created_at: 1,
+        }
+    }
+
     /// A batch of log appends waits for at most the one other write that holds
     /// the connection, not for every write queued before it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1106,14 +1110,7 @@ mod writer_tests {
         let store = SqliteStore::open(dir.path().join("q.db").to_str().unwrap())
             .await
             .unwrap();
-        let table = TableRow {
-            id: "T1".into(),
-            game: "chess".into(),
-            config: "{}".into(),
-            open: true,
-            created_at: 1,
-        };
-        store.create_table(&table).await.unwrap();
+        store.create_table(&table_row("T1")).await.unwrap();
         // One write holds the connection; fifty more queue behind it.
         let held = store.writer().await.unwrap();
         let mut users = Vec::new();
@@ -1132,12 +1129,21 @@ mod writer_tests {
             }));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
+        let pause = store.pause_appends().await;
         let append = {
             let store = store.clone();
             tokio::spawn(async move { store.append("T1", 1, 5, "e2e4").await })
         };
-        // The append reaches the group writer, which waits for the connection.
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        while store.appends_waiting() == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        drop(pause);
+        // The append reaches the group writer, which waits for the connection:
+        // once it is taken into a batch, the batch's first step locks it.
+        while store.appends_waiting() > 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
         drop(held);
         append.await.unwrap().unwrap();
         let made: i64 = sqlx::query_scalar("SELECT count(*) FROM users")
@@ -1175,14 +1181,7 @@ mod writer_tests {
             .await
             .unwrap();
         for id in ["T1", "T2"] {
-            let table = TableRow {
-                id: id.into(),
-                game: "chess".into(),
-                config: "{}".into(),
-                open: true,
-                created_at: 1,
-            };
-            store.create_table(&table).await.unwrap();
+            store.create_table(&table_row(id)).await.unwrap();
         }
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let mut readers = Vec::new();
