@@ -319,35 +319,29 @@ impl ChessGame {
         }
     }
 
-    fn claimable(&self, claim: Claim) -> Result<(), String> {
+    /// Whether `claim` may be made now (the side to move's turn aside).
+    fn claim_met(&self, claim: Claim) -> bool {
         match claim {
-            Claim::ThreefoldRepetition => {
-                let n = self.repetitions();
-                if n >= 3 {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "the position has occurred {} only",
-                        if n == 1 {
-                            "once".into()
-                        } else {
-                            format!("{n} times")
-                        }
-                    ))
-                }
-            }
-            Claim::FiftyMoves => {
-                let plies = self.pos.halfmoves();
-                if plies >= 100 {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "only {} moves by each side without a capture or pawn move",
-                        plies / 2
-                    ))
-                }
-            }
+            Claim::ThreefoldRepetition => self.repetitions() >= 3,
+            Claim::FiftyMoves => self.pos.halfmoves() >= 100,
         }
+    }
+
+    /// [`Self::claim_met`], with why not in words.
+    fn claimable(&self, claim: Claim) -> Result<(), String> {
+        if self.claim_met(claim) {
+            return Ok(());
+        }
+        Err(match claim {
+            Claim::ThreefoldRepetition => match self.repetitions() {
+                1 => "the position has occurred once only".into(),
+                n => format!("the position has occurred {n} times only"),
+            },
+            Claim::FiftyMoves => format!(
+                "only {} moves by each side without a capture or pawn move",
+                self.pos.halfmoves() / 2
+            ),
+        })
     }
 }
 
@@ -467,7 +461,7 @@ impl Game for ChessGame {
         }
         [Claim::ThreefoldRepetition, Claim::FiftyMoves]
             .into_iter()
-            .filter(|&c| self.claimable(c).is_ok())
+            .filter(|&c| self.claim_met(c))
             .collect()
     }
 
@@ -500,6 +494,17 @@ impl Game for ChessGame {
 
     fn draw_offers(&self) -> DrawOffers {
         DrawOffers::AfterOwnMove
+    }
+
+    fn view_again(&self, view: &mut ChessView, viewer: Viewer) -> bool {
+        // Only the claims depend on who looks.
+        let claims = match viewer {
+            Viewer::Seat(seat) => self.claims(seat),
+            Viewer::Spectator => Vec::new(),
+        };
+        let changed = claims != view.claims;
+        view.claims = claims;
+        changed
     }
 
     fn view(&self, viewer: Viewer) -> ChessView {

@@ -654,6 +654,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The state as `viewer` may see it.
     fn view(&self, viewer: Viewer) -> Self::View;
 
+    /// Turns `view`, this state's view for another viewer, into `viewer`'s:
+    /// afterwards it must equal `self.view(viewer)`. Returns whether it may
+    /// have changed (`false`: the two viewers see the same). The server takes
+    /// one view per viewer of every change, and a game whose view depends on
+    /// the viewer in a part only (or not at all) rewrites that part instead of
+    /// building the whole view again. By default the view is taken anew.
+    fn view_again(&self, view: &mut Self::View, viewer: Viewer) -> bool {
+        *view = self.view(viewer);
+        true
+    }
+
     /// The game in its standard record format (PGN, xiangqi PGN, SGF, JSON).
     fn record(&self, meta: &RecordMeta) -> String;
 

@@ -779,6 +779,11 @@ impl Game for Go {
         DrawOffers::OnOwnTurn
     }
 
+    fn view_again(&self, _view: &mut GoView, _viewer: Viewer) -> bool {
+        // Everyone sees the same.
+        false
+    }
+
     fn view(&self, _viewer: Viewer) -> GoView {
         let marking = (self.phase == GoPhase::Marking
             || self

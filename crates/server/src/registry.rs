@@ -22,14 +22,15 @@ use std::sync::Arc;
 
 use qiyuan_game::{Game, GamePhase, RecordMeta, Seat, Secret, Turn, Viewer};
 use qiyuan_table::{
-    Command, Event, LogEntry, Millis, Preset, Speed, State, Table, TableConfig, TableRefusal,
-    TimeControl,
+    Command, Event, LogEntry, Millis, Preset, Rewritten, Speed, State, Table, TableConfig,
+    TableRefusal, TableView, TimeControl,
 };
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::bots::{Ask, BotLevel, Decision, Thought};
 use crate::engines::{EnginePosition, Protocol};
+use crate::protocol::flat::Flat;
 
 /// A game's record format: the file extension of `/game/{id}.{ext}` and the
 /// media type it is served as.
@@ -824,7 +825,16 @@ pub trait AnyTable: Send + Sync {
     fn view(&self, viewer: Viewer, now: Millis) -> Value;
     /// The same view as JSON text (its keys in the typed view's order), each
     /// seat's `lag_ms` filled in from `lags`: what the fan-out diffs.
-    fn view_text(&self, viewer: Viewer, now: Millis, lags: &[Option<Millis>]) -> String;
+    fn view_text(&self, viewer: Viewer, now: Millis, lags: &[Option<Millis>]) -> String {
+        self.flat_views(&[viewer], now, lags)
+            .pop()
+            .map_or_else(|| "null".into(), Flat::into_text)
+    }
+    /// [`AnyTable::view_text`] for several viewers at once, in their order, and
+    /// indexed: what every viewer sees alike is built and written once (the
+    /// first viewer's view is written whole, each other's is the one before
+    /// with the parts that differ written anew).
+    fn flat_views(&self, viewers: &[Viewer], now: Millis, lags: &[Option<Millis>]) -> Vec<Flat>;
     /// The current (or last) game's record.
     fn record(&self, meta: RecordMeta) -> Option<String>;
     /// The levels of the game's computer players (none: the game has none).
@@ -833,6 +843,38 @@ pub trait AnyTable: Send + Sync {
     /// in Go's marking), the choice of a computer player at that seat, made from
     /// that seat's view only.
     fn bot_choice(&self, seat: Seat) -> Option<BotChoice>;
+}
+
+/// A value as JSON text (`null` should it not serialise).
+fn json_text(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
+}
+
+/// `view`'s text and index made from `before`, the same view as another viewer
+/// saw it: `before` with the parts `rewritten` names written anew, and only
+/// those read. `None` if one of them cannot be found in it (then the view is
+/// written whole).
+fn respliced<V: Serialize>(
+    before: &Flat,
+    view: &TableView<V>,
+    rewritten: Rewritten,
+) -> Option<Flat> {
+    let mut parts: Vec<(&[&str], String)> = Vec::with_capacity(2);
+    if rewritten.you {
+        parts.push((&["you"], json_text(&view.you)));
+    }
+    if let Some(game) = &view.game {
+        if rewritten.claims {
+            parts.push((&["game", "claims"], json_text(&game.claims)));
+        }
+        if rewritten.board {
+            parts.push((&["game", "board"], json_text(&game.board)));
+        }
+    }
+    if rewritten.preview {
+        parts.push((&["preview"], json_text(&view.preview)));
+    }
+    before.replaced(&parts)
 }
 
 /// A table of game `G` whose computer players are `B`.
@@ -890,12 +932,24 @@ where
     fn view(&self, viewer: Viewer, now: Millis) -> Value {
         serde_json::to_value(self.table.view(viewer, now)).unwrap_or(Value::Null)
     }
-    fn view_text(&self, viewer: Viewer, now: Millis, lags: &[Option<Millis>]) -> String {
-        let mut view = self.table.view(viewer, now);
+    fn flat_views(&self, viewers: &[Viewer], now: Millis, lags: &[Option<Millis>]) -> Vec<Flat> {
+        let Some((&first, others)) = viewers.split_first() else {
+            return Vec::new();
+        };
+        let mut view = self.table.view(first, now);
         for (seat, lag) in view.seats.iter_mut().zip(lags) {
             seat.lag_ms = *lag;
         }
-        serde_json::to_string(&view).unwrap_or_else(|_| "null".into())
+        let mut flats = Vec::with_capacity(viewers.len());
+        flats.push(Flat::new(json_text(&view)));
+        for &viewer in others {
+            let rewritten = self.table.view_again(&mut view, viewer);
+            let before = flats.last().expect("the first view is there");
+            let flat =
+                respliced(before, &view, rewritten).unwrap_or_else(|| Flat::new(json_text(&view)));
+            flats.push(flat);
+        }
+        flats
     }
     fn record(&self, meta: RecordMeta) -> Option<String> {
         self.table.record(meta)
@@ -943,6 +997,75 @@ fn fresh_secret() -> Option<Secret> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every game's views taken together (one built, the others rewritten from
+    /// it) are each viewer's own view, through a game played by the first
+    /// legal actions: no viewer sees another's part (Doudizhu's hands, the
+    /// claims, the seat).
+    #[test]
+    fn views_taken_together_are_each_viewers_own() {
+        for g in Games::builtin().all() {
+            let mut table = g
+                .new_table(TableConfig::casual(g.default_time()))
+                .unwrap_or_else(|e| panic!("{}: {e}", g.name));
+            let users: Vec<String> = (0..g.seats).map(|i| format!("user{i}")).collect();
+            let mut viewers: Vec<Viewer> = (0..g.seats).map(|i| Viewer::Seat(Seat(i))).collect();
+            viewers.push(Viewer::Spectator);
+            let lags: Vec<Option<Millis>> = (0..g.seats).map(|i| Some(10 * i as u64)).collect();
+            let check = |table: &dyn AnyTable, now: Millis, why: &str| {
+                // In both orders, so that each viewer is once the first.
+                for order in [viewers.clone(), viewers.iter().rev().copied().collect()] {
+                    let together = table.flat_views(&order, now, &lags);
+                    for (v, flat) in order.iter().zip(&together) {
+                        let alone = table.view_text(*v, now, &lags);
+                        assert_eq!(flat.text(), alone, "{} {why}, {v:?}", g.name);
+                        assert!(flat.index_is_fresh(), "{} {why}, {v:?}", g.name);
+                        // (The same JSON as the typed view, lags aside.)
+                        let mut read: Value = serde_json::from_str(flat.text()).unwrap();
+                        for seat in read["seats"].as_array_mut().unwrap() {
+                            seat["lag_ms"] = Value::Null;
+                        }
+                        assert_eq!(read, table.view(*v, now), "{} {why}, {v:?}", g.name);
+                    }
+                }
+            };
+            let mut now = 1000;
+            check(&*table, now, "before anyone sits");
+            for (i, user) in users.iter().enumerate() {
+                let sit = Command::Sit {
+                    user: user.clone(),
+                    seat: Seat(i as u8),
+                };
+                table.apply(sit, now).expect("seated");
+            }
+            for user in &users {
+                let ready = Command::Ready {
+                    user: user.clone(),
+                    proposal: None,
+                };
+                table.apply(ready, now).expect("ready");
+            }
+            let mut acted = 0;
+            for step in 0..60 {
+                now += 500;
+                check(&*table, now, &format!("at step {step}"));
+                let choice = (0..g.seats).find_map(|i| {
+                    let c = table.bot_choice(Seat(i))?;
+                    (c.must && !c.legal.is_empty()).then_some((i, c))
+                });
+                let Some((seat, choice)) = choice else { break };
+                let act = Command::Act {
+                    user: users[seat as usize].clone(),
+                    action: choice.legal[step % choice.legal.len()].clone(),
+                    lag: 0,
+                };
+                table.apply(act, now).expect("a legal action");
+                acted += 1;
+            }
+            assert!(acted > 5, "{}: only {acted} actions", g.name);
+            check(&*table, now + 10, "at the end");
+        }
+    }
 
     #[test]
     fn every_preset_validates_and_keys_are_unique() {

@@ -113,4 +113,4 @@ pub use types::{
     Command, Decision, EndDetail, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError,
     TableConfig, TableRefusal, TableRefusalKind, UserId,
 };
-pub use view::{GameView, MoveView, SeatView, TableView};
+pub use view::{GameView, MoveView, Rewritten, SeatView, TableView};

@@ -66,6 +66,20 @@ pub struct GameView<V> {
     pub rated: bool,
 }
 
+/// The parts of a [`TableView`] that [`Table::view_again`] may have changed
+/// (`false`: the same as before).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rewritten {
+    /// `you`.
+    pub you: bool,
+    /// `game.claims`.
+    pub claims: bool,
+    /// `game.board`.
+    pub board: bool,
+    /// `preview`.
+    pub preview: bool,
+}
+
 /// A table as one viewer sees it.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -157,6 +171,37 @@ impl<G: Game> Table<G> {
             preview: self.preview().map(|g| g.view(viewer)),
             at: now,
         }
+    }
+
+    /// Turns `view`, taken by [`Self::view`] for another viewer at the same
+    /// moment (and state), into `viewer`'s: afterwards it equals
+    /// `self.view(viewer, view.at)`. Only what depends on the viewer is built
+    /// again (the seat, the claims, and the game's own part as
+    /// [`Game::view_again`] rewrites it): the fan-out takes one view per viewer
+    /// of every change. Returns which of those parts may have changed.
+    pub fn view_again(&self, view: &mut TableView<G::View>, viewer: Viewer) -> Rewritten {
+        let you = match viewer {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator => None,
+        };
+        let mut rewritten = Rewritten {
+            you: you != view.you,
+            ..Rewritten::default()
+        };
+        view.you = you;
+        if let (Some(game), Some(gv)) = (self.game(), view.game.as_mut()) {
+            let claims = match viewer {
+                Viewer::Seat(s) if self.is_playing() => game.claims(s),
+                _ => Vec::new(),
+            };
+            rewritten.claims = claims != gv.claims;
+            gv.claims = claims;
+            rewritten.board = game.view_again(&mut gv.board, viewer);
+        }
+        if let (Some(game), Some(preview)) = (self.preview(), view.preview.as_mut()) {
+            rewritten.preview = game.view_again(preview, viewer);
+        }
+        rewritten
     }
 
     /// The table as `user` sees it: from their seat if seated, else as a spectator.

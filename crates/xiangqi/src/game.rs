@@ -183,6 +183,11 @@ impl Game for Xiangqi {
         DrawOffers::AlternatingAfterOwnMove
     }
 
+    fn view_again(&self, _view: &mut XiangqiView, _viewer: Viewer) -> bool {
+        // Everyone sees the same.
+        false
+    }
+
     fn view(&self, _viewer: Viewer) -> XiangqiView {
         let pos = self.game.position();
         // Each move is spelt in the position before it.

@@ -97,8 +97,25 @@ impl Fanout {
     pub(super) fn broadcast(&mut self, id: &str, table: &dyn AnyTable, batch: &Batch) {
         let now = now();
         let lags = self.seat_lags(table);
-        // At most one view per viewer (two seats and the spectators: a short list).
-        let mut views: Vec<(Viewer, Arc<Flat>)> = Vec::new();
+        // Who each socket is, in the map's order (the loop below walks it in
+        // the same order), and one view per viewer (two seats and the
+        // spectators: a short list), taken together.
+        let viewers: Vec<Viewer> = self
+            .subs
+            .values()
+            .map(|sub| viewer_of(table, id, &sub.conn))
+            .collect();
+        let mut distinct: Vec<Viewer> = Vec::with_capacity(4);
+        for viewer in &viewers {
+            if !distinct.contains(viewer) {
+                distinct.push(*viewer);
+            }
+        }
+        let flats = table.flat_views(&distinct, now, &lags);
+        let views: Vec<(Viewer, Arc<Flat>)> = distinct
+            .into_iter()
+            .zip(flats.into_iter().map(Arc::new))
+            .collect();
         // Keyed by the view the socket had (its address: sockets that got the
         // same view share one) and the viewer it is now.
         let mut texts: Vec<((usize, Viewer), Utf8Bytes)> = Vec::new();
@@ -107,21 +124,20 @@ impl Fanout {
         // The views replaced stay alive until the end, so that no address in
         // `texts` is reused within the loop.
         let mut replaced = Vec::new();
-        for (conn_id, sub) in &mut self.subs {
-            let viewer = viewer_of(table, id, &sub.conn);
-            let view = match views.iter().find(|(v, _)| *v == viewer) {
-                Some((_, view)) => view.clone(),
-                None => {
-                    let view = Arc::new(Flat::new(table.view_text(viewer, now, &lags)));
-                    views.push((viewer, view.clone()));
-                    view
-                }
+        for ((conn_id, sub), viewer) in self.subs.iter_mut().zip(viewers) {
+            let Some(view) = views
+                .iter()
+                .find(|(v, _)| *v == viewer)
+                .map(|(_, view)| view.clone())
+            else {
+                continue;
             };
             let had = sub.view.as_ref().map_or(0, |v| Arc::as_ptr(v) as usize);
             let text = match texts.iter().find(|(k, _)| *k == (had, viewer)) {
                 Some((_, text)) => text.clone(),
                 None => {
-                    let mut text = String::with_capacity(head.len() + 512);
+                    // (Room for a patch of a third of the view: no growing.)
+                    let mut text = String::with_capacity(head.len() + 64 + view.text().len() / 3);
                     text.push_str(&head);
                     match &sub.view {
                         Some(old) => flat::diff_into(old, &view, &mut text),

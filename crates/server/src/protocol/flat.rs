@@ -1,16 +1,20 @@
 //! A view as JSON text with its structure indexed ([`Flat`]), and the patch
 //! between two of them written straight as JSON text ([`diff_into`]): the same
-//! operations, in the same order, as [`super::patch::diff`] computes from two
-//! `serde_json::Value` trees, without building either tree. The fan-out keeps
+//! operations as [`super::patch::diff`] computes from two `serde_json::Value`
+//! trees, without building either tree. The fan-out keeps
 //! each socket's last view this way: a view is serialised once (from the typed
 //! view), indexed by one pass over its bytes, and compared subtree by subtree
 //! with `memcmp` — a subtree whose text did not change is skipped whole.
 //!
-//! Objects' members are compared in key order, as `patch::diff` walks a
-//! `Value`'s sorted map, whatever order the typed view wrote them in; values in
-//! the operations are the view's own text (the same JSON, its keys in the typed
-//! view's order). Equal text is equal JSON here because both views come from
-//! the same serialiser, which writes a value the same way every time.
+//! The operations are `patch::diff`'s; only siblings may come in another order
+//! (which does not change what the patch does: each touches its own member).
+//! Two objects with the same keys in the same order — a typed view's structs,
+//! whose fields the serialiser always writes in declaration order — are
+//! walked in that order; others, by key, as `patch::diff` walks a `Value`'s
+//! sorted map. Values in the operations are the view's own text (the same
+//! JSON, its keys in the typed view's order). Equal text is equal JSON here
+//! because both views come from the same serialiser, which writes a value the
+//! same way every time.
 
 use std::fmt::Write as _;
 
@@ -22,7 +26,7 @@ enum Kind {
 }
 
 /// One value of the text, in document order.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Node {
     kind: Kind,
     /// The value's text: `text[start..end]`.
@@ -62,6 +66,137 @@ impl Flat {
         &self.text
     }
 
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
+    /// Whether the index is the one `Flat::new` makes of the text (for tests
+    /// of indexes made otherwise).
+    #[cfg(test)]
+    pub(crate) fn index_is_fresh(&self) -> bool {
+        self.nodes == Flat::new(self.text.clone()).nodes
+    }
+
+    /// Where the value at `path` (object keys, without their quotes: the keys
+    /// of views need no escapes) is in the text; `None` if there is none, or
+    /// the text is not indexed.
+    pub fn range_of(&self, path: &[&str]) -> Option<std::ops::Range<usize>> {
+        let node = &self.nodes[self.find(path)?];
+        Some(node.start as usize..node.end as usize)
+    }
+
+    /// The node of the value at `path` (as [`Flat::range_of`]).
+    fn find(&self, path: &[&str]) -> Option<usize> {
+        self.find_under(path, &mut Vec::new())
+    }
+
+    /// [`Flat::find`], pushing the nodes the path passes through (its
+    /// ancestors, the root first) to `through`.
+    fn find_under(&self, path: &[&str], through: &mut Vec<usize>) -> Option<usize> {
+        let mut at = 0;
+        self.nodes.first()?;
+        for key in path {
+            if self.nodes[at].kind != Kind::Object {
+                return None;
+            }
+            through.push(at);
+            at = self
+                .children(at)
+                .find(|&c| inner(self.key(&self.nodes[c])) == *key)?;
+        }
+        Some(at)
+    }
+
+    /// This text with the values at some paths replaced (each by one JSON
+    /// value's text), indexed without reading the rest of the text again: the
+    /// nodes outside the replaced values are this index's, moved. The same
+    /// as `Flat::new` of the replaced text. `None` if a path is not found, one
+    /// replaced value holds another, or a replacement is not one JSON value.
+    pub fn replaced(&self, parts: &[(&[&str], String)]) -> Option<Flat> {
+        struct Part<'t> {
+            /// The replaced node, and the nodes above it.
+            node: usize,
+            above: Vec<usize>,
+            text: &'t str,
+            /// The replacement's index (offsets in `text`).
+            nodes: Vec<Node>,
+            /// How many bytes and nodes it adds (or removes).
+            bytes: i64,
+            count: i64,
+        }
+        let mut found = Vec::with_capacity(parts.len());
+        for (path, text) in parts {
+            let mut above = Vec::with_capacity(path.len());
+            let node = self.find_under(path, &mut above)?;
+            let old = self.nodes[node];
+            let nodes = scan(text.as_bytes())?;
+            found.push(Part {
+                node,
+                above,
+                text,
+                bytes: text.len() as i64 - i64::from(old.end - old.start),
+                count: nodes.len() as i64 - i64::from(old.size),
+                nodes,
+            });
+        }
+        found.sort_by_key(|p| p.node);
+        if found
+            .windows(2)
+            .any(|w| w[1].node < w[0].node + self.nodes[w[0].node].size as usize)
+        {
+            return None;
+        }
+        let total: i64 = found.iter().map(|p| p.bytes).sum();
+        let len = usize::try_from(self.text.len() as i64 + total).ok()?;
+        if len >= u32::MAX as usize {
+            return None;
+        }
+        let by = |pos: u32, shift: i64| (i64::from(pos) + shift) as u32;
+        let moved = |n: &Node, shift: i64| Node {
+            start: by(n.start, shift),
+            end: by(n.end, shift),
+            key: moved_key(n.key, &|pos| by(pos, shift)),
+            ..*n
+        };
+        let mut text = String::with_capacity(len);
+        let mut nodes = Vec::with_capacity((self.nodes.len() as i64 + 16).max(0) as usize);
+        // Between two replaced values every node moves by the same bytes: those
+        // the replacements before it add. (Its ancestors' ends move further,
+        // below.)
+        let (mut shift, mut next, mut copied) = (0i64, 0, 0);
+        for part in &found {
+            let old = self.nodes[part.node];
+            nodes.extend(self.nodes[next..part.node].iter().map(|n| moved(n, shift)));
+            text.push_str(&self.text[copied..old.start as usize]);
+            let base = by(old.start, shift);
+            nodes.extend(part.nodes.iter().enumerate().map(|(k, n)| Node {
+                key: if k == 0 {
+                    moved_key(old.key, &|pos| by(pos, shift))
+                } else {
+                    moved_key(n.key, &|pos| pos + base)
+                },
+                ..moved(n, i64::from(base))
+            }));
+            text.push_str(part.text);
+            shift += part.bytes;
+            next = part.node + old.size as usize;
+            copied = old.end as usize;
+        }
+        nodes.extend(self.nodes[next..].iter().map(|n| moved(n, shift)));
+        text.push_str(&self.text[copied..]);
+        // The values holding a replaced one end that much further and hold
+        // that many more nodes.
+        for part in &found {
+            for &a in &part.above {
+                let before: i64 = found.iter().filter(|p| p.node < a).map(|p| p.count).sum();
+                let n = &mut nodes[(a as i64 + before) as usize];
+                n.end = by(n.end, part.bytes);
+                n.size = (i64::from(n.size) + part.count) as u32;
+            }
+        }
+        Some(Flat { text, nodes })
+    }
+
     fn of(&self, n: &Node) -> &[u8] {
         &self.text.as_bytes()[n.start as usize..n.end as usize]
     }
@@ -81,6 +216,15 @@ impl Flat {
     }
 }
 
+/// A member's key range moved as its value (none stays none).
+fn moved_key(key: (u32, u32), moved: &impl Fn(u32) -> u32) -> (u32, u32) {
+    if key == (0, 0) {
+        key
+    } else {
+        (moved(key.0), moved(key.1))
+    }
+}
+
 fn skip_ws(t: &[u8], mut i: usize) -> usize {
     while matches!(t.get(i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
         i += 1;
@@ -92,11 +236,13 @@ fn skip_ws(t: &[u8], mut i: usize) -> usize {
 fn string_end(t: &[u8], i: usize) -> Option<usize> {
     let mut j = i + 1;
     loop {
-        match *t.get(j)? {
-            b'"' => return Some(j + 1),
-            b'\\' => j += 2,
-            _ => j += 1,
+        let rest = t.get(j..)?;
+        let k = rest.iter().position(|&c| c == b'"' || c == b'\\')?;
+        if rest[k] == b'"' {
+            return Some(j + k + 1);
         }
+        // An escape: the character after the backslash is not the end.
+        j += k + 2;
     }
 }
 
@@ -289,6 +435,22 @@ impl<'a> Differ<'a, '_> {
 
     fn objects(&mut self, ia: usize, ib: usize) {
         let (a, b) = (self.a, self.b);
+        // The common case, a typed view's struct: the same keys in the same
+        // order. Walked in that order, with nothing collected or sorted.
+        let key_a = |i: usize| a.key(&a.nodes[i]);
+        let key_b = |i: usize| b.key(&b.nodes[i]);
+        if a.nodes[ia].children == b.nodes[ib].children
+            && a.children(ia)
+                .zip(b.children(ib))
+                .all(|(x, y)| key_a(x) == key_b(y))
+        {
+            for (x, y) in a.children(ia).zip(b.children(ib)) {
+                self.path.push(Step::Key(key_b(y)));
+                self.at(x, y);
+                self.path.pop();
+            }
+            return;
+        }
         let sorted = |f: &'a Flat, i: usize| {
             let mut members: Vec<(&'a str, usize)> =
                 f.children(i).map(|c| (f.key(&f.nodes[c]), c)).collect();
@@ -336,50 +498,55 @@ impl<'a> Differ<'a, '_> {
 
     fn arrays(&mut self, ia: usize, ib: usize) {
         let (a, b) = (self.a, self.b);
-        let xs: Vec<usize> = a.children(ia).collect();
-        let ys: Vec<usize> = b.children(ib).collect();
-        let item_a = |i: usize| a.of(&a.nodes[xs[i]]);
-        let item_b = |i: usize| b.of(&b.nodes[ys[i]]);
-        let plain = ys.iter().all(|&y| b.nodes[y].kind == Kind::Scalar);
-        // The text of items `from..to` (compact JSON: with their commas).
-        let span = |f: &'a Flat, items: &[usize], from: usize, to: usize| -> &'a str {
-            if from >= to {
-                return "";
-            }
-            let (s, e) = (f.nodes[items[from]].start, f.nodes[items[to - 1]].end);
-            &f.text[s as usize..e as usize]
+        let (la, lb) = (a.nodes[ia].children as usize, b.nodes[ib].children as usize);
+        let item_a = |i: usize| a.of(&a.nodes[i]);
+        let item_b = |i: usize| b.of(&b.nodes[i]);
+        // Whether the first `n` items are the same (walked, not collected).
+        let same_prefix = |n: usize| {
+            a.children(ia)
+                .zip(b.children(ib))
+                .take(n)
+                .all(|(x, y)| item_a(x) == item_b(y))
         };
-        let same_prefix = |n: usize| (0..n).all(|i| item_a(i) == item_b(i));
-        if xs.len() == ys.len() && plain {
+        if la == lb && b.children(ib).all(|y| b.nodes[y].kind == Kind::Scalar) {
             // A list of plain values (legal moves): the changed items, or the
             // whole list when most of it changed.
-            let changed = (0..ys.len()).filter(|&i| item_a(i) != item_b(i)).count();
-            if changed > 0 && ys.len() > 1 && changed * 2 > ys.len() {
+            let changed = a
+                .children(ia)
+                .zip(b.children(ib))
+                .filter(|&(x, y)| item_a(x) != item_b(y))
+                .count();
+            if changed > 0 && lb > 1 && changed * 2 > lb {
                 self.set(ib);
             } else if changed > 0 {
-                for (i, &y) in ys.iter().enumerate() {
-                    if item_a(i) != item_b(i) {
+                for (i, (x, y)) in a.children(ia).zip(b.children(ib)).enumerate() {
+                    if item_a(x) != item_b(y) {
                         self.path.push(Step::Index(i));
                         self.set(y);
                         self.path.pop();
                     }
                 }
             }
-        } else if xs.len() == ys.len() {
+        } else if la == lb {
             // Item by item (a seat changed, a stone was placed).
-            for (i, (&x, &y)) in xs.iter().zip(&ys).enumerate() {
+            for (i, (x, y)) in a.children(ia).zip(b.children(ib)).enumerate() {
                 self.path.push(Step::Index(i));
                 self.at(x, y);
                 self.path.pop();
             }
-        } else if ys.len() > xs.len() && same_prefix(xs.len()) {
+        } else if lb > la && same_prefix(la) {
+            // The items after the old ones (compact JSON: with their commas).
+            let mut added = b.children(ib).skip(la).map(|y| b.nodes[y]);
+            let Some(first) = added.next() else { return };
+            let last = added.last().unwrap_or(first);
             self.op("push");
             self.out.push_str(r#","values":["#);
-            self.out.push_str(span(b, &ys, xs.len(), ys.len()));
+            self.out
+                .push_str(&b.text[first.start as usize..last.end as usize]);
             self.out.push_str("]}");
-        } else if ys.len() < xs.len() && same_prefix(ys.len()) {
+        } else if lb < la && same_prefix(lb) {
             self.op("trunc");
-            let _ = write!(self.out, r#","len":{}}}"#, ys.len());
+            let _ = write!(self.out, r#","len":{lb}}}"#);
         } else {
             self.set(ib);
         }
@@ -402,12 +569,101 @@ mod tests {
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
     }
 
+    /// A patch's operations as texts, in order of their paths (siblings are
+    /// the only operations whose order may differ, and their paths differ).
+    fn by_path(patch: &Value) -> Vec<String> {
+        let mut ops: Vec<String> = patch
+            .as_array()
+            .expect("a patch is a list")
+            .iter()
+            .map(|op| format!("{} {op}", op["path"]))
+            .collect();
+        ops.sort();
+        ops
+    }
+
     /// The flat diff of two values' texts is the `Value` diff, operation for
-    /// operation.
+    /// operation (siblings perhaps in another order), and turns the old value
+    /// into the new one.
     fn same_as_value_diff(old: &Value, new: &Value) {
         let want = serde_json::to_value(patch::diff(old, new)).unwrap();
         let got = flat_patch(&old.to_string(), &new.to_string());
-        assert_eq!(got, want, "{old} -> {new}");
+        assert_eq!(by_path(&got), by_path(&want), "{old} -> {new}");
+        let ops: Vec<patch::PatchOp> = serde_json::from_value(got).unwrap();
+        let mut applied = old.clone();
+        patch::apply(&mut applied, &ops).expect("the patch fits");
+        assert_eq!(&applied, new, "{old} -> {new}");
+    }
+
+    #[test]
+    fn a_value_is_found_by_its_path() {
+        let f = Flat::new(r#"{"you":1,"game":{"claims":[],"board":{"x":"y"}},"z":null}"#.into());
+        let at = |path: &[&str]| f.range_of(path).map(|r| &f.text()[r]);
+        assert_eq!(at(&["you"]), Some("1"));
+        assert_eq!(at(&["game", "board"]), Some(r#"{"x":"y"}"#));
+        assert_eq!(at(&["game", "claims"]), Some("[]"));
+        assert_eq!(at(&[]), Some(f.text()));
+        assert_eq!(at(&["game", "nothing"]), None);
+        assert_eq!(at(&["you", "deeper"]), None);
+        assert_eq!(Flat::new("{".into()).range_of(&[]), None);
+    }
+
+    #[test]
+    fn a_replaced_index_is_the_replaced_texts_index() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut replaced = 0;
+        for _ in 0..3000 {
+            let old = random_value(&mut rng, 4);
+            let flat = Flat::new(old.to_string());
+            // Up to three members of the top two levels, replaced by random values.
+            let mut paths: Vec<Vec<String>> = Vec::new();
+            if let Some(map) = old.as_object() {
+                for (k, v) in map {
+                    paths.push(vec![k.clone()]);
+                    if let Some(inner) = v.as_object() {
+                        paths.extend(inner.keys().map(|k2| vec![k.clone(), k2.clone()]));
+                    }
+                }
+            }
+            let chosen: Vec<Vec<String>> = paths
+                .into_iter()
+                .filter(|_| rng.gen_bool(0.4))
+                .take(3)
+                .collect();
+            let parts: Vec<(Vec<&str>, String)> = chosen
+                .iter()
+                .map(|p| {
+                    let path = p.iter().map(String::as_str).collect();
+                    (path, random_value(&mut rng, 2).to_string())
+                })
+                .collect();
+            let parts: Vec<(&[&str], String)> = parts
+                .iter()
+                .map(|(p, t)| (p.as_slice(), t.clone()))
+                .collect();
+            let nested = chosen
+                .iter()
+                .any(|a| chosen.iter().any(|b| a != b && b.starts_with(a)));
+            let Some(got) = flat.replaced(&parts) else {
+                assert!(nested, "refused {chosen:?} in {old}");
+                continue;
+            };
+            assert!(!nested, "replaced nested {chosen:?} in {old}");
+            let want = Flat::new(got.text.clone());
+            assert_eq!(got.nodes, want.nodes, "{chosen:?} in {old} -> {}", got.text);
+            // And the text is the old one with those values replaced.
+            let mut value = old.clone();
+            for (path, text) in &parts {
+                let mut at = &mut value;
+                for key in path.iter() {
+                    at = &mut at[*key];
+                }
+                *at = serde_json::from_str(text).unwrap();
+            }
+            assert_eq!(serde_json::from_str::<Value>(&got.text).unwrap(), value);
+            replaced += 1;
+        }
+        assert!(replaced > 1000, "only {replaced} cases");
     }
 
     #[test]
@@ -477,19 +733,26 @@ mod tests {
     }
 
     #[test]
-    fn members_in_a_typed_order_are_walked_in_key_order() {
+    fn members_in_a_typed_order_are_walked_in_that_order() {
         // A typed view writes its fields in declaration order, not sorted.
         let old = r#"{"z":1,"moves":["e4"],"a":{"y":1,"b":2}}"#;
-        let new = r#"{"z":2,"moves":["e4","e5"],"a":{"y":1,"b":3},"c":true}"#;
-        let want = patch::diff(
-            &serde_json::from_str(old).unwrap(),
-            &serde_json::from_str(new).unwrap(),
+        let new = r#"{"z":2,"moves":["e4","e5"],"a":{"y":1,"b":3}}"#;
+        let (o, n): (Value, Value) = (
+            serde_json::from_str(old).unwrap(),
+            serde_json::from_str(new).unwrap(),
         );
-        assert_eq!(
-            flat_patch(old, new),
-            serde_json::to_value(want).unwrap(),
-            "{old} -> {new}"
-        );
+        same_as_value_diff(&o, &n);
+        let paths: Vec<Value> = flat_patch(old, new)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|op| op["path"].clone())
+            .collect();
+        assert_eq!(paths, [json!(["z"]), json!(["moves"]), json!(["a", "b"])]);
+        // Keys that differ: by key, as the `Value` diff walks them.
+        let added = r#"{"z":2,"moves":["e4","e5"],"a":{"y":1,"b":3},"c":true}"#;
+        let want = patch::diff(&o, &serde_json::from_str(added).unwrap());
+        assert_eq!(flat_patch(old, added), serde_json::to_value(want).unwrap());
     }
 
     fn random_value(rng: &mut StdRng, depth: u32) -> Value {
