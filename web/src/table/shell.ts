@@ -98,6 +98,9 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
   let state: TableView<V> | null = null;
   let ctx: ShellContext<V> | null = null;
   let closed = false;
+  // The clocks' animation frame, and whether the viewer's low-time warning sounded.
+  let raf = 0;
+  let lowWarned = false;
   let resultShownFor = '';
   let resultDialog: { close: () => void } | null = null;
   let proposalDialog: { close: () => void; pid: number } | null = null;
@@ -338,6 +341,7 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     // Two sides face each other across the board: the top seat and the viewer's, at the bottom.
     if (order.length === 2) mount(seatsEl, h('div.seat-slot', { id: 'seat-top' }, seatCard(order[0])), h('div.seat-slot', { id: 'seat-bottom' }, seatCard(order[1])));
     else mount(seatsEl, order.map(seatCard));
+    drawClocks();
   }
 
   function btn(name: string, label: string, enabled: boolean, onclick: () => void, cls = '') {
@@ -641,10 +645,10 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     ], { id: 'load-dialog' });
   }
 
-  // Clocks are drawn on animation frames from the last reading and the server's time (table/clocks.ts).
-  let raf = 0;
-  let lowWarned = false;
-  function tick() {
+  // Clocks are drawn on animation frames from the last reading and the server's time
+  // (table/clocks.ts), and at once whenever the seats are drawn again (which makes
+  // new, empty clock elements).
+  function drawClocks() {
     const c: ClockView | null = state?.game?.clock ?? null;
     // The server's time as this browser estimates it (net/lag.ts), so that every
     // browser shows the same time.
@@ -660,6 +664,9 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
         lowWarned = face.low;
       }
     }
+  }
+  function tick() {
+    drawClocks();
     raf = requestAnimationFrame(tick);
   }
   raf = requestAnimationFrame(tick);
