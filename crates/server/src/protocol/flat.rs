@@ -77,21 +77,10 @@ impl Flat {
         self.nodes == Flat::new(self.text.clone()).nodes
     }
 
-    /// Where the value at `path` (object keys, without their quotes: the keys
-    /// of views need no escapes) is in the text; `None` if there is none, or
-    /// the text is not indexed.
-    pub fn range_of(&self, path: &[&str]) -> Option<std::ops::Range<usize>> {
-        let node = &self.nodes[self.find(path)?];
-        Some(node.start as usize..node.end as usize)
-    }
-
-    /// The node of the value at `path` (as [`Flat::range_of`]).
-    fn find(&self, path: &[&str]) -> Option<usize> {
-        self.find_under(path, &mut Vec::new())
-    }
-
-    /// [`Flat::find`], pushing the nodes the path passes through (its
-    /// ancestors, the root first) to `through`.
+    /// The node of the value at `path` (object keys, without their quotes: the
+    /// keys of views need no escapes), pushing the nodes the path passes
+    /// through (its ancestors, the root first) to `through`; `None` if there is
+    /// none, or the text is not indexed.
     fn find_under(&self, path: &[&str], through: &mut Vec<usize>) -> Option<usize> {
         let mut at = 0;
         self.nodes.first()?;
@@ -598,14 +587,17 @@ mod tests {
     #[test]
     fn a_value_is_found_by_its_path() {
         let f = Flat::new(r#"{"you":1,"game":{"claims":[],"board":{"x":"y"}},"z":null}"#.into());
-        let at = |path: &[&str]| f.range_of(path).map(|r| &f.text()[r]);
+        let at = |path: &[&str]| {
+            f.find_under(path, &mut Vec::new())
+                .map(|n| std::str::from_utf8(f.of(&f.nodes[n])).unwrap())
+        };
         assert_eq!(at(&["you"]), Some("1"));
         assert_eq!(at(&["game", "board"]), Some(r#"{"x":"y"}"#));
         assert_eq!(at(&["game", "claims"]), Some("[]"));
         assert_eq!(at(&[]), Some(f.text()));
         assert_eq!(at(&["game", "nothing"]), None);
         assert_eq!(at(&["you", "deeper"]), None);
-        assert_eq!(Flat::new("{".into()).range_of(&[]), None);
+        assert_eq!(Flat::new("{".into()).find_under(&[], &mut Vec::new()), None);
     }
 
     #[test]
