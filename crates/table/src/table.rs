@@ -301,13 +301,18 @@ impl<G: Game> Table<G> {
         if matches!(cmd, Command::Tick) {
             return Ok(fired);
         }
-        let backup = (
-            self.state.clone(),
-            self.game.clone(),
-            self.options.clone(),
-            self.proposed.clone(),
-            self.watchers.clone(),
-        );
+        // A refused command changes nothing: the table is put back as it was.
+        // A move (the command played most) puts back itself what it changed
+        // before its refusal (`Table::act`), sparing a copy of the whole game.
+        let backup = (!matches!(cmd, Command::Act { .. })).then(|| {
+            (
+                self.state.clone(),
+                self.game.clone(),
+                self.options.clone(),
+                self.proposed.clone(),
+                self.watchers.clone(),
+            )
+        });
         match self.handle(cmd.clone(), now) {
             Ok(events) => {
                 self.state.now = now;
@@ -324,13 +329,15 @@ impl<G: Game> Table<G> {
                 Ok(fired)
             }
             Err(mut refusal) => {
-                (
-                    self.state,
-                    self.game,
-                    self.options,
-                    self.proposed,
-                    self.watchers,
-                ) = backup;
+                if let Some(backup) = backup {
+                    (
+                        self.state,
+                        self.game,
+                        self.options,
+                        self.proposed,
+                        self.watchers,
+                    ) = backup;
+                }
                 refusal.fired = fired;
                 Err(refusal)
             }
@@ -876,6 +883,10 @@ impl<G: Game> Table<G> {
 
     // ----- play -------------------------------------------------------------------
 
+    /// A move. Refused, it changes nothing: it puts the clock back itself (the
+    /// caller keeps no copy of the table for a move), the game's own refusal
+    /// changes nothing ([`Game::act`]), and the game's verdict is checked before
+    /// anything else changes.
     fn act(&mut self, user: &str, action: &str, lag: Millis, now: Millis) -> R {
         let seat = self.playing_seat(user)?;
         let game = self.game.as_ref().ok_or_else(no_game)?;
@@ -889,14 +900,59 @@ impl<G: Game> Table<G> {
         // Charge the mover's clock first: a move made after the flag fell loses.
         let mover_clock = gs.clock.running().map(|r| r.seat) == Some(seat.index());
         let limit = gs.clock.limit_kind(seat.index());
+        let clock_before = mover_clock.then(|| gs.clock.clone());
         if mover_clock && let Err(flag) = gs.clock.press(now, lag) {
             let seat = Seat(flag.seat as u8);
-            return self.end_by_table(seat, EndReason::Timeout, limit, now);
+            let ended = self.end_by_table(seat, EndReason::Timeout, limit, now);
+            // (Refused only for a verdict the table cannot take, before it
+            // changed anything but the clock.)
+            if ended.is_err()
+                && let (Some(clock), Some(gs)) = (clock_before, self.state.game.as_mut())
+            {
+                gs.clock = clock;
+            }
+            return ended;
         }
         let game = self.game.as_mut().ok_or_else(no_game)?;
-        let effects = game.act(seat, action).map_err(game_refusal)?;
-        let turn = game.turn();
-        let outcome = game.outcome();
+        let played = game
+            .act(seat, action)
+            .map_err(game_refusal)
+            .and_then(|effects| {
+                let outcome = game.outcome();
+                match &outcome {
+                    Some(o) => o
+                        .check(self.seats_n)
+                        .map_err(|e| TableRefusal::new(K::BadOutcome, format!("{}: {e}", G::NAME))),
+                    None => Ok(()),
+                }
+                .map(|()| (effects, game.turn(), outcome))
+            });
+        let (effects, turn, outcome) = match played {
+            Ok(played) => played,
+            Err(refusal) => {
+                if let Some(gs) = self.state.game.as_mut() {
+                    if let Some(clock) = clock_before {
+                        gs.clock = clock;
+                    }
+                    // A verdict the table cannot take is the game's bug, found
+                    // after its move: the game as it was is played again.
+                    if refusal.kind == K::BadOutcome {
+                        let actions: Vec<(Seat, String)> = gs
+                            .preloaded
+                            .iter()
+                            .cloned()
+                            .chain(gs.actions.iter().map(|a| (a.seat, a.action.clone())))
+                            .collect();
+                        if let Some(options) = self.options.as_ref()
+                            && let Ok(game) = qiyuan_game::replay::<G>(options, &gs.setup, &actions)
+                        {
+                            self.game = Some(game);
+                        }
+                    }
+                }
+                return Err(refusal);
+            }
+        };
         let gs = self.state.game.as_mut().ok_or_else(no_game)?;
         let clock_after = match gs.settings.time {
             TimeControl::None => None,

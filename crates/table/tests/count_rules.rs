@@ -485,6 +485,34 @@ fn json_shapes() {
 }
 
 #[test]
+fn a_move_whose_verdict_does_not_fit_the_seats_is_refused_and_changes_nothing() {
+    // The game has played the move when the table finds its verdict bad: the
+    // refusal puts back the game (played again from the record) and the clock.
+    let options = CountOptions {
+        seats: 3,
+        target: 5,
+        two_seat_win: true,
+        ..CountOptions::default()
+    };
+    let mut s = Script::<Count>::started(count_config(TimeControl::fischer(60, 0), options));
+    s.play(0, S, "2");
+    s.play(1, S, "1");
+    // Seat 2's clock runs; 1 more would reach the target and end with a
+    // two-result verdict in a three-seat game.
+    s.now += S;
+    let r = s.refused(Command::Act {
+        user: user(2),
+        action: "2".into(),
+        lag: 0,
+    });
+    assert_eq!(r.kind, K::BadOutcome);
+    assert_eq!(s.table.state().status, Status::Playing);
+    // A move that does not end the game is played as usual.
+    s.play(2, 0, "1");
+    assert_eq!(s.table.state().game.as_ref().unwrap().actions.len(), 3);
+}
+
+#[test]
 fn an_outcome_that_does_not_fit_the_seats_is_refused() {
     // A three-seat game whose concession has two results (the contract's old
     // two-seat default): resigning is refused with a typed error and changes

@@ -22,6 +22,9 @@ pub struct CountOptions {
     /// A buggy game: `conceded` builds a two-seat outcome whatever the seat
     /// count (what the contract's old default did), for the table to catch.
     pub two_seat_concession: bool,
+    /// A buggy game: the win at the target has two results whatever the seat
+    /// count, found by the table only after the game played the move.
+    pub two_seat_win: bool,
 }
 
 impl Default for CountOptions {
@@ -31,6 +34,7 @@ impl Default for CountOptions {
             target: 1000,
             draw_offers: DrawOffers::AfterOwnMove,
             two_seat_concession: false,
+            two_seat_win: false,
         }
     }
 }
@@ -160,8 +164,11 @@ impl Game for Count {
             // The seat that just moved wins.
             let n = self.options.seats;
             let winner = Seat((self.to_move.0 + n - 1) % n);
-            let mut results = vec![SeatResult::Loss; n as usize];
-            results[winner.index()] = SeatResult::Win;
+            let results_n = if self.options.two_seat_win { 2 } else { n };
+            let mut results = vec![SeatResult::Loss; results_n as usize];
+            if let Some(r) = results.get_mut(winner.index()) {
+                *r = SeatResult::Win;
+            }
             return Some(Outcome {
                 results,
                 reason: EndReason::Checkmate,
