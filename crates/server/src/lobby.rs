@@ -24,7 +24,6 @@ pub struct TableSummary {
     pub time: TimeControl,
     pub rated: bool,
     pub spectators: usize,
-    pub version: u64,
     /// The path of the table's invitation link.
     pub invite: String,
 }

@@ -360,8 +360,11 @@ impl SqliteStore {
         if tokio::runtime::Handle::try_current().is_ok() {
             tokio::spawn(checkpoints(checkpointer, Arc::downgrade(&write), wal));
         }
+        // A connection to a local file does not go stale: a check before each
+        // use (a trip to sqlx's SQLite thread and back) would find nothing.
         let read = SqlitePoolOptions::new()
             .max_connections(4)
+            .test_before_acquire(false)
             .connect_with(options.read_only(true))
             .await?;
         let store = SqliteStore {

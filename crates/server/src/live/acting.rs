@@ -77,6 +77,13 @@ impl Live {
                 .collect();
             crate::lichess::bots_rated_check(&self.app, &name, &seated).await?;
         }
+        if name == user.username && !self.accounts.contains_key(&name) {
+            // (Bounded: a table's actors are few; a long-lived one starts over.)
+            if self.accounts.len() >= 64 {
+                self.accounts.clear();
+            }
+            self.accounts.insert(name.clone(), (user.id, user.guest));
+        }
         // Acting at a table subscribes the socket to it, and a seated player who
         // was counted absent (a dropped socket, a restart) is back.
         self.fanout.subscribe(conn);

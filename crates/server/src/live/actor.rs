@@ -40,6 +40,10 @@ pub(super) struct Live {
     pub(super) lease: Option<i64>,
     /// The store refused an append: another node owns the table now.
     pub(super) fenced: bool,
+    /// The accounts (id, guest) of users who acted here from a socket, by name:
+    /// an account never changes either, so a game's start and end look up no
+    /// player who acted (see `Live::account`).
+    pub(super) accounts: std::collections::HashMap<String, (i64, bool)>,
 }
 
 impl Live {
@@ -57,6 +61,7 @@ impl Live {
             lags_sent: Vec::new(),
             lease: None,
             fenced: false,
+            accounts: Default::default(),
         }
     }
 

@@ -45,6 +45,24 @@ impl Live {
         ratings
     }
 
+    /// The account (id, guest) of the user `name`: known if they acted here,
+    /// none for a computer player (a colon is never in an account's name), else
+    /// from the store.
+    async fn account(&self, name: &str) -> anyhow::Result<Option<(i64, bool)>> {
+        if let Some(&known) = self.accounts.get(name) {
+            return Ok(Some(known));
+        }
+        if name.contains(':') {
+            return Ok(None);
+        }
+        Ok(self
+            .app
+            .store
+            .user_by_name(name)
+            .await?
+            .map(|u| (u.id, u.guest)))
+    }
+
     fn game_id_of(&self, number: u32) -> String {
         if number <= 1 {
             self.id.clone()
@@ -81,12 +99,12 @@ impl Live {
             .is_some_and(|g| g.rated);
         let mut rows = Vec::new();
         for (seat, name) in players.iter().enumerate() {
-            let user = self.app.store.user_by_name(name).await?;
-            let rating = match &user {
-                Some(u) if rated && !u.guest => Some(
+            let user = self.account(name).await?;
+            let rating = match user {
+                Some((id, false)) if rated => Some(
                     self.app
                         .store
-                        .rating(u.id, &pool)
+                        .rating(id, &pool)
                         .await?
                         .map(|r| r.rating.round() as i64)
                         .unwrap_or(qiyuan_rating::DEFAULT_RATING as i64),
@@ -95,7 +113,7 @@ impl Live {
             };
             rows.push(Player {
                 seat: seat as i64,
-                user_id: user.map(|u| u.id),
+                user_id: user.map(|(id, _)| id),
                 name: name.clone(),
                 rating,
                 rating_diff: None,
@@ -142,13 +160,12 @@ impl Live {
         let mut holders = Vec::new();
         for name in &gs.players {
             let user = self
-                .app
-                .store
-                .user_by_name(name)
+                .account(name)
                 .await?
-                .filter(|u| !u.guest);
-            let rating = match &user {
-                Some(u) => match self.app.store.rating(u.id, &pool).await? {
+                .filter(|&(_, guest)| !guest)
+                .map(|(id, _)| id);
+            let rating = match user {
+                Some(id) => match self.app.store.rating(id, &pool).await? {
                     Some(r) => qiyuan_rating::Rating {
                         rating: r.rating,
                         deviation: r.deviation,
@@ -163,7 +180,7 @@ impl Live {
                 account: user.is_some(),
                 rating,
             });
-            users.push(user);
+            users.push(user.map(|id| (id, name)));
         }
         let game = self.table.game_name();
         let settled = qiyuan_rating::settle(qiyuan_rating::GameEnd {
@@ -188,13 +205,15 @@ impl Live {
         };
         let mut changes = Vec::new();
         for (seat, user) in settled.seats.iter().zip(&users) {
-            let Some(user) = user else { continue };
+            let Some((user_id, username)) = user else {
+                continue;
+            };
             if let Some(change) = seat.rating {
                 finish
                     .rating_diffs
                     .push((i64::from(seat.seat.0), change.diff));
                 finish.ratings.push(RatingRow {
-                    user_id: user.id,
+                    user_id: *user_id,
                     pool: pool.clone(),
                     rating: change.after.rating,
                     deviation: change.after.deviation,
@@ -204,7 +223,7 @@ impl Live {
                 });
                 changes.push(RatingChange {
                     seat: seat.seat.index(),
-                    user: user.username.clone(),
+                    user: username.to_string(),
                     pool: pool.clone(),
                     before: change.before.shown(),
                     after: change.after.shown(),
@@ -215,7 +234,7 @@ impl Live {
             // Points (积分) for life, where the game keeps them.
             if let Some(diff) = seat.points {
                 finish.points.push(PointsChange {
-                    user_id: user.id,
+                    user_id: *user_id,
                     game: game.to_string(),
                     diff,
                 });

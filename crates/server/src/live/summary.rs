@@ -38,7 +38,6 @@ impl Live {
             time: settings.time,
             rated,
             spectators: self.table.spectator_count(),
-            version: self.table.version(),
             invite: format!("/table/{}", self.id),
         }
     }

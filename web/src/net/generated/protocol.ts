@@ -59,7 +59,7 @@ export type EventActionMsg = { event: string,
  */
 kind: string, player: string, arbiter: string, reason: string, round: number | null, board: number | null, table: string | null, at: number, };
 
-export type TableSummary = { id: string, game: string, status: Status, seats: Array<SeatSummary>, time: TimeControl, rated: boolean, spectators: number, version: number, 
+export type TableSummary = { id: string, game: string, status: Status, seats: Array<SeatSummary>, time: TimeControl, rated: boolean, spectators: number, 
 /**
  * The path of the table's invitation link.
  */
