@@ -845,11 +845,6 @@ pub trait AnyTable: Send + Sync {
     fn bot_choice(&self, seat: Seat) -> Option<BotChoice>;
 }
 
-/// A value as JSON text (`null` should it not serialise).
-fn json_text(value: &impl Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
-}
-
 /// `view`'s text and index made from `before`, the same view as another viewer
 /// saw it: `before` with the parts `rewritten` names written anew, and only
 /// those read. `None` if one of them cannot be found in it (then the view is
@@ -859,20 +854,20 @@ fn respliced<V: Serialize>(
     view: &TableView<V>,
     rewritten: Rewritten,
 ) -> Option<Flat> {
-    let mut parts: Vec<(&[&str], String)> = Vec::with_capacity(2);
+    let mut parts: Vec<(&[&str], Flat)> = Vec::with_capacity(2);
     if rewritten.you {
-        parts.push((&["you"], json_text(&view.you)));
+        parts.push((&["you"], Flat::of_value(&view.you, 256)));
     }
     if let Some(game) = &view.game {
         if rewritten.claims {
-            parts.push((&["game", "claims"], json_text(&game.claims)));
+            parts.push((&["game", "claims"], Flat::of_value(&game.claims, 256)));
         }
         if rewritten.board {
-            parts.push((&["game", "board"], json_text(&game.board)));
+            parts.push((&["game", "board"], Flat::of_value(&game.board, 256)));
         }
     }
     if rewritten.preview {
-        parts.push((&["preview"], json_text(&view.preview)));
+        parts.push((&["preview"], Flat::of_value(&view.preview, 256)));
     }
     before.replaced(&parts)
 }
@@ -941,12 +936,12 @@ where
             seat.lag_ms = *lag;
         }
         let mut flats = Vec::with_capacity(viewers.len());
-        flats.push(Flat::new(json_text(&view)));
+        flats.push(Flat::of_value(&view, 4096));
         for &viewer in others {
             let rewritten = self.table.view_again(&mut view, viewer);
             let before = flats.last().expect("the first view is there");
             let flat =
-                respliced(before, &view, rewritten).unwrap_or_else(|| Flat::new(json_text(&view)));
+                respliced(before, &view, rewritten).unwrap_or_else(|| Flat::of_value(&view, 4096));
             flats.push(flat);
         }
         flats

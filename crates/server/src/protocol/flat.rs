@@ -62,6 +62,20 @@ impl Flat {
         Flat { text, nodes }
     }
 
+    /// A value written as JSON and indexed as it is written, without reading
+    /// the text again: the text `serde_json::to_string` writes and the index
+    /// `Flat::new` makes of it (`null` should the value not serialise). The
+    /// serialiser's formatter notes where each value starts and ends
+    /// ([`Indexer`]); a text it could not follow is indexed by [`scan`].
+    /// `capacity`: the bytes to make room for at first.
+    pub fn of_value(value: &impl serde::Serialize, capacity: usize) -> Flat {
+        match written(value, capacity) {
+            Some((text, Some(nodes))) => Flat { text, nodes },
+            Some((text, None)) => Flat::new(text),
+            None => Flat::new("null".into()),
+        }
+    }
+
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -96,29 +110,33 @@ impl Flat {
         Some(at)
     }
 
-    /// This text with the values at some paths replaced (each by one JSON
-    /// value's text), indexed without reading the rest of the text again: the
-    /// nodes outside the replaced values are this index's, moved. The same
-    /// as `Flat::new` of the replaced text. `None` if a path is not found, one
-    /// replaced value holds another, or a replacement is not one JSON value.
-    pub fn replaced(&self, parts: &[(&[&str], String)]) -> Option<Flat> {
+    /// This text with the values at some paths replaced (each by one indexed
+    /// JSON value), indexed without reading any text again: the nodes outside
+    /// the replaced values are this index's, moved, and those inside the
+    /// replacements' own. The same as `Flat::new` of the replaced text. `None`
+    /// if a path is not found, one replaced value holds another, or a
+    /// replacement is not indexed.
+    pub fn replaced(&self, parts: &[(&[&str], Flat)]) -> Option<Flat> {
         struct Part<'t> {
             /// The replaced node, and the nodes above it.
             node: usize,
             above: Vec<usize>,
             text: &'t str,
             /// The replacement's index (offsets in `text`).
-            nodes: Vec<Node>,
+            nodes: &'t [Node],
             /// How many bytes and nodes it adds (or removes).
             bytes: i64,
             count: i64,
         }
         let mut found = Vec::with_capacity(parts.len());
-        for (path, text) in parts {
+        for (path, part) in parts {
             let mut above = Vec::with_capacity(path.len());
             let node = self.find_under(path, &mut above)?;
             let old = self.nodes[node];
-            let nodes = scan(text.as_bytes())?;
+            if part.nodes.is_empty() {
+                return None;
+            }
+            let (text, nodes) = (part.text.as_str(), &part.nodes[..]);
             found.push(Part {
                 node,
                 above,
@@ -202,6 +220,217 @@ impl Flat {
             next += self.nodes[at].size as usize;
             at
         })
+    }
+}
+
+/// A value's JSON text and, unless the formatter could not follow it, its
+/// index made while it was written; `None` if it does not serialise.
+fn written(value: &impl serde::Serialize, capacity: usize) -> Option<(String, Option<Vec<Node>>)> {
+    let at = std::cell::Cell::new(0);
+    let mut out = Counted {
+        buf: Vec::with_capacity(capacity),
+        at: &at,
+    };
+    let mut indexer = Indexer {
+        at: &at,
+        nodes: Vec::with_capacity(capacity / 16 + 1),
+        open: Vec::with_capacity(8),
+        key: (0, 0),
+        in_key: false,
+        followed: true,
+    };
+    value
+        .serialize(&mut serde_json::Serializer::with_formatter(
+            &mut out,
+            &mut indexer,
+        ))
+        .ok()?;
+    let text = String::from_utf8(out.buf).ok()?;
+    let followed = indexer.followed
+        && indexer.open.is_empty()
+        && text.len() < u32::MAX as usize
+        && indexer
+            .nodes
+            .first()
+            .is_some_and(|n| n.start == 0 && n.end as usize == text.len());
+    Some((text, followed.then_some(indexer.nodes)))
+}
+
+/// The serialiser's output, counting the bytes written so far for the
+/// [`Indexer`] (which sees the writer only as a generic one).
+struct Counted<'c> {
+    buf: Vec<u8>,
+    at: &'c std::cell::Cell<usize>,
+}
+
+impl std::io::Write for Counted<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(bytes);
+        self.at.set(self.buf.len());
+        Ok(bytes.len())
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.buf.extend_from_slice(bytes);
+        self.at.set(self.buf.len());
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A formatter that writes as `serde_json`'s compact one does and builds the
+/// text's index as it goes: a value's node when it begins, its end and size
+/// when it ends, an object member's key from its key string. Inside a key
+/// (which `serde_json` may write as a number in quotes) nothing is a value.
+struct Indexer<'c> {
+    at: &'c std::cell::Cell<usize>,
+    nodes: Vec<Node>,
+    /// The objects and arrays begun and not yet ended.
+    open: Vec<usize>,
+    /// The key of the member whose value comes next.
+    key: (u32, u32),
+    in_key: bool,
+    /// False once something was written that is not followed (a raw fragment).
+    followed: bool,
+}
+
+impl Indexer<'_> {
+    fn at(&self) -> u32 {
+        self.at.get() as u32
+    }
+
+    /// A value begins here: its node, counted in its parent's children.
+    fn begin(&mut self, kind: Kind) -> usize {
+        if let Some(&parent) = self.open.last() {
+            self.nodes[parent].children += 1;
+        }
+        let at = self.at();
+        self.nodes.push(Node {
+            kind,
+            start: at,
+            end: at,
+            key: std::mem::take(&mut self.key),
+            size: 1,
+            children: 0,
+        });
+        self.nodes.len() - 1
+    }
+
+    fn scalar(&mut self, write: impl FnOnce() -> std::io::Result<()>) -> std::io::Result<()> {
+        if self.in_key {
+            return write();
+        }
+        let node = self.begin(Kind::Scalar);
+        write()?;
+        self.nodes[node].end = self.at();
+        Ok(())
+    }
+
+    fn end(&mut self) {
+        if let Some(node) = self.open.pop() {
+            let size = (self.nodes.len() - node) as u32;
+            let end = self.at();
+            let n = &mut self.nodes[node];
+            n.end = end;
+            n.size = size;
+        } else {
+            self.followed = false;
+        }
+    }
+}
+
+macro_rules! indexed_scalars {
+    ($($method:ident: $t:ty),* $(,)?) => {$(
+        fn $method<W: ?Sized + std::io::Write>(
+            &mut self,
+            w: &mut W,
+            value: $t,
+        ) -> std::io::Result<()> {
+            self.scalar(|| serde_json::ser::CompactFormatter.$method(w, value))
+        }
+    )*};
+}
+
+impl serde_json::ser::Formatter for &mut Indexer<'_> {
+    indexed_scalars!(
+        write_bool: bool, write_i8: i8, write_i16: i16, write_i32: i32, write_i64: i64,
+        write_i128: i128, write_u8: u8, write_u16: u16, write_u32: u32, write_u64: u64,
+        write_u128: u128, write_f32: f32, write_f64: f64, write_number_str: &str,
+    );
+
+    fn write_null<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.scalar(|| serde_json::ser::CompactFormatter.write_null(w))
+    }
+
+    fn begin_string<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if self.in_key {
+            self.key.0 = self.at();
+        } else {
+            self.begin(Kind::Scalar);
+        }
+        serde_json::ser::CompactFormatter.begin_string(w)
+    }
+
+    fn end_string<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        serde_json::ser::CompactFormatter.end_string(w)?;
+        let at = self.at();
+        if self.in_key {
+            self.key.1 = at;
+        } else if let Some(n) = self.nodes.last_mut() {
+            // (A string holds no value: its node is the last one begun.)
+            n.end = at;
+        }
+        Ok(())
+    }
+
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        let node = self.begin(Kind::Array);
+        self.open.push(node);
+        serde_json::ser::CompactFormatter.begin_array(w)
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        serde_json::ser::CompactFormatter.end_array(w)?;
+        self.end();
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        let node = self.begin(Kind::Object);
+        self.open.push(node);
+        serde_json::ser::CompactFormatter.begin_object(w)
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        serde_json::ser::CompactFormatter.end_object(w)?;
+        self.end();
+        Ok(())
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.in_key = true;
+        serde_json::ser::CompactFormatter.begin_object_key(w, first)
+    }
+
+    fn end_object_key<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.in_key = false;
+        Ok(())
+    }
+
+    fn write_raw_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        self.followed = false;
+        serde_json::ser::CompactFormatter.write_raw_fragment(w, fragment)
     }
 }
 
@@ -629,9 +858,9 @@ mod tests {
                     (path, random_value(&mut rng, 2).to_string())
                 })
                 .collect();
-            let parts: Vec<(&[&str], String)> = parts
+            let parts: Vec<(&[&str], Flat)> = parts
                 .iter()
-                .map(|(p, t)| (p.as_slice(), t.clone()))
+                .map(|(p, t)| (p.as_slice(), Flat::new(t.clone())))
                 .collect();
             let nested = chosen
                 .iter()
@@ -645,12 +874,12 @@ mod tests {
             assert_eq!(got.nodes, want.nodes, "{chosen:?} in {old} -> {}", got.text);
             // And the text is the old one with those values replaced.
             let mut value = old.clone();
-            for (path, text) in &parts {
+            for (path, part) in &parts {
                 let mut at = &mut value;
                 for key in path.iter() {
                     at = &mut at[*key];
                 }
-                *at = serde_json::from_str(text).unwrap();
+                *at = serde_json::from_str(part.text()).unwrap();
             }
             assert_eq!(serde_json::from_str::<Value>(&got.text).unwrap(), value);
             replaced += 1;
@@ -770,6 +999,85 @@ mod tests {
                 Value::Array((0..n).map(|_| random_value(rng, depth - 1)).collect())
             }
         }
+    }
+
+    #[test]
+    fn an_index_made_while_writing_is_the_scanned_one() {
+        // Random values, and what a typed view may hold besides: escapes,
+        // characters beyond ASCII, numbers of every kind, map keys that are
+        // numbers (written in quotes), empty members, unit and newtype variants.
+        #[derive(serde::Serialize)]
+        enum Shape {
+            Unit,
+            New(u8),
+            Tuple(i64, f64),
+            Named { a: Option<u32>, b: Vec<()> },
+        }
+        #[derive(serde::Serialize)]
+        struct Typed {
+            text: &'static str,
+            numbers: (i8, u128, i128, f32, f64, f64),
+            keys: std::collections::BTreeMap<u32, &'static str>,
+            empty: (Vec<u8>, std::collections::BTreeMap<String, u8>),
+            shapes: Vec<Shape>,
+            bytes: serde_bytes_like::Bytes,
+            c: char,
+        }
+        mod serde_bytes_like {
+            pub struct Bytes(pub &'static [u8]);
+            impl serde::Serialize for Bytes {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    s.serialize_bytes(self.0)
+                }
+            }
+        }
+        let typed = Typed {
+            text: "a \"quoted\" \\ back\u{1}slash\n, 棋苑 ✓ \u{1F600}",
+            numbers: (-8, u128::MAX, i128::MIN, 1.5, f64::NAN, -0.25e-300),
+            keys: [(1, "one"), (22, "二十二")].into_iter().collect(),
+            empty: (Vec::new(), Default::default()),
+            shapes: vec![
+                Shape::Unit,
+                Shape::New(7),
+                Shape::Tuple(-1, 2.0),
+                Shape::Named {
+                    a: None,
+                    b: vec![(), ()],
+                },
+            ],
+            bytes: serde_bytes_like::Bytes(&[0, 255]),
+            c: '"',
+        };
+        let same = |text: &str, nodes: Option<Vec<Node>>| {
+            let nodes = nodes.unwrap_or_else(|| panic!("not followed: {text}"));
+            assert_eq!(nodes, scan(text.as_bytes()).unwrap(), "{text}");
+        };
+        let (text, nodes) = written(&typed, 8).unwrap();
+        assert_eq!(text, serde_json::to_string(&typed).unwrap());
+        same(&text, nodes);
+        let mut rng = StdRng::seed_from_u64(11);
+        for _ in 0..3000 {
+            let v = random_value(&mut rng, 5);
+            let (text, nodes) = written(&v, 16).unwrap();
+            assert_eq!(text, v.to_string());
+            same(&text, nodes);
+            assert!(Flat::of_value(&v, 16).index_is_fresh());
+        }
+        // A raw fragment is not followed: the text is indexed by reading it.
+        #[derive(serde::Serialize)]
+        struct WithRaw {
+            raw: Box<serde_json::value::RawValue>,
+        }
+        let raw = serde_json::value::RawValue::from_string(r#"{"x": [1, 2]}"#.into()).unwrap();
+        let with_raw = WithRaw { raw };
+        assert_eq!(written(&with_raw, 16).unwrap().1, None);
+        let flat = Flat::of_value(&with_raw, 16);
+        assert_eq!(flat.text(), r#"{"raw":{"x": [1, 2]}}"#);
+        assert!(
+            !flat.nodes.is_empty() && flat.index_is_fresh(),
+            "{}",
+            flat.text()
+        );
     }
 
     /// A changed copy: some values replaced, arrays grown or cut.
