@@ -354,6 +354,10 @@ async fn connection(
         // socket's lag. The first goes at once.
         let mut ping = tokio::time::interval(PING_EVERY);
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // A ping due within half a period rides with the frames going out (in
+        // front of them, so the client answers it before it reads them): a busy
+        // socket's pings cost no write of their own.
+        let mut pinged = tokio::time::Instant::now();
         loop {
             let sent = tokio::select! {
                 biased;
@@ -371,7 +375,17 @@ async fn connection(
                     // one flush: one write to the socket, one wake-up (a
                     // move's event and its ack usually arrive together).
                     Some(text) => {
-                        let mut sent = sink.feed(Message::Text(text)).await;
+                        let mut sent = Ok(());
+                        if pinged.elapsed() >= PING_EVERY / 2
+                            && still_reading.load(Ordering::Relaxed)
+                        {
+                            sent = sink.feed(Message::Ping(meter.ping().to_vec().into())).await;
+                            ping.reset();
+                            pinged = tokio::time::Instant::now();
+                        }
+                        if sent.is_ok() {
+                            sent = sink.feed(Message::Text(text)).await;
+                        }
                         while sent.is_ok()
                             && let Ok(text) = rx.try_recv()
                         {
@@ -388,6 +402,7 @@ async fn connection(
                     if !still_reading.load(Ordering::Relaxed) {
                         continue;
                     }
+                    pinged = tokio::time::Instant::now();
                     let payload = meter.ping();
                     sink.send(Message::Ping(payload.to_vec().into())).await
                 }
