@@ -116,6 +116,18 @@ pub struct GameState {
     pub violations: Vec<u8>,
 }
 
+impl GameState {
+    /// The actions that make the game, in order: those loaded from a record
+    /// before it started, then those played (what a replay of the game plays).
+    pub fn played(&self) -> Vec<(Seat, String)> {
+        self.preloaded
+            .iter()
+            .cloned()
+            .chain(self.actions.iter().map(|a| (a.seat, a.action.clone())))
+            .collect()
+    }
+}
+
 /// Everything at the table but the game value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {

@@ -936,18 +936,11 @@ impl<G: Game> Table<G> {
                     }
                     // A verdict the table cannot take is the game's bug, found
                     // after its move: the game as it was is played again.
-                    if refusal.kind == K::BadOutcome {
-                        let actions: Vec<(Seat, String)> = gs
-                            .preloaded
-                            .iter()
-                            .cloned()
-                            .chain(gs.actions.iter().map(|a| (a.seat, a.action.clone())))
-                            .collect();
-                        if let Some(options) = self.options.as_ref()
-                            && let Ok(game) = qiyuan_game::replay::<G>(options, &gs.setup, &actions)
-                        {
-                            self.game = Some(game);
-                        }
+                    if refusal.kind == K::BadOutcome
+                        && let Some(options) = self.options.as_ref()
+                        && let Ok(game) = qiyuan_game::replay::<G>(options, &gs.setup, &gs.played())
+                    {
+                        self.game = Some(game);
                     }
                 }
                 return Err(refusal);
@@ -1163,14 +1156,8 @@ impl<G: Game> Table<G> {
         }
         let keep = gs.actions.len() - plies as usize;
         gs.actions.truncate(keep);
-        let actions: Vec<(Seat, String)> = gs
-            .preloaded
-            .iter()
-            .cloned()
-            .chain(gs.actions.iter().map(|a| (a.seat, a.action.clone())))
-            .collect();
         let options = self.options.as_ref().ok_or_else(no_game)?;
-        let game = qiyuan_game::replay::<G>(options, &gs.setup, &actions).map_err(|e| {
+        let game = qiyuan_game::replay::<G>(options, &gs.setup, &gs.played()).map_err(|e| {
             TableRefusal::new(K::NotAllowed, format!("the game does not replay: {e}"))
         })?;
         for (i, acted) in gs.acted.iter_mut().enumerate() {
