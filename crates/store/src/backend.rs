@@ -1114,6 +1114,21 @@ mod writer_tests {
             .await
             .unwrap();
         store.create_table(&table_row("T1")).await.unwrap();
+        // The order in which the writes commit, written by each write itself
+        // (triggers run inside its transaction, on the one writing connection).
+        {
+            let mut w = store.writer().await.unwrap();
+            sqlx::raw_sql(
+                "CREATE TABLE commit_order (seq INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT NOT NULL); \
+                 CREATE TRIGGER user_order AFTER INSERT ON users \
+                   BEGIN INSERT INTO commit_order (what) VALUES ('user'); END; \
+                 CREATE TRIGGER append_order AFTER INSERT ON table_log \
+                   BEGIN INSERT INTO commit_order (what) VALUES ('append'); END;",
+            )
+            .execute(&mut *w)
+            .await
+            .unwrap();
+        }
         // One write holds the connection; fifty more queue behind it.
         let held = store.writer().await.unwrap();
         let mut users = Vec::new();
@@ -1149,14 +1164,6 @@ mod writer_tests {
         tokio::time::sleep(Duration::from_millis(50)).await;
         drop(held);
         append.await.unwrap().unwrap();
-        let made: i64 = sqlx::query_scalar("SELECT count(*) FROM users")
-            .fetch_one(&store.read)
-            .await
-            .unwrap();
-        assert!(
-            made <= 1,
-            "the append committed after {made} of the queued writes (at most the one next in line)"
-        );
         for user in users {
             user.await.unwrap();
         }
@@ -1166,6 +1173,22 @@ mod writer_tests {
             .unwrap();
         assert_eq!(made, 50);
         assert_eq!(store.log("T1", 0).await.unwrap().len(), 1);
+        let ordered: i64 = sqlx::query_scalar("SELECT count(*) FROM commit_order")
+            .fetch_one(&store.read)
+            .await
+            .unwrap();
+        assert_eq!(ordered, 51, "every write noted its commit");
+        let before: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM commit_order \
+             WHERE seq < (SELECT seq FROM commit_order WHERE what = 'append')",
+        )
+        .fetch_one(&store.read)
+        .await
+        .unwrap();
+        assert!(
+            before <= 1,
+            "the append committed after {before} of the queued writes (at most the one next in line)"
+        );
     }
 
     /// Under a steady stream of commits and reads the WAL file stays bounded:
