@@ -121,6 +121,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report.games_started, report.games_finished, report.errors, report.stuck
         );
         println!(
+            "pairs playing when the measured part began: {} of {}; mean setup {:.1} ms, \
+             game start {:.1} ms, game end {:.1} ms",
+            report.playing_at_start, args.games, report.setup_ms, report.start_ms, report.end_ms
+        );
+        let c = report.calls_ms;
+        println!(
+            "mean call: create {:.1} ms, sit {:.1}, ready {:.1} and {:.1}, resign {:.1}, \
+             leave {:.1}, unwatch {:.1}",
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6]
+        );
+        println!(
             "accepted moves: {} in {:.1} s = {:.0} moves/s",
             report.moves,
             report.elapsed.as_secs_f64(),

@@ -64,15 +64,17 @@ impl Client {
     /// Opens a WebSocket and reads its `hello`.
     pub async fn connect(&self) -> anyhow::Result<Socket> {
         let ws = self.base.replacen("http", "ws", 1);
+        let url = format!("{ws}/ws?token={}", self.token);
         // A small read buffer, as the server's: tungstenite zeroes its whole
         // read buffer (128 KiB by default) before each read, which was a
         // quarter of the load generator's CPU time.
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .read_buffer_size(4096);
-        let (stream, _) = tokio_tungstenite::connect_async_with_config(
-            format!("{ws}/ws?token={}", self.token),
+        let tcp = open_tcp(&self.base).await?;
+        let (stream, _) = tokio_tungstenite::client_async_with_config(
+            url,
+            MaybeTlsStream::Plain(tcp),
             Some(config),
-            true,
         )
         .await
         .context("cannot open the WebSocket")?;
@@ -85,6 +87,47 @@ impl Client {
         socket.expect("hello").await?;
         Ok(socket)
     }
+}
+
+/// A TCP connection to the server at `base` (`http://host:port`). On a
+/// loopback server the connections are spread over the source addresses
+/// 127.0.0.1–127.0.0.8: with 18,000 sockets to one address and port, every
+/// connect from the one source address made the kernel search an almost
+/// exhausted ephemeral port range (`__inet_hash_connect`), a third of the load
+/// generator's CPU at 9,000 games (docs/benchmarks.md).
+async fn open_tcp(base: &str) -> anyhow::Result<TcpStream> {
+    static NEXT_SOURCE: AtomicU64 = AtomicU64::new(0);
+    let url = reqwest::Url::parse(base).with_context(|| format!("not a URL: {base}"))?;
+    let addrs: Vec<std::net::SocketAddr> = url
+        .socket_addrs(|| Some(80))
+        .with_context(|| format!("cannot resolve {base}"))?;
+    let mut last = None;
+    for addr in addrs {
+        let opened = match addr {
+            std::net::SocketAddr::V4(v4) if v4.ip().is_loopback() => {
+                let k = NEXT_SOURCE.fetch_add(1, Ordering::Relaxed) % 8;
+                let source = std::net::Ipv4Addr::new(127, 0, 0, 1 + k as u8);
+                async {
+                    let socket = tokio::net::TcpSocket::new_v4()?;
+                    socket.bind((source, 0).into())?;
+                    socket.connect(addr).await
+                }
+                .await
+            }
+            _ => TcpStream::connect(addr).await,
+        };
+        match opened {
+            Ok(tcp) => {
+                tcp.set_nodelay(true)?;
+                return Ok(tcp);
+            }
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(match last {
+        Some(e) => anyhow!(e).context(format!("cannot connect to {base}")),
+        None => anyhow!("{base} resolves to no address"),
+    })
 }
 
 /// Waits until a server answers `/api/health`.
@@ -273,6 +316,17 @@ pub struct LoadConfig {
 #[derive(Debug, Clone)]
 pub struct LoadReport {
     pub games_started: u64,
+    /// Pairs that had begun their first game when the measured part began
+    /// (after the ramp): at most `games`.
+    pub playing_at_start: u64,
+    /// Mean time of a pair's setup (two guests, two sockets), of the four calls
+    /// that start a game and of the five that end it, in milliseconds.
+    pub setup_ms: f64,
+    pub start_ms: f64,
+    pub end_ms: f64,
+    /// Mean time of each call: create, sit, ready (first, second), resign,
+    /// leave, unwatch.
+    pub calls_ms: [f64; 7],
     pub games_finished: u64,
     pub moves: u64,
     pub errors: u64,
@@ -343,6 +397,22 @@ struct Counters {
     event_bytes: AtomicU64,
     /// Sockets opened, for spreading them over several nodes.
     sockets: AtomicU64,
+    /// Pairs that have begun their first game.
+    playing: AtomicU64,
+    /// Where a pair's time goes besides its moves, in microseconds summed over
+    /// all pairs: making the two guests and opening their sockets; the calls
+    /// that start a game (create, sit, ready ×2); those that end it (resign,
+    /// leave ×2, unwatch ×2).
+    setup_us: AtomicU64,
+    start_us: AtomicU64,
+    starts: AtomicU64,
+    end_us: AtomicU64,
+    ends: AtomicU64,
+    calls: [AtomicU64; 7],
+}
+
+fn mean_ms(sum: &AtomicU64, n: u64) -> f64 {
+    sum.load(Ordering::Relaxed) as f64 / 1000.0 / n.max(1) as f64
 }
 
 /// A process's CPU time (user + system) from `/proc/{pid}/stat`, on Linux.
@@ -393,6 +463,7 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
     }
     tokio::time::sleep(cfg.ramp).await;
     measuring.store(true, Ordering::Relaxed);
+    let playing_at_start = counters.playing.load(Ordering::Relaxed);
     let moves_at_start = counters.moves.load(Ordering::Relaxed);
     let cpu_at_start = cfg.server_pid.and_then(process_cpu);
     let own_at_start = process_cpu(std::process::id());
@@ -427,6 +498,25 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
     let latencies_us = std::mem::take(&mut *latencies.lock().unwrap_or_else(|e| e.into_inner()));
     Ok(LoadReport {
         games_started: counters.started.load(Ordering::Relaxed),
+        playing_at_start,
+        setup_ms: mean_ms(&counters.setup_us, counters.playing.load(Ordering::Relaxed)),
+        start_ms: mean_ms(&counters.start_us, counters.starts.load(Ordering::Relaxed)),
+        end_ms: mean_ms(&counters.end_us, counters.ends.load(Ordering::Relaxed)),
+        calls_ms: {
+            let (s, e) = (
+                counters.starts.load(Ordering::Relaxed),
+                counters.ends.load(Ordering::Relaxed),
+            );
+            [
+                mean_ms(&counters.calls[0], s),
+                mean_ms(&counters.calls[1], s),
+                mean_ms(&counters.calls[2], s),
+                mean_ms(&counters.calls[3], s),
+                mean_ms(&counters.calls[4], e),
+                mean_ms(&counters.calls[5], 2 * e),
+                mean_ms(&counters.calls[6], 2 * e),
+            ]
+        },
         games_finished: counters.finished.load(Ordering::Relaxed),
         moves,
         errors: counters.errors.load(Ordering::Relaxed) + stuck,
@@ -441,6 +531,10 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
     })
 }
 
+fn add_us(sum: &AtomicU64, since: Instant) {
+    sum.fetch_add(since.elapsed().as_micros() as u64, Ordering::Relaxed);
+}
+
 /// Two simulated players playing game after game until the deadline.
 async fn pair(
     http: &reqwest::Client,
@@ -450,6 +544,7 @@ async fn pair(
     latencies: &std::sync::Mutex<Vec<u64>>,
     measuring: &std::sync::atomic::AtomicBool,
 ) -> anyhow::Result<()> {
+    let began = Instant::now();
     let white = Client::guest(http, &cfg.base).await?;
     let black = Client::guest(http, &cfg.base).await?;
     // Several nodes: socket k on node k mod n (sessions are shared).
@@ -463,20 +558,36 @@ async fn pair(
         on(&white, k).connect().await?,
         on(&black, k + 1).connect().await?,
     ];
+    add_us(&counters.setup_us, began);
+    let mut first = true;
     while Instant::now() < deadline {
+        let starting = Instant::now();
         // Repetitions are claimed (FIDE), not drawn at the third occurrence:
         // the knight cycle repeats the start position every 8 plies.
         let create = json!({"game": GAME, "seat": 0,
             "options": {"repetition": "claim"},
             "time": {"kind": "fischer", "base": 3_600_000, "increment": 0}});
+        let t = Instant::now();
         let r = ws[0].call("create", create).await?;
+        add_us(&counters.calls[0], t);
         let table = r["d"]["table"].as_str().context("no table id")?.to_string();
+        let t = Instant::now();
         ws[1]
             .call("sit", json!({"table": table, "seat": 1}))
             .await?;
+        add_us(&counters.calls[1], t);
+        let t = Instant::now();
         ws[0].call("ready", json!({"table": table})).await?;
+        add_us(&counters.calls[2], t);
+        let t = Instant::now();
         ws[1].call("ready", json!({"table": table})).await?;
+        add_us(&counters.calls[3], t);
         counters.started.fetch_add(1, Ordering::Relaxed);
+        add_us(&counters.start_us, starting);
+        counters.starts.fetch_add(1, Ordering::Relaxed);
+        if std::mem::take(&mut first) {
+            counters.playing.fetch_add(1, Ordering::Relaxed);
+        }
         for ply in 0..PLIES_PER_GAME {
             if Instant::now() >= deadline {
                 break;
@@ -540,12 +651,20 @@ async fn pair(
                 tokio::time::sleep(cfg.think).await;
             }
         }
+        let ending = Instant::now();
         let _ = ws[0].call("resign", json!({"table": table})).await;
+        add_us(&counters.calls[4], ending);
         for s in &mut ws {
+            let t = Instant::now();
             s.call("leave", json!({"table": table})).await.ok();
+            add_us(&counters.calls[5], t);
+            let t = Instant::now();
             s.call("unwatch", json!({"table": table})).await.ok();
+            add_us(&counters.calls[6], t);
         }
         counters.finished.fetch_add(1, Ordering::Relaxed);
+        add_us(&counters.end_us, ending);
+        counters.ends.fetch_add(1, Ordering::Relaxed);
     }
     for s in ws {
         s.close().await;
