@@ -233,6 +233,22 @@ impl Metrics {
             "{name}{{node=\"{node}\"}} {}",
             stats.write_us as f64 / 1e6
         );
+        for (name, help, value) in [
+            (
+                "qiyuan_store_jobs_total",
+                "Writes other than log appends that the group writer made in its batches (SQLite).",
+                stats.jobs,
+            ),
+            (
+                "qiyuan_store_job_batches_total",
+                "Batches of the group writer that held such writes (SQLite).",
+                stats.job_batches,
+            ),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} counter");
+            let _ = writeln!(out, "{name}{{node=\"{node}\"}} {value}");
+        }
         out
     }
 

@@ -213,123 +213,170 @@ macro_rules! impl_events {
         #[async_trait]
         impl EventStore for $store {
             async fn grant_role(&self, user: UserId, role: &str, at: i64) -> Result<()> {
-                sqlx::query(
-                    "INSERT INTO user_roles (user_id, role, granted_at) VALUES ($1, $2, $3) \
-                     ON CONFLICT (user_id, role) DO NOTHING",
-                )
-                .bind(user)
-                .bind(role)
-                .bind(at)
-                .execute(&mut *self.writer().await?)
-                .await?;
-                Ok(())
+                let role = role.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let role: &str = &role;
+                    sqlx::query(
+                        "INSERT INTO user_roles (user_id, role, granted_at) VALUES ($1, $2, $3) \
+                         ON CONFLICT (user_id, role) DO NOTHING",
+                    )
+                    .bind(user)
+                    .bind(role)
+                    .bind(at)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(())
+                }))
+                .await
             }
 
             async fn revoke_role(&self, user: UserId, role: &str) -> Result<bool> {
-                let done = sqlx::query("DELETE FROM user_roles WHERE user_id = $1 AND role = $2")
-                    .bind(user)
-                    .bind(role)
-                    .execute(&mut *self.writer().await?)
-                    .await?;
-                Ok(done.rows_affected() > 0)
+                let role = role.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let role: &str = &role;
+                    let done = sqlx::query("DELETE FROM user_roles WHERE user_id = $1 AND role = $2")
+                        .bind(user)
+                        .bind(role)
+                        .execute(&mut *c)
+                        .await?;
+                    Ok(done.rows_affected() > 0)
+                }))
+                .await
             }
 
             async fn roles(&self, user: UserId) -> Result<Vec<String>> {
-                let rows =
-                    sqlx::query("SELECT role FROM user_roles WHERE user_id = $1 ORDER BY role")
-                        .bind(user)
-                        .fetch_all(&mut *self.writer().await?)
-                        .await?;
-                rows.iter()
-                    .map(|r| Ok(r.try_get("role")?))
-                    .collect()
+                self.write(move |c| Box::pin(async move {
+                    let rows =
+                        sqlx::query("SELECT role FROM user_roles WHERE user_id = $1 ORDER BY role")
+                            .bind(user)
+                            .fetch_all(&mut *c)
+                            .await?;
+                    rows.iter()
+                        .map(|r| Ok(r.try_get("role")?))
+                        .collect()
+                }))
+                .await
             }
 
             async fn create_event(&self, e: &EventRow) -> Result<()> {
-                sqlx::query(&format!(
-                    "INSERT INTO events ({EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-                ))
-                .bind(&e.id)
-                .bind(e.organiser)
-                .bind(&e.game)
-                .bind(&e.config)
-                .bind(&e.status)
-                .bind(e.created_at)
-                .bind(e.updated_at)
-                .execute(&mut *self.writer().await?)
+                let e = e.clone();
+                self.write(move |c| Box::pin(async move {
+                    let e = &e;
+                    sqlx::query(&format!(
+                        "INSERT INTO events ({EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                    ))
+                    .bind(&e.id)
+                    .bind(e.organiser)
+                    .bind(&e.game)
+                    .bind(&e.config)
+                    .bind(&e.status)
+                    .bind(e.created_at)
+                    .bind(e.updated_at)
+                    .execute(&mut *c)
+                    .await
+                    .map_err(conflict("event id"))?;
+                    Ok(())
+                }))
                 .await
-                .map_err(conflict("event id"))?;
-                Ok(())
             }
 
             async fn event(&self, id: &str) -> Result<Option<EventRow>> {
-                let row = sqlx::query(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = $1"))
-                    .bind(id)
-                    .fetch_optional(&mut *self.writer().await?)
-                    .await?;
-                row.as_ref().map(Self::event_from).transpose()
+                let id = id.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let id: &str = &id;
+                    let row = sqlx::query(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = $1"))
+                        .bind(id)
+                        .fetch_optional(&mut *c)
+                        .await?;
+                    row.as_ref().map(Self::event_from).transpose()
+                }))
+                .await
             }
 
             async fn events_list(&self, status: Option<&str>, limit: i64) -> Result<Vec<EventRow>> {
-                let rows = match status {
-                    Some(s) => {
-                        sqlx::query(&format!(
-                            "SELECT {EVENT_COLUMNS} FROM events WHERE status = $1 \
-                             ORDER BY created_at DESC, id LIMIT $2"
-                        ))
-                        .bind(s)
-                        .bind(limit)
-                        .fetch_all(&mut *self.writer().await?)
-                        .await?
-                    }
-                    None => {
-                        sqlx::query(&format!(
-                            "SELECT {EVENT_COLUMNS} FROM events ORDER BY created_at DESC, id LIMIT $1"
-                        ))
-                        .bind(limit)
-                        .fetch_all(&mut *self.writer().await?)
-                        .await?
-                    }
-                };
-                rows.iter().map(Self::event_from).collect()
+                let status = status.map(str::to_owned);
+                self.write(move |c| Box::pin(async move {
+                    let status = status.as_deref();
+                    let rows = match status {
+                        Some(s) => {
+                            sqlx::query(&format!(
+                                "SELECT {EVENT_COLUMNS} FROM events WHERE status = $1 \
+                                 ORDER BY created_at DESC, id LIMIT $2"
+                            ))
+                            .bind(s)
+                            .bind(limit)
+                            .fetch_all(&mut *c)
+                            .await?
+                        }
+                        None => {
+                            sqlx::query(&format!(
+                                "SELECT {EVENT_COLUMNS} FROM events ORDER BY created_at DESC, id LIMIT $1"
+                            ))
+                            .bind(limit)
+                            .fetch_all(&mut *c)
+                            .await?
+                        }
+                    };
+                    rows.iter().map(Self::event_from).collect()
+                }))
+                .await
             }
 
             async fn update_event(&self, id: &str, config: &str, status: &str, at: i64) -> Result<()> {
-                let done = sqlx::query(
-                    "UPDATE events SET config = $2, status = $3, updated_at = $4 WHERE id = $1",
-                )
-                .bind(id)
-                .bind(config)
-                .bind(status)
-                .bind(at)
-                .execute(&mut *self.writer().await?)
-                .await?;
-                if done.rows_affected() == 0 {
-                    return Err(StoreError::NotFound(format!("event {id}")));
-                }
-                Ok(())
+                let id = id.to_owned();
+                let config = config.to_owned();
+                let status = status.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let id: &str = &id;
+                    let config: &str = &config;
+                    let status: &str = &status;
+                    let done = sqlx::query(
+                        "UPDATE events SET config = $2, status = $3, updated_at = $4 WHERE id = $1",
+                    )
+                    .bind(id)
+                    .bind(config)
+                    .bind(status)
+                    .bind(at)
+                    .execute(&mut *c)
+                    .await?;
+                    if done.rows_affected() == 0 {
+                        return Err(StoreError::NotFound(format!("event {id}")));
+                    }
+                    Ok(())
+                }))
+                .await
             }
 
             async fn add_arbiter(&self, event: &str, user: UserId) -> Result<()> {
-                sqlx::query(
-                    "INSERT INTO event_arbiters (event_id, user_id) VALUES ($1, $2) \
-                     ON CONFLICT (event_id, user_id) DO NOTHING",
-                )
-                .bind(event)
-                .bind(user)
-                .execute(&mut *self.writer().await?)
-                .await?;
-                Ok(())
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    sqlx::query(
+                        "INSERT INTO event_arbiters (event_id, user_id) VALUES ($1, $2) \
+                         ON CONFLICT (event_id, user_id) DO NOTHING",
+                    )
+                    .bind(event)
+                    .bind(user)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(())
+                }))
+                .await
             }
 
             async fn arbiters(&self, event: &str) -> Result<Vec<UserId>> {
-                let rows = sqlx::query(
-                    "SELECT user_id FROM event_arbiters WHERE event_id = $1 ORDER BY user_id",
-                )
-                .bind(event)
-                .fetch_all(&mut *self.writer().await?)
-                .await?;
-                rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let rows = sqlx::query(
+                        "SELECT user_id FROM event_arbiters WHERE event_id = $1 ORDER BY user_id",
+                    )
+                    .bind(event)
+                    .fetch_all(&mut *c)
+                    .await?;
+                    rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
+                }))
+                .await
             }
 
             async fn add_event_player(
@@ -340,56 +387,65 @@ macro_rules! impl_events {
                 joined_round: i64,
                 at: i64,
             ) -> Result<i64> {
-                let mut writer = self.writer().await?;
-                let mut tx = writer.begin().await?;
-                let next: i64 = sqlx::query_scalar(
-                    "SELECT COALESCE(MAX(start_rank), 0) + 1 FROM event_players WHERE event_id = $1",
-                )
-                .bind(event)
-                .fetch_one(&mut *tx)
-                .await?;
-                sqlx::query(
-                    "INSERT INTO event_players \
-                     (event_id, user_id, start_rank, rating, joined_round, withdrawn, disqualified, joined_at) \
-                     VALUES ($1, $2, $3, $4, $5, FALSE, FALSE, $6)",
-                )
-                .bind(event)
-                .bind(user)
-                .bind(next)
-                .bind(rating)
-                .bind(joined_round)
-                .bind(at)
-                .execute(&mut *tx)
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let mut tx = c.begin().await?;
+                    let next: i64 = sqlx::query_scalar(
+                        "SELECT COALESCE(MAX(start_rank), 0) + 1 FROM event_players WHERE event_id = $1",
+                    )
+                    .bind(event)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    sqlx::query(
+                        "INSERT INTO event_players \
+                         (event_id, user_id, start_rank, rating, joined_round, withdrawn, disqualified, joined_at) \
+                         VALUES ($1, $2, $3, $4, $5, FALSE, FALSE, $6)",
+                    )
+                    .bind(event)
+                    .bind(user)
+                    .bind(next)
+                    .bind(rating)
+                    .bind(joined_round)
+                    .bind(at)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(conflict("registration"))?;
+                    tx.commit().await?;
+                    Ok(next)
+                }))
                 .await
-                .map_err(conflict("registration"))?;
-                tx.commit().await?;
-                Ok(next)
             }
 
             async fn event_players(&self, event: &str) -> Result<Vec<EventPlayerRow>> {
-                let rows = sqlx::query(
-                    "SELECT p.user_id, u.username, p.start_rank, p.rating, p.joined_round, \
-                     p.withdrawn, p.disqualified, p.joined_at \
-                     FROM event_players p JOIN users u ON u.id = p.user_id \
-                     WHERE p.event_id = $1 ORDER BY p.start_rank",
-                )
-                .bind(event)
-                .fetch_all(&mut *self.writer().await?)
-                .await?;
-                rows.iter()
-                    .map(|row| {
-                        Ok(EventPlayerRow {
-                            user_id: row.try_get("user_id")?,
-                            username: row.try_get("username")?,
-                            start_rank: row.try_get("start_rank")?,
-                            rating: row.try_get("rating")?,
-                            joined_round: row.try_get("joined_round")?,
-                            withdrawn: row.try_get("withdrawn")?,
-                            disqualified: row.try_get("disqualified")?,
-                            joined_at: row.try_get("joined_at")?,
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let rows = sqlx::query(
+                        "SELECT p.user_id, u.username, p.start_rank, p.rating, p.joined_round, \
+                         p.withdrawn, p.disqualified, p.joined_at \
+                         FROM event_players p JOIN users u ON u.id = p.user_id \
+                         WHERE p.event_id = $1 ORDER BY p.start_rank",
+                    )
+                    .bind(event)
+                    .fetch_all(&mut *c)
+                    .await?;
+                    rows.iter()
+                        .map(|row| {
+                            Ok(EventPlayerRow {
+                                user_id: row.try_get("user_id")?,
+                                username: row.try_get("username")?,
+                                start_rank: row.try_get("start_rank")?,
+                                rating: row.try_get("rating")?,
+                                joined_round: row.try_get("joined_round")?,
+                                withdrawn: row.try_get("withdrawn")?,
+                                disqualified: row.try_get("disqualified")?,
+                                joined_at: row.try_get("joined_at")?,
+                            })
                         })
-                    })
-                    .collect()
+                        .collect()
+                }))
+                .await
             }
 
             async fn set_event_player(
@@ -399,53 +455,70 @@ macro_rules! impl_events {
                 withdrawn: bool,
                 disqualified: bool,
             ) -> Result<()> {
-                let done = sqlx::query(
-                    "UPDATE event_players SET withdrawn = $3, disqualified = $4 \
-                     WHERE event_id = $1 AND user_id = $2",
-                )
-                .bind(event)
-                .bind(user)
-                .bind(withdrawn)
-                .bind(disqualified)
-                .execute(&mut *self.writer().await?)
-                .await?;
-                if done.rows_affected() == 0 {
-                    return Err(StoreError::NotFound(format!("player {user} of {event}")));
-                }
-                Ok(())
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let done = sqlx::query(
+                        "UPDATE event_players SET withdrawn = $3, disqualified = $4 \
+                         WHERE event_id = $1 AND user_id = $2",
+                    )
+                    .bind(event)
+                    .bind(user)
+                    .bind(withdrawn)
+                    .bind(disqualified)
+                    .execute(&mut *c)
+                    .await?;
+                    if done.rows_affected() == 0 {
+                        return Err(StoreError::NotFound(format!("player {user} of {event}")));
+                    }
+                    Ok(())
+                }))
+                .await
             }
 
             async fn request_bye(&self, event: &str, user: UserId, round: i64, kind: &str) -> Result<()> {
-                sqlx::query(
-                    "INSERT INTO event_byes (event_id, user_id, round, kind) VALUES ($1, $2, $3, $4) \
-                     ON CONFLICT (event_id, user_id, round) DO UPDATE SET kind = $4",
-                )
-                .bind(event)
-                .bind(user)
-                .bind(round)
-                .bind(kind)
-                .execute(&mut *self.writer().await?)
-                .await?;
-                Ok(())
+                let event = event.to_owned();
+                let kind = kind.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let kind: &str = &kind;
+                    sqlx::query(
+                        "INSERT INTO event_byes (event_id, user_id, round, kind) VALUES ($1, $2, $3, $4) \
+                         ON CONFLICT (event_id, user_id, round) DO UPDATE SET kind = $4",
+                    )
+                    .bind(event)
+                    .bind(user)
+                    .bind(round)
+                    .bind(kind)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(())
+                }))
+                .await
             }
 
             async fn event_byes(&self, event: &str) -> Result<Vec<EventByeRow>> {
-                let rows = sqlx::query(
-                    "SELECT user_id, round, kind FROM event_byes WHERE event_id = $1 \
-                     ORDER BY round, user_id",
-                )
-                .bind(event)
-                .fetch_all(&mut *self.writer().await?)
-                .await?;
-                rows.iter()
-                    .map(|row| {
-                        Ok(EventByeRow {
-                            user_id: row.try_get("user_id")?,
-                            round: row.try_get("round")?,
-                            kind: row.try_get("kind")?,
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let rows = sqlx::query(
+                        "SELECT user_id, round, kind FROM event_byes WHERE event_id = $1 \
+                         ORDER BY round, user_id",
+                    )
+                    .bind(event)
+                    .fetch_all(&mut *c)
+                    .await?;
+                    rows.iter()
+                        .map(|row| {
+                            Ok(EventByeRow {
+                                user_id: row.try_get("user_id")?,
+                                round: row.try_get("round")?,
+                                kind: row.try_get("kind")?,
+                            })
                         })
-                    })
-                    .collect()
+                        .collect()
+                }))
+                .await
             }
 
             async fn pair_round(
@@ -454,70 +527,88 @@ macro_rules! impl_events {
                 round: &EventRoundRow,
                 games: &[EventGameRow],
             ) -> Result<bool> {
-                let mut writer = self.writer().await?;
-                let mut tx = writer.begin().await?;
-                let inserted = sqlx::query(
-                    "INSERT INTO event_rounds (event_id, round, starts_at, checked_at, finished_at) \
-                     VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (event_id, round) DO NOTHING",
-                )
-                .bind(event)
-                .bind(round.round)
-                .bind(round.starts_at)
-                .execute(&mut *tx)
-                .await?;
-                if inserted.rows_affected() == 0 {
-                    return Ok(false);
-                }
-                for g in games {
-                    sqlx::query(
-                        "INSERT INTO event_games \
-                         (event_id, round, board, white, black, table_id, white_result, black_result) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                let event = event.to_owned();
+                let round = round.clone();
+                let games = games.to_vec();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let round = &round;
+                    let games = &games;
+                    let mut tx = c.begin().await?;
+                    let inserted = sqlx::query(
+                        "INSERT INTO event_rounds (event_id, round, starts_at, checked_at, finished_at) \
+                         VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (event_id, round) DO NOTHING",
                     )
                     .bind(event)
                     .bind(round.round)
-                    .bind(g.board)
-                    .bind(g.white)
-                    .bind(g.black)
-                    .bind(&g.table_id)
-                    .bind(&g.white_result)
-                    .bind(&g.black_result)
+                    .bind(round.starts_at)
                     .execute(&mut *tx)
                     .await?;
-                }
-                tx.commit().await?;
-                Ok(true)
+                    if inserted.rows_affected() == 0 {
+                        return Ok(false);
+                    }
+                    for g in games {
+                        sqlx::query(
+                            "INSERT INTO event_games \
+                             (event_id, round, board, white, black, table_id, white_result, black_result) \
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                        )
+                        .bind(event)
+                        .bind(round.round)
+                        .bind(g.board)
+                        .bind(g.white)
+                        .bind(g.black)
+                        .bind(&g.table_id)
+                        .bind(&g.white_result)
+                        .bind(&g.black_result)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    tx.commit().await?;
+                    Ok(true)
+                }))
+                .await
             }
 
             async fn event_rounds(&self, event: &str) -> Result<Vec<EventRoundRow>> {
-                let rows = sqlx::query(
-                    "SELECT round, starts_at, checked_at, finished_at FROM event_rounds \
-                     WHERE event_id = $1 ORDER BY round",
-                )
-                .bind(event)
-                .fetch_all(&mut *self.writer().await?)
-                .await?;
-                rows.iter()
-                    .map(|row| {
-                        Ok(EventRoundRow {
-                            round: row.try_get("round")?,
-                            starts_at: row.try_get("starts_at")?,
-                            checked_at: row.try_get("checked_at")?,
-                            finished_at: row.try_get("finished_at")?,
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let rows = sqlx::query(
+                        "SELECT round, starts_at, checked_at, finished_at FROM event_rounds \
+                         WHERE event_id = $1 ORDER BY round",
+                    )
+                    .bind(event)
+                    .fetch_all(&mut *c)
+                    .await?;
+                    rows.iter()
+                        .map(|row| {
+                            Ok(EventRoundRow {
+                                round: row.try_get("round")?,
+                                starts_at: row.try_get("starts_at")?,
+                                checked_at: row.try_get("checked_at")?,
+                                finished_at: row.try_get("finished_at")?,
+                            })
                         })
-                    })
-                    .collect()
+                        .collect()
+                }))
+                .await
             }
 
             async fn event_games(&self, event: &str) -> Result<Vec<EventGameRow>> {
-                let rows = sqlx::query(
-                    "SELECT round, board, white, black, table_id, white_result, black_result \
-                     FROM event_games WHERE event_id = $1 ORDER BY round, board",
-                )
-                .bind(event)
-                .fetch_all(&mut *self.writer().await?)
-                .await?;
-                rows.iter().map(Self::event_game_from).collect()
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let rows = sqlx::query(
+                        "SELECT round, board, white, black, table_id, white_result, black_result \
+                         FROM event_games WHERE event_id = $1 ORDER BY round, board",
+                    )
+                    .bind(event)
+                    .fetch_all(&mut *c)
+                    .await?;
+                    rows.iter().map(Self::event_game_from).collect()
+                }))
+                .await
             }
 
             async fn set_event_table(
@@ -527,17 +618,24 @@ macro_rules! impl_events {
                 board: i64,
                 table: &str,
             ) -> Result<bool> {
-                let done = sqlx::query(
-                    "UPDATE event_games SET table_id = $4 \
-                     WHERE event_id = $1 AND round = $2 AND board = $3 AND table_id IS NULL",
-                )
-                .bind(event)
-                .bind(round)
-                .bind(board)
-                .bind(table)
-                .execute(&mut *self.writer().await?)
-                .await?;
-                Ok(done.rows_affected() > 0)
+                let event = event.to_owned();
+                let table = table.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let table: &str = &table;
+                    let done = sqlx::query(
+                        "UPDATE event_games SET table_id = $4 \
+                         WHERE event_id = $1 AND round = $2 AND board = $3 AND table_id IS NULL",
+                    )
+                    .bind(event)
+                    .bind(round)
+                    .bind(board)
+                    .bind(table)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(done.rows_affected() > 0)
+                }))
+                .await
             }
 
             async fn set_event_result(
@@ -548,92 +646,121 @@ macro_rules! impl_events {
                 white: Option<&str>,
                 black: Option<&str>,
             ) -> Result<()> {
-                let done = sqlx::query(
-                    "UPDATE event_games SET white_result = $4, black_result = $5 \
-                     WHERE event_id = $1 AND round = $2 AND board = $3",
-                )
-                .bind(event)
-                .bind(round)
-                .bind(board)
-                .bind(white)
-                .bind(black)
-                .execute(&mut *self.writer().await?)
-                .await?;
-                if done.rows_affected() == 0 {
-                    return Err(StoreError::NotFound(format!(
-                        "board {board} of round {round} of {event}"
-                    )));
-                }
-                Ok(())
+                let event = event.to_owned();
+                let (white, black) = (white.map(str::to_owned), black.map(str::to_owned));
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let (white, black) = (white.as_deref(), black.as_deref());
+                    let done = sqlx::query(
+                        "UPDATE event_games SET white_result = $4, black_result = $5 \
+                         WHERE event_id = $1 AND round = $2 AND board = $3",
+                    )
+                    .bind(event)
+                    .bind(round)
+                    .bind(board)
+                    .bind(white)
+                    .bind(black)
+                    .execute(&mut *c)
+                    .await?;
+                    if done.rows_affected() == 0 {
+                        return Err(StoreError::NotFound(format!(
+                            "board {board} of round {round} of {event}"
+                        )));
+                    }
+                    Ok(())
+                }))
+                .await
             }
 
             async fn round_checked(&self, event: &str, round: i64, at: i64) -> Result<()> {
-                sqlx::query(
-                    "UPDATE event_rounds SET checked_at = $3 \
-                     WHERE event_id = $1 AND round = $2 AND checked_at IS NULL",
-                )
-                .bind(event)
-                .bind(round)
-                .bind(at)
-                .execute(&mut *self.writer().await?)
-                .await?;
-                Ok(())
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    sqlx::query(
+                        "UPDATE event_rounds SET checked_at = $3 \
+                         WHERE event_id = $1 AND round = $2 AND checked_at IS NULL",
+                    )
+                    .bind(event)
+                    .bind(round)
+                    .bind(at)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(())
+                }))
+                .await
             }
 
             async fn round_finished(&self, event: &str, round: i64, at: i64) -> Result<()> {
-                sqlx::query(
-                    "UPDATE event_rounds SET finished_at = $3 \
-                     WHERE event_id = $1 AND round = $2 AND finished_at IS NULL",
-                )
-                .bind(event)
-                .bind(round)
-                .bind(at)
-                .execute(&mut *self.writer().await?)
-                .await?;
-                Ok(())
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    sqlx::query(
+                        "UPDATE event_rounds SET finished_at = $3 \
+                         WHERE event_id = $1 AND round = $2 AND finished_at IS NULL",
+                    )
+                    .bind(event)
+                    .bind(round)
+                    .bind(at)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(())
+                }))
+                .await
             }
 
             async fn add_event_action(&self, event: &str, a: &EventActionRow) -> Result<i64> {
-                let id: i64 = sqlx::query_scalar(
-                    "INSERT INTO event_actions \
-                     (event_id, round, board, user_id, arbiter, kind, reason, at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-                )
-                .bind(event)
-                .bind(a.round)
-                .bind(a.board)
-                .bind(a.user_id)
-                .bind(a.arbiter)
-                .bind(&a.kind)
-                .bind(&a.reason)
-                .bind(a.at)
-                .fetch_one(&mut *self.writer().await?)
-                .await?;
-                Ok(id)
+                let event = event.to_owned();
+                let a = a.clone();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let a = &a;
+                    let id: i64 = sqlx::query_scalar(
+                        "INSERT INTO event_actions \
+                         (event_id, round, board, user_id, arbiter, kind, reason, at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                    )
+                    .bind(event)
+                    .bind(a.round)
+                    .bind(a.board)
+                    .bind(a.user_id)
+                    .bind(a.arbiter)
+                    .bind(&a.kind)
+                    .bind(&a.reason)
+                    .bind(a.at)
+                    .fetch_one(&mut *c)
+                    .await?;
+                    Ok(id)
+                }))
+                .await
             }
 
             async fn event_actions(&self, event: &str) -> Result<Vec<EventActionRow>> {
-                let rows = sqlx::query(
-                    "SELECT id, round, board, user_id, arbiter, kind, reason, at \
-                     FROM event_actions WHERE event_id = $1 ORDER BY id",
-                )
-                .bind(event)
-                .fetch_all(&mut *self.writer().await?)
-                .await?;
-                rows.iter()
-                    .map(|row| {
-                        Ok(EventActionRow {
-                            id: row.try_get("id")?,
-                            round: row.try_get("round")?,
-                            board: row.try_get("board")?,
-                            user_id: row.try_get("user_id")?,
-                            arbiter: row.try_get("arbiter")?,
-                            kind: row.try_get("kind")?,
-                            reason: row.try_get("reason")?,
-                            at: row.try_get("at")?,
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let rows = sqlx::query(
+                        "SELECT id, round, board, user_id, arbiter, kind, reason, at \
+                         FROM event_actions WHERE event_id = $1 ORDER BY id",
+                    )
+                    .bind(event)
+                    .fetch_all(&mut *c)
+                    .await?;
+                    rows.iter()
+                        .map(|row| {
+                            Ok(EventActionRow {
+                                id: row.try_get("id")?,
+                                round: row.try_get("round")?,
+                                board: row.try_get("board")?,
+                                user_id: row.try_get("user_id")?,
+                                arbiter: row.try_get("arbiter")?,
+                                kind: row.try_get("kind")?,
+                                reason: row.try_get("reason")?,
+                                at: row.try_get("at")?,
+                            })
                         })
-                    })
-                    .collect()
+                        .collect()
+                }))
+                .await
             }
         }
     };

@@ -19,6 +19,15 @@
 //! fails every append of the batch with [`StoreError::Batch`] and commits none.
 //! Appends are written in the order they arrived, so a table's entries stay in
 //! order (its actor sends the next only after the previous one's answer anyway).
+//!
+//! A backend may send its other writes the same way, as jobs (`J`): SQLite's
+//! sign-ups, sessions, tables, game rows and settlements run inside the batch's
+//! transaction, before its appends, each answered after the commit (a job's own
+//! error is its own; the commit's failure is every job's). With one writing
+//! connection, a write alone in its transaction cost a queue of handoffs
+//! between tasks that, at 9,000 games, held a game's start and end for seconds
+//! (docs/benchmarks.md). PostgreSQL sends none (`J` is `Infallible`): its pool
+//! writes in parallel.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -57,19 +66,47 @@ pub(crate) enum Outcome {
 pub(crate) type Written = std::result::Result<Vec<Outcome>, StoreError>;
 
 /// Writes one batch in one transaction.
-pub(crate) type WriteBatch =
-    Arc<dyn Fn(Arc<Vec<Append>>) -> Pin<Box<dyn Future<Output = Written> + Send>> + Send + Sync>;
+/// Writes one batch in one transaction: the jobs (answering each), then the
+/// appends.
+pub(crate) type WriteBatch<J> = Arc<
+    dyn Fn(Arc<Vec<Append>>, Vec<J>) -> Pin<Box<dyn Future<Output = Written> + Send>> + Send + Sync,
+>;
 
-/// The handle the store keeps: appends go to the writer task through it.
-#[derive(Debug, Clone)]
-pub(crate) struct GroupWriter {
-    queue: mpsc::UnboundedSender<Append>,
+/// What the writer task takes from its queue.
+enum Work<J> {
+    Append(Append),
+    Job(J),
+}
+
+/// The handle the store keeps: appends (and jobs) go to the writer task
+/// through it.
+pub(crate) struct GroupWriter<J = std::convert::Infallible> {
+    queue: mpsc::UnboundedSender<Work<J>>,
     /// Appends sent and not yet taken into a batch.
     waiting: Arc<AtomicUsize>,
     /// Held for writing by [`GroupWriter::pause`]: the writer takes no batch.
     gate: Arc<RwLock<()>>,
     /// What the writer has done, for `/metrics`.
     stats: Arc<Counts>,
+}
+
+impl<J> Clone for GroupWriter<J> {
+    fn clone(&self) -> Self {
+        GroupWriter {
+            queue: self.queue.clone(),
+            waiting: self.waiting.clone(),
+            gate: self.gate.clone(),
+            stats: self.stats.clone(),
+        }
+    }
+}
+
+impl<J> std::fmt::Debug for GroupWriter<J> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupWriter")
+            .field("waiting", &self.waiting.load(Ordering::Relaxed))
+            .finish_non_exhaustive()
+    }
 }
 
 /// Upper bounds of the batch-size buckets of [`WriterStats::sizes`] (the last,
@@ -80,12 +117,18 @@ pub const BATCH_SIZE_BOUNDS: [u64; 6] = [1, 4, 16, 64, 256, 1024];
 /// What a store's group writer has done since it started: how many batches it
 /// wrote, how many appends they held, how long writing them took (the first
 /// statement to the commit, without the wait in the queue) and how big they
-/// were. The server shows it in `/metrics`; batches that failed count too.
+/// were (in appends); how many other writes (jobs) it made, in batches of
+/// their own or with appends. The server shows it in `/metrics`; batches that
+/// failed count too.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WriterStats {
     pub batches: u64,
     pub appends: u64,
     pub write_us: u64,
+    /// Other writes made in the batches (SQLite's), and the batches that held
+    /// any (with appends or without).
+    pub jobs: u64,
+    pub job_batches: u64,
     /// Batches by size: `sizes[i]` holds those of at most
     /// `BATCH_SIZE_BOUNDS[i]` appends (and more than the bound before); the last,
     /// those larger than every bound. Not cumulative.
@@ -97,11 +140,20 @@ struct Counts {
     batches: AtomicU64,
     appends: AtomicU64,
     write_us: AtomicU64,
+    jobs: AtomicU64,
+    job_batches: AtomicU64,
     sizes: [AtomicU64; BATCH_SIZE_BOUNDS.len() + 1],
 }
 
 impl Counts {
-    fn record(&self, size: usize, took: std::time::Duration) {
+    fn record(&self, size: usize, jobs: usize, took: std::time::Duration) {
+        if jobs > 0 {
+            self.jobs.fetch_add(jobs as u64, Ordering::Relaxed);
+            self.job_batches.fetch_add(1, Ordering::Relaxed);
+        }
+        if size == 0 {
+            return;
+        }
         let size = size as u64;
         self.batches.fetch_add(1, Ordering::Relaxed);
         self.appends.fetch_add(size, Ordering::Relaxed);
@@ -116,52 +168,75 @@ impl Counts {
             batches: self.batches.load(Ordering::Relaxed),
             appends: self.appends.load(Ordering::Relaxed),
             write_us: self.write_us.load(Ordering::Relaxed),
+            jobs: self.jobs.load(Ordering::Relaxed),
+            job_batches: self.job_batches.load(Ordering::Relaxed),
             sizes: std::array::from_fn(|i| self.sizes[i].load(Ordering::Relaxed)),
         }
     }
 }
 
-/// While alive, the store's writer takes no new batch: appends queue up and are
-/// written together when it is dropped. For tests of the batching.
+/// While alive, the store's writer takes no new batch: appends (and jobs) queue
+/// up and are written together when it is dropped. For tests of the batching.
 #[derive(Debug)]
 pub struct AppendPause {
     _guard: OwnedRwLockWriteGuard<()>,
 }
 
-/// The most appends in one transaction (a bound on one batch's memory and on the
-/// time its first append waits for the last).
+/// The most appends (and jobs) in one transaction (a bound on one batch's
+/// memory and on the time its first append waits for the last).
 const MAX_BATCH: usize = 4096;
 
-impl GroupWriter {
-    /// Starts the writer task on the current runtime.
-    pub(crate) fn start(write: WriteBatch) -> GroupWriter {
-        let (queue, mut rx) = mpsc::unbounded_channel::<Append>();
+impl<J: Send + 'static> GroupWriter<J> {
+    /// Starts the writer task: on the current runtime, or (`own_thread`) on a
+    /// thread of its own with a runtime of its own. SQLite's writer runs on its
+    /// own thread: each of its statements is a trip to sqlx's SQLite thread and
+    /// back, and on the server's runtime every return waited in the run queue
+    /// behind thousands of sockets' tasks (docs/benchmarks.md).
+    pub(crate) fn start(write: WriteBatch<J>, own_thread: bool) -> GroupWriter<J> {
+        let (queue, mut rx) = mpsc::unbounded_channel::<Work<J>>();
         let waiting = Arc::new(AtomicUsize::new(0));
         let gate = Arc::new(RwLock::new(()));
         let stats = Arc::new(Counts::default());
         let (count, open, counts) = (waiting.clone(), gate.clone(), stats.clone());
-        tokio::spawn(async move {
+        let work = async move {
             let mut batch = Vec::new();
+            let mut jobs = Vec::new();
             while let Some(first) = rx.recv().await {
                 drop(open.read().await);
-                batch.push(first);
-                while batch.len() < MAX_BATCH {
-                    match rx.try_recv() {
-                        Ok(next) => batch.push(next),
-                        Err(_) => break,
+                let mut next = Some(first);
+                while let Some(work) = next.take() {
+                    match work {
+                        Work::Append(append) => batch.push(append),
+                        Work::Job(job) => jobs.push(job),
+                    }
+                    if batch.len() + jobs.len() < MAX_BATCH {
+                        next = rx.try_recv().ok();
                     }
                 }
                 count.fetch_sub(batch.len(), Ordering::Relaxed);
                 let shared = Arc::new(std::mem::take(&mut batch));
+                let taken = jobs.len();
                 let started = Instant::now();
-                let written = write(shared.clone()).await;
-                counts.record(shared.len(), started.elapsed());
+                let written = write(shared.clone(), std::mem::take(&mut jobs)).await;
+                counts.record(shared.len(), taken, started.elapsed());
                 let appends = Arc::try_unwrap(shared).unwrap_or_else(|_| {
                     unreachable!("the batch writer keeps no reference to its batch")
                 });
                 answer(appends, written);
             }
-        });
+        };
+        if own_thread {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("cannot start the store's writer runtime");
+            std::thread::Builder::new()
+                .name("qiyuan-store-writer".into())
+                .spawn(move || runtime.block_on(work))
+                .expect("cannot start the store's writer thread");
+        } else {
+            tokio::spawn(work);
+        }
         GroupWriter {
             queue,
             waiting,
@@ -187,14 +262,14 @@ impl GroupWriter {
     ) -> Result<()> {
         let (done, answer) = oneshot::channel();
         self.waiting.fetch_add(1, Ordering::Relaxed);
-        let sent = self.queue.send(Append {
+        let sent = self.queue.send(Work::Append(Append {
             table: table.to_string(),
             version,
             at,
             entry: entry.to_string(),
             token,
             done,
-        });
+        }));
         if sent.is_err() {
             self.waiting.fetch_sub(1, Ordering::Relaxed);
             return Err(StoreError::Batch("the store's writer has stopped".into()));
@@ -202,6 +277,12 @@ impl GroupWriter {
         answer
             .await
             .unwrap_or_else(|_| Err(StoreError::Batch("the store's writer has stopped".into())))
+    }
+
+    /// Sends a job to be run in the next batch; false if the writer has
+    /// stopped.
+    pub(crate) fn job(&self, job: J) -> bool {
+        self.queue.send(Work::Job(job)).is_ok()
     }
 
     /// Appends sent and not yet taken into a batch.
@@ -219,6 +300,9 @@ impl GroupWriter {
 
 /// Answers every append of a batch.
 fn answer(appends: Vec<Append>, written: Written) {
+    if appends.is_empty() {
+        return;
+    }
     match written {
         Ok(outcomes) => {
             for (append, outcome) in appends.into_iter().zip(outcomes) {

@@ -76,21 +76,28 @@ macro_rules! impl_leases {
                 node: &str,
                 ttl_ms: i64,
             ) -> Result<Option<i64>> {
-                let token: Option<i64> = sqlx::query_scalar(concat!(
-                    "INSERT INTO table_leases (table_id, node, token, expires_at) VALUES ($1, $2, 1, ",
-                    $now,
-                    " + $3) ON CONFLICT (table_id) DO UPDATE SET node = excluded.node, \
-                     token = table_leases.token + 1, expires_at = excluded.expires_at \
-                     WHERE table_leases.expires_at < ",
-                    $now,
-                    " OR table_leases.node = excluded.node RETURNING token"
-                ))
-                .bind(table)
-                .bind(node)
-                .bind(ttl_ms)
-                .fetch_optional(&mut *self.writer().await?)
-                .await?;
-                Ok(token)
+                let table = table.to_owned();
+                let node = node.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let table: &str = &table;
+                    let node: &str = &node;
+                    let token: Option<i64> = sqlx::query_scalar(concat!(
+                        "INSERT INTO table_leases (table_id, node, token, expires_at) VALUES ($1, $2, 1, ",
+                        $now,
+                        " + $3) ON CONFLICT (table_id) DO UPDATE SET node = excluded.node, \
+                         token = table_leases.token + 1, expires_at = excluded.expires_at \
+                         WHERE table_leases.expires_at < ",
+                        $now,
+                        " OR table_leases.node = excluded.node RETURNING token"
+                    ))
+                    .bind(table)
+                    .bind(node)
+                    .bind(ttl_ms)
+                    .fetch_optional(&mut *c)
+                    .await?;
+                    Ok(token)
+                }))
+                .await
             }
 
             async fn renew_lease(
@@ -100,50 +107,67 @@ macro_rules! impl_leases {
                 token: i64,
                 ttl_ms: i64,
             ) -> Result<bool> {
-                let done = sqlx::query(concat!(
-                    "UPDATE table_leases SET expires_at = ",
-                    $now,
-                    " + $4 WHERE table_id = $1 AND node = $2 AND token = $3"
-                ))
-                .bind(table)
-                .bind(node)
-                .bind(token)
-                .bind(ttl_ms)
-                .execute(&mut *self.writer().await?)
-                .await?;
-                Ok(done.rows_affected() == 1)
+                let table = table.to_owned();
+                let node = node.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let table: &str = &table;
+                    let node: &str = &node;
+                    let done = sqlx::query(concat!(
+                        "UPDATE table_leases SET expires_at = ",
+                        $now,
+                        " + $4 WHERE table_id = $1 AND node = $2 AND token = $3"
+                    ))
+                    .bind(table)
+                    .bind(node)
+                    .bind(token)
+                    .bind(ttl_ms)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                }))
+                .await
             }
 
             async fn renew_leases(&self, node: &str, ttl_ms: i64) -> Result<Vec<(String, i64)>> {
-                // The rows locked in table order, as a batch of fenced appends
-                // share-locks them (see crate::group): the two never deadlock.
-                let rows = sqlx::query(concat!(
-                    "UPDATE table_leases SET expires_at = ",
-                    $now,
-                    " + $2 WHERE node = $1 AND expires_at > 0 AND table_id IN \
-                     (SELECT table_id FROM table_leases WHERE node = $1 AND expires_at > 0 \
-                     ORDER BY table_id",
-                    $update,
-                    ") RETURNING table_id, token"
-                ))
-                .bind(node)
-                .bind(ttl_ms)
-                .fetch_all(&mut *self.writer().await?)
-                .await?;
-                rows.iter()
-                    .map(|row| Ok((row.try_get("table_id")?, row.try_get("token")?)))
-                    .collect()
+                let node = node.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let node: &str = &node;
+                    // The rows locked in table order, as a batch of fenced appends
+                    // share-locks them (see crate::group): the two never deadlock.
+                    let rows = sqlx::query(concat!(
+                        "UPDATE table_leases SET expires_at = ",
+                        $now,
+                        " + $2 WHERE node = $1 AND expires_at > 0 AND table_id IN \
+                         (SELECT table_id FROM table_leases WHERE node = $1 AND expires_at > 0 \
+                         ORDER BY table_id",
+                        $update,
+                        ") RETURNING table_id, token"
+                    ))
+                    .bind(node)
+                    .bind(ttl_ms)
+                    .fetch_all(&mut *c)
+                    .await?;
+                    rows.iter()
+                        .map(|row| Ok((row.try_get("table_id")?, row.try_get("token")?)))
+                        .collect()
+                }))
+                .await
             }
 
             async fn release_lease(&self, table: &str, token: i64) -> Result<()> {
-                // The row stays, expired: its token must only grow, so that a
-                // token given up is never handed out again.
-                sqlx::query("UPDATE table_leases SET expires_at = 0 WHERE table_id = $1 AND token = $2")
-                    .bind(table)
-                    .bind(token)
-                    .execute(&mut *self.writer().await?)
-                    .await?;
-                Ok(())
+                let table = table.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let table: &str = &table;
+                    // The row stays, expired: its token must only grow, so that a
+                    // token given up is never handed out again.
+                    sqlx::query("UPDATE table_leases SET expires_at = 0 WHERE table_id = $1 AND token = $2")
+                        .bind(table)
+                        .bind(token)
+                        .execute(&mut *c)
+                        .await?;
+                    Ok(())
+                }))
+                .await
             }
 
             async fn lease(&self, table: &str) -> Result<Option<Lease>> {
