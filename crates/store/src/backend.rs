@@ -17,7 +17,7 @@ use std::pin::Pin;
 
 use tokio::sync::oneshot;
 
-use crate::group::{Append, GroupWriter, Outcome, WriteBatch};
+use crate::group::{Answer, Append, GroupWriter, Outcome, WriteBatch, Written};
 use crate::migrate::{self, run_migrations};
 use crate::*;
 
@@ -63,10 +63,6 @@ impl std::fmt::Debug for WriteSlot {
 
 /// A future borrowing its connection.
 pub(crate) type BoxFuture<'c, T> = Pin<Box<dyn Future<Output = T> + Send + 'c>>;
-
-/// What a job leaves to do once its batch's commit is known (`Some` error if
-/// it failed): answer its caller.
-pub(crate) type Answer = Box<dyn FnOnce(Option<&StoreError>) + Send>;
 
 /// One write other than the log's appends, run by the group writer on the
 /// writing connection inside its batch's transaction.
@@ -149,19 +145,23 @@ fn sqlite_batches(slot: Arc<WriteSlot>) -> WriteBatch<SqliteJob> {
         Box::pin(async move {
             let mut conn = slot.conn.lock().await;
             if jobs.is_empty() {
-                if let Some(outcomes) = append_all(&mut conn, &batch).await? {
-                    return Ok(outcomes);
+                let written = async {
+                    if let Some(outcomes) = append_all(&mut conn, &batch).await? {
+                        return Ok(outcomes);
+                    }
+                    let mut tx = conn.begin().await?;
+                    let outcomes = append_each(&mut tx, &batch).await?;
+                    tx.commit().await?;
+                    Ok(outcomes)
                 }
-                let mut tx = conn.begin().await?;
-                let outcomes = append_each(&mut tx, &batch).await?;
-                tx.commit().await?;
-                return Ok(outcomes);
+                .await;
+                return (written, Vec::new());
             }
             let mut tx = match conn.begin().await {
                 Ok(tx) => tx,
                 Err(err) => {
                     tracing::error!("a batch of {} writes could not begin: {err}", jobs.len());
-                    return Err(err.into());
+                    return (Err(err.into()), Vec::new());
                 }
             };
             let mut answers = Vec::with_capacity(jobs.len());
@@ -177,17 +177,13 @@ fn sqlite_batches(slot: Arc<WriteSlot>) -> WriteBatch<SqliteJob> {
                 Ok(outcomes)
             }
             .await;
-            let failed = written.as_ref().err();
-            if let Some(err) = failed {
+            if let Err(err) = &written {
                 tracing::error!(
                     "a batch of {} writes failed, none committed: {err}",
                     answers.len()
                 );
             }
-            for answer in answers {
-                answer(failed);
-            }
-            written
+            (written, answers)
         })
     })
 }
@@ -278,7 +274,14 @@ const APPEND_MANY: &str = "WITH rows AS MATERIALIZED ( \
 fn postgres_batches(pool: PgPool) -> WriteBatch<std::convert::Infallible> {
     Arc::new(move |batch: Arc<Vec<Append>>, _jobs| {
         let pool = pool.clone();
-        Box::pin(async move {
+        Box::pin(async move { (postgres_batch(&pool, &batch).await, Vec::new()) })
+    })
+}
+
+/// One batch of [`postgres_batches`].
+async fn postgres_batch(pool: &PgPool, batch: &[Append]) -> Written {
+    {
+        {
             let tables: Vec<&str> = batch.iter().map(|a| a.table.as_str()).collect();
             let versions: Vec<i64> = batch.iter().map(|a| a.version).collect();
             let ats: Vec<i64> = batch.iter().map(|a| a.at).collect();
@@ -290,7 +293,7 @@ fn postgres_batches(pool: PgPool) -> WriteBatch<std::convert::Infallible> {
                 .bind(&ats)
                 .bind(&entries)
                 .bind(&tokens)
-                .fetch_all(&pool)
+                .fetch_all(pool)
                 .await?;
             let mut new = std::collections::HashSet::with_capacity(rows.len());
             let mut fenced = std::collections::HashSet::new();
@@ -322,8 +325,8 @@ fn postgres_batches(pool: PgPool) -> WriteBatch<std::convert::Infallible> {
                     }
                 })
                 .collect())
-        })
-    })
+        }
+    }
 }
 
 /// When the SQLite checkpointer checkpoints the WAL, and how big it may stay.
@@ -1238,9 +1241,9 @@ mod writer_tests {
         }
     }
 
-    /// Writes waiting together commit in one transaction with the appends
-    /// waiting beside them, each answered after that commit; one that fails
-    /// (a taken username) fails alone.
+    /// Writes waiting together commit in one transaction (the appends waiting
+    /// beside them in one of their own), each answered after that commit; one
+    /// that fails (a taken username) fails alone.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn waiting_writes_commit_together_and_fail_alone() {
         let dir = tempfile::tempdir().unwrap();

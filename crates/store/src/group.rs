@@ -21,9 +21,11 @@
 //! order (its actor sends the next only after the previous one's answer anyway).
 //!
 //! A backend may send its other writes the same way, as jobs (`J`): SQLite's
-//! sign-ups, sessions, tables, game rows and settlements run inside the batch's
-//! transaction, before its appends, each answered after the commit (a job's own
-//! error is its own; the commit's failure is every job's). With one writing
+//! sign-ups, sessions, tables, game rows and settlements waiting together run
+//! in one transaction, each answered after its commit (a job's own error is its
+//! own; the commit's failure is every job's). The appends waiting beside them
+//! are written and answered first, in a transaction of their own, so a move
+//! waits for one batch of jobs at most. With one writing
 //! connection, a write alone in its transaction cost a queue of handoffs
 //! between tasks that, at 9,000 games, held a game's start and end for seconds
 //! (docs/benchmarks.md). PostgreSQL sends none (`J` is `Infallible`): its pool
@@ -65,11 +67,17 @@ pub(crate) enum Outcome {
 /// nothing was committed.
 pub(crate) type Written = std::result::Result<Vec<Outcome>, StoreError>;
 
-/// Writes one batch in one transaction.
-/// Writes one batch in one transaction: the jobs (answering each), then the
-/// appends.
+/// What a job leaves to do once its batch's commit is known (`Some` error if
+/// it failed): answer its caller.
+pub(crate) type Answer = Box<dyn FnOnce(Option<&StoreError>) + Send>;
+
+/// Writes one batch in one transaction: the jobs, then the appends; returns
+/// what became of the appends and the jobs' answers, given once the commit
+/// is known.
 pub(crate) type WriteBatch<J> = Arc<
-    dyn Fn(Arc<Vec<Append>>, Vec<J>) -> Pin<Box<dyn Future<Output = Written> + Send>> + Send + Sync,
+    dyn Fn(Arc<Vec<Append>>, Vec<J>) -> Pin<Box<dyn Future<Output = (Written, Vec<Answer>)> + Send>>
+        + Send
+        + Sync,
 >;
 
 /// What the writer task takes from its queue.
@@ -198,6 +206,19 @@ impl<J: Send + 'static> GroupWriter<J> {
         let gate = Arc::new(RwLock::new(()));
         let stats = Arc::new(Counts::default());
         let (count, open, counts) = (waiting.clone(), gate.clone(), stats.clone());
+        // A writer on its own thread hands the answers to a task on the
+        // caller's runtime: woken from outside the runtime, each waiting task
+        // would go through its global queue, which a busy worker reads once
+        // every few dozen tasks it runs.
+        let answerer = own_thread.then(|| {
+            let (to, mut from) = mpsc::unbounded_channel::<Box<dyn FnOnce() + Send>>();
+            tokio::spawn(async move {
+                while let Some(deliver) = from.recv().await {
+                    deliver();
+                }
+            });
+            to
+        });
         let work = async move {
             let mut batch = Vec::new();
             let mut jobs = Vec::new();
@@ -214,15 +235,40 @@ impl<J: Send + 'static> GroupWriter<J> {
                     }
                 }
                 count.fetch_sub(batch.len(), Ordering::Relaxed);
-                let shared = Arc::new(std::mem::take(&mut batch));
-                let taken = jobs.len();
-                let started = Instant::now();
-                let written = write(shared.clone(), std::mem::take(&mut jobs)).await;
-                counts.record(shared.len(), taken, started.elapsed());
-                let appends = Arc::try_unwrap(shared).unwrap_or_else(|_| {
-                    unreachable!("the batch writer keeps no reference to its batch")
-                });
-                answer(appends, written);
+                // The appends first, answered before the jobs run: a move
+                // waits for one batch of jobs at most, never for those
+                // beside it.
+                let rounds = if batch.is_empty() || jobs.is_empty() {
+                    vec![(std::mem::take(&mut batch), std::mem::take(&mut jobs))]
+                } else {
+                    vec![
+                        (std::mem::take(&mut batch), Vec::new()),
+                        (Vec::new(), std::mem::take(&mut jobs)),
+                    ]
+                };
+                for (appends, jobs) in rounds {
+                    let shared = Arc::new(appends);
+                    let taken = jobs.len();
+                    let started = Instant::now();
+                    let (written, answers) = write(shared.clone(), jobs).await;
+                    counts.record(shared.len(), taken, started.elapsed());
+                    let appends = Arc::try_unwrap(shared).unwrap_or_else(|_| {
+                        unreachable!("the batch writer keeps no reference to its batch")
+                    });
+                    let deliver = move || {
+                        let failed = written.as_ref().err();
+                        for job in answers {
+                            job(failed);
+                        }
+                        answer(appends, written);
+                    };
+                    match &answerer {
+                        Some(to) => {
+                            let _ = to.send(Box::new(deliver));
+                        }
+                        None => deliver(),
+                    }
+                }
             }
         };
         if own_thread {
