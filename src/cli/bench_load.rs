@@ -123,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!(
             "pairs playing when the measured part began: {} of {}; mean setup {:.1} ms, \
              game start {:.1} ms, game end {:.1} ms",
-            report.playing_at_start, args.games, report.setup_ms, report.start_ms, report.end_ms
+            report.playing_at_start, args.games, report.setup_ms, report.start_ms(), report.end_ms()
         );
         let c = report.calls_ms;
         println!(

@@ -319,11 +319,8 @@ pub struct LoadReport {
     /// Pairs that had begun their first game when the measured part began
     /// (after the ramp): at most `games`.
     pub playing_at_start: u64,
-    /// Mean time of a pair's setup (two guests, two sockets), of the four calls
-    /// that start a game and of the five that end it, in milliseconds.
+    /// Mean time of a pair's setup (two guests, two sockets), in milliseconds.
     pub setup_ms: f64,
-    pub start_ms: f64,
-    pub end_ms: f64,
     /// Mean time of each call: create, sit, ready (first, second), resign,
     /// leave, unwatch.
     pub calls_ms: [f64; 7],
@@ -349,6 +346,17 @@ pub struct LoadReport {
 }
 
 impl LoadReport {
+    /// Mean time of the four calls that start a game, in milliseconds.
+    pub fn start_ms(&self) -> f64 {
+        self.calls_ms[..4].iter().sum()
+    }
+
+    /// Mean time of the five calls that end a game (leave and unwatch once
+    /// per player), in milliseconds.
+    pub fn end_ms(&self) -> f64 {
+        self.calls_ms[4] + 2.0 * (self.calls_ms[5] + self.calls_ms[6])
+    }
+
     /// Bytes on the wire per measured move, both sockets together.
     pub fn bytes_per_move(&self) -> f64 {
         self.move_bytes as f64 / self.latencies_us.len().max(1) as f64
@@ -404,10 +412,9 @@ struct Counters {
     /// that start a game (create, sit, ready ×2); those that end it (resign,
     /// leave ×2, unwatch ×2).
     setup_us: AtomicU64,
-    start_us: AtomicU64,
     starts: AtomicU64,
-    end_us: AtomicU64,
     ends: AtomicU64,
+    /// Each call's microseconds (as in [`LoadReport::calls_ms`]).
     calls: [AtomicU64; 7],
 }
 
@@ -500,8 +507,6 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         games_started: counters.started.load(Ordering::Relaxed),
         playing_at_start,
         setup_ms: mean_ms(&counters.setup_us, counters.playing.load(Ordering::Relaxed)),
-        start_ms: mean_ms(&counters.start_us, counters.starts.load(Ordering::Relaxed)),
-        end_ms: mean_ms(&counters.end_us, counters.ends.load(Ordering::Relaxed)),
         calls_ms: {
             let (s, e) = (
                 counters.starts.load(Ordering::Relaxed),
@@ -561,7 +566,6 @@ async fn pair(
     add_us(&counters.setup_us, began);
     let mut first = true;
     while Instant::now() < deadline {
-        let starting = Instant::now();
         // Repetitions are claimed (FIDE), not drawn at the third occurrence:
         // the knight cycle repeats the start position every 8 plies.
         let create = json!({"game": GAME, "seat": 0,
@@ -583,7 +587,6 @@ async fn pair(
         ws[1].call("ready", json!({"table": table})).await?;
         add_us(&counters.calls[3], t);
         counters.started.fetch_add(1, Ordering::Relaxed);
-        add_us(&counters.start_us, starting);
         counters.starts.fetch_add(1, Ordering::Relaxed);
         if std::mem::take(&mut first) {
             counters.playing.fetch_add(1, Ordering::Relaxed);
@@ -663,7 +666,6 @@ async fn pair(
             add_us(&counters.calls[6], t);
         }
         counters.finished.fetch_add(1, Ordering::Relaxed);
-        add_us(&counters.end_us, ending);
         counters.ends.fetch_add(1, Ordering::Relaxed);
     }
     for s in ws {
