@@ -5,7 +5,7 @@
 // seat) to the end of a chess game.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, enterAsGuest, newPage, clickMove, waitForMoveCount, moveTexts, consoleErrors } from './harness.mjs';
+import { useServerAndBrowser, enterAsGuest, newPage, clickMove, waitForMoveCount, waitForPlaying, moveTexts, consoleErrors } from './harness.mjs';
 
 const web = useServerAndBrowser();
 const LETTERS = 'ABCDEFGHJKLMNOPQRST';
@@ -105,6 +105,7 @@ test('Go from the lobby: 9x9, the computer answers', async () => {
   await playComputer(page, 'go', { colour: 'black', size: 9 });
   await page.locator('#go-board').waitFor();
   assert.equal(await page.locator('#go-board').getAttribute('data-size'), '9');
+  await waitForPlaying(page);
   await vertex(page, 'E5').click();
   await page.waitForFunction(() => document.querySelectorAll('#moves .go-move').length >= 2, null, { timeout: 20_000 });
   // A second move on a point the computer left empty.
@@ -197,6 +198,7 @@ test('单机: every game is offered, Go hot-seat on 9x9', async () => {
   await page.click('#offline-hotseat');
   await page.waitForURL(/#\/table\//);
   await page.locator('#go-board').waitFor();
+  await waitForPlaying(page);
   let n = 0;
   for (const p of ['E5', 'D4', 'C3']) {
     await vertex(page, p).click();
@@ -232,6 +234,7 @@ test('单机 without an account: the computer in chess, Go and Doudizhu on priva
   const go = await newPage(web.browser, 'solo-go-computer', web.base);
   await solo(go, 'go', 'black', 9);
   await go.locator('#go-board').waitFor();
+  await waitForPlaying(go);
   await vertex(go, 'E5').click();
   await go.waitForFunction(() => document.querySelectorAll('#moves .go-move').length >= 2, null, { timeout: 20_000 });
   await go.context().close();

@@ -178,8 +178,20 @@ export async function squareCenter(page, key, kind, scope = '#table-page .board-
   return { x: box.x + ((col + 0.5) * box.width) / files, y: box.y + ((row + 0.5) * box.height) / ranks };
 }
 
-/** Plays a move by clicking its two squares. */
+/**
+ * Waits until the table page has drawn a game in play: the page shows its board
+ * before the table's first view arrives, and a click before then is lost.
+ */
+export async function waitForPlaying(page, timeout = 10_000) {
+  await page.locator('#table-page[data-status="playing"]').waitFor({ timeout }).catch(async () => {
+    const status = await page.locator('#table-page').getAttribute('data-status').catch(() => null);
+    throw new Error(`[${page.label}] the table is not playing (status ${JSON.stringify(status)})`);
+  });
+}
+
+/** Plays a move by clicking its two squares (at a table, once its game is in play). */
 export async function clickMove(page, uci, kind, scope = '#table-page .board-col') {
+  if (scope.startsWith('#table-page')) await waitForPlaying(page);
   await page.locator(`${scope} cg-board`).first().scrollIntoViewIfNeeded();
   const a = await squareCenter(page, uci.slice(0, 2), kind, scope);
   await page.mouse.click(a.x, a.y);

@@ -123,21 +123,19 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
   const offersEl = h('div', { id: 'offers' });
   const buttonsEl = h('div.table-buttons', { id: 'table-buttons' });
 
-  mount(
-    root,
+  const pageEl = h(
+    `div.table-page.${hooks.game}-page`,
+    { id: 'table-page', 'data-game': hooks.game },
+    h('div.board-col', null, banner, hooks.main),
     h(
-      `div.table-page.${hooks.game}-page`,
-      { id: 'table-page', 'data-game': hooks.game },
-      h('div.board-col', null, banner, hooks.main),
-      h(
-        'div.side-col',
-        null,
-        h('div.panel', null, h('div.panel-title', null, titleEl, specEl), tcEl, seatsEl, statusEl, offersEl),
-        h('div.panel', null, buttonsEl),
-        ...hooks.panels,
-      ),
+      'div.side-col',
+      null,
+      h('div.panel', null, h('div.panel-title', null, titleEl, specEl), tcEl, seatsEl, statusEl, offersEl),
+      h('div.panel', null, buttonsEl),
+      ...hooks.panels,
     ),
   );
+  mount(root, pageEl);
 
   const live = liveTable<V>(id, {
     onState: (s, events, batch) => {
@@ -183,6 +181,10 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     const mySeat = me();
     const playing = s.status === 'playing';
     ctx = { state: s, events, me: mySeat, live, playing };
+    // The table's status and the viewer's seat as the page last drew them: a
+    // script (or a test) knows from them when the board takes a move.
+    pageEl.dataset.status = s.status;
+    pageEl.dataset.you = mySeat === null ? '' : String(mySeat);
     if (firstProposal === undefined) firstProposal = s.proposal?.id ?? -1;
     if (autoSit !== null) {
       const seat = autoSit;
