@@ -117,6 +117,17 @@ impl PostgresStore {
     }
 }
 
+/// How long SQLite's group writer waits for more appends once it has taken a
+/// batch, when they arrive fast enough to expect two more in that time
+/// (`group::Pace`): a commit's fixed cost (its WAL frames, the trips to sqlx's
+/// SQLite thread) is most of a small batch's, so under load fewer, larger
+/// transactions cost the machine less (docs/benchmarks.md, session 12).
+const SQLITE_LINGER: Duration = Duration::from_micros(1000);
+
+/// The writing connection's page cache, as SQLite's `cache_size` (negative:
+/// KiB): 64 MiB.
+const WRITER_CACHE_KIB: &str = "-65536";
+
 const APPEND_ONE: &str = "INSERT INTO table_log (table_id, version, at_ms, entry) \
      VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, version) DO NOTHING";
 
@@ -420,6 +431,10 @@ impl SqliteStore {
             .clone()
             .pragma("wal_autocheckpoint", "0")
             .pragma("journal_size_limit", wal.size_limit.to_string())
+            // Every append inserts into the log's key at its table's place: at
+            // thousands of live tables the default 2 MB cache no longer holds
+            // those pages, and each insert read one back from the file.
+            .pragma("cache_size", WRITER_CACHE_KIB)
             .connect()
             .await
             .map_err(|e| StoreError::Config {
@@ -447,7 +462,7 @@ impl SqliteStore {
         let store = SqliteStore {
             // The writer task keeps the connection (and with it the
             // checkpointer) alive while the store is.
-            appends: GroupWriter::start(sqlite_batches(write), true),
+            appends: GroupWriter::start(sqlite_batches(write), true, Some(SQLITE_LINGER)),
             read,
         };
         store.backfill_skeletons().await?;
@@ -513,7 +528,7 @@ impl PostgresStore {
         run_migrations!(&pool, migrate::POSTGRES)?;
         let store = PostgresStore {
             write: pool.clone(),
-            appends: GroupWriter::start(postgres_batches(pool.clone()), false),
+            appends: GroupWriter::start(postgres_batches(pool.clone()), false, None),
             read: pool,
         };
         store.backfill_skeletons().await?;
