@@ -44,6 +44,9 @@ pub(super) struct Live {
     /// an account never changes either, so a game's start and end look up no
     /// player who acted (see `Live::account`).
     pub(super) accounts: std::collections::HashMap<String, (i64, bool)>,
+    /// The summary last given to the lobby (`Live::list`): a move changes
+    /// nothing the lobby shows, so most batches publish nothing.
+    pub(super) listed: Option<crate::lobby::TableSummary>,
 }
 
 impl Live {
@@ -62,10 +65,11 @@ impl Live {
             lease: None,
             fenced: false,
             accounts: Default::default(),
+            listed: None,
         }
     }
 
-    pub(super) fn spawn(self) -> TableHandle {
+    pub(super) fn spawn(mut self) -> TableHandle {
         let (tx, rx) = mpsc::channel(1024);
         self.played.store(
             self.table.state().status != Status::Waiting,
@@ -79,7 +83,7 @@ impl Live {
             played: self.played.clone(),
         };
         let app = self.app.clone();
-        app.lobby.publish(self.summary());
+        self.list();
         let task = tokio::spawn(self.run(rx));
         app.tables.insert(handle.clone(), task);
         handle

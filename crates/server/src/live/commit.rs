@@ -48,7 +48,7 @@ impl Live {
                     .move_accepted(self.table.game_name(), taken);
             }
             self.fanout.remember(batch);
-            self.app.lobby.publish(self.summary());
+            self.list();
         }
         match refusal {
             Some(refusal) => Err(acting::refusal_error(&refusal)),

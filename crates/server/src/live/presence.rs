@@ -80,7 +80,7 @@ impl Live {
             ratings: None,
         };
         self.fanout.broadcast(&self.id, &*self.table, &batch);
-        self.app.lobby.publish(self.summary());
+        self.list();
     }
 }
 

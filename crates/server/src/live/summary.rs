@@ -7,6 +7,17 @@ use super::actor::Live;
 use crate::lobby::TableSummary;
 
 impl Live {
+    /// Gives the lobby the table's summary if it changed since the last one
+    /// given: the lobby's own comparison takes a lock every node's tables
+    /// share, and most batches (the moves) change nothing it shows.
+    pub(super) fn list(&mut self) {
+        let summary = self.summary();
+        if self.listed.as_ref() != Some(&summary) {
+            self.app.lobby.publish(summary.clone());
+            self.listed = Some(summary);
+        }
+    }
+
     pub(super) fn summary(&self) -> TableSummary {
         let state = self.table.state();
         let playing = state
