@@ -370,22 +370,29 @@ impl<J: Send + 'static> GroupWriter<J> {
     }
 }
 
-/// How fast appends reach the writer: a moving average of the appends taken
-/// per second, measured from one batch taken to the next.
+/// How fast appends reach the writer: the appends taken per second over the
+/// last whole window of [`Pace::WINDOW`] (one batch's gap says little: table
+/// tasks wake in bursts, so two batches a tenth of a millisecond apart would
+/// read as a rate ten times the real one).
 #[derive(Debug, Default)]
 struct Pace {
-    last: Option<Instant>,
+    /// The current window's start and the appends taken in it so far.
+    window: Option<(Instant, usize)>,
     per_sec: f64,
 }
 
 impl Pace {
+    const WINDOW: Duration = Duration::from_millis(50);
+
     /// Notes a batch of `appends` taken at `now`.
     fn took(&mut self, appends: usize, now: Instant) {
-        if let Some(last) = self.last {
-            let secs = now.duration_since(last).as_secs_f64().max(1e-6);
-            self.per_sec = 0.7 * self.per_sec + 0.3 * (appends as f64 / secs);
+        let (start, taken) = self.window.get_or_insert((now, 0));
+        *taken += appends;
+        let elapsed = now.duration_since(*start);
+        if elapsed >= Self::WINDOW {
+            self.per_sec = *taken as f64 / elapsed.as_secs_f64();
+            self.window = Some((now, 0));
         }
-        self.last = Some(now);
     }
 
     /// Whether at least two more appends are expected within `linger`.
@@ -444,9 +451,17 @@ mod tests {
         let mut pace = Pace::default();
         let linger = Duration::from_millis(1);
         assert!(!pace.expects_more(linger), "nothing measured yet");
-        // A move every 10 ms: 100 a second, 0.1 expected within a millisecond.
-        steady(&mut pace, Instant::now(), 50, 1, Duration::from_millis(10));
-        assert!(!pace.expects_more(linger), "{pace:?}");
+        // A move every millisecond (a thousand a second, one expected within
+        // the linger), taken in bursts: two batches 0.1 ms apart, then 1.9 ms
+        // of nothing.
+        let mut at = Instant::now();
+        for _ in 0..100 {
+            at += Duration::from_micros(100);
+            pace.took(1, at);
+            at += Duration::from_micros(1900);
+            pace.took(1, at);
+            assert!(!pace.expects_more(linger), "{pace:?}");
+        }
     }
 
     #[test]
@@ -457,18 +472,13 @@ mod tests {
         let at = steady(
             &mut pace,
             Instant::now(),
-            20,
+            100,
             8,
             Duration::from_micros(1500),
         );
         assert!(pace.expects_more(linger), "{pace:?}");
         // The load stops: the next batch is one append, a second later.
-        let at = steady(&mut pace, at, 1, 1, Duration::from_secs(1));
-        assert!(
-            pace.expects_more(linger),
-            "one slow batch weighs 0.3: {pace:?}"
-        );
-        steady(&mut pace, at, 4, 1, Duration::from_secs(1));
+        steady(&mut pace, at, 1, 1, Duration::from_secs(1));
         assert!(!pace.expects_more(linger), "{pace:?}");
     }
 }
