@@ -159,6 +159,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 rss as f64 / 1e6
             );
         }
+        if !report.server_threads.is_empty() {
+            // Where the server's time went, by thread: the runtime's workers
+            // (sockets, tables, fan-out), sqlx's SQLite threads, the store's writer.
+            let moves = report.moves.max(1) as f64;
+            let parts: Vec<String> = report
+                .server_threads
+                .iter()
+                .map(|(name, cpu)| format!("{name} {:.0} µs", cpu.as_secs_f64() * 1e6 / moves))
+                .collect();
+            println!("server CPU per move by thread: {}", parts.join(", "));
+        }
         if let (Some(us), Some(cpu)) = (report.own_cpu_us_per_move(), report.own_cpu) {
             println!(
                 "load generator CPU per move: {us:.0} µs, {:.2} cores",

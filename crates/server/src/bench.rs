@@ -3,6 +3,7 @@
 //! over real WebSockets, measuring accepted moves per second and the time from a
 //! player's move to the opponent receiving it.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -339,6 +340,9 @@ pub struct LoadReport {
     pub event_bytes: u64,
     /// The server process's CPU time (user + system) over the measured part.
     pub server_cpu: Option<Duration>,
+    /// The server's CPU time over the measured part by thread name (the
+    /// runtime's workers, sqlx's SQLite threads, the store's writer).
+    pub server_threads: BTreeMap<String, Duration>,
     /// The server process's resident memory at the end of the measured part.
     pub server_rss: Option<u64>,
     /// The load generator's own CPU time (user + system) over the measured part.
@@ -425,12 +429,38 @@ fn mean_ms(sum: &AtomicU64, n: u64) -> f64 {
 /// A process's CPU time (user + system) from `/proc/{pid}/stat`, on Linux.
 fn process_cpu(pid: u32) -> Option<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat_cpu(&stat).map(|(_, cpu)| cpu)
+}
+
+/// The command (a thread's name) and CPU time (user + system) of a
+/// `/proc/…/stat` text.
+fn stat_cpu(stat: &str) -> Option<(&str, Duration)> {
+    let name = &stat[stat.find('(')? + 1..stat.rfind(')')?];
     // The fields after the command name (which is in parentheses).
     let rest = &stat[stat.rfind(')')? + 2..];
     let fields: Vec<&str> = rest.split(' ').collect();
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     // The kernel's USER_HZ is 100 on every Linux this runs on.
-    Some(Duration::from_millis(ticks * 10))
+    Some((name, Duration::from_millis(ticks * 10)))
+}
+
+/// A process's CPU time by thread name (threads of one name added up: the
+/// runtime's workers, sqlx's SQLite threads, the store's writer), from
+/// `/proc/{pid}/task/*/stat`, on Linux.
+fn threads_cpu(pid: u32) -> BTreeMap<String, Duration> {
+    let mut by_name = BTreeMap::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return by_name;
+    };
+    for task in tasks.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        if let Some((name, cpu)) = stat_cpu(&stat) {
+            *by_name.entry(name.to_string()).or_default() += cpu;
+        }
+    }
+    by_name
 }
 
 /// A process's resident memory in bytes (`VmRSS` of `/proc/{pid}/status`).
@@ -473,6 +503,7 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
     let playing_at_start = counters.playing.load(Ordering::Relaxed);
     let moves_at_start = counters.moves.load(Ordering::Relaxed);
     let cpu_at_start = cfg.server_pid.and_then(process_cpu);
+    let threads_at_start = cfg.server_pid.map(threads_cpu).unwrap_or_default();
     let own_at_start = process_cpu(std::process::id());
     let t0 = Instant::now();
     tokio::time::sleep(cfg.duration).await;
@@ -483,6 +514,18 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         .and_then(process_cpu)
         .zip(cpu_at_start)
         .map(|(end, start)| end.saturating_sub(start));
+    // Threads that ended during the run are left out; new ones count whole.
+    let server_threads = cfg
+        .server_pid
+        .map(threads_cpu)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, end)| {
+            let start = threads_at_start.get(&name).copied().unwrap_or_default();
+            (name, end.saturating_sub(start))
+        })
+        .filter(|(_, cpu)| !cpu.is_zero())
+        .collect();
     let own_cpu = process_cpu(std::process::id())
         .zip(own_at_start)
         .map(|(end, start)| end.saturating_sub(start));
@@ -531,6 +574,7 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         move_bytes: counters.move_bytes.load(Ordering::Relaxed),
         event_bytes: counters.event_bytes.load(Ordering::Relaxed),
         server_cpu,
+        server_threads,
         server_rss,
         own_cpu,
     })
