@@ -7,7 +7,9 @@
 #   scripts/bench-curve.sh sqlite|postgres "BIN1 BIN2" "1000 3000 9000"
 #
 # Environment: THINK_MS (900), RAMP (30), DURATION (20), PORT (18090),
-# LOADGEN (the load generator's binary: the last of BINS), PG (the PostgreSQL URL).
+# LOADGEN (the load generator's binary: the last of BINS), LOADGEN_THREADS (its worker
+# threads: 1, a single-threaded runtime, unless set; "" for one per core, as binaries
+# before `--threads` need), PG (the PostgreSQL URL).
 set -euo pipefail
 store=$1
 bins=($2)
@@ -17,6 +19,11 @@ ramp=${RAMP:-30}
 duration=${DURATION:-20}
 port=${PORT:-18090}
 loadgen=${LOADGEN:-${bins[-1]}}
+threads=${LOADGEN_THREADS-1}
+threads_arg=()
+if [ -n "$threads" ]; then
+  threads_arg=(--threads "$threads")
+fi
 pg=${PG:-postgres://root@127.0.0.1:5432/test}
 ulimit -n 20000 || ulimit -n "$(ulimit -Hn)"
 for n in "${games[@]}"; do
@@ -36,7 +43,8 @@ for n in "${games[@]}"; do
     done
     echo "== $store, $n games, server $bin, $(uptime | sed 's/.*load/load/')"
     nice -n 10 "$loadgen" bench-load --url "http://127.0.0.1:$port" --games "$n" \
-      --think-ms "$think" --ramp "$ramp" --duration "$duration" --server-pid "$server" 2>&1 |
+      --think-ms "$think" --ramp "$ramp" --duration "$duration" --server-pid "$server" \
+      "${threads_arg[@]}" 2>&1 |
       grep -v '^bench-load:' | grep -v 'simulated game failed' || true
     echo "   warnings in the server's log: $(grep -c WARN "$data/server.log" || true)," \
       "errors: $(grep -c ERROR "$data/server.log" || true); the most common:"

@@ -54,6 +54,8 @@ fn bench_load_against_a_running_server_exits_and_reports() {
             "100",
         ])
         .args(["--server-pid", &server.id().to_string()])
+        // The single-threaded generator the curve in docs/benchmarks.md uses.
+        .args(["--threads", "1"])
         .stdout(Stdio::piped())
         .spawn()
         .expect("bench-load starts");
@@ -107,4 +109,8 @@ fn bench_load_against_a_running_server_exits_and_reports() {
     );
     assert!(line("server CPU per move:").ends_with("(user + system)"));
     assert!(line("server CPU:").contains("server RSS"));
+    // Where the server's time went, by thread: its runtime's workers at least
+    // (the other threads of so short a run may not reach one 10 ms tick).
+    let threads = line("server CPU per move by thread:");
+    assert!(threads.contains("tokio-rt-worker"), "{threads:?}:\n{out}");
 }

@@ -40,11 +40,28 @@ pub struct Args {
     /// (needs `--server-pid`).
     #[arg(long)]
     idle_sockets: Option<usize>,
+    /// The load generator's worker threads (default: one per core; 1: a
+    /// single-threaded runtime, no work stealing). With `--url` only.
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     qiyuan_server::init_tracing("warn");
-    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let runtime = match args.threads {
+        Some(_) if args.url.is_empty() => {
+            anyhow::bail!("--threads is for the load generator against a running server (--url)")
+        }
+        Some(1) => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build(),
+        Some(n) => tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(n.max(1))
+            .enable_all()
+            .build(),
+        None => tokio::runtime::Runtime::new(),
+    }
+    .context("cannot start the async runtime")?;
     runtime.block_on(async move {
         let dir = std::env::temp_dir().join(format!("qiyuan-bench-{}", std::process::id()));
         let mut urls = args.url.iter().map(|u| u.trim_end_matches('/').to_string());
