@@ -119,13 +119,16 @@ impl PostgresStore {
 
 /// How long SQLite's group writer waits for more appends once it has taken a
 /// batch, when they arrive fast enough to expect two more in that time
-/// (`group::Pace`): a commit's fixed cost (its WAL frames, the trips to sqlx's
-/// SQLite thread) is most of a small batch's, so under load fewer, larger
-/// transactions cost the machine less (docs/benchmarks.md, session 12).
+/// (`group::Pace`). Under load, batches four to five times larger meant fewer
+/// wake-ups of the writer, sqlx's SQLite thread and the answering task, and
+/// 4–22% less server CPU a move at 3,000–9,000 games; SQLite's own work per
+/// append hardly changed, being mostly each append's page of the log's key
+/// (docs/benchmarks.md, session 12).
 const SQLITE_LINGER: Duration = Duration::from_micros(1000);
 
 /// The writing connection's page cache, as SQLite's `cache_size` (negative:
-/// KiB): 64 MiB.
+/// KiB): 64 MiB, used only as the pages are (not measured apart from the
+/// linger).
 const WRITER_CACHE_KIB: &str = "-65536";
 
 const APPEND_ONE: &str = "INSERT INTO table_log (table_id, version, at_ms, entry) \
@@ -433,7 +436,8 @@ impl SqliteStore {
             .pragma("journal_size_limit", wal.size_limit.to_string())
             // Every append inserts into the log's key at its table's place: at
             // thousands of live tables the default 2 MB cache no longer holds
-            // those pages, and each insert read one back from the file.
+            // those pages (the profile at 9,000 games showed the inserts
+            // reading pages back from the file).
             .pragma("cache_size", WRITER_CACHE_KIB)
             .connect()
             .await

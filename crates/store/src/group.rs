@@ -6,7 +6,9 @@
 //! changes is that a thousand tables committing at once cost one transaction, not
 //! a thousand, and no table waits for a pooled connection. The batch forms while
 //! the previous one is committing: with one append waiting the writer commits at
-//! once (no timer delays a quiet server's move).
+//! once (no timer delays a quiet server's move). Under load, a writer on its own
+//! thread (SQLite's) may linger a moment for more ([`Pace`]): fewer, larger
+//! transactions, fewer wake-ups of the threads that write and answer them.
 //!
 //! Outcomes: an append whose version exists is a [`StoreError::Conflict`] of its
 //! own and changes nothing, the others of its batch commit (the trait's rule for
@@ -201,16 +203,19 @@ impl<J: Send + 'static> GroupWriter<J> {
     /// back, and on the server's runtime every return waited in the run queue
     /// behind thousands of sockets' tasks (docs/benchmarks.md).
     ///
-    /// `linger` (a writer on its own thread only): when appends are arriving
-    /// fast enough that at least two more are expected within it, the writer
-    /// waits this long after taking a batch for the others before it writes —
-    /// fewer, larger transactions under load for a fraction of a millisecond
-    /// of a move's time, and no wait at all on a quiet server ([`Pace`]).
+    /// `linger` (a writer on its own thread only; ignored otherwise): when
+    /// appends are arriving fast enough that at least two more are expected
+    /// within it, the writer waits this long after taking a batch for the
+    /// others before it writes — fewer, larger transactions under load for a
+    /// fraction of a millisecond of a move's time, and no wait at all on a
+    /// quiet server ([`Pace`]).
     pub(crate) fn start(
         write: WriteBatch<J>,
         own_thread: bool,
         linger: Option<Duration>,
     ) -> GroupWriter<J> {
+        // A sleep blocks its thread: only a writer with a thread of its own lingers.
+        let linger = linger.filter(|_| own_thread);
         let (queue, mut rx) = mpsc::unbounded_channel::<Work<J>>();
         let waiting = Arc::new(AtomicUsize::new(0));
         let gate = Arc::new(RwLock::new(()));
@@ -235,28 +240,13 @@ impl<J: Send + 'static> GroupWriter<J> {
             let mut pace = Pace::default();
             while let Some(first) = rx.recv().await {
                 drop(open.read().await);
-                let mut next = Some(first);
-                let mut lingered = false;
-                loop {
-                    while let Some(work) = next.take() {
-                        match work {
-                            Work::Append(append) => batch.push(append),
-                            Work::Job(job) => jobs.push(job),
-                        }
-                        if batch.len() + jobs.len() < MAX_BATCH {
-                            next = rx.try_recv().ok();
-                        }
-                    }
-                    if lingered || batch.len() + jobs.len() >= MAX_BATCH {
-                        break;
-                    }
-                    match linger.filter(|&l| own_thread && pace.expects_more(l)) {
-                        Some(l) => {
-                            std::thread::sleep(l);
-                            lingered = true;
-                            next = rx.try_recv().ok();
-                        }
-                        None => break,
+                take_waiting(first, &mut rx, &mut batch, &mut jobs);
+                if let Some(linger) = linger.filter(|&l| pace.expects_more(l))
+                    && batch.len() + jobs.len() < MAX_BATCH
+                {
+                    std::thread::sleep(linger);
+                    if let Ok(more) = rx.try_recv() {
+                        take_waiting(more, &mut rx, &mut batch, &mut jobs);
                     }
                 }
                 pace.took(batch.len(), Instant::now());
@@ -366,6 +356,26 @@ impl<J: Send + 'static> GroupWriter<J> {
     pub(crate) async fn pause(&self) -> AppendPause {
         AppendPause {
             _guard: self.gate.clone().write_owned().await,
+        }
+    }
+}
+
+/// Takes `work` into the batch, and whatever else is waiting, up to
+/// [`MAX_BATCH`].
+fn take_waiting<J>(
+    work: Work<J>,
+    rx: &mut mpsc::UnboundedReceiver<Work<J>>,
+    batch: &mut Vec<Append>,
+    jobs: &mut Vec<J>,
+) {
+    let mut next = Some(work);
+    while let Some(work) = next.take() {
+        match work {
+            Work::Append(append) => batch.push(append),
+            Work::Job(job) => jobs.push(job),
+        }
+        if batch.len() + jobs.len() < MAX_BATCH {
+            next = rx.try_recv().ok();
         }
     }
 }
