@@ -42,7 +42,7 @@ pub struct Args {
     idle_sockets: Option<usize>,
     /// The load generator's worker threads (default: one per core; 1: a
     /// single-threaded runtime, no work stealing). With `--url` only.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     threads: Option<usize>,
 }
 
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .enable_all()
             .build(),
         Some(n) => tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(n.max(1))
+            .worker_threads(n)
             .enable_all()
             .build(),
         None => tokio::runtime::Runtime::new(),

@@ -435,9 +435,10 @@ fn process_cpu(pid: u32) -> Option<Duration> {
 /// The command (a thread's name) and CPU time (user + system) of a
 /// `/proc/…/stat` text.
 fn stat_cpu(stat: &str) -> Option<(&str, Duration)> {
-    let name = &stat[stat.find('(')? + 1..stat.rfind(')')?];
-    // The fields after the command name (which is in parentheses).
-    let rest = &stat[stat.rfind(')')? + 2..];
+    // The command name is in parentheses; the fields follow it.
+    let (open, close) = (stat.find('(')?, stat.rfind(')')?);
+    let name = stat.get(open + 1..close)?;
+    let rest = stat.get(close + 2..)?;
     let fields: Vec<&str> = rest.split(' ').collect();
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     // The kernel's USER_HZ is 100 on every Linux this runs on.

@@ -8,8 +8,8 @@ use crate::lobby::TableSummary;
 
 impl Live {
     /// Gives the lobby the table's summary if it changed since the last one
-    /// given: the lobby's own comparison takes a lock every node's tables
-    /// share, and most batches (the moves) change nothing it shows.
+    /// given: the lobby's own comparison takes a lock that every table of the
+    /// node shares, and most batches (the moves) change nothing it shows.
     pub(super) fn list(&mut self) {
         let summary = self.summary();
         if self.listed.as_ref() != Some(&summary) {
