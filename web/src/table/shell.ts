@@ -181,10 +181,9 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
     const mySeat = me();
     const playing = s.status === 'playing';
     ctx = { state: s, events, me: mySeat, live, playing };
-    // The table's status and the viewer's seat as the page last drew them: a
-    // script (or a test) knows from them when the board takes a move.
+    // The table's status as the page last drew it: a script (or a test) knows
+    // from it when the board takes a move.
     pageEl.dataset.status = s.status;
-    pageEl.dataset.you = mySeat === null ? '' : String(mySeat);
     if (firstProposal === undefined) firstProposal = s.proposal?.id ?? -1;
     if (autoSit !== null) {
       const seat = autoSit;
