@@ -25,6 +25,9 @@ pub struct Config {
     pub first_move_secs: Option<f64>,
     /// A table with nobody connected and no game running closes after this long.
     pub idle_table_secs: f64,
+    /// A table nobody sits at or watches, with no game running, closes after
+    /// this long.
+    pub empty_table_secs: f64,
     /// The largest WebSocket message accepted, in bytes.
     pub max_message_bytes: usize,
     /// Failed logins allowed for one username from one address within a minute;
@@ -100,6 +103,7 @@ impl Default for Config {
             escape_grace_secs: None,
             first_move_secs: None,
             idle_table_secs: 600.0,
+            empty_table_secs: 10.0,
             event_tick_ms: 1000,
             max_message_bytes: 16 * 1024,
             login_attempts_per_minute: 10,

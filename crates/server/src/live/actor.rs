@@ -92,6 +92,7 @@ impl Live {
     async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>) {
         let shutdown = self.app.shutdown.clone();
         let idle_close = Duration::from_secs_f64(self.app.config.idle_table_secs.max(1.0));
+        let empty_close = Duration::from_secs_f64(self.app.config.empty_table_secs.max(0.0));
         let think = Duration::from_millis(self.app.config.bot_think_ms);
         // When the bot to act acts: a think after the table reached this version
         // (messages that change nothing do not put it off).
@@ -129,6 +130,13 @@ impl Live {
             // it at most), not a rounded millisecond early or late.
             let sleep = deadline.map(until);
             let idle = self.fanout.is_empty() && self.table.state().status != Status::Playing;
+            // Nobody left at all (no seat taken either): nothing to wait for
+            // but a late comer, so sooner (a finished game's table, mostly).
+            let close_in = if idle && self.table.state().seats.iter().all(|s| s.user.is_none()) {
+                empty_close.min(idle_close)
+            } else {
+                idle_close
+            };
             tokio::select! {
                 msg = rx.recv() => match msg {
                     Some(TableMsg::Fenced) => self.fenced = true,
@@ -153,7 +161,7 @@ impl Live {
                     }
                 }
                 _ = lag_tick.tick(), if !self.fanout.is_empty() => self.publish_lags(),
-                _ = tokio::time::sleep(idle_close), if idle => {
+                _ = tokio::time::sleep(close_in), if idle => {
                     self.close().await;
                     break;
                 }
