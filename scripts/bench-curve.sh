@@ -6,7 +6,8 @@
 #
 #   scripts/bench-curve.sh sqlite|postgres "BIN1 BIN2" "1000 3000 9000"
 #
-# Environment: THINK_MS (900), RAMP (30), DURATION (20), PORT (18090),
+# Environment: THINK_MS (900), RAMP (30), DURATION (20), PORT (18090), PLIES (30: plies
+# per game before the pair resigns and starts another), TIMELINE (1: print each second),
 # LOADGEN (the load generator's binary: the last of BINS), LOADGEN_THREADS (its worker
 # threads: 1, a single-threaded runtime, unless set; "" for one per core, as binaries
 # before `--threads` need), PG (the PostgreSQL URL).
@@ -17,12 +18,19 @@ games=($3)
 think=${THINK_MS:-900}
 ramp=${RAMP:-30}
 duration=${DURATION:-20}
+plies=${PLIES:-30}
 port=${PORT:-18090}
 loadgen=${LOADGEN:-${bins[-1]}}
 threads=${LOADGEN_THREADS-1}
-threads_arg=()
+extra=()
 if [ -n "$threads" ]; then
-  threads_arg=(--threads "$threads")
+  extra=(--threads "$threads")
+fi
+if [ "$plies" != 30 ]; then
+  extra+=(--plies "$plies")
+fi
+if [ -n "${TIMELINE:-}" ]; then
+  extra+=(--timeline)
 fi
 pg=${PG:-postgres://root@127.0.0.1:5432/test}
 ulimit -n 20000 || ulimit -n "$(ulimit -Hn)"
@@ -44,7 +52,7 @@ for n in "${games[@]}"; do
     echo "== $store, $n games, server $bin, $(uptime | sed 's/.*load/load/')"
     nice -n 10 "$loadgen" bench-load --url "http://127.0.0.1:$port" --games "$n" \
       --think-ms "$think" --ramp "$ramp" --duration "$duration" --server-pid "$server" \
-      "${threads_arg[@]}" 2>&1 |
+      "${extra[@]}" 2>&1 |
       grep -v '^bench-load:' | grep -v 'simulated game failed' || true
     echo "   warnings in the server's log: $(grep -c WARN "$data/server.log" || true)," \
       "errors: $(grep -c ERROR "$data/server.log" || true); the most common:"

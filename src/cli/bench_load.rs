@@ -44,6 +44,15 @@ pub struct Args {
     /// single-threaded runtime, no work stealing). With `--url` only.
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     threads: Option<usize>,
+    /// Plies per game before the pair resigns and starts another (three
+    /// knight cycles, then a pawn move each, and again).
+    #[arg(long, default_value_t = qiyuan_server::bench::PLIES_PER_GAME,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+              .range(1..=qiyuan_server::bench::MAX_PLIES as u64))]
+    plies: usize,
+    /// Also print the measured part second by second (moves, p50, p99, max).
+    #[arg(long)]
+    timeline: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -110,9 +119,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return anyhow::Ok(());
         }
         println!(
-            "bench-load: {} games ({} sockets) against {base}{}, think {} ms, {} s ramp, {} s measured",
+            "bench-load: {} games ({} sockets, {} plies each) against {base}{}, think {} ms, {} s ramp, {} s measured",
             args.games,
             args.games * 2,
+            args.plies,
             args.url
                 .iter()
                 .skip(1)
@@ -131,6 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             think: Duration::from_millis(args.think_ms),
             ramp: Duration::from_secs_f64(args.ramp),
             server_pid: args.server_pid,
+            plies: args.plies,
         })
         .await?;
         println!(
@@ -161,6 +172,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report.latency_ms(1.0),
             report.latencies_us.len()
         );
+        if args.timeline {
+            for (k, (n, p50, p99, max)) in report.timeline().into_iter().enumerate() {
+                println!(
+                    "  second {:>3}: {n:>6} moves, p50 {p50:.1} ms, p99 {p99:.1} ms, max {max:.1} ms",
+                    k + 1
+                );
+            }
+        }
         println!(
             "wire bytes per move: {:.0} on both sockets, {:.0} in the opponent's event",
             report.bytes_per_move(),

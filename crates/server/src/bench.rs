@@ -203,7 +203,8 @@ impl Socket {
     ) -> anyhow::Result<()> {
         loop {
             let text = self.recv_frame().await?;
-            let peek: Peek<'_> = serde_json::from_str(text.as_str())
+            let head = event_without_patch(text.as_str());
+            let peek: Peek<'_> = serde_json::from_str(head.as_deref().unwrap_or(text.as_str()))
                 .with_context(|| format!("unreadable message: {}", text.as_str()))?;
             if wanted(&peek)? {
                 return Ok(());
@@ -252,6 +253,18 @@ impl Socket {
     }
 }
 
+/// An `event` as the server writes it (`"patch"` last, after its events)
+/// cut before its patch and closed, for [`Peek`]: the patch, most of the
+/// bytes, is not even scanned (a quote inside a JSON string is escaped, so
+/// the first `,"patch":[` is the message's own). `None` for any other message.
+fn event_without_patch(text: &str) -> Option<String> {
+    if !text.starts_with(r#"{"t":"event","#) || !text.ends_with("]}}") {
+        return None;
+    }
+    let at = text.find(r#","patch":["#)?;
+    Some(format!("{}}}}}", &text[..at]))
+}
+
 /// What the load generator reads of a server message: its type, the id of the
 /// request it answers, and its events' types and plies (the rest, the patch
 /// included, is skipped over unbuilt).
@@ -292,8 +305,37 @@ const GAME: &str = <qiyuan_chess::ChessGame as qiyuan_game::Game>::NAME;
 #[cfg(not(feature = "chess"))]
 const GAME: &str = "";
 
-/// Plies per simulated game.
+/// Plies per simulated game, unless told otherwise ([`LoadConfig::plies`]).
 pub const PLIES_PER_GAME: usize = 30;
+
+/// Pawn moves, one pair for each time the knights have brought a position back
+/// four times: the game goes on from a new position (fivefold repetition
+/// would end it), and no piece is ever taken or attacked.
+const PAWN_PAIRS: [[&str; 2]; 8] = [
+    ["a2a3", "a7a6"],
+    ["h2h3", "h7h6"],
+    ["b2b3", "b7b6"],
+    ["g2g3", "g7g6"],
+    ["a3a4", "a6a5"],
+    ["h3h4", "h6h5"],
+    ["d2d3", "d7d6"],
+    ["e2e3", "e7e6"],
+];
+
+/// The most plies a simulated game can play: every pawn pair used.
+pub const MAX_PLIES: usize = (3 * KNIGHT_CYCLE.len() + 2) * PAWN_PAIRS.len();
+
+/// The simulated game's move at `ply` (from 0, below [`MAX_PLIES`]): three
+/// knight cycles (the position comes back a fourth time), then a pawn pair,
+/// and again.
+pub fn move_at(ply: usize) -> &'static str {
+    let block = 3 * KNIGHT_CYCLE.len() + 2;
+    let (k, i) = (ply / block % PAWN_PAIRS.len(), ply % block);
+    match i.checked_sub(3 * KNIGHT_CYCLE.len()) {
+        Some(p) => PAWN_PAIRS[k][p],
+        None => KNIGHT_CYCLE[i % KNIGHT_CYCLE.len()],
+    }
+}
 
 /// The load generator's settings.
 #[derive(Debug, Clone)]
@@ -311,6 +353,9 @@ pub struct LoadConfig {
     pub ramp: Duration,
     /// The server's process on this machine, whose CPU time is measured.
     pub server_pid: Option<u32>,
+    /// Plies per game (at most [`MAX_PLIES`]); then the pair resigns, leaves
+    /// and starts the next game.
+    pub plies: usize,
 }
 
 /// What a run measured.
@@ -333,6 +378,9 @@ pub struct LoadReport {
     pub stuck: u64,
     pub elapsed: Duration,
     pub latencies_us: Vec<u64>,
+    /// When each latency in `latencies_us` was measured (the opponent read the
+    /// move), in milliseconds since the measured part began.
+    pub latencies_at_ms: Vec<u32>,
     /// Bytes both players' sockets received for the measured moves (the
     /// opponent's and the mover's `event`, the mover's `ack`).
     pub move_bytes: u64,
@@ -389,14 +437,42 @@ impl LoadReport {
 
     /// The `q`-quantile of the move-to-opponent latency, in milliseconds.
     pub fn latency_ms(&self, q: f64) -> f64 {
-        if self.latencies_us.is_empty() {
-            return f64::NAN;
-        }
-        let mut v = self.latencies_us.clone();
-        v.sort_unstable();
-        let i = ((v.len() as f64 - 1.0) * q).round() as usize;
-        v[i.min(v.len() - 1)] as f64 / 1000.0
+        quantile_ms(self.latencies_us.clone(), q)
     }
+
+    /// The measured part second by second: for each, the moves whose
+    /// opponent read them then, with their latency's p50, p99 and max in
+    /// milliseconds (a stall shows as a second of few moves and a long tail).
+    pub fn timeline(&self) -> Vec<(usize, f64, f64, f64)> {
+        let seconds = self.elapsed.as_secs_f64().round() as usize;
+        let mut buckets = vec![Vec::new(); seconds.max(1)];
+        for (&us, &at) in self.latencies_us.iter().zip(&self.latencies_at_ms) {
+            let k = (at as usize / 1000).min(buckets.len() - 1);
+            buckets[k].push(us);
+        }
+        buckets
+            .into_iter()
+            .map(|b| {
+                let n = b.len();
+                (
+                    n,
+                    quantile_ms(b.clone(), 0.5),
+                    quantile_ms(b.clone(), 0.99),
+                    quantile_ms(b, 1.0),
+                )
+            })
+            .collect()
+    }
+}
+
+/// The `q`-quantile of `v` (microseconds), in milliseconds; NaN if empty.
+fn quantile_ms(mut v: Vec<u64>, q: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_unstable();
+    let i = ((v.len() as f64 - 1.0) * q).round() as usize;
+    v[i.min(v.len() - 1)] as f64 / 1000.0
 }
 
 #[derive(Default)]
@@ -479,7 +555,7 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         .pool_max_idle_per_host(64)
         .build()?;
     let counters = Arc::new(Counters::default());
-    let latencies = Arc::new(std::sync::Mutex::new(Vec::<u64>::new()));
+    let latencies = Arc::new(std::sync::Mutex::new(Vec::<(u64, Instant)>::new()));
     let measuring = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let deadline = Instant::now() + cfg.ramp + cfg.duration;
     let mut tasks = Vec::new();
@@ -546,7 +622,12 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
     if stuck > 0 {
         tracing::warn!("{stuck} simulated games had not stopped after the run: stopped them");
     }
-    let latencies_us = std::mem::take(&mut *latencies.lock().unwrap_or_else(|e| e.into_inner()));
+    let samples = std::mem::take(&mut *latencies.lock().unwrap_or_else(|e| e.into_inner()));
+    let latencies_us = samples.iter().map(|(us, _)| *us).collect();
+    let latencies_at_ms = samples
+        .iter()
+        .map(|(_, at)| at.saturating_duration_since(t0).as_millis() as u32)
+        .collect();
     Ok(LoadReport {
         games_started: counters.started.load(Ordering::Relaxed),
         playing_at_start,
@@ -572,6 +653,7 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         stuck,
         elapsed,
         latencies_us,
+        latencies_at_ms,
         move_bytes: counters.move_bytes.load(Ordering::Relaxed),
         event_bytes: counters.event_bytes.load(Ordering::Relaxed),
         server_cpu,
@@ -591,7 +673,7 @@ async fn pair(
     cfg: &LoadConfig,
     deadline: Instant,
     counters: &Counters,
-    latencies: &std::sync::Mutex<Vec<u64>>,
+    latencies: &std::sync::Mutex<Vec<(u64, Instant)>>,
     measuring: &std::sync::atomic::AtomicBool,
 ) -> anyhow::Result<()> {
     let began = Instant::now();
@@ -636,12 +718,12 @@ async fn pair(
         if std::mem::take(&mut first) {
             counters.playing.fetch_add(1, Ordering::Relaxed);
         }
-        for ply in 0..PLIES_PER_GAME {
+        for ply in 0..cfg.plies.min(MAX_PLIES) {
             if Instant::now() >= deadline {
                 break;
             }
             let (mover, other) = if ply % 2 == 0 { (0, 1) } else { (1, 0) };
-            let action = KNIGHT_CYCLE[ply % KNIGHT_CYCLE.len()];
+            let action = move_at(ply);
             let sent = Instant::now();
             let before = ws[0].received + ws[1].received;
             let other_before = ws[other].received;
@@ -688,7 +770,7 @@ async fn pair(
                 latencies
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .push(latency.as_micros() as u64);
+                    .push((latency.as_micros() as u64, Instant::now()));
                 let bytes = ws[0].received + ws[1].received - before;
                 counters.move_bytes.fetch_add(bytes, Ordering::Relaxed);
                 counters
@@ -794,4 +876,37 @@ pub async fn idle_sockets(
         rss_before,
         rss_after,
     })
+}
+
+#[cfg(all(test, feature = "chess"))]
+mod tests {
+    use super::*;
+    use qiyuan_chess::{ChessGame, ChessOptions};
+    use qiyuan_game::{Game, PlayPhase};
+
+    #[test]
+    fn an_event_is_peeked_at_without_its_patch() {
+        let text = r#"{"t":"event","d":{"table":"T","from":1,"v":2,"events":[{"type":"acted","ply":3}],"patch":[{"op":"set","path":["a"],"value":"x\"]}}"}]}}"#;
+        let head = event_without_patch(text).expect("an event");
+        let peek: Peek<'_> = serde_json::from_str(&head).expect("it parses");
+        assert_eq!(peek.t, "event");
+        let events = peek.d.expect("its data").events;
+        assert_eq!((events[0].kind.as_ref(), events[0].ply), ("acted", Some(3)));
+        assert_eq!(event_without_patch(r#"{"t":"ack","d":{},"id":"1"}"#), None);
+    }
+
+    #[test]
+    fn the_longest_simulated_game_is_legal_and_never_ends() {
+        let mut game = ChessGame::new_standard().with_options(&ChessOptions::fide());
+        for ply in 0..MAX_PLIES {
+            let effects = game
+                .play(move_at(ply))
+                .unwrap_or_else(|e| panic!("ply {ply} ({}): {e}", move_at(ply)));
+            assert!(!effects.capture && !effects.check, "ply {ply}");
+            assert_eq!(game.phase(), PlayPhase::Play, "ply {ply} ended the game");
+            assert!(game.repetitions() <= 4, "ply {ply}");
+        }
+        // The first 24 plies are the knight cycle, as the 30-ply games always were.
+        assert!((0..24).all(|p| move_at(p) == KNIGHT_CYCLE[p % 8]));
+    }
 }
