@@ -17,7 +17,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use qiyuan_game::{Outcome, Seat, SeatResult};
+use qiyuan_game::{EndReason, Outcome, Seat, SeatResult};
 use qiyuan_store::{EventActionRow, EventGameRow, EventRoundRow};
 use qiyuan_table::{Command, Decision, TableConfig};
 use tokio::sync::oneshot;
@@ -233,11 +233,18 @@ async fn play_round(
             && let Some(result) = &row.result
             && let Ok(outcome) = serde_json::from_str::<Outcome>(result)
         {
-            let (w, b) = results_of(&outcome);
-            app.store
-                .set_event_result(&ev.row.id, g.round, g.board, Some(w), Some(b))
-                .await?;
-            g.white_result = Some(w.into());
+            // An arbiter's decision (an adjudication, a forfeit, a
+            // disqualification) or the absent players' forfeit wrote the
+            // board's result before it ended the game, and this round's
+            // snapshot of the event may be older than that write: a forfeit's
+            // `-`/`+` must not become the table's `0`/`1`.
+            if outcome.reason != EndReason::Adjudication {
+                let (w, b) = results_of(&outcome);
+                app.store
+                    .set_event_result(&ev.row.id, g.round, g.board, Some(w), Some(b))
+                    .await?;
+                g.white_result = Some(w.into());
+            }
             continue;
         }
         open += 1;
