@@ -56,6 +56,8 @@ fn bench_load_against_a_running_server_exits_and_reports() {
         .args(["--server-pid", &server.id().to_string()])
         // The single-threaded generator the curve in docs/benchmarks.md uses.
         .args(["--threads", "1"])
+        // Past the knight cycles: the pawn moves after ply 24 are played too.
+        .args(["--plies", "40", "--timeline"])
         .stdout(Stdio::piped())
         .spawn()
         .expect("bench-load starts");
@@ -103,6 +105,25 @@ fn bench_load_against_a_running_server_exits_and_reports() {
         .and_then(|n| n.parse().ok())
         .expect("a move count");
     assert!(moves > 0, "moves were played in the measured part:\n{out}");
+    // The timeline: a line a measured second, whose moves add up to the samples.
+    let seconds: Vec<u64> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("second "))
+        .map(|l| {
+            l.split_whitespace()
+                .nth(2)
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("a move count in {l:?}"))
+        })
+        .collect();
+    assert_eq!(seconds.len(), 3, "one line a measured second:\n{out}");
+    let samples: u64 = line("move-to-opponent latency:")
+        .rsplit('(')
+        .next()
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a sample count");
+    assert_eq!(seconds.iter().sum::<u64>(), samples, "{out}");
     assert!(
         !line("move-to-opponent latency:").contains("(0 samples)"),
         "latencies were measured:\n{out}"

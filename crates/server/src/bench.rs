@@ -437,7 +437,9 @@ impl LoadReport {
 
     /// The `q`-quantile of the move-to-opponent latency, in milliseconds.
     pub fn latency_ms(&self, q: f64) -> f64 {
-        quantile_ms(self.latencies_us.clone(), q)
+        let mut all = self.latencies_us.clone();
+        all.sort_unstable();
+        quantile_ms(&all, q)
     }
 
     /// The measured part second by second: for each, the moves whose
@@ -452,25 +454,21 @@ impl LoadReport {
         }
         buckets
             .into_iter()
-            .map(|b| {
-                let n = b.len();
-                (
-                    n,
-                    quantile_ms(b.clone(), 0.5),
-                    quantile_ms(b.clone(), 0.99),
-                    quantile_ms(b, 1.0),
-                )
+            .map(|mut b| {
+                b.sort_unstable();
+                let q = |q| quantile_ms(&b, q);
+                (b.len(), q(0.5), q(0.99), q(1.0))
             })
             .collect()
     }
 }
 
-/// The `q`-quantile of `v` (microseconds), in milliseconds; NaN if empty.
-fn quantile_ms(mut v: Vec<u64>, q: f64) -> f64 {
+/// The `q`-quantile of `v` (microseconds, sorted), in milliseconds; NaN if
+/// empty.
+fn quantile_ms(v: &[u64], q: f64) -> f64 {
     if v.is_empty() {
         return f64::NAN;
     }
-    v.sort_unstable();
     let i = ((v.len() as f64 - 1.0) * q).round() as usize;
     v[i.min(v.len() - 1)] as f64 / 1000.0
 }
