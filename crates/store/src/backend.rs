@@ -106,14 +106,61 @@ impl SqliteStore {
 
 impl PostgresStore {
     /// Runs `op` on a pooled connection (PostgreSQL's writes go in parallel;
-    /// each statement commits by itself unless `op` opens a transaction).
+    /// each statement commits by itself unless `op` opens a transaction), on
+    /// the store's own thread ([`PgThread`]).
     pub(crate) async fn write<R, F>(&self, op: F) -> Result<R>
     where
         R: Send + 'static,
         F: for<'c> FnOnce(&'c mut sqlx::PgConnection) -> BoxFuture<'c, Result<R>> + Send + 'static,
     {
-        let mut conn = self.write.acquire().await?;
-        op(&mut conn).await
+        let pool = self.write.clone();
+        self.thread
+            .handle
+            .spawn(async move {
+                let mut conn = pool.acquire().await?;
+                op(&mut conn).await
+            })
+            .await
+            .unwrap_or_else(|_| Err(StoreError::Database(sqlx::Error::WorkerCrashed)))
+    }
+}
+
+/// A thread with a runtime of its own on which PostgreSQL's writes other than
+/// the log's run, their statements' round trips and all: on the server's
+/// runtime every answer from PostgreSQL waited for a worker to poll the socket
+/// and then in its run queue behind thousands of sockets' tasks, once a
+/// statement (a game's start or end is several), while here only the result
+/// crosses back, once. At 9,000 games: a table's creation took 107–131 ms
+/// instead of 173–245, and the burst of game ends at a run's end waited no
+/// more than 2 s for a pooled connection (docs/benchmarks.md, session 14). The
+/// pooled connections it opens are its runtime's: their answers wake it at
+/// once. It stops when the last clone of the store is dropped.
+#[derive(Debug)]
+pub(crate) struct PgThread {
+    handle: tokio::runtime::Handle,
+    _stop: oneshot::Sender<()>,
+}
+
+impl PgThread {
+    fn start() -> Result<PgThread> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
+        let handle = runtime.handle().clone();
+        let (stop, stopped) = oneshot::channel::<()>();
+        std::thread::Builder::new()
+            .name("qiyuan-store-pg".into())
+            .spawn(move || {
+                runtime.block_on(async {
+                    let _ = stopped.await;
+                })
+            })
+            .map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
+        Ok(PgThread {
+            handle,
+            _stop: stop,
+        })
     }
 }
 
@@ -125,6 +172,12 @@ impl PostgresStore {
 /// append hardly changed, being mostly each append's page of the log's key
 /// (docs/benchmarks.md, session 12).
 const SQLITE_LINGER: Duration = Duration::from_micros(1000);
+
+/// How long PostgreSQL's group writer waits for more appends, as SQLite's
+/// ([`SQLITE_LINGER`]): at 9,000 games, batches of 25 appends instead of 13,
+/// half the transactions, and a quarter less of the writing backend's CPU
+/// on the same two cores (docs/benchmarks.md, session 14).
+const POSTGRES_LINGER: Duration = SQLITE_LINGER;
 
 /// The writing connection's page cache, as SQLite's `cache_size` (negative:
 /// KiB): 64 MiB, used only as the pages are (not measured apart from the
@@ -285,15 +338,40 @@ const APPEND_MANY: &str = "WITH rows AS MATERIALIZED ( \
 /// PostgreSQL's batch: one statement (its own transaction, one round trip) for
 /// the whole batch, the rows passed as arrays. Of the rows it does not return
 /// as inserted or fenced, the versions existed.
-fn postgres_batches(pool: PgPool) -> WriteBatch<std::convert::Infallible> {
+///
+/// The writer runs on a thread of its own (as SQLite's) with a connection of
+/// its own, opened there on the writer's first batch: the connection's socket
+/// belongs to the writer's runtime, so PostgreSQL's answer wakes the writer at
+/// once. On the server's runtime each answer waited behind thousands of
+/// sockets' tasks, first for the runtime to poll its socket, then in its run
+/// queue, and the writer was busy nine tenths of the time (docs/benchmarks.md,
+/// session 14). A batch that fails drops the connection: the next one opens
+/// another (PostgreSQL restarted, a network cut), so the writer never keeps a
+/// broken one.
+fn postgres_batches(options: PgConnectOptions) -> WriteBatch<std::convert::Infallible> {
+    let slot = Arc::new(tokio::sync::Mutex::new(None::<sqlx::PgConnection>));
     Arc::new(move |batch: Arc<Vec<Append>>, _jobs| {
-        let pool = pool.clone();
-        Box::pin(async move { (postgres_batch(&pool, &batch).await, Vec::new()) })
+        let (slot, options) = (slot.clone(), options.clone());
+        Box::pin(async move {
+            let mut held = slot.lock().await;
+            let written = async {
+                let conn = match &mut *held {
+                    Some(conn) => conn,
+                    None => held.insert(sqlx::PgConnection::connect_with(&options).await?),
+                };
+                postgres_batch(conn, &batch).await
+            }
+            .await;
+            if written.is_err() {
+                *held = None;
+            }
+            (written, Vec::new())
+        })
     })
 }
 
 /// One batch of [`postgres_batches`].
-async fn postgres_batch(pool: &PgPool, batch: &[Append]) -> Written {
+async fn postgres_batch(conn: &mut sqlx::PgConnection, batch: &[Append]) -> Written {
     {
         {
             let tables: Vec<&str> = batch.iter().map(|a| a.table.as_str()).collect();
@@ -307,7 +385,7 @@ async fn postgres_batch(pool: &PgPool, batch: &[Append]) -> Written {
                 .bind(&ats)
                 .bind(&entries)
                 .bind(&tokens)
-                .fetch_all(pool)
+                .fetch_all(&mut *conn)
                 .await?;
             let mut new = std::collections::HashSet::with_capacity(rows.len());
             let mut fenced = std::collections::HashSet::new();
@@ -485,6 +563,7 @@ pub struct PostgresStore {
     pub(crate) write: PgPool,
     pub(crate) read: PgPool,
     pub(crate) appends: GroupWriter,
+    pub(crate) thread: Arc<PgThread>,
 }
 
 impl PostgresStore {
@@ -529,14 +608,22 @@ impl PostgresStore {
         }
         let pool = PgPoolOptions::new()
             .max_connections(16)
+            // No ping before each use: a round trip more for every read and
+            // write, during which the connection is held (at 9,000 games the
+            // writes waited hundreds of milliseconds for one). A connection
+            // that broke while idle (PostgreSQL restarted) fails its next use
+            // once; one that fails is not returned to the pool (sqlx pings it
+            // when it is given back).
+            .test_before_acquire(false)
             .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .map_err(|e| config_err(e.to_string()))?;
         run_migrations!(&pool, migrate::POSTGRES)?;
         let store = PostgresStore {
+            thread: Arc::new(PgThread::start()?),
             write: pool.clone(),
-            appends: GroupWriter::start(postgres_batches(pool.clone()), false, None),
+            appends: GroupWriter::start(postgres_batches(options), true, Some(POSTGRES_LINGER)),
             read: pool,
         };
         store.backfill_skeletons().await?;

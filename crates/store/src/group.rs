@@ -7,7 +7,7 @@
 //! a thousand, and no table waits for a pooled connection. The batch forms while
 //! the previous one is committing: with one append waiting the writer commits at
 //! once (no timer delays a quiet server's move). Under load, a writer on its own
-//! thread (SQLite's) may linger a moment for more ([`Pace`]): fewer, larger
+//! thread (both stores') may linger a moment for more ([`Pace`]): fewer, larger
 //! transactions, fewer wake-ups of the threads that write and answer them.
 //!
 //! Outcomes: an append whose version exists is a [`StoreError::Conflict`] of its
@@ -31,7 +31,7 @@
 //! connection, a write alone in its transaction cost a queue of handoffs
 //! between tasks that, at 9,000 games, held a game's start and end for seconds
 //! (docs/benchmarks.md). PostgreSQL sends none (`J` is `Infallible`): its pool
-//! writes in parallel.
+//! writes them in parallel, and only the appends go through its writer.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -198,10 +198,11 @@ const MAX_BATCH: usize = 4096;
 
 impl<J: Send + 'static> GroupWriter<J> {
     /// Starts the writer task: on the current runtime, or (`own_thread`) on a
-    /// thread of its own with a runtime of its own. SQLite's writer runs on its
-    /// own thread: each of its statements is a trip to sqlx's SQLite thread and
-    /// back, and on the server's runtime every return waited in the run queue
-    /// behind thousands of sockets' tasks (docs/benchmarks.md).
+    /// thread of its own with a runtime of its own. Both stores' writers run on
+    /// their own thread: each of their statements is a trip to sqlx's SQLite
+    /// thread or to PostgreSQL and back, and on the server's runtime every
+    /// return waited in the run queue behind thousands of sockets' tasks
+    /// (docs/benchmarks.md).
     ///
     /// `linger` (a writer on its own thread only; ignored otherwise): when
     /// appends are arriving fast enough that at least two more are expected
