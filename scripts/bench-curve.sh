@@ -6,7 +6,8 @@
 #
 #   scripts/bench-curve.sh sqlite|postgres "BIN1 BIN2" "1000 3000 9000"
 #
-# Environment: THINK_MS (900), RAMP (30), DURATION (20), PORT (18090), PLIES (30: plies
+# Environment: THINK_MS (900), RAMP (30), SETTLE (30: after the ramp, the longest wait for
+# every pair to play before the measured part begins), DURATION (20), PORT (18090), PLIES (30: plies
 # per game before the pair resigns and starts another), TIMELINE (1: print each second),
 # LOADGEN (the load generator's binary: the last of BINS), LOADGEN_THREADS (its worker
 # threads: 1, a single-threaded runtime, unless set; "" for one per core, as binaries
@@ -17,6 +18,7 @@ bins=($2)
 games=($3)
 think=${THINK_MS:-900}
 ramp=${RAMP:-30}
+settle=${SETTLE:-30}
 duration=${DURATION:-20}
 plies=${PLIES:-30}
 port=${PORT:-18090}
@@ -38,8 +40,9 @@ for n in "${games[@]}"; do
   for bin in "${bins[@]}"; do
     data=$(mktemp -d /tmp/qiyuan-curve.XXXXXX)
     db=()
+    schema=curve_$(date +%s%N)
     if [ "$store" = postgres ]; then
-      db=(--database "$pg?schema=curve_$(date +%s%N)")
+      db=(--database "$pg?schema=$schema")
     fi
     nice -n 10 "$bin" serve --listen "127.0.0.1:$port" --data "$data" "${db[@]}" \
       --max-sockets-per-address 0 --guests-per-address-per-hour 0 --log warn \
@@ -51,7 +54,7 @@ for n in "${games[@]}"; do
     done
     echo "== $store, $n games, server $bin, $(uptime | sed 's/.*load/load/')"
     nice -n 10 "$loadgen" bench-load --url "http://127.0.0.1:$port" --games "$n" \
-      --think-ms "$think" --ramp "$ramp" --duration "$duration" --server-pid "$server" \
+      --think-ms "$think" --ramp "$ramp" --settle "$settle" --duration "$duration" --server-pid "$server" \
       "${extra[@]}" 2>&1 |
       grep -v '^bench-load:' | grep -v 'simulated game failed' || true
     echo "   warnings in the server's log: $(grep -c WARN "$data/server.log" || true)," \
@@ -73,5 +76,9 @@ for n in "${games[@]}"; do
     kill "$server"
     wait "$server" 2>/dev/null || true
     rm -rf "$data"
+    if [ "$store" = postgres ]; then
+      # A run's rows left behind would be vacuumed and checkpointed during the next run.
+      psql "$pg" -qc "DROP SCHEMA $schema CASCADE; CHECKPOINT" >/dev/null 2>&1 || true
+    fi
   done
 done

@@ -99,6 +99,11 @@ fn bench_load_against_a_running_server_exits_and_reports() {
         line("games started").contains("failed 0 "),
         "no game failed:\n{out}"
     );
+    // The measured part waits (up to `--settle`, 30 s) for every pair to play.
+    assert!(
+        line("pairs playing when the measured part began:").contains(": 4 of 4 "),
+        "every pair played in the measured part:\n{out}"
+    );
     let moves: u64 = line("accepted moves:")
         .split_whitespace()
         .nth(2)

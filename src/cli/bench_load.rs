@@ -20,6 +20,10 @@ pub struct Args {
     /// Seconds over which the games start.
     #[arg(long, default_value_t = 10.0)]
     ramp: f64,
+    /// After the ramp, the longest wait (seconds) for every pair to have
+    /// begun its first game before the measured part begins.
+    #[arg(long, default_value_t = 30.0)]
+    settle: f64,
     /// Milliseconds a simulated player thinks before each move.
     #[arg(long, default_value_t = 1000)]
     think_ms: u64,
@@ -140,6 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             duration: Duration::from_secs_f64(args.duration),
             think: Duration::from_millis(args.think_ms),
             ramp: Duration::from_secs_f64(args.ramp),
+            settle: Duration::from_secs_f64(args.settle),
             server_pid: args.server_pid,
             plies: args.plies,
         })
@@ -149,9 +154,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report.games_started, report.games_finished, report.errors, report.stuck
         );
         println!(
-            "pairs playing when the measured part began: {} of {}; mean setup {:.1} ms, \
-             game start {:.1} ms, game end {:.1} ms",
-            report.playing_at_start, args.games, report.setup_ms, report.start_ms(), report.end_ms()
+            "pairs playing when the measured part began: {} of {} ({:.1} s after the ramp); \
+             mean setup {:.1} ms, game start {:.1} ms, game end {:.1} ms",
+            report.playing_at_start,
+            args.games,
+            report.settled.as_secs_f64(),
+            report.setup_ms,
+            report.start_ms(),
+            report.end_ms()
         );
         let c = report.calls_ms;
         println!(

@@ -351,6 +351,11 @@ pub struct LoadConfig {
     pub think: Duration,
     /// Spread of the game starts, so that the load ramps up.
     pub ramp: Duration,
+    /// After the ramp, how long at most to wait for every pair to have begun
+    /// its first game before the measured part begins (a server that starts
+    /// games slower than the ramp would otherwise be measured with fewer
+    /// games than asked for, its backlog of starts inside the measured part).
+    pub settle: Duration,
     /// The server's process on this machine, whose CPU time is measured.
     pub server_pid: Option<u32>,
     /// Plies per game (at most [`MAX_PLIES`]); then the pair resigns, leaves
@@ -363,8 +368,11 @@ pub struct LoadConfig {
 pub struct LoadReport {
     pub games_started: u64,
     /// Pairs that had begun their first game when the measured part began
-    /// (after the ramp): at most `games`.
+    /// (after the ramp and the settling): at most `games`.
     pub playing_at_start: u64,
+    /// How long after the ramp the measured part began: until every pair
+    /// was playing, or [`LoadConfig::settle`].
+    pub settled: Duration,
     /// Mean time of a pair's setup (two guests, two sockets), in milliseconds.
     pub setup_ms: f64,
     /// Mean time of each call: create, sit, ready (first, second), resign,
@@ -555,7 +563,9 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
     let counters = Arc::new(Counters::default());
     let latencies = Arc::new(std::sync::Mutex::new(Vec::<(u64, Instant)>::new()));
     let measuring = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let deadline = Instant::now() + cfg.ramp + cfg.duration;
+    // Every pair stops at the end of the measured part, known once it begins;
+    // until then, at the latest it could be.
+    let deadline = Arc::new(Deadline::new(cfg.ramp + cfg.settle + cfg.duration));
     let mut tasks = Vec::new();
     for i in 0..cfg.games {
         let http = http.clone();
@@ -563,10 +573,11 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         let counters = counters.clone();
         let latencies = latencies.clone();
         let measuring = measuring.clone();
+        let deadline = deadline.clone();
         let delay = cfg.ramp.mul_f64(i as f64 / cfg.games.max(1) as f64);
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep(delay).await;
-            let result = pair(&http, &cfg, deadline, &counters, &latencies, &measuring).await;
+            let result = pair(&http, &cfg, &deadline, &counters, &latencies, &measuring).await;
             if let Err(err) = result {
                 counters.errors.fetch_add(1, Ordering::Relaxed);
                 tracing::warn!("simulated game failed: {err:#}");
@@ -574,6 +585,15 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         }));
     }
     tokio::time::sleep(cfg.ramp).await;
+    let ramped = Instant::now();
+    while ramped.elapsed() < cfg.settle
+        && counters.playing.load(Ordering::Relaxed) + counters.errors.load(Ordering::Relaxed)
+            < cfg.games as u64
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let settled = ramped.elapsed();
+    deadline.set(cfg.duration);
     measuring.store(true, Ordering::Relaxed);
     let playing_at_start = counters.playing.load(Ordering::Relaxed);
     let moves_at_start = counters.moves.load(Ordering::Relaxed);
@@ -629,6 +649,7 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
     Ok(LoadReport {
         games_started: counters.started.load(Ordering::Relaxed),
         playing_at_start,
+        settled,
         setup_ms: mean_ms(&counters.setup_us, counters.playing.load(Ordering::Relaxed)),
         calls_ms: {
             let (s, e) = (
@@ -665,11 +686,39 @@ fn add_us(sum: &AtomicU64, since: Instant) {
     sum.fetch_add(since.elapsed().as_micros() as u64, Ordering::Relaxed);
 }
 
+/// When the simulated pairs stop: a time from the run's start, moved once the
+/// measured part begins.
+#[derive(Debug)]
+struct Deadline {
+    start: Instant,
+    /// Microseconds after `start`.
+    at_us: AtomicU64,
+}
+
+impl Deadline {
+    fn new(after: Duration) -> Deadline {
+        Deadline {
+            start: Instant::now(),
+            at_us: AtomicU64::new(after.as_micros() as u64),
+        }
+    }
+
+    /// The deadline becomes `after` from now.
+    fn set(&self, after: Duration) {
+        let at = self.start.elapsed() + after;
+        self.at_us.store(at.as_micros() as u64, Ordering::Relaxed);
+    }
+
+    fn passed(&self) -> bool {
+        self.start.elapsed().as_micros() as u64 >= self.at_us.load(Ordering::Relaxed)
+    }
+}
+
 /// Two simulated players playing game after game until the deadline.
 async fn pair(
     http: &reqwest::Client,
     cfg: &LoadConfig,
-    deadline: Instant,
+    deadline: &Deadline,
     counters: &Counters,
     latencies: &std::sync::Mutex<Vec<(u64, Instant)>>,
     measuring: &std::sync::atomic::AtomicBool,
@@ -690,7 +739,7 @@ async fn pair(
     ];
     add_us(&counters.setup_us, began);
     let mut first = true;
-    while Instant::now() < deadline {
+    while !deadline.passed() {
         // Repetitions are claimed (FIDE), not drawn at the third occurrence:
         // the knight cycle repeats the start position every 8 plies.
         let create = json!({"game": GAME, "seat": 0,
@@ -717,7 +766,7 @@ async fn pair(
             counters.playing.fetch_add(1, Ordering::Relaxed);
         }
         for ply in 0..cfg.plies.min(MAX_PLIES) {
-            if Instant::now() >= deadline {
+            if deadline.passed() {
                 break;
             }
             let (mover, other) = if ply % 2 == 0 { (0, 1) } else { (1, 0) };
