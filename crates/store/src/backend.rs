@@ -104,7 +104,36 @@ impl SqliteStore {
     }
 }
 
+impl SqliteStore {
+    /// Runs a read (`op`, given the reading pool) where PostgreSQL's store
+    /// runs it on its own thread; here, in place.
+    pub(crate) async fn read_on<R, F, Fut>(&self, op: F) -> Result<R>
+    where
+        R: Send + 'static,
+        F: FnOnce(SqlitePool) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<R>> + Send + 'static,
+    {
+        op(self.read.clone()).await
+    }
+}
+
 impl PostgresStore {
+    /// Runs a read (`op`, given the pool) on the store's own thread
+    /// ([`PgThread`]), as its writes: the reads of a socket's session, on
+    /// every connection.
+    pub(crate) async fn read_on<R, F, Fut>(&self, op: F) -> Result<R>
+    where
+        R: Send + 'static,
+        F: FnOnce(PgPool) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<R>> + Send + 'static,
+    {
+        self.thread
+            .handle
+            .spawn(op(self.read.clone()))
+            .await
+            .unwrap_or_else(|_| Err(StoreError::Database(sqlx::Error::WorkerCrashed)))
+    }
+
     /// Runs `op` on a pooled connection (PostgreSQL's writes go in parallel;
     /// each statement commits by itself unless `op` opens a transaction), on
     /// the store's own thread ([`PgThread`]).
@@ -861,23 +890,32 @@ macro_rules! impl_store {
             }
 
             async fn session_user(&self, token: &str, now: i64) -> Result<Option<User>> {
-                let row = sqlx::query(
-                    "SELECT u.id, u.username, u.password_hash, u.guest, u.created_at \
-                     FROM sessions s JOIN users u ON u.id = s.user_id \
-                     WHERE s.token = $1 AND s.expires_at > $2",
-                )
-                .bind(token)
-                .bind(now)
-                .fetch_optional(&self.read)
-                .await?;
+                let token = token.to_owned();
+                let row = self
+                    .read_on(move |read| async move {
+                        Ok(sqlx::query(
+                            "SELECT u.id, u.username, u.password_hash, u.guest, u.created_at \
+                             FROM sessions s JOIN users u ON u.id = s.user_id \
+                             WHERE s.token = $1 AND s.expires_at > $2",
+                        )
+                        .bind(token)
+                        .bind(now)
+                        .fetch_optional(&read)
+                        .await?)
+                    })
+                    .await?;
                 row.as_ref().map(Self::user_from).transpose()
             }
 
             async fn session_expires_at(&self, token_hash: &str) -> Result<Option<i64>> {
-                Ok(sqlx::query_scalar("SELECT expires_at FROM sessions WHERE token = $1")
-                    .bind(token_hash)
-                    .fetch_optional(&self.read)
-                    .await?)
+                let token_hash = token_hash.to_owned();
+                self.read_on(move |read| async move {
+                    Ok(sqlx::query_scalar("SELECT expires_at FROM sessions WHERE token = $1")
+                        .bind(token_hash)
+                        .fetch_optional(&read)
+                        .await?)
+                })
+                .await
             }
 
             async fn delete_session(&self, token_hash: &str) -> Result<()> {
