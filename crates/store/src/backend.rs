@@ -155,7 +155,8 @@ impl PostgresStore {
 }
 
 /// A thread with a runtime of its own on which PostgreSQL's writes other than
-/// the log's run, their statements' round trips and all: on the server's
+/// the log's (and the reads of a socket's session) run, their statements'
+/// round trips and all: on the server's
 /// runtime every answer from PostgreSQL waited for a worker to poll the socket
 /// and then in its run queue behind thousands of sockets' tasks, once a
 /// statement (a game's start or end is several), while here only the result
