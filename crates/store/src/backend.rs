@@ -17,7 +17,7 @@ use std::pin::Pin;
 
 use tokio::sync::oneshot;
 
-use crate::group::{Answer, Append, GroupWriter, Outcome, WriteBatch, Written};
+use crate::group::{self, Answer, Append, GroupWriter, Outcome, WriteBatch, Written};
 use crate::migrate::{self, run_migrations};
 use crate::*;
 
@@ -173,20 +173,11 @@ pub(crate) struct PgThread {
 
 impl PgThread {
     fn start() -> Result<PgThread> {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
-        let handle = runtime.handle().clone();
         let (stop, stopped) = oneshot::channel::<()>();
-        std::thread::Builder::new()
-            .name("qiyuan-store-pg".into())
-            .spawn(move || {
-                runtime.block_on(async {
-                    let _ = stopped.await;
-                })
-            })
-            .map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
+        let handle = group::runtime_thread("qiyuan-store-pg", async {
+            let _ = stopped.await;
+        })
+        .map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
         Ok(PgThread {
             handle,
             _stop: stop,
@@ -402,53 +393,49 @@ fn postgres_batches(options: PgConnectOptions) -> WriteBatch<std::convert::Infal
 
 /// One batch of [`postgres_batches`].
 async fn postgres_batch(conn: &mut sqlx::PgConnection, batch: &[Append]) -> Written {
-    {
-        {
-            let tables: Vec<&str> = batch.iter().map(|a| a.table.as_str()).collect();
-            let versions: Vec<i64> = batch.iter().map(|a| a.version).collect();
-            let ats: Vec<i64> = batch.iter().map(|a| a.at).collect();
-            let entries: Vec<&str> = batch.iter().map(|a| a.entry.as_str()).collect();
-            let tokens: Vec<Option<i64>> = batch.iter().map(|a| a.token).collect();
-            let rows = sqlx::query(APPEND_MANY)
-                .bind(&tables)
-                .bind(&versions)
-                .bind(&ats)
-                .bind(&entries)
-                .bind(&tokens)
-                .fetch_all(&mut *conn)
-                .await?;
-            let mut new = std::collections::HashSet::with_capacity(rows.len());
-            let mut fenced = std::collections::HashSet::new();
-            for row in &rows {
-                let table: String = row.try_get("table_id")?;
-                let version: i64 = row.try_get("version")?;
-                if row.try_get::<bool, _>("fenced")? {
-                    // (Two appends of one version may differ by their token:
-                    // an old owner's late one and the new owner's.)
-                    let token: i64 = row.try_get("token")?;
-                    fenced.insert((table, version, token));
-                } else {
-                    new.insert((table, version));
-                }
-            }
-            // The first append of a key in the batch is the one inserted.
-            Ok(batch
-                .iter()
-                .map(|a| {
-                    let key = (a.table.clone(), a.version);
-                    if let Some(token) = a.token
-                        && fenced.contains(&(a.table.clone(), a.version, token))
-                    {
-                        Outcome::Fenced
-                    } else if new.remove(&key) {
-                        Outcome::Inserted
-                    } else {
-                        Outcome::Exists
-                    }
-                })
-                .collect())
+    let tables: Vec<&str> = batch.iter().map(|a| a.table.as_str()).collect();
+    let versions: Vec<i64> = batch.iter().map(|a| a.version).collect();
+    let ats: Vec<i64> = batch.iter().map(|a| a.at).collect();
+    let entries: Vec<&str> = batch.iter().map(|a| a.entry.as_str()).collect();
+    let tokens: Vec<Option<i64>> = batch.iter().map(|a| a.token).collect();
+    let rows = sqlx::query(APPEND_MANY)
+        .bind(&tables)
+        .bind(&versions)
+        .bind(&ats)
+        .bind(&entries)
+        .bind(&tokens)
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut new = std::collections::HashSet::with_capacity(rows.len());
+    let mut fenced = std::collections::HashSet::new();
+    for row in &rows {
+        let table: String = row.try_get("table_id")?;
+        let version: i64 = row.try_get("version")?;
+        if row.try_get::<bool, _>("fenced")? {
+            // (Two appends of one version may differ by their token:
+            // an old owner's late one and the new owner's.)
+            let token: i64 = row.try_get("token")?;
+            fenced.insert((table, version, token));
+        } else {
+            new.insert((table, version));
         }
     }
+    // The first append of a key in the batch is the one inserted.
+    Ok(batch
+        .iter()
+        .map(|a| {
+            let key = (a.table.clone(), a.version);
+            if let Some(token) = a.token
+                && fenced.contains(&(a.table.clone(), a.version, token))
+            {
+                Outcome::Fenced
+            } else if new.remove(&key) {
+                Outcome::Inserted
+            } else {
+                Outcome::Exists
+            }
+        })
+        .collect())
 }
 
 /// When the SQLite checkpointer checkpoints the WAL, and how big it may stay.
@@ -578,7 +565,7 @@ impl SqliteStore {
         let store = SqliteStore {
             // The writer task keeps the connection (and with it the
             // checkpointer) alive while the store is.
-            appends: GroupWriter::start(sqlite_batches(write), true, Some(SQLITE_LINGER)),
+            appends: GroupWriter::start(sqlite_batches(write), Some(SQLITE_LINGER)),
             read,
         };
         store.backfill_skeletons().await?;
@@ -653,7 +640,7 @@ impl PostgresStore {
         let store = PostgresStore {
             thread: Arc::new(PgThread::start()?),
             write: pool.clone(),
-            appends: GroupWriter::start(postgres_batches(options), true, Some(POSTGRES_LINGER)),
+            appends: GroupWriter::start(postgres_batches(options), Some(POSTGRES_LINGER)),
             read: pool,
         };
         store.backfill_skeletons().await?;

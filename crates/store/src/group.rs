@@ -197,43 +197,34 @@ pub struct AppendPause {
 const MAX_BATCH: usize = 4096;
 
 impl<J: Send + 'static> GroupWriter<J> {
-    /// Starts the writer task: on the current runtime, or (`own_thread`) on a
-    /// thread of its own with a runtime of its own. Both stores' writers run on
-    /// their own thread: each of their statements is a trip to sqlx's SQLite
+    /// Starts the writer task on a thread of its own with a runtime of its own
+    /// ([`runtime_thread`]): each of its statements is a trip to sqlx's SQLite
     /// thread or to PostgreSQL and back, and on the server's runtime every
     /// return waited in the run queue behind thousands of sockets' tasks
-    /// (docs/benchmarks.md).
+    /// (docs/benchmarks.md). Called on the server's runtime, where the
+    /// answers are handed out.
     ///
-    /// `linger` (a writer on its own thread only; ignored otherwise): when
-    /// appends are arriving fast enough that at least two more are expected
-    /// within it, the writer waits this long after taking a batch for the
-    /// others before it writes — fewer, larger transactions under load for a
-    /// fraction of a millisecond of a move's time, and no wait at all on a
-    /// quiet server ([`Pace`]).
-    pub(crate) fn start(
-        write: WriteBatch<J>,
-        own_thread: bool,
-        linger: Option<Duration>,
-    ) -> GroupWriter<J> {
-        // A sleep blocks its thread: only a writer with a thread of its own lingers.
-        let linger = linger.filter(|_| own_thread);
+    /// `linger`: when appends are arriving fast enough that at least two more
+    /// are expected within it, the writer waits this long after taking a
+    /// batch for the others before it writes — fewer, larger transactions
+    /// under load for a fraction of a millisecond of a move's time, and no
+    /// wait at all on a quiet server ([`Pace`]). (A sleep blocks the writer's
+    /// thread, which has nothing else to do.)
+    pub(crate) fn start(write: WriteBatch<J>, linger: Option<Duration>) -> GroupWriter<J> {
         let (queue, mut rx) = mpsc::unbounded_channel::<Work<J>>();
         let waiting = Arc::new(AtomicUsize::new(0));
         let gate = Arc::new(RwLock::new(()));
         let stats = Arc::new(Counts::default());
         let (count, open, counts) = (waiting.clone(), gate.clone(), stats.clone());
-        // A writer on its own thread hands the answers to a task on the
-        // caller's runtime: woken from outside the runtime, each waiting task
-        // would go through its global queue, which a busy worker reads once
-        // every few dozen tasks it runs.
-        let answerer = own_thread.then(|| {
-            let (to, mut from) = mpsc::unbounded_channel::<Box<dyn FnOnce() + Send>>();
-            tokio::spawn(async move {
-                while let Some(deliver) = from.recv().await {
-                    deliver();
-                }
-            });
-            to
+        // The writer hands the answers to a task on the caller's runtime:
+        // woken from outside the runtime, each waiting task would go through
+        // its global queue, which a busy worker reads once every few dozen
+        // tasks it runs.
+        let (answerer, mut answers) = mpsc::unbounded_channel::<Box<dyn FnOnce() + Send>>();
+        tokio::spawn(async move {
+            while let Some(deliver) = answers.recv().await {
+                deliver();
+            }
         });
         let work = async move {
             let mut batch = Vec::new();
@@ -279,27 +270,12 @@ impl<J: Send + 'static> GroupWriter<J> {
                         }
                         answer(appends, written);
                     };
-                    match &answerer {
-                        Some(to) => {
-                            let _ = to.send(Box::new(deliver));
-                        }
-                        None => deliver(),
-                    }
+                    let _ = answerer.send(Box::new(deliver));
                 }
             }
         };
-        if own_thread {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("cannot start the store's writer runtime");
-            std::thread::Builder::new()
-                .name("qiyuan-store-writer".into())
-                .spawn(move || runtime.block_on(work))
-                .expect("cannot start the store's writer thread");
-        } else {
-            tokio::spawn(work);
-        }
+        runtime_thread("qiyuan-store-writer", work)
+            .expect("cannot start the store's writer thread");
         GroupWriter {
             queue,
             waiting,
@@ -359,6 +335,24 @@ impl<J: Send + 'static> GroupWriter<J> {
             _guard: self.gate.clone().write_owned().await,
         }
     }
+}
+
+/// Starts a thread named `name` with a (current-thread) runtime of its own
+/// that runs `main` until it ends; returns the runtime's handle, to spawn
+/// more on it. Its I/O (a connection opened there) is driven by that thread
+/// alone: an answer wakes it at once, whatever the server's runtime is doing.
+pub(crate) fn runtime_thread<F>(name: &str, main: F) -> std::io::Result<tokio::runtime::Handle>
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let handle = runtime.handle().clone();
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || runtime.block_on(main))?;
+    Ok(handle)
 }
 
 /// Takes `work` into the batch, and whatever else is waiting, up to
