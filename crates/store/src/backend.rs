@@ -460,6 +460,32 @@ impl Default for WalLimits {
     }
 }
 
+/// How many times a WAL restart is tried without waiting for readers before
+/// one waits for them (within the busy timeout).
+const RESTART_QUICK_TRIES: u32 = 20;
+
+/// A RESTART checkpoint on the checkpointer's connection, which does not wait
+/// for readers (its busy timeout is zero) unless `wait`; whether the WAL was
+/// restarted.
+async fn restart_wal(checkpointer: &SqlitePool, wait: bool) -> Result<bool> {
+    let mut conn = checkpointer.acquire().await?;
+    if wait {
+        sqlx::query("PRAGMA busy_timeout = 10000")
+            .execute(&mut *conn)
+            .await?;
+    }
+    let restart: std::result::Result<(i64, i64, i64), _> =
+        sqlx::query_as("PRAGMA wal_checkpoint(RESTART)")
+            .fetch_one(&mut *conn)
+            .await;
+    if wait {
+        sqlx::query("PRAGMA busy_timeout = 0")
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(restart?.0 == 0)
+}
+
 /// The checkpointer, on a connection of its own while the store lives.
 ///
 /// A PASSIVE checkpoint copies the WAL's frames into the database without
@@ -473,6 +499,8 @@ impl Default for WalLimits {
 /// what is left, and leaves the WAL for the next writer to start from its
 /// beginning, which then cuts the file back to `size_limit`. The writer waits
 /// for it once in a while; a PASSIVE checkpoint has done most of its work.
+/// A restart that finds a reader in the WAL gives way to the writer and is
+/// tried again; the last of [`RESTART_QUICK_TRIES`] waits for the readers.
 async fn checkpoints(checkpointer: SqlitePool, alive: std::sync::Weak<WriteSlot>, wal: WalLimits) {
     while alive.strong_count() > 0 {
         tokio::time::sleep(wal.every).await;
@@ -482,17 +510,41 @@ async fn checkpoints(checkpointer: SqlitePool, alive: std::sync::Weak<WriteSlot>
                 .await;
         match passive {
             Ok((_, frames, _)) if frames >= wal.restart_frames => {
+                let Some(slot) = alive.upgrade() else { break };
                 let began = std::time::Instant::now();
-                let restart: std::result::Result<(i64, i64, i64), _> =
-                    sqlx::query_as("PRAGMA wal_checkpoint(RESTART)")
-                        .fetch_one(&checkpointer)
-                        .await;
-                // Writers wait while it runs (docs/benchmarks.md, session 13:
-                // every 1–2 s at 10,000 moves/s, 5–200 ms each).
-                tracing::debug!(took = ?began.elapsed(), frames, "WAL restart checkpoint");
+                let (mut held, mut tries) = (Duration::ZERO, 0);
+                let restart = loop {
+                    tries += 1;
+                    // The writer waits while a restart runs. Held here, the
+                    // writing connection makes it wait on this lock, between
+                    // two of its batches, woken the moment the restart ends.
+                    // Left to SQLite, a batch could be caught reading when the
+                    // restart took the write lock and be refused at once
+                    // ("database is locked": no busy handler for a reader that
+                    // would write), or wait in its busy handler, which sleeps
+                    // 1, 2, 5, 10, 15, 20, 25… ms between tries and so on after
+                    // the restart ended (docs/benchmarks.md, session 15).
+                    let last = tries == RESTART_QUICK_TRIES;
+                    let writer = slot.conn.lock().await;
+                    let holding = std::time::Instant::now();
+                    let restart = restart_wal(&checkpointer, last).await;
+                    drop(writer);
+                    held += holding.elapsed();
+                    match restart {
+                        // A reader still in the WAL: the writer goes on and the
+                        // restart is tried again a millisecond later; the last
+                        // try waits for the readers (they are short).
+                        Ok(false) if !last => {
+                            tokio::time::sleep(Duration::from_millis(1)).await;
+                        }
+                        done => break done,
+                    }
+                };
+                drop(slot);
+                tracing::debug!(took = ?began.elapsed(), ?held, tries, frames, "WAL restart checkpoint");
                 match restart {
-                    Ok((0, _, _)) => {}
-                    Ok(_) => tracing::debug!(
+                    Ok(true) => {}
+                    Ok(false) => tracing::debug!(
                         "WAL restart checkpoint could not finish within the busy timeout; next time"
                     ),
                     Err(e) => tracing::warn!("WAL checkpoint failed: {e}"),
@@ -550,10 +602,16 @@ impl SqliteStore {
         });
         let checkpointer = SqlitePoolOptions::new()
             .max_connections(1)
-            .connect_with(options.clone())
+            .connect_with(options.clone().busy_timeout(Duration::ZERO))
             .await?;
         if tokio::runtime::Handle::try_current().is_ok() {
-            tokio::spawn(checkpoints(checkpointer, Arc::downgrade(&write), wal));
+            // On a thread of its own: while it holds the writing connection,
+            // its answer must not wait for a worker of the server's runtime.
+            group::runtime_thread(
+                "qiyuan-sqlite-checkpoint",
+                checkpoints(checkpointer, Arc::downgrade(&write), wal),
+            )
+            .map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
         }
         // A connection to a local file does not go stale: a check before each
         // use (a trip to sqlx's SQLite thread and back) would find nothing.
@@ -1440,6 +1498,62 @@ mod writer_tests {
         assert_eq!(after.jobs, before.jobs + 50);
         assert_eq!(after.job_batches, before.job_batches + 1, "one transaction");
         assert_eq!(after.batches, before.batches + 1);
+    }
+
+    /// A write that reads before it writes (its transaction begins as a
+    /// reader's) is never refused because the checkpointer is restarting the
+    /// WAL. SQLite refuses such a transaction at once, without its busy
+    /// handler, when another connection holds the write lock: the restart did,
+    /// waiting for the readers, the transaction among them (3 of a 9,000-game
+    /// run's HTTP calls failed with "database is locked";
+    /// docs/benchmarks.md, session 15). The checkpointer restarts holding the
+    /// writing connection now, between two batches.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_write_that_reads_first_is_never_refused_by_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("q.db");
+        let limits = WalLimits {
+            every: Duration::from_millis(1),
+            restart_frames: 1,
+            size_limit: 1 << 20,
+        };
+        let store = SqliteStore::open_with(path.to_str().unwrap(), limits)
+            .await
+            .unwrap();
+        store.create_table(&table_row("T1")).await.unwrap();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let reader = {
+            let (store, stop) = (store.clone(), stop.clone());
+            tokio::spawn(async move {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    store.log("T1", 0).await.unwrap();
+                }
+            })
+        };
+        let started = std::time::Instant::now();
+        let mut v = 0;
+        while started.elapsed() < Duration::from_secs(3) {
+            v += 1;
+            let appended = store.append("T1", v, v, "x");
+            let read_then_write = store.write(move |conn| {
+                Box::pin(async move {
+                    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM table_log")
+                        .fetch_one(&mut *conn)
+                        .await?;
+                    sqlx::query("UPDATE tables SET created_at = ? WHERE id = 'T1'")
+                        .bind(n)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(n)
+                })
+            });
+            let (appended, written) = tokio::join!(appended, read_then_write);
+            appended.unwrap();
+            written.unwrap_or_else(|e| panic!("after {v} writes: {e}"));
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        reader.await.unwrap();
+        assert!(v > 100, "only {v} writes");
     }
 
     /// Under a steady stream of commits and reads the WAL file stays bounded:
