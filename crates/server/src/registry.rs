@@ -22,8 +22,8 @@ use std::sync::Arc;
 
 use qiyuan_game::{Game, GamePhase, RecordMeta, Seat, Secret, Turn, Viewer};
 use qiyuan_table::{
-    Command, Event, LogEntry, Millis, Preset, Rewritten, Speed, State, Table, TableConfig,
-    TableRefusal, TableView, TimeControl,
+    ActionRecord, Command, Event, LogEntry, Millis, MoveView, Preset, Rewritten, Speed, State,
+    Table, TableConfig, TableRefusal, TableView, TimeControl,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -798,6 +798,7 @@ where
             qiyuan_table::ReplayError::Config(message) => message.to_string(),
             refused => refused.to_string(),
         })?,
+        moves: Default::default(),
         bots: PhantomData,
     }))
 }
@@ -869,12 +870,68 @@ fn respliced<V: Serialize>(
     if rewritten.preview {
         parts.push((&["preview"], Flat::of_value(&view.preview, 256)));
     }
+    let parts: Vec<(&[&str], &Flat)> = parts.iter().map(|(path, part)| (*path, part)).collect();
     before.replaced(&parts)
+}
+
+/// The current game's move list (`game.moves` of a view) as indexed JSON
+/// text, kept from one change to the next: a move writes its own item and
+/// appends it, instead of the whole list being copied and written again with
+/// every view (at move 80, most of a chess view's text). A takeback or a new
+/// game drops the items that no longer match.
+struct MoveList {
+    shown: Vec<MoveView>,
+    flat: Flat,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            shown: Vec::new(),
+            flat: Flat::empty_array(),
+        }
+    }
+}
+
+impl MoveList {
+    /// The list's text for `actions`; `None` should the text not be indexed.
+    fn of(&mut self, actions: &[ActionRecord]) -> Option<&Flat> {
+        let same = self
+            .shown
+            .iter()
+            .zip(actions)
+            .take_while(|(shown, action)| shown.shows(action))
+            .count();
+        if same < self.shown.len() {
+            self.shown.truncate(same);
+            if !self.flat.truncate_items(same) {
+                *self = MoveList::default();
+                return self.of(actions);
+            }
+        }
+        let added: Vec<Flat> = actions[same..]
+            .iter()
+            .map(|action| {
+                let shown = MoveView::of(action);
+                let item = Flat::of_value(&shown, 64);
+                self.shown.push(shown);
+                item
+            })
+            .collect();
+        if !self.flat.push_items(&added) {
+            *self = MoveList::default();
+            return None;
+        }
+        Some(&self.flat)
+    }
 }
 
 /// A table of game `G` whose computer players are `B`.
 struct Hosted<G: Game, B> {
     table: Table<G>,
+    /// The move list's text, for [`AnyTable::flat_views`] (taken only there,
+    /// by the table's one task).
+    moves: std::sync::Mutex<MoveList>,
     bots: PhantomData<fn() -> B>,
 }
 
@@ -931,17 +988,38 @@ where
         let Some((&first, others)) = viewers.split_first() else {
             return Vec::new();
         };
-        let mut view = self.table.view(first, now);
+        // Each view without its move list, which is spliced in from its kept
+        // text ([`MoveList`]); a view written whole (should a splice fail)
+        // gets the list back first.
+        let mut view = self.table.view_without_moves(first, now);
         for (seat, lag) in view.seats.iter_mut().zip(lags) {
             seat.lag_ms = *lag;
         }
+        let whole = |view: &mut TableView<G::View>| {
+            if let Some(game) = view.game.as_mut() {
+                game.moves = self.table.actions().iter().map(MoveView::of).collect();
+            }
+            let flat = Flat::of_value(&*view, 4096);
+            if let Some(game) = view.game.as_mut() {
+                game.moves = Vec::new();
+            }
+            flat
+        };
         let mut flats = Vec::with_capacity(viewers.len());
-        flats.push(Flat::of_value(&view, 4096));
+        let mut moves = self.moves.lock().unwrap_or_else(|e| e.into_inner());
+        let spliced = match (&view.game, moves.of(self.table.actions())) {
+            (Some(_), Some(list)) => {
+                Flat::of_value(&view, 4096).replaced(&[(&["game", "moves"], list)])
+            }
+            (None, _) => Some(Flat::of_value(&view, 4096)),
+            (Some(_), None) => None,
+        };
+        drop(moves);
+        flats.push(spliced.unwrap_or_else(|| whole(&mut view)));
         for &viewer in others {
             let rewritten = self.table.view_again(&mut view, viewer);
             let before = flats.last().expect("the first view is there");
-            let flat =
-                respliced(before, &view, rewritten).unwrap_or_else(|| Flat::of_value(&view, 4096));
+            let flat = respliced(before, &view, rewritten).unwrap_or_else(|| whole(&mut view));
             flats.push(flat);
         }
         flats
@@ -1059,6 +1137,52 @@ mod tests {
             }
             assert!(acted > 5, "{}: only {acted} actions", g.name);
             check(&*table, now + 10, "at the end");
+            // The kept move list cut back: a takeback (where the game has
+            // them), then a new game.
+            let moves = |table: &dyn AnyTable| {
+                table.view(Viewer::Spectator, now)["game"]["moves"]
+                    .as_array()
+                    .map_or(0, Vec::len)
+            };
+            let played = moves(&*table);
+            for asker in &users {
+                let _ = table.apply(
+                    Command::RequestTakeback {
+                        user: asker.clone(),
+                    },
+                    now,
+                );
+                for other in users.iter().filter(|u| *u != asker) {
+                    let _ = table.apply(
+                        Command::AcceptTakeback {
+                            user: other.clone(),
+                        },
+                        now,
+                    );
+                }
+            }
+            if g.name == "chess" {
+                assert!(moves(&*table) < played, "chess takes back");
+            }
+            check(&*table, now + 20, "after a takeback");
+            table
+                .apply(
+                    Command::Resign {
+                        user: users[0].clone(),
+                    },
+                    now + 30,
+                )
+                .expect("resigned");
+            check(&*table, now + 40, "after the game");
+            for user in &users {
+                let ready = Command::Ready {
+                    user: user.clone(),
+                    proposal: None,
+                };
+                table.apply(ready, now + 50).expect("ready again");
+            }
+            assert_eq!(moves(&*table), 0, "{}: a new game", g.name);
+            check(&*table, now + 60, "in the next game");
         }
     }
 

@@ -4,7 +4,7 @@ use qiyuan_clock::{ClockView, Millis};
 use qiyuan_game::{Claim, Game, GamePhase, Outcome, Seat, Turn, Viewer};
 use serde::Serialize;
 
-use crate::state::Status;
+use crate::state::{ActionRecord, Status};
 use crate::table::Table;
 use crate::types::{EndDetail, Proposal, Settings, UserId};
 
@@ -36,6 +36,27 @@ pub struct MoveView {
     pub display: String,
     /// The mover's main time left after it.
     pub clock: Option<Millis>,
+}
+
+impl MoveView {
+    /// How the move list shows `action`.
+    pub fn of(action: &ActionRecord) -> MoveView {
+        MoveView {
+            seat: action.seat,
+            action: action.action.clone(),
+            display: action.display.clone(),
+            clock: action.clock,
+        }
+    }
+
+    /// Whether this is how the move list shows `action` (`Self::of` without
+    /// building it).
+    pub fn shows(&self, action: &ActionRecord) -> bool {
+        self.seat == action.seat
+            && self.clock == action.clock
+            && self.action == action.action
+            && self.display == action.display
+    }
 }
 
 /// The current (or last) game as a viewer sees it.
@@ -105,6 +126,23 @@ impl<G: Game> Table<G> {
     /// The table as `viewer` sees it at `now`. Hidden information is removed by
     /// the game's own view.
     pub fn view(&self, viewer: Viewer, now: Millis) -> TableView<G::View> {
+        self.view_of(viewer, now, true)
+    }
+
+    /// [`Self::view`] with `game.moves` left empty: for a caller that keeps
+    /// the move list's text itself (from [`Self::actions`]), so
+    /// that a change does not copy every move played so far.
+    pub fn view_without_moves(&self, viewer: Viewer, now: Millis) -> TableView<G::View> {
+        self.view_of(viewer, now, false)
+    }
+
+    /// The current (or last) game's actions, each as `game.moves` shows it
+    /// through [`MoveView::of`] (empty without a game).
+    pub fn actions(&self) -> &[ActionRecord] {
+        self.state().game.as_ref().map_or(&[], |gs| &gs.actions[..])
+    }
+
+    fn view_of(&self, viewer: Viewer, now: Millis, moves: bool) -> TableView<G::View> {
         let state = self.state();
         let grace = self.absence_limit();
         let seats = state
@@ -131,16 +169,11 @@ impl<G: Game> Table<G> {
                     number: gs.number,
                     settings: gs.settings.clone(),
                     players: gs.players.clone(),
-                    moves: gs
-                        .actions
-                        .iter()
-                        .map(|a| MoveView {
-                            seat: a.seat,
-                            action: a.action.clone(),
-                            display: a.display.clone(),
-                            clock: a.clock,
-                        })
-                        .collect(),
+                    moves: if moves {
+                        gs.actions.iter().map(MoveView::of).collect()
+                    } else {
+                        Vec::new()
+                    },
                     turn: game.turn(),
                     phase: game.phase().name(),
                     clock: gs.clock.view(now),

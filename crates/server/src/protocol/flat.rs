@@ -80,6 +80,93 @@ impl Flat {
         &self.text
     }
 
+    /// `[]`, indexed.
+    pub fn empty_array() -> Flat {
+        Flat {
+            text: "[]".into(),
+            nodes: vec![Node {
+                kind: Kind::Array,
+                start: 0,
+                end: 2,
+                key: (0, 0),
+                size: 1,
+                children: 0,
+            }],
+        }
+    }
+
+    /// An indexed array with its items after the first `len` dropped, its
+    /// index kept (the same as `Flat::new` of the shorter text). `false`, and
+    /// nothing changed, if this is not an indexed array.
+    pub fn truncate_items(&mut self, len: usize) -> bool {
+        let Some(root) = self.nodes.first() else {
+            return false;
+        };
+        if root.kind != Kind::Array {
+            return false;
+        }
+        if len >= root.children as usize {
+            return true;
+        }
+        let (nodes, text) = match len.checked_sub(1) {
+            None => (1, 1),
+            Some(last) => {
+                let Some(last) = self.children(0).nth(last) else {
+                    return false;
+                };
+                let n = self.nodes[last];
+                (last + n.size as usize, n.end as usize)
+            }
+        };
+        self.nodes.truncate(nodes);
+        self.text.truncate(text);
+        self.text.push(']');
+        let root = &mut self.nodes[0];
+        root.end = self.text.len() as u32;
+        root.size = nodes as u32;
+        root.children = len as u32;
+        true
+    }
+
+    /// An indexed array with `items` appended (each an indexed value), its
+    /// index kept (the same as `Flat::new` of the longer text). `false`, and
+    /// nothing changed, if this is not an indexed array, an item is not
+    /// indexed, or the text would be too long to index.
+    pub fn push_items(&mut self, items: &[Flat]) -> bool {
+        let added: usize = items.iter().map(|i| i.text.len() + 1).sum();
+        if self.nodes.first().is_none_or(|r| r.kind != Kind::Array)
+            || items.iter().any(|i| i.nodes.is_empty())
+            || !self.text.ends_with(']')
+            || self.text.len() + added >= u32::MAX as usize
+        {
+            return false;
+        }
+        self.text.pop();
+        self.text.reserve(added + 1);
+        let mut children = self.nodes[0].children;
+        for item in items {
+            if children > 0 {
+                self.text.push(',');
+            }
+            let base = self.text.len() as u32;
+            self.text.push_str(&item.text);
+            self.nodes.extend(item.nodes.iter().map(|n| Node {
+                start: n.start + base,
+                end: n.end + base,
+                key: moved_key(n.key, &|pos| pos + base),
+                ..*n
+            }));
+            children += 1;
+        }
+        self.text.push(']');
+        let (end, size) = (self.text.len() as u32, self.nodes.len() as u32);
+        let root = &mut self.nodes[0];
+        root.end = end;
+        root.size = size;
+        root.children = children;
+        true
+    }
+
     pub fn into_text(self) -> String {
         self.text
     }
@@ -116,7 +203,7 @@ impl Flat {
     /// replacements' own. The same as `Flat::new` of the replaced text. `None`
     /// if a path is not found, one replaced value holds another, or a
     /// replacement is not indexed.
-    pub fn replaced(&self, parts: &[(&[&str], Flat)]) -> Option<Flat> {
+    pub fn replaced(&self, parts: &[(&[&str], &Flat)]) -> Option<Flat> {
         struct Part<'t> {
             /// The replaced node, and the nodes above it.
             node: usize,
@@ -719,12 +806,19 @@ impl<'a> Differ<'a, '_> {
         let (la, lb) = (a.nodes[ia].children as usize, b.nodes[ib].children as usize);
         let item_a = |i: usize| a.of(&a.nodes[i]);
         let item_b = |i: usize| b.of(&b.nodes[i]);
-        // Whether the first `n` items are the same (walked, not collected).
+        // Whether the first `n` items are the same: their texts from the
+        // first's start to the `n`th's end are (one comparison: a list of
+        // values with commas between them reads one way only).
         let same_prefix = |n: usize| {
-            a.children(ia)
-                .zip(b.children(ib))
-                .take(n)
-                .all(|(x, y)| item_a(x) == item_b(y))
+            let Some(last) = n.checked_sub(1) else {
+                return true;
+            };
+            let span = |f: &'a Flat, i: usize| {
+                let first = f.nodes[i + 1];
+                let end = f.children(i).nth(last).map(|c| f.nodes[c].end);
+                end.map(|end| &f.text.as_bytes()[first.start as usize..end as usize])
+            };
+            span(a, ia).is_some_and(|x| span(b, ib) == Some(x))
         };
         if la == lb && b.children(ib).all(|y| b.nodes[y].kind == Kind::Scalar) {
             // A list of plain values (legal moves): the changed items, or the
@@ -865,7 +959,8 @@ mod tests {
             let nested = chosen
                 .iter()
                 .any(|a| chosen.iter().any(|b| a != b && b.starts_with(a)));
-            let Some(got) = flat.replaced(&parts) else {
+            let refs: Vec<(&[&str], &Flat)> = parts.iter().map(|(p, f)| (*p, f)).collect();
+            let Some(got) = flat.replaced(&refs) else {
                 assert!(nested, "refused {chosen:?} in {old}");
                 continue;
             };
@@ -885,6 +980,39 @@ mod tests {
             replaced += 1;
         }
         assert!(replaced > 1000, "only {replaced} cases");
+    }
+
+    #[test]
+    fn an_array_grown_and_cut_keeps_its_index() {
+        let mut rng = StdRng::seed_from_u64(19);
+        for _ in 0..200 {
+            let mut flat = Flat::empty_array();
+            let mut model: Vec<Value> = Vec::new();
+            for _ in 0..20 {
+                if rng.gen_bool(0.7) {
+                    let items: Vec<Value> = (0..rng.gen_range(0..4))
+                        .map(|_| random_value(&mut rng, 2))
+                        .collect();
+                    let flats: Vec<Flat> = items.iter().map(|v| Flat::of_value(v, 16)).collect();
+                    assert!(flat.push_items(&flats));
+                    model.extend(items);
+                } else {
+                    let len = rng.gen_range(0..=model.len() + 1);
+                    assert!(flat.truncate_items(len));
+                    model.truncate(len);
+                }
+                assert_eq!(flat.text, serde_json::to_string(&model).unwrap());
+                assert!(flat.index_is_fresh(), "{}", flat.text);
+            }
+        }
+        // Not an array: refused, unchanged.
+        let mut object = Flat::new(r#"{"a":1}"#.into());
+        assert!(!object.push_items(&[Flat::new("1".into())]));
+        assert!(!object.truncate_items(0));
+        assert_eq!(object.text, r#"{"a":1}"#);
+        let mut unindexed = Flat::empty_array();
+        assert!(!unindexed.push_items(&[Flat::new("[1,".into())]));
+        assert_eq!(unindexed.text, "[]");
     }
 
     #[test]
