@@ -11,7 +11,8 @@
 # per game before the pair resigns and starts another), TIMELINE (1: print each second),
 # LOADGEN (the load generator's binary: the last of BINS), LOADGEN_THREADS (its worker
 # threads: 1, a single-threaded runtime, unless set; "" for one per core, as binaries
-# before `--threads` need), PG (the PostgreSQL URL).
+# before `--threads` need), PG (the PostgreSQL URL), LOG (the server's `--log` filter: warn),
+# LOGDIR (a folder that keeps each run's server log).
 set -euo pipefail
 store=$1
 bins=($2)
@@ -35,6 +36,7 @@ if [ -n "${TIMELINE:-}" ]; then
   extra+=(--timeline)
 fi
 pg=${PG:-postgres://root@127.0.0.1:5432/test}
+log=${LOG:-warn}
 ulimit -n 20000 || ulimit -n "$(ulimit -Hn)"
 for n in "${games[@]}"; do
   for bin in "${bins[@]}"; do
@@ -45,7 +47,7 @@ for n in "${games[@]}"; do
       db=(--database "$pg?schema=$schema")
     fi
     nice -n 10 "$bin" serve --listen "127.0.0.1:$port" --data "$data" "${db[@]}" \
-      --max-sockets-per-address 0 --guests-per-address-per-hour 0 --log warn \
+      --max-sockets-per-address 0 --guests-per-address-per-hour 0 --log "$log" \
       >"$data/server.log" 2>&1 &
     server=$!
     for _ in $(seq 100); do
@@ -75,6 +77,10 @@ for n in "${games[@]}"; do
     fi
     kill "$server"
     wait "$server" 2>/dev/null || true
+    if [ -n "${LOGDIR:-}" ]; then
+      mkdir -p "$LOGDIR"
+      cp "$data/server.log" "$LOGDIR/$store-$n-$(basename "$(dirname "$bin")")-$(date +%H%M%S).log"
+    fi
     rm -rf "$data"
     if [ "$store" = postgres ]; then
       # A run's rows left behind would be vacuumed and checkpointed during the next run.
