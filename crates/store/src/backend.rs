@@ -483,7 +483,9 @@ async fn restart_wal(checkpointer: &SqlitePool, wait: bool) -> Result<bool> {
             .execute(&mut *conn)
             .await?;
     }
-    Ok(restart?.0 == 0)
+    let (busy, frames, copied) = restart?;
+    tracing::trace!(busy, frames, copied, "WAL restart");
+    Ok(busy == 0)
 }
 
 /// The checkpointer, on a connection of its own while the store lives.
@@ -504,14 +506,26 @@ async fn restart_wal(checkpointer: &SqlitePool, wait: bool) -> Result<bool> {
 async fn checkpoints(checkpointer: SqlitePool, alive: std::sync::Weak<WriteSlot>, wal: WalLimits) {
     while alive.strong_count() > 0 {
         tokio::time::sleep(wal.every).await;
+        let passive_began = std::time::Instant::now();
         let passive: std::result::Result<(i64, i64, i64), _> =
             sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
                 .fetch_one(&checkpointer)
                 .await;
         match passive {
-            Ok((_, frames, _)) if frames >= wal.restart_frames => {
+            Ok((_, frames, copied)) if frames >= wal.restart_frames => {
                 let Some(slot) = alive.upgrade() else { break };
+                let passive_took = passive_began.elapsed();
+                // Once more, for what was committed while the first one
+                // copied (20–50 ms at 10,000 moves/s): the restart, which the
+                // writer waits for, is left a few milliseconds' frames, and
+                // takes half as long (docs/benchmarks.md, session 15).
+                let again: std::result::Result<(i64, i64, i64), _> =
+                    sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+                        .fetch_one(&checkpointer)
+                        .await;
                 let began = std::time::Instant::now();
+                tracing::debug!(?passive_took, frames, copied, again = ?again.as_ref().ok(),
+                    "WAL passive checkpoints before a restart");
                 let (mut held, mut tries) = (Duration::ZERO, 0);
                 let restart = loop {
                     tries += 1;
