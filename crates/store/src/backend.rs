@@ -496,13 +496,14 @@ async fn restart_wal(checkpointer: &SqlitePool, wait: bool) -> Result<bool> {
 /// WAL — under a steady stream of commits and reads that moment never comes,
 /// and the file grew by the megabytes a second it was written (1.4 GB in 45 s
 /// at 3,000 bench games; docs/benchmarks.md). So once the WAL holds
-/// `restart_frames`, a RESTART checkpoint follows: it waits for the writer's
-/// transaction in progress and the readers in the WAL (they are short), copies
-/// what is left, and leaves the WAL for the next writer to start from its
-/// beginning, which then cuts the file back to `size_limit`. The writer waits
-/// for it once in a while; a PASSIVE checkpoint has done most of its work.
-/// A restart that finds a reader in the WAL gives way to the writer and is
-/// tried again; the last of [`RESTART_QUICK_TRIES`] waits for the readers.
+/// `restart_frames`, a RESTART checkpoint follows, between two of the
+/// writer's batches (it holds the writing connection): it copies what is
+/// left and leaves the WAL for the next writer to start from its beginning,
+/// which then cuts the file back to `size_limit`. The writer waits for it once
+/// in a while; two PASSIVE checkpoints have done nearly all its work. A
+/// restart that finds a reader in the WAL gives way to the writer and is tried
+/// again; the last of [`RESTART_QUICK_TRIES`] waits for the readers (they are
+/// short).
 async fn checkpoints(checkpointer: SqlitePool, alive: std::sync::Weak<WriteSlot>, wal: WalLimits) {
     while alive.strong_count() > 0 {
         tokio::time::sleep(wal.every).await;
