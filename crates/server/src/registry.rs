@@ -894,7 +894,8 @@ impl Default for MoveList {
 }
 
 impl MoveList {
-    /// The list's text for `actions`; `None` should the text not be indexed.
+    /// The list's text for `actions`; `None` should the text not be indexed
+    /// (then it starts again empty, and the caller writes the view whole).
     fn of(&mut self, actions: &[ActionRecord]) -> Option<&Flat> {
         let same = self
             .shown
@@ -902,12 +903,10 @@ impl MoveList {
             .zip(actions)
             .take_while(|(shown, action)| shown.shows(action))
             .count();
-        if same < self.shown.len() {
-            self.shown.truncate(same);
-            if !self.flat.truncate_items(same) {
-                *self = MoveList::default();
-                return self.of(actions);
-            }
+        self.shown.truncate(same);
+        if !self.flat.truncate_items(same) {
+            *self = MoveList::default();
+            return None;
         }
         let added: Vec<Flat> = actions[same..]
             .iter()

@@ -488,6 +488,39 @@ async fn restart_wal(checkpointer: &SqlitePool, wait: bool) -> Result<bool> {
     Ok(busy == 0)
 }
 
+/// Restarts the WAL between two of the writer's batches, trying again a
+/// millisecond later while a reader is in it (see [`checkpoints`]); whether it
+/// restarted, how long the writing connection was held, and the tries.
+async fn restart_between_batches(
+    checkpointer: &SqlitePool,
+    slot: &WriteSlot,
+) -> (Result<bool>, Duration, u32) {
+    let (mut held, mut tries) = (Duration::ZERO, 0);
+    loop {
+        tries += 1;
+        // The writer waits while a restart runs. Held here, the writing
+        // connection makes it wait on this lock, between two of its batches,
+        // woken the moment the restart ends. Left to SQLite, a batch could be
+        // caught reading when the restart took the write lock and be refused
+        // at once ("database is locked": no busy handler for a reader that
+        // would write), or wait in its busy handler, which sleeps 1, 2, 5, 10,
+        // 15, 20, 25… ms between tries and so on after the restart ended
+        // (docs/benchmarks.md, session 15).
+        let last = tries == RESTART_QUICK_TRIES;
+        let writer = slot.conn.lock().await;
+        let holding = std::time::Instant::now();
+        let restart = restart_wal(checkpointer, last).await;
+        drop(writer);
+        held += holding.elapsed();
+        match restart {
+            // A reader still in the WAL: the writer goes on, and the last try
+            // waits for the readers (they are short).
+            Ok(false) if !last => tokio::time::sleep(Duration::from_millis(1)).await,
+            done => return (done, held, tries),
+        }
+    }
+}
+
 /// The checkpointer, on a connection of its own while the store lives.
 ///
 /// A PASSIVE checkpoint copies the WAL's frames into the database without
@@ -525,36 +558,17 @@ async fn checkpoints(checkpointer: SqlitePool, alive: std::sync::Weak<WriteSlot>
                         .fetch_one(&checkpointer)
                         .await;
                 let began = std::time::Instant::now();
-                tracing::debug!(?passive_took, frames, copied, again = ?again.as_ref().ok(),
-                    "WAL passive checkpoints before a restart");
-                let (mut held, mut tries) = (Duration::ZERO, 0);
-                let restart = loop {
-                    tries += 1;
-                    // The writer waits while a restart runs. Held here, the
-                    // writing connection makes it wait on this lock, between
-                    // two of its batches, woken the moment the restart ends.
-                    // Left to SQLite, a batch could be caught reading when the
-                    // restart took the write lock and be refused at once
-                    // ("database is locked": no busy handler for a reader that
-                    // would write), or wait in its busy handler, which sleeps
-                    // 1, 2, 5, 10, 15, 20, 25… ms between tries and so on after
-                    // the restart ended (docs/benchmarks.md, session 15).
-                    let last = tries == RESTART_QUICK_TRIES;
-                    let writer = slot.conn.lock().await;
-                    let holding = std::time::Instant::now();
-                    let restart = restart_wal(&checkpointer, last).await;
-                    drop(writer);
-                    held += holding.elapsed();
-                    match restart {
-                        // A reader still in the WAL: the writer goes on and the
-                        // restart is tried again a millisecond later; the last
-                        // try waits for the readers (they are short).
-                        Ok(false) if !last => {
-                            tokio::time::sleep(Duration::from_millis(1)).await;
-                        }
-                        done => break done,
-                    }
-                };
+                match &again {
+                    Ok(again) => tracing::debug!(
+                        ?passive_took,
+                        frames,
+                        copied,
+                        ?again,
+                        "WAL passive checkpoints before a restart"
+                    ),
+                    Err(e) => tracing::warn!("WAL checkpoint failed: {e}"),
+                }
+                let (restart, held, tries) = restart_between_batches(&checkpointer, &slot).await;
                 drop(slot);
                 tracing::debug!(took = ?began.elapsed(), ?held, tries, frames, "WAL restart checkpoint");
                 match restart {
@@ -1515,6 +1529,17 @@ mod writer_tests {
         assert_eq!(after.batches, before.batches + 1);
     }
 
+    /// A store in a new folder (kept while the `TempDir` lives) whose
+    /// checkpointer keeps `limits`.
+    async fn store_with_wal(limits: WalLimits) -> (tempfile::TempDir, SqliteStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("q.db");
+        let store = SqliteStore::open_with(path.to_str().unwrap(), limits)
+            .await
+            .unwrap();
+        (dir, store)
+    }
+
     /// A write that reads before it writes (its transaction begins as a
     /// reader's) is never refused because the checkpointer is restarting the
     /// WAL. SQLite refuses such a transaction at once, without its busy
@@ -1525,16 +1550,12 @@ mod writer_tests {
     /// writing connection now, between two batches.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_write_that_reads_first_is_never_refused_by_a_restart() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("q.db");
-        let limits = WalLimits {
+        let (_dir, store) = store_with_wal(WalLimits {
             every: Duration::from_millis(1),
             restart_frames: 1,
             size_limit: 1 << 20,
-        };
-        let store = SqliteStore::open_with(path.to_str().unwrap(), limits)
-            .await
-            .unwrap();
+        })
+        .await;
         store.create_table(&table_row("T1")).await.unwrap();
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let reader = {
@@ -1576,16 +1597,12 @@ mod writer_tests {
     /// every frame written).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_wal_stays_bounded_under_steady_writes_and_reads() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("q.db");
-        let limits = WalLimits {
+        let (dir, store) = store_with_wal(WalLimits {
             every: Duration::from_millis(50),
             restart_frames: 1024,
             size_limit: 4 << 20,
-        };
-        let store = SqliteStore::open_with(path.to_str().unwrap(), limits)
-            .await
-            .unwrap();
+        })
+        .await;
         for id in ["T1", "T2"] {
             store.create_table(&table_row(id)).await.unwrap();
         }
