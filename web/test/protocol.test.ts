@@ -65,8 +65,6 @@ const view = {
       last_move: { uci: 'e2e4', san: 'e4', capture: false, check: false },
       check: false,
       legal_moves: ['e7e5', 'g8f6'],
-      san_moves: ['e4'],
-      uci_moves: ['e2e4'],
       halfmove_clock: 0,
       fullmove_number: 1,
       repetitions: 1,

@@ -376,9 +376,11 @@ pub struct ChessView {
     pub check: bool,
     /// Every legal move in UCI (empty when the game is over).
     pub legal_moves: Vec<String>,
-    /// The moves so far in SAN.
-    pub san_moves: Vec<String>,
-    /// The moves so far in UCI.
+    /// The moves so far in UCI, for computer players and engines; not sent:
+    /// the table's move list (`game.moves`) carries each move's UCI and SAN
+    /// once, and writing them twice more in every view was a fifth of the
+    /// fan-out's work at move 40 (docs/benchmarks.md, session 16).
+    #[serde(skip)]
     pub uci_moves: Vec<String>,
     /// Half-moves since the last capture or pawn move (the fifty-move count).
     pub halfmove_clock: u32,
@@ -524,7 +526,6 @@ impl Game for ChessGame {
             last_move: self.moves.last().cloned(),
             check: self.pos.is_check(),
             legal_moves: self.legal_actions(seat_of(self.pos.turn())),
-            san_moves: self.moves.iter().map(|m| m.san.clone()).collect(),
             uci_moves: self.moves.iter().map(|m| m.uci.clone()).collect(),
             halfmove_clock: self.pos.halfmoves(),
             fullmove_number: self.pos.fullmoves().get(),

@@ -190,7 +190,7 @@ fn the_view_shows_the_position_and_the_moves() {
         game.play(m).unwrap();
     }
     let view = game.view(Viewer::Spectator);
-    assert_eq!(view.san_moves.last().unwrap(), "Qxf7#");
+    assert_eq!(view.last_move.as_ref().unwrap().san, "Qxf7#");
     assert_eq!(view.uci_moves.last().unwrap(), "h5f7");
     assert_eq!(view.last_move.as_ref().unwrap().uci, "h5f7");
     assert!(view.check);

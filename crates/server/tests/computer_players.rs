@@ -299,9 +299,9 @@ async fn a_bot_grants_a_takeback_in_a_casual_game() {
     ws.ok("takeback.request", json!({"table": t})).await;
     let back = ws.event("took_back").await;
     assert!(has_event(&back, "took_back"), "{back}");
-    while ws.state()["game"]["board"]["uci_moves"]
+    while ws.state()["game"]["moves"]
         .as_array()
-        .is_some_and(|m| m.first().is_some_and(|m| m == "e2e4"))
+        .is_some_and(|m| m.first().is_some_and(|m| m["action"] == "e2e4"))
     {
         ws.recv().await;
     }

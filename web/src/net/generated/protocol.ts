@@ -453,14 +453,6 @@ check: boolean,
  */
 legal_moves: Array<string>, 
 /**
- * The moves so far in SAN.
- */
-san_moves: Array<string>, 
-/**
- * The moves so far in UCI.
- */
-uci_moves: Array<string>, 
-/**
  * Half-moves since the last capture or pawn move (the fifty-move count).
  */
 halfmove_clock: number, fullmove_number: number, 
