@@ -12,7 +12,8 @@
 # LOADGEN (the load generator's binary: the last of BINS), LOADGEN_THREADS (its worker
 # threads: 1, a single-threaded runtime, unless set; "" for one per core, as binaries
 # before `--threads` need), PG (the PostgreSQL URL), LOG (the server's `--log` filter: warn),
-# LOGDIR (a folder that keeps each run's server log).
+# LOGDIR (a folder that keeps each run's server log), METRICS (a path prefix: each run's
+# `/metrics` at its end is kept as PREFIX.GAMES.BINARY).
 set -euo pipefail
 store=$1
 bins=($2)
@@ -65,6 +66,7 @@ for n in "${games[@]}"; do
       sort | uniq -c | sort -rn | head -2 || true
     # The store's group writer over the whole run (ramp included): batches, mean
     # batch, mean write time of a batch, and a table's mean wait for its commit.
+    [ -n "${METRICS:-}" ] && curl -sf "http://127.0.0.1:$port/metrics" > "$METRICS.$n.$(basename "$bin")" || true
     curl -sf "http://127.0.0.1:$port/metrics" | awk '
       /^qiyuan_store_batch_size_count/ {b=$2} /^qiyuan_store_batch_size_sum/ {a=$2}
       /^qiyuan_store_batch_write_seconds_total/ {w=$2}

@@ -1,14 +1,14 @@
 //! The table's side of a move, as the fan-out does it for each batch: the table
 //! applies the move, then each seat's view is written as JSON text, indexed and
 //! diffed against the view that seat last received (`live::fanout`). A whole
-//! 30-ply chess game (the load generator's knight cycle) per iteration, so that
+//! 30-ply chess game (the load generator's moves, `bench::move_at`) per iteration, so that
 //! the views grow as they do in `qiyuan bench-load`.
 //!
 //! `cargo bench -p qiyuan-server --bench fanout`
 
 use divan::{Bencher, black_box, counter::ItemsCount};
 use qiyuan_game::{Seat, Viewer};
-use qiyuan_server::bench::{KNIGHT_CYCLE, PLIES_PER_GAME};
+use qiyuan_server::bench::{PLIES_PER_GAME, move_at};
 use qiyuan_server::protocol::flat::{self, Flat};
 use qiyuan_server::registry::{AnyTable, Games};
 use qiyuan_table::{Command, TableConfig};
@@ -56,7 +56,7 @@ fn act(table: &mut dyn AnyTable, ply: usize) {
     let user = if ply.is_multiple_of(2) { "ann" } else { "bob" };
     let cmd = Command::Act {
         user: user.into(),
-        action: KNIGHT_CYCLE[ply % KNIGHT_CYCLE.len()].into(),
+        action: move_at(ply).into(),
         lag: 0,
     };
     table
@@ -99,24 +99,50 @@ fn moves_and_patches(bencher: Bencher) {
             let views = table.flat_views(&SEATS, 1000, &lags);
             (table, views)
         })
-        .bench_local_values(|(mut table, mut views)| game_and_patches(&mut *table, &mut views));
+        .bench_local_values(|(mut table, mut views)| {
+            game_and_patches(&mut *table, &mut views, PLIES_PER_GAME)
+        });
 }
+
+/// As [`moves_and_patches`], for a game of 80 plies (the load curve's games in
+/// docs/benchmarks.md): the move list grows longer.
+#[divan::bench(sample_count = 100)]
+fn long_game_patches(bencher: Bencher) {
+    let lags = [Some(20), Some(30)];
+    bencher
+        .counter(ItemsCount::new(LONG_GAME))
+        .with_inputs(|| {
+            let table = started();
+            let views = table.flat_views(&SEATS, 1000, &lags);
+            (table, views)
+        })
+        .bench_local_values(|(mut table, mut views)| {
+            game_and_patches(&mut *table, &mut views, LONG_GAME)
+        });
+}
+
+/// The plies of the load curve's games.
+const LONG_GAME: usize = 80;
 
 /// A whole game's moves and both seats' patches after each; the bytes of the
 /// patches. A function of its own so that `valgrind --tool=callgrind
 /// --toggle-collect=*game_and_patches*` counts its instructions alone
 /// (docs/benchmarks.md).
 #[inline(never)]
-fn game_and_patches(table: &mut dyn AnyTable, views: &mut [Flat]) -> usize {
+fn game_and_patches(table: &mut dyn AnyTable, views: &mut [Flat], plies: usize) -> usize {
     let lags = [Some(20), Some(30)];
     let mut bytes = 0;
-    for ply in 0..PLIES_PER_GAME {
+    for ply in 0..plies {
         act(table, ply);
         let now = 1000 + 100 * ply as u64;
+        let had = table.moves_at();
         let flats = table.flat_views(&SEATS, now, &lags);
         for (old, new) in views.iter_mut().zip(flats) {
             let mut patch = String::with_capacity(64 + new.text().len() / 3);
             flat::diff_into(old, &new, &mut patch);
+            // The move list, left out of the views, patched apart.
+            let comma = !patch.is_empty();
+            table.moves_patch(had, comma, &mut patch);
             bytes += patch.len();
             *old = new;
         }

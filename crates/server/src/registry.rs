@@ -825,17 +825,21 @@ pub trait AnyTable: Send + Sync {
     /// The table as `viewer` sees it, as JSON.
     fn view(&self, viewer: Viewer, now: Millis) -> Value;
     /// The same view as JSON text (its keys in the typed view's order), each
-    /// seat's `lag_ms` filled in from `lags`: what the fan-out diffs.
-    fn view_text(&self, viewer: Viewer, now: Millis, lags: &[Option<Millis>]) -> String {
-        self.flat_views(&[viewer], now, lags)
-            .pop()
-            .map_or_else(|| "null".into(), Flat::into_text)
-    }
+    /// seat's `lag_ms` filled in from `lags`: what a `sync` sends.
+    fn view_text(&self, viewer: Viewer, now: Millis, lags: &[Option<Millis>]) -> String;
     /// [`AnyTable::view_text`] for several viewers at once, in their order, and
-    /// indexed: what every viewer sees alike is built and written once (the
-    /// first viewer's view is written whole, each other's is the one before
-    /// with the parts that differ written anew).
+    /// indexed, but each without the move list (its `game.moves` is empty):
+    /// what the fan-out diffs. What every viewer sees alike is built and
+    /// written once (the first viewer's view is written whole, each other's is
+    /// the one before with the parts that differ written anew). Brings the
+    /// move list the fan-out patches apart up to date ([`AnyTable::moves_at`]).
     fn flat_views(&self, viewers: &[Viewer], now: Millis, lags: &[Option<Millis>]) -> Vec<Flat>;
+    /// Where the move list was when [`AnyTable::flat_views`] last took the views.
+    fn moves_at(&self) -> MovesAt;
+    /// Appends to `out` (after a comma if `comma`) the patch operations that
+    /// turn the move list a client holds at `from` into the list at
+    /// [`AnyTable::moves_at`]; whether it wrote any.
+    fn moves_patch(&self, from: MovesAt, comma: bool, out: &mut String) -> bool;
     /// The current (or last) game's record.
     fn record(&self, meta: RecordMeta) -> Option<String>;
     /// The levels of the game's computer players (none: the game has none).
@@ -874,14 +878,47 @@ fn respliced<V: Serialize>(
     before.replaced(&parts)
 }
 
+/// Where a client's copy of a table's move list (`game.moves`) is: the list as
+/// it was after the table's `cuts`th cut (a takeback, a new game), `len` items
+/// long. The fan-out keeps one per socket and patches the list from it
+/// ([`AnyTable::moves_patch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MovesAt {
+    cuts: u64,
+    len: usize,
+}
+
+impl MovesAt {
+    /// The same list emptied: what a client holds after a view whose `game`
+    /// was set whole (its list is left out of the views the fan-out diffs).
+    pub fn emptied(self) -> MovesAt {
+        MovesAt { len: 0, ..self }
+    }
+}
+
+/// How many of the latest cuts a move list remembers: a client further behind
+/// gets the whole list.
+const REMEMBERED_CUTS: usize = 8;
+
 /// The current game's move list (`game.moves` of a view) as indexed JSON
 /// text, kept from one change to the next: a move writes its own item and
-/// appends it, instead of the whole list being copied and written again with
-/// every view (at move 80, most of a chess view's text). A takeback or a new
-/// game drops the items that no longer match.
+/// appends it. The views the fan-out diffs leave the list out (their
+/// `game.moves` is empty), and each client gets the items after those it has
+/// (or a cut back first), written from this text: at move 80 the list was
+/// most of a chess view's text, copied into every view and compared again in
+/// every patch. A takeback or a new game cuts the items that no longer match.
 struct MoveList {
     shown: Vec<MoveView>,
     flat: Flat,
+    /// Where each item starts in `flat`'s text (empty if not known).
+    starts: Vec<u32>,
+    /// The table's count of cuts when the list was last brought up to date
+    /// ([`Table::action_cuts`]): the same count, and the list needs only the
+    /// actions after its own.
+    table_cuts: Option<u64>,
+    /// Cuts so far, and the latest few: (the cut's number, the items it kept).
+    cuts: u64,
+    recent: std::collections::VecDeque<(u64, usize)>,
 }
 
 impl Default for MoveList {
@@ -889,39 +926,90 @@ impl Default for MoveList {
         MoveList {
             shown: Vec::new(),
             flat: Flat::empty_array(),
+            starts: Vec::new(),
+            table_cuts: None,
+            cuts: 0,
+            recent: Default::default(),
         }
     }
 }
 
 impl MoveList {
-    /// The list's text for `actions`; `None` should the text not be indexed
-    /// (then it starts again empty, and the caller writes the view whole).
-    fn of(&mut self, actions: &[ActionRecord]) -> Option<&Flat> {
-        let same = self
-            .shown
-            .iter()
-            .zip(actions)
-            .take_while(|(shown, action)| shown.shows(action))
-            .count();
+    /// Brings the list up to `actions`, which the table has cut `table_cuts`
+    /// times.
+    fn update(&mut self, actions: &[ActionRecord], table_cuts: u64) {
+        let same = if self.table_cuts == Some(table_cuts) && actions.len() >= self.shown.len() {
+            self.shown.len()
+        } else {
+            self.shown
+                .iter()
+                .zip(actions)
+                .take_while(|(shown, action)| shown.shows(action))
+                .count()
+        };
+        self.table_cuts = Some(table_cuts);
+        if same < self.shown.len() {
+            self.cut(same);
+        }
         self.shown.truncate(same);
-        if !self.flat.truncate_items(same) {
-            *self = MoveList::default();
+        self.starts.truncate(same);
+        let mut indexed = self.flat.truncate_items(same);
+        let added: Vec<MoveView> = actions[same..].iter().map(MoveView::of).collect();
+        if !added.is_empty() {
+            let items: Vec<Flat> = added.iter().map(|m| Flat::of_value(m, 64)).collect();
+            indexed = indexed && self.flat.push_items_noting(&items, &mut self.starts);
+            self.shown.extend(added);
+        }
+        if !indexed {
+            // (Not seen: our own items always index.) Written whole; a list
+            // that does not index either is sent whole (`array_ops_into`).
+            self.cut(0);
+            self.flat = Flat::of_value(&self.shown, 4096);
+            self.starts.clear();
+        }
+    }
+
+    fn cut(&mut self, kept: usize) {
+        self.cuts += 1;
+        if self.recent.len() == REMEMBERED_CUTS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((self.cuts, kept));
+    }
+
+    fn at(&self) -> MovesAt {
+        MovesAt {
+            cuts: self.cuts,
+            len: self.shown.len(),
+        }
+    }
+
+    /// How many of the items a client holds at `from` are still the list's;
+    /// `None` if a cut it missed is forgotten.
+    fn kept(&self, from: MovesAt) -> Option<usize> {
+        if from.cuts == self.cuts {
+            return Some(from.len);
+        }
+        let missed = self.recent.iter().filter(|(n, _)| *n > from.cuts);
+        if from.cuts > self.cuts || missed.clone().count() as u64 != self.cuts - from.cuts {
             return None;
         }
-        let added: Vec<Flat> = actions[same..]
-            .iter()
-            .map(|action| {
-                let shown = MoveView::of(action);
-                let item = Flat::of_value(&shown, 64);
-                self.shown.push(shown);
-                item
-            })
-            .collect();
-        if !self.flat.push_items(&added) {
-            *self = MoveList::default();
-            return None;
-        }
-        Some(&self.flat)
+        Some(missed.map(|(_, kept)| *kept).fold(from.len, usize::min))
+    }
+
+    fn patch(&self, from: MovesAt, comma: bool, out: &mut String) -> bool {
+        // `usize::MAX`: more than the list has, so it is set whole.
+        let kept = self.kept(from).unwrap_or(usize::MAX);
+        let start = self.starts.get(kept).copied();
+        crate::protocol::flat::array_ops_from(
+            r#""game","moves""#,
+            &self.flat,
+            kept,
+            start,
+            from.len,
+            comma,
+            out,
+        )
     }
 }
 
@@ -983,45 +1071,44 @@ where
     fn view(&self, viewer: Viewer, now: Millis) -> Value {
         serde_json::to_value(self.table.view(viewer, now)).unwrap_or(Value::Null)
     }
+    fn view_text(&self, viewer: Viewer, now: Millis, lags: &[Option<Millis>]) -> String {
+        let mut view = self.table.view(viewer, now);
+        for (seat, lag) in view.seats.iter_mut().zip(lags) {
+            seat.lag_ms = *lag;
+        }
+        serde_json::to_string(&view).unwrap_or_else(|_| "null".into())
+    }
     fn flat_views(&self, viewers: &[Viewer], now: Millis, lags: &[Option<Millis>]) -> Vec<Flat> {
+        self.moves
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .update(self.table.actions(), self.table.action_cuts());
         let Some((&first, others)) = viewers.split_first() else {
             return Vec::new();
         };
-        // Each view without its move list, which is spliced in from its kept
-        // text ([`MoveList`]); a view written whole (should a splice fail)
-        // gets the list back first.
         let mut view = self.table.view_without_moves(first, now);
         for (seat, lag) in view.seats.iter_mut().zip(lags) {
             seat.lag_ms = *lag;
         }
-        let whole = |view: &mut TableView<G::View>| {
-            if let Some(game) = view.game.as_mut() {
-                game.moves = self.table.actions().iter().map(MoveView::of).collect();
-            }
-            let flat = Flat::of_value(&*view, 4096);
-            if let Some(game) = view.game.as_mut() {
-                game.moves = Vec::new();
-            }
-            flat
-        };
         let mut flats = Vec::with_capacity(viewers.len());
-        let mut moves = self.moves.lock().unwrap_or_else(|e| e.into_inner());
-        let spliced = match (&view.game, moves.of(self.table.actions())) {
-            (Some(_), Some(list)) => {
-                Flat::of_value(&view, 4096).replaced(&[(&["game", "moves"], list)])
-            }
-            (None, _) => Some(Flat::of_value(&view, 4096)),
-            (Some(_), None) => None,
-        };
-        drop(moves);
-        flats.push(spliced.unwrap_or_else(|| whole(&mut view)));
+        flats.push(Flat::of_value(&view, 4096));
         for &viewer in others {
             let rewritten = self.table.view_again(&mut view, viewer);
             let before = flats.last().expect("the first view is there");
-            let flat = respliced(before, &view, rewritten).unwrap_or_else(|| whole(&mut view));
+            let flat =
+                respliced(before, &view, rewritten).unwrap_or_else(|| Flat::of_value(&view, 4096));
             flats.push(flat);
         }
         flats
+    }
+    fn moves_at(&self) -> MovesAt {
+        self.moves.lock().unwrap_or_else(|e| e.into_inner()).at()
+    }
+    fn moves_patch(&self, from: MovesAt, comma: bool, out: &mut String) -> bool {
+        self.moves
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .patch(from, comma, out)
     }
     fn record(&self, meta: RecordMeta) -> Option<String> {
         self.table.record(meta)
@@ -1070,6 +1157,86 @@ fn fresh_secret() -> Option<Secret> {
 mod tests {
     use super::*;
 
+    /// A move list's patches bring a client from wherever it is to the list
+    /// now: the items after its own; a cut back first after a takeback or a
+    /// new game; the whole list when it missed more cuts than are remembered.
+    #[test]
+    fn a_move_list_patches_a_client_from_where_it_is() {
+        let record = |i: usize, tag: &str| ActionRecord {
+            seat: Seat((i % 2) as u8),
+            action: format!("{tag}{i}"),
+            display: format!("{tag}{i}!"),
+            at: i as u64,
+            clock: Some(1000 - i as u64),
+            periods: None,
+        };
+        let list = |n: usize, tag: &str| -> Vec<ActionRecord> {
+            (0..n)
+                .map(|i| record(i, if i < 3 { "a" } else { tag }))
+                .collect()
+        };
+        let whole = |actions: &[ActionRecord]| -> Value {
+            let moves: Vec<MoveView> = actions.iter().map(MoveView::of).collect();
+            serde_json::json!({"game": {"moves": moves}})
+        };
+        // Patches `client` (at `from`) to the list now; the ops it took.
+        let patch = |ml: &MoveList, from: MovesAt, client: &mut Value| -> Vec<String> {
+            let mut text = String::from("[");
+            ml.patch(from, false, &mut text);
+            text.push(']');
+            let ops: Vec<crate::protocol::patch::PatchOp> = serde_json::from_str(&text).unwrap();
+            crate::protocol::patch::apply(client, &ops).unwrap();
+            let ops: Vec<Value> = serde_json::from_str(&text).unwrap();
+            ops.iter()
+                .map(|op| op["op"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let mut ml = MoveList::default();
+        let mut cuts = 0;
+        let five = list(5, "a");
+        ml.update(&five, cuts);
+        let at_five = ml.at();
+        let mut client = whole(&five);
+        // Two moves more: pushed.
+        let seven = list(7, "a");
+        ml.update(&seven, cuts);
+        assert_eq!(patch(&ml, at_five, &mut client), ["push"]);
+        assert_eq!(client, whole(&seven));
+        let at_seven = ml.at();
+        // Back to the third move, and two other moves: cut to three, then pushed.
+        cuts += 1;
+        let other = list(5, "b");
+        ml.update(&other, cuts);
+        let mut behind = whole(&five);
+        assert_eq!(patch(&ml, at_seven, &mut client), ["trunc", "push"]);
+        assert_eq!(client, whole(&other));
+        // From before both changes: the same.
+        assert_eq!(patch(&ml, at_five, &mut behind), ["trunc", "push"]);
+        assert_eq!(behind, whole(&other));
+        // Up to date: nothing.
+        let mut same = whole(&other);
+        assert!(patch(&ml, ml.at(), &mut same).is_empty());
+        // More cuts than remembered since: the whole list.
+        let at_other = ml.at();
+        for k in 0..=REMEMBERED_CUTS {
+            cuts += 1;
+            ml.update(&list(4 + k % 2, if k % 2 == 0 { "c" } else { "d" }), cuts);
+        }
+        let now: Vec<ActionRecord> = list(4 + REMEMBERED_CUTS % 2, "c");
+        let mut far = whole(&other);
+        assert_eq!(patch(&ml, at_other, &mut far), ["set"]);
+        assert_eq!(far, whole(&now));
+        // A table that says nothing was cut while the list is shorter: read
+        // again item by item (a new list object for the same table).
+        let mut fresh = MoveList::default();
+        fresh.update(&seven, 0);
+        let at = fresh.at();
+        fresh.update(&list(2, "a"), 0);
+        let mut client = whole(&seven);
+        assert_eq!(patch(&fresh, at, &mut client), ["trunc"]);
+        assert_eq!(client, whole(&list(2, "a")));
+    }
+
     /// Every game's views taken together (one built, the others rewritten from
     /// it) are each viewer's own view, through a game played by the first
     /// legal actions: no viewer sees another's part (Doudizhu's hands, the
@@ -1084,20 +1251,54 @@ mod tests {
             let mut viewers: Vec<Viewer> = (0..g.seats).map(|i| Viewer::Seat(Seat(i))).collect();
             viewers.push(Viewer::Spectator);
             let lags: Vec<Option<Millis>> = (0..g.seats).map(|i| Some(10 * i as u64)).collect();
-            let check = |table: &dyn AnyTable, now: Millis, why: &str| {
+            // What each viewer's client holds, patched as the fan-out patches
+            // it: its last view without the move list, where its list is,
+            // and the whole view it has made of the patches.
+            let mut held: Vec<Option<(Flat, Option<MovesAt>, Value)>> =
+                viewers.iter().map(|_| None).collect();
+            let mut check = |table: &dyn AnyTable, now: Millis, why: &str| {
                 // In both orders, so that each viewer is once the first.
                 for order in [viewers.clone(), viewers.iter().rev().copied().collect()] {
                     let together = table.flat_views(&order, now, &lags);
-                    for (v, flat) in order.iter().zip(&together) {
-                        let alone = table.view_text(*v, now, &lags);
-                        assert_eq!(flat.text(), alone, "{} {why}, {v:?}", g.name);
+                    for (v, flat) in order.iter().zip(together) {
+                        let whole = table.view_text(*v, now, &lags);
+                        let mut full: Value = serde_json::from_str(&whole).unwrap();
+                        // The viewer's own view, without its move list.
+                        let mut alone = full.clone();
+                        if alone["game"].is_object() {
+                            alone["game"]["moves"] = Value::Array(Vec::new());
+                        }
+                        let flat_value: Value = serde_json::from_str(flat.text()).unwrap();
+                        assert_eq!(flat_value, alone, "{} {why}, {v:?}", g.name);
                         assert!(flat.index_is_fresh(), "{} {why}, {v:?}", g.name);
-                        // (The same JSON as the typed view, lags aside.)
-                        let mut read: Value = serde_json::from_str(flat.text()).unwrap();
-                        for seat in read["seats"].as_array_mut().unwrap() {
+                        // The patch from the view it held, and the list's
+                        // apart, make the whole view.
+                        let at = viewers.iter().position(|x| x == v).unwrap();
+                        let game = flat.is_object_at(&["game"]);
+                        let moves_now = table.moves_at();
+                        if let Some((old, moves, client)) = held[at].as_mut() {
+                            let mut text = String::from("[");
+                            crate::protocol::flat::diff_into(old, &flat, &mut text);
+                            if game {
+                                let from = moves.unwrap_or(moves_now.emptied());
+                                let comma = text.len() > 1;
+                                table.moves_patch(from, comma, &mut text);
+                            }
+                            text.push(']');
+                            let ops: Vec<crate::protocol::patch::PatchOp> =
+                                serde_json::from_str(&text)
+                                    .unwrap_or_else(|e| panic!("{e}: {text}"));
+                            crate::protocol::patch::apply(client, &ops).unwrap_or_else(|e| {
+                                panic!("{} {why}, {v:?}: {e:?} in {text}", g.name)
+                            });
+                            assert_eq!(*client, full, "{} {why}, {v:?}: {text}", g.name);
+                        }
+                        held[at] = Some((flat, game.then_some(moves_now), full.clone()));
+                        // The full text a `sync` sends is the typed view.
+                        for seat in full["seats"].as_array_mut().unwrap() {
                             seat["lag_ms"] = Value::Null;
                         }
-                        assert_eq!(read, table.view(*v, now), "{} {why}, {v:?}", g.name);
+                        assert_eq!(full, table.view(*v, now), "{} {why}, {v:?}", g.name);
                     }
                 }
             };

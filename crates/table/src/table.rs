@@ -60,6 +60,9 @@ pub struct Table<G: Game> {
     /// [`Table::apply_with`]), and whether a game start took it.
     offered: Option<Secret>,
     dealt: Option<Secret>,
+    /// How many times the actions were cut (a takeback, a new game) since the
+    /// table was made (see [`Table::action_cuts`]).
+    cuts: u64,
 }
 
 impl<G: Game> Clone for Table<G> {
@@ -76,6 +79,7 @@ impl<G: Game> Clone for Table<G> {
             watchers: self.watchers.clone(),
             offered: None,
             dealt: None,
+            cuts: self.cuts,
         }
     }
 }
@@ -145,7 +149,15 @@ impl<G: Game> Table<G> {
             watchers: BTreeSet::new(),
             offered: None,
             dealt: None,
+            cuts: 0,
         })
+    }
+
+    /// How many times [`Table::actions`] was cut (a takeback, a new game) since
+    /// this table was made: while it is the same, the actions are only ever
+    /// added to, and a copy of the first ones is still theirs.
+    pub fn action_cuts(&self) -> u64 {
+        self.cuts
     }
 
     /// Rebuilds a table from its log.
@@ -783,6 +795,7 @@ impl<G: Game> Table<G> {
                 s.absent_since = Some(now);
             }
         }
+        self.cuts += 1;
         self.state.game = Some(GameState {
             number,
             settings: settings.clone(),
@@ -1156,6 +1169,7 @@ impl<G: Game> Table<G> {
         }
         let keep = gs.actions.len() - plies as usize;
         gs.actions.truncate(keep);
+        self.cuts += 1;
         let options = self.options.as_ref().ok_or_else(no_game)?;
         let game = qiyuan_game::replay::<G>(options, &gs.setup, &gs.played()).map_err(|e| {
             TableRefusal::new(K::NotAllowed, format!("the game does not replay: {e}"))

@@ -7,7 +7,9 @@
 //! without one). Views are kept as indexed JSON text (`protocol::flat`): each
 //! viewer's view is serialised once per batch and the patch written straight
 //! from the two texts, and the event's text before its patch once per batch,
-//! so a move builds no `serde_json::Value` tree. A socket too slow to take a
+//! so a move builds no `serde_json::Value` tree. The views diffed leave the
+//! move list out: each socket's patch ends with the list's own operations from
+//! where its copy is (`AnyTable::moves_patch`). A socket too slow to take a
 //! message is unsubscribed.
 
 use std::collections::HashMap;
@@ -24,7 +26,7 @@ use crate::protocol::ServerMsg;
 use crate::protocol::flat::{self, Flat};
 pub(super) use crate::protocol::out::Batch;
 use crate::protocol::out::SyncMsg;
-use crate::registry::AnyTable;
+use crate::registry::{AnyTable, MovesAt};
 
 /// How many event batches a table keeps for clients that resume.
 pub(super) const MAX_HISTORY: usize = 4096;
@@ -43,6 +45,9 @@ pub(super) struct Fanout {
 struct Sub {
     conn: Conn,
     view: Option<Arc<Flat>>,
+    /// Where its move list is, which the views leave out: `None` if the view
+    /// it last received has no game (or it has none).
+    moves: Option<MovesAt>,
 }
 
 impl Fanout {
@@ -55,6 +60,7 @@ impl Fanout {
         self.subs.entry(conn.id).or_insert_with(|| Sub {
             conn: conn.clone(),
             view: None,
+            moves: None,
         });
     }
 
@@ -112,45 +118,63 @@ impl Fanout {
             }
         }
         let flats = table.flat_views(&distinct, now, &lags);
-        let views: Vec<(Viewer, Arc<Flat>)> = distinct
+        let moves_now = table.moves_at();
+        let views: Vec<(Viewer, Arc<Flat>, bool)> = distinct
             .into_iter()
-            .zip(flats.into_iter().map(Arc::new))
+            .zip(flats)
+            .map(|(viewer, flat)| {
+                let game = flat.is_object_at(&["game"]);
+                (viewer, Arc::new(flat), game)
+            })
             .collect();
         // Keyed by the view the socket had (its address: sockets that got the
-        // same view share one) and the viewer it is now.
-        let mut texts: Vec<((usize, Viewer), Utf8Bytes)> = Vec::new();
+        // same view share one), where its move list was, and the viewer it is
+        // now.
+        type Key = (usize, Option<MovesAt>, Viewer);
+        let mut texts: Vec<(Key, Utf8Bytes)> = Vec::new();
         let head = event_head(id, batch);
         let mut slow = Vec::new();
         // The views replaced stay alive until the end, so that no address in
         // `texts` is reused within the loop.
         let mut replaced = Vec::new();
         for ((conn_id, sub), viewer) in self.subs.iter_mut().zip(viewers) {
-            let Some(view) = views
+            let Some((view, game)) = views
                 .iter()
-                .find(|(v, _)| *v == viewer)
-                .map(|(_, view)| view.clone())
+                .find(|(v, _, _)| *v == viewer)
+                .map(|(_, view, game)| (view.clone(), *game))
             else {
                 continue;
             };
             let had = sub.view.as_ref().map_or(0, |v| Arc::as_ptr(v) as usize);
-            let text = match texts.iter().find(|(k, _)| *k == (had, viewer)) {
+            let key = (had, sub.moves, viewer);
+            let text = match texts.iter().find(|(k, _)| *k == key) {
                 Some((_, text)) => text.clone(),
                 None => {
                     // (Room for a patch of a third of the view: no growing.)
                     let mut text = String::with_capacity(head.len() + 64 + view.text().len() / 3);
                     text.push_str(&head);
                     match &sub.view {
-                        Some(old) => flat::diff_into(old, &view, &mut text),
-                        None => flat::whole_into(&view, &mut text),
+                        Some(old) => {
+                            flat::diff_into(old, &view, &mut text);
+                            if game {
+                                // A view that had no game got this one's
+                                // set whole, with an empty list.
+                                let from = sub.moves.unwrap_or(moves_now.emptied());
+                                let comma = text.len() > head.len();
+                                table.moves_patch(from, comma, &mut text);
+                            }
+                        }
+                        None => flat::whole_into(&table.view_text(viewer, now, &lags), &mut text),
                     }
                     text.push_str("]}}");
                     let text = Utf8Bytes::from(text);
-                    texts.push(((had, viewer), text.clone()));
+                    texts.push((key, text.clone()));
                     text
                 }
             };
             if sub.conn.send(text) {
                 replaced.extend(sub.view.replace(view));
+                sub.moves = game.then_some(moves_now);
             } else {
                 slow.push(*conn_id);
             }
@@ -188,17 +212,24 @@ impl Fanout {
             _ => (Vec::new(), since.is_none()),
         };
         let lags = self.seat_lags(table);
-        let view = Arc::new(Flat::new(table.view_text(viewer, now(), &lags)));
+        let now = now();
+        // What the socket's next patch is taken from: the view without its
+        // move list, and where the list is.
+        let flat = table.flat_views(&[viewer], now, &lags).pop();
+        let game = flat.as_ref().is_some_and(|f| f.is_object_at(&["game"]));
         let sync = ServerMsg::Sync(SyncMsg {
             table: id.to_string(),
             v,
             since,
             complete,
             batches,
-            state: serde_json::from_str(view.text()).unwrap_or(Value::Null),
+            state: serde_json::from_str(&table.view_text(viewer, now, &lags))
+                .unwrap_or(Value::Null),
         });
-        let view = conn.reply(&sync, req).then_some(view);
-        self.subs.insert(conn.id, Sub { conn, view });
+        let sent = conn.reply(&sync, req);
+        let view = flat.filter(|_| sent).map(Arc::new);
+        let moves = (sent && game).then(|| table.moves_at());
+        self.subs.insert(conn.id, Sub { conn, view, moves });
     }
 }
 

@@ -133,6 +133,11 @@ impl Flat {
     /// nothing changed, if this is not an indexed array, an item is not
     /// indexed, or the text would be too long to index.
     pub fn push_items(&mut self, items: &[Flat]) -> bool {
+        self.push_items_noting(items, &mut Vec::new())
+    }
+
+    /// [`Flat::push_items`], noting where in the text each item starts.
+    pub fn push_items_noting(&mut self, items: &[Flat], starts: &mut Vec<u32>) -> bool {
         let added: usize = items.iter().map(|i| i.text.len() + 1).sum();
         if self.nodes.first().is_none_or(|r| r.kind != Kind::Array)
             || items.iter().any(|i| i.nodes.is_empty())
@@ -149,6 +154,7 @@ impl Flat {
                 self.text.push(',');
             }
             let base = self.text.len() as u32;
+            starts.push(base);
             self.text.push_str(&item.text);
             self.nodes.extend(item.nodes.iter().map(|n| Node {
                 start: n.start + base,
@@ -195,6 +201,13 @@ impl Flat {
                 .find(|&c| inner(self.key(&self.nodes[c])) == *key)?;
         }
         Some(at)
+    }
+
+    /// Whether the value at `path` (object keys, without their quotes) is an
+    /// object.
+    pub fn is_object_at(&self, path: &[&str]) -> bool {
+        self.find_under(path, &mut Vec::new())
+            .is_some_and(|n| self.nodes[n].kind == Kind::Object)
     }
 
     /// This text with the values at some paths replaced (each by one indexed
@@ -670,7 +683,7 @@ struct Differ<'a, 'o> {
 pub fn diff_into(old: &Flat, new: &Flat, out: &mut String) {
     if old.nodes.is_empty() || new.nodes.is_empty() {
         if old.text != new.text {
-            whole_into(new, out);
+            whole_into(&new.text, out);
         }
         return;
     }
@@ -684,10 +697,85 @@ pub fn diff_into(old: &Flat, new: &Flat, out: &mut String) {
     d.at(0, 0);
 }
 
-/// Appends the one operation that sets the whole view.
-pub fn whole_into(view: &Flat, out: &mut String) {
+/// Appends to `out` (after a comma if `comma`) the operations that turn an
+/// array a client holds at `path` (JSON keys with their quotes, separated by
+/// commas: `"game","moves"`) into `list`: the client's array has `had` items,
+/// the first `kept` of which are `list`'s first. A `trunc` to `kept` items if
+/// it had more, then a `push` of `list`'s items after them; a `set` of the
+/// whole list if `list` is not an indexed array of at least `kept` items.
+/// Whether it wrote anything.
+pub fn array_ops_into(
+    path: &str,
+    list: &Flat,
+    kept: usize,
+    had: usize,
+    comma: bool,
+    out: &mut String,
+) -> bool {
+    array_ops_from(path, list, kept, None, had, comma, out)
+}
+
+/// [`array_ops_into`], told where in `list`'s text its item `kept` starts
+/// (`start`, if it has one), so that its items are not walked to find it.
+pub fn array_ops_from(
+    path: &str,
+    list: &Flat,
+    kept: usize,
+    start: Option<u32>,
+    had: usize,
+    comma: bool,
+    out: &mut String,
+) -> bool {
+    let op = |out: &mut String, comma: bool, op: &str| {
+        if comma {
+            out.push(',');
+        }
+        out.push_str(r#"{"op":""#);
+        out.push_str(op);
+        out.push_str(r#"","path":["#);
+        out.push_str(path);
+        out.push(']');
+    };
+    let len = match list.nodes.first() {
+        Some(root) if root.kind == Kind::Array && root.children as usize >= kept => {
+            root.children as usize
+        }
+        _ => {
+            op(out, comma, "set");
+            out.push_str(r#","value":"#);
+            out.push_str(&list.text);
+            out.push('}');
+            return true;
+        }
+    };
+    let mut wrote = false;
+    if had > kept {
+        op(out, comma, "trunc");
+        let _ = write!(out, r#","len":{kept}}}"#);
+        wrote = true;
+    }
+    if len > kept {
+        // The items after the kept ones: to the array's closing bracket.
+        let start = start.map(|s| s as usize).or_else(|| {
+            let item = list.children(0).nth(kept)?;
+            Some(list.nodes[item].start as usize)
+        });
+        let end = list.text.len() - 1;
+        if let Some(items) = start.and_then(|s| list.text.get(s..end)) {
+            op(out, comma || wrote, "push");
+            out.push_str(r#","values":["#);
+            out.push_str(items);
+            out.push_str("]}");
+            wrote = true;
+        }
+    }
+    wrote
+}
+
+/// Appends the one operation that sets the whole view (its JSON text).
+pub fn whole_into(view: &str, out: &mut String) {
     out.push_str(r#"{"op":"set","path":[],"value":"#);
-    out.push_str(&view.text);
+    out.push_str(view);
     out.push('}');
 }
 
