@@ -509,6 +509,10 @@ impl Game for ChessGame {
         changed
     }
 
+    fn view_again_member(view: &ChessView) -> Option<(&'static str, String)> {
+        Some(("claims", serde_json::to_string(&view.claims).ok()?))
+    }
+
     fn view(&self, viewer: Viewer) -> ChessView {
         let claims = match viewer {
             Viewer::Seat(seat) => self.claims(seat),

@@ -665,6 +665,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         true
     }
 
+    /// Where [`Game::view_again`] changes one member of the view only (chess:
+    /// its claims), that member's key and its value in `view` as JSON text:
+    /// the server then writes that member anew in the view's text instead of
+    /// the whole view. `None` (the default): the whole view is written again.
+    fn view_again_member(_view: &Self::View) -> Option<(&'static str, String)> {
+        None
+    }
+
     /// The game in its standard record format (PGN, xiangqi PGN, SGF, JSON).
     fn record(&self, meta: &RecordMeta) -> String;
 

@@ -854,21 +854,30 @@ pub trait AnyTable: Send + Sync {
 /// saw it: `before` with the parts `rewritten` names written anew, and only
 /// those read. `None` if one of them cannot be found in it (then the view is
 /// written whole).
-fn respliced<V: Serialize>(
+fn respliced<G: Game>(
     before: &Flat,
-    view: &TableView<V>,
+    view: &TableView<G::View>,
     rewritten: Rewritten,
 ) -> Option<Flat> {
     let mut parts: Vec<(&[&str], Flat)> = Vec::with_capacity(2);
     if rewritten.you {
         parts.push((&["you"], Flat::of_value(&view.you, 256)));
     }
+    let member;
     if let Some(game) = &view.game {
         if rewritten.claims {
             parts.push((&["game", "claims"], Flat::of_value(&game.claims, 256)));
         }
         if rewritten.board {
-            parts.push((&["game", "board"], Flat::of_value(&game.board, 256)));
+            // Only the member the game rewrites for another viewer, where it
+            // names one (chess: the claims, not the board's legal moves).
+            match G::view_again_member(&game.board) {
+                Some((key, text)) => {
+                    member = ["game", "board", key];
+                    parts.push((&member, Flat::new(text)));
+                }
+                None => parts.push((&["game", "board"], Flat::of_value(&game.board, 256))),
+            }
         }
     }
     if rewritten.preview {
@@ -1095,8 +1104,8 @@ where
         for &viewer in others {
             let rewritten = self.table.view_again(&mut view, viewer);
             let before = flats.last().expect("the first view is there");
-            let flat =
-                respliced(before, &view, rewritten).unwrap_or_else(|| Flat::of_value(&view, 4096));
+            let flat = respliced::<G>(before, &view, rewritten)
+                .unwrap_or_else(|| Flat::of_value(&view, 4096));
             flats.push(flat);
         }
         flats
@@ -1156,6 +1165,68 @@ fn fresh_secret() -> Option<Secret> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Chess's views taken together when one seat may claim a draw and the
+    /// other may not (the load generator's knight moves): the second view has
+    /// the board's claims written anew, and is still that viewer's own.
+    #[test]
+    fn chess_views_with_one_seats_claim_are_each_viewers_own() {
+        let games = Games::builtin();
+        let chess = games.find("chess").expect("chess is built in");
+        let mut config = TableConfig::casual(chess.default_time());
+        config.settings.options = serde_json::json!({"repetition": "claim"});
+        let mut table = chess.new_table(config).unwrap();
+        for (seat, user) in ["ann", "bob"].into_iter().enumerate() {
+            let sit = Command::Sit {
+                user: user.into(),
+                seat: Seat(seat as u8),
+            };
+            table.apply(sit, 1000).unwrap();
+        }
+        for user in ["ann", "bob"] {
+            let ready = Command::Ready {
+                user: user.into(),
+                proposal: None,
+            };
+            table.apply(ready, 1000).unwrap();
+        }
+        let viewers = [
+            Viewer::Seat(Seat(0)),
+            Viewer::Seat(Seat(1)),
+            Viewer::Spectator,
+        ];
+        let lags = [Some(20), None];
+        let mut differed = 0;
+        for ply in 0..40 {
+            let act = Command::Act {
+                user: ["ann", "bob"][ply % 2].into(),
+                action: crate::bench::move_at(ply).into(),
+                lag: 0,
+            };
+            let now = 1000 + 100 * ply as u64;
+            table.apply(act, now).unwrap();
+            for order in [viewers.to_vec(), viewers.iter().rev().copied().collect()] {
+                let views = table.flat_views(&order, now, &lags);
+                for (v, flat) in order.iter().zip(&views) {
+                    let mut alone: Value =
+                        serde_json::from_str(&table.view_text(*v, now, &lags)).unwrap();
+                    alone["game"]["moves"] = Value::Array(Vec::new());
+                    let read: Value = serde_json::from_str(flat.text()).unwrap();
+                    assert_eq!(read, alone, "ply {ply}, {v:?}");
+                    assert!(flat.index_is_fresh(), "ply {ply}, {v:?}");
+                }
+                let claims: Vec<Value> = views
+                    .iter()
+                    .map(|f| serde_json::from_str::<Value>(f.text()).unwrap())
+                    .map(|v| v["game"]["board"]["claims"].clone())
+                    .collect();
+                if claims[0] != claims[1] {
+                    differed += 1;
+                }
+            }
+        }
+        assert!(differed > 0, "a seat could claim while the other could not");
+    }
 
     /// A move list's patches bring a client from wherever it is to the list
     /// now: the items after its own; a cut back first after a takeback or a
