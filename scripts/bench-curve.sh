@@ -66,8 +66,11 @@ for n in "${games[@]}"; do
       sort | uniq -c | sort -rn | head -2 || true
     # The store's group writer over the whole run (ramp included): batches, mean
     # batch, mean write time of a batch, and a table's mean wait for its commit.
-    [ -n "${METRICS:-}" ] && curl -sf "http://127.0.0.1:$port/metrics" > "$METRICS.$n.$(basename "$bin")" || true
-    curl -sf "http://127.0.0.1:$port/metrics" | awk '
+    metrics=$(curl -sf "http://127.0.0.1:$port/metrics" || true)
+    if [ -n "${METRICS:-}" ]; then
+      printf '%s\n' "$metrics" >"$METRICS.$n.$(basename "$bin")"
+    fi
+    printf '%s\n' "$metrics" | awk '
       /^qiyuan_store_batch_size_count/ {b=$2} /^qiyuan_store_batch_size_sum/ {a=$2}
       /^qiyuan_store_batch_write_seconds_total/ {w=$2}
       /^qiyuan_store_commit_seconds_sum/ {cs=$2} /^qiyuan_store_commit_seconds_count/ {cc=$2}

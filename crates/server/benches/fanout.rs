@@ -87,42 +87,39 @@ fn game_moves(table: &mut dyn AnyTable) {
 /// The viewers of a game without spectators.
 const SEATS: [Viewer; 2] = [Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1))];
 
+/// The seats' lags the views show.
+const LAGS: [Option<u64>; 2] = [Some(20), Some(30)];
+
 /// Each move and what the fan-out does for it: both seats' views, taken
 /// together, and their patches.
 #[divan::bench(sample_count = 200)]
 fn moves_and_patches(bencher: Bencher) {
-    let lags = [Some(20), Some(30)];
-    bencher
-        .counter(ItemsCount::new(PLIES_PER_GAME))
-        .with_inputs(|| {
-            let table = started();
-            let views = table.flat_views(&SEATS, 1000, &lags);
-            (table, views)
-        })
-        .bench_local_values(|(mut table, mut views)| {
-            game_and_patches(&mut *table, &mut views, PLIES_PER_GAME)
-        });
+    games_and_patches(bencher, PLIES_PER_GAME);
 }
 
 /// As [`moves_and_patches`], for a game of 80 plies (the load curve's games in
 /// docs/benchmarks.md): the move list grows longer.
 #[divan::bench(sample_count = 100)]
 fn long_game_patches(bencher: Bencher) {
-    let lags = [Some(20), Some(30)];
-    bencher
-        .counter(ItemsCount::new(LONG_GAME))
-        .with_inputs(|| {
-            let table = started();
-            let views = table.flat_views(&SEATS, 1000, &lags);
-            (table, views)
-        })
-        .bench_local_values(|(mut table, mut views)| {
-            game_and_patches(&mut *table, &mut views, LONG_GAME)
-        });
+    games_and_patches(bencher, LONG_GAME);
 }
 
 /// The plies of the load curve's games.
 const LONG_GAME: usize = 80;
+
+/// Games of `plies` from their start, each an iteration.
+fn games_and_patches(bencher: Bencher, plies: usize) {
+    bencher
+        .counter(ItemsCount::new(plies))
+        .with_inputs(|| {
+            let table = started();
+            let views = table.flat_views(&SEATS, 1000, &LAGS);
+            (table, views)
+        })
+        .bench_local_values(|(mut table, mut views)| {
+            game_and_patches(&mut *table, &mut views, plies)
+        });
+}
 
 /// A whole game's moves and both seats' patches after each; the bytes of the
 /// patches. A function of its own so that `valgrind --tool=callgrind
@@ -130,13 +127,12 @@ const LONG_GAME: usize = 80;
 /// (docs/benchmarks.md).
 #[inline(never)]
 fn game_and_patches(table: &mut dyn AnyTable, views: &mut [Flat], plies: usize) -> usize {
-    let lags = [Some(20), Some(30)];
     let mut bytes = 0;
     for ply in 0..plies {
         act(table, ply);
         let now = 1000 + 100 * ply as u64;
         let had = table.moves_at();
-        let flats = table.flat_views(&SEATS, now, &lags);
+        let flats = table.flat_views(&SEATS, now, &LAGS);
         for (old, new) in views.iter_mut().zip(flats) {
             let mut patch = String::with_capacity(64 + new.text().len() / 3);
             flat::diff_into(old, &new, &mut patch);

@@ -966,7 +966,7 @@ impl MoveList {
         let added: Vec<MoveView> = actions[same..].iter().map(MoveView::of).collect();
         if !added.is_empty() {
             let items: Vec<Flat> = added.iter().map(|m| Flat::of_value(m, 64)).collect();
-            indexed = indexed && self.flat.push_items_noting(&items, &mut self.starts);
+            indexed = indexed && self.flat.push_items(&items, &mut self.starts);
             self.shown.extend(added);
         }
         if !indexed {
@@ -1010,7 +1010,7 @@ impl MoveList {
         // `usize::MAX`: more than the list has, so it is set whole.
         let kept = self.kept(from).unwrap_or(usize::MAX);
         let start = self.starts.get(kept).copied();
-        crate::protocol::flat::array_ops_from(
+        crate::protocol::flat::array_ops_into(
             r#""game","moves""#,
             &self.flat,
             kept,

@@ -154,8 +154,9 @@ impl<G: Game> Table<G> {
     }
 
     /// How many times [`Table::actions`] was cut (a takeback, a new game) since
-    /// this table was made: while it is the same, the actions are only ever
-    /// added to, and a copy of the first ones is still theirs.
+    /// this table was made — a refused takeback that was put back may count
+    /// too: while it is the same, the actions were only ever added to, and a
+    /// copy of the first ones is still theirs.
     pub fn action_cuts(&self) -> u64 {
         self.cuts
     }

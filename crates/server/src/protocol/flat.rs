@@ -132,12 +132,8 @@ impl Flat {
     /// index kept (the same as `Flat::new` of the longer text). `false`, and
     /// nothing changed, if this is not an indexed array, an item is not
     /// indexed, or the text would be too long to index.
-    pub fn push_items(&mut self, items: &[Flat]) -> bool {
-        self.push_items_noting(items, &mut Vec::new())
-    }
-
-    /// [`Flat::push_items`], noting where in the text each item starts.
-    pub fn push_items_noting(&mut self, items: &[Flat], starts: &mut Vec<u32>) -> bool {
+    /// Where in the text each item starts is appended to `starts`.
+    pub fn push_items(&mut self, items: &[Flat], starts: &mut Vec<u32>) -> bool {
         let added: usize = items.iter().map(|i| i.text.len() + 1).sum();
         if self.nodes.first().is_none_or(|r| r.kind != Kind::Array)
             || items.iter().any(|i| i.nodes.is_empty())
@@ -171,10 +167,6 @@ impl Flat {
         root.size = size;
         root.children = children;
         true
-    }
-
-    pub fn into_text(self) -> String {
-        self.text
     }
 
     /// Whether the index is the one `Flat::new` makes of the text (for tests
@@ -703,21 +695,9 @@ pub fn diff_into(old: &Flat, new: &Flat, out: &mut String) {
 /// the first `kept` of which are `list`'s first. A `trunc` to `kept` items if
 /// it had more, then a `push` of `list`'s items after them; a `set` of the
 /// whole list if `list` is not an indexed array of at least `kept` items.
-/// Whether it wrote anything.
+/// `start`: where in `list`'s text its item `kept` starts, if the caller knows
+/// (else its items are walked to find it). Whether it wrote anything.
 pub fn array_ops_into(
-    path: &str,
-    list: &Flat,
-    kept: usize,
-    had: usize,
-    comma: bool,
-    out: &mut String,
-) -> bool {
-    array_ops_from(path, list, kept, None, had, comma, out)
-}
-
-/// [`array_ops_into`], told where in `list`'s text its item `kept` starts
-/// (`start`, if it has one), so that its items are not walked to find it.
-pub fn array_ops_from(
     path: &str,
     list: &Flat,
     kept: usize,
@@ -1082,7 +1062,7 @@ mod tests {
                         .map(|_| random_value(&mut rng, 2))
                         .collect();
                     let flats: Vec<Flat> = items.iter().map(|v| Flat::of_value(v, 16)).collect();
-                    assert!(flat.push_items(&flats));
+                    assert!(flat.push_items(&flats, &mut Vec::new()));
                     model.extend(items);
                 } else {
                     let len = rng.gen_range(0..=model.len() + 1);
@@ -1095,11 +1075,11 @@ mod tests {
         }
         // Not an array: refused, unchanged.
         let mut object = Flat::new(r#"{"a":1}"#.into());
-        assert!(!object.push_items(&[Flat::new("1".into())]));
+        assert!(!object.push_items(&[Flat::new("1".into())], &mut Vec::new()));
         assert!(!object.truncate_items(0));
         assert_eq!(object.text, r#"{"a":1}"#);
         let mut unindexed = Flat::empty_array();
-        assert!(!unindexed.push_items(&[Flat::new("[1,".into())]));
+        assert!(!unindexed.push_items(&[Flat::new("[1,".into())], &mut Vec::new()));
         assert_eq!(unindexed.text, "[]");
     }
 
