@@ -758,6 +758,82 @@ fn split_schema(url: &str) -> (String, Option<String>) {
     }
 }
 
+impl SqliteStore {
+    /// A game's row and its players' in one transaction (on the writer's
+    /// connection, within its batch's); nothing if the game's row exists.
+    async fn insert_game(c: &mut SqliteConnection, game: &NewGame) -> Result<()> {
+        let mut tx = c.begin().await?;
+        let done = sqlx::query(
+            "INSERT INTO games (id, table_id, number, game, settings, status, rated, started_at) \
+             VALUES ($1, $2, $3, $4, $5, 'live', $6, $7) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(&game.id)
+        .bind(&game.table_id)
+        .bind(game.number)
+        .bind(&game.game)
+        .bind(&game.settings)
+        .bind(game.rated)
+        .bind(game.started_at)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Ok(());
+        }
+        for p in &game.players {
+            sqlx::query(
+                "INSERT INTO game_players (game_id, seat, user_id, name, rating) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&game.id)
+            .bind(p.seat)
+            .bind(p.user_id)
+            .bind(&p.name)
+            .bind(p.rating)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+/// A game's row and its players' rows as one statement (its own transaction,
+/// one round trip where a transaction of one statement a row took four more):
+/// the players' rows only if the game's row is new. Their foreign key to the
+/// game's row is checked at the statement's end, which sees it.
+const START_GAME_PG: &str = "WITH g AS ( \
+       INSERT INTO games (id, table_id, number, game, settings, status, rated, started_at) \
+       VALUES ($1, $2, $3, $4, $5, 'live', $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id) \
+     INSERT INTO game_players (game_id, seat, user_id, name, rating) \
+     SELECT g.id, p.seat, p.user_id, p.name, p.rating FROM g CROSS JOIN \
+       UNNEST($8::bigint[], $9::bigint[], $10::text[], $11::bigint[]) AS p(seat, user_id, name, rating)";
+
+impl PostgresStore {
+    /// A game's row and its players' ([`START_GAME_PG`]); nothing if the
+    /// game's row exists.
+    async fn insert_game(c: &mut sqlx::PgConnection, game: &NewGame) -> Result<()> {
+        let seats: Vec<i64> = game.players.iter().map(|p| p.seat).collect();
+        let users: Vec<Option<i64>> = game.players.iter().map(|p| p.user_id).collect();
+        let names: Vec<&str> = game.players.iter().map(|p| p.name.as_str()).collect();
+        let ratings: Vec<Option<i64>> = game.players.iter().map(|p| p.rating).collect();
+        sqlx::query(START_GAME_PG)
+            .bind(&game.id)
+            .bind(&game.table_id)
+            .bind(game.number)
+            .bind(&game.game)
+            .bind(&game.settings)
+            .bind(game.rated)
+            .bind(game.started_at)
+            .bind(&seats)
+            .bind(&users)
+            .bind(&names)
+            .bind(&ratings)
+            .execute(c)
+            .await?;
+        Ok(())
+    }
+}
+
 const USER_COLUMNS: &str = "id, username, password_hash, guest, created_at";
 const GAME_COLUMNS: &str = "g.id, g.table_id, g.number, g.game, g.settings, g.status, g.rated, g.started_at, g.ended_at, g.result, g.record";
 
@@ -1254,42 +1330,8 @@ macro_rules! impl_store {
 
             async fn start_game(&self, game: &NewGame) -> Result<()> {
                 let game = game.clone();
-                self.write(move |c| Box::pin(async move {
-                    let game = &game;
-                    let mut tx = c.begin().await?;
-                    let done = sqlx::query(
-                        "INSERT INTO games (id, table_id, number, game, settings, status, rated, started_at) \
-                         VALUES ($1, $2, $3, $4, $5, 'live', $6, $7) ON CONFLICT (id) DO NOTHING",
-                    )
-                    .bind(&game.id)
-                    .bind(&game.table_id)
-                    .bind(game.number)
-                    .bind(&game.game)
-                    .bind(&game.settings)
-                    .bind(game.rated)
-                    .bind(game.started_at)
-                    .execute(&mut *tx)
-                    .await?;
-                    if done.rows_affected() == 0 {
-                        return Ok(());
-                    }
-                    for p in &game.players {
-                        sqlx::query(
-                            "INSERT INTO game_players (game_id, seat, user_id, name, rating) \
-                             VALUES ($1, $2, $3, $4, $5)",
-                        )
-                        .bind(&game.id)
-                        .bind(p.seat)
-                        .bind(p.user_id)
-                        .bind(&p.name)
-                        .bind(p.rating)
-                        .execute(&mut *tx)
-                        .await?;
-                    }
-                    tx.commit().await?;
-                    Ok(())
-                }))
-                .await
+                self.write(move |c| Box::pin(async move { Self::insert_game(c, &game).await }))
+                    .await
             }
 
             async fn game(&self, id: &str) -> Result<Option<GameRow>> {
@@ -1330,18 +1372,23 @@ macro_rules! impl_store {
                 let finish = finish.clone();
                 self.write(move |c| Box::pin(async move {
                     let finish = &finish;
-                    let mut tx = c.begin().await?;
-                    let done = sqlx::query(
+                    let update = sqlx::query(
                         "UPDATE games SET status = 'finished', ended_at = $2, result = $3, record = $4 \
                          WHERE id = $1 AND status = 'live'",
                     )
                     .bind(&finish.game_id)
                     .bind(finish.at)
                     .bind(&finish.result)
-                    .bind(&finish.record)
-                    .execute(&mut *tx)
-                    .await?;
-                    if done.rows_affected() == 0 {
+                    .bind(&finish.record);
+                    // A game that changes no rating or points (a casual game,
+                    // guests): its row alone, a statement without a
+                    // transaction around it (on PostgreSQL one round trip, not
+                    // three).
+                    if finish.rating_diffs.is_empty() && finish.ratings.is_empty() && finish.points.is_empty() {
+                        return Ok(update.execute(&mut *c).await?.rows_affected() > 0);
+                    }
+                    let mut tx = c.begin().await?;
+                    if update.execute(&mut *tx).await?.rows_affected() == 0 {
                         return Ok(false);
                     }
                     for (seat, diff) in &finish.rating_diffs {

@@ -263,6 +263,57 @@ async fn tables_games_and_logs() {
                 .is_empty()
         );
 
+        // A casual rematch between a user and a computer player (no account):
+        // its end changes no rating or points, its row alone is written.
+        let casual_players = vec![
+            Player {
+                seat: 0,
+                user_id: None,
+                name: "bot:1".into(),
+                rating: None,
+                rating_diff: None,
+            },
+            players[1].clone(),
+        ];
+        let casual = NewGame {
+            id: "t1-2".into(),
+            number: 2,
+            rated: false,
+            players: casual_players.clone(),
+            ..g.clone()
+        };
+        s.start_game(&casual).await.unwrap();
+        s.start_game(&casual).await.unwrap();
+        assert_eq!(
+            s.game("t1-2").await.unwrap().unwrap().players,
+            casual_players,
+            "{name}"
+        );
+        let end = Finish {
+            game_id: "t1-2".into(),
+            at: 30,
+            result: "{\"score\":\"0-1\"}".into(),
+            record: "1. f3 e5 0-1".into(),
+            rating_diffs: Vec::new(),
+            ratings: Vec::new(),
+            points: Vec::new(),
+        };
+        assert!(s.finish_game(&end).await.unwrap(), "{name}");
+        assert!(!s.finish_game(&end).await.unwrap(), "{name}");
+        let row = s.game("t1-2").await.unwrap().unwrap();
+        assert_eq!(
+            (row.status, row.ended_at, row.record.as_deref()),
+            (GameStatus::Finished, Some(30), Some("1. f3 e5 0-1")),
+            "{name}"
+        );
+        assert_eq!(s.games_of_table("t1").await.unwrap().len(), 2, "{name}");
+        assert_eq!(s.games_of_user(b.id, 10).await.unwrap().len(), 2, "{name}");
+        assert_eq!(
+            s.rating(a.id, "chess:blitz").await.unwrap().unwrap().rating,
+            1512.5,
+            "{name}: a casual game changes no rating"
+        );
+
         s.close_table("t1").await.unwrap();
         assert!(s.open_tables().await.unwrap().is_empty(), "{name}");
         assert!(!s.table("t1").await.unwrap().unwrap().open, "{name}");
