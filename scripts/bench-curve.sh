@@ -12,7 +12,8 @@
 # LOADGEN (the load generator's binary: the last of BINS), LOADGEN_THREADS (its worker
 # threads: 1, a single-threaded runtime, unless set; "" for one per core, as binaries
 # before `--threads` need), PG (the PostgreSQL URL), LOG (the server's `--log` filter: warn),
-# LOGDIR (a folder that keeps each run's server log), METRICS (a path prefix: each run's
+# STAGGER (1: each pair's first game cut short, so that games end and start all through
+# the run, `--stagger`), LOGDIR (a folder that keeps each run's server log), METRICS (a path prefix: each run's
 # `/metrics` at its end is kept as PREFIX.GAMES.BINARY).
 set -euo pipefail
 store=$1
@@ -35,6 +36,9 @@ if [ "$plies" != 30 ]; then
 fi
 if [ -n "${TIMELINE:-}" ]; then
   extra+=(--timeline)
+fi
+if [ -n "${STAGGER:-}" ]; then
+  extra+=(--stagger)
 fi
 pg=${PG:-postgres://root@127.0.0.1:5432/test}
 log=${LOG:-warn}

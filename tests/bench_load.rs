@@ -14,8 +14,9 @@ fn free_port() -> u16 {
         .port()
 }
 
-#[test]
-fn bench_load_against_a_running_server_exits_and_reports() {
+/// Runs `qiyuan bench-load` with `args` against a fresh `qiyuan serve` and
+/// returns what it printed, once it exited successfully.
+fn bench_load(args: &[&str]) -> String {
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     let dir = std::env::temp_dir().join(format!("qiyuan-bench-test-{}-{port}", std::process::id()));
@@ -43,26 +44,15 @@ fn bench_load_against_a_running_server_exits_and_reports() {
 
     let mut bench = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
         .args(["bench-load", "--url", &base])
-        .args([
-            "--games",
-            "4",
-            "--duration",
-            "3",
-            "--ramp",
-            "1",
-            "--think-ms",
-            "100",
-        ])
+        .args(args)
         .args(["--server-pid", &server.id().to_string()])
         // The single-threaded generator the curve in docs/benchmarks.md uses.
         .args(["--threads", "1"])
-        // Past the knight cycles: the pawn moves after ply 24 are played too.
-        .args(["--plies", "40", "--timeline"])
         .stdout(Stdio::piped())
         .spawn()
         .expect("bench-load starts");
-    // 1 s ramp + 3 s measured; the games stop at once after it. A minute is
-    // far more than a loaded machine needs.
+    // A second's ramp and a few measured; the games stop at once after it. A
+    // minute is far more than a loaded machine needs.
     let started = Instant::now();
     let status = loop {
         if let Some(status) = bench.try_wait().unwrap() {
@@ -88,13 +78,50 @@ fn bench_load_against_a_running_server_exits_and_reports() {
     let _ = std::fs::remove_dir_all(&dir);
     let status = status.unwrap_or_else(|| panic!("bench-load did not exit within 60 s:\n{out}"));
     assert!(status.success(), "bench-load failed: {status}\n{out}");
+    out
+}
 
-    let line = |prefix: &str| {
-        out.lines()
-            .find(|l| l.starts_with(prefix))
-            .unwrap_or_else(|| panic!("no {prefix:?} line in:\n{out}"))
-            .to_string()
+/// The line of `out` that starts with `prefix`.
+fn line(out: &str, prefix: &str) -> String {
+    out.lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix:?} line in:\n{out}"))
+        .to_string()
+}
+
+/// The games that began and ended in the measured part, as reported.
+fn measured_starts_and_ends(out: &str) -> (u64, u64) {
+    let l = line(out, "in the measured part:");
+    let number_before = |word: &str| -> u64 {
+        let at = l
+            .find(word)
+            .unwrap_or_else(|| panic!("no {word:?} in {l:?}"));
+        l[..at]
+            .split_whitespace()
+            .last()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("a count before {word:?} in {l:?}"))
     };
+    (number_before(" games began"), number_before(" ended"))
+}
+
+#[test]
+fn bench_load_against_a_running_server_exits_and_reports() {
+    let out = bench_load(&[
+        "--games",
+        "4",
+        "--duration",
+        "3",
+        "--ramp",
+        "1",
+        "--think-ms",
+        "100",
+        // Past the knight cycles: the pawn moves after ply 24 are played too.
+        "--plies",
+        "40",
+        "--timeline",
+    ]);
+    let line = |prefix: &str| line(&out, prefix);
     assert!(
         line("games started").contains("failed 0 "),
         "no game failed:\n{out}"
@@ -139,4 +166,47 @@ fn bench_load_against_a_running_server_exits_and_reports() {
     // (the other threads of so short a run may not reach one 10 ms tick).
     let threads = line("server CPU per move by thread:");
     assert!(threads.contains("tokio-rt-worker"), "{threads:?}:\n{out}");
+}
+
+/// With `--stagger` the pairs' first games are cut short, so that games end
+/// (and the next ones begin) in the measured part even when a whole game is
+/// longer than the run: pair i's first game resigns after 1 + i plies here.
+#[test]
+fn staggered_first_games_end_and_start_while_measured() {
+    // 60 plies at 200 ms: a whole game takes 12 s, longer than the ramp
+    // and the measured part together.
+    let args = [
+        "--games",
+        "8",
+        "--duration",
+        "3",
+        "--ramp",
+        "1",
+        "--think-ms",
+        "200",
+        "--plies",
+        "60",
+    ];
+    let out = bench_load(&args);
+    assert_eq!(
+        measured_starts_and_ends(&out),
+        (0, 0),
+        "unstaggered, no game began or ended while measured:\n{out}"
+    );
+    let staggered = [&args[..], &["--stagger"]].concat();
+    let out = bench_load(&staggered);
+    assert!(
+        line(&out, "bench-load:").contains("the first ones staggered"),
+        "{out}"
+    );
+    let (starts, ends) = measured_starts_and_ends(&out);
+    // Pairs 4 to 7 began at 0.5 to 0.9 s and end their first games 1 to 1.6
+    // s later, within the measured part (from 1 s, once every pair plays, to
+    // 4 s), then begin their next.
+    assert!(ends >= 1, "games ended while measured:\n{out}");
+    assert!(starts >= 1, "games began while measured:\n{out}");
+    assert!(
+        line(&out, "games started").contains("failed 0 "),
+        "no game failed:\n{out}"
+    );
 }

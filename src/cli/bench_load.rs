@@ -57,6 +57,11 @@ pub struct Args {
     /// Also print the measured part second by second (moves, p50, p99, max).
     #[arg(long)]
     timeline: bool,
+    /// Cut each pair's first game short (pair i's after 1 + i mod --plies
+    /// plies), so that games end and start all through the run, as in a hall
+    /// open for a while, the measured part included.
+    #[arg(long)]
+    stagger: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -123,10 +128,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return anyhow::Ok(());
         }
         println!(
-            "bench-load: {} games ({} sockets, {} plies each) against {base}{}, think {} ms, {} s ramp, {} s measured",
+            "bench-load: {} games ({} sockets, {} plies each{}) against {base}{}, think {} ms, {} s ramp, {} s measured",
             args.games,
             args.games * 2,
             args.plies,
+            if args.stagger { ", the first ones staggered" } else { "" },
             args.url
                 .iter()
                 .skip(1)
@@ -147,6 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             settle: Duration::from_secs_f64(args.settle),
             server_pid: args.server_pid,
             plies: args.plies,
+            stagger: args.stagger,
         })
         .await?;
         println!(
@@ -168,6 +175,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "mean call: create {:.1} ms, sit {:.1}, ready {:.1} and {:.1}, resign {:.1}, \
              leave {:.1}, unwatch {:.1}",
             c[0], c[1], c[2], c[3], c[4], c[5], c[6]
+        );
+        println!(
+            "in the measured part: {} games began (their four calls {:.1} ms on average), \
+             {} ended (their five {:.1} ms)",
+            report.measured_starts,
+            report.measured_start_ms,
+            report.measured_ends,
+            report.measured_end_ms
         );
         println!(
             "accepted moves: {} in {:.1} s = {:.0} moves/s",

@@ -361,6 +361,12 @@ pub struct LoadConfig {
     /// Plies per game (at most [`MAX_PLIES`]); then the pair resigns, leaves
     /// and starts the next game.
     pub plies: usize,
+    /// Whether the pairs' first games are cut short, pair `i`'s after
+    /// `1 + i % plies` plies, so that games end and start all through the run
+    /// as in a hall that has been open a while. Otherwise every first game is
+    /// `plies` long, and with games longer than the ramp and the measured part
+    /// together none ends while it is measured.
+    pub stagger: bool,
 }
 
 /// What a run measured.
@@ -379,6 +385,14 @@ pub struct LoadReport {
     /// leave, unwatch.
     pub calls_ms: [f64; 7],
     pub games_finished: u64,
+    /// Games that began, and games that ended, during the measured part.
+    pub measured_starts: u64,
+    pub measured_ends: u64,
+    /// The mean time of a game's start (its four calls: create, sit, ready,
+    /// ready) and of its end (resign, then leave and unwatch for both),
+    /// over those that began or ended in the measured part, in milliseconds.
+    pub measured_start_ms: f64,
+    pub measured_end_ms: f64,
     pub moves: u64,
     pub errors: u64,
     /// Games that had not stopped well after the run and were stopped (counted
@@ -502,6 +516,12 @@ struct Counters {
     ends: AtomicU64,
     /// Each call's microseconds (as in [`LoadReport::calls_ms`]).
     calls: [AtomicU64; 7],
+    /// Games begun and ended in the measured part, and their starts' and
+    /// ends' microseconds.
+    measured_starts: AtomicU64,
+    measured_ends: AtomicU64,
+    measured_start_us: AtomicU64,
+    measured_end_us: AtomicU64,
 }
 
 fn mean_ms(sum: &AtomicU64, n: u64) -> f64 {
@@ -577,7 +597,21 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         let delay = cfg.ramp.mul_f64(i as f64 / cfg.games.max(1) as f64);
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep(delay).await;
-            let result = pair(&http, &cfg, &deadline, &counters, &latencies, &measuring).await;
+            let first_plies = if cfg.stagger {
+                1 + i % cfg.plies.max(1)
+            } else {
+                cfg.plies
+            };
+            let result = pair(
+                &http,
+                &cfg,
+                first_plies,
+                &deadline,
+                &counters,
+                &latencies,
+                &measuring,
+            )
+            .await;
             if let Err(err) = result {
                 counters.errors.fetch_add(1, Ordering::Relaxed);
                 tracing::warn!("simulated game failed: {err:#}");
@@ -667,6 +701,16 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
             ]
         },
         games_finished: counters.finished.load(Ordering::Relaxed),
+        measured_starts: counters.measured_starts.load(Ordering::Relaxed),
+        measured_ends: counters.measured_ends.load(Ordering::Relaxed),
+        measured_start_ms: mean_ms(
+            &counters.measured_start_us,
+            counters.measured_starts.load(Ordering::Relaxed),
+        ),
+        measured_end_ms: mean_ms(
+            &counters.measured_end_us,
+            counters.measured_ends.load(Ordering::Relaxed),
+        ),
         moves,
         errors: counters.errors.load(Ordering::Relaxed) + stuck,
         stuck,
@@ -718,6 +762,7 @@ impl Deadline {
 async fn pair(
     http: &reqwest::Client,
     cfg: &LoadConfig,
+    first_plies: usize,
     deadline: &Deadline,
     counters: &Counters,
     latencies: &std::sync::Mutex<Vec<(u64, Instant)>>,
@@ -745,7 +790,8 @@ async fn pair(
         let create = json!({"game": GAME, "seat": 0,
             "options": {"repetition": "claim"},
             "time": {"kind": "fischer", "base": 3_600_000, "increment": 0}});
-        let t = Instant::now();
+        let starting = Instant::now();
+        let t = starting;
         let r = ws[0].call("create", create).await?;
         add_us(&counters.calls[0], t);
         let table = r["d"]["table"].as_str().context("no table id")?.to_string();
@@ -762,10 +808,17 @@ async fn pair(
         add_us(&counters.calls[3], t);
         counters.started.fetch_add(1, Ordering::Relaxed);
         counters.starts.fetch_add(1, Ordering::Relaxed);
-        if std::mem::take(&mut first) {
-            counters.playing.fetch_add(1, Ordering::Relaxed);
+        if measuring.load(Ordering::Relaxed) {
+            counters.measured_starts.fetch_add(1, Ordering::Relaxed);
+            add_us(&counters.measured_start_us, starting);
         }
-        for ply in 0..cfg.plies.min(MAX_PLIES) {
+        let plies = if std::mem::take(&mut first) {
+            counters.playing.fetch_add(1, Ordering::Relaxed);
+            first_plies
+        } else {
+            cfg.plies
+        };
+        for ply in 0..plies.min(MAX_PLIES) {
             if deadline.passed() {
                 break;
             }
@@ -841,6 +894,10 @@ async fn pair(
         }
         counters.finished.fetch_add(1, Ordering::Relaxed);
         counters.ends.fetch_add(1, Ordering::Relaxed);
+        if measuring.load(Ordering::Relaxed) {
+            counters.measured_ends.fetch_add(1, Ordering::Relaxed);
+            add_us(&counters.measured_end_us, ending);
+        }
     }
     for s in ws {
         s.close().await;
