@@ -24,6 +24,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     ),
     (6, include_str!("../migrations/postgres/0006_events.sql")),
     (7, include_str!("../migrations/postgres/0007_leases.sql")),
+    (
+        8,
+        include_str!("../migrations/postgres/0008_log_without_foreign_key.sql"),
+    ),
 ];
 
 /// Applies the migrations a pool has not seen. Written once for both backends.
