@@ -791,9 +791,8 @@ async fn pair(
             "options": {"repetition": "claim"},
             "time": {"kind": "fischer", "base": 3_600_000, "increment": 0}});
         let starting = Instant::now();
-        let t = starting;
         let r = ws[0].call("create", create).await?;
-        add_us(&counters.calls[0], t);
+        add_us(&counters.calls[0], starting);
         let table = r["d"]["table"].as_str().context("no table id")?.to_string();
         let t = Instant::now();
         ws[1]

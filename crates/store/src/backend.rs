@@ -758,24 +758,43 @@ fn split_schema(url: &str) -> (String, Option<String>) {
     }
 }
 
+/// A game's row as both stores insert it, its values `$1`–`$7`
+/// ([`bind_game_row`]); nothing if the game's id exists.
+macro_rules! insert_game_row {
+    () => {
+        "INSERT INTO games (id, table_id, number, game, settings, status, rated, started_at) \
+         VALUES ($1, $2, $3, $4, $5, 'live', $6, $7) ON CONFLICT (id) DO NOTHING"
+    };
+}
+
+/// [`insert_game_row`]'s statement with the game's values bound.
+fn bind_game_row<'q, DB: sqlx::Database>(
+    query: sqlx::query::Query<'q, DB, DB::Arguments<'q>>,
+    game: &'q NewGame,
+) -> sqlx::query::Query<'q, DB, DB::Arguments<'q>>
+where
+    &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    bool: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    query
+        .bind(game.id.as_str())
+        .bind(game.table_id.as_str())
+        .bind(game.number)
+        .bind(game.game.as_str())
+        .bind(game.settings.as_str())
+        .bind(game.rated)
+        .bind(game.started_at)
+}
+
 impl SqliteStore {
     /// A game's row and its players' in one transaction (on the writer's
     /// connection, within its batch's); nothing if the game's row exists.
     async fn insert_game(c: &mut SqliteConnection, game: &NewGame) -> Result<()> {
         let mut tx = c.begin().await?;
-        let done = sqlx::query(
-            "INSERT INTO games (id, table_id, number, game, settings, status, rated, started_at) \
-             VALUES ($1, $2, $3, $4, $5, 'live', $6, $7) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(&game.id)
-        .bind(&game.table_id)
-        .bind(game.number)
-        .bind(&game.game)
-        .bind(&game.settings)
-        .bind(game.rated)
-        .bind(game.started_at)
-        .execute(&mut *tx)
-        .await?;
+        let done = bind_game_row(sqlx::query(insert_game_row!()), game)
+            .execute(&mut *tx)
+            .await?;
         if done.rows_affected() == 0 {
             return Ok(());
         }
@@ -801,12 +820,14 @@ impl SqliteStore {
 /// one round trip where a transaction of one statement a row took four more):
 /// the players' rows only if the game's row is new. Their foreign key to the
 /// game's row is checked at the statement's end, which sees it.
-const START_GAME_PG: &str = "WITH g AS ( \
-       INSERT INTO games (id, table_id, number, game, settings, status, rated, started_at) \
-       VALUES ($1, $2, $3, $4, $5, 'live', $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id) \
+const START_GAME_PG: &str = concat!(
+    "WITH g AS (",
+    insert_game_row!(),
+    " RETURNING id) \
      INSERT INTO game_players (game_id, seat, user_id, name, rating) \
      SELECT g.id, p.seat, p.user_id, p.name, p.rating FROM g CROSS JOIN \
-       UNNEST($8::bigint[], $9::bigint[], $10::text[], $11::bigint[]) AS p(seat, user_id, name, rating)";
+       UNNEST($8::bigint[], $9::bigint[], $10::text[], $11::bigint[]) AS p(seat, user_id, name, rating)"
+);
 
 impl PostgresStore {
     /// A game's row and its players' ([`START_GAME_PG`]); nothing if the
@@ -816,14 +837,7 @@ impl PostgresStore {
         let users: Vec<Option<i64>> = game.players.iter().map(|p| p.user_id).collect();
         let names: Vec<&str> = game.players.iter().map(|p| p.name.as_str()).collect();
         let ratings: Vec<Option<i64>> = game.players.iter().map(|p| p.rating).collect();
-        sqlx::query(START_GAME_PG)
-            .bind(&game.id)
-            .bind(&game.table_id)
-            .bind(game.number)
-            .bind(&game.game)
-            .bind(&game.settings)
-            .bind(game.rated)
-            .bind(game.started_at)
+        bind_game_row(sqlx::query(START_GAME_PG), game)
             .bind(&seats)
             .bind(&users)
             .bind(&names)
