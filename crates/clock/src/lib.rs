@@ -542,6 +542,23 @@ impl Clock {
         }
     }
 
+    /// Credits the time between `from` and `to` back to the running seat, as far
+    /// as its clock ran then (a stall, or players cut off): `from` is clamped to
+    /// the running clock's start, and nothing is credited when it started after
+    /// `to`.
+    pub fn credit_between(&mut self, from: Millis, to: Millis) {
+        if let Some(r) = self.running
+            && let Some(since) = r.since
+            && since < to
+        {
+            let from = from.max(since);
+            if from < to {
+                self.pause(from);
+                self.resume(to);
+            }
+        }
+    }
+
     /// When the running seat flags, including the lag grace; `None` when no clock
     /// runs or it cannot flag.
     pub fn flag_time(&self) -> Option<Millis> {

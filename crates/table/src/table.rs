@@ -308,7 +308,7 @@ impl<G: Game> Table<G> {
         // Timers that fall due through the command fire after it.
         let settles_flag = self.settles_own_flag(&cmd, now);
         let mut fired = Vec::new();
-        if !matches!(cmd, Command::Restart { .. }) && !settles_flag {
+        if !matches!(cmd, Command::Restart { .. } | Command::Credit { .. }) && !settles_flag {
             fired = self.fire_and_log(now);
         }
         if matches!(cmd, Command::Tick) {
@@ -436,6 +436,7 @@ impl<G: Game> Table<G> {
             Command::Rematch { user } => self.rematch(&user, now),
             Command::Tick => Ok(Vec::new()),
             Command::Restart { down_since } => Ok(self.restart(down_since, now)),
+            Command::Credit { from, to } => Ok(self.credit(from, to, now)),
             Command::Foul { seat, reason } => {
                 if !self.is_playing() {
                     return refuse(K::NoGame, "no game is being played");
@@ -1311,6 +1312,24 @@ impl<G: Game> Table<G> {
             },
         );
         events
+    }
+
+    /// [`Command::Credit`]: the interval `from..to` (clamped to `now`) is given
+    /// back to the running clock and to the turn's timers.
+    fn credit(&mut self, from: Millis, to: Millis, now: Millis) -> Vec<Event> {
+        let to = to.min(now);
+        if from >= to || !self.is_playing() {
+            return Vec::new();
+        }
+        let Some(gs) = self.state.game.as_mut() else {
+            return Vec::new();
+        };
+        gs.clock.credit_between(from, to);
+        let down = to.saturating_sub(from.max(gs.turn_since));
+        gs.turn_since += down;
+        vec![Event::Resumed {
+            clock: self.clock_view(now),
+        }]
     }
 
     // ----- timers -----------------------------------------------------------------

@@ -235,6 +235,14 @@ pub enum Command {
     Restart {
         down_since: Millis,
     },
+    /// Nobody could act at the table from `from` to `to` although the server ran
+    /// (it stalled, or the bus to another node's players was down): that time
+    /// is charged to no clock and no move timer. Unlike [`Command::Restart`] it
+    /// changes nobody's presence, and fires no timer before it.
+    Credit {
+        from: Millis,
+        to: Millis,
+    },
     /// An arbiter decides the game.
     Adjudicate {
         outcome: Outcome,
@@ -308,6 +316,7 @@ impl Command {
             | Rematch { user } => Some(user),
             Tick
             | Restart { .. }
+            | Credit { .. }
             | Adjudicate { .. }
             | Foul { .. }
             | Warn { .. }

@@ -787,3 +787,34 @@ fn no_rematch_once_the_opponent_left() {
     s.ok(Command::Rematch { user: user(0) });
     s.check_replay();
 }
+
+#[test]
+fn a_credit_gives_back_a_stall_without_touching_presence() {
+    let mut s = Script::<Count>::started(cfg(TimeControl::fischer(5, 0)));
+    both_moved(&mut s);
+    s.wait(10 * S);
+    let from = s.now;
+    // The server stalls for 20 s; the flag would have fallen had it been
+    // five minutes, and the credit comes before any timer fires.
+    s.wait(20 * S);
+    let to = s.now;
+    s.wait(2 * S);
+    let ev = s.table.apply(Command::Credit { from, to }, s.now).unwrap();
+    assert!(matches!(ev.as_slice(), [Event::Resumed { .. }]), "{ev:?}");
+    // Nobody was marked away.
+    assert!(
+        s.table
+            .state()
+            .seats
+            .iter()
+            .all(|x| x.absent_since.is_none())
+    );
+    // 10 s before the stall and 2 s after it are charged; the 20 s are not.
+    assert_eq!(s.table.next_deadline(), Some(s.now + 5 * M - 12 * S));
+    // A credit of a time before the turn began gives nothing back.
+    s.play(0, S, "1");
+    let before = s.table.next_deadline();
+    s.ok(Command::Credit { from, to });
+    assert_eq!(s.table.next_deadline(), before);
+    s.check_replay();
+}

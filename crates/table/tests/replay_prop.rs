@@ -47,6 +47,7 @@ fn command(seats: u8) -> impl Strategy<Value = Command> {
         4 => u().prop_map(|user| Command::Rematch { user }),
         3 => Just(Command::Tick),
         1 => (0u64..100_000).prop_map(|d| Command::Restart { down_since: d }),
+        1 => (0u64..100_000, 0u64..100_000).prop_map(|(a, b)| Command::Credit { from: a.min(b), to: a.max(b) }),
         1 => Just(Command::Adjudicate { outcome: Outcome::aborted(seats) }),
         1 => (0..4u8).prop_map(|s| Command::Foul { seat: Seat(s), reason: None }),
         1 => (0..4u8).prop_map(|s| Command::Warn { seat: Seat(s), reason: "w".into() }),
