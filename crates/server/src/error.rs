@@ -45,6 +45,12 @@ impl ApiError {
         Self::new(StatusCode::NOT_FOUND, "not_found", what)
     }
 
+    /// Cannot be done now but may be in a moment (the table's node is being
+    /// replaced, the link between nodes is down): send it again.
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message).retry_after(1)
+    }
+
     pub fn unauthorized() -> Self {
         Self::new(
             StatusCode::UNAUTHORIZED,

@@ -97,6 +97,9 @@ pub struct App {
     pub shutdown: watch::Receiver<bool>,
     /// Several nodes (`[cluster]` with a Redis URL); `None`: this is the only node.
     pub cluster: Option<Arc<cluster::Cluster>>,
+    /// Time nobody could act at the tables (the server stalled, the bus was
+    /// down), which the tables credit to their clocks.
+    pub pauses: Arc<live::Pauses>,
 }
 
 impl App {
@@ -172,7 +175,9 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         Err(e) => tracing::warn!("cannot forget expired sessions: {e}"),
     }
 
-    let cluster = cluster::Cluster::connect(&config.cluster, addr).await?;
+    let pauses = Arc::new(live::Pauses::default());
+    live::Pauses::watch(&pauses);
+    let cluster = cluster::Cluster::connect(&config.cluster, addr, pauses.clone()).await?;
     let (stop, shutdown) = watch::channel(false);
     const HOUR: Duration = Duration::from_secs(3600);
     let app = Arc::new(App {
@@ -201,6 +206,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         store,
         shutdown: shutdown.clone(),
         cluster,
+        pauses,
     });
     let restored = match app.cluster.clone() {
         // Several nodes: the lease keeper takes this node's tables back and
@@ -239,7 +245,19 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     });
     let serving = app.clone();
     let task = tokio::spawn(async move {
+        // Several nodes: on stopping, the tables are handed over at once (not
+        // after the sockets have closed), and the process waits for it.
+        let handing = tables_app.cluster.clone().map(|cluster| {
+            let app = tables_app.clone();
+            tokio::spawn(async move {
+                stopped(app.shutdown.clone()).await;
+                cluster.hand_over(&app).await;
+            })
+        });
         serve(listener, router, serving, shutdown.clone()).await;
+        if let Some(handing) = handing {
+            let _ = handing.await;
+        }
         tables_app.tables.stop_all().await;
         tracing::info!("stopped");
         Ok(())

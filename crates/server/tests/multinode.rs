@@ -6,13 +6,12 @@
 //! real `qiyuan serve` child process (`QIYUAN_BIN`, default the workspace's
 //! `target/debug/qiyuan`: `cargo build -p qiyuan --bin qiyuan` first).
 
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod nodes;
 mod proxy;
 
-use nodes::{Site, at, redis_url};
+use nodes::{Site, at, free_port, redis_url, serve};
 use qiyuan_server::bench::{Client, Socket, wait_ready};
 use serde_json::{Value, json};
 
@@ -202,43 +201,6 @@ async fn quick_pairing_pairs_seekers_on_two_nodes() {
     }
     a.stop().await;
     b.stop().await;
-}
-
-fn qiyuan_bin() -> std::path::PathBuf {
-    match std::env::var_os("QIYUAN_BIN") {
-        Some(p) => p.into(),
-        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/qiyuan"),
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A node as a real `qiyuan serve` process.
-fn serve(site: &Site, node: &str, port: u16) -> Child {
-    let bin = qiyuan_bin();
-    assert!(
-        bin.exists(),
-        "{} is missing: build it with `cargo build -p qiyuan --bin qiyuan` or set QIYUAN_BIN",
-        bin.display()
-    );
-    Command::new(bin)
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .arg("--data")
-        .arg(site.dir.path())
-        .args(["--database", &site.database])
-        .args(["--redis", &redis_url(), "--node-id", node])
-        .args(["--redis-prefix", &site.prefix])
-        .args(["--max-sockets-per-address", "0"])
-        .env("QIYUAN_LOG", "warn")
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("qiyuan serve starts")
 }
 
 /// The node that owns a table (a real `qiyuan serve`) is killed with SIGKILL

@@ -19,6 +19,9 @@ use crate::protocol::{ServerMsg, TableAct};
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct Envelope {
     pub(super) from: String,
+    /// The sender's incarnation ([`Cluster::incarnation`]).
+    #[serde(default)]
+    pub(super) inc: u64,
     pub(super) sent_us: u64,
     pub(super) msg: BusMsg,
 }
@@ -38,8 +41,15 @@ pub enum BusMsg {
         #[serde(default)]
         lag: Option<(Option<u64>, Option<u64>)>,
     },
-    /// To a socket's node: a message for it, as the table wrote it.
-    Deliver { conn: ConnId, text: String },
+    /// To a socket's node: a message for it, as the table wrote it; `inc`
+    /// is the incarnation of the node the socket belongs to (another one, a
+    /// node since restarted, drops it: that socket is gone).
+    Deliver {
+        conn: ConnId,
+        #[serde(default)]
+        inc: u64,
+        text: String,
+    },
     /// To a table's owner: a call awaiting its answer.
     Call { id: u64, table: String, call: Call },
     /// The answer to a call.
@@ -55,6 +65,9 @@ pub enum BusMsg {
     ApiChat { table: String, line: Value },
     /// To all: an API token was revoked; the streams open with it end.
     ApiRevoked { hash: String },
+    /// To all: a node is stopping and gave its tables' leases up; the others
+    /// take them over now.
+    HandedOver { node: String },
 }
 
 /// A socket's message for a table, as forwarded.
@@ -89,10 +102,14 @@ pub enum Call {
 /// handles the bus's messages until shutdown, resubscribing after a failure.
 pub(super) async fn listen(cluster: Arc<Cluster>, app: Arc<App>) -> anyhow::Result<()> {
     let channels = [cluster.node_channel(&cluster.node), cluster.all_channel()];
-    let mut pubsub = cluster.client.get_async_pubsub().await?;
+    let wait = std::time::Duration::from_millis(cluster.config.redis_timeout_ms.max(100));
+    let mut pubsub = tokio::time::timeout(wait, cluster.client.get_async_pubsub())
+        .await
+        .map_err(|_| anyhow::anyhow!("Redis did not answer"))??;
     for c in &channels {
         pubsub.subscribe(c).await?;
     }
+    cluster.subscribed.store(true, Ordering::Relaxed);
     tokio::spawn(async move {
         let shutdown = app.shutdown.clone();
         loop {
@@ -115,17 +132,32 @@ pub(super) async fn listen(cluster: Arc<Cluster>, app: Arc<App>) -> anyhow::Resu
                 }
             }
             tracing::warn!("bus connection lost; resubscribing");
+            cluster.subscribed.store(false, Ordering::Relaxed);
+            cluster.bus_failed();
             loop {
-                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-                let Ok(mut fresh) = cluster.client.get_async_pubsub().await else {
+                tokio::select! {
+                    _ = tokio::time::sleep(std::time::Duration::from_millis(250)) => {}
+                    _ = crate::stopped(shutdown.clone()) => return,
+                }
+                let Ok(Ok(mut fresh)) =
+                    tokio::time::timeout(wait, cluster.client.get_async_pubsub()).await
+                else {
                     continue;
                 };
                 let mut ok = true;
                 for c in &channels {
-                    ok &= fresh.subscribe(c).await.is_ok();
+                    ok &= matches!(
+                        tokio::time::timeout(wait, fresh.subscribe(c)).await,
+                        Ok(Ok(()))
+                    );
                 }
                 if ok {
                     pubsub = fresh;
+                    cluster.subscribed.store(true, Ordering::Relaxed);
+                    tracing::info!("bus subscribed again");
+                    // Messages come in again: the outage ends (a publish
+                    // that fails starts another).
+                    cluster.bus_works();
                     break;
                 }
             }
@@ -136,12 +168,18 @@ pub(super) async fn listen(cluster: Arc<Cluster>, app: Arc<App>) -> anyhow::Resu
 
 async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
     cluster.bus_received.fetch_add(1, Ordering::Relaxed);
+    cluster.bus_works();
     cluster
         .bus_lag_us
         .store(now_us().saturating_sub(env.sent_us), Ordering::Relaxed);
     let from = env.from;
+    let from_inc = env.inc;
     match env.msg {
-        BusMsg::Deliver { conn, text } => {
+        BusMsg::Deliver { conn, inc, text } => {
+            if inc != cluster.incarnation {
+                // For a socket of this node's previous process.
+                return;
+            }
             let local = lock(&cluster.local_conns).get(&conn).cloned();
             if let Some(c) = local
                 && !c.send(text)
@@ -155,7 +193,10 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
             user,
             fwd,
             lag,
-        } => forward(cluster, app, &from, table, conn, user, fwd, lag).await,
+        } => {
+            let socket = (from.as_str(), from_inc, conn);
+            forward(cluster, app, socket, table, user, fwd, lag).await
+        }
         BusMsg::Call { id, table, call } => {
             let cluster = cluster.clone();
             let app = app.clone();
@@ -202,32 +243,56 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
                 app.lichess.revoked(&hash);
             }
         }
+        BusMsg::HandedOver { node } => {
+            if node != cluster.node {
+                // Its tables are not there any more: commands for them are
+                // refused (to be sent again) until their new owner is known.
+                lock(&cluster.dead).insert(node);
+                cluster.nudge.notify_one();
+            }
+        }
     }
 }
 
-/// A socket of node `from` at a table here.
-#[allow(clippy::too_many_arguments)]
+/// A socket of another node (its node, incarnation and connection id) at a
+/// table here.
 async fn forward(
     cluster: &Arc<Cluster>,
     app: &Arc<App>,
-    from: &str,
+    socket: (&str, u64, ConnId),
     table: String,
-    conn: ConnId,
     user: Option<UserInfo>,
     fwd: Forwarded,
     lag: Option<(Option<u64>, Option<u64>)>,
 ) {
+    let (from, inc, conn) = socket;
+    let refuse = |req: Option<&Value>, why: String| {
+        let cluster = cluster.clone();
+        let text = req.map(|req| {
+            let err = crate::error::ApiError::not_found(why);
+            ServerMsg::error(&err, Some(&table)).encode(Some(req))
+        });
+        let to = from.to_string();
+        async move {
+            if let Some(text) = text {
+                cluster
+                    .send_to(&to, &BusMsg::Deliver { conn, inc, text })
+                    .await;
+            }
+        }
+    };
     // The socket's lag first, so that a move forwarded with it is judged by it.
     if let Some((rtt, reported)) = lag {
-        let stand_in = lock(&cluster.remote_conns)
-            .get(&(from.to_string(), conn))
-            .map(|c| c.lag.clone());
-        match stand_in {
-            Some(meter) => meter.relay(rtt, reported),
+        let same_user =
+            |c: &crate::live::Conn| c.user.as_ref().map(|u| u.id) == user.as_ref().map(|u| u.id);
+        match cluster.stand_in(from, inc, conn) {
+            Some(c) if same_user(&c) => c.lag.relay(rtt, reported),
+            Some(_) => {}
             None if matches!(fwd, Forwarded::Watch { .. } | Forwarded::Act { .. }) => {
                 // The stand-in is made below; it starts with this estimate.
-                let c = cluster.remote_conn(from, conn, user.clone());
-                c.lag.relay(rtt, reported);
+                if let Some(c) = cluster.remote_conn(from, inc, conn, user.clone(), None) {
+                    c.lag.relay(rtt, reported);
+                }
             }
             None => {}
         }
@@ -240,39 +305,59 @@ async fn forward(
         // Not ours (any more): a command is answered; the proxy learns the
         // new owner from its `Owned` message or the store.
         if let Forwarded::Act { req: Some(req), .. } = &fwd {
-            let err = crate::error::ApiError::not_found(format!(
+            let why = format!(
                 "table {table} is not on node {} (any more); try again",
                 cluster.node
-            ));
-            let text = ServerMsg::error(&err, Some(&table)).encode(Some(req));
-            cluster.send_to(from, &BusMsg::Deliver { conn, text }).await;
+            );
+            refuse(Some(req), why).await;
         }
         return;
     };
     let msg = match fwd {
-        Forwarded::Watch { since, req } => TableMsg::Watch {
-            conn: cluster.remote_conn(from, conn, user),
-            since,
-            req,
-        },
+        Forwarded::Watch { since, req } => {
+            match cluster.remote_conn(from, inc, conn, user, Some(&table)) {
+                Some(conn) => TableMsg::Watch { conn, since, req },
+                None => {
+                    refuse(req.as_ref(), "this socket is another user's".into()).await;
+                    return;
+                }
+            }
+        }
         Forwarded::Act {
             act,
             req,
             expect_seat,
-        } => TableMsg::Act {
-            conn: cluster.remote_conn(from, conn, user),
-            act,
-            req,
-            expect_seat,
+        } => match cluster.remote_conn(from, inc, conn, user, Some(&table)) {
+            Some(conn) => TableMsg::Act {
+                conn,
+                act,
+                req,
+                expect_seat,
+            },
+            None => {
+                refuse(req.as_ref(), "this socket is another user's".into()).await;
+                return;
+            }
         },
         Forwarded::Unwatch => {
-            let id = cluster.remote_conn(from, conn, user).id;
-            TableMsg::Unwatch { conn: id }
-        }
-        Forwarded::Closed => {
-            let Some(c) = cluster.drop_remote(from, conn) else {
+            // Only a socket the table knows leaves it.
+            let Some(c) = cluster.stand_in(from, inc, conn) else {
                 return;
             };
+            TableMsg::Unwatch { conn: c.id }
+        }
+        Forwarded::Closed => {
+            // Closed at every table here it went to (each proxy tells the
+            // owner, and the first finds them all).
+            let Some((c, mut tables)) = cluster.drop_remote(from, inc, conn) else {
+                return;
+            };
+            tables.remove(&table);
+            for other in tables {
+                if let Some(h) = app.tables.get(&other) {
+                    let _ = h.tx.send(TableMsg::Closed { conn: c.id }).await;
+                }
+            }
             TableMsg::Closed { conn: c.id }
         }
         Forwarded::Lag => return,

@@ -51,16 +51,13 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
         first = false;
         tokio::select! {
             _ = tokio::time::sleep(scan_every) => {}
+            // Another node handed its tables over: take them now.
+            _ = cluster.nudge.notified() => {}
             _ = crate::stopped(shutdown.clone()) => break,
         }
     }
-    // Stopping: the leases are given up, so that another node takes the tables
-    // over at once rather than when they expire.
-    app.tables.stop_all().await;
-    let held: Vec<(String, i64)> = lock(&cluster.leases).drain().collect();
-    for (table, token) in held {
-        let _ = app.store.release_lease(&table, token).await;
-    }
+    // Stopping: the server's task hands the leases over
+    // ([`Cluster::hand_over`]) and waits for it before the process ends.
 }
 
 /// Takes over the open tables without a live lease.

@@ -28,12 +28,27 @@
 //! - **The API** (`api`): the Lichess-compatible API's challenges and chat
 //!   in Redis, its events and chat lines over the bus (see [`crate::lichess`]).
 //!
+//! - **Identity.** Each process is one *incarnation* of its node (a random
+//!   number drawn at start): a socket is named on the bus by its node, the
+//!   incarnation and its connection id, so that a node that restarts (its
+//!   connection ids start again at 1) never inherits the stand-ins other
+//!   owners keep for its old sockets, and a stand-in serves only the user it
+//!   was made for. A node claims its id in Redis at start (`claim:{id}`, with
+//!   its incarnation, renewed with its presence) and refuses to start while
+//!   another live process holds it. When a node's presence lapses or its id
+//!   is claimed by a new incarnation, every owner treats its sockets as
+//!   closed (`sweep`): disconnect and escape rules apply as for any socket.
+//! - **Outages.** Every Redis call has a timeout, the connection manager
+//!   retries every second or so, and while the bus is down the tables with
+//!   players on other nodes hold their clocks ([`crate::live::Pauses`]).
+//!
 //! Redis client: the `redis` crate (tokio, `ConnectionManager` reconnects by
 //! itself, scripts are built in); its pub/sub is all the bus needs.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::Deserialize;
 
@@ -42,6 +57,7 @@ use crate::live::{Conn, ConnId, TableHandle};
 
 mod api;
 mod bus;
+mod claim;
 mod leases;
 pub mod pairing;
 mod proxy;
@@ -66,6 +82,8 @@ pub struct ClusterConfig {
     pub scan_ms: u64,
     /// How long a call to another node waits for its answer.
     pub call_timeout_ms: u64,
+    /// How long any one Redis command may take before it counts as failed.
+    pub redis_timeout_ms: u64,
 }
 
 impl Default for ClusterConfig {
@@ -78,13 +96,27 @@ impl Default for ClusterConfig {
             renew_ms: 2_000,
             scan_ms: 1_000,
             call_timeout_ms: 5_000,
+            redis_timeout_ms: 2_000,
         }
     }
 }
 
+/// One of another node's sockets as a table here knows it: a stand-in
+/// connection, and the tables it went to (told when its node dies).
+struct Remote {
+    conn: Conn,
+    tables: HashSet<String>,
+}
+
+/// A socket of another node, as the bus names it: the node, its incarnation
+/// and the socket's connection id there.
+pub(crate) type RemoteKey = (String, u64, ConnId);
+
 /// This node among several.
 pub struct Cluster {
     pub node: String,
+    /// This process's incarnation of the node (random, never 0).
+    pub incarnation: u64,
     pub config: ClusterConfig,
     redis: redis::aio::ConnectionManager,
     client: redis::Client,
@@ -93,7 +125,22 @@ pub struct Cluster {
     /// Sockets of this node that tables elsewhere send to, by id.
     local_conns: Mutex<HashMap<ConnId, Conn>>,
     /// Sockets of other nodes at tables here, as local connections.
-    remote_conns: Mutex<HashMap<(String, ConnId), Conn>>,
+    remote_conns: Mutex<HashMap<RemoteKey, Remote>>,
+    /// Nodes whose presence lapsed, as last seen (a command for a table they
+    /// own is refused at once, to be tried again).
+    dead: Mutex<HashSet<String>>,
+    /// The value of this node's claim on its id in Redis.
+    claim: String,
+    /// Whether the bus's subscription is up.
+    subscribed: AtomicBool,
+    /// Since when the bus has been up without a failure (0: down), on the
+    /// server's clock: nodes are judged dead only on a bus that has been up
+    /// longer than a presence lasts.
+    up_since: AtomicU64,
+    /// Time nobody could act (the bus's outages are recorded there).
+    pauses: Arc<crate::live::Pauses>,
+    /// Woken when another node hands its tables over (it is stopping).
+    pub(crate) nudge: tokio::sync::Notify,
     /// Proxies of tables owned elsewhere.
     proxies: Mutex<HashMap<String, proxy::Proxy>>,
     /// Calls to other nodes waiting for their answer.
@@ -123,33 +170,61 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Cluster {
-    /// Connects to Redis, if the configuration names one.
+    /// Connects to Redis, if the configuration names one, and claims the
+    /// node's id (an error if another live process holds it).
     pub async fn connect(
         config: &ClusterConfig,
         listen: std::net::SocketAddr,
+        pauses: Arc<crate::live::Pauses>,
     ) -> anyhow::Result<Option<Arc<Cluster>>> {
         let Some(url) = &config.redis else {
             return Ok(None);
         };
         let client = redis::Client::open(url.as_str())
             .map_err(|e| anyhow::anyhow!("cannot use Redis at {url}: {e}"))?;
-        let redis = redis::aio::ConnectionManager::new(client.clone())
-            .await
-            .map_err(|e| anyhow::anyhow!("cannot reach Redis at {url}: {e}"))?;
-        let node = config.node_id.clone().unwrap_or_else(|| {
-            let host = std::fs::read_to_string("/etc/hostname")
-                .map(|h| h.trim().to_string())
-                .unwrap_or_else(|_| "node".into());
-            format!("{host}:{}", listen.port())
-        });
-        Ok(Some(Arc::new(Cluster {
+        let timeout = Duration::from_millis(config.redis_timeout_ms.max(100));
+        // Retries about every second while Redis is away (the crate's default
+        // backoff grew a hundredfold each time: minutes after a short outage).
+        let manager = redis::aio::ConnectionManagerConfig::new()
+            .set_exponent_base(1)
+            .set_factor(1)
+            .set_max_delay(1_000)
+            .set_number_of_retries(5)
+            .set_connection_timeout(timeout)
+            .set_response_timeout(timeout);
+        let redis = tokio::time::timeout(
+            timeout * 3,
+            redis::aio::ConnectionManager::new_with_config(client.clone(), manager),
+        )
+        .await
+        .map_err(|_| anyhow::anyhow!("cannot reach Redis at {url}: no answer"))?
+        .map_err(|e| anyhow::anyhow!("cannot reach Redis at {url}: {e}"))?;
+        let node = config
+            .node_id
+            .clone()
+            .unwrap_or_else(|| format!("{}:{}", claim::host(), listen.port()));
+        let incarnation = loop {
+            let n: u64 = rand::random();
+            if n != 0 {
+                break n;
+            }
+        };
+        let claim = claim::value(incarnation);
+        let cluster = Arc::new(Cluster {
             node,
+            incarnation,
             config: config.clone(),
             redis,
             client,
             leases: Mutex::default(),
             local_conns: Mutex::default(),
             remote_conns: Mutex::default(),
+            dead: Mutex::default(),
+            claim,
+            subscribed: AtomicBool::new(false),
+            up_since: AtomicU64::new(crate::now_ms() as u64),
+            pauses,
+            nudge: tokio::sync::Notify::new(),
             proxies: Mutex::default(),
             pending: Mutex::default(),
             next_call: AtomicU64::new(1),
@@ -157,7 +232,66 @@ impl Cluster {
             bus_lag_us: AtomicU64::new(0),
             bus_received: AtomicU64::new(0),
             online: AtomicU64::new(0),
-        })))
+        });
+        cluster.claim_id().await?;
+        Ok(Some(cluster))
+    }
+
+    /// Runs a Redis command with this installation's timeout; a failure
+    /// counts against the bus.
+    pub(crate) async fn timed<T>(
+        &self,
+        call: impl std::future::Future<Output = redis::RedisResult<T>>,
+    ) -> redis::RedisResult<T> {
+        let wait = Duration::from_millis(self.config.redis_timeout_ms.max(100));
+        let result = match tokio::time::timeout(wait, call).await {
+            Ok(r) => r,
+            Err(_) => Err(redis::RedisError::from((
+                redis::ErrorKind::IoError,
+                "no answer from Redis in time",
+            ))),
+        };
+        match &result {
+            Ok(_) => self.bus_works(),
+            Err(e) if e.is_io_error() || e.is_timeout() || e.is_connection_dropped() => {
+                self.bus_failed()
+            }
+            Err(_) => {}
+        }
+        result
+    }
+
+    /// Something on the bus failed: an outage begins (if none is going on).
+    pub(crate) fn bus_failed(&self) {
+        self.up_since.store(0, Ordering::Relaxed);
+        self.pauses.bus_down(crate::now_ms() as u64);
+    }
+
+    /// A command went through, or a message came in: if the subscription is
+    /// up, the bus is (a forwarded move that arrives ends the outage before
+    /// its table takes it, so that the outage is credited first).
+    pub(crate) fn bus_works(&self) {
+        if !self.subscribed.load(Ordering::Relaxed) {
+            return;
+        }
+        if self.pauses.is_bus_down() {
+            self.pauses.bus_up(crate::now_ms() as u64);
+        }
+        if self.up_since.load(Ordering::Relaxed) == 0 {
+            let now = crate::now_ms() as u64;
+            let _ = self
+                .up_since
+                .compare_exchange(0, now, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the bus has been up for longer than a node's presence lasts:
+    /// only then is a node whose presence lapsed taken for dead (after an
+    /// outage every presence has lapsed).
+    fn bus_settled(&self) -> bool {
+        let since = self.up_since.load(Ordering::Relaxed);
+        let hold = self.config.lease_ttl_ms.max(1000) + self.config.renew_ms.max(100);
+        since != 0 && (crate::now_ms() as u64).saturating_sub(since) > hold
     }
 
     fn key(&self, name: &str) -> String {
@@ -178,6 +312,7 @@ impl Cluster {
         self.load_lobby(app).await;
         tokio::spawn(leases::keep(self.clone(), app.clone()));
         tokio::spawn(presence(self.clone(), app.clone()));
+        tokio::spawn(sweep(self.clone(), app.clone()));
         Ok(())
     }
 
@@ -191,12 +326,12 @@ impl Cluster {
             elseif redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 \
             else return 0 end";
         let mut redis = self.redis.clone();
-        let held: redis::RedisResult<i64> = redis::Script::new(HOLD)
-            .key(self.key(&format!("role:{role}")))
+        let script = redis::Script::new(HOLD);
+        let mut invocation = script.key(self.key(&format!("role:{role}")));
+        invocation
             .arg(&self.node)
-            .arg(self.config.lease_ttl_ms.max(1000))
-            .invoke_async(&mut redis)
-            .await;
+            .arg(self.config.lease_ttl_ms.max(1000));
+        let held: redis::RedisResult<i64> = self.timed(invocation.invoke_async(&mut redis)).await;
         match held {
             Ok(n) => n == 1,
             Err(e) => {
@@ -209,12 +344,9 @@ impl Cluster {
     /// The node holding role `role` now, if any.
     pub async fn holder(&self, role: &str) -> Option<String> {
         let mut redis = self.redis.clone();
-        redis::cmd("GET")
-            .arg(self.key(&format!("role:{role}")))
-            .query_async(&mut redis)
-            .await
-            .ok()
-            .flatten()
+        let mut cmd = redis::cmd("GET");
+        cmd.arg(self.key(&format!("role:{role}")));
+        self.timed(cmd.query_async(&mut redis)).await.ok().flatten()
     }
 
     /// Gives up role `role` if this node holds it (a node stopping), so that
@@ -223,11 +355,10 @@ impl Cluster {
         const RELEASE: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
               return redis.call('DEL', KEYS[1]) else return 0 end";
         let mut redis = self.redis.clone();
-        let _: redis::RedisResult<i64> = redis::Script::new(RELEASE)
-            .key(self.key(&format!("role:{role}")))
-            .arg(&self.node)
-            .invoke_async(&mut redis)
-            .await;
+        let script = redis::Script::new(RELEASE);
+        let mut invocation = script.key(self.key(&format!("role:{role}")));
+        invocation.arg(&self.node);
+        let _: redis::RedisResult<i64> = self.timed(invocation.invoke_async(&mut redis)).await;
     }
 
     /// How many table leases this node holds.
@@ -260,6 +391,27 @@ impl Cluster {
         {
             tracing::warn!(table, "cannot release lease: {e}");
         }
+    }
+
+    /// The node is stopping: its tables stop (their writes done), every lease
+    /// is given up at once and the other nodes are told, so that they take
+    /// the tables over within about a second rather than when the leases
+    /// would have lapsed.
+    pub async fn hand_over(&self, app: &App) {
+        app.tables.stop_all().await;
+        let held: Vec<(String, i64)> = lock(&self.leases).drain().collect();
+        let n = held.len();
+        for (table, token) in held {
+            if let Err(e) = app.store.release_lease(&table, token).await {
+                tracing::warn!(table, "cannot release lease: {e}");
+            }
+        }
+        self.send_all(&BusMsg::HandedOver {
+            node: self.node.clone(),
+        })
+        .await;
+        self.leave().await;
+        tracing::info!(leases = n, "stopping: the tables are handed over");
     }
 
     /// A table here was fenced out (another node owns it now): forgotten.
@@ -309,19 +461,38 @@ impl Cluster {
         lock(&self.local_conns).remove(&conn);
     }
 
-    /// The local connection standing for socket `conn` of node `node`: what a
-    /// table here sends it goes to that node over the bus, in order.
+    /// The local connection standing for socket `conn` of incarnation `inc`
+    /// of node `node`, at `table` if any: what a table here sends it goes to
+    /// that node over the bus, in order. `None` if the stand-in serves
+    /// another user than `user` (a socket is one user's for its whole life: a
+    /// command naming another is refused, never run as the stand-in's user).
     pub(crate) fn remote_conn(
         self: &Arc<Self>,
         node: &str,
+        inc: u64,
         conn: ConnId,
         user: Option<crate::live::UserInfo>,
-    ) -> Conn {
+        table: Option<&str>,
+    ) -> Option<Conn> {
         let mut conns = lock(&self.remote_conns);
-        if let Some(c) = conns.get(&(node.to_string(), conn))
-            && !c.tx.is_closed()
+        let key = (node.to_string(), inc, conn);
+        if let Some(r) = conns.get_mut(&key)
+            && !r.conn.tx.is_closed()
         {
-            return c.clone();
+            let same = r.conn.user.as_ref().map(|u| u.id) == user.as_ref().map(|u| u.id);
+            if !same {
+                tracing::warn!(
+                    node,
+                    inc,
+                    conn,
+                    "a command names another user than its socket's; refused"
+                );
+                return None;
+            }
+            if let Some(t) = table {
+                r.tables.insert(t.to_string());
+            }
+            return Some(r.conn.clone());
         }
         let (tx, mut rx) = tokio::sync::mpsc::channel::<axum::extract::ws::Utf8Bytes>(1024);
         let local = Conn {
@@ -330,55 +501,100 @@ impl Cluster {
             tx,
             lag: Arc::new(crate::ws::LagMeter::default()),
         };
-        conns.insert((node.to_string(), conn), local.clone());
+        let tables = table
+            .map(|t| HashSet::from([t.to_string()]))
+            .unwrap_or_default();
+        conns.insert(
+            key,
+            Remote {
+                conn: local.clone(),
+                tables,
+            },
+        );
         let me = self.clone();
         let to = node.to_string();
         tokio::spawn(async move {
             while let Some(text) = rx.recv().await {
                 let msg = BusMsg::Deliver {
                     conn,
+                    inc,
                     text: text.as_str().to_string(),
                 };
                 me.send_to(&to, &msg).await;
             }
         });
-        local
+        Some(local)
     }
 
-    /// Forgets another node's socket (it closed).
-    pub(crate) fn drop_remote(&self, node: &str, conn: ConnId) -> Option<Conn> {
-        lock(&self.remote_conns).remove(&(node.to_string(), conn))
+    /// Another node's socket was seated at `table` here (quick pairing).
+    pub(crate) fn note_table(&self, socket: &RemoteKey, table: &str) {
+        if let Some(r) = lock(&self.remote_conns).get_mut(socket) {
+            r.tables.insert(table.to_string());
+        }
     }
 
-    /// Publishes to one node.
-    pub(crate) async fn send_to(&self, node: &str, msg: &BusMsg) {
+    /// The stand-in of another node's socket, if there is one.
+    pub(crate) fn stand_in(&self, node: &str, inc: u64, conn: ConnId) -> Option<Conn> {
+        lock(&self.remote_conns)
+            .get(&(node.to_string(), inc, conn))
+            .map(|r| r.conn.clone())
+    }
+
+    /// Forgets another node's socket (it closed): its stand-in and the tables
+    /// it went to.
+    pub(crate) fn drop_remote(
+        &self,
+        node: &str,
+        inc: u64,
+        conn: ConnId,
+    ) -> Option<(Conn, HashSet<String>)> {
+        lock(&self.remote_conns)
+            .remove(&(node.to_string(), inc, conn))
+            .map(|r| (r.conn, r.tables))
+    }
+
+    /// Whether node `node` was found dead at the last sweep.
+    pub(crate) fn seems_dead(&self, node: &str) -> bool {
+        lock(&self.dead).contains(node)
+    }
+
+    /// Publishes to one node (false: the bus did not take it).
+    pub(crate) async fn send_to(&self, node: &str, msg: &BusMsg) -> bool {
         let channel = self.node_channel(node);
-        self.publish(&channel, msg).await;
+        self.publish(&channel, msg).await
     }
 
     /// Publishes to every node (this one too; it skips its own).
-    pub(crate) async fn send_all(&self, msg: &BusMsg) {
+    pub(crate) async fn send_all(&self, msg: &BusMsg) -> bool {
         let channel = self.all_channel();
-        self.publish(&channel, msg).await;
+        self.publish(&channel, msg).await
     }
 
-    async fn publish(&self, channel: &str, msg: &BusMsg) {
+    async fn publish(&self, channel: &str, msg: &BusMsg) -> bool {
         let envelope = bus::Envelope {
             from: self.node.clone(),
+            inc: self.incarnation,
             sent_us: now_us(),
             msg: msg.clone(),
         };
         let Ok(payload) = serde_json::to_string(&envelope) else {
-            return;
+            return false;
         };
         let mut redis = self.redis.clone();
-        let sent: redis::RedisResult<i64> = redis::cmd("PUBLISH")
-            .arg(channel)
-            .arg(payload)
-            .query_async(&mut redis)
+        let sent: redis::RedisResult<i64> = self
+            .timed(
+                redis::cmd("PUBLISH")
+                    .arg(channel)
+                    .arg(payload)
+                    .query_async(&mut redis),
+            )
             .await;
-        if let Err(e) = sent {
-            tracing::warn!(channel, "cannot publish on the bus: {e}");
+        match sent {
+            Ok(_) => true,
+            Err(e) => {
+                tracing::warn!(channel, "cannot publish on the bus: {e}");
+                false
+            }
         }
     }
 
@@ -397,7 +613,10 @@ impl Cluster {
             table: table.to_string(),
             call,
         };
-        self.send_to(node, &msg).await;
+        if !self.send_to(node, &msg).await {
+            lock(&self.pending).remove(&id);
+            return None;
+        }
         let wait = std::time::Duration::from_millis(self.config.call_timeout_ms);
         let answer = tokio::time::timeout(wait, rx)
             .await
@@ -411,10 +630,10 @@ impl Cluster {
     async fn load_lobby(&self, app: &App) {
         let mut redis = self.redis.clone();
         for game in app.games.names() {
-            let all: redis::RedisResult<HashMap<String, String>> = redis::cmd("HGETALL")
-                .arg(self.key(&format!("lobby:{game}")))
-                .query_async(&mut redis)
-                .await;
+            let mut cmd = redis::cmd("HGETALL");
+            cmd.arg(self.key(&format!("lobby:{game}")));
+            let all: redis::RedisResult<HashMap<String, String>> =
+                self.timed(cmd.query_async(&mut redis)).await;
             for text in all.unwrap_or_default().values() {
                 if let Ok(summary) = serde_json::from_str(text) {
                     app.lobby.publish_remote(summary);
@@ -431,23 +650,21 @@ impl Cluster {
             crate::lobby::Change::Gone { game, id } => (game.clone(), id.clone()),
         };
         let key = self.key(&format!("lobby:{game}"));
-        let done: redis::RedisResult<i64> = match &change {
+        let cmd = match &change {
             crate::lobby::Change::Table(s) => {
-                redis::cmd("HSET")
-                    .arg(&key)
+                let mut cmd = redis::cmd("HSET");
+                cmd.arg(&key)
                     .arg(&id)
-                    .arg(serde_json::to_string(s).unwrap_or_default())
-                    .query_async(&mut redis)
-                    .await
+                    .arg(serde_json::to_string(s).unwrap_or_default());
+                cmd
             }
             crate::lobby::Change::Gone { .. } => {
-                redis::cmd("HDEL")
-                    .arg(&key)
-                    .arg(&id)
-                    .query_async(&mut redis)
-                    .await
+                let mut cmd = redis::cmd("HDEL");
+                cmd.arg(&key).arg(&id);
+                cmd
             }
         };
+        let done: redis::RedisResult<i64> = self.timed(cmd.query_async(&mut redis)).await;
         if let Err(e) = done {
             tracing::warn!("cannot write the lobby to Redis: {e}");
         }
@@ -506,18 +723,19 @@ impl Cluster {
     /// time.
     pub(crate) async fn node_alive(&self, node: &str) -> bool {
         let mut redis = self.redis.clone();
-        let alive: redis::RedisResult<i64> = redis::Script::new(ALIVE)
-            .key(self.online_until_key())
-            .arg(node)
-            .invoke_async(&mut redis)
-            .await;
+        let script = redis::Script::new(ALIVE);
+        let mut invocation = script.key(self.online_until_key());
+        invocation.arg(node);
+        let alive: redis::RedisResult<i64> = self.timed(invocation.invoke_async(&mut redis)).await;
         matches!(alive, Ok(1))
     }
 }
 
 /// Online sockets: each node's count in one hash, beside a sorted set of when
 /// each count lapses unless renewed; each round writes this node's and sums
-/// the live ones (one script, no `KEYS`).
+/// the live ones (one script, no `KEYS`). The same round renews the node's
+/// claim on its id. On stopping, both are taken back at once, so that the
+/// other nodes know this one gone without waiting for it to lapse.
 async fn presence(cluster: Arc<Cluster>, app: Arc<App>) {
     let every = std::time::Duration::from_millis(cluster.config.renew_ms.max(100));
     let ttl = cluster.config.lease_ttl_ms.max(1000);
@@ -525,14 +743,15 @@ async fn presence(cluster: Arc<Cluster>, app: Arc<App>) {
     let shutdown = app.shutdown.clone();
     let script = redis::Script::new(PRESENCE);
     loop {
-        let total: redis::RedisResult<u64> = script
-            .key(cluster.online_key())
+        cluster.renew_claim().await;
+        let mut invocation = script.key(cluster.online_key());
+        invocation
             .key(cluster.online_until_key())
             .arg(&cluster.node)
             .arg(app.sockets.len())
-            .arg(ttl)
-            .invoke_async(&mut redis)
-            .await;
+            .arg(ttl);
+        let total: redis::RedisResult<u64> =
+            cluster.timed(invocation.invoke_async(&mut redis)).await;
         match total {
             Ok(total) => cluster.online.store(total, Ordering::Relaxed),
             Err(e) => tracing::warn!("cannot count the sockets online in Redis: {e}"),
@@ -542,15 +761,112 @@ async fn presence(cluster: Arc<Cluster>, app: Arc<App>) {
             _ = crate::stopped(shutdown.clone()) => break,
         }
     }
-    let _: redis::RedisResult<()> = redis::pipe()
-        .cmd("HDEL")
-        .arg(cluster.online_key())
-        .arg(&cluster.node)
-        .ignore()
-        .cmd("ZREM")
-        .arg(cluster.online_until_key())
-        .arg(&cluster.node)
-        .ignore()
-        .query_async(&mut redis)
-        .await;
+    // Stopping: `Cluster::hand_over` takes the presence and the claim back.
+}
+
+impl Cluster {
+    /// The node's presence and its claim on its id are taken back (it stops).
+    async fn leave(&self) {
+        let mut redis = self.redis.clone();
+        let mut pipe = redis::pipe();
+        pipe.cmd("HDEL")
+            .arg(self.online_key())
+            .arg(&self.node)
+            .ignore()
+            .cmd("ZREM")
+            .arg(self.online_until_key())
+            .arg(&self.node)
+            .ignore();
+        let _: redis::RedisResult<()> = self.timed(pipe.query_async(&mut redis)).await;
+        self.release_claim().await;
+    }
+}
+
+/// Every `scan_ms`: the sockets of nodes that died (their presence lapsed)
+/// or restarted (their id claimed by a new incarnation) are closed at the
+/// tables here, so that the disconnection and escape rules apply to them as
+/// to any socket that closed; and the nodes found dead are remembered, so
+/// that a command for a table one of them owned is answered at once.
+async fn sweep(cluster: Arc<Cluster>, app: Arc<App>) {
+    let every = std::time::Duration::from_millis(cluster.config.scan_ms.max(100));
+    let shutdown = app.shutdown.clone();
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = crate::stopped(shutdown.clone()) => break,
+        }
+        if !cluster.bus_settled() {
+            continue;
+        }
+        let mut nodes: HashMap<String, HashSet<u64>> = HashMap::new();
+        for (node, inc, _) in lock(&cluster.remote_conns).keys() {
+            nodes.entry(node.clone()).or_default().insert(*inc);
+        }
+        let owners: Vec<String> = lock(&cluster.proxies)
+            .values()
+            .filter_map(|p| p.owner())
+            .collect();
+        for owner in owners {
+            nodes.entry(owner).or_default();
+        }
+        nodes.remove(&cluster.node);
+        let mut dead = HashSet::new();
+        let mut gone: Vec<(String, u64)> = Vec::new();
+        for (node, incs) in nodes {
+            let alive = cluster.node_alive(&node).await;
+            let current = cluster.claimed_incarnation(&node).await;
+            if !cluster.bus_settled() {
+                break;
+            }
+            if !alive {
+                dead.insert(node.clone());
+            }
+            for inc in incs {
+                if !alive || current.is_some_and(|c| c != inc) {
+                    gone.push((node.clone(), inc));
+                }
+            }
+        }
+        *lock(&cluster.dead) = dead;
+        for (node, inc) in gone {
+            cluster.close_remote_sockets(&app, &node, inc).await;
+        }
+    }
+}
+
+impl Cluster {
+    /// Every stand-in of incarnation `inc` of node `node` is closed at its
+    /// tables: that process is gone.
+    async fn close_remote_sockets(&self, app: &App, node: &str, inc: u64) {
+        let closed: Vec<Remote> = {
+            let mut conns = lock(&self.remote_conns);
+            let keys: Vec<RemoteKey> = conns
+                .keys()
+                .filter(|(n, i, _)| n == node && *i == inc)
+                .cloned()
+                .collect();
+            keys.into_iter().filter_map(|k| conns.remove(&k)).collect()
+        };
+        if closed.is_empty() {
+            return;
+        }
+        tracing::warn!(
+            node,
+            inc,
+            sockets = closed.len(),
+            "a node is gone: its sockets count as closed at the tables here"
+        );
+        for remote in closed {
+            for table in &remote.tables {
+                if let Some(handle) = app.tables.get(table) {
+                    let _ = handle
+                        .tx
+                        .send(crate::live::TableMsg::Closed {
+                            conn: remote.conn.id,
+                        })
+                        .await;
+                }
+            }
+        }
+    }
 }

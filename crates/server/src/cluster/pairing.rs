@@ -20,6 +20,9 @@ use crate::protocol::Seek;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Entry {
     node: String,
+    /// The incarnation of `node` whose socket `conn` is.
+    #[serde(default)]
+    inc: u64,
     conn: ConnId,
     user: UserInfo,
 }
@@ -60,6 +63,7 @@ pub(crate) async fn seek(
     let key = cluster.key(&format!("seeks:{}:{}:{time}", seek.game, seek.rated));
     let entry = Entry {
         node: cluster.node.clone(),
+        inc: cluster.incarnation,
         conn: conn.id,
         user: user.clone(),
     };
@@ -67,17 +71,19 @@ pub(crate) async fn seek(
     cluster.register_local(&conn);
     let script = redis::Script::new(TAKE_OR_WAIT);
     let mut redis = cluster.redis.clone();
-    // A seeker whose node is gone (its presence lapsed) is skipped.
-    let partner = loop {
-        let taken: Option<String> = script
-            .key(&key)
+    // A seeker whose node is gone (its presence lapsed, or it restarted) is
+    // skipped.
+    let (partner, remote) = loop {
+        let mut invocation = script.key(&key);
+        invocation
             .arg(&text)
             .arg(user.id.to_string())
             .arg(&cluster.node)
-            .arg(conn.id.to_string())
-            .invoke_async(&mut redis)
+            .arg(conn.id.to_string());
+        let taken: Option<String> = cluster
+            .timed(invocation.invoke_async(&mut redis))
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(|e| ApiError::unavailable(format!("cannot reach the seek pool: {e}")))?;
         let Some(taken) = taken else {
             lock(&cluster.seeks).insert(conn.id, (key, text));
             return Ok(None);
@@ -86,18 +92,33 @@ pub(crate) async fn seek(
             continue;
         };
         if partner.node == cluster.node {
+            if partner.inc != cluster.incarnation {
+                continue;
+            }
             let local = lock(&cluster.local_conns).get(&partner.conn).cloned();
             lock(&cluster.seeks).remove(&partner.conn);
             match local {
-                Some(c) if !c.tx.is_closed() => break c,
+                Some(c) if !c.tx.is_closed() => break (c, None),
                 _ => continue,
             }
         }
-        if cluster.node_alive(&partner.node).await {
-            break cluster.remote_conn(&partner.node, partner.conn, Some(partner.user));
+        if cluster.node_alive(&partner.node).await
+            && cluster.claimed_incarnation(&partner.node).await == Some(partner.inc)
+            && let Some(c) = cluster.remote_conn(
+                &partner.node,
+                partner.inc,
+                partner.conn,
+                Some(partner.user),
+                None,
+            )
+        {
+            break (c, Some((partner.node, partner.inc, partner.conn)));
         }
     };
     let table = crate::lobby::pair(app, &seek, [partner, conn]).await?;
+    if let Some(remote) = remote {
+        cluster.note_table(&remote, &table);
+    }
     Ok(Some(table))
 }
 
@@ -108,13 +129,9 @@ impl Cluster {
             return false;
         };
         let mut redis = self.redis.clone();
-        let removed: i64 = redis::cmd("LREM")
-            .arg(key)
-            .arg(0)
-            .arg(text)
-            .query_async(&mut redis)
-            .await
-            .unwrap_or(0);
+        let mut cmd = redis::cmd("LREM");
+        cmd.arg(key).arg(0).arg(text);
+        let removed: i64 = self.timed(cmd.query_async(&mut redis)).await.unwrap_or(0);
         removed > 0
     }
 

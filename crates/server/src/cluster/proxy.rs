@@ -22,6 +22,8 @@ pub(super) struct Proxy {
     pub(super) handle: TableHandle,
     /// New owners of the table, from the bus.
     pub(super) owned: mpsc::Sender<String>,
+    /// The owning node, as last known.
+    owner: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl Proxy {
@@ -34,6 +36,7 @@ impl Proxy {
     ) -> Proxy {
         let (tx, rx) = mpsc::channel(1024);
         let (owned, owned_rx) = mpsc::channel(16);
+        let shared_owner = Arc::new(std::sync::Mutex::new(owner.clone()));
         let handle = TableHandle {
             id: id.clone(),
             game,
@@ -48,9 +51,19 @@ impl Proxy {
             owner,
             watchers: HashMap::new(),
             lags_sent: HashMap::new(),
+            shared_owner: shared_owner.clone(),
         };
         tokio::spawn(task.run(rx, owned_rx));
-        Proxy { handle, owned }
+        Proxy {
+            handle,
+            owned,
+            owner: shared_owner,
+        }
+    }
+
+    /// The owning node, as last known.
+    pub(super) fn owner(&self) -> Option<String> {
+        lock(&self.owner).clone()
     }
 }
 
@@ -64,6 +77,8 @@ struct Task {
     watchers: HashMap<ConnId, Conn>,
     /// Each watcher's lag as the owner was last told it.
     lags_sent: HashMap<ConnId, (Option<u64>, Option<u64>)>,
+    /// `owner`, for the node's sweep.
+    shared_owner: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl Task {
@@ -149,6 +164,7 @@ impl Task {
         }
         tracing::info!(table = %self.id, owner = ?node, "table moved");
         self.owner = node;
+        *lock(&self.shared_owner) = self.owner.clone();
         let watchers: Vec<Conn> = self.watchers.values().cloned().collect();
         for conn in watchers {
             self.forward(
@@ -177,8 +193,7 @@ impl Task {
             fwd,
             lag: Some(conn.lag.estimate()),
         };
-        self.cluster.send_to(owner, &msg).await;
-        true
+        self.cluster.send_to(owner, &msg).await
     }
 
     /// Tells the owner of each watcher's lag that moved since last told (the
@@ -219,19 +234,27 @@ impl Task {
                 expect_seat,
             } => {
                 self.watchers.insert(conn.id, conn.clone());
-                let sent = self
-                    .forward(
-                        &conn,
-                        Forwarded::Act {
-                            act,
-                            req: req.clone(),
-                            expect_seat,
-                        },
-                    )
-                    .await;
+                // An owner found dead is not sent to: the command is refused
+                // at once, to be sent again once another node has the table.
+                let dead = self
+                    .owner
+                    .as_ref()
+                    .is_some_and(|o| self.cluster.seems_dead(o));
+                let sent = !dead
+                    && self
+                        .forward(
+                            &conn,
+                            Forwarded::Act {
+                                act,
+                                req: req.clone(),
+                                expect_seat,
+                            },
+                        )
+                        .await;
                 if !sent {
-                    let err = ApiError::not_found(format!(
-                        "table {} is being taken over by another node; try again",
+                    let err = ApiError::unavailable(format!(
+                        "table {} cannot be reached now (its node is being replaced, or the \
+                         link between nodes is down); try again",
                         self.id
                     ));
                     conn.reply(&ServerMsg::error(&err, Some(&self.id)), req.as_ref());
@@ -288,6 +311,10 @@ impl Task {
 
     async fn call(&self, call: Call) -> Option<serde_json::Value> {
         let owner = self.owner.as_ref()?;
+        if self.cluster.seems_dead(owner) {
+            // No answer would come: none is waited for.
+            return None;
+        }
         self.cluster
             .call(owner, &self.id, call)
             .await

@@ -47,6 +47,8 @@ pub(super) struct Live {
     /// The summary last given to the lobby (`Live::list`): a move changes
     /// nothing the lobby shows, so most batches publish nothing.
     pub(super) listed: Option<crate::lobby::TableSummary>,
+    /// Pauses ([`super::pauses`]) are credited up to this time.
+    pub(super) credited: qiyuan_table::Millis,
 }
 
 impl Live {
@@ -66,6 +68,7 @@ impl Live {
             fenced: false,
             accounts: Default::default(),
             listed: None,
+            credited: now(),
         }
     }
 
@@ -125,10 +128,16 @@ impl Live {
             };
             bot_due = bot_at.map(|at| (v, at));
             let deadline = self.table.next_deadline();
+            // While the bus to players on other nodes is down, their clocks
+            // hold: no timer fires, and the outage is credited once it ends.
+            let held = self.held_by_bus();
             // A deadline passes on the server's clock, to the microsecond: the
             // flag falls at its moment (the timer wheel's millisecond after
             // it at most), not a rounded millisecond early or late.
-            let sleep = deadline.map(until);
+            let sleep = match deadline.map(until) {
+                Some(d) if held => Some(d.max(HELD_RECHECK)),
+                d => d,
+            };
             let idle = self.fanout.is_empty() && self.table.state().status != Status::Playing;
             // Nobody left at all (no seat taken either): nothing to wait for
             // but a late comer, so sooner (a finished game's table, mostly).
@@ -140,14 +149,21 @@ impl Live {
             tokio::select! {
                 msg = rx.recv() => match msg {
                     Some(TableMsg::Fenced) => self.fenced = true,
-                    Some(msg) => self.handle(msg).await,
+                    Some(msg) => {
+                        self.credit_pauses().await;
+                        self.handle(msg).await
+                    }
                     None => break,
                 },
                 // A deadline passed: the timer's command fires it.
                 _ = tokio::time::sleep(sleep.unwrap_or_default()), if sleep.is_some() => {
-                    let _ = self.apply_and_commit(Command::Tick).await;
+                    self.credit_pauses().await;
+                    if !self.held_by_bus() {
+                        let _ = self.apply_and_commit(Command::Tick).await;
+                    }
                 }
                 _ = tokio::time::sleep_until(bot_at.unwrap_or_else(tokio::time::Instant::now)), if bot_at.is_some() => {
+                    self.credit_pauses().await;
                     if let Some(bot) = bot
                         && !self.bot_act(bot).await
                     {
@@ -224,6 +240,31 @@ impl Live {
         }
     }
 
+    /// Credits the time nobody could act here ([`super::pauses`]) before any
+    /// timer fires or command applies: a stall of the server, or an outage of
+    /// the bus while someone here is on another node.
+    async fn credit_pauses(&mut self) {
+        let now = now();
+        let fanout = &self.fanout;
+        let (due, upto) = self
+            .app
+            .pauses
+            .due(self.credited, now, || fanout.has_remote());
+        self.credited = upto;
+        if due.is_empty() || self.table.state().status != Status::Playing {
+            return;
+        }
+        for (from, to) in due {
+            tracing::info!(table = %self.id, ms = to - from, "time nobody could act credited to the clocks");
+            let _ = self.apply_and_commit(Command::Credit { from, to }).await;
+        }
+    }
+
+    /// Whether the bus is down while someone here is on another node.
+    fn held_by_bus(&self) -> bool {
+        self.app.pauses.is_bus_down() && self.fanout.has_remote()
+    }
+
     /// The server's own commands, in order, until one is refused.
     async fn internal(&mut self, cmds: Vec<Command>) -> Result<(), String> {
         for cmd in cmds {
@@ -244,6 +285,9 @@ impl Live {
         }
     }
 }
+
+/// How often a table held by the bus's outage looks again.
+const HELD_RECHECK: Duration = Duration::from_millis(500);
 
 /// How long until `at` (milliseconds since the epoch, the server's clock), to
 /// the microsecond; zero if it has passed.

@@ -17,7 +17,8 @@
 //! - `fanout`: subscribers, the history of batches, resuming from a version;
 //! - `settlement`: the stored game rows of games that start and end;
 //! - `record`: the current game's record;
-//! - `summary`: the table as the lobby lists it.
+//! - `summary`: the table as the lobby lists it;
+//! - `pauses`: time nobody could act (a stall, the bus down), credited to the clocks.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -39,6 +40,7 @@ mod actor;
 mod commit;
 mod computer;
 mod fanout;
+mod pauses;
 mod presence;
 mod record;
 mod replay;
@@ -46,6 +48,7 @@ mod settlement;
 mod summary;
 pub mod tables;
 
+pub use pauses::Pauses;
 pub use tables::Registry;
 
 use actor::Live;

@@ -3,6 +3,8 @@
 //! nodes on loopback ports.
 #![allow(dead_code)]
 
+use std::process::{Child, Command, Stdio};
+
 use qiyuan_server::bench::Client;
 use qiyuan_server::{Config, Running};
 
@@ -96,4 +98,61 @@ pub fn at(client: &Client, node: &str) -> Client {
         base: node.to_string(),
         ..client.clone()
     }
+}
+
+/// The `qiyuan` binary the process tests run (`QIYUAN_BIN`, else the
+/// workspace's debug build).
+pub fn qiyuan_bin() -> std::path::PathBuf {
+    match std::env::var_os("QIYUAN_BIN") {
+        Some(p) => p.into(),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/qiyuan"),
+    }
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `qiyuan serve` as node `node` of `site` on `port` (with Redis at `redis`),
+/// not yet started.
+pub fn serve_command(site: &Site, node: &str, port: u16, redis: &str) -> Command {
+    let bin = qiyuan_bin();
+    assert!(
+        bin.exists(),
+        "{} is missing: build it with `cargo build -p qiyuan --bin qiyuan` or set QIYUAN_BIN",
+        bin.display()
+    );
+    let mut cmd = Command::new(bin);
+    cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .arg("--data")
+        .arg(site.dir.path())
+        .args(["--database", &site.database])
+        .args(["--redis", redis, "--node-id", node])
+        .args(["--redis-prefix", &site.prefix])
+        .args(["--max-sockets-per-address", "0"])
+        .env("QIYUAN_LOG", "warn")
+        .stdout(Stdio::null());
+    cmd
+}
+
+/// A node as a real `qiyuan serve` process.
+pub fn serve(site: &Site, node: &str, port: u16) -> Child {
+    serve_command(site, node, port, &redis_url())
+        .spawn()
+        .expect("qiyuan serve starts")
+}
+
+/// Sends `signal` (`STOP`, `CONT`, `TERM`, ...) to a process.
+pub fn signal(pid: u32, signal: &str) {
+    let ok = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(ok, "kill -{signal} {pid}");
 }
