@@ -20,6 +20,7 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   bad_settings: ['设置无效', 'Those settings cannot be used'],
   hidden_while_playing: ['对局结束后才能查看', 'Shown once the game is over'],
   too_many_tables: ['你开的空桌太多了，请先使用或关闭', 'You have too many open tables without a game'],
+  unavailable: ['这张桌子暂时连不上（服务器正在切换），请稍后再试', 'The table cannot be reached for a moment (a server is being replaced); try again'],
   internal: ['服务器出错，请重试', 'The server failed; try again'],
   // HTTP.
   method_not_allowed: ['不支持该操作', 'Method not allowed'],

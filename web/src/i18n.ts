@@ -147,6 +147,7 @@ const S = {
   lag: ['网络延迟', 'Lag'],
   lagUnknown: ['网络延迟未知', 'Lag not measured'],
   disconnected: ['连接已断开，正在重连…', 'Disconnected, reconnecting…'],
+  reconnecting: ['正在重新连接…', 'Reconnecting…'],
   errorPrefix: ['错误：', 'Error: '],
   guestName: ['游客', 'Guest'],
   provisional: ['待定', 'provisional'],

@@ -2,19 +2,34 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type SocketLike } from '../src/table/connection.ts';
 
-// A socket that records what is sent and delivers what the test says.
+// A socket that records what is sent and delivers what the test says; a
+// request's answer is the test's to give (`answer`).
 function fakeSocket() {
   const sent: Array<[string, unknown]> = [];
+  const waiting: Array<{ t: string; ok: (d: unknown) => void; fail: (e: Error) => void }> = [];
   const sock = {
     send: (t: string, d?: unknown) => void sent.push([t, d]),
-    request: async () => undefined,
+    request: (t: string, d?: unknown) =>
+      new Promise((ok, fail) => {
+        sent.push([t, d]);
+        waiting.push({ t, ok, fail });
+      }),
     sendNow: (t: string, d?: unknown) => void sent.push([t, d]),
     close: () => undefined,
+    reconnect: () => undefined,
     onMessage: (_m: unknown) => undefined,
     onOpen: () => undefined,
     onState: (_s: unknown) => undefined,
   };
-  return { sock: sock as unknown as SocketLike, sent, deliver: (m: unknown) => (sock.onMessage as (m: unknown) => void)(m) };
+  /** Answers the oldest request still waiting: an ack, or a refusal. */
+  const answer = async (refuse = false) => {
+    const w = waiting.shift();
+    assert.ok(w, 'a request waits for its answer');
+    if (refuse) w.fail(new Error('refused'));
+    else w.ok({});
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { sock: sock as unknown as SocketLike, sent, waiting, answer, deliver: (m: unknown) => (sock.onMessage as (m: unknown) => void)(m) };
 }
 
 const state = { version: 3, game_name: 'x', seats: [], spectators: [], proposal: {}, status: 'waiting', you: null, game: null, at: 1 };
@@ -74,5 +89,76 @@ test('the connection pings, and each move reports the round trip it measured', a
   deliver({ t: 'lag', d: { table: 'T', at: 1, seats: [12, null] } });
   deliver({ t: 'lag', d: { table: 'U', at: 1, seats: [99, 99] } });
   assert.deepEqual(lags, [[12, null]]);
+  conn.close();
+});
+
+test('after a lost socket, a command not carried out is sent again once; one carried out or answered is not', async () => {
+  const { sock, sent, waiting, answer, deliver } = fakeSocket();
+  const errors: string[] = [];
+  const conn = connect('T', { onView: () => undefined, onStatus: () => undefined, onError: (m) => errors.push(m) }, sock);
+  const sync = (v: number) => deliver({ t: 'sync', d: { table: 'T', v, since: null, complete: true, batches: [], state: { ...state, version: v } } });
+  sock.onOpen();
+  assert.deepEqual(sent.splice(0), [['watch', { table: 'T' }]]);
+  sync(3);
+  // A move answered by its ack is done with.
+  conn.send('move', { action: 'e2e4' });
+  assert.deepEqual(sent.splice(0), [['move', { table: 'T', action: 'e2e4' }]]);
+  deliver({ t: 'event', d: { table: 'T', from: 3, v: 4, events: [], patch: [{ op: 'set', path: ['version'], value: 4 }] } });
+  await answer();
+  // The next move goes out, and the socket dies before any answer.
+  conn.send('move', { action: 'g1f3' });
+  assert.deepEqual(sent.splice(0), [['move', { table: 'T', action: 'g1f3' }]]);
+  sock.onState('reconnecting');
+  // A command made while there is no socket waits too.
+  conn.send('draw.offer');
+  assert.equal(sent.length, 0, 'nothing goes out before the table is seen again');
+  sock.onState('open');
+  sock.onOpen();
+  assert.deepEqual(sent.splice(0), [['watch', { table: 'T', since: 4 }]]);
+  // The table is where it was: neither was carried out; both go again, once, in order.
+  waiting.splice(0);
+  sync(4);
+  assert.deepEqual(sent.splice(0), [
+    ['move', { table: 'T', action: 'g1f3' }],
+    ['draw.offer', { table: 'T' }],
+  ]);
+  // One is answered, the other refused: neither is sent again after the next loss.
+  await answer();
+  await answer(true);
+  sock.onState('closed');
+  sock.onState('reconnecting');
+  sock.onState('open');
+  sock.onOpen();
+  sync(5);
+  assert.deepEqual(sent.splice(0), [['watch', { table: 'T', since: 4 }]]);
+  // A move lost with the socket, when the table moved on meanwhile (it was
+  // carried out, its ack lost; or the opponent acted): dropped, not sent again.
+  conn.send('move', { action: 'f1c4' });
+  assert.deepEqual(sent.splice(0), [['move', { table: 'T', action: 'f1c4' }]]);
+  sock.onState('reconnecting');
+  sock.onState('open');
+  sock.onOpen();
+  sync(6);
+  assert.deepEqual(sent.splice(0), [['watch', { table: 'T', since: 5 }]]);
+  // Nor after a later loss.
+  sock.onState('reconnecting');
+  sock.onState('open');
+  sock.onOpen();
+  sync(6);
+  assert.deepEqual(sent.splice(0), [['watch', { table: 'T', since: 6 }]]);
+  assert.deepEqual(errors, []);
+  conn.close();
+});
+
+test('each socket opened gets pinging of its own, none while there is no socket', () => {
+  const { sock, sent } = fakeSocket();
+  const conn = connect('T', { onView: () => undefined, onStatus: () => undefined, onError: () => undefined }, sock, true);
+  sock.onOpen();
+  assert.deepEqual(sent.splice(0), [['ping', {}], ['watch', { table: 'T' }]]);
+  sock.onState('reconnecting');
+  assert.deepEqual(sent.splice(0), [], 'no ping waits for a socket');
+  sock.onState('open');
+  sock.onOpen();
+  assert.deepEqual(sent.splice(0), [['ping', {}], ['watch', { table: 'T' }]], 'the new socket is pinged at once');
   conn.close();
 });

@@ -88,3 +88,31 @@ test('the pinger pings at once, reports its lag, and pings again after each pong
   await new Promise((r) => setTimeout(r, 30));
   assert.equal(sent.length, n);
 });
+
+test('a ping unanswered for the max lag makes the pinger give up once; a pong in time does not', async () => {
+  const est = new LagEstimator();
+  let t = 0;
+  let dead = 0;
+  const sent: { lag?: number }[] = [];
+  // Pings every 5 ms, dead after 40 ms without a pong, on a clock the test moves.
+  const p = startPinging(est, (d) => sent.push(d), 5, () => t, () => dead++, 40);
+  // The first ping is answered in time: nothing.
+  t = 10;
+  p.onPong(10);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(dead, 0, 'a pong in time keeps the socket');
+  // The next pings go unanswered, but the clock says only 30 ms passed (a
+  // throttled timer fired late): not yet.
+  t = 30;
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(dead, 0, 'the clock, not the timer, measures the silence');
+  // 40 ms after the first unanswered ping: dead, once, and no more pings.
+  t = 100;
+  await new Promise((r) => setTimeout(r, 80));
+  assert.equal(dead, 1);
+  const n = sent.length;
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(sent.length, n, 'the pinging stopped');
+  assert.equal(dead, 1);
+  p.stop();
+});

@@ -109,22 +109,55 @@ export function seatTimeLeft(clock: ClockLike, seat: number, serverNow: number):
   };
 }
 
+/** A ping unanswered this long means the socket is dead, as Lichess's client
+ * judges it (its `pingMaxLag`). */
+export const MAX_LAG_MS = 9_000;
+
 /** Pings every `everyMs` (after each pong, as Lichess's client does): sends
  * `{"t": "ping", "d": {"lag"?}}` through `send` and feeds the estimator. Call
- * `onPong` with each `pong`'s `server_time`; `stop` ends it. */
+ * `onPong` with each `pong`'s `server_time`; `stop` ends it. With `onDead`,
+ * a ping left unanswered for `deadAfterMs` (measured on `now`, so a throttled
+ * background tab does not count a late timer as silence) stops the pinging and
+ * calls `onDead` once: the socket is dead though it never closed. */
 export function startPinging(
   est: LagEstimator,
   send: (d: { lag?: number }) => void,
   everyMs = 2_000,
   now: () => number = localNow,
+  onDead?: () => void,
+  deadAfterMs = MAX_LAG_MS,
 ): { onPong: (serverTime: number) => void; stop: () => void } {
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let watchdog: ReturnType<typeof setTimeout> | null = null;
+  // When the oldest ping still unanswered went out.
+  let unanswered: number | null = null;
   let stopped = false;
+  const stop = () => {
+    stopped = true;
+    if (timer !== null) clearTimeout(timer);
+    if (watchdog !== null) clearTimeout(watchdog);
+  };
+  const check = () => {
+    watchdog = null;
+    if (stopped || unanswered === null || !onDead) return;
+    const waited = now() - unanswered;
+    if (waited < deadAfterMs) {
+      watchdog = setTimeout(check, deadAfterMs - waited);
+      return;
+    }
+    stop();
+    onDead();
+  };
   const ping = () => {
     if (stopped) return;
-    est.sent(now());
+    const at = now();
+    est.sent(at);
     const lag = est.report();
     send(lag === undefined ? {} : { lag });
+    if (unanswered === null) {
+      unanswered = at;
+      if (onDead) watchdog = setTimeout(check, deadAfterMs);
+    }
     // A lost pong does not stop the pings.
     timer = setTimeout(ping, Math.max(everyMs, 5_000));
   };
@@ -132,12 +165,12 @@ export function startPinging(
   return {
     onPong(serverTime: number) {
       est.pong(serverTime, now());
+      unanswered = null;
+      if (watchdog !== null) clearTimeout(watchdog);
+      watchdog = null;
       if (timer !== null) clearTimeout(timer);
       if (!stopped) timer = setTimeout(ping, everyMs);
     },
-    stop() {
-      stopped = true;
-      if (timer !== null) clearTimeout(timer);
-    },
+    stop,
   };
 }

@@ -1,15 +1,22 @@
 // One WebSocket with automatic reconnection. Messages are JSON envelopes
 // `{"t": type, "d": data}`, typed by the server's own generated types
 // (./generated/protocol.ts); the adapter in protocol.ts knows their meaning.
+// A socket that closes is opened again (after 0.3 s, then twice as long each
+// time, up to 5 s); one that stays open but went dead (no pong: table/connection.ts
+// judges it) is given up with `reconnect()`.
 import type { Envelope } from './generated/protocol';
 
 export type { Envelope };
-export type SocketState = 'connecting' | 'open' | 'closed';
+/** `connecting`: the first time; `open`; `closed`: lost, waiting to try again;
+ * `reconnecting`: lost, opening a new one. */
+export type SocketState = 'connecting' | 'open' | 'closed' | 'reconnecting';
 
 export class Socket {
   private ws: WebSocket | null = null;
   private closed = false;
   private retry = 0;
+  /** A WebSocket of ours was open once: connecting again is reconnecting. */
+  private wasOpen = false;
   private queue: string[] = [];
   onMessage: (m: Envelope) => void = () => undefined;
   onOpen: () => void = () => undefined;
@@ -22,16 +29,19 @@ export class Socket {
   private connect() {
     if (this.closed) return;
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${this.path}`;
-    this.onState('connecting');
+    this.onState(this.wasOpen ? 'reconnecting' : 'connecting');
     const ws = new WebSocket(url);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
+      this.wasOpen = true;
       this.onState('open');
       this.onOpen();
       for (const q of this.queue.splice(0)) ws.send(q);
     };
     ws.onmessage = (e) => {
+      // A socket given up (`reconnect`) says nothing any more.
+      if (this.ws !== ws) return;
       let m: Envelope;
       try {
         m = JSON.parse(String(e.data)) as Envelope;
@@ -85,6 +95,18 @@ export class Socket {
   /** Sends only when open now (no queueing across reconnects). */
   sendNow(t: string, d?: unknown) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(d === undefined ? { t } : { t, d }));
+  }
+
+  /** Gives up the WebSocket, which is open but dead (its pongs stopped), and
+   * opens a new one at once. Whatever the old one was sending is lost: what was
+   * not answered is the caller's to send again. */
+  reconnect() {
+    const ws = this.ws;
+    if (this.closed || !ws) return;
+    this.ws = null;
+    // Its close event, whenever the dead connection gets to it, is ignored.
+    ws.close();
+    this.connect();
   }
 
   close() {

@@ -5,6 +5,18 @@
 // types: the view is a `TableView` of the game's own view `V`. On a real socket it
 // also pings (net/lag.ts): the server's time for the clocks, this socket's round
 // trip as the lag each move reports, and the seats' lag as the server measures it.
+//
+// Reconnection: a socket whose pongs stop for 9 s (net/lag.ts, as Lichess's
+// client judges it) is given up and a new one opened; a socket that closes is
+// opened again by net/socket.ts. Either way the new socket watches the table
+// from the last version seen. Table commands sent with `send` are kept until
+// answered (`ack` or `error`); those the lost socket left unanswered, and those
+// sent while there was no socket, are held until the new `sync`: one made when
+// the table stood at the version the `sync` shows was not carried out (each
+// carried-out command moves the version) and is sent again; any other is
+// dropped, the new view showing what became of it. So nothing is carried out
+// twice, and nothing answered is sent again. A command refused `unavailable`
+// (nothing was done) is sent again a second later, up to five times.
 import { Socket, type SocketState } from '../net/socket';
 import { LagEstimator, localNow, startPinging } from '../net/lag';
 import { applyPatch, PatchMisfit } from '../net/patch';
@@ -23,7 +35,8 @@ export interface ConnectionHandlers<V> {
 }
 
 export interface Connection {
-  /** Sends a table command (the table id is added). */
+  /** Sends a table command (the table id is added); one lost with a dead socket
+   * is sent again on the next if it was not carried out (above). */
   send(t: string, d?: Record<string, unknown>): void;
   /** Sends a table command and resolves on its ack, rejects on refusal. */
   request(t: string, d?: Record<string, unknown>): Promise<unknown>;
@@ -35,7 +48,14 @@ export interface Connection {
 }
 
 /** What the connection needs of a socket (`net/socket.ts`; a test's fake). */
-export type SocketLike = Pick<Socket, 'send' | 'request' | 'sendNow' | 'close' | 'onMessage' | 'onOpen' | 'onState'>;
+export type SocketLike = Pick<Socket, 'send' | 'request' | 'sendNow' | 'close' | 'reconnect' | 'onMessage' | 'onOpen' | 'onState'>;
+
+/** A table command sent and not yet answered, with the version of the view it was made on. */
+interface Command {
+  t: string;
+  d: Record<string, unknown>;
+  v: number | null;
+}
 
 /** Watches table `id`, whose game's own view is `V`. `ping`: whether to ping
  * (a real socket does; a test's fake only when asked). */
@@ -45,10 +65,32 @@ export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V
   let lastV: number | null = null;
   const watch = () => sock.send('watch', lastV === null ? { table: id } : { table: id, since: lastV });
   const est = new LagEstimator();
+  // Pings on the socket open now: a new one each time a socket opens.
   let pinger: ReturnType<typeof startPinging> | null = null;
-  sock.onState = (s) => h.onStatus(s);
+  const unacked = new Set<Command>();
+  // The socket was lost: commands wait for the next `sync`.
+  let held = false;
+  const issue = (c: Command, tries = 0) => {
+    const done = () => unacked.delete(c);
+    // A refusal reaches the page as an `error` message too (onError below).
+    // `unavailable` (several nodes: the table's node is being replaced) did
+    // nothing: the command is sent again a second later, a few times.
+    sock.request(c.t, c.d).then(done, (e: { code?: string }) => {
+      if (e?.code === 'unavailable' && tries < 5) setTimeout(() => issue(c, tries + 1), 1000);
+      else done();
+    });
+  };
+  sock.onState = (s) => {
+    if (s !== 'open') {
+      pinger?.stop();
+      pinger = null;
+      held = true;
+    }
+    h.onStatus(s);
+  };
   sock.onOpen = () => {
-    if (ping && !pinger) pinger = startPinging(est, (d) => sock.send('ping', d));
+    pinger?.stop();
+    pinger = ping ? startPinging(est, (d) => sock.send('ping', d), undefined, undefined, () => sock.reconnect()) : null;
     watch();
   };
   sock.onMessage = (msg: Envelope) => {
@@ -67,6 +109,13 @@ export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V
         lastV = msg.d.v;
         view = msg.d.state as TableView<V>;
         h.onView(view, [], null);
+        if (held) {
+          held = false;
+          for (const c of [...unacked]) {
+            if (c.v === lastV) issue(c);
+            else unacked.delete(c);
+          }
+        }
         return;
       }
       case 'event': {
@@ -99,7 +148,11 @@ export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V
     return lag === undefined ? { table: id, ...d } : { table: id, ...d, lag };
   };
   return {
-    send: (t, d = {}) => sock.send(t, withLag(t, d)),
+    send: (t, d = {}) => {
+      const c = { t, d: withLag(t, d), v: lastV };
+      unacked.add(c);
+      if (!held) issue(c);
+    },
     request: (t, d = {}) => sock.request(t, { table: id, ...d }),
     sendNow: (t, d = {}) => sock.sendNow(t, { table: id, ...d }),
     serverNow: () => est.serverNow(localNow()),

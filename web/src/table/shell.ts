@@ -145,8 +145,9 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
       render(events);
     },
     onStatus: (st) => {
-      banner.style.display = st === 'open' ? 'none' : '';
-      banner.textContent = st === 'connecting' ? t('connecting') : t('disconnected');
+      // The socket's state, for a script (or a test) to read.
+      pageEl.dataset.conn = st;
+      drawBanner();
     },
     onLag: (seats) => {
       // Live only: the next view carries the same in `seats[i].lag_ms`.
@@ -159,6 +160,13 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
       if (state) render([]);
     },
   });
+
+  /** The connection's state, shown over the board while it is not open. */
+  function drawBanner() {
+    const st = pageEl.dataset.conn ?? 'open';
+    banner.style.display = st === 'open' ? 'none' : '';
+    banner.textContent = t(st === 'connecting' ? 'connecting' : st === 'reconnecting' ? 'reconnecting' : 'disconnected');
+  }
 
   function noteRatings(events: TableEvent[], batch: Batch | null) {
     if (events.some((e) => e.type === 'started')) ratingChanges = null;
@@ -222,6 +230,7 @@ export function tableShell<V extends BoardView>(root: HTMLElement, id: string, h
 
   /** Renders again in place (the language or a setting changed): nothing reconnects. */
   function rerender() {
+    drawBanner();
     if (closed || !state) return;
     render([]);
     // Open dialogs are drawn again in the new language.
