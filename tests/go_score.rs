@@ -88,6 +88,33 @@ fn go_score_explains_bad_input() {
     );
 }
 
+/// Issue 41: a record nested 150,000 deep overflowed the stack (an abort, no
+/// message). It is refused with an error that says why, as one long line is.
+#[test]
+fn go_score_refuses_a_record_nested_150000_deep() {
+    let dir = std::env::temp_dir().join(format!("qiyuan-go-score-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let nested = dir.join("nested.sgf");
+    std::fs::write(
+        &nested,
+        format!("{}{}", "(;".repeat(150_000), ")".repeat(150_000)),
+    )
+    .unwrap();
+    let line = dir.join("line.sgf");
+    std::fs::write(&line, format!("(;GM[1]SZ[9]{})", ";B[]".repeat(150_000))).unwrap();
+    for file in [&nested, &line] {
+        let out = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
+            .args(["go", "score"])
+            .arg(file)
+            .output()
+            .expect("run qiyuan");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{}: {err}", file.display());
+        assert!(err.contains("more than 5000 nodes deep"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A finished 9x9 position with a seki with eyes in the lower left (white's two-
 /// point eye A1 A2, black's eye E1, the shared liberty C1) and a dead black stone
 /// on F7 in white's area.

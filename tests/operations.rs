@@ -2,6 +2,8 @@
 //! - `--log-format json`: every line is a JSON object; each game's start and end
 //!   is one line naming the table, the game, the players and the result; no
 //!   password, session token or deal secret appears anywhere, even at `debug`.
+//! - At `trace` too, no log line shows a frame (a Doudizhu hand), and no log
+//!   line of ours takes a frame or a view.
 //! - Backups as docs/deploy.md makes them, taken while the server runs (SQLite's
 //!   online `.backup`; PostgreSQL's `pg_dump`), restored into a new server that
 //!   serves the same finished game's record and resumes the live game.
@@ -304,6 +306,193 @@ fn text_logs_at_debug_show_request_paths_without_their_query() {
         );
         let _ = std::fs::remove_dir_all(&dir);
     });
+}
+
+/// Issue 41: at `trace` every frame the server sent was logged (tungstenite's
+/// `writing frame` in hex and `Sending frame` as escaped text), Doudizhu hands
+/// included. Three players are dealt a hand and bid with the server's log at
+/// `trace` (as `RUST_LOG=trace` sets it): the log is written at trace level,
+/// each frame sent summed up as its type and length, yet it holds no player's
+/// hand in any of those forms, and no frame's text.
+#[test]
+fn trace_logs_show_no_frame_and_no_hand() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let dir = temp_dir("tracelog");
+        let log = dir.join("stderr.log");
+        // Naming the WebSocket crates does not let their frames through either.
+        let filter = "trace,tungstenite=trace,tungstenite::protocol=trace,tokio_tungstenite=trace";
+        let server = serve(&dir.join("data"), None, &[], filter, Some(&log)).await;
+        let mut players = Vec::new();
+        for _ in 0..3 {
+            let client = Client::guest_at(&server.base).await.unwrap();
+            let socket = client.connect().await.unwrap();
+            players.push((client, socket));
+        }
+        let r = players[0]
+            .1
+            .call(
+                "create",
+                json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"}}),
+            )
+            .await
+            .unwrap();
+        let table = r["d"]["table"].as_str().unwrap().to_string();
+        for seat in [1, 2] {
+            players[seat]
+                .1
+                .call("sit", json!({"table": table, "seat": seat}))
+                .await
+                .unwrap();
+        }
+        for (_, socket) in &mut players {
+            socket.call("ready", json!({"table": table})).await.unwrap();
+        }
+        // Each player's hand, as its own view writes it.
+        let mut hands = Vec::new();
+        let mut to_act = 0;
+        for (seat, (_, socket)) in players.iter_mut().enumerate() {
+            socket.send("watch", json!({"table": table})).await.unwrap();
+            let sync = socket.expect("sync").await.unwrap();
+            let board = &sync["d"]["state"]["game"]["board"];
+            assert_eq!(
+                board["hand"].as_array().map(Vec::len),
+                Some(17),
+                "{seat}: {board}"
+            );
+            hands.push(serde_json::to_string(&board["hand"]).unwrap());
+            to_act = board["to_act"].as_u64().unwrap() as usize;
+        }
+        // A bid goes out to everyone as an event.
+        players[to_act]
+            .1
+            .call("move", json!({"table": table, "action": "bid 1"}))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        drop(server);
+
+        let text = std::fs::read_to_string(&log).unwrap();
+        // The frames are there, summed up: each one's type and length.
+        let sent = text
+            .lines()
+            .filter(|l| l.contains("TRACE") && l.contains("frame sent"))
+            .count();
+        assert!(sent > 10, "the log is at trace level:\n{text}");
+        assert!(
+            text.lines()
+                .any(|l| l.contains("frame sent") && l.contains("kind=\"sync\"")),
+            "{text}"
+        );
+        assert!(
+            !text.contains("<FRAME>") && !text.contains("Sending frame"),
+            "the log shows frames"
+        );
+        for (seat, hand) in hands.iter().enumerate() {
+            let hex: String = hand.bytes().map(|b| format!("{b:02x}")).collect();
+            for form in [hand.clone(), hand.replace('"', "\\\""), hex] {
+                assert!(
+                    !text.contains(&form),
+                    "the log shows seat {seat}'s hand as {form}"
+                );
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
+
+/// Our own log lines are safe by construction: no `tracing` macro in the
+/// server's sources takes a frame, a view or a message's text (the names that
+/// carry them: `text`, `frame`, `view`, `patch`, `payload`, `hand`, `board`,
+/// `msg`, `json`), so no level shows a hidden card.
+#[test]
+fn no_log_line_of_ours_takes_a_frame_or_a_view() {
+    const CARRIERS: [&str; 10] = [
+        "text", "frame", "view", "views", "patch", "payload", "hand", "board", "msg", "json",
+    ];
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    // The names a macro's arguments use: identifiers outside string literals,
+    // and inside them the captures of `{name}` (a message's words are no
+    // names).
+    fn names(args: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut in_string = false;
+        let mut escaped = false;
+        let mut start = None;
+        for (i, c) in args.char_indices() {
+            let word = c.is_alphanumeric() || c == '_';
+            if let Some(s) = start
+                && !word
+            {
+                let name = &args[s..i];
+                if !in_string || args[..s].ends_with('{') {
+                    out.push(name);
+                }
+                start = None;
+            }
+            if word && start.is_none() {
+                start = Some(i);
+            }
+            if in_string && escaped {
+                escaped = false;
+            } else if in_string && c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = !in_string;
+            }
+        }
+        if let Some(s) = start {
+            out.push(&args[s..]);
+        }
+        out
+    }
+    let mut sources = Vec::new();
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/server/src"),
+        &mut sources,
+    );
+    let mut calls = 0;
+    for path in &sources {
+        let source = std::fs::read_to_string(path).unwrap();
+        for level in ["trace", "debug", "info", "warn", "error"] {
+            let opening = format!("tracing::{level}!(");
+            for (at, _) in source.match_indices(&opening) {
+                // The macro's arguments, to the parenthesis that closes them.
+                let rest = &source[at + opening.len()..];
+                let mut depth = 1;
+                let end = rest
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        depth += match c {
+                            '(' => 1,
+                            ')' => -1,
+                            _ => 0,
+                        };
+                        depth == 0
+                    })
+                    .map_or(rest.len(), |(i, _)| i);
+                let args = &rest[..end];
+                for word in names(args) {
+                    assert!(
+                        !CARRIERS.contains(&word),
+                        "{}: a log line takes `{word}`: tracing::{level}!({args})",
+                        path.display()
+                    );
+                }
+                calls += 1;
+            }
+        }
+    }
+    assert!(calls > 40, "the server's log lines were found ({calls})");
 }
 
 /// `sqlite3 db sql`'s output.

@@ -75,3 +75,34 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(!ok, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 41: a 10,000-player file ran past a minute with no limit. Past 5,000
+/// players (or 100 rounds, or 8 MiB) `pair` and `standings` refuse the file at
+/// once and say which bound it crossed.
+#[test]
+fn files_past_the_bounds_are_refused_at_once() {
+    let dir = std::env::temp_dir().join(format!("qiyuan-swiss-bounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut field = String::from("012 Big open\nXXR 9\n");
+    for rank in 1..=10_000 {
+        let line = format!("001 {rank:>4}      {:<33} 1500", format!("Player{rank}"));
+        field.push_str(&format!("{line:<89}  {:>4} w 1\n", rank % 10_000 + 1));
+    }
+    let big = dir.join("big.trf");
+    std::fs::write(&big, &field).expect("write temp file");
+    let huge = dir.join("huge.trf");
+    std::fs::write(&huge, "x".repeat(9 << 20)).expect("write temp file");
+    for (file, why) in [
+        (&big, "line 5003: more than 5000 players"),
+        (&huge, "larger than 8 MiB"),
+    ] {
+        for command in ["pair", "standings"] {
+            let start = std::time::Instant::now();
+            let (ok, _, err) = qiyuan(&["swiss", command, file.to_str().unwrap_or_default()]);
+            assert!(!ok, "{command} {}", file.display());
+            assert!(err.contains(why), "{err}");
+            assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -32,8 +32,21 @@ pub enum Command {
 }
 
 fn load(file: &std::path::Path) -> anyhow::Result<qiyuan_swiss::Tournament> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    use std::io::Read;
+    // One byte past the reader's bound is enough for it to say the file is too
+    // large, without reading a huge file whole.
+    let limit = qiyuan_swiss::trf::MAX_BYTES;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let text = if bytes.len() > limit {
+        // Cut anywhere, perhaps inside a character: the size is what is refused.
+        String::from_utf8_lossy(&bytes).into_owned()
+    } else {
+        String::from_utf8(bytes)
+            .with_context(|| format!("cannot read {}: not UTF-8", file.display()))?
+    };
     qiyuan_swiss::trf::parse(&text)
         .with_context(|| format!("{} is not a valid TRF file", file.display()))
 }

@@ -28,4 +28,4 @@ pub use handicap::{HandicapError, fixed_handicap, max_handicap};
 pub use marking::{marking_group, suggest_dead};
 pub use point::{Color, MAX_SIZE, MIN_SIZE, Move, ParsePointError, Point};
 pub use score::{AreaCount, Counting, Score, area};
-pub use sgf::{SgfError, SgfGame, TimeLeft};
+pub use sgf::{MAX_SGF_DEPTH, MAX_SGF_MOVES, SgfError, SgfGame, TimeLeft};

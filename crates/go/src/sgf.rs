@@ -3,17 +3,42 @@
 //! Only the main line of a record is read. Passes are written `B[]`; `tt` is read
 //! as a pass on boards up to 19x19, as older programs wrote it. Any text gets a
 //! typed [`SgfError`], never a panic.
+//!
+//! `sgf-parse` builds the tree as nested nodes (each node owns its children, so
+//! a main line of n moves is n levels deep) and drops it recursively: a record
+//! 150,000 nodes deep overflowed the stack. [`SgfGame::parse`] therefore
+//! measures the depth with a scan of the text, written after `sgf-parse`'s
+//! lexer, and refuses a record deeper than [`MAX_SGF_DEPTH`] before handing it over.
 
 use sgf_parse::go::{Move as SgfMove, Prop};
 
 use crate::board::{Board, IllegalMove};
 use crate::point::{Color, MAX_SIZE, MIN_SIZE, Move, Point};
 
+/// The most nodes on one line of a record's tree (the root, each move's node,
+/// and a variation's nodes below the move it branches from). Games run to a few
+/// hundred moves, rarely past 400; 5,000 levels of `sgf-parse`'s tree are
+/// dropped in under 0.5 MiB of stack (a debug build; the test reads a record
+/// at the limit on a 1 MiB thread), a quarter of a server thread's 2 MiB.
+pub const MAX_SGF_DEPTH: usize = 5_000;
+
+/// The most moves a record's main line may hold: one fewer than [`MAX_SGF_DEPTH`],
+/// so that the record we write (a root, then a node per move) reads again.
+pub const MAX_SGF_MOVES: usize = MAX_SGF_DEPTH - 1;
+
 /// Why a text is not a Go record we can read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SgfError {
     #[error("not SGF: {0}")]
     Syntax(String),
+    #[error(
+        "the record's tree is more than {MAX_SGF_DEPTH} nodes deep; no game is that long, so it is not read"
+    )]
+    TooDeep,
+    #[error(
+        "the main line has more than {MAX_SGF_MOVES} moves; no game is that long, so it is not read"
+    )]
+    TooManyMoves,
     #[error("the file holds no game")]
     NoGame,
     #[error("the board is {0}x{1}: only square boards of {MIN_SIZE} to {MAX_SIZE} are played")]
@@ -143,6 +168,7 @@ fn text(t: &impl std::fmt::Display) -> String {
 impl SgfGame {
     /// Reads the first game of an SGF collection.
     pub fn parse(sgf: &str) -> Result<SgfGame, SgfError> {
+        check_depth(sgf)?;
         let nodes = sgf_parse::go::parse(sgf).map_err(|e| SgfError::Syntax(e.to_string()))?;
         let root = nodes.first().ok_or(SgfError::NoGame)?;
         let mut game = SgfGame::default();
@@ -181,6 +207,9 @@ impl SgfGame {
                                 p,
                             )?),
                         };
+                        if game.moves.len() == MAX_SGF_MOVES {
+                            return Err(SgfError::TooManyMoves);
+                        }
                         game.moves.push((color, mv));
                         moved = true;
                         // The mover's time left is on the move's node.
@@ -379,6 +408,72 @@ impl SgfGame {
         out.push_str(")\n");
         out
     }
+}
+
+/// Refuses a text whose game tree, as `sgf-parse` would build it, is more than
+/// [`MAX_SGF_DEPTH`] nodes deep. The scan follows that parser's lexer: outside a
+/// property, `(`, `)` and `;` are tokens and any other character begins a
+/// property identifier, which runs (`(`, `)` and `;` included) to its first `[`;
+/// a value runs to the first `]` not escaped by `\`, and values may follow
+/// one another with white space between. A node's depth is its parent's plus
+/// one; `(` remembers the depth, `)` goes back to it. A text the lexer or the
+/// parser refuses (an unbalanced `)`, a non-ASCII identifier) builds no tree,
+/// so the scan leaves it to the parser's own error.
+fn check_depth(text: &str) -> Result<(), SgfError> {
+    enum State {
+        Top,
+        Identifier,
+        Value { escaped: bool },
+        AfterValue,
+    }
+    let mut state = State::Top;
+    let mut depth = 0usize;
+    let mut open: Vec<usize> = Vec::new();
+    // The parser trims the text as `str::trim` does (any Unicode white space).
+    for &b in text.trim().as_bytes() {
+        // After a value: white space, another value, or back at the top level.
+        if matches!(state, State::AfterValue) {
+            if b.is_ascii_whitespace() {
+                continue;
+            }
+            if b == b'[' {
+                state = State::Value { escaped: false };
+                continue;
+            }
+            state = State::Top;
+        }
+        match state {
+            State::Top => match b {
+                b'(' => open.push(depth),
+                b')' => match open.pop() {
+                    Some(d) => depth = d,
+                    None => return Ok(()),
+                },
+                b';' => {
+                    depth += 1;
+                    if depth > MAX_SGF_DEPTH {
+                        return Err(SgfError::TooDeep);
+                    }
+                }
+                b'[' => state = State::Value { escaped: false },
+                _ if b.is_ascii_whitespace() => {}
+                _ if !b.is_ascii() => return Ok(()),
+                _ => state = State::Identifier,
+            },
+            State::Identifier => match b {
+                b'[' => state = State::Value { escaped: false },
+                _ if !b.is_ascii() => return Ok(()),
+                _ => {}
+            },
+            State::Value { escaped } => match b {
+                b']' if !escaped => state = State::AfterValue,
+                b'\\' if !escaped => state = State::Value { escaped: true },
+                _ => state = State::Value { escaped: false },
+            },
+            State::AfterValue => {}
+        }
+    }
+    Ok(())
 }
 
 /// Seconds as SGF reals: whole seconds without a fraction, else tenths.

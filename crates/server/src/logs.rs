@@ -6,6 +6,13 @@
 //! and the result, never a deal secret (those stay in the store's log); sessions
 //! and passwords are never logged; and a request's span names its path without the
 //! query (a bearer client's `/ws?token=` stays out even at `debug`).
+//!
+//! No line shows what a socket carries, at any level: a frame may hold a
+//! Doudizhu hand. Our own code logs a frame only by its type and length (`ws.rs`,
+//! at `trace`) and never a view, and the WebSocket crates,
+//! which print every frame at `trace` (tungstenite's `writing frame`, in hex,
+//! and `Sending frame`, as text), are held at `debug` whatever `RUST_LOG` asks
+//! ([`QUIET`], a filter of its own beside the user's).
 
 use qiyuan_game::Outcome;
 use serde::Serialize;
@@ -32,25 +39,46 @@ impl std::str::FromStr for LogFormat {
     }
 }
 
+/// The crates whose lines below `debug` print the frames a socket sends and
+/// receives, whole: they are never shown below `debug`, whatever `RUST_LOG`
+/// says (`trace`, `tungstenite=trace` and `tungstenite::protocol=trace` alike).
+pub const QUIET: &[&str] = &["tungstenite", "tokio_tungstenite"];
+
+/// The filter that holds [`QUIET`]'s crates at `debug` and lets everything
+/// else through (to the user's filter).
+fn quiet() -> tracing_subscriber::filter::Targets {
+    use tracing_subscriber::filter::LevelFilter;
+    QUIET.iter().fold(
+        tracing_subscriber::filter::Targets::new().with_default(LevelFilter::TRACE),
+        |targets, name| targets.with_target(*name, LevelFilter::DEBUG),
+    )
+}
+
 /// Logs to stderr in `format`, filtered by `RUST_LOG` or the given default
-/// (`info`, or a filter such as `warn,qiyuan::game=info`).
+/// (`info`, or a filter such as `warn,qiyuan::game=info`), and by [`QUIET`].
 pub fn init(default: &str, format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    use tracing_subscriber::filter::FilterExt;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::{EnvFilter, Layer};
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new(default))
+        .and(quiet());
     // Colours only for a terminal: not in a file or the journal.
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let layer = tracing_subscriber::fmt::layer()
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
-    let _ = match format {
-        LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder
+    let layer = match format {
+        LogFormat::Text => layer.with_filter(filter).boxed(),
+        LogFormat::Json => layer
             .json()
             .flatten_event(true)
             .with_current_span(false)
             .with_span_list(false)
-            .try_init(),
+            .with_filter(filter)
+            .boxed(),
     };
+    let _ = tracing_subscriber::registry().with(layer).try_init();
 }
 
 /// The span of one HTTP request: its method and path, never its query.

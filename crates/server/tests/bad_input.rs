@@ -52,6 +52,29 @@ async fn every_bad_message_is_a_typed_error(backend: Backend) {
         "e".repeat(20_000)
     );
     check(&mut wa, &big, "too_large").await;
+    // Past the socket's hard limit (four times the largest message, at least
+    // 64 KiB) the socket is closed unread: a read buffer keeps the size of the
+    // largest frame it read for good (issue 41: 1 MiB frames, each socket
+    // kept 1 MiB). Up to the limit a message is `too_large`.
+    let ping = |n: usize| format!(r#"{{"t":"ping","d":{{"x":"{}"}}}}"#, "e".repeat(n));
+    check(&mut wc, &ping(60_000), "too_large").await;
+    let mut wd = c.ws().await;
+    wd.send_raw(&ping(100_000)).await;
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        use futures_util::StreamExt;
+        use tokio_tungstenite::tungstenite::Message;
+        loop {
+            match wd.stream.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(
+        closed.is_ok(),
+        "a message past the hard limit closes the socket"
+    );
     // A move for another game: named explicitly, or in another game's notation.
     let wrong =
         json!({"t": "move", "d": {"table": t, "game": "xiangqi", "action": "h2e2"}}).to_string();

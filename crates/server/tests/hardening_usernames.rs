@@ -1,7 +1,8 @@
 //! Usernames that cannot impersonate, through the real registration endpoint:
 //! beside `admin`, no look-alike — Cyrillic, fullwidth, mathematical bold, `rn`
-//! for `m`, filler characters, mixed scripts — can be registered, and `guest`
-//! is reserved by look too.
+//! for `m`, filler characters, mixed scripts, accents and other marks — can be
+//! registered (nor `zoe` beside `Zoë`), and `guest` is reserved by look too;
+//! two-character Chinese names are fine.
 
 mod common;
 
@@ -12,6 +13,7 @@ async fn lookalikes_cannot_sit_beside_admin(backend: Backend) {
     let server = start_with(backend, |c| c.registrations_per_address_per_hour = 0).await;
     server.register("admin").await;
     server.register("есос").await; // Cyrillic only: one script, allowed
+    server.register("Zoë").await; // an accented name first: its plain form is taken
     let http = reqwest::Client::new();
     let register = async |name: &str| {
         let r = http
@@ -44,6 +46,18 @@ async fn lookalikes_cannot_sit_beside_admin(backend: Backend) {
         ("gu\u{435}st7", 400, "bad_username"),  // Cyrillic е
         ("ｇｕｅｓｔ7", 400, "bad_username"),   // fullwidth guest
         ("Guest_7", 400, "bad_username"),
+        // Accents and other marks (issue 41): taken off before comparing.
+        ("admiń", 409, "username_taken"),
+        ("ádmin", 409, "username_taken"),
+        ("a\u{301}dmin", 409, "username_taken"), // combining acute
+        ("ad\u{323}mi\u{302}n", 409, "username_taken"), // dot below, circumflex
+        ("Adm\u{12f}n", 409, "username_taken"),  // i with ogonek
+        ("Zoe", 409, "username_taken"),          // Zoë came first
+        ("zoé", 409, "username_taken"),
+        // Two characters only in Han; one never.
+        ("王", 400, "bad_username"),
+        ("王a", 400, "bad_username"),
+        ("かな", 400, "bad_username"),
     ];
     for (name, status, code) in cases {
         let got = register(name).await;
@@ -55,7 +69,15 @@ async fn lookalikes_cannot_sit_beside_admin(backend: Backend) {
         );
     }
     // Genuinely different names are fine, in any one script or a CJK mix.
-    for name in ["admins", "棋手小王", "王Wang", "Иван"] {
+    for name in [
+        "admins",
+        "棋手小王",
+        "王Wang",
+        "Иван",
+        "王伟",
+        "王玮",
+        "李娜",
+    ] {
         assert_eq!(register(name).await.0, 201, "{name}");
     }
     // The name is kept normalised: fullwidth login finds the plain account.

@@ -67,3 +67,78 @@ proptest! {
         }
     }
 }
+
+/// A player line with `rounds` rounds against the next starting rank, all won
+/// with white.
+fn player(rank: usize, rounds: usize) -> String {
+    let mut line = format!("001 {rank:>4}      {:<33} 1500", format!("Player{rank}"));
+    line = format!("{line:<89}");
+    for _ in 0..rounds {
+        line.push_str(&format!("  {:>4} w 1", rank % 5_000 + 1));
+    }
+    line
+}
+
+/// Issue 41: `qiyuan swiss pair` on a 10,000-player file ran past a minute with
+/// no limit. A file holds at most 5,000 players, 100 rounds and 8 MiB; past a
+/// bound the error names the line that crosses it.
+#[test]
+fn files_are_bounded_in_players_rounds_and_bytes() {
+    use qiyuan_swiss::trf::{self, MAX_BYTES, MAX_PLAYERS, MAX_ROUNDS, TrfError, TrfErrorKind};
+    let field = |players: usize| -> String {
+        let mut text = String::from("012 Big open\nXXR 9\n");
+        for rank in 1..=players {
+            text.push_str(&player(rank, 1));
+            text.push('\n');
+        }
+        text
+    };
+    assert_eq!(
+        trf::parse(&field(MAX_PLAYERS)).unwrap().players.len(),
+        5_000
+    );
+    assert_eq!(
+        trf::parse(&field(MAX_PLAYERS + 1)),
+        Err(TrfError {
+            line: 5_003,
+            kind: TrfErrorKind::TooManyPlayers
+        })
+    );
+    let err = trf::parse(&field(10_000)).unwrap_err().to_string();
+    assert!(
+        err.starts_with("line 5003: more than 5000 players"),
+        "{err}"
+    );
+
+    // Rounds: XXR and a player's line.
+    assert!(trf::parse(&format!("XXR {MAX_ROUNDS}")).is_ok());
+    assert_eq!(
+        trf::parse("012 Long\nXXR 101").unwrap_err(),
+        TrfError {
+            line: 2,
+            kind: TrfErrorKind::TooManyRounds
+        }
+    );
+    let long = trf::parse(&player(1, MAX_ROUNDS)).unwrap();
+    assert_eq!(long.players[0].rounds.len(), 100);
+    assert_eq!(
+        trf::parse(&player(1, MAX_ROUNDS + 1)).unwrap_err().kind,
+        TrfErrorKind::TooManyRounds
+    );
+    // Blank columns past the last round are no round.
+    let padded = format!("{}{}", player(1, MAX_ROUNDS), " ".repeat(50));
+    assert!(trf::parse(&padded).is_ok());
+
+    // Bytes: 8 MiB read (comment lines), one more refused at its line.
+    let comment = format!("{}\n", "x".repeat(1023));
+    let full = comment.repeat(MAX_BYTES / 1024);
+    assert_eq!(full.len(), MAX_BYTES);
+    assert!(trf::parse(&full).is_ok());
+    assert_eq!(
+        trf::parse(&format!("{full}y")),
+        Err(TrfError {
+            line: 8_193,
+            kind: TrfErrorKind::TooLarge
+        })
+    );
+}
