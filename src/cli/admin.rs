@@ -1,7 +1,10 @@
 //! `qiyuan admin ...`: the operator's commands on the server's database —
 //! roles (organiser, arbiter, admin), bans and mutes, closing a table. They
-//! write to the store directly; a running server sees roles at once (it reads
-//! them on each request), and a ban also ends the account's sessions.
+//! write to the store directly; a running server sees roles, bans and mutes
+//! at once (it reads them on each request), a ban also ends the account's
+//! sessions, and every node of a running server closes the banned account's
+//! WebSockets and API streams within about a second (it reads the bans every
+//! second: `qiyuan_server::authority`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,7 +49,8 @@ pub enum Command {
         #[command(flatten)]
         db: Db,
     },
-    /// Ban an account: no event entries, and its sessions end now.
+    /// Ban an account: its sessions and API tokens are refused now, a running
+    /// server closes its connections within seconds, and it enters no events.
     Ban {
         user: String,
         #[command(flatten)]
@@ -58,7 +62,7 @@ pub enum Command {
         #[command(flatten)]
         db: Db,
     },
-    /// Mute an account.
+    /// Mute an account: its chat lines are refused.
     Mute {
         user: String,
         #[command(flatten)]

@@ -212,12 +212,13 @@ pub async fn login(
     }
 }
 
-/// Ends the request's session and closes, at once, every WebSocket opened with it.
+/// Ends the request's session and closes, at once, every WebSocket and API
+/// stream opened with it (on every node).
 pub async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Response> {
     if let Some(token) = auth::token_from_headers(&headers) {
         let hash = auth::hash_token(&token);
         app.store.delete_session(&hash).await?;
-        app.sockets.close_session(&hash);
+        crate::authority::end(&app, crate::authority::Ended::Token { hash }).await;
     }
     Ok((
         StatusCode::NO_CONTENT,
@@ -226,14 +227,17 @@ pub async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResul
         .into_response())
 }
 
-/// Ends every session of the caller's account and closes all its WebSockets.
+/// Ends every session of the caller's account and closes all its WebSockets
+/// and the API streams opened with a session (on every node; `sockets` counts
+/// this node's). Personal API tokens live on: they are revoked one by one.
 pub async fn logout_everywhere(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let user = app.require_user(&headers).await?;
     let sessions = app.store.delete_user_sessions(user.id).await?;
-    let sockets = app.sockets.close_user(user.id);
+    let ended = crate::authority::Ended::Sessions { user: user.id };
+    let sockets = crate::authority::end(&app, ended).await;
     tracing::info!(user = %user.username, sessions, sockets, "logged out everywhere");
     Ok((
         StatusCode::OK,

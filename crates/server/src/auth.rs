@@ -26,7 +26,7 @@ pub const COOKIE: &str = "qiyuan_session";
 /// Why a username cannot be registered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadUsername {
-    #[error("a username has 3 to 20 characters")]
+    #[error("a username has 3 to 20 characters (2 to 20 in Han characters)")]
     Length,
     #[error("a username starts with a letter")]
     Start,
@@ -48,14 +48,15 @@ pub fn normalize_username(name: &str) -> String {
     name.trim().nfkc().collect()
 }
 
-/// Checks a (normalised) username: 3 to 20 characters, letters (any script, so
-/// 棋手 is fine), digits, `_` and `-`, beginning with a letter; only characters
+/// Checks a (normalised) username: 3 to 20 characters (2 to 20 wholly in Han
+/// characters, so 王伟 is fine), letters (any script, so 棋手小王 is fine),
+/// digits, `_` and `-`, beginning with a letter; only characters
 /// Unicode TS #39 allows in identifiers (no fillers such as U+3164, no invisible
 /// ones); one script, or the mixes of Han that CJK names use ("highly
 /// restrictive"); not posing as a guest, even through look-alike letters.
 pub fn validate_username(name: &str) -> Result<(), BadUsername> {
     let count = name.chars().count();
-    if !(3..=20).contains(&count) {
+    if !(min_length(name)..=20).contains(&count) {
         return Err(BadUsername::Length);
     }
     if !name
@@ -85,6 +86,18 @@ pub fn validate_username(name: &str) -> Result<(), BadUsername> {
         return Err(BadUsername::Reserved);
     }
     Ok(())
+}
+
+/// The fewest characters a username has: 3, or 2 for a name written wholly in
+/// Han characters, as most Chinese names are (王伟).
+fn min_length(name: &str) -> usize {
+    // Han alone belongs to all three CJK writing systems; Common characters
+    // (digits, `_`) belong to every script.
+    let han = |c: char| {
+        let set = unicode_security::mixed_script::AugmentedScriptSet::for_char(c);
+        set.hanb && set.jpan && set.kore && !set.is_all()
+    };
+    if name.chars().all(han) { 2 } else { 3 }
 }
 
 /// Passwords: at least 6 characters, at most 200 (hashing cost is bounded).
@@ -800,6 +813,12 @@ mod tests {
         assert!(check("王Wang").is_ok(), "Han with Latin is a usual CJK mix");
         assert_eq!(check("ab"), Err(BadUsername::Length));
         assert_eq!(check(&"a".repeat(21)), Err(BadUsername::Length));
+        // Two characters suffice in Han alone.
+        assert!(check("王伟").is_ok());
+        assert_eq!(check("王"), Err(BadUsername::Length));
+        assert_eq!(check("王a"), Err(BadUsername::Length));
+        assert_eq!(check("ゆき"), Err(BadUsername::Length));
+        assert_eq!(check("王_"), Err(BadUsername::Length));
         assert_eq!(check("1abc"), Err(BadUsername::Start));
         assert_eq!(check("a b c"), Err(BadUsername::Character));
         assert_eq!(check("a<script>"), Err(BadUsername::Character));

@@ -233,3 +233,105 @@ async fn a_challenge_made_on_one_node_is_played_from_both() {
     a.stop().await;
     b.stop().await;
 }
+
+/// Authority across nodes (issue #41): Mallory's socket and streams are on
+/// node b. Logging a session out on node a ends that session's stream on b
+/// (and no other); a ban given through node a's admin API closes her socket
+/// and ends her personal token's stream on b within 5 s, and her tokens are
+/// refused on both nodes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logout_and_a_ban_on_one_node_reach_the_other() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let site = Site::new("mn_authority");
+    let tweak = |c: &mut qiyuan_server::Config| c.api.keepalive_secs = 0.3;
+    let a = site.node_with("a", tweak).await;
+    let b = site.node_with("b", tweak).await;
+    let store = a.running.as_ref().unwrap().app.store.clone();
+    let http = reqwest::Client::new();
+    let session = async |name: &str, register: bool| -> String {
+        let path = if register { "register" } else { "login" };
+        let r: Value = http
+            .post(format!("{}/api/account/{path}", a.base))
+            .json(&json!({"username": name, "password": "secret-pw"}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        r["token"].as_str().unwrap().to_string()
+    };
+    let boss = session("boss", true).await;
+    qiyuan_server::events::grant(&*store, "boss", "admin")
+        .await
+        .unwrap();
+    let phone = session("mallory", true).await;
+    let laptop = session("mallory", false).await;
+    let personal = player(&a.base, "mallory2").await;
+    let personal_b = Api {
+        base: b.base.clone(),
+        ..personal.clone()
+    };
+    let api_b = |token: &str| Api {
+        http: reqwest::Client::new(),
+        base: b.base.clone(),
+        token: token.to_string(),
+    };
+    let ws_url = format!("{}/ws?token={phone}", b.base.replacen("http", "ws", 1));
+    let (mut socket, _) = tokio_tungstenite::connect_async(ws_url).await.unwrap();
+    let mut phone_events = api_b(&phone).stream("/api/stream/event").await;
+    let mut laptop_events = api_b(&laptop).stream("/api/stream/event").await;
+    let mut token_events = personal_b.stream("/api/stream/event").await;
+    let ends = async |lines: &mut api::Lines, within: Duration| {
+        tokio::time::timeout(within, async { while lines.line().await.is_some() {} })
+            .await
+            .is_ok()
+    };
+
+    // The laptop's session logs out on node a: its stream on b ends.
+    let r = http
+        .post(format!("{}/api/account/logout", a.base))
+        .bearer_auth(&laptop)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 204);
+    assert!(ends(&mut laptop_events, Duration::from_secs(5)).await);
+    assert!(!ends(&mut phone_events, Duration::from_millis(500)).await);
+
+    // Ban "mallory2" (the personal token's account) and "mallory" on node a.
+    for user in ["mallory", "mallory2"] {
+        let r = http
+            .post(format!("{}/api/admin/role", a.base))
+            .bearer_auth(&boss)
+            .json(&json!({"user": user, "role": "banned"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+    }
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match socket.next().await {
+                Some(Ok(Message::Close(frame))) => {
+                    return frame.map(|f| (u16::from(f.code), f.reason.to_string()));
+                }
+                Some(Ok(_)) => continue,
+                _ => return None,
+            }
+        }
+    })
+    .await
+    .expect("the socket on node b closed within 5 s");
+    assert_eq!(closed, Some((4001, "banned".into())));
+    assert!(ends(&mut phone_events, Duration::from_secs(5)).await);
+    assert!(ends(&mut token_events, Duration::from_secs(5)).await);
+    for api in [&personal, &personal_b, &api_b(&phone)] {
+        assert_eq!(api.get("/api/account").await.status(), 401, "{}", api.base);
+    }
+    drop(socket);
+    a.stop().await;
+    b.stop().await;
+}

@@ -101,6 +101,9 @@ pub trait EventStore: Send + Sync {
     async fn revoke_role(&self, user: UserId, role: &str) -> Result<bool>;
     /// A user's roles, sorted.
     async fn roles(&self, user: UserId) -> Result<Vec<String>>;
+    /// The users holding `role`, by id (read from the readers, not the
+    /// writer: the server looks at the bans this way every second).
+    async fn users_with_role(&self, role: &str) -> Result<Vec<UserId>>;
 
     // ---- events ----
 
@@ -255,6 +258,19 @@ macro_rules! impl_events {
                         .map(|r| Ok(r.try_get("role")?))
                         .collect()
                 }))
+                .await
+            }
+
+            async fn users_with_role(&self, role: &str) -> Result<Vec<UserId>> {
+                let role = role.to_owned();
+                self.read_on(move |read| async move {
+                    Ok(sqlx::query_scalar(
+                        "SELECT user_id FROM user_roles WHERE role = $1 ORDER BY user_id",
+                    )
+                    .bind(role)
+                    .fetch_all(&read)
+                    .await?)
+                })
                 .await
             }
 

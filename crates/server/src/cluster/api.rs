@@ -4,7 +4,7 @@
 //! node wins), each API game's chat in a capped Redis list, and which node
 //! watches a game's end for `gameFinish` (a role per table, held like the
 //! director's). Events for a user's event streams, chat lines and token
-//! revocations travel on the bus (`BusMsg::ApiEvent`, `ApiChat`, `ApiRevoked`).
+//! revocations travel on the bus (`BusMsg::ApiEvent`, `ApiChat`, `Ended`).
 
 use std::collections::HashMap;
 

@@ -63,8 +63,9 @@ pub enum BusMsg {
     ApiEvent { user: i64, event: Value },
     /// To all: a chat line of an API game, for its game streams.
     ApiChat { table: String, line: Value },
-    /// To all: an API token was revoked; the streams open with it end.
-    ApiRevoked { hash: String },
+    /// To all: a token was revoked or logged out, a user's sessions ended or
+    /// a user was banned; the sockets and API streams it covers end.
+    Ended { ended: crate::authority::Ended },
     /// To all: a node is stopping and gave its tables' leases up; the others
     /// take them over now.
     HandedOver { node: String },
@@ -238,9 +239,9 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
                 app.lichess.feed_chat(&table, line);
             }
         }
-        BusMsg::ApiRevoked { hash } => {
+        BusMsg::Ended { ended } => {
             if from != cluster.node {
-                app.lichess.revoked(&hash);
+                crate::authority::end_here(app, &ended);
             }
         }
         BusMsg::HandedOver { node } => {

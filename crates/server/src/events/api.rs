@@ -16,7 +16,9 @@ use super::{EventConfig, EventData, load};
 use crate::App;
 use crate::error::{ApiError, ApiResult, Json, Query};
 
-async fn has_role(app: &App, user: &User, role: &str) -> Result<bool, ApiError> {
+/// Whether `user` holds `role` now: read from the store at every act, so a
+/// role taken away stops acting at once.
+pub(super) async fn has_role(app: &App, user: &User, role: &str) -> Result<bool, ApiError> {
     Ok(app.store.roles(user.id).await?.iter().any(|r| r == role))
 }
 
@@ -26,14 +28,21 @@ async fn event_or_404(app: &App, id: &str) -> Result<EventData, ApiError> {
         .ok_or_else(|| ApiError::not_found(format!("no event {id}")))
 }
 
-fn organiser_only(ev: &EventData, user: &User) -> Result<(), ApiError> {
-    if ev.row.organiser != user.id {
+/// The event's organiser, while they still hold the organiser role.
+async fn organiser_only(app: &App, ev: &EventData, user: &User) -> Result<(), ApiError> {
+    if ev.row.organiser != user.id || !has_role(app, user, "organiser").await? {
         return Err(ApiError::forbidden(
             "not_organiser",
             "only the event's organiser may change it",
         ));
     }
     Ok(())
+}
+
+/// `403 arbiter_plays`: an arbiter of an event neither plays in it nor acts
+/// on a game of their own.
+pub(super) fn arbiter_plays(message: &str) -> ApiError {
+    ApiError::forbidden("arbiter_plays", message)
 }
 
 #[derive(Debug, Deserialize)]
@@ -113,7 +122,7 @@ pub async fn change(
 ) -> ApiResult<Json<Value>> {
     let user = app.require_user(&headers).await?;
     let ev = event_or_404(&app, &id).await?;
-    organiser_only(&ev, &user)?;
+    organiser_only(&app, &ev, &user).await?;
     config.check(&app)?;
     if ev.row.status != "registering" {
         // Once under way only what does not change the games may change.
@@ -151,7 +160,7 @@ pub async fn add_arbiter(
 ) -> ApiResult<Json<Value>> {
     let user = app.require_user(&headers).await?;
     let ev = event_or_404(&app, &id).await?;
-    organiser_only(&ev, &user)?;
+    organiser_only(&app, &ev, &user).await?;
     let arbiter = app
         .store
         .user_by_name(&req.user)
@@ -162,6 +171,12 @@ pub async fn add_arbiter(
             "not_arbiter",
             format!("{} does not hold the arbiter role", arbiter.username),
         ));
+    }
+    if ev.player(arbiter.id).is_some() {
+        return Err(arbiter_plays(&format!(
+            "{} is registered in this event: a player cannot arbitrate it",
+            arbiter.username
+        )));
     }
     app.store.add_arbiter(&id, arbiter.id).await?;
     Ok(Json(json!({"id": id, "arbiter": arbiter.username})))
@@ -200,6 +215,11 @@ pub async fn register(
         return Err(ApiError::forbidden("banned", "this account is banned"));
     }
     let ev = event_or_404(&app, &id).await?;
+    if ev.arbiters.contains(&user.id) {
+        return Err(arbiter_plays(
+            "you are an arbiter of this event: an arbiter cannot play in it",
+        ));
+    }
     let now = crate::now_ms();
     let closed = || {
         ApiError::new(
@@ -483,7 +503,8 @@ fn yes() -> bool {
 
 /// `POST /api/admin/role`: an admin grants or takes away a role (`organiser`,
 /// `arbiter`, `banned`, `muted`; `admin` only from the command line). A ban
-/// ends the account's sessions and closes its sockets at once.
+/// ends the account's sessions and closes its sockets and API streams at once,
+/// on every node.
 pub async fn admin_role(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
@@ -506,7 +527,7 @@ pub async fn admin_role(
             .await
             .map_err(|e| ApiError::bad_request("bad_role", e.to_string()))?;
         if req.role == "banned" {
-            app.sockets.close_user(user.id);
+            crate::authority::end(&app, crate::authority::Ended::Banned { user: user.id }).await;
         }
     } else {
         app.store.revoke_role(user.id, &req.role).await?;

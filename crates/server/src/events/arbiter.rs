@@ -4,10 +4,11 @@
 //! correction of a result, forfeit, and disqualification from the event
 //! (取消比赛资格: no later pairings; a game in progress is lost by forfeit).
 //!
-//! Only an arbiter of the event may act. Every action has a reason and a time,
-//! is stored in the event report, goes to both players' sockets
-//! (`event.action`), and the ones that touch a live game are table commands, so
-//! they are in the game's log and its events as well.
+//! Only an arbiter of the event who still holds the arbiter role may act (the
+//! role is read at each act), and never on a game they play. Every action has
+//! a reason and a time, is stored in the event report, goes to both players'
+//! sockets (`event.action`), and the ones that touch a live game are table
+//! commands, so they are in the game's log and its events as well.
 
 use std::sync::Arc;
 
@@ -63,7 +64,7 @@ pub async fn act(
     let ev = load(&*app.store, event)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no event {event}")))?;
-    if !ev.arbiters.contains(&arbiter.id) {
+    if !ev.arbiters.contains(&arbiter.id) || !super::api::has_role(app, arbiter, "arbiter").await? {
         return Err(ApiError::forbidden(
             "not_arbiter",
             "only an arbiter of this event may do that",
@@ -86,6 +87,17 @@ pub async fn act(
         .games_of(round)
         .find(|g| g.white == player.user_id || g.black == Some(player.user_id))
         .cloned();
+    // An arbiter who is a player here (registered before this was refused)
+    // judges nobody in a game of theirs, themselves included.
+    if player.user_id == arbiter.id
+        || game
+            .as_ref()
+            .is_some_and(|g| g.white == arbiter.id || g.black == Some(arbiter.id))
+    {
+        return Err(super::api::arbiter_plays(
+            "an arbiter cannot act on a game they play",
+        ));
+    }
     let seat = game.as_ref().map(|g| {
         if g.white == player.user_id {
             Seat(0)

@@ -1,7 +1,8 @@
 //! What the API keeps between requests, in memory on this node: each user's
 //! open event streams, the open challenges, each API game's chat, the tables
 //! whose end is being watched for `gameFinish`, and the revocations that end
-//! the streams of a token.
+//! streams (a token revoked, a session logged out, a user's sessions ended, a
+//! user banned: [`crate::authority::Ended`]).
 //!
 //! With several nodes the functions at the end of this file share what must be
 //! shared (see `crate::cluster::api`): challenges and chat in Redis, events
@@ -21,6 +22,7 @@ use tokio::sync::{broadcast, mpsc};
 use super::ApiConfig;
 use crate::App;
 use crate::auth::RateLimit;
+use crate::authority::Ended;
 use crate::cluster::BusMsg;
 
 /// A challenge waiting for its answer.
@@ -54,7 +56,7 @@ pub struct Hub {
     /// Each user's API games in progress (table ids), for `gameStart` on a new
     /// event stream.
     pub(super) playing: Mutex<HashMap<i64, Vec<String>>>,
-    revocations: broadcast::Sender<String>,
+    revocations: broadcast::Sender<Ended>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -142,13 +144,13 @@ impl Hub {
         lock(&self.playing).get(&user).cloned().unwrap_or_default()
     }
 
-    /// A token was revoked: its streams on this node end (see [`revoked`]
-    /// for every node).
-    pub fn revoked(&self, token_hash: &str) {
-        let _ = self.revocations.send(token_hash.to_string());
+    /// The streams on this node that `ended` covers end (see
+    /// [`crate::authority::end`] for every node).
+    pub fn end(&self, ended: &Ended) {
+        let _ = self.revocations.send(ended.clone());
     }
 
-    pub(super) fn revocations(&self) -> broadcast::Receiver<String> {
+    pub(super) fn revocations(&self) -> broadcast::Receiver<Ended> {
         self.revocations.subscribe()
     }
 }
@@ -203,13 +205,8 @@ pub(super) async fn forget_chat(app: &App, table: &str) {
 
 /// A token was revoked: its streams end, on every node.
 pub async fn revoked(app: &App, token_hash: &str) {
-    app.lichess.revoked(token_hash);
-    if let Some(cluster) = &app.cluster {
-        let msg = BusMsg::ApiRevoked {
-            hash: token_hash.to_string(),
-        };
-        cluster.send_all(&msg).await;
-    }
+    let hash = token_hash.to_string();
+    crate::authority::end(app, Ended::Token { hash }).await;
 }
 
 /// A new open challenge.
@@ -324,26 +321,50 @@ pub(super) async fn unwatch(app: &App, table: &str) {
     }
 }
 
-/// Resolves when `token_hash` is revoked (or, if revocations were missed,
-/// when the store no longer has it).
+/// Resolves when the stream opened with `token_hash` must end: the token is
+/// revoked or logged out, its user's sessions end (a session token), or its
+/// user is banned — or, if revocations were missed, when the store no longer
+/// accepts it. Subscribed before the token is looked up, so that nothing
+/// between the request's check and the stream's start is missed.
 pub(super) async fn until_revoked(app: &crate::App, token_hash: &str) {
     let mut rx = app.lichess.revocations();
+    // `None`: the store could not say; asked again at the next revocation.
+    let mut known = match holder(app, token_hash).await {
+        Ok(None) => return,
+        Ok(holder) => holder,
+        Err(_) => None,
+    };
     loop {
-        match rx.recv().await {
-            Ok(h) if h == token_hash => return,
-            Ok(_) => {}
-            Err(broadcast::error::RecvError::Lagged(_)) => {
-                let exists = app.store.api_token(token_hash).await.map(|t| t.is_some());
-                let session = app
-                    .store
-                    .session_user(token_hash, crate::now_ms())
-                    .await
-                    .map(|u| u.is_some());
-                if matches!((exists, session), (Ok(false), Ok(false))) {
-                    return;
+        let ends = match (rx.recv().await, known) {
+            (Ok(Ended::Token { hash }), _) => hash == token_hash,
+            (Ok(Ended::Sessions { user }), Some((holder, session))) => session && user == holder,
+            (Ok(Ended::Banned { user }), Some((holder, _))) => user == holder,
+            (Err(broadcast::error::RecvError::Closed), _) => std::future::pending().await,
+            // Revocations missed, or the holder not known: the store says.
+            _ => match holder(app, token_hash).await {
+                Ok(None) => true,
+                Ok(holder) => {
+                    known = holder;
+                    false
                 }
-            }
-            Err(broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
+                Err(_) => false,
+            },
+        };
+        if ends {
+            return;
         }
     }
+}
+
+/// Whose token `token_hash` is and whether it is a session (else a personal
+/// token), while the store accepts it.
+async fn holder(
+    app: &crate::App,
+    token_hash: &str,
+) -> Result<Option<(i64, bool)>, qiyuan_store::StoreError> {
+    if let Some((_, user)) = app.store.api_token(token_hash).await? {
+        return Ok(Some((user.id, false)));
+    }
+    let session = app.store.session_user(token_hash, crate::now_ms()).await?;
+    Ok(session.map(|user| (user.id, true)))
 }

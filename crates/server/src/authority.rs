@@ -1,0 +1,116 @@
+//! Authority everywhere: what a ban, a mute, a logout and a revoked role reach,
+//! on every route and every node.
+//!
+//! - Tokens are checked on every request, and the store refuses a banned
+//!   user's sessions and API tokens (`Store::session_user`, `Store::api_token`),
+//!   so a ban refuses them at once on every route (the web's HTTP API, a new
+//!   WebSocket, the Lichess-compatible API), whoever wrote it.
+//! - Connections authenticated once — WebSockets and the API's streams — are
+//!   ended: [`end`] on this node and, over the bus, on the others. A ban that
+//!   this node did not see being given (`qiyuan admin ban` writes the
+//!   database; another node's admin API) is found by [`watch`], which reads
+//!   the banned accounts every [`POLL`] on every node.
+//! - Roles (organiser, arbiter, admin) are read from the store at each act,
+//!   never kept from a login or a socket's opening (`events::api`).
+//! - A muted account's chat lines are refused ([`is_muted`]).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use qiyuan_store::{StoreError, UserId};
+use serde::{Deserialize, Serialize};
+
+use crate::App;
+use crate::cluster::BusMsg;
+
+/// How often each node reads the banned accounts from the store.
+pub const POLL: Duration = Duration::from_secs(1);
+
+/// What ends: the connections opened with one token, or a user's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Ended {
+    /// One token (its SHA-256): a session logged out, an API token revoked.
+    Token { hash: String },
+    /// Every session of a user (logged out everywhere); the user's personal
+    /// API tokens live on.
+    Sessions { user: UserId },
+    /// Everything of a user: banned.
+    Banned { user: UserId },
+}
+
+/// Ends, on this node, the WebSockets and API streams `ended` covers; the
+/// number of WebSockets closed.
+pub fn end_here(app: &App, ended: &Ended) -> usize {
+    let sockets = match ended {
+        Ended::Token { hash } => app.sockets.close_session(hash),
+        Ended::Sessions { user } => app.sockets.close_user(*user),
+        Ended::Banned { user } => app.sockets.close_banned(*user),
+    };
+    app.lichess.end(ended);
+    sockets
+}
+
+/// Ends what `ended` covers on every node; the number of WebSockets closed
+/// on this one.
+pub async fn end(app: &App, ended: Ended) -> usize {
+    let sockets = end_here(app, &ended);
+    if let Some(cluster) = &app.cluster {
+        cluster.send_all(&BusMsg::Ended { ended }).await;
+    }
+    sockets
+}
+
+/// The banned accounts now, to start [`watch`] from (read before the server
+/// serves, so that no connection opens between this look and the next).
+pub async fn banned_now(app: &App) -> HashSet<UserId> {
+    match app.store.users_with_role("banned").await {
+        Ok(users) => users.into_iter().collect(),
+        Err(e) => {
+            tracing::warn!("cannot read the banned accounts: {e}");
+            HashSet::new()
+        }
+    }
+}
+
+/// Reads the banned accounts every [`POLL`] and ends, on this node, the
+/// connections of each account banned since the last look: a ban given
+/// anywhere (the command line on the database, another node) reaches this
+/// node's sockets and streams within a second or so.
+pub async fn watch(app: Arc<App>, mut banned: HashSet<UserId>) {
+    let mut tick = tokio::time::interval(POLL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut failing = false;
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = crate::stopped(app.shutdown.clone()) => break,
+        }
+        let now: HashSet<UserId> = match app.store.users_with_role("banned").await {
+            Ok(users) => {
+                failing = false;
+                users.into_iter().collect()
+            }
+            Err(e) => {
+                if !failing {
+                    tracing::warn!("cannot read the banned accounts: {e}");
+                }
+                failing = true;
+                continue;
+            }
+        };
+        for user in now.difference(&banned) {
+            let sockets = end_here(&app, &Ended::Banned { user: *user });
+            tracing::info!(user, sockets, "banned: connections closed");
+        }
+        banned = now;
+    }
+}
+
+/// Whether `user` is muted (role `muted`): a chat line of theirs is delivered
+/// to nobody. Read from the store each time, so a mute or its lift holds at
+/// once.
+pub async fn is_muted(app: &App, user: UserId) -> Result<bool, StoreError> {
+    Ok(app.store.roles(user).await?.iter().any(|r| r == "muted"))
+}
