@@ -80,6 +80,12 @@ impl Speed {
     }
 }
 
+/// The longest main time of a live game (a player's): 6 hours.
+pub const LIVE_MAIN_MAX: Millis = 6 * 60 * MINUTE;
+/// The longest per-move time, increment, period or count-down of a live game:
+/// an hour.
+pub const LIVE_STEP_MAX: Millis = 60 * MINUTE;
+
 impl TimeControl {
     /// The QQ clock from minutes/minutes/seconds, as QQ's dialog shows them.
     pub const fn qq(game_min: u64, per_move_min: u64, countdown_s: u64) -> Self {
@@ -179,13 +185,25 @@ impl TimeControl {
         matches!(self, TimeControl::None)
     }
 
-    /// Whether the values make sense: something to play with, and no overflow in
-    /// the sums the clock forms (each amount at most a year).
+    /// Whether the values make sense: something to play with, and a live game:
+    /// a player's main time at most [`LIVE_MAIN_MAX`] (6 hours, a long Go
+    /// game's), each move's, increment's or period's at most
+    /// [`LIVE_STEP_MAX`] (an hour). Longer games are correspondence.
     pub fn validate(&self) -> Result<(), String> {
-        const YEAR: Millis = 366 * DAY;
-        let check = |name: &str, v: Millis| {
-            if v > YEAR {
-                Err(format!("{name} is longer than a year"))
+        let long = |name: &str, v: Millis| {
+            if v > LIVE_MAIN_MAX {
+                Err(format!(
+                    "{name} is longer than 6 hours: play such a game by correspondence"
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let step = |name: &str, v: Millis| {
+            if v > LIVE_STEP_MAX {
+                Err(format!(
+                    "{name} is longer than an hour: play such a game by correspondence"
+                ))
             } else {
                 Ok(())
             }
@@ -197,17 +215,17 @@ impl TimeControl {
                 per_move,
                 countdown,
             } => {
-                check("game time", game)?;
-                check("move time", per_move)?;
-                check("count-down", countdown)?;
+                long("game time", game)?;
+                step("move time", per_move)?;
+                step("count-down", countdown)?;
                 if game == 0 && countdown == 0 {
                     return Err("the QQ clock needs game time or a count-down".into());
                 }
                 Ok(())
             }
             TimeControl::Fischer { base, increment } => {
-                check("base time", base)?;
-                check("increment", increment)?;
+                long("base time", base)?;
+                step("increment", increment)?;
                 if base == 0 {
                     return Err("Fischer needs a base time".into());
                 }
@@ -218,8 +236,8 @@ impl TimeControl {
                 periods,
                 period,
             } => {
-                check("main time", main)?;
-                check("period", period)?;
+                long("main time", main)?;
+                step("period", period)?;
                 if periods > 100 {
                     return Err("at most 100 byo-yomi periods".into());
                 }
@@ -233,8 +251,8 @@ impl TimeControl {
                 moves,
                 period,
             } => {
-                check("main time", main)?;
-                check("period", period)?;
+                long("main time", main)?;
+                step("period", period)?;
                 if moves == 0 || period == 0 {
                     return Err("Canadian overtime needs moves and a period".into());
                 }
@@ -388,6 +406,29 @@ impl Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn live_clocks_are_bounded() {
+        let hours = |h: u64| h * 60 * MINUTE;
+        assert!(TimeControl::fischer(360, 60).validate().is_ok());
+        let long = TimeControl::Fischer {
+            base: hours(6) + 1,
+            increment: 0,
+        };
+        assert!(long.validate().unwrap_err().contains("correspondence"));
+        let year = TimeControl::Fischer {
+            base: 366 * DAY,
+            increment: 0,
+        };
+        assert!(year.validate().is_err());
+        let slow_moves = TimeControl::Qq {
+            game: hours(1),
+            per_move: hours(1) + 1,
+            countdown: 0,
+        };
+        assert!(slow_moves.validate().is_err());
+        assert!(TimeControl::Correspondence { days: 3 }.validate().is_ok());
+    }
 
     #[test]
     fn speeds_follow_lichess_thresholds() {

@@ -442,6 +442,9 @@ pub struct Ask {
     pub time_left: Option<Duration>,
     /// What a move adds to the clock (Fischer), else zero.
     pub increment: Duration,
+    /// The server's cap on one move's think, whatever the level and clock
+    /// (`bot_move_max_ms`).
+    pub cap: Duration,
     pub stop: Arc<AtomicBool>,
 }
 
@@ -453,8 +456,9 @@ const MIN_THINK: Duration = Duration::from_millis(10);
 impl Ask {
     /// The time this move may take for a level whose cap is `cap` (`None`: only
     /// the clock): a thirtieth of the time left and ¾ of the increment, never
-    /// more than a third of the time left.
+    /// more than a third of the time left, nor the server's cap.
     pub fn allot(&self, cap: Option<Duration>) -> Duration {
+        let cap = Some(cap.map_or(self.cap, |c| c.min(self.cap)));
         let clock = self
             .time_left
             .map(|left| (left / 30 + self.increment * 3 / 4).min(left / 3));
@@ -523,13 +527,15 @@ pub struct Bot {
 }
 
 impl Bot {
-    /// What this bot is asked, with a fresh stop flag.
-    pub fn ask(&self, seed: u64) -> Ask {
+    /// What this bot is asked, with a fresh stop flag; `cap`: the server's
+    /// longest think for one move.
+    pub fn ask(&self, seed: u64, cap: Duration) -> Ask {
         Ask {
             level: self.level.clone(),
             seed,
             time_left: self.time_left,
             increment: self.increment,
+            cap,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }

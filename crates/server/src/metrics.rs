@@ -201,6 +201,57 @@ impl Metrics {
         out
     }
 
+    /// The compute budget: its size, the searches running and waiting now,
+    /// the most that ran at once, and the permits granted by class.
+    pub fn render_compute(&self, compute: &crate::compute::Compute) -> String {
+        let node = &self.node;
+        let mut out = String::new();
+        let mut metric = |name: &str, kind: &str, help: &str, value: String| {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} {kind}");
+            let _ = writeln!(out, "{name}{{node=\"{node}\"}} {value}");
+        };
+        metric(
+            "qiyuan_compute_threads",
+            "gauge",
+            "Engine searches the compute budget lets run at once.",
+            compute.max().to_string(),
+        );
+        metric(
+            "qiyuan_searches_running",
+            "gauge",
+            "Engine searches (computer moves, analysis, reviews) running now.",
+            compute.running().to_string(),
+        );
+        metric(
+            "qiyuan_searches_waiting",
+            "gauge",
+            "Engine searches waiting for the compute budget.",
+            compute.waiting().to_string(),
+        );
+        metric(
+            "qiyuan_searches_peak",
+            "gauge",
+            "The most engine searches that ran at once since the server started.",
+            compute.peak().to_string(),
+        );
+        let (moves, analysis) = compute.granted();
+        let _ = writeln!(
+            out,
+            "# HELP qiyuan_searches_total Engine searches begun, by kind."
+        );
+        let _ = writeln!(out, "# TYPE qiyuan_searches_total counter");
+        let _ = writeln!(
+            out,
+            "qiyuan_searches_total{{node=\"{node}\",kind=\"move\"}} {moves}"
+        );
+        let _ = writeln!(
+            out,
+            "qiyuan_searches_total{{node=\"{node}\",kind=\"analysis\"}} {analysis}"
+        );
+        out
+    }
+
     /// The store's group writer in the text format: its batches as a histogram
     /// of their sizes (the sum is the appends written) and the time spent
     /// writing them.
@@ -374,6 +425,7 @@ pub async fn serve(
     }
     let mut text = app.metrics.render(app.tables.len());
     text.push_str(&app.metrics.render_store(&app.store.writer_stats()));
+    text.push_str(&app.metrics.render_compute(&app.compute));
     if let Some(cluster) = &app.cluster {
         text.push_str(&app.metrics.render_cluster(cluster));
     }

@@ -229,9 +229,11 @@ async fn a_finished_go_game_is_reviewed(backend: Backend) {
     while ws.state()["status"] != "over" {
         ws.recv().await;
     }
+    // (A private game's review is its owner's: the guest's session.)
     let review: Value = guest
         .http
         .post(format!("{}/api/game/{table}/analysis?ms=100", guest.base))
+        .bearer_auth(&guest.token)
         .send()
         .await
         .unwrap()
@@ -291,8 +293,10 @@ async fn stockfish_analyses_over_uci() {
     )
     .await;
     assert_eq!(pos["t"], "position", "{pos}");
+    // Stockfish finds the mate at once and floods its depths; the server
+    // passes at most ten lines a second, the newest last.
     let (got, _) = lines(&mut ws, "s1", 5).await;
-    assert_eq!(got.len(), 5, "{got:?}");
+    assert!(!got.is_empty() && got.len() <= 5, "{got:?}");
     // White mates at once: Qxf7#, from White's side.
     let last = got.last().unwrap();
     assert_eq!(last["mate"], 1, "{last}");

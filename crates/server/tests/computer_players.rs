@@ -363,3 +363,96 @@ async fn takebacks() {
 async fn clocks() {
     a_bot_keeps_within_its_clock().await
 }
+
+/// Go: a human who passes early and marks every one of the computer's stones
+/// dead does not win by it. The computer accepts only a marking its own
+/// judgement of life and death accepts: it marks its living stones alive
+/// again, and the game ends only on a marking it agrees with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_go_computer_accepts_no_marking_that_kills_its_living_stones() {
+    let server = start_with(Backend::Sqlite, |c| c.bot_think_ms = 0).await;
+    let human = server.guest().await;
+    let mut ws = human.ws().await;
+    let (t, seat) = play_computer(
+        &mut ws,
+        json!({"game": "go", "level": 2, "colour": "black",
+               "options": {"size": 9, "komi": 7.5, "handicap": 0},
+               "time": {"kind": "none"}}),
+    )
+    .await;
+    assert_eq!(seat, 0);
+    let mut marked_all = 0;
+    let mut acts = 0;
+    loop {
+        let st = ws.state().clone();
+        if st["status"] == "over" {
+            break;
+        }
+        let g = &st["game"];
+        let board = &g["board"];
+        let action = match board["phase"].as_str() {
+            // A few stones, then pass at once.
+            Some("play") if g["turn"]["seat"] == 0 => Some(
+                ["E5", "C3", "G7"]
+                    .get(acts)
+                    .map_or("pass".to_string(), |m| m.to_string()),
+            ),
+            Some("marking") if board["marking"]["accepted"][0] == false => {
+                // Every white stone dead, then accept.
+                let dead: Vec<&str> = board["marking"]["dead"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|v| v.as_str())
+                    .collect();
+                let size = 9;
+                let rows = board["board"].as_array().unwrap();
+                let mut white_alive = None;
+                for (r, row) in rows.iter().enumerate() {
+                    for (c, ch) in row.as_str().unwrap().chars().enumerate() {
+                        let col = "ABCDEFGHJ".as_bytes()[c] as char;
+                        let v = format!("{col}{}", size - r);
+                        if ch == 'O' && !dead.contains(&v.as_str()) {
+                            white_alive = Some(v);
+                        }
+                    }
+                }
+                match white_alive {
+                    Some(v) => Some(format!("dead {v}")),
+                    None => {
+                        marked_all += 1;
+                        Some("accept".into())
+                    }
+                }
+            }
+            _ => None,
+        };
+        match action {
+            Some(a) if acts < 60 => {
+                let r = ws.act("move", json!({"table": t, "action": a})).await;
+                assert!(
+                    r["t"] == "ack"
+                        || r["d"]["code"] == "game_over"
+                        || r["d"]["code"] == "wrong_phase",
+                    "{a} refused: {r}"
+                );
+                acts += 1;
+            }
+            Some(_) => break,
+            None => {
+                ws.recv().await;
+            }
+        }
+    }
+    let st = ws.state().clone();
+    let result = st["game"]["board"]["result"].as_str().unwrap_or_default();
+    assert!(
+        marked_all > 0,
+        "the human never had every white stone marked dead: {st}"
+    );
+    assert!(
+        !result.starts_with("B+"),
+        "the human won by marking the computer's stones dead: {result} {}",
+        st["game"]["board"]
+    );
+}

@@ -4,10 +4,12 @@
 //!
 //! The position is the game's own rules replaying the client's moves (the
 //! analysis board has no rules of its own: its legal moves come from here).
-//! Searches are CPU-bound: each runs on a blocking thread, at most
-//! [`MAX_SEARCHES`] at once on the whole server, bounded in time, and is
-//! stopped when its socket closes, sends `analyse.stop` or asks for another
-//! position. The game's built-in engine analyses
+//! Searches are CPU-bound: each runs on a blocking thread under a permit of
+//! the server's compute budget ([`crate::compute`], after the computer
+//! players' moves and in turn with other people's analysis), bounded in time,
+//! and is stopped when its socket closes, sends `analyse.stop` or asks for
+//! another position, and a review's when its HTTP client goes away. Lines go
+//! to the socket at most [`LINES_PER_SECOND`] a second (the newest). The game's built-in engine analyses
 //! ([`crate::registry::ComputerPlayers::analyse`]), or an operator's external
 //! UCI/UCCI engine (see [`crate::engines::Engines::analyse`]), whose `info`
 //! lines are read by [`parse_info`].
@@ -27,9 +29,9 @@ use crate::error::ApiError;
 use crate::live::Conn;
 use crate::protocol::ServerMsg;
 
-/// At most this many searches run at once on the server (analysis boards and
-/// game reviews together); further ones wait for a place.
-pub const MAX_SEARCHES: usize = 2;
+/// At most this many analysis lines a second go to one socket (an engine's
+/// `info` flood is thinned to the newest).
+pub const LINES_PER_SECOND: u32 = 10;
 
 /// The longest one `analyse` search runs, and its default.
 pub const MAX_TIME_MS: u64 = 30_000;
@@ -38,9 +40,44 @@ pub const DEFAULT_TIME_MS: u64 = 10_000;
 /// At most this many moves in one `analyse` request.
 pub const MAX_MOVES: usize = 1_000;
 
-fn searches() -> &'static tokio::sync::Semaphore {
-    static SEARCHES: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    SEARCHES.get_or_init(|| tokio::sync::Semaphore::new(MAX_SEARCHES))
+/// Thins a stream of lines to at most [`LINES_PER_SECOND`]: a line within the
+/// interval of the last one sent waits, replaced by any newer one, and goes
+/// with the next that may go or at the end ([`Throttle::last`]).
+struct Throttle {
+    sent: Option<Instant>,
+    held: Option<Line>,
+}
+
+impl Throttle {
+    fn new() -> Throttle {
+        Throttle {
+            sent: None,
+            held: None,
+        }
+    }
+
+    /// The line to send now, if any.
+    fn offer(&mut self, line: Line, now: Instant) -> Option<Line> {
+        let every = Duration::from_secs(1) / LINES_PER_SECOND;
+        if self.sent.is_some_and(|t| now.duration_since(t) < every) {
+            self.held = Some(line);
+            return None;
+        }
+        self.sent = Some(now);
+        self.held = None;
+        Some(line)
+    }
+
+    /// The line held back, to send at the end.
+    fn last(&mut self) -> Option<Line> {
+        self.held.take()
+    }
+}
+
+/// Sends one analysis line to `conn`.
+fn send_line(conn: &Conn, line: Option<Line>, done: bool, id: Option<&Value>) {
+    let msg = ServerMsg::Analysis(AnalysisMsg { line, done });
+    conn.reply(&msg, id);
 }
 
 /// `analyse`: a position of a game (its options, setup and the moves from it)
@@ -78,12 +115,17 @@ pub struct Budget<'a> {
     pub depth: Option<u32>,
     pub stop: &'a AtomicBool,
     pub started: Instant,
+    /// Set when nobody wants the search any more (a review's client hung up);
+    /// read between iterations, where `stop` is the position's own hard bound.
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 impl Budget<'_> {
-    /// Whether the search may go on: time left, not stopped.
+    /// Whether the search may go on: time left, not stopped or cancelled.
     pub fn go_on(&self) -> bool {
-        !self.stop.load(Ordering::Relaxed) && self.started.elapsed() < self.time
+        !self.stop.load(Ordering::Relaxed)
+            && !self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+            && self.started.elapsed() < self.time
     }
 }
 
@@ -268,9 +310,22 @@ pub fn analyse(
             .clamp(100, MAX_TIME_MS),
     );
     let conn = conn.clone();
+    let owner = conn
+        .user
+        .as_ref()
+        .map(|u| crate::compute::Owner::user(u.id))
+        .unwrap_or_default();
+    let app = app.clone();
     if let Some((key, engine_position)) = external {
-        let app = app.clone();
         tokio::spawn(async move {
+            // An external engine's process runs on this machine's cores too.
+            let _permit = app
+                .compute
+                .acquire(crate::compute::Class::Analysis, &owner, None)
+                .await;
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
             let out = conn.clone();
             let reply = id.clone();
             let flag = stop.clone();
@@ -278,16 +333,15 @@ pub fn analyse(
                 crate::engines::EnginePosition::Uci { to_game, .. } => *to_game,
                 crate::engines::EnginePosition::Gtp { .. } => |_: &str| None,
             };
+            let mut throttle = Throttle::new();
             let mut on_info = |text: &str| {
                 if flag.load(Ordering::Relaxed) {
                     return;
                 }
-                if let Some(line) = parse_info(text, to_game, first_to_move) {
-                    let msg = ServerMsg::Analysis(AnalysisMsg {
-                        line: Some(line),
-                        done: false,
-                    });
-                    out.reply(&msg, reply.as_ref());
+                if let Some(line) = parse_info(text, to_game, first_to_move)
+                    && let Some(line) = throttle.offer(line, Instant::now())
+                {
+                    send_line(&out, Some(line), false, reply.as_ref());
                 }
             };
             if let Err(e) = app
@@ -297,18 +351,20 @@ pub fn analyse(
             {
                 tracing::warn!("engine {key} could not analyse: {e}");
             }
-            let msg = ServerMsg::Analysis(AnalysisMsg {
-                line: None,
-                done: true,
-            });
-            conn.reply(&msg, id.as_ref());
+            if !stop.load(Ordering::Relaxed)
+                && let Some(line) = throttle.last()
+            {
+                send_line(&conn, Some(line), false, id.as_ref());
+            }
+            send_line(&conn, None, true, id.as_ref());
         });
         return Ok(());
     }
     tokio::spawn(async move {
-        let Ok(_permit) = searches().acquire().await else {
-            return;
-        };
+        let permit = app
+            .compute
+            .acquire(crate::compute::Class::Analysis, &owner, None)
+            .await;
         if stop.load(Ordering::Relaxed) {
             return;
         }
@@ -316,24 +372,29 @@ pub fn analyse(
         let out = conn.clone();
         let reply = id.clone();
         let search = tokio::task::spawn_blocking(move || {
+            // The permit is held as long as the search runs.
+            let _permit = permit;
             let budget = Budget {
                 time,
                 depth: None,
                 stop: &flag,
                 started: Instant::now(),
+                cancel: None,
             };
+            let mut throttle = Throttle::new();
             study.analyse(&budget, &mut |line| {
-                if !flag.load(Ordering::Relaxed) {
-                    let msg = ServerMsg::Analysis(AnalysisMsg {
-                        line: Some(line),
-                        done: false,
-                    });
-                    // A socket too slow to take it misses a line; the next comes.
-                    out.reply(&msg, reply.as_ref());
+                if !flag.load(Ordering::Relaxed)
+                    && let Some(line) = throttle.offer(line, Instant::now())
+                {
+                    send_line(&out, Some(line), false, reply.as_ref());
                 }
             });
+            if !flag.load(Ordering::Relaxed)
+                && let Some(line) = throttle.last()
+            {
+                send_line(&out, Some(line), false, reply.as_ref());
+            }
         });
-        // The backstop: the engines look at the flag, and are told once time is up.
         let backstop = time + Duration::from_millis(500);
         let mut search = search;
         tokio::select! {
@@ -343,11 +404,7 @@ pub fn analyse(
                 let _ = search.await;
             }
         }
-        let msg = ServerMsg::Analysis(AnalysisMsg {
-            line: None,
-            done: true,
-        });
-        conn.reply(&msg, id.as_ref());
+        send_line(&conn, None, true, id.as_ref());
     });
     Ok(())
 }
@@ -418,17 +475,33 @@ pub fn parse_info(
     })
 }
 
-/// Runs `f` on a blocking thread once a search place is free.
+/// Runs `f` on a blocking thread under a permit of the compute budget (for
+/// analysis, counted against `owner`), with a stop flag that is set when the
+/// caller goes away (an HTTP client that hung up: the search stops within
+/// milliseconds, and its permit with it).
 pub(crate) async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> T + Send + 'static,
+    app: &Arc<App>,
+    owner: &crate::compute::Owner,
+    f: impl FnOnce(&AtomicBool) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let _permit = searches()
-        .acquire()
-        .await
-        .map_err(|_| ApiError::internal("the analysis service is closed"))?;
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|_| ApiError::internal("an analysis failed"))
+    struct StopOnDrop(Arc<AtomicBool>);
+    impl Drop for StopOnDrop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    let permit = app
+        .compute
+        .acquire(crate::compute::Class::Analysis, owner, None)
+        .await;
+    let stop = Arc::new(AtomicBool::new(false));
+    let _guard = StopOnDrop(stop.clone());
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        f(&stop)
+    })
+    .await
+    .map_err(|_| ApiError::internal("an analysis failed"))
 }
 
 /// Why a position could not be studied.

@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use serde::{Deserialize, Serialize};
 
 use super::{Budget, Line};
@@ -110,9 +110,13 @@ pub struct Counts {
 /// `GET`/`POST /api/game/{id}/analysis?ms=N`.
 pub async fn review(
     State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    headers: axum::http::HeaderMap,
     Path(id): Path<String>,
     Query(q): Query<ReviewQuery>,
 ) -> ApiResult<Json<Review>> {
+    // A review needs no account: it counts against the client's address.
+    let owner = crate::compute::Owner::addr(app.proxies.client_ip(peer.ip(), &headers));
     let row = app
         .store
         .game(&id)
@@ -160,20 +164,22 @@ pub async fn review(
     let options = settings.options.clone();
     let game = row.game.clone();
     let (shown_options, shown_setup) = (options.clone(), setup.clone());
-    let result = super::blocking(move || {
-        evaluate(&descriptor, &options, &setup, &moves, ms, end).map(|(positions, reviewed)| {
-            let mut counts = vec![Counts::default(); descriptor.seats as usize];
-            for m in &reviewed {
-                if let (Some(j), Some(c)) = (m.judgement, counts.get_mut(m.seat as usize)) {
-                    match j {
-                        Judgement::Inaccuracy => c.inaccuracies += 1,
-                        Judgement::Mistake => c.mistakes += 1,
-                        Judgement::Blunder => c.blunders += 1,
+    let result = super::blocking(&app, &owner, move |stop| {
+        evaluate(&descriptor, &options, &setup, &moves, ms, end, stop).map(
+            |(positions, reviewed)| {
+                let mut counts = vec![Counts::default(); descriptor.seats as usize];
+                for m in &reviewed {
+                    if let (Some(j), Some(c)) = (m.judgement, counts.get_mut(m.seat as usize)) {
+                        match j {
+                            Judgement::Inaccuracy => c.inaccuracies += 1,
+                            Judgement::Mistake => c.mistakes += 1,
+                            Judgement::Blunder => c.blunders += 1,
+                        }
                     }
                 }
-            }
-            (positions, reviewed, counts)
-        })
+                (positions, reviewed, counts)
+            },
+        )
     })
     .await?;
     let (positions, moves, counts) =
@@ -198,6 +204,7 @@ fn evaluate(
     moves: &[String],
     ms: u64,
     end: Option<f32>,
+    stop: &AtomicBool,
 ) -> Result<(Vec<PositionEval>, Vec<MoveReview>), super::StudyError> {
     let mut evals = Vec::with_capacity(moves.len() + 1);
     let mut movers = Vec::with_capacity(moves.len());
@@ -225,12 +232,22 @@ fn evaluate(
             });
             continue;
         }
-        let stop = AtomicBool::new(false);
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            // Its client went away: nobody wants the rest.
+            return Err(super::StudyError {
+                code: "cancelled",
+                message: "the review was cancelled".into(),
+            });
+        }
+        // Each position's own hard bound (its timer sets it); the review's
+        // cancellation is read between iterations and positions.
+        let bound = AtomicBool::new(false);
         let budget = Budget {
             time: Duration::from_millis(ms),
             depth: None,
-            stop: &stop,
+            stop: &bound,
             started: Instant::now(),
+            cancel: Some(stop),
         };
         let mut last = None;
         study.analyse(&budget, &mut |line| last = Some(line));

@@ -207,6 +207,8 @@ pub enum EngineError {
     NoPosition,
     #[error("the engine could not be started lately; it is tried again later")]
     Down,
+    #[error("the engine's processes are playing at tables now; try again later")]
+    Busy,
 }
 
 /// A running engine process: its pipes, in the protocol's client.
@@ -396,8 +398,10 @@ impl Engines {
 impl Engines {
     /// The analysis board's search by the engine playing level `key` (UCI and
     /// UCCI engines): its `info` lines go to `on_info` until it ends after
-    /// `time` or `stop` is set. It takes one of the engine's processes like a
-    /// move does.
+    /// `time` or `stop` is set. It takes one of the engine's processes, but
+    /// of an engine with several never the last one free (kept for the
+    /// computer players' moves, which come first; an engine with a single
+    /// process analyses when it is free), and never waits for one (`Busy`).
     pub async fn analyse(
         &self,
         key: &str,
@@ -410,10 +414,13 @@ impl Engines {
         if lock(&engine.down_until).is_some_and(|t| tokio::time::Instant::now() < t) {
             return Err(EngineError::Down);
         }
-        let _permit = tokio::time::timeout(time, engine.permits.acquire())
-            .await
-            .map_err(|_| EngineError::Timeout)?
-            .map_err(|_| EngineError::Closed)?;
+        if engine.config.processes > 1 && engine.permits.available_permits() <= 1 {
+            return Err(EngineError::Busy);
+        }
+        let _permit = engine
+            .permits
+            .try_acquire()
+            .map_err(|_| EngineError::Busy)?;
         let idle = lock(&engine.idle).pop();
         let mut process = match idle {
             Some(p) => p,

@@ -27,8 +27,11 @@ pub(super) struct Live {
     pub(super) fanout: Fanout,
     /// The current game's stored id and its players' ratings at the start.
     pub(super) game_id: Option<String>,
-    /// Who created the table (for the cap on idle tables).
-    pub(super) owner: Option<i64>,
+    /// Who opened the table (see [`super::Owner`]).
+    pub(super) owner: Option<Arc<super::Owner>>,
+    /// The people seated here as the node's registry was last told (see
+    /// `Live::hold_seats`).
+    pub(super) held: Vec<String>,
     /// Whether a game has started, for the registry.
     pub(super) played: Arc<AtomicBool>,
     /// What the computer players here remember between moves.
@@ -61,6 +64,7 @@ impl Live {
             fanout: Fanout::default(),
             game_id: None,
             owner: None,
+            held: Vec::new(),
             played: Arc::new(AtomicBool::new(false)),
             bots: crate::bots::Memory::default(),
             lags_sent: Vec::new(),
@@ -82,7 +86,7 @@ impl Live {
             id: self.id.clone(),
             game: self.table.game_name(),
             tx,
-            owner: self.owner,
+            owner: self.owner.clone(),
             played: self.played.clone(),
         };
         let app = self.app.clone();
@@ -106,10 +110,18 @@ impl Live {
         // The connection indicator: the seats' lag, looked at now and then.
         let mut lag_tick = tokio::time::interval(super::presence::LAG_EVERY);
         lag_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        // The computer player's move being thought about, in a task of its
+        // own: the table answers everyone meanwhile.
+        let mut thinking: Option<super::computer::Thinking> = None;
         loop {
             // Computer players: bookkeeping at once, their turn after a think.
             self.bot_chores().await;
             let v = self.table.version();
+            // A think about a table that moved on is not wanted (dropping it
+            // stops the search and frees its permit).
+            if thinking.as_ref().is_some_and(|t| t.version != v) {
+                thinking = None;
+            }
             let trusteeship = self
                 .app
                 .games
@@ -122,6 +134,7 @@ impl Live {
             let rescue = crate::bots::rescue(&*self.table, &self.bots).filter(|_| trusteeship);
             let rescue_in = rescue.as_ref().map(|(_, at)| until(*at));
             let bot_at = match (&bot, bot_due) {
+                _ if thinking.is_some() => None,
                 (None, _) => None,
                 (Some(_), Some((due_v, at))) if due_v == v => Some(at),
                 (Some(b), _) => Some(tokio::time::Instant::now() + b.bot.pause(think)),
@@ -163,11 +176,25 @@ impl Live {
                     }
                 }
                 _ = tokio::time::sleep_until(bot_at.unwrap_or_else(tokio::time::Instant::now)), if bot_at.is_some() => {
+                    if let Some(bot) = bot {
+                        thinking = Some(self.start_think(bot, v));
+                    }
+                }
+                thought = async {
+                    match thinking.as_mut() {
+                        Some(t) => t.done().await,
+                        None => std::future::pending().await,
+                    }
+                }, if thinking.is_some() => {
                     self.credit_pauses().await;
-                    if let Some(bot) = bot
-                        && !self.bot_act(bot).await
-                    {
-                        bot_idle = Some(v);
+                    if let Some(done) = thinking.take() {
+                        match thought {
+                            Some(thought) if done.version == self.table.version() => {
+                                self.bot_apply(done.bot.clone(), thought).await;
+                            }
+                            Some(_) => {}
+                            None => bot_idle = Some(done.version),
+                        }
                     }
                 }
                 _ = tokio::time::sleep(rescue_in.unwrap_or_default()), if rescue_in.is_some() => {

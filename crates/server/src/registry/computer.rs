@@ -29,6 +29,7 @@ fn limits(ask: &Ask, cap_ms: Option<u64>) -> (Duration, Duration) {
     if let Some(cap) = cap_ms {
         hard = hard.min(Duration::from_millis(cap));
     }
+    hard = hard.min(ask.cap).max(soft);
     (soft / 2, hard)
 }
 
@@ -311,6 +312,73 @@ pub struct GoBots;
 
 #[cfg(feature = "go")]
 impl GoBots {
+    /// How many playouts the computer's judgement of life and death takes.
+    const JUDGE_PLAYOUTS: u64 = 400;
+
+    /// The computer's answer to a marking: it accepts only a marking its own
+    /// judgement of life and death accepts (`qiyuan_engine_go::Engine::judge_dead`:
+    /// its playouts and the rules' reading both find a group dead),
+    /// judged by loose groups, which is what one mark toggles (a group is dead
+    /// when most of its stones are). A group of its own marked dead that it
+    /// judges alive is marked alive again; a group it judges dead that is not
+    /// marked, its own or the opponent's, is marked dead; once the marking
+    /// agrees, it accepts. (An opponent's group the opponent marked dead
+    /// against its judgement is their concession: left.) Each mark names the
+    /// group by the vertex the game's legal actions name it by.
+    fn judge_marking(view: &qiyuan_go::GoView, seat: Seat, ask: &Ask) -> Option<Thought> {
+        use std::collections::HashSet;
+        let marking = view.marking.as_ref()?;
+        if marking.accepted.get(seat.index()).copied() != Some(false) {
+            return None;
+        }
+        let mine = if seat.0 == 0 {
+            qiyuan_go::Color::Black
+        } else {
+            qiyuan_go::Color::White
+        };
+        let mut engine = qiyuan_engine_go::Engine::new(view.size, view.komi, ask.seed).ok()?;
+        for (c, m) in Self::moves(view)? {
+            engine.play(c, m).ok()?;
+        }
+        let judged: HashSet<qiyuan_go::Point> = ask
+            .bounded(ask.cap, |stop| {
+                engine.judge_dead(Self::JUDGE_PLAYOUTS, stop)
+            })
+            .into_iter()
+            .collect();
+        let board = engine.board();
+        let marked: HashSet<qiyuan_go::Point> = marking
+            .dead
+            .iter()
+            .filter_map(|v| match qiyuan_go::Move::parse(v, view.size) {
+                Ok(qiyuan_go::Move::Place(p)) => Some(p),
+                _ => None,
+            })
+            .collect();
+        let mut seen = HashSet::new();
+        let mut mark_dead = None;
+        for p in board.points() {
+            let Some(color) = board.get(p) else { continue };
+            if seen.contains(&p) {
+                continue;
+            }
+            let group = qiyuan_go::marking_group(board, p);
+            seen.extend(group.iter().copied());
+            let is_marked = group.iter().all(|q| marked.contains(q));
+            let dead = 2 * group.iter().filter(|q| judged.contains(q)).count() > group.len();
+            if color == mine && is_marked && !dead {
+                return Some(Thought::act(format!("alive {p}")));
+            }
+            if !is_marked && dead && mark_dead.is_none() {
+                mark_dead = Some(p);
+            }
+        }
+        Some(Thought::act(match mark_dead {
+            Some(p) => format!("dead {p}"),
+            None => "accept".into(),
+        }))
+    }
+
     /// The handicap stones and the moves so far, with their colours.
     fn moves(view: &qiyuan_go::GoView) -> Option<Vec<(qiyuan_go::Color, qiyuan_go::Move)>> {
         use qiyuan_go::{Color, Move, fixed_handicap};
@@ -341,8 +409,7 @@ impl ComputerPlayers<qiyuan_go::Go> for GoBots {
         use qiyuan_engine_go::{Decision as GoDecision, Engine, Level};
         use qiyuan_go::GoPhase as Phase;
         if view.phase == Phase::Marking {
-            let accepted = view.marking.as_ref()?.accepted.get(seat.index()).copied();
-            return (accepted == Some(false)).then(|| Thought::act("accept".into()));
+            return Self::judge_marking(view, seat, ask);
         }
         let color = view.to_move?;
         let settings = Level::new(level_number(&ask.level)?.into())
