@@ -42,8 +42,13 @@ test('坐下 takes the seat; empty and finished tables leave; the viewer is coun
     const r = await fetch('/api/tables', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game: 'chess' }) });
     return (await r.json()).table;
   });
+  // (A game against the computer is kept out of the lobby while the computer
+  // sits there; with its seat freed, the finished table is listed again.)
   const over = await finishedGame(a, { game: 'chess', level: '1', moves: ['e2e4'] });
-  const listed = (await (await fetch(`${base}/api/lobby/chess`)).json()).map((x) => x.id);
+  let listed = (await (await fetch(`${base}/api/lobby/chess`)).json()).map((x) => x.id);
+  assert.ok(!listed.includes(over), `a game against the computer is not listed: ${listed}`);
+  await req(a, 'remove_bot', { table: over, seat: 1 });
+  listed = (await (await fetch(`${base}/api/lobby/chess`)).json()).map((x) => x.id);
   assert.ok(listed.includes(empty) && listed.includes(over), `the server lists both: ${listed}`);
   await b.goto(`${base}/#/lobby/chess`);
   await b.locator(`#table-list .table-card[data-table="${open}"]`).waitFor();

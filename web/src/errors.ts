@@ -19,7 +19,8 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   guest_rated: ['游客只能下友谊赛', 'Guests play casual games only'],
   bad_settings: ['设置无效', 'Those settings cannot be used'],
   hidden_while_playing: ['对局结束后才能查看', 'Shown once the game is over'],
-  too_many_tables: ['你开的空桌太多了，请先使用或关闭', 'You have too many open tables without a game'],
+  too_many_tables: ['你同时占用的桌子太多了（含人机、单机），请先下完或离开一桌', 'You hold too many tables at once (games against the computer and private ones included): finish or leave one first'],
+  private_table: ['这是别人的单机桌，只有桌主能观看或入座', 'This is someone else\'s private table: only its owner may watch or sit there'],
   unavailable: ['这张桌子暂时连不上（服务器正在切换），请稍后再试', 'The table cannot be reached for a moment (a server is being replaced); try again'],
   internal: ['服务器出错，请重试', 'The server failed; try again'],
   // HTTP.
@@ -78,6 +79,7 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   // Events (Swiss tournaments) and their arbiters.
   not_organiser: ['只有本赛事的组织者可以这样做', 'Only the event’s organiser can do that'],
   not_arbiter: ['只有本赛事的裁判可以这样做', 'Only an arbiter of the event can do that'],
+  arbiter_plays: ['裁判不能参加自己执裁的赛事，也不能裁决自己的对局', 'An arbiter cannot play in their own event or act on their own game'],
   guest: ['游客不能报名参赛', 'Guests cannot enter events'],
   rating_out_of_range: ['你的等级分不在本赛事的范围内', 'Your rating is outside the event’s range'],
   not_invited: ['本赛事仅限受邀棋手', 'This event is by invitation only'],

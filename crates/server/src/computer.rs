@@ -3,6 +3,9 @@
 //! creates a casual table, seats the player and computer players at every other
 //! seat, and the game starts at once (the bots are ready by themselves, see
 //! [`crate::bots::chore`]). Takebacks are allowed, and the bots grant them.
+//! The table is the player's (it counts towards the tables one person holds,
+//! `max_tables_per_user`), and the lobby does not list it (see
+//! [`crate::lobby`]).
 
 use std::sync::Arc;
 
@@ -91,11 +94,7 @@ pub async fn play(
         rated: false,
         takebacks: true,
     };
-    let handle = if req.private {
-        live::create_private(app, game.name, settings, &user).await?
-    } else {
-        live::create(app, game.name, settings).await?
-    };
+    let handle = live::create_started(app, game.name, settings, &user, req.private).await?;
     let mut cmds = vec![Command::Sit {
         user: user.username.clone(),
         seat,

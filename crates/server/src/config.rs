@@ -71,9 +71,24 @@ pub struct Config {
     pub site: String,
     /// How long a computer player "thinks" before it acts, in milliseconds.
     pub bot_think_ms: u64,
+    /// Engine searches (computer players' moves, analysis, reviews) running at
+    /// once on the whole server; unset: the cores less one, at least one
+    /// (see [`crate::compute`]).
+    pub compute_threads: Option<usize>,
+    /// Of those, how many one person (or address) may hold while others wait.
+    pub compute_per_person: usize,
+    /// The longest a computer player thinks about one move, whatever its
+    /// level and clock, in milliseconds.
+    pub bot_move_max_ms: u64,
     /// How many open tables one user may have created at which no game has
     /// started yet (more are refused with `too_many_tables`); 0: no cap.
     pub max_idle_tables_per_user: usize,
+    /// How many live tables one person may hold at once, of every kind: the
+    /// tables they sit at (against people or the computer, public, private or
+    /// hot-seat, through the web or the API) and those they opened where no
+    /// game has started yet; more are refused with `too_many_tables`. Counted
+    /// on each node. 0: no cap.
+    pub max_tables_per_user: usize,
     /// This node's name in `/metrics` (the `node` label); unset: the host's name.
     pub node_name: Option<String>,
     /// Addresses or networks that may read `GET /metrics` (behind a trusted proxy,
@@ -121,7 +136,11 @@ impl Default for Config {
             lobby_page_size: 100,
             site: "qiyuan".into(),
             bot_think_ms: 700,
+            compute_threads: None,
+            compute_per_person: 1,
+            bot_move_max_ms: 5_000,
             max_idle_tables_per_user: 5,
+            max_tables_per_user: 10,
             node_name: None,
             metrics_allow: vec!["127.0.0.0/8".into(), "::1".into()],
             metrics_token: None,

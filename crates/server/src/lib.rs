@@ -12,9 +12,11 @@ pub mod accounts;
 pub mod analysis;
 pub mod api;
 pub mod auth;
+pub mod authority;
 pub mod bench;
 pub mod bots;
 pub mod cluster;
+pub mod compute;
 pub mod computer;
 pub mod config;
 pub mod engines;
@@ -100,6 +102,8 @@ pub struct App {
     /// Time nobody could act at the tables (the server stalled, the bus was
     /// down), which the tables credit to their clocks.
     pub pauses: Arc<live::Pauses>,
+    /// The compute budget every engine search runs under.
+    pub compute: Arc<compute::Compute>,
 }
 
 impl App {
@@ -175,6 +179,12 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         Err(e) => tracing::warn!("cannot forget expired sessions: {e}"),
     }
 
+    let compute = compute::Compute::new(
+        config
+            .compute_threads
+            .unwrap_or_else(compute::Compute::default_threads),
+        config.compute_per_person,
+    );
     let pauses = Arc::new(live::Pauses::default());
     live::Pauses::watch(&pauses);
     let cluster = cluster::Cluster::connect(&config.cluster, addr, pauses.clone()).await?;
@@ -207,6 +217,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         shutdown: shutdown.clone(),
         cluster,
         pauses,
+        compute,
     });
     let restored = match app.cluster.clone() {
         // Several nodes: the lease keeper takes this node's tables back and
@@ -229,6 +240,9 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     tracing::info!(%addr, restored, "listening");
 
     tokio::spawn(events::director::run(app.clone()));
+    // Bans given elsewhere (the command line, another node) end connections here.
+    let banned = authority::banned_now(&app).await;
+    tokio::spawn(authority::watch(app.clone(), banned));
     let router = router(app.clone());
     let tables_app = app.clone();
     let sweeper = app.clone();
@@ -431,6 +445,21 @@ async fn check_origin(State(app): State<Arc<App>>, req: Request, next: Next) -> 
 
 /// Every route.
 pub fn router(app: Arc<App>) -> Router {
+    // The routes that serve a game or table by id: a private table's are its
+    // owner's alone (see `solo`).
+    let by_id = Router::new()
+        .route("/api/game/{id}", get(api::game))
+        .route("/api/game/{id}/log", get(api::game_log))
+        .route("/api/game/{id}/replay", get(api::game_replay))
+        .route(
+            "/api/game/{id}/analysis",
+            get(analysis::review::review).post(analysis::review::review),
+        )
+        .route("/game/{file}", get(api::record))
+        .route_layer(middleware::from_fn_with_state(
+            app.clone(),
+            solo::only_owner,
+        ));
     Router::new()
         .route("/api/health", get(api::health))
         .route("/api/games", get(api::games))
@@ -450,14 +479,6 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/lobby/{game}", get(api::lobby))
         .route("/api/leaderboard/{game}", get(api::leaderboard))
         .route("/api/tables", post(api::create_table_http))
-        .route("/api/game/{id}", get(api::game))
-        .route("/api/game/{id}/log", get(api::game_log))
-        .route("/api/game/{id}/replay", get(api::game_replay))
-        .route(
-            "/api/game/{id}/analysis",
-            get(analysis::review::review).post(analysis::review::review),
-        )
-        .route("/game/{file}", get(api::record))
         .route(
             "/api/events",
             get(events::api::list).post(events::api::create),
@@ -480,7 +501,8 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(metrics::serve))
-        .merge(lichess::routes())
+        .merge(by_id)
+        .merge(lichess::routes(app.clone()))
         .fallback(web::serve)
         .layer(middleware::from_fn_with_state(app.clone(), check_origin))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(64 * 1024))

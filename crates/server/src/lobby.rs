@@ -1,5 +1,12 @@
 //! The lobby: a room per game listing its live tables, pushed to subscribers as
 //! they change, and quick pairing (seeks matched by game, time control and rated).
+//!
+//! Not every live table is listed: a private one (单机) nowhere, and a game
+//! against the computer (every seat taken, at most one person among them, see
+//! [`TableSummary::against_computer`]) is kept apart — nobody can join it, and
+//! one person's games against the computer would crowd out the tables people
+//! can join. Those kept apart are known to the server (an API player's games
+//! in progress), never sent to the lobby's subscribers.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -35,8 +42,25 @@ pub struct SeatSummary {
     pub ready: bool,
 }
 
+impl TableSummary {
+    /// A game against the computer: every seat taken, and at most one person
+    /// among them (the others computer players).
+    pub fn against_computer(&self) -> bool {
+        self.seats.iter().all(|s| s.user.is_some())
+            && self
+                .seats
+                .iter()
+                .filter(|s| s.user.as_deref().is_some_and(|u| !crate::bots::is_bot(u)))
+                .count()
+                <= 1
+    }
+}
+
 struct Room {
+    /// The tables listed.
     tables: BTreeMap<String, TableSummary>,
+    /// Games against the computer: known, not listed.
+    apart: BTreeMap<String, TableSummary>,
     tx: broadcast::Sender<Utf8Bytes>,
 }
 
@@ -44,8 +68,22 @@ impl Room {
     fn new() -> Self {
         Room {
             tables: BTreeMap::new(),
+            apart: BTreeMap::new(),
             tx: broadcast::channel(1024).0,
         }
+    }
+
+    /// Takes table `id` off the list, telling the subscribers.
+    fn unlist(&mut self, game: &str, id: &str) -> bool {
+        let listed = self.tables.remove(id).is_some();
+        if listed && self.tx.receiver_count() > 0 {
+            let msg = ServerMsg::LobbyGone {
+                game: game.to_string(),
+                id: id.to_string(),
+            };
+            let _ = self.tx.send(msg.encode(None).into());
+        }
+        listed
     }
 }
 
@@ -108,12 +146,21 @@ impl Lobby {
     /// A table of another node changed (or of this one: [`Lobby::publish`]);
     /// whether anything changed.
     pub fn publish_remote(&self, summary: TableSummary) -> bool {
-        // Private tables (单机) are listed nowhere.
+        // Private tables (单机) are known nowhere.
         if crate::solo::is_private(&summary.id) {
             return false;
         }
         let mut rooms = self.rooms();
         let room = rooms.entry(summary.game.clone()).or_insert_with(Room::new);
+        if summary.against_computer() {
+            if room.apart.get(&summary.id) == Some(&summary) {
+                return false;
+            }
+            room.unlist(&summary.game, &summary.id);
+            room.apart.insert(summary.id.clone(), summary);
+            return true;
+        }
+        room.apart.remove(&summary.id);
         if room.tables.get(&summary.id) == Some(&summary) {
             return false;
         }
@@ -137,16 +184,25 @@ impl Lobby {
     /// A table of another node closed.
     pub fn remove_remote(&self, game: &str, id: &str) {
         let mut rooms = self.rooms();
-        if let Some(room) = rooms.get_mut(game)
-            && room.tables.remove(id).is_some()
-            && room.tx.receiver_count() > 0
-        {
-            let msg = ServerMsg::LobbyGone {
-                game: game.to_string(),
-                id: id.to_string(),
-            };
-            let _ = room.tx.send(msg.encode(None).into());
+        if let Some(room) = rooms.get_mut(game) {
+            room.apart.remove(id);
+            room.unlist(game, id);
         }
+    }
+
+    /// The tables of `game` where `name` sits, listed or kept apart (games
+    /// against the computer), this node's and the others'.
+    pub fn tables_of(&self, game: &str, name: &str) -> Vec<TableSummary> {
+        let rooms = self.rooms();
+        let Some(room) = rooms.get(game) else {
+            return Vec::new();
+        };
+        room.tables
+            .values()
+            .chain(room.apart.values())
+            .filter(|t| t.seats.iter().any(|s| s.user.as_deref() == Some(name)))
+            .cloned()
+            .collect()
     }
 
     /// A room's first `limit` tables, whether there are more, and a receiver of
@@ -211,6 +267,9 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
     seek.time
         .validate()
         .map_err(|e| ApiError::bad_request("bad_settings", e))?;
+    // A pairing would be one table more (checked again when it is made).
+    app.tables
+        .check_held(&user.username, app.config.max_tables_per_user)?;
     if let Some(cluster) = &app.cluster {
         return crate::cluster::pairing::seek(app, cluster, conn, seek, user).await;
     }
@@ -240,7 +299,8 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
 
 /// Creates the table of a pair, seats both (the first takes the first seat)
 /// and readies them, so the game starts at once; both sockets get `paired` and
-/// are subscribed to the table.
+/// are subscribed to the table. Refused, making nothing, when one of them
+/// holds the most tables one person may.
 pub(crate) async fn pair(
     app: &Arc<App>,
     seek: &Seek,
@@ -254,27 +314,27 @@ pub(crate) async fn pair(
         rated: seek.rated,
         takebacks: !seek.rated,
     };
-    let handle = live::create(app, &seek.game, settings).await?;
+    let names: Vec<String> = players
+        .iter()
+        .map(|c| {
+            c.user
+                .as_ref()
+                .map(|u| u.username.clone())
+                .unwrap_or_default()
+        })
+        .collect();
+    let seating: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (handle, _places) = live::create_seating(app, &seek.game, settings, &seating).await?;
     let mut cmds = Vec::new();
-    for (seat, c) in players.iter().enumerate() {
-        let name = c
-            .user
-            .as_ref()
-            .map(|u| u.username.clone())
-            .unwrap_or_default();
+    for (seat, name) in names.iter().enumerate() {
         cmds.push(Command::Sit {
-            user: name,
+            user: name.clone(),
             seat: qiyuan_game::Seat(seat as u8),
         });
     }
-    for c in &players {
-        let name = c
-            .user
-            .as_ref()
-            .map(|u| u.username.clone())
-            .unwrap_or_default();
+    for name in &names {
         cmds.push(Command::Ready {
-            user: name,
+            user: name.clone(),
             proposal: None,
         });
     }

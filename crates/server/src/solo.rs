@@ -2,9 +2,16 @@
 //! computer (`play_computer` with `"private": true`) or hot-seat (`hotseat`,
 //! one user playing every seat). Nothing needs an account (a guest session
 //! does), nothing is rated and no points are kept, and a private table is
-//! listed nowhere: not in the lobby, not in a profile's games. The table's id
-//! says it is private (it starts with [`PRIVATE`], which an ordinary table's id
-//! never holds: their alphabet has no `o` nor `l`), so a restart keeps it so.
+//! listed nowhere: not in the lobby, not in a profile's games or counts, not in
+//! an export. The table's id says it is private (it starts with [`PRIVATE`],
+//! which an ordinary table's id never holds: their alphabet has no `o` nor
+//! `l`), so a restart keeps it so; its stored row names its owner
+//! ([`crate::live::Owner`]).
+//!
+//! A private table is its owner's alone: nobody else may watch it, sit there
+//! (even once the owner has left), or read its games by id (the record, the
+//! log, the replay, the review: [`only_owner`] stands in front of those
+//! routes). Another user gets `403 private_table`.
 //!
 //! Hot-seat: the user sits at the first seat, and a stand-in of theirs
 //! (`hotseat:<n>:<user>`; a colon is never in an account's name) at every
@@ -13,8 +20,13 @@
 //! consent — a takeback, a draw offer, a rematch, accepting Go's marking — is
 //! agreed by them at once.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
+use axum::extract::{Path, Request, State};
+use axum::http::HeaderMap;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use qiyuan_game::Seat;
 use qiyuan_table::{Command, Settings, TimeControl};
 use serde::Deserialize;
@@ -22,7 +34,7 @@ use serde_json::Value;
 
 use crate::App;
 use crate::error::ApiError;
-use crate::live::{self, Conn, TableHandle};
+use crate::live::{self, Conn, Owner, TableHandle, UserInfo};
 use crate::protocol::TableAct;
 use crate::registry::AnyTable;
 
@@ -45,6 +57,109 @@ pub fn new_private_id() -> String {
 /// Whether the table `id` is private (单机).
 pub fn is_private(id: &str) -> bool {
     id.starts_with(PRIVATE)
+}
+
+/// The refusal of a private table to anyone but its owner.
+pub fn refused() -> ApiError {
+    ApiError::forbidden(
+        "private_table",
+        "this table is private (单机): only its owner may watch it, sit there or read its games",
+    )
+}
+
+/// Whether `user` may watch or act at the live table `id`: anyone at an
+/// ordinary table; at a private one its `owner` alone (a private table stored
+/// before owners were kept: whoever sits there, themselves or by stand-in).
+pub fn admits(
+    table: &dyn AnyTable,
+    id: &str,
+    owner: Option<&Owner>,
+    user: Option<&UserInfo>,
+) -> Result<(), ApiError> {
+    if !is_private(id) {
+        return Ok(());
+    }
+    let admitted = match (owner, user) {
+        (_, None) => false,
+        (Some(owner), Some(user)) => owner.id == user.id,
+        (None, Some(user)) => table.state().seats.iter().any(|s| {
+            s.user
+                .as_deref()
+                .is_some_and(|n| n == user.username || owner_of(n) == Some(&user.username))
+        }),
+    };
+    if admitted { Ok(()) } else { Err(refused()) }
+}
+
+/// Refuses a request naming a private table's game by id (`{id}`, or `{file}`
+/// as `{id}.{ext}`; a game id is `{table}` or `{table}-{n}`) to anyone but the
+/// table's owner, by session or API token. Anything else passes (a table that
+/// does not exist is the route's to answer).
+pub async fn check_owner(
+    app: &App,
+    params: &HashMap<String, String>,
+    headers: &HeaderMap,
+) -> Result<(), ApiError> {
+    let Some(id) = params.get("id").map(String::as_str).or_else(|| {
+        params
+            .get("file")
+            .map(|f| f.rsplit_once('.').map_or(f.as_str(), |(id, _)| id))
+    }) else {
+        return Ok(());
+    };
+    let table = id.split('-').next().unwrap_or(id);
+    if !is_private(table) {
+        return Ok(());
+    }
+    let Some(row) = app.store.table(table).await? else {
+        return Ok(());
+    };
+    let Some(caller) = caller_id(app, headers).await? else {
+        return Err(refused());
+    };
+    let owner = serde_json::from_str::<live::Stored>(&row.config)
+        .ok()
+        .and_then(|s| s.owner);
+    let admitted = match owner {
+        Some(owner) => owner.id == caller,
+        // Stored before owners were kept: the account among its players.
+        None => app
+            .store
+            .games_of_table(table)
+            .await?
+            .iter()
+            .flat_map(|g| &g.players)
+            .any(|p| p.user_id == Some(caller)),
+    };
+    if admitted { Ok(()) } else { Err(refused()) }
+}
+
+/// The account a request's session or API token belongs to.
+async fn caller_id(app: &App, headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
+    let Some(token) = crate::auth::token_from_headers(headers) else {
+        return Ok(None);
+    };
+    if let Some(user) = app.user_of_token(&token).await? {
+        return Ok(Some(user.id));
+    }
+    if token.len() > 128 {
+        return Ok(None);
+    }
+    let hash = crate::auth::hash_token(&token);
+    Ok(app.store.api_token(&hash).await?.map(|(_, user)| user.id))
+}
+
+/// [`check_owner`] as a layer in front of the routes that serve a game by id.
+pub async fn only_owner(
+    State(app): State<Arc<App>>,
+    Path(params): Path<HashMap<String, String>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    match check_owner(&app, &params, req.headers()).await {
+        Ok(()) => next.run(req).await,
+        Err(e) => e.into_response(),
+    }
 }
 
 /// The name of `user`'s stand-in at `seat`.
@@ -88,7 +203,7 @@ pub async fn hotseat(app: &Arc<App>, conn: &Conn, req: Hotseat) -> Result<TableH
         rated: false,
         takebacks: true,
     };
-    let handle = live::create_private(app, game.name, settings, &user).await?;
+    let handle = live::create_started(app, game.name, settings, &user, true).await?;
     let mut cmds = Vec::new();
     let mut names = Vec::new();
     for seat in (0..game.seats).map(Seat) {

@@ -29,9 +29,15 @@ use qiyuan_table::clock::LagEstimate;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
-/// Frames larger than this close the socket (tungstenite's limit); frames larger
-/// than the configured `max_message_bytes` but under this get a `too_large` error.
-const HARD_LIMIT: usize = 1 << 20;
+/// Messages larger than this close the socket unread (tungstenite's limit, from
+/// the frame's header); those larger than the configured `max_message_bytes` but
+/// under it are read and get a `too_large` error. Four times the largest message,
+/// at least 64 KiB: a socket's read buffer grows to the largest frame it read
+/// and keeps that size for good, so a limit of 1 MiB let every socket keep a
+/// mebibyte after one large frame.
+fn hard_limit(max_message_bytes: usize) -> usize {
+    max_message_bytes.saturating_mul(4).max(64 * 1024)
+}
 
 /// The initial read buffer of a socket.
 const READ_BUFFER: usize = 4 * 1024;
@@ -43,7 +49,7 @@ const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The close code of a socket whose session ended: reason `logged_out` (logout,
-/// log out everywhere) or `session_expired`.
+/// log out everywhere), `session_expired` or `banned`.
 pub const CLOSE_LOGGED_OUT: u16 = 4001;
 
 /// The open WebSockets that belong to a session, so that ending the session
@@ -60,7 +66,27 @@ struct SocketEntry {
     tx: mpsc::Sender<Utf8Bytes>,
     /// The SHA-256 of the session token the socket was opened with.
     session: String,
-    kick: Arc<Notify>,
+    kick: Arc<Kick>,
+}
+
+/// How a socket is told that its session ended, and why (its close frame's
+/// reason; the first reason given stands).
+#[derive(Debug, Default)]
+struct Kick {
+    notify: Notify,
+    reason: std::sync::OnceLock<&'static str>,
+}
+
+impl Kick {
+    fn kick(&self, reason: &'static str) {
+        let _ = self.reason.set(reason);
+        // A stored permit: the socket acts on it before any further message.
+        self.notify.notify_one();
+    }
+
+    fn reason(&self) -> &'static str {
+        self.reason.get().copied().unwrap_or("logged_out")
+    }
 }
 
 impl Sockets {
@@ -74,8 +100,8 @@ impl Sockets {
         user: i64,
         session: String,
         tx: mpsc::Sender<Utf8Bytes>,
-    ) -> Arc<Notify> {
-        let kick = Arc::new(Notify::new());
+    ) -> Arc<Kick> {
+        let kick = Arc::new(Kick::default());
         self.lock().insert(
             conn,
             SocketEntry {
@@ -92,12 +118,11 @@ impl Sockets {
         self.lock().remove(&conn);
     }
 
-    fn close_where(&self, pick: impl Fn(&SocketEntry) -> bool) -> usize {
+    fn close_where(&self, reason: &'static str, pick: impl Fn(&SocketEntry) -> bool) -> usize {
         let open = self.lock();
         let mut n = 0;
         for entry in open.values().filter(|e| pick(e)) {
-            // A stored permit: the socket acts on it before any further message.
-            entry.kick.notify_one();
+            entry.kick.kick(reason);
             n += 1;
         }
         n
@@ -105,12 +130,17 @@ impl Sockets {
 
     /// Closes the sockets opened with the session `token_hash`; how many.
     pub fn close_session(&self, token_hash: &str) -> usize {
-        self.close_where(|e| e.session == token_hash)
+        self.close_where("logged_out", |e| e.session == token_hash)
     }
 
     /// Closes every socket of a user; how many.
     pub fn close_user(&self, user: i64) -> usize {
-        self.close_where(|e| e.user == user)
+        self.close_where("logged_out", |e| e.user == user)
+    }
+
+    /// Closes every socket of a banned user (reason `banned`); how many.
+    pub fn close_banned(&self, user: i64) -> usize {
+        self.close_where("banned", |e| e.user == user)
     }
 
     /// Queues a message on every socket of a user; how many took it.
@@ -288,8 +318,8 @@ pub async fn upgrade(
         }
     }
     Ok(ws
-        .max_message_size(HARD_LIMIT)
-        .max_frame_size(HARD_LIMIT)
+        .max_message_size(hard_limit(app.config.max_message_bytes))
+        .max_frame_size(hard_limit(app.config.max_message_bytes))
         // Messages are small (16 KiB by default): a small read buffer, grown
         // only for a large frame, keeps an idle socket cheap (the default
         // 128 KiB made it cost that much).
@@ -298,6 +328,31 @@ pub async fn upgrade(
             let _guard = guard;
             connection(app, socket, user, session).await
         }))
+}
+
+/// A text frame going out, logged at `trace` by its type and length: never by
+/// its text, which may hold a player's hidden cards.
+fn outgoing(conn: u64, frame: Utf8Bytes) -> Message {
+    let (kind, bytes) = frame_summary(frame.as_str());
+    tracing::trace!(conn, kind, bytes, "frame sent");
+    Message::Text(frame)
+}
+
+/// What a log line may say of a frame the server wrote: its type (the
+/// envelope's `t`, which comes first, when it is a plain name) and its length.
+fn frame_summary(frame: &str) -> (&str, usize) {
+    let kind = frame
+        .strip_prefix(r#"{"t":""#)
+        .and_then(|rest| rest.split_once('"'))
+        .map(|(kind, _)| kind)
+        .filter(|kind| {
+            kind.len() <= 32
+                && kind
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'.')
+        })
+        .unwrap_or("?");
+    (kind, frame.len())
 }
 
 /// One socket; `session`: the token hash it was opened with and when that
@@ -318,6 +373,7 @@ async fn connection(
         lag: Arc::new(LagMeter::default()),
     };
     let meter = conn.lag.clone();
+    let conn_id = conn.id;
     // Whether the reader still reads: once it stopped (the socket is closing),
     // no more pings go out.
     let reading = Arc::new(std::sync::atomic::AtomicBool::new(true));
@@ -330,22 +386,26 @@ async fn connection(
             // A logout between the upgrade's check and this registration would
             // have missed the socket: look again now that it is registered.
             if !matches!(app.store.session_expires_at(&hash).await, Ok(Some(_))) {
-                kick.notify_one();
+                kick.kick("logged_out");
             }
             (Some(kick), Some(expires_at))
         }
         _ => (None, None),
     };
     // The hello is the first frame: queued before the writer (and its first
-    // ping) starts.
-    let hello = ServerMsg::Hello(Hello {
-        protocol: protocol::VERSION,
-        user: conn.user.clone(),
-        games: app.games.names().iter().map(|n| n.to_string()).collect(),
-        game_info: app.games.all().to_vec(),
-        server_time: crate::now_ms(),
-    });
-    conn.reply(&hello, None);
+    // ping) starts. A temporary, dropped once written: held in a variable, its
+    // copy of every game's descriptor (7 KiB) stayed in the socket's task for
+    // as long as the socket lived.
+    conn.reply(
+        &ServerMsg::Hello(Hello {
+            protocol: protocol::VERSION,
+            user: conn.user.clone(),
+            games: app.games.names().iter().map(|n| n.to_string()).collect(),
+            game_info: app.games.all().to_vec(),
+            server_time: crate::now_ms(),
+        }),
+        None,
+    );
     // Told to close with a frame (the session ended): the writer says so and stops.
     let (close_tx, mut close_rx) = oneshot::channel::<CloseFrame>();
     let writer = tokio::spawn(async move {
@@ -385,12 +445,12 @@ async fn connection(
                             pinged = tokio::time::Instant::now();
                         }
                         if sent.is_ok() {
-                            sent = sink.feed(Message::Text(text)).await;
+                            sent = sink.feed(outgoing(conn_id, text)).await;
                         }
                         while sent.is_ok()
                             && let Ok(text) = rx.try_recv()
                         {
-                            sent = sink.feed(Message::Text(text)).await;
+                            sent = sink.feed(outgoing(conn_id, text)).await;
                         }
                         match sent {
                             Ok(()) => sink.flush().await,
@@ -425,7 +485,10 @@ async fn connection(
     let shutdown = app.shutdown.clone();
     let kicked = async {
         match &kick {
-            Some(kick) => kick.notified().await,
+            Some(kick) => {
+                kick.notify.notified().await;
+                kick.reason()
+            }
             None => std::future::pending().await,
         }
     };
@@ -445,8 +508,8 @@ async fn connection(
         let msg = tokio::select! {
             // First: once the session has ended, no further message is acted on.
             biased;
-            _ = &mut kicked => {
-                logged_out = Some("logged_out");
+            reason = &mut kicked => {
+                logged_out = Some(reason);
                 break;
             }
             _ = &mut expired => {
@@ -459,7 +522,12 @@ async fn connection(
         // Nothing for IDLE, not even a pong: the peer is gone without closing.
         let Ok(Some(Ok(msg))) = msg else { break };
         match msg {
-            Message::Text(text) => session.on_text(text.as_str()).await,
+            Message::Text(text) => {
+                // Its length only: what a client sends is no business of a log.
+                let bytes = text.len();
+                tracing::trace!(conn = conn.id, bytes, "frame received");
+                session.on_text(text.as_str()).await
+            }
             Message::Binary(_) => session.reply_error(
                 &ApiError::bad_request(
                     "malformed_json",

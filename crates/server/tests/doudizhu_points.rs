@@ -2,7 +2,8 @@
 //! hands a registered player plays add up across hands and tables on their
 //! profile (`doudizhu_points {points, title, hands}`) and on the leaderboard
 //! (`/api/leaderboard/doudizhu`); bots keep none; an escaping farmer pays as the
-//! hand scored it and the partner, whose result is void, keeps their total.
+//! hand scored it and the partner, whose result is void, keeps their total; a
+//! hand from a chosen deal keeps nothing, and every other hand is dealt afresh.
 #![cfg(feature = "doudizhu")]
 
 mod common;
@@ -86,6 +87,15 @@ fn points_of(outcome: &Value) -> Vec<i64> {
         .iter()
         .map(|p| p.as_i64().unwrap())
         .collect()
+}
+
+/// The deal (every hand and the bottom) of a finished hand, from its record.
+async fn deal_of(client: &Client, game: &str) -> Value {
+    let resp = client.get(&format!("/game/{game}.json")).await;
+    assert_eq!(resp.status(), 200, "the record of {game}");
+    let record: Value = resp.json().await.unwrap();
+    assert!(record["deal"].is_object(), "{record}");
+    record["deal"].clone()
 }
 
 /// `(points, title, hands)` from a profile, checking the title is the points'.
@@ -174,6 +184,12 @@ async fn points_add_up_across_hands_and_tables(backend: Backend) {
             let (p, _, n) = profile_points(&human, "zhang").await;
             assert_eq!(p, total, "after {outcome}");
             assert_eq!(n, (table * 2 + hand + 1) as i64);
+        }
+        if table == 0 {
+            // Each hand is dealt afresh: the rematch's deal is another.
+            let first = deal_of(&human, &t).await;
+            let second = deal_of(&human, &format!("{t}-2")).await;
+            assert_ne!(first, second, "a rematch dealt the same cards");
         }
     }
     let (p, t, n) = profile_points(&human, "zhang").await;
@@ -302,7 +318,61 @@ async fn an_escaping_farmer_pays_and_the_partner_keeps_their_total(backend: Back
     assert_eq!(leaderboard(&clients[0], 1).await.len(), 1);
 }
 
+/// A hand dealt from a chosen deal (读入: `seed N`, or the deals written out)
+/// is practice: it changes nobody's points, hands or place on the leaderboard,
+/// whatever its settings say; a rematch at such a table deals the chosen deal
+/// again (it was chosen to be played), still for nothing.
+async fn a_chosen_deal_changes_nobodys_points(backend: Backend) {
+    let server = start_with(backend, |c| c.bot_think_ms = 0).await;
+    let human = server.register("chosen").await;
+    let rival = server.register("rival").await;
+    let mut ws = vec![human.ws().await];
+    let explicit = "33334444555566667/77788889999TTTTJJ/JJQQQQKKKKAAAA222/2BR";
+    for position in ["seed 42", explicit] {
+        let t = ws[0]
+            .create(
+                json!({"game": "doudizhu", "seat": 0, "time": {"kind": "none"},
+                           "setup": {"position": position}}),
+            )
+            .await;
+        ws[0]
+            .ok("add_bot", json!({"table": t, "seat": 1, "level": "basic"}))
+            .await;
+        ws[0]
+            .ok("add_bot", json!({"table": t, "seat": 2, "level": "basic"}))
+            .await;
+        ws[0].ok("ready", json!({"table": t})).await;
+        for hand in 0..2 {
+            if hand > 0 {
+                ws[0].ok("rematch", json!({"table": t})).await;
+                while ws[0].state()["status"] != "playing" {
+                    ws[0].recv().await;
+                }
+            }
+            let end = drive(&mut ws, &["chosen"], &t, |st| st["status"] == "over").await;
+            let outcome = &end["game"]["outcome"];
+            assert_eq!(outcome["reason"], "hand_emptied", "{end}");
+            // The hand scored itself as usual; nothing of it was kept.
+            let seat = seat_of(&end, "chosen").unwrap() as usize;
+            assert_ne!(points_of(outcome)[seat], 0, "{outcome}");
+            assert_eq!(
+                profile_points(&rival, "chosen").await,
+                (0, title(0).into(), 0),
+                "{position}, hand {hand}: {outcome}"
+            );
+            assert_eq!(leaderboard(&rival, 10).await, vec![], "{position}");
+        }
+        assert_eq!(
+            deal_of(&human, &t).await,
+            deal_of(&human, &format!("{t}-2")).await,
+            "{position}: a rematch deals the chosen deal again"
+        );
+        ws[0].ok("leave", json!({"table": t})).await;
+    }
+}
+
 both!(
+    a_chosen_deal_changes_nobodys_points,
     points_add_up_across_hands_and_tables,
     an_escaping_farmer_pays_and_the_partner_keeps_their_total,
 );

@@ -280,6 +280,7 @@ async fn challenge_takeback_and_draw(backend: Backend) {
     let s = server(backend).await;
     let alice = token(&s.register("alice").await, PLAYER).await;
     let bob = token(&s.register("bob").await, PLAYER).await;
+    let carol = token(&s.register("carol").await, PLAYER).await;
     let (game, _ae, _be) = challenge_game(
         &alice,
         &bob,
@@ -298,6 +299,33 @@ async fn challenge_takeback_and_draw(backend: Backend) {
     let full = b.next().await.unwrap();
     assert_eq!(full["white"]["name"], "alice");
     assert_eq!(full["speed"], "rapid");
+    // The players' chat is the players' alone: a board:play token of someone
+    // else reads nothing of it, nor writes to it.
+    alice
+        .ok_with(
+            &format!("/api/board/game/{game}/chat"),
+            &[("room", "player"), ("text", "good luck")],
+        )
+        .await;
+    let said = b.until("the chat line", |v| v["type"] == "chatLine").await;
+    assert_eq!(said["text"], "good luck");
+    let lines: Value = bob
+        .get(&format!("/api/board/game/{game}/chat"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(lines, json!([{"user": "alice", "text": "good luck"}]));
+    let r = carol.get(&format!("/api/board/game/{game}/chat")).await;
+    assert_eq!(r.status(), 404);
+    assert!(!r.text().await.unwrap().contains("good luck"));
+    let r = carol
+        .post(
+            &format!("/api/board/game/{game}/chat"),
+            &[("room", "spectator"), ("text", "hi")],
+        )
+        .await;
+    assert_eq!(r.status(), 404);
     alice.ok(&format!("/api/board/game/{game}/move/e2e4")).await;
     b.state_with(1).await;
     alice
@@ -471,6 +499,92 @@ async fn challenges_declined_and_cancelled(backend: Backend) {
     // Accepting a cancelled challenge finds nothing.
     let r = bob.post(&format!("/api/challenge/{id}/accept"), &[]).await;
     assert_eq!(r.status(), 404);
+}
+
+/// Challenges are capped: one account has at most `challenges_per_challenger`
+/// open at once (5 by default) and `challenges_per_recipient` waiting (here
+/// 2); past either, `429`. Answering one frees its place. Accepting when a
+/// player holds the most tables one person may is refused (`429`), and the
+/// challenge stays open.
+async fn challenges_are_capped(backend: Backend) {
+    let s = common::start_with(backend, |c| {
+        c.api.challenges_per_recipient = 2;
+        c.max_tables_per_user = 1;
+    })
+    .await;
+    let alice = token(&s.register("alice").await, PLAYER).await;
+    let mut dests = Vec::new();
+    for n in ["bob1", "bob2", "bob3", "bob4", "bob5", "bob6"] {
+        dests.push(token(&s.register(n).await, PLAYER).await);
+    }
+    let challenge = |from: &Api, to: &str| {
+        let (from, to) = (from.clone(), to.to_string());
+        async move {
+            from.post(&format!("/api/challenge/{to}"), &[("clock.limit", "300")])
+                .await
+        }
+    };
+    let mut open = Vec::new();
+    for to in ["bob1", "bob2", "bob3", "bob4", "bob5"] {
+        let r = challenge(&alice, to).await;
+        assert_eq!(r.status(), 200, "{to}");
+        let c: Value = r.json().await.unwrap();
+        open.push(c["id"].as_str().unwrap().to_string());
+    }
+    let r = challenge(&alice, "bob6").await;
+    assert_eq!(r.status(), 429);
+    let e: Value = r.json().await.unwrap();
+    assert!(
+        e["error"].as_str().unwrap().contains("open challenges"),
+        "{e}"
+    );
+    // A burst cannot pass the cap either.
+    let burst = futures_util::future::join_all((0..10).map(|_| challenge(&alice, "bob6"))).await;
+    assert!(burst.iter().all(|r| r.status() == 429));
+    let listed: Value = alice.get("/api/challenge").await.json().await.unwrap();
+    assert_eq!(listed["out"].as_array().unwrap().len(), 5, "{listed}");
+    // Cancelling one frees its place.
+    alice
+        .ok(&format!("/api/challenge/{}/cancel", open.remove(0)))
+        .await;
+    assert_eq!(challenge(&alice, "bob6").await.status(), 200);
+
+    // bob6 has two waiting now (alice's and bob2's): a third is refused.
+    assert_eq!(challenge(&dests[1], "bob6").await.status(), 200);
+    let r = challenge(&dests[2], "bob6").await;
+    assert_eq!(r.status(), 429);
+    let e: Value = r.json().await.unwrap();
+    assert!(e["error"].as_str().unwrap().contains("bob6"), "{e}");
+
+    // bob2 accepts alice's challenge: alice holds a table, the most one
+    // person may here; bob3's accepting hers is refused, and it stays open.
+    let mine: Value = dests[1].get("/api/challenge").await.json().await.unwrap();
+    let from_alice = mine["in"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["challenger"]["name"] == "alice")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let accepted: Value = dests[1]
+        .post(&format!("/api/challenge/{from_alice}/accept"), &[])
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(accepted["ok"], true, "{accepted}");
+    let theirs: Value = dests[2].get("/api/challenge").await.json().await.unwrap();
+    let id = theirs["in"][0]["id"].as_str().unwrap().to_string();
+    let r = dests[2]
+        .post(&format!("/api/challenge/{id}/accept"), &[])
+        .await;
+    assert_eq!(r.status(), 429);
+    let e: Value = r.json().await.unwrap();
+    assert!(e["error"].as_str().unwrap().contains("alice"), "{e}");
+    let theirs: Value = dests[2].get("/api/challenge").await.json().await.unwrap();
+    assert_eq!(theirs["in"][0]["id"], id.as_str(), "still open: {theirs}");
 }
 
 /// Fairy-Stockfish, asked through UCI (`UCI_Variant xiangqi`), chooses every
@@ -856,6 +970,7 @@ async fn berserk_plays_a_game(backend: Backend) {
 }
 
 both!(
+    challenges_are_capped,
     web_games_and_restarts,
     berserk_plays_a_game,
     seek_pair_and_play_against_a_socket,

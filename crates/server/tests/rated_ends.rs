@@ -2,7 +2,8 @@
 //! games through the real server: ratings move, and the game counts as rated,
 //! only for a rated game from the standard position. The attack this reproduces:
 //! a claimed draw (threefold, fifty moves) in a casual game or from a loaded
-//! position used to count as rated and move both ratings.
+//! position used to count as rated and move both ratings. And the caps on one
+//! person's tables: those nobody plays at, and those held at once of any kind.
 
 mod common;
 
@@ -514,7 +515,156 @@ async fn the_table_cap_is_configurable(backend: Backend) {
     assert_eq!(r["d"]["code"], "too_many_tables", "{r}");
 }
 
+/// The table a `play_computer`, `hotseat` or `create` acknowledged.
+fn table_of(ack: &Value) -> String {
+    ack["d"]["table"].as_str().expect("a table").to_string()
+}
+
+/// One person holds at most `max_tables_per_user` live tables at once (10 by
+/// default), whatever kinds they mix: public and private games against the
+/// computer, the API's AI challenge, hot-seat, a table they opened, a seat at
+/// someone else's. Every way to one more is refused with `too_many_tables`
+/// (`429` over HTTP) and makes nothing; a burst cannot pass the cap; leaving a
+/// table or a game's end frees its place, and a rematch needs one; games
+/// against the computer are not in the lobby.
+async fn one_person_holds_at_most_the_cap_of_tables(backend: Backend) {
+    let server = start_with(backend, |c| c.bot_think_ms = 0).await;
+    let app = server.running.as_ref().unwrap().app.clone();
+    assert_eq!(app.config.max_tables_per_user, 10, "the documented default");
+    let g = server.guest().await;
+    let host = server.guest().await;
+    let mut wg = g.ws().await;
+    let mut wh = host.ws().await;
+    let none = json!({"kind": "none"});
+    let computer = |private: bool| json!({"game": "chess", "level": 1, "colour": 0, "time": none, "private": private});
+    let ai = || {
+        g.http
+            .post(format!("{}/api/challenge/ai", g.base))
+            .bearer_auth(&g.token)
+            .form(&[("level", "1")])
+            .send()
+    };
+    let mut against_computer = Vec::new();
+    for private in [false, false, true, true] {
+        against_computer.push(table_of(&wg.ok("play_computer", computer(private)).await));
+    }
+    let r = ai().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let game: Value = r.json().await.unwrap();
+    against_computer.push(game["id"].as_str().unwrap().to_string());
+    wg.ok("hotseat", json!({"game": "xiangqi"})).await;
+    wg.ok(
+        "hotseat",
+        json!({"game": "go", "options": {"size": 9, "komi": 7.5, "handicap": 0}}),
+    )
+    .await;
+    wg.create(json!({"game": "chess", "seat": 0, "time": none}))
+        .await;
+    wg.create(json!({"game": "xiangqi", "time": none})).await;
+    let theirs = wh
+        .create(json!({"game": "chess", "seat": 0, "time": none}))
+        .await;
+    let other = wh
+        .create(json!({"game": "go", "seat": 0, "time": none}))
+        .await;
+    wg.ok("sit", json!({"table": theirs, "seat": 1})).await;
+    assert_eq!(app.tables.tables_held_by(&g.name), 10);
+
+    // Every way to an eleventh is refused, and makes nothing.
+    let made = app.tables.len();
+    let refused = |r: &Value| assert_eq!(r["d"]["code"], "too_many_tables", "{r}");
+    refused(&wg.act("play_computer", computer(false)).await);
+    refused(&wg.act("play_computer", computer(true)).await);
+    refused(&wg.act("hotseat", json!({"game": "chess"})).await);
+    refused(
+        &wg.act("create", json!({"game": "chess", "time": none}))
+            .await,
+    );
+    refused(&wg.act("sit", json!({"table": other, "seat": 1})).await);
+    let seek = json!({"game": "chess", "rated": false,
+                      "time": {"kind": "fischer", "base": 60_000, "increment": 0}});
+    refused(&wg.act("seek", seek).await);
+    let r = g
+        .http
+        .post(format!("{}/api/tables", g.base))
+        .bearer_auth(&g.token)
+        .json(&json!({"game": "go"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too_many_tables", "{body}");
+    assert_eq!(ai().await.unwrap().status(), 429);
+    assert_eq!(app.tables.len(), made, "the refusals made nothing");
+    assert_eq!(app.tables.tables_held_by(&g.name), 10);
+    // Someone else is not held back.
+    wh.ok("play_computer", computer(false)).await;
+    // Leaving a table frees its place, for one more.
+    wg.ok("leave", json!({"table": theirs})).await;
+    wg.ok("play_computer", computer(false)).await;
+    refused(&wg.act("play_computer", computer(false)).await);
+    // So does a game's end (a finished game's table one sits on at holds
+    // nothing); asking for the next game there is one more again.
+    let first = against_computer[0].clone();
+    wg.ok("resign", json!({"table": first})).await;
+    assert_eq!(app.tables.tables_held_by(&g.name), 9);
+    wg.ok("play_computer", computer(true)).await;
+    refused(&wg.act("rematch", json!({"table": first})).await);
+    refused(&wg.act("ready", json!({"table": first})).await);
+    assert_eq!(app.tables.tables_held_by(&g.name), 10);
+    // Games against the computer are not in the lobby; a table people can
+    // join is.
+    let lobby = g.get("/api/lobby/chess").await.text().await.unwrap();
+    assert!(lobby.contains(&theirs), "{lobby}");
+    for id in &against_computer {
+        assert!(!lobby.contains(id.as_str()), "{id}: {lobby}");
+    }
+
+    // A burst of twelve at once from another person: ten are made.
+    let c = server.guest().await;
+    let mut sockets = Vec::new();
+    for _ in 0..12 {
+        sockets.push(c.ws().await);
+    }
+    let results = futures_util::future::join_all(
+        sockets
+            .iter_mut()
+            .map(|w| w.act("play_computer", computer(false))),
+    )
+    .await;
+    let acks = results.iter().filter(|r| r["t"] == "ack").count();
+    assert_eq!(acks, 10, "{results:?}");
+    for r in results.iter().filter(|r| r["t"] != "ack") {
+        refused(r);
+    }
+    assert_eq!(app.tables.tables_held_by(&c.name), 10);
+}
+
+/// The cap on tables held is a setting; 0 means none.
+async fn the_cap_on_tables_held_is_configurable(backend: Backend) {
+    let server = start_with(backend, |c| {
+        c.max_tables_per_user = 2;
+        c.bot_think_ms = 0;
+    })
+    .await;
+    let g = server.guest().await;
+    let mut wg = g.ws().await;
+    wg.ok("hotseat", json!({"game": "chess"})).await;
+    wg.ok("hotseat", json!({"game": "chess"})).await;
+    let r = wg.act("hotseat", json!({"game": "chess"})).await;
+    assert_eq!(r["d"]["code"], "too_many_tables", "{r}");
+    let server = start_with(backend, |c| c.max_tables_per_user = 0).await;
+    let g = server.guest().await;
+    let mut wg = g.ws().await;
+    for _ in 0..12 {
+        wg.ok("hotseat", json!({"game": "chess"})).await;
+    }
+}
+
 both!(
+    one_person_holds_at_most_the_cap_of_tables,
+    the_cap_on_tables_held_is_configurable,
     every_end_is_rated_only_when_rated_from_the_start,
     refused_create_leaves_nothing,
     open_tables_per_user_are_capped,

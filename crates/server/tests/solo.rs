@@ -1,8 +1,9 @@
 //! 单机 over real WebSockets against the real server, on both backends: a guest
 //! (no account) plays the computer at a private table, or hot-seat (one user at
 //! every seat) in every game; private tables are in no lobby (live or over
-//! HTTP, before or after a restart) and in no profile, nothing is rated, and the
-//! finished game is stored like any other.
+//! HTTP, before or after a restart) and in no profile, count or export, nothing
+//! is rated, the finished game is stored like any other, and nobody but the
+//! owner watches, sits or reads a game by id.
 #![cfg(all(
     feature = "chess",
     feature = "xiangqi",
@@ -30,6 +31,13 @@ async fn until(ws: &mut Ws, f: impl Fn(&Value) -> bool) {
         if seen && f(ws.state()) {
             return;
         }
+        ws.recv().await;
+    }
+}
+
+/// Reads until table `id`'s view, as the socket holds it, satisfies `f`.
+async fn until_table(ws: &mut Ws, id: &str, f: impl Fn(&Value) -> bool) {
+    while !ws.views.tables.get(id).is_some_and(&f) {
         ws.recv().await;
     }
 }
@@ -279,7 +287,159 @@ async fn solo_needs_a_session_and_a_game(backend: Backend) {
     assert_eq!(r["d"]["code"], "not_logged_in", "{r}");
 }
 
+/// An anonymous GET of `path`: (status, body).
+async fn anonymous(server: &TestServer, path: &str) -> (u16, String) {
+    let r = reqwest::get(format!("{}{path}", server.base))
+        .await
+        .unwrap();
+    (r.status().as_u16(), r.text().await.unwrap())
+}
+
+/// A private table is its owner's alone, before and after a restart: its games
+/// are in no list or count (a user's games, the Lichess-style export and
+/// profile, the lobby), nobody else may watch it, sit there (even once the
+/// owner has left) or read its games by id; the owner's public game against
+/// the computer is listed in their games, not in the lobby.
+async fn a_private_table_is_its_owners_alone(backend: Backend) {
+    let mut server = start_with(backend, |c| c.bot_think_ms = 0).await;
+    let mut owner = server.register("solo_owner").await;
+    let mut stranger = server.register("solo_stranger").await;
+    let mut ws = owner.ws().await;
+    let play = |private: bool| json!({"game": "chess", "level": 1, "colour": 0, "time": {"kind": "none"}, "private": private});
+    let public = ws.ok("play_computer", play(false)).await["d"]["table"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let private = ws.ok("play_computer", play(true)).await["d"]["table"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let hotseat = ws.ok("hotseat", json!({"game": "chess"})).await["d"]["table"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!public.starts_with("solo") && private.starts_with("solo"));
+    until_table(&mut ws, &private, |s| s["status"] == "playing").await;
+    // The private game against the computer is played out (resigned) and its
+    // owner leaves its seat; the hot-seat one goes on.
+    ws.ok("resign", json!({"table": private})).await;
+    until_table(&mut ws, &private, |s| s["status"] == "over").await;
+    ws.ok("leave", json!({"table": private})).await;
+    let mut ws = Some(ws);
+
+    for round in ["before", "after a restart"] {
+        // In no list and no count: the public game alone is the owner's.
+        let (status, body) = anonymous(&server, "/api/user/solo_owner").await;
+        assert_eq!(status, 200, "{round}: {body}");
+        let profile: Value = serde_json::from_str(&body).unwrap();
+        let ids: Vec<&str> = profile["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["table"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, [public.as_str()], "{round}: {profile}");
+        assert_eq!(profile["count"]["all"], 1, "{round}: {profile}");
+        let export = reqwest::Client::new()
+            .get(format!("{}/api/games/user/solo_owner", server.base))
+            .header("Accept", "application/x-ndjson")
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(export.contains(&public), "{round}: {export}");
+        for id in [&private, &hotseat] {
+            assert!(!export.contains(id.as_str()), "{round}: {export}");
+            assert!(!body.contains(id.as_str()), "{round}: {body}");
+        }
+        // The lobby lists none of the three: games against the computer are
+        // kept apart, private tables are listed nowhere.
+        let (_, lobby) = anonymous(&server, "/api/lobby/chess").await;
+        for id in [&public, &private, &hotseat] {
+            assert!(!lobby.contains(id.as_str()), "{round}: {lobby}");
+        }
+
+        // Nobody else may watch or sit, by socket...
+        let mut other = stranger.ws().await;
+        for id in [&private, &hotseat] {
+            let r = other.act("watch", json!({"table": id})).await;
+            assert_eq!(r["d"]["code"], "private_table", "{round}: {r}");
+            let r = other.act("sit", json!({"table": id, "seat": 0})).await;
+            assert_eq!(r["d"]["code"], "private_table", "{round}: {r}");
+        }
+        assert!(
+            !other
+                .seen
+                .iter()
+                .any(|m| m["t"] == "sync" || m["t"] == "event"),
+            "{round}: a stranger saw the table: {:?}",
+            other.seen
+        );
+        let (stream, _) = tokio_tungstenite::connect_async(server.ws.clone())
+            .await
+            .unwrap();
+        let mut anon = Ws {
+            stream,
+            seen: Vec::new(),
+            views: Default::default(),
+        };
+        anon.expect("hello").await;
+        let r = anon.act("watch", json!({"table": private})).await;
+        assert_eq!(r["d"]["code"], "private_table", "{round}: {r}");
+        // ... or read its games by id, with a session or without.
+        for path in [
+            format!("/api/game/{private}"),
+            format!("/api/game/{private}/log"),
+            format!("/api/game/{private}/replay"),
+            format!("/api/game/{private}/analysis"),
+            format!("/game/{private}.pgn"),
+            format!("/game/{hotseat}.pgn"),
+            format!("/game/export/{private}"),
+            format!("/api/game/{hotseat}-1"),
+        ] {
+            let r = stranger.get(&path).await;
+            assert_eq!(r.status(), 403, "{round}: {path}");
+            let (status, _) = anonymous(&server, &path).await;
+            assert_eq!(status, 403, "{round}: {path}");
+        }
+        let body: Value = stranger
+            .get(&format!("/api/game/{private}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(body["error"]["code"], "private_table", "{body}");
+        // The owner may.
+        for path in [
+            format!("/api/game/{private}"),
+            format!("/game/{private}.pgn"),
+            format!("/game/export/{private}"),
+            format!("/api/game/{hotseat}/log"),
+        ] {
+            let r = owner.get(&path).await;
+            assert_eq!(r.status(), 200, "{round}: {path}");
+        }
+        let mut mine = owner.ws().await;
+        mine.send("watch", json!({"table": private})).await;
+        mine.expect("sync").await;
+        if let Some(ws) = ws.take() {
+            ws.close().await;
+            mine.close().await;
+            other.close().await;
+            server.restart().await;
+            owner.follow(&server);
+            stranger.follow(&server);
+        } else {
+            // The owner may sit again where they left.
+            mine.ok("sit", json!({"table": private, "seat": 0})).await;
+        }
+    }
+}
+
 both!(
+    a_private_table_is_its_owners_alone,
     a_guest_plays_the_computer_privately_in_every_game,
     hotseat_chess_is_played_by_one_user_and_stays_private,
     hotseat_in_every_game_shows_the_seat_to_act,

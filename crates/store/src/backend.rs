@@ -38,6 +38,15 @@ pub(crate) fn conflict(what: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '
     }
 }
 
+/// The condition, on a query's user `u`, that the user is not banned (role
+/// `banned`, written by the server or `qiyuan admin ban`): a banned user's
+/// sessions and API tokens authenticate nobody, read afresh on every request.
+macro_rules! not_banned {
+    () => {
+        "NOT EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id AND r.role = 'banned')"
+    };
+}
+
 /// The SQLite store. Writes go through one connection, because SQLite has one
 /// writer at a time: a queue for it is cheaper than lock retries. Reads use a
 /// pool of several. Every write goes through the group writer (crate::group):
@@ -762,8 +771,8 @@ fn split_schema(url: &str) -> (String, Option<String>) {
 /// ([`bind_game_row`]); nothing if the game's id exists.
 macro_rules! insert_game_row {
     () => {
-        "INSERT INTO games (id, table_id, number, game, settings, status, rated, started_at) \
-         VALUES ($1, $2, $3, $4, $5, 'live', $6, $7) ON CONFLICT (id) DO NOTHING"
+        "INSERT INTO games (id, table_id, number, game, settings, status, rated, started_at, private) \
+         VALUES ($1, $2, $3, $4, $5, 'live', $6, $7, $8) ON CONFLICT (id) DO NOTHING"
     };
 }
 
@@ -785,6 +794,7 @@ where
         .bind(game.settings.as_str())
         .bind(game.rated)
         .bind(game.started_at)
+        .bind(game.private)
 }
 
 impl SqliteStore {
@@ -826,7 +836,7 @@ const START_GAME_PG: &str = concat!(
     " RETURNING id) \
      INSERT INTO game_players (game_id, seat, user_id, name, rating) \
      SELECT g.id, p.seat, p.user_id, p.name, p.rating FROM g CROSS JOIN \
-       UNNEST($8::bigint[], $9::bigint[], $10::text[], $11::bigint[]) AS p(seat, user_id, name, rating)"
+       UNNEST($9::bigint[], $10::bigint[], $11::text[], $12::bigint[]) AS p(seat, user_id, name, rating)"
 );
 
 impl PostgresStore {
@@ -915,12 +925,13 @@ macro_rules! impl_store {
                 })
             }
 
-            /// Fills in the skeleton of accounts made before it was kept. Two old
-            /// accounts with one skeleton keep their names; the later one stays
-            /// without a skeleton (and a warning is logged).
+            /// Fills in the skeleton of accounts made before it was kept (or
+            /// before its rule last changed). Two old accounts with one skeleton
+            /// keep their names; the later one stays without a skeleton (and a
+            /// warning is logged).
             async fn backfill_skeletons(&self) -> Result<()> {
                 self.write(move |c| Box::pin(async move {
-                    let rows = sqlx::query("SELECT id, username FROM users WHERE skeleton IS NULL")
+                    let rows = sqlx::query("SELECT id, username FROM users WHERE skeleton IS NULL ORDER BY id")
                         .fetch_all(&mut *c)
                         .await?;
                     for row in rows {
@@ -1058,11 +1069,12 @@ macro_rules! impl_store {
                 let token = token.to_owned();
                 let row = self
                     .read_on(move |read| async move {
-                        Ok(sqlx::query(
+                        Ok(sqlx::query(concat!(
                             "SELECT u.id, u.username, u.password_hash, u.guest, u.created_at \
                              FROM sessions s JOIN users u ON u.id = s.user_id \
-                             WHERE s.token = $1 AND s.expires_at > $2",
-                        )
+                             WHERE s.token = $1 AND s.expires_at > $2 AND ",
+                            not_banned!()
+                        ))
                         .bind(token)
                         .bind(now)
                         .fetch_optional(&read)
@@ -1130,12 +1142,14 @@ macro_rules! impl_store {
             }
 
             async fn api_token(&self, token_hash: &str) -> Result<Option<(ApiTokenRow, User)>> {
-                let row = sqlx::query(
+                let row = sqlx::query(concat!(
                     "SELECT t.token_hash, t.id AS token_id, t.description, t.scopes, \
                      t.created_at AS token_created_at, \
                      u.id, u.username, u.password_hash, u.guest, u.created_at \
-                     FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1",
-                )
+                     FROM api_tokens t JOIN users u ON u.id = t.user_id \
+                     WHERE t.token_hash = $1 AND ",
+                    not_banned!()
+                ))
                 .bind(token_hash)
                 .fetch_optional(&self.read)
                 .await?;
@@ -1372,7 +1386,7 @@ macro_rules! impl_store {
             async fn games_of_user(&self, user: UserId, limit: i64) -> Result<Vec<GameRow>> {
                 let rows = sqlx::query(&format!(
                     "SELECT {GAME_COLUMNS} FROM games g JOIN game_players p ON p.game_id = g.id \
-                     WHERE p.user_id = $1 ORDER BY g.started_at DESC, g.id LIMIT $2"
+                     WHERE p.user_id = $1 AND NOT g.private ORDER BY g.started_at DESC, g.id LIMIT $2"
                 ))
                 .bind(user)
                 .bind(limit)

@@ -81,7 +81,8 @@ pub trait Store: EventStore + LeaseStore + Send + Sync + 'static {
         expires_at: i64,
     ) -> Result<()>;
     /// The user whose session `token_hash` is, if it exists and has not expired at
-    /// `now`.
+    /// `now`, and the user is not banned (role `banned`): a ban refuses every
+    /// token at once, whichever process granted it.
     async fn session_user(&self, token_hash: &str, now: i64) -> Result<Option<User>>;
     /// When the session `token_hash` expires, if it exists.
     async fn session_expires_at(&self, token_hash: &str) -> Result<Option<i64>>;
@@ -129,7 +130,7 @@ pub trait Store: EventStore + LeaseStore + Send + Sync + 'static {
     async fn game(&self, id: &str) -> Result<Option<GameRow>>;
     /// A table's games, in order.
     async fn games_of_table(&self, table: &str) -> Result<Vec<GameRow>>;
-    /// A user's games, newest first.
+    /// A user's games, newest first, without private ones ([`NewGame::private`]).
     async fn games_of_user(&self, user: UserId, limit: i64) -> Result<Vec<GameRow>>;
     /// Finishes a live game: its result, record, the players' rating changes,
     /// their new ratings and the points to add to theirs, in one transaction. Returns false, changing nothing, if
@@ -152,7 +153,8 @@ pub trait Store: EventStore + LeaseStore + Send + Sync + 'static {
     /// Stores a personal API token by its hash. A taken hash or id is a
     /// [`StoreError::Conflict`].
     async fn create_api_token(&self, token: &NewApiToken) -> Result<()>;
-    /// The token with this hash and its user.
+    /// The token with this hash and its user, unless the user is banned (as
+    /// [`Store::session_user`]).
     async fn api_token(&self, token_hash: &str) -> Result<Option<(ApiTokenRow, User)>>;
     /// A user's tokens, newest first.
     async fn api_tokens_of(&self, user: UserId) -> Result<Vec<ApiTokenRow>>;

@@ -10,6 +10,14 @@ pub const SQLITE: &[(i64, &str)] = &[
     (5, include_str!("../migrations/sqlite/0005_api_tokens.sql")),
     (6, include_str!("../migrations/sqlite/0006_events.sql")),
     (7, include_str!("../migrations/sqlite/0007_leases.sql")),
+    (
+        8,
+        include_str!("../migrations/sqlite/0008_private_games.sql"),
+    ),
+    (
+        9,
+        include_str!("../migrations/sqlite/0009_username_marks.sql"),
+    ),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -27,6 +35,14 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (
         8,
         include_str!("../migrations/postgres/0008_log_without_foreign_key.sql"),
+    ),
+    (
+        9,
+        include_str!("../migrations/postgres/0009_private_games.sql"),
+    ),
+    (
+        10,
+        include_str!("../migrations/postgres/0010_username_marks.sql"),
     ),
 ];
 

@@ -31,12 +31,25 @@ pub fn username_key(username: &str) -> String {
 }
 
 /// The key under which usernames are unique by look (Unicode TS #39): the
-/// confusable skeleton of the NFKC, lower-case name, so that Cyrillic `аdmin`,
-/// fullwidth `ａｄｍｉｎ`, `admin` and `adrnin` are one name.
+/// confusable skeleton of the NFKC, lower-case name with its marks taken off,
+/// so that Cyrillic `аdmin`, fullwidth `ａｄｍｉｎ`, `admin`, `adrnin` and
+/// `admiń` are one name.
+///
+/// The marks are those that sit on a letter: after NFKD, every character of
+/// a canonical combining class other than 0 — accents, cedillas, tone marks,
+/// dakuten, Hebrew and Arabic points. A skeleton alone keeps them (`ń` is no
+/// look-alike of `n` to TS #39), yet beside `admin` an `admiń` is one. Han
+/// characters have none, so CJK names are as before; Indic vowel signs
+/// (class 0) are letters of their own and stay.
 pub fn username_skeleton(username: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::canonical_combining_class;
     let folded: String = username.nfkc().collect::<String>().to_lowercase();
-    unicode_security::skeleton(&folded)
+    let bare: String = folded
+        .nfkd()
+        .filter(|&c| canonical_combining_class(c) == 0)
+        .collect();
+    unicode_security::skeleton(&bare)
         .collect::<String>()
         .to_lowercase()
 }
@@ -116,6 +129,10 @@ pub struct NewGame {
     pub rated: bool,
     pub started_at: i64,
     pub players: Vec<Player>,
+    /// A private game (单机: a table of one user's alone): kept, and served by
+    /// id to its owner, but in no list ([`crate::Store::games_of_user`]).
+    #[serde(default)]
+    pub private: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -126,6 +126,64 @@ async fn accounts_and_sessions() {
     }
 }
 
+/// A banned user's sessions and API tokens authenticate nobody while the ban
+/// holds, and again once it is lifted; the banned are listed by role.
+#[tokio::test]
+async fn a_ban_refuses_sessions_and_tokens() {
+    let (_dir, stores) = stores().await;
+    for s in stores {
+        let name = s.backend();
+        let mut ids = Vec::new();
+        for username in ["Mallory", "Bob"] {
+            let u = s
+                .create_user(NewUser {
+                    username: username.into(),
+                    password_hash: None,
+                    guest: false,
+                    created_at: 1,
+                })
+                .await
+                .unwrap();
+            s.create_session(&format!("s-{username}"), u.id, 10, 1000)
+                .await
+                .unwrap();
+            s.create_api_token(&NewApiToken {
+                token_hash: format!("t-{username}"),
+                id: format!("id-{username}"),
+                user_id: u.id,
+                description: "test".into(),
+                scopes: "board:play".into(),
+                created_at: 1,
+            })
+            .await
+            .unwrap();
+            ids.push(u.id);
+        }
+        let (mallory, bob) = (ids[0], ids[1]);
+        s.grant_role(mallory, "banned", 20).await.unwrap();
+        s.grant_role(bob, "muted", 20).await.unwrap();
+        assert!(
+            s.session_user("s-Mallory", 50).await.unwrap().is_none(),
+            "{name}"
+        );
+        assert!(s.api_token("t-Mallory").await.unwrap().is_none(), "{name}");
+        assert_eq!(s.session_user("s-Bob", 50).await.unwrap().unwrap().id, bob);
+        assert_eq!(s.api_token("t-Bob").await.unwrap().unwrap().1.id, bob);
+        assert_eq!(
+            s.users_with_role("banned").await.unwrap(),
+            [mallory],
+            "{name}"
+        );
+        assert_eq!(s.users_with_role("muted").await.unwrap(), [bob], "{name}");
+        assert!(s.revoke_role(mallory, "banned").await.unwrap());
+        assert_eq!(
+            s.api_token("t-Mallory").await.unwrap().unwrap().1.id,
+            mallory
+        );
+        assert!(s.users_with_role("banned").await.unwrap().is_empty());
+    }
+}
+
 #[tokio::test]
 async fn usernames_are_unique_by_look() {
     let (_dir, stores) = stores().await;
@@ -147,9 +205,110 @@ async fn usernames_are_unique_by_look() {
             );
         }
         s.create_user(new("admins")).await.unwrap();
+        // Accents and other marks are taken off (issue 41): `admiń` is `admin`,
+        // and a plain name is taken by its accented form made first.
+        for accented in ["admiń", "ádmin", "a\u{300}dmin", "ad\u{323}min"] {
+            let r = s.create_user(new(accented)).await;
+            assert!(
+                matches!(r, Err(StoreError::Conflict(_))),
+                "{name}: {accented} → {r:?}"
+            );
+        }
+        s.create_user(new("Zoë")).await.unwrap();
+        let r = s.create_user(new("zoe")).await;
+        assert!(matches!(r, Err(StoreError::Conflict(_))), "{name}: {r:?}");
+        // Han names have no marks: two of them are two names.
+        s.create_user(new("王伟")).await.unwrap();
+        s.create_user(new("王玮")).await.unwrap();
     }
     assert_eq!(username_skeleton("ａｄｍｉｎ"), username_skeleton("admin"));
     assert_ne!(username_skeleton("admin"), username_skeleton("admins"));
+    for (a, b) in [
+        ("admiń", "admin"),
+        ("Müller", "muller"),
+        ("Çelik", "celik"),
+        ("Nguyễn", "nguyen"),
+        ("Ёлка", "елка"),
+    ] {
+        assert_eq!(username_skeleton(a), username_skeleton(b), "{a} {b}");
+    }
+    // Names without marks keep the skeleton they had (no account changes key).
+    let before = |name: &str| {
+        use unicode_normalization::UnicodeNormalization;
+        let folded = name.nfkc().collect::<String>().to_lowercase();
+        unicode_security::skeleton(&folded)
+            .collect::<String>()
+            .to_lowercase()
+    };
+    for plain in [
+        "admin",
+        "adrnin",
+        "棋手小王",
+        "王Wang",
+        "Иван",
+        "김철수",
+        "ｇｕｅｓｔ7",
+    ] {
+        assert_eq!(username_skeleton(plain), before(plain), "{plain}");
+    }
+}
+
+/// Accounts made under the old rule get the new skeleton when the store opens
+/// (migration 9, then the backfill in the order they were made): an `admiń`
+/// made before keeps `admin` from being registered; of two that now look
+/// alike, the older keeps the skeleton and both keep their names.
+#[tokio::test]
+async fn old_accounts_get_the_skeleton_without_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q.db");
+    let path = path.to_str().unwrap();
+    let new = |username: &str| NewUser {
+        username: username.into(),
+        password_hash: None,
+        guest: false,
+        created_at: 1,
+    };
+    let store = open(path).await.unwrap();
+    store.create_user(new("admiń")).await.unwrap();
+    store.create_user(new("zoe")).await.unwrap();
+    drop(store);
+    // As the store was before: the old skeletons (marks kept), a "Zoë" that the
+    // old rule let in beside "zoe", and migration 9 not yet applied.
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{path}"))
+        .await
+        .unwrap();
+    for (id, old) in [(1, "admiń"), (2, "zoe")] {
+        sqlx::query("UPDATE users SET skeleton = $1 WHERE id = $2")
+            .bind(old)
+            .bind(id)
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    sqlx::query(
+        "INSERT INTO users (username, username_key, skeleton, guest, created_at) \
+         VALUES ('Zoë', 'zoë', 'zoë', FALSE, 2)",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    sqlx::query("DELETE FROM qiyuan_schema WHERE version = 9")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+
+    let store = open(path).await.unwrap();
+    for taken in ["admin", "ádmin", "zoé"] {
+        let r = store.create_user(new(taken)).await;
+        assert!(matches!(r, Err(StoreError::Conflict(_))), "{taken} → {r:?}");
+    }
+    let zoe = store.user_by_name("zoe").await.unwrap().unwrap();
+    assert_eq!(
+        zoe.id, 2,
+        "the older account keeps the name and its skeleton"
+    );
+    assert!(store.user_by_name("Zoë").await.unwrap().is_some());
 }
 
 #[tokio::test]
@@ -218,6 +377,7 @@ async fn tables_games_and_logs() {
             rated: true,
             started_at: 9,
             players: players.clone(),
+            private: false,
         };
         s.start_game(&g).await.unwrap();
         s.start_game(&g).await.unwrap(); // a replayed start changes nothing
@@ -308,6 +468,27 @@ async fn tables_games_and_logs() {
         );
         assert_eq!(s.games_of_table("t1").await.unwrap().len(), 2, "{name}");
         assert_eq!(s.games_of_user(b.id, 10).await.unwrap().len(), 2, "{name}");
+
+        // A private game (单机) is kept and found by id, and in no user's list.
+        s.create_table(&TableRow {
+            id: "solo1".into(),
+            open: false,
+            ..t.clone()
+        })
+        .await
+        .unwrap();
+        let private = NewGame {
+            id: "solo1".into(),
+            table_id: "solo1".into(),
+            private: true,
+            ..g.clone()
+        };
+        s.start_game(&private).await.unwrap();
+        assert!(s.game("solo1").await.unwrap().is_some(), "{name}");
+        assert_eq!(s.games_of_table("solo1").await.unwrap().len(), 1, "{name}");
+        let listed = s.games_of_user(b.id, 10).await.unwrap();
+        assert_eq!(listed.len(), 2, "{name}: {listed:?}");
+        assert!(listed.iter().all(|g| g.table_id == "t1"), "{name}");
         assert_eq!(
             s.rating(a.id, "chess:blitz").await.unwrap().unwrap().rating,
             1512.5,
@@ -357,6 +538,7 @@ async fn points_add_up_hand_by_hand() {
                 rated: false,
                 started_at: n,
                 players: Vec::new(),
+                private: false,
             };
             let finish = Finish {
                 game_id: id,

@@ -199,28 +199,17 @@ pub(super) async fn started(app: &Arc<App>, handle: &TableHandle, source: &'stat
 }
 
 /// The live tables of the API's games where `name` sits and a game is being
-/// played, from the lobby's summaries (games begun from the web client, and
-/// games under way before a restart, included).
+/// played, from the lobby's summaries (games begun from the web client, games
+/// against the computer, and games under way before a restart, included).
 fn live_games_of(app: &App, name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for game in app.games.all().iter().filter(|g| g.api_variant.is_some()) {
-        let mut after: Option<String> = None;
-        loop {
-            let (page, more) = app.lobby.tables(game.name, after.as_deref(), 500);
-            for t in &page {
-                if t.status == qiyuan_table::Status::Playing
-                    && t.seats.iter().any(|s| s.user.as_deref() == Some(name))
-                {
-                    out.push(t.id.clone());
-                }
-            }
-            match (more, page.last()) {
-                (true, Some(last)) => after = Some(last.id.clone()),
-                _ => break,
-            }
-        }
-    }
-    out
+    app.games
+        .all()
+        .iter()
+        .filter(|g| g.api_variant.is_some())
+        .flat_map(|g| app.lobby.tables_of(g.name, name))
+        .filter(|t| t.status == qiyuan_table::Status::Playing)
+        .map(|t| t.id)
+        .collect()
 }
 
 /// The caller's games in progress: each one's table and view, and its end
@@ -571,7 +560,13 @@ pub async fn challenge(
         challenger_seat,
         created_at: crate::now_ms(),
     };
-    hub::put_challenge(&app, &c).await;
+    {
+        // Counted and stored under one lock, so that a burst of challenges
+        // cannot pass the caps (on this node).
+        let _one_at_a_time = CHALLENGING.lock().await;
+        within_challenge_caps(&app, &c).await?;
+        hub::put_challenge(&app, &c).await;
+    }
     // A challenge nobody answers goes away.
     let expiry = std::time::Duration::from_secs_f64(app.config.api.challenge_secs.max(1.0));
     let (app2, id2) = (app.clone(), c.id.clone());
@@ -588,7 +583,41 @@ pub async fn challenge(
     Ok(axum::Json(challenge_json(&app, &c, None).await).into_response())
 }
 
-/// `POST /api/challenge/{id}/accept`: a table with both seated and ready.
+/// Challenges being counted and stored, one at a time (see [`challenge`]).
+static CHALLENGING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Refuses challenge `c` when its challenger has `challenges_per_challenger`
+/// open already, or its recipient `challenges_per_recipient` waiting (`[api]`;
+/// 0: no cap).
+async fn within_challenge_caps(app: &App, c: &Challenge) -> Result<()> {
+    let api = &app.config.api;
+    let too_many = |message: String| {
+        let mut e = Error::new(axum::http::StatusCode::TOO_MANY_REQUESTS, message);
+        e.retry_after = Some(60);
+        e
+    };
+    let (me, dest) = (c.challenger.0, c.dest.0);
+    let mine = hub::challenges_of(app, me).await;
+    let open = mine.iter().filter(|x| x.challenger.0 == me).count();
+    if api.challenges_per_challenger > 0 && open >= api.challenges_per_challenger {
+        return Err(too_many(format!(
+            "You have {open} open challenges (the most one account may): cancel one or wait for an answer"
+        )));
+    }
+    let theirs = hub::challenges_of(app, dest).await;
+    let waiting = theirs.iter().filter(|x| x.dest.0 == dest).count();
+    if api.challenges_per_recipient > 0 && waiting >= api.challenges_per_recipient {
+        return Err(too_many(format!(
+            "{} has {waiting} challenges waiting for an answer: try again later",
+            c.dest.1
+        )));
+    }
+    Ok(())
+}
+
+/// `POST /api/challenge/{id}/accept`: a table with both seated and ready;
+/// refused (`429`, the challenge still open) when either player holds the
+/// most tables one person may.
 pub async fn accept(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
@@ -609,7 +638,14 @@ pub async fn accept(
         rated: c.rated,
         takebacks: !c.rated,
     };
-    let handle = live::create(&app, &c.game, settings).await?;
+    let players = [c.challenger.1.as_str(), c.dest.1.as_str()];
+    let (handle, _places) = match live::create_seating(&app, &c.game, settings, &players).await {
+        Ok(made) => made,
+        Err(e) => {
+            hub::put_challenge(&app, &c).await;
+            return Err(e.into());
+        }
+    };
     let (first, second) = if c.challenger_seat == 0 {
         (&c.challenger.1, &c.dest.1)
     } else {

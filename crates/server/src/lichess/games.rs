@@ -654,6 +654,12 @@ async fn chat(
     body: Bytes,
 ) -> Result<Response> {
     let (caller, handle, _, _) = seated(&app, &headers, kind, &id).await?;
+    // A muted account's lines reach nobody: refused, so that its client knows.
+    if crate::authority::is_muted(&app, caller.user.id).await? {
+        return Err(Error::forbidden(
+            "This account is muted: its chat is not delivered",
+        ));
+    }
     let f = form(&headers, &body)?;
     let room = f.get("room").map(String::as_str).unwrap_or("player");
     if room != "player" && room != "spectator" {
@@ -672,14 +678,16 @@ async fn chat(
     Ok(ok())
 }
 
+/// `GET /api/{board,bot}/game/{id}/chat`: the players' chat of a game, for
+/// its players only ("No such game" to anyone else, as every command here).
+/// There is no spectators' room to read: a spectator reads nothing.
 async fn chat_history(
     app: Arc<App>,
     headers: HeaderMap,
     kind: Kind,
     id: String,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
-    kind.check(&caller)?;
+    seated(&app, &headers, kind, &id).await?;
     let lines: Vec<Value> = super::hub::chat_of(&app, &id)
         .await
         .into_iter()

@@ -27,6 +27,7 @@ pub mod tokens;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use serde::Deserialize;
 
@@ -48,6 +49,12 @@ pub struct ApiConfig {
     pub bots_rated_with_humans: bool,
     /// How long a challenge nobody answers stays open, in seconds.
     pub challenge_secs: f64,
+    /// Challenges one account may have open at once (made, not yet answered);
+    /// more are refused (`429`). 0: no cap.
+    pub challenges_per_challenger: usize,
+    /// Challenges one account may have waiting for its answer at once; more
+    /// are refused to their challengers (`429`). 0: no cap.
+    pub challenges_per_recipient: usize,
 }
 
 impl Default for ApiConfig {
@@ -57,6 +64,8 @@ impl Default for ApiConfig {
             requests_per_minute: 300,
             bots_rated_with_humans: false,
             challenge_secs: 600.0,
+            challenges_per_challenger: 5,
+            challenges_per_recipient: 20,
         }
     }
 }
@@ -98,7 +107,7 @@ pub async fn bots_rated_check(
 }
 
 /// The API's routes, mounted by [`crate::router`].
-pub fn routes() -> Router<Arc<App>> {
+pub fn routes(app: Arc<App>) -> Router<Arc<App>> {
     let mut r = Router::new()
         .route(
             "/api/token",
@@ -112,7 +121,6 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/account/preferences", get(export::preferences))
         .route("/api/user/{name}", get(export::user))
         .route("/api/games/user/{name}", get(export::games_of_user))
-        .route("/game/export/{id}", get(export::game))
         .route("/api/stream/event", get(challenges::event_stream))
         .route("/api/board/seek", post(challenges::seek))
         .route("/api/challenge", get(challenges::list))
@@ -125,5 +133,24 @@ pub fn routes() -> Router<Arc<App>> {
     for kind in [games::Kind::Board, games::Kind::Bot] {
         r = games::routes(r, kind);
     }
-    r
+    // A private table's games are their owner's alone (see `crate::solo`).
+    let by_id = Router::new()
+        .route("/game/export/{id}", get(export::game))
+        .route_layer(axum::middleware::from_fn_with_state(app, only_owner));
+    r.merge(by_id)
+}
+
+/// [`crate::solo::check_owner`] in front of the API's routes that serve a game
+/// by id, refusing as Lichess does (`{"error": …}`).
+async fn only_owner(
+    State(app): State<Arc<App>>,
+    Path(params): Path<std::collections::HashMap<String, String>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match crate::solo::check_owner(&app, &params, req.headers()).await {
+        Ok(()) => next.run(req).await,
+        Err(e) => stream::Error::from(e).into_response(),
+    }
 }

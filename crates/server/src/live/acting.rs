@@ -1,5 +1,6 @@
 //! A user's command at a table: who may give it (a signed-in user, at the seat
-//! they name, guests at casual tables only), the table command it becomes, and
+//! they name, guests at casual tables only, the owner alone at a private
+//! table, a person within their cap of tables), the table command it becomes, and
 //! a table's refusal as the typed error the client gets. Acting subscribes the
 //! socket and brings back a seated player counted absent.
 
@@ -41,6 +42,8 @@ impl Live {
         expect: Option<Seat>,
     ) -> Result<u64, ApiError> {
         let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
+        // A private table (单机) is its owner's alone.
+        crate::solo::admits(&*self.table, &self.id, self.owner.as_deref(), Some(&user))?;
         // Hot-seat (单机): the user acts for the seat to move, or the one named.
         let name = crate::solo::acting_as(&*self.table, &self.id, &user.username, expect, &act);
         // A player the computer played for (托管) takes their seat back by acting.
@@ -107,8 +110,23 @@ impl Live {
             .get(self.table.game_name())
             .map_or(&[][..], |g| &g.bot_levels[..]);
         let agreed_act = act.clone();
+        // One more table for the person who sits down, or asks for the next
+        // game where the last is over, within their cap (see `hold_seats`).
+        let claiming = matches!(
+            act,
+            TableAct::Sit { .. } | TableAct::Ready { .. } | TableAct::Rematch
+        ) && name == user.username;
+        if claiming {
+            let cap = self.app.config.max_tables_per_user;
+            self.app.tables.hold_seat(&name, &self.id, cap)?;
+        }
         let cmd = command(&*self.table, levels, act, name.clone(), conn)?;
-        let v = self.apply_and_commit(cmd).await?;
+        let applied = self.apply_and_commit(cmd).await;
+        if claiming && applied.is_err() {
+            // The seat held for a refused command is given back.
+            self.hold_seats(true);
+        }
+        let v = applied?;
         let agreed =
             crate::solo::agreed(&*self.table, &self.id, &user.username, &name, &agreed_act);
         if agreed.is_empty() {

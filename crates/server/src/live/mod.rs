@@ -8,7 +8,7 @@
 //! This module owns a table's address and messages ([`TableMsg`],
 //! [`TableHandle`]) and how a table comes to life (created, or rebuilt after a
 //! restart). The task's work is split by concern, one collaborator each:
-//! - [`tables`]: every live table on this node, and the cap on idle tables;
+//! - [`tables`]: every live table on this node, and each person's caps on tables;
 //! - `actor`: the task's loop, which only dispatches;
 //! - `acting`: a user's command at a table (checks, the table command, refusals);
 //! - `presence`: sockets and spectators coming and going;
@@ -52,6 +52,7 @@ pub use pauses::Pauses;
 pub use tables::Registry;
 
 use actor::Live;
+use tables::Claim;
 
 pub type ConnId = u64;
 
@@ -127,15 +128,44 @@ pub enum TableMsg {
     Fenced,
 }
 
+/// The person who opened a table: they hold it while no game has started
+/// there (see [`tables`]), and a private table (单机) is theirs alone. Kept
+/// with the table's stored configuration ([`Stored`]), so that a restart or
+/// another node knows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Owner {
+    pub id: i64,
+    pub name: String,
+}
+
+impl Owner {
+    pub fn of(user: &UserInfo) -> Self {
+        Owner {
+            id: user.id,
+            name: user.username.clone(),
+        }
+    }
+}
+
+/// A table's configuration as its stored row keeps it: the table's own, and
+/// who opened it. (Readers of the row that want the table's configuration
+/// alone read it as a `TableConfig`, which passes `owner` over.)
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Stored {
+    #[serde(flatten)]
+    pub config: TableConfig,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Owner>,
+}
+
 /// A live table's address.
 #[derive(Clone)]
 pub struct TableHandle {
     pub id: String,
     pub game: &'static str,
     pub tx: mpsc::Sender<TableMsg>,
-    /// The user who created the table (`None`: the server did, or the table was
-    /// rebuilt after a restart).
-    pub owner: Option<i64>,
+    /// The person who opened the table (`None`: the server did).
+    pub owner: Option<Arc<Owner>>,
     /// Whether a game has started there (kept by the table's task): until then
     /// the table counts towards its owner's cap of idle tables.
     pub played: Arc<AtomicBool>,
@@ -171,19 +201,29 @@ pub fn new_id() -> String {
         .collect()
 }
 
-/// Creates a table for the server itself (quick pairing): stored first, then its
-/// task starts.
-pub async fn create(
-    app: &Arc<App>,
+/// Creates a table for the server to seat `players` at straight away (quick
+/// pairing, an accepted challenge): refused, making nothing, when one of them
+/// holds the most tables one person may (`max_tables_per_user`). Their places
+/// are held until the returned reservation is dropped, once they are seated.
+pub async fn create_seating<'a>(
+    app: &'a Arc<App>,
     game: &str,
     settings: Settings,
-) -> Result<TableHandle, ApiError> {
-    create_for(app, game, settings, None, None).await
+    players: &[&str],
+) -> Result<(TableHandle, tables::Reservation<'a>), ApiError> {
+    let claim = Claim {
+        owner: None,
+        idle_cap: false,
+        players,
+    };
+    let config = table_config(app, game, settings);
+    create_configured(app, game, config, claim, None, None, new_id()).await
 }
 
-/// Creates a table: checked, stored, then its task starts. With an `owner`, the
-/// table counts towards their cap of open tables nobody plays at, where no game
-/// has started yet (`max_idle_tables_per_user`). With a `seat`, it must be one of the game's
+/// Creates a table: checked, stored, then its task starts. With an `owner`,
+/// the table counts towards their cap of open tables nobody plays at, where no
+/// game has started yet (`max_idle_tables_per_user`), and they hold it until
+/// then (`max_tables_per_user`). With a `seat`, it must be one of the game's
 /// seats: a refused creation leaves nothing behind.
 pub async fn create_for(
     app: &Arc<App>,
@@ -192,29 +232,47 @@ pub async fn create_for(
     owner: Option<&UserInfo>,
     seat: Option<Seat>,
 ) -> Result<TableHandle, ApiError> {
-    create_with_id(app, game, settings, owner, seat, new_id()).await
+    let claim = Claim {
+        owner: owner.map(|u| u.username.as_str()),
+        idle_cap: true,
+        players: &[],
+    };
+    let config = table_config(app, game, settings);
+    let owner = owner.map(Owner::of);
+    let (handle, _) = create_configured(app, game, config, claim, owner, seat, new_id()).await?;
+    Ok(handle)
 }
 
-/// Creates a private table (单机, see [`crate::solo`]) of `owner`: listed nowhere.
-pub async fn create_private(
+/// Creates a table of `owner`'s where the server starts the game at once
+/// (against the computer, or hot-seat): it counts towards the tables they hold
+/// (`max_tables_per_user`), not towards their idle ones. A `private` one
+/// (单机, see [`crate::solo`]) is listed nowhere and is theirs alone.
+pub async fn create_started(
     app: &Arc<App>,
     game: &str,
     settings: Settings,
     owner: &UserInfo,
+    private: bool,
 ) -> Result<TableHandle, ApiError> {
-    let id = crate::solo::new_private_id();
-    create_with_id(app, game, settings, Some(owner), None, id).await
+    let claim = Claim {
+        owner: Some(&owner.username),
+        idle_cap: false,
+        players: &[],
+    };
+    let id = if private {
+        crate::solo::new_private_id()
+    } else {
+        new_id()
+    };
+    let config = table_config(app, game, settings);
+    let owner = Some(Owner::of(owner));
+    let (handle, _) = create_configured(app, game, config, claim, owner, None, id).await?;
+    Ok(handle)
 }
 
-async fn create_with_id(
-    app: &Arc<App>,
-    game: &str,
-    settings: Settings,
-    owner: Option<&UserInfo>,
-    seat: Option<Seat>,
-    id: String,
-) -> Result<TableHandle, ApiError> {
-    let config = TableConfig {
+/// A new table's configuration: the server's settings with `settings`.
+fn table_config(app: &App, game: &str, settings: Settings) -> TableConfig {
+    TableConfig {
         settings,
         tournament: false,
         first_move: app.config.first_move_secs.map(|s| (s * 1000.0) as Millis),
@@ -224,8 +282,7 @@ async fn create_with_id(
         trusteeship: app.games.get(game).is_some_and(|g| g.trusteeship),
         // Each game's deal draws from a fresh secret of its own (see `registry`).
         deal_seed: None,
-    };
-    create_configured(app, game, config, owner, seat, id).await
+    }
 }
 
 /// Creates a table with the server's own configuration (an event's tournament
@@ -235,17 +292,20 @@ pub async fn create_with(
     game: &str,
     config: TableConfig,
 ) -> Result<TableHandle, ApiError> {
-    create_configured(app, game, config, None, None, new_id()).await
+    let (handle, _) =
+        create_configured(app, game, config, Claim::server(), None, None, new_id()).await?;
+    Ok(handle)
 }
 
-async fn create_configured(
-    app: &Arc<App>,
+async fn create_configured<'a>(
+    app: &'a Arc<App>,
     game: &str,
     config: TableConfig,
-    owner: Option<&UserInfo>,
+    claim: Claim<'_>,
+    owner: Option<Owner>,
     seat: Option<Seat>,
     id: String,
-) -> Result<TableHandle, ApiError> {
+) -> Result<(TableHandle, tables::Reservation<'a>), ApiError> {
     let table = app
         .games
         .new_table(game, config.clone())
@@ -258,17 +318,19 @@ async fn create_configured(
             format!("a {game} table has seats 0 to {}", table.seats() - 1),
         ));
     }
-    let _reservation = match owner {
-        Some(user) => Some(
-            app.tables
-                .reserve(user.id, app.config.max_idle_tables_per_user)?,
-        ),
-        None => None,
+    let reservation = app.tables.reserve(
+        &claim,
+        app.config.max_tables_per_user,
+        app.config.max_idle_tables_per_user,
+    )?;
+    let stored = Stored {
+        config,
+        owner: owner.clone(),
     };
     let row = TableRow {
         id: id.clone(),
         game: table.game_name().to_string(),
-        config: serde_json::to_string(&config).map_err(ApiError::internal)?,
+        config: serde_json::to_string(&stored).map_err(ApiError::internal)?,
         open: true,
         created_at: crate::now_ms(),
     };
@@ -291,8 +353,8 @@ async fn create_configured(
     }
     let mut live = Live::new(app.clone(), id, table, 0);
     live.lease = lease;
-    live.owner = owner.map(|u| u.id);
-    Ok(live.spawn())
+    live.owner = owner.map(Arc::new);
+    Ok((live.spawn(), reservation))
 }
 
 /// Rebuilds every open table from its log; returns how many.
@@ -321,7 +383,7 @@ pub(crate) async fn restore_leased(
     row: &TableRow,
     lease: Option<i64>,
 ) -> anyhow::Result<()> {
-    let config: TableConfig = serde_json::from_str(&row.config)?;
+    let Stored { config, owner } = serde_json::from_str(&row.config)?;
     let replayed = replay::replay(app, &row.id, &row.game, config).await?;
     let down_since = replayed.last_at.unwrap_or_else(now);
     let mut live = Live::new(
@@ -331,6 +393,7 @@ pub(crate) async fn restore_leased(
         replayed.persisted,
     );
     live.lease = lease;
+    live.owner = owner.map(Arc::new);
     live.fanout.restore_history(replayed.history);
     // Games that ended before the crash but whose end was not yet written.
     live.restore_game_rows().await;

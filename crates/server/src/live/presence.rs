@@ -16,6 +16,16 @@ use qiyuan_table::Millis;
 
 impl Live {
     pub(super) async fn watch(&mut self, conn: Conn, since: Option<u64>, req: Option<Value>) {
+        // A private table (单机) is its owner's alone.
+        if let Err(e) = crate::solo::admits(
+            &*self.table,
+            &self.id,
+            self.owner.as_deref(),
+            conn.user.as_ref(),
+        ) {
+            conn.reply(&ServerMsg::error(&e, Some(&self.id)), req.as_ref());
+            return;
+        }
         if let Some(user) = &conn.user {
             let name = user.username.clone();
             let state = self.table.state();

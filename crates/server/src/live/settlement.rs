@@ -137,6 +137,8 @@ impl Live {
                 rated,
                 started_at,
                 players: rows,
+                // Private games (单机) are in no list.
+                private: crate::solo::is_private(&self.id),
             })
             .await?;
         self.game_id = Some(id);
@@ -186,9 +188,13 @@ impl Live {
         let settled = qiyuan_rating::settle(qiyuan_rating::GameEnd {
             outcome,
             rated,
-            // Private games (单机) keep no points.
+            // Points (积分) are kept for hands dealt from the server's fresh
+            // randomness only: not at a private table (单机), and not for a
+            // chosen deal (a loaded `seed N` or deals written out), which
+            // colluding players could otherwise replay for points.
             keeps_points: self.app.games.get(game).is_some_and(|g| g.points)
-                && !crate::solo::is_private(&self.id),
+                && !crate::solo::is_private(&self.id)
+                && gs.settings.setup == qiyuan_game::Setup::Standard,
             seats: &holders,
         })?;
         let at = crate::now_ms();

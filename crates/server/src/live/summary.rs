@@ -1,5 +1,6 @@
 //! The table as the lobby lists it: who sits, whether they are there, the time
-//! control and whether the game counts.
+//! control and whether the game counts; and who sits, as the node's registry
+//! counts each person's tables.
 
 use qiyuan_table::Status;
 
@@ -11,6 +12,7 @@ impl Live {
     /// given: the lobby's own comparison takes a lock that every table of the
     /// node shares, and most batches (the moves) change nothing it shows.
     pub(super) fn list(&mut self) {
+        self.hold_seats(false);
         let summary = self.summary();
         if self.listed.as_ref() != Some(&summary) {
             self.app.lobby.publish(summary.clone());
@@ -51,5 +53,32 @@ impl Live {
             spectators: self.table.spectator_count(),
             invite: format!("/table/{}", self.id),
         }
+    }
+}
+
+impl Live {
+    /// Tells the node's registry who holds a seat here, for each person's cap
+    /// on tables: the people (not computer players or stand-ins) sitting here
+    /// while a game is played or awaited — once the game is over, only those
+    /// who asked for the next (ready, or a rematch); a finished game's table
+    /// one has not left yet holds nothing. Told when it changed since it was
+    /// last told, or with `again` whatever it was (a seat held for a command
+    /// the table refused is given back).
+    pub(super) fn hold_seats(&mut self, again: bool) {
+        let state = self.table.state();
+        let over = state.status == Status::Over;
+        let people = state
+            .seats
+            .iter()
+            .filter(|s| !over || s.ready || s.rematch)
+            .filter_map(|s| s.user.as_deref())
+            .filter(|u| super::tables::is_person(u));
+        // (Compared in place: most batches are moves, which change nothing here.)
+        if !again && people.clone().eq(self.held.iter().map(String::as_str)) {
+            return;
+        }
+        let people: Vec<String> = people.map(str::to_string).collect();
+        self.app.tables.set_seats(&self.id, people.clone());
+        self.held = people;
     }
 }
