@@ -95,6 +95,33 @@ async fn move_until_in(
     Instant::now()
 }
 
+/// A chess game at a table made by `sa` (White) with `sb` (Black) seated,
+/// both ready, with `base` ms each and the `moves` played alternately.
+async fn chess_game(sa: &mut Socket, sb: &mut Socket, base: u64, moves: &[&str]) -> String {
+    let time = json!({"kind": "fischer", "base": base, "increment": 0});
+    let table = sa
+        .call("create", json!({"game": "chess", "seat": 0, "time": time}))
+        .await
+        .unwrap()["d"]["table"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    sb.send("watch", json!({"table": table})).await.unwrap();
+    sb.expect("sync").await.unwrap();
+    sb.call("sit", json!({"table": table, "seat": 1}))
+        .await
+        .unwrap();
+    sa.call("ready", json!({"table": table})).await.unwrap();
+    sb.call("ready", json!({"table": table})).await.unwrap();
+    for (i, action) in moves.iter().enumerate() {
+        let s = if i % 2 == 0 { &mut *sa } else { &mut *sb };
+        s.call("move", json!({"table": table, "action": action}))
+            .await
+            .unwrap();
+    }
+    table
+}
+
 /// Reads `s` for `for_`: every message that names `table`.
 async fn messages_about(s: &mut Socket, table: &str, for_: Duration) -> Vec<String> {
     let until = tokio::time::Instant::now() + for_;
@@ -347,27 +374,7 @@ async fn a_redis_outage_holds_the_clocks_and_play_resumes() {
     let bob = at(&Client::guest_at(&a.base).await.unwrap(), &b.base);
     let mut sa = alice.connect().await.unwrap();
     let mut sb = bob.connect().await.unwrap();
-    let time = json!({"kind": "fischer", "base": 60_000, "increment": 0});
-    let table = sa
-        .call("create", json!({"game": "chess", "seat": 0, "time": time}))
-        .await
-        .unwrap()["d"]["table"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    sb.send("watch", json!({"table": table})).await.unwrap();
-    sb.expect("sync").await.unwrap();
-    sb.call("sit", json!({"table": table, "seat": 1}))
-        .await
-        .unwrap();
-    sa.call("ready", json!({"table": table})).await.unwrap();
-    sb.call("ready", json!({"table": table})).await.unwrap();
-    for (i, action) in ["e2e4", "e7e5", "g1f3"].iter().enumerate() {
-        let s = if i % 2 == 0 { &mut sa } else { &mut sb };
-        s.call("move", json!({"table": table, "action": action}))
-            .await
-            .unwrap();
-    }
+    let table = chess_game(&mut sa, &mut sb, 60_000, &["e2e4", "e7e5", "g1f3"]).await;
     let before = state(&alice, &a.base, &table).await;
     assert_eq!(before["game"]["clock"]["running"], 1, "{before}");
     let black_before = main_ms(&before, 1);
@@ -449,27 +456,7 @@ async fn a_dead_nodes_socket_is_disconnected_and_escapes() {
     let bob = at(&Client::guest_at(&a.base).await.unwrap(), &k_base);
     let mut sa = alice.connect().await.unwrap();
     let mut sb = bob.connect().await.unwrap();
-    let time = json!({"kind": "fischer", "base": 300_000, "increment": 0});
-    let table = sa
-        .call("create", json!({"game": "chess", "seat": 0, "time": time}))
-        .await
-        .unwrap()["d"]["table"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    sb.send("watch", json!({"table": table})).await.unwrap();
-    sb.expect("sync").await.unwrap();
-    sb.call("sit", json!({"table": table, "seat": 1}))
-        .await
-        .unwrap();
-    sa.call("ready", json!({"table": table})).await.unwrap();
-    sb.call("ready", json!({"table": table})).await.unwrap();
-    sa.call("move", json!({"table": table, "action": "e2e4"}))
-        .await
-        .unwrap();
-    sb.call("move", json!({"table": table, "action": "e7e5"}))
-        .await
-        .unwrap();
+    let table = chess_game(&mut sa, &mut sb, 300_000, &["e2e4", "e7e5"]).await;
     k.kill().unwrap();
     k.wait().unwrap();
     let killed = Instant::now();
@@ -614,27 +601,7 @@ async fn a_stalled_server_charges_no_clock() {
     let mut sa = alice.connect().await.unwrap();
     let mut sb = bob.connect().await.unwrap();
     // Twelve seconds each: a 10 s stall charged would nearly flag.
-    let time = json!({"kind": "fischer", "base": 12_000, "increment": 0});
-    let table = sa
-        .call("create", json!({"game": "chess", "seat": 0, "time": time}))
-        .await
-        .unwrap()["d"]["table"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    sb.send("watch", json!({"table": table})).await.unwrap();
-    sb.expect("sync").await.unwrap();
-    sb.call("sit", json!({"table": table, "seat": 1}))
-        .await
-        .unwrap();
-    sa.call("ready", json!({"table": table})).await.unwrap();
-    sb.call("ready", json!({"table": table})).await.unwrap();
-    for (i, action) in ["e2e4", "e7e5", "g1f3"].iter().enumerate() {
-        let s = if i % 2 == 0 { &mut sa } else { &mut sb };
-        s.call("move", json!({"table": table, "action": action}))
-            .await
-            .unwrap();
-    }
+    let table = chess_game(&mut sa, &mut sb, 12_000, &["e2e4", "e7e5", "g1f3"]).await;
     let before = state(&alice, &base, &table).await;
     let black_before = main_ms(&before, 1);
     let read_at = Instant::now();
