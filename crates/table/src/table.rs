@@ -1494,8 +1494,15 @@ impl<G: Game> Table<G> {
             // case: at a tournament table it loses, unrated, like a missed first
             // move; elsewhere the game does not count ("如果只有一方走了一步棋...
             // 那么分数将不会进行计算", seed 002).
-            // Leaving (an escape) counts alike: a tournament game is lost, not void.
-            if matches!(reason, EndReason::Timeout | EndReason::Escape) && self.config.tournament {
+            // Leaving (an escape) counts alike: a tournament game is lost, not void;
+            // and so does a resignation, whatever the number of moves (a game
+            // one side resigned is played and lost; only both absent is void).
+            // Not rated: a player who has not moved played no rated game (FIDE).
+            if matches!(
+                reason,
+                EndReason::Timeout | EndReason::Escape | EndReason::Resignation
+            ) && self.config.tournament
+            {
                 let outcome = self.conceded(seat, reason);
                 return self.end(outcome, false, now);
             }

@@ -87,6 +87,25 @@ fn first_move_timer_loses_at_a_tournament_table() {
 }
 
 #[test]
+fn resignation_before_both_moved_loses_at_a_tournament_table() {
+    for moved in [false, true] {
+        let mut c = cfg(TimeControl::fischer(3, 2));
+        c.tournament = true;
+        c.settings.rated = true;
+        let mut s = Script::<Count>::started(c);
+        if moved {
+            s.play(0, S, "1");
+        }
+        // Black resigns before their first move (White moved or not).
+        let (o, rated) = ended(&s.ok(Command::Resign { user: user(1) })).unwrap();
+        assert_eq!(o.reason, EndReason::Resignation, "moved: {moved}");
+        assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+        assert!(!rated);
+        s.check_replay();
+    }
+}
+
+#[test]
 fn resignation_before_both_moved_aborts() {
     let mut c = cfg(TimeControl::fischer(3, 2));
     c.settings.rated = true;
