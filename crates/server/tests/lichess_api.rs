@@ -129,10 +129,136 @@ async fn challenge_game(
         .await;
     let game = a_start["game"]["gameId"].as_str().unwrap().to_string();
     assert_eq!(b_start["game"]["gameId"], game.as_str());
+    // As on Lichess, the game has the challenge's id.
+    assert_eq!(game, id);
     // qiyuan's addition: the accept names the game, for the web client.
     assert_eq!(accepted["game"], game.as_str());
     assert_eq!(a_start["game"]["source"], "friend");
     (game, a_events, b_events)
+}
+
+/// `POST /api/token/test`, Lichess's token introspection (lichess-bot's first
+/// call, the token as the bare body): each token's scopes and user, `null`
+/// for one that is unknown or revoked; no authentication.
+async fn token_introspection(backend: Backend) {
+    let s = server(backend).await;
+    let alice_c = s.register("alice").await;
+    let alice = token(&alice_c, "bot:play challenge:read").await;
+    let other = token(&alice_c, "board:play").await;
+    let test = |body: String| {
+        let (http, url) = (reqwest::Client::new(), format!("{}/api/token/test", s.base));
+        async move {
+            let r = http.post(url).body(body).send().await.unwrap();
+            assert_eq!(r.status(), 200);
+            r.json::<Value>().await.unwrap()
+        }
+    };
+    // lichess-bot's request: one token, no content type.
+    let r = test(alice.token.clone()).await;
+    assert_eq!(
+        r,
+        json!({alice.token.clone(): {"scopes": "bot:play,challenge:read",
+                                    "userId": "alice", "expires": null}})
+    );
+    // Lichess's: several, comma-separated; a bad one is null; a session
+    // token holds every scope.
+    let r = test(format!(
+        "{},lip_nosuchtoken, {}",
+        other.token, alice_c.token
+    ))
+    .await;
+    assert_eq!(r[&other.token]["scopes"], "board:play", "{r}");
+    assert_eq!(r[&other.token]["userId"], "alice");
+    assert_eq!(r["lip_nosuchtoken"], Value::Null, "{r}");
+    assert!(r.as_object().unwrap().contains_key("lip_nosuchtoken"));
+    assert_eq!(
+        r[&alice_c.token]["scopes"],
+        "board:play,bot:play,challenge:read,challenge:write,preference:read"
+    );
+    // A revoked token is no token.
+    let gone = alice
+        .http
+        .delete(format!("{}/api/token", s.base))
+        .bearer_auth(&alice.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 204);
+    let r = test(alice.token.clone()).await;
+    assert_eq!(r, json!({alice.token.clone(): null}));
+}
+
+/// An accepted challenge's game has the challenge's id, as on Lichess (where
+/// lichess-bot books its game slot under it): in the accept's answer, both
+/// players' `gameStart`, the challenge's `url`, the game streams, and a move
+/// posted to it is played. Two challenges in a row each have their own game.
+async fn challenge_id_is_the_game_id(backend: Backend) {
+    let s = server(backend).await;
+    let alice = token(&s.register("alice").await, PLAYER).await;
+    let bob = token(&s.register("bob").await, PLAYER).await;
+    let mut a_events = alice.stream("/api/stream/event").await;
+    let mut b_events = bob.stream("/api/stream/event").await;
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let r = alice
+            .post(
+                "/api/challenge/bob",
+                &[("clock.limit", "300"), ("color", "white")],
+            )
+            .await;
+        assert_eq!(r.status(), 200);
+        let c: Value = r.json().await.unwrap();
+        let id = c["id"].as_str().unwrap().to_string();
+        assert_eq!(id.len(), 8, "Lichess's game ids are 8 characters");
+        assert_eq!(c["url"], format!("/{id}"));
+        let got = b_events
+            .until("the challenge", |v| {
+                v["type"] == "challenge" && v["challenge"]["id"] == id.as_str()
+            })
+            .await;
+        assert_eq!(got["challenge"]["url"], format!("/{id}"));
+        let r = bob.post(&format!("/api/challenge/{id}/accept"), &[]).await;
+        assert_eq!(r.status(), 200);
+        let accepted: Value = r.json().await.unwrap();
+        assert_eq!(accepted, json!({"ok": true, "game": id}));
+        for events in [&mut a_events, &mut b_events] {
+            let start = events
+                .until("gameStart", |v| v["type"] == "gameStart")
+                .await;
+            assert_eq!(start["game"]["id"], id.as_str(), "{start}");
+            assert_eq!(start["game"]["gameId"], id.as_str());
+            assert_eq!(start["game"]["fullId"], format!("{id}0000"));
+        }
+        let mut a = alice.stream(&format!("/api/board/game/stream/{id}")).await;
+        let mut b = bob.stream(&format!("/api/board/game/stream/{id}")).await;
+        let full = a.next().await.unwrap();
+        assert_eq!(full["type"], "gameFull");
+        assert_eq!(full["id"], id.as_str());
+        assert_eq!(b.next().await.unwrap()["id"], id.as_str());
+        alice.ok(&format!("/api/board/game/{id}/move/e2e4")).await;
+        let state = b
+            .until("the move", |v| v["type"] == "gameState" && v["moves"] != "")
+            .await;
+        assert_eq!(moves(&state), ["e2e4"]);
+        bob.ok(&format!("/api/board/game/{id}/move/e7e5")).await;
+        bob.ok(&format!("/api/board/game/{id}/resign")).await;
+        let end = a.until("the end", over).await;
+        assert_eq!(end["status"], "resign");
+        assert_eq!(moves(&end), ["e2e4", "e7e5"]);
+        for events in [&mut a_events, &mut b_events] {
+            let finish = events
+                .until("gameFinish", |v| v["type"] == "gameFinish")
+                .await;
+            assert_eq!(finish["game"]["id"], id.as_str());
+        }
+        games.push(id);
+    }
+    assert_ne!(games[0], games[1], "each challenge has its own game");
+    // Each game is recorded under its challenge's id.
+    for id in &games {
+        let pgn = alice.get(&format!("/game/export/{id}")).await;
+        assert_eq!(pgn.status(), 200, "{id}");
+    }
 }
 
 /// Seek and pair against a WebSocket player, then the whole game by the board
@@ -902,6 +1028,7 @@ cfg = json.load(sys.stdin)
 def client(token):
     return berserk.Client(session=berserk.TokenSession(token), base_url=cfg["base"])
 alice, bob = client(cfg["alice"]), client(cfg["bob"])
+tested = alice.oauth.test_tokens(cfg["alice"], "lip_nosuchtoken")
 
 bob_events = bob.board.stream_incoming_events()
 alice_events = alice.board.stream_incoming_events()
@@ -940,6 +1067,7 @@ game = chess.pgn.read_game(io.StringIO(pgn))
 print(json.dumps({"status": end["status"], "winner": end.get("winner"),
                   "pgn_moves": [m.uci() for m in game.mainline_moves()],
                   "played": line, "result": game.headers["Result"],
+                  "tested": tested, "challenge": made["id"], "game": game_id,
                   "white": game.headers["White"], "black": game.headers["Black"]}))
 "#;
 
@@ -958,6 +1086,13 @@ async fn berserk_plays_a_game(backend: Backend) {
     assert_eq!(r["status"], "resign", "{r}");
     assert_eq!(r["winner"], "black");
     assert_eq!(
+        r["tested"],
+        json!({alice.token.clone(): {"scopes": "board:play,challenge:read,challenge:write",
+                                    "userId": "alice", "expires": null},
+               "lip_nosuchtoken": null})
+    );
+    assert_eq!(r["game"], r["challenge"], "the game has the challenge's id");
+    assert_eq!(
         r["pgn_moves"], r["played"],
         "the PGN holds the moves played"
     );
@@ -970,6 +1105,8 @@ async fn berserk_plays_a_game(backend: Backend) {
 }
 
 both!(
+    token_introspection,
+    challenge_id_is_the_game_id,
     challenges_are_capped,
     web_games_and_restarts,
     berserk_plays_a_game,

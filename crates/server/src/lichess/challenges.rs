@@ -549,8 +549,9 @@ pub async fn challenge(
             )));
         }
     };
-    let c = Challenge {
-        id: live::new_id(),
+    let mut c = Challenge {
+        // Drawn below, under the lock: the game's id once accepted.
+        id: String::new(),
         game: game.to_string(),
         challenger: (caller.user.id, caller.user.username.clone()),
         dest: (dest.id, dest.username.clone()),
@@ -565,6 +566,7 @@ pub async fn challenge(
         // cannot pass the caps (on this node).
         let _one_at_a_time = CHALLENGING.lock().await;
         within_challenge_caps(&app, &c).await?;
+        c.id = challenge_id(&app).await?;
         hub::put_challenge(&app, &c).await;
     }
     // A challenge nobody answers goes away.
@@ -581,6 +583,19 @@ pub async fn challenge(
         json!({"type": "challenge", "challenge": challenge_json(&app, &c, Some("out")).await});
     hub::tell(&app, caller.user.id, &e_out).await;
     Ok(axum::Json(challenge_json(&app, &c, None).await).into_response())
+}
+
+/// A new challenge's id, which is its game's id once accepted (as on Lichess,
+/// where lichess-bot books its game slot under the challenge's id): a table
+/// id (8 letters and digits, [`live::new_id`]) that no table, open or closed,
+/// and no open challenge has.
+async fn challenge_id(app: &App) -> Result<String> {
+    loop {
+        let id = live::new_id();
+        if app.store.table(&id).await?.is_none() && !hub::challenge_open(app, &id).await {
+            return Ok(id);
+        }
+    }
 }
 
 /// Challenges being counted and stored, one at a time (see [`challenge`]).
@@ -615,7 +630,8 @@ async fn within_challenge_caps(app: &App, c: &Challenge) -> Result<()> {
     Ok(())
 }
 
-/// `POST /api/challenge/{id}/accept`: a table with both seated and ready;
+/// `POST /api/challenge/{id}/accept`: a table with both seated and ready,
+/// whose id (the game's) is the challenge's;
 /// refused (`429`, the challenge still open) when either player holds the
 /// most tables one person may.
 pub async fn accept(
@@ -639,7 +655,15 @@ pub async fn accept(
         takebacks: !c.rated,
     };
     let players = [c.challenger.1.as_str(), c.dest.1.as_str()];
-    let (handle, _places) = match live::create_seating(&app, &c.game, settings, &players).await {
+    // The game has the challenge's id (Lichess's way: the challenge's `url`
+    // is its game's), unless a table took that id meanwhile (a table made
+    // elsewhere drew the same 8 characters): then a new one.
+    let table_id = match app.store.table(&c.id).await {
+        Ok(None) => c.id.clone(),
+        _ => live::new_id(),
+    };
+    let made = live::create_seating_as(&app, table_id, &c.game, settings, &players).await;
+    let (handle, _places) = match made {
         Ok(made) => made,
         Err(e) => {
             hub::put_challenge(&app, &c).await;
@@ -671,8 +695,8 @@ pub async fn accept(
     ];
     internal(&handle, cmds).await?;
     started(&app, &handle, "friend").await;
-    // Lichess answers `{"ok": true}`; the game's id beside it lets the web
-    // client open the table at once.
+    // Lichess answers `{"ok": true}`; the game's id beside it (the
+    // challenge's) lets the web client open the table at once.
     Ok(axum::Json(json!({"ok": true, "game": handle.id})).into_response())
 }
 

@@ -222,6 +222,14 @@ pub(super) async fn put_challenge(app: &App, c: &Challenge) {
     }
 }
 
+/// Whether a challenge `id` is open (or stored, and not yet found expired).
+pub(super) async fn challenge_open(app: &App, id: &str) -> bool {
+    match &app.cluster {
+        Some(cluster) => cluster.challenge_get(id).await.is_some(),
+        None => lock(&app.lichess.challenges).contains_key(id),
+    }
+}
+
 /// A challenge nobody answered in time goes away.
 pub(super) async fn expire_challenge(app: &App, id: &str) {
     match &app.cluster {

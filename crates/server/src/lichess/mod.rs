@@ -115,6 +115,7 @@ pub fn routes(app: Arc<App>) -> Router<Arc<App>> {
                 .get(tokens::list)
                 .delete(tokens::revoke_own),
         )
+        .route("/api/token/test", post(tokens::test))
         .route("/api/token/{id}", axum::routing::delete(tokens::revoke_id))
         .route("/api/account", get(export::account))
         .route("/api/account/playing", get(challenges::playing))

@@ -222,6 +222,54 @@ pub async fn revoke_id(
     }
 }
 
+/// The most tokens one `POST /api/token/test` may ask about (Lichess's cap).
+pub const MAX_TESTED: usize = 1000;
+
+/// `POST /api/token/test` (Lichess's token introspection, which lichess-bot
+/// calls before anything else): the body is tokens separated by commas, as
+/// plain text (lichess-bot and berserk send it so); no authentication. The
+/// answer is an object keyed by token: `{"scopes": "board:play,…", "userId",
+/// "expires": null}`, or `null` for a token that is unknown, revoked, logged
+/// out or a banned account's. A session token holds every scope. Counted
+/// against no token's limit (it names no caller); the server's limits on
+/// bodies and connections hold.
+pub async fn test(State(app): State<Arc<App>>, body: Bytes) -> Result<Response> {
+    let text = std::str::from_utf8(&body).map_err(|_| Error::bad("tokens: UTF-8 text"))?;
+    let tokens: Vec<&str> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.len() > MAX_TESTED {
+        return Err(Error::bad(format!("At most {MAX_TESTED} tokens at once")));
+    }
+    let mut out = serde_json::Map::new();
+    for token in tokens {
+        let info = if token.len() > 128 {
+            serde_json::Value::Null
+        } else {
+            let hash = auth::hash_token(token);
+            match app.store.api_token(&hash).await? {
+                Some((row, user)) => json!({
+                    "scopes": row.scopes.split_whitespace().collect::<Vec<_>>().join(","),
+                    "userId": user.username.to_lowercase(),
+                    "expires": null,
+                }),
+                None => match app.store.session_user(&hash, crate::now_ms()).await? {
+                    Some(user) => json!({
+                        "scopes": SCOPES.join(","),
+                        "userId": user.username.to_lowercase(),
+                        "expires": null,
+                    }),
+                    None => serde_json::Value::Null,
+                },
+            }
+        };
+        out.insert(token.to_string(), info);
+    }
+    Ok(axum::Json(serde_json::Value::Object(out)).into_response())
+}
+
 /// `POST /api/bot/account/upgrade`: the account becomes a bot account, for
 /// life; refused for an account that has played a game (as on Lichess).
 pub async fn upgrade(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {

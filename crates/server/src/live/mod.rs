@@ -220,6 +220,24 @@ pub async fn create_seating<'a>(
     create_configured(app, game, config, claim, None, None, new_id()).await
 }
 
+/// [`create_seating`] under a given id (an accepted API challenge's game has
+/// the challenge's id, as on Lichess): the caller makes sure no table has it.
+pub async fn create_seating_as<'a>(
+    app: &'a Arc<App>,
+    id: String,
+    game: &str,
+    settings: Settings,
+    players: &[&str],
+) -> Result<(TableHandle, tables::Reservation<'a>), ApiError> {
+    let claim = Claim {
+        owner: None,
+        idle_cap: false,
+        players,
+    };
+    let config = table_config(app, game, settings);
+    create_configured(app, game, config, claim, None, None, id).await
+}
+
 /// Creates a table: checked, stored, then its task starts. With an `owner`,
 /// the table counts towards their cap of open tables nobody plays at, where no
 /// game has started yet (`max_idle_tables_per_user`), and they hold it until
