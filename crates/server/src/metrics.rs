@@ -201,6 +201,29 @@ impl Metrics {
         out
     }
 
+    /// The server's stalls (a gap in the watchdog's beats, charged to no clock).
+    pub fn render_stalls(&self, pauses: &crate::live::Pauses) -> String {
+        let node = &self.node;
+        let mut out = String::new();
+        for (name, help, value) in [
+            (
+                "qiyuan_stalls_total",
+                "Stalls of the whole server (a gap of over 3 s between the watchdog's beats).",
+                pauses.stalls.load(Ordering::Relaxed),
+            ),
+            (
+                "qiyuan_stalled_ms_total",
+                "Milliseconds the server stalled, credited to the clocks.",
+                pauses.stalled_ms.load(Ordering::Relaxed),
+            ),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} counter");
+            let _ = writeln!(out, "{name}{{node=\"{node}\"}} {value}");
+        }
+        out
+    }
+
     /// The compute budget: its size, the searches running and waiting now,
     /// the most that ran at once, and the permits granted by class.
     pub fn render_compute(&self, compute: &crate::compute::Compute) -> String {
@@ -426,6 +449,7 @@ pub async fn serve(
     let mut text = app.metrics.render(app.tables.len());
     text.push_str(&app.metrics.render_store(&app.store.writer_stats()));
     text.push_str(&app.metrics.render_compute(&app.compute));
+    text.push_str(&app.metrics.render_stalls(&app.pauses));
     if let Some(cluster) = &app.cluster {
         text.push_str(&app.metrics.render_cluster(cluster));
     }

@@ -198,7 +198,7 @@ async fn a_new_socket_never_inherits_a_dead_ones_table(kill: bool) {
         assert!(status.success(), "SIGTERM stops the node cleanly: {status}");
     }
     drop(on_k);
-    let mut k2 = serve(&site, "k", k_port);
+    let _k2 = KillOnDrop(serve(&site, "k", k_port));
     wait_ready(&k_base, Duration::from_secs(30)).await.unwrap();
     // Bob's socket is the new process's first: it has Alice's old
     // connection id.
@@ -262,8 +262,6 @@ async fn a_new_socket_never_inherits_a_dead_ones_table(kill: bool) {
     );
     sb.close().await;
     again.close().await;
-    let _ = k2.kill();
-    let _ = k2.wait();
     c.stop().await;
 }
 
@@ -308,6 +306,16 @@ async fn a_second_process_with_a_taken_node_id_refuses_to_start() {
     let (mut second, _, _) = process(&site, "k").await;
     let _ = second.kill();
     let _ = second.wait();
+}
+
+/// A child process killed when dropped.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// A Redis of the test's own.
@@ -587,7 +595,7 @@ async fn a_stalled_server_charges_no_clock() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
-    let mut server = Command::new(nodes::qiyuan_bin())
+    let server = Command::new(nodes::qiyuan_bin())
         .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
         .arg("--data")
         .arg(dir.path())
@@ -595,6 +603,10 @@ async fn a_stalled_server_charges_no_clock() {
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
+    // Killed however the test ends (a leaked server would hold the test's
+    // output open).
+    let mut server = KillOnDrop(server);
+    let server = &mut server.0;
     wait_ready(&base, Duration::from_secs(30)).await.unwrap();
     let alice = Client::guest_at(&base).await.unwrap();
     let bob = Client::guest_at(&base).await.unwrap();
@@ -606,7 +618,14 @@ async fn a_stalled_server_charges_no_clock() {
     let black_before = main_ms(&before, 1);
     let read_at = Instant::now();
     signal(server.id(), "STOP");
-    tokio::time::sleep(Duration::from_secs(10)).await;
+    // Stopped: it answers nothing.
+    let asked = reqwest::Client::new()
+        .get(format!("{base}/api/health"))
+        .timeout(Duration::from_secs(1))
+        .send()
+        .await;
+    assert!(asked.is_err(), "the server answered while stopped");
+    tokio::time::sleep(Duration::from_secs(9)).await;
     signal(server.id(), "CONT");
     sb.call("move", json!({"table": table, "action": "b8c6"}))
         .await
@@ -618,7 +637,23 @@ async fn a_stalled_server_charges_no_clock() {
         "stall: black charged {charged} ms of {:?} from reading the clock to the move",
         read_at.elapsed()
     );
-    assert!(charged <= 2_000, "the stall was charged: {charged} ms");
+    let metrics = reqwest::get(format!("{base}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let stalls = metrics
+        .lines()
+        .find(|l| l.starts_with("qiyuan_stalls_total"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        charged <= 2_000,
+        "the stall was charged: {charged} ms ({stalls}; {})",
+        after["game"]["clock"]
+    );
+    assert!(stalls.ends_with(" 1"), "one stall seen: {stalls}");
     sa.close().await;
     sb.close().await;
     let _ = server.kill();

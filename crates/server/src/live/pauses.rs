@@ -39,6 +39,9 @@ pub struct Pauses {
     latest: AtomicU64,
     /// Whether the bus is down now.
     down: AtomicBool,
+    /// Stalls seen since the server started, and their milliseconds.
+    pub stalls: AtomicU64,
+    pub stalled_ms: AtomicU64,
     inner: Mutex<Inner>,
 }
 
@@ -75,15 +78,20 @@ impl Pauses {
 
     /// A beat at `now`: a gap longer than [`STALL`] since the last is recorded.
     pub fn beat(&self, now: Millis) {
-        let last = self.last_beat.swap(now, Ordering::Relaxed);
+        // The stall is recorded before the beat is: a table that sees the new
+        // beat (no stall going on) must also see the stall it ends.
+        let last = self.last_beat.load(Ordering::SeqCst);
         if last != 0 && now.saturating_sub(last) > STALL {
             tracing::warn!(
                 ms = now - last,
                 "the server stalled; the time is charged to no clock"
             );
             push(&mut self.lock().stalls, (last, now));
-            self.latest.fetch_max(now, Ordering::Relaxed);
+            self.latest.fetch_max(now, Ordering::SeqCst);
+            self.stalls.fetch_add(1, Ordering::Relaxed);
+            self.stalled_ms.fetch_add(now - last, Ordering::Relaxed);
         }
+        self.last_beat.store(now, Ordering::SeqCst);
     }
 
     /// The bus went down at `now` (the first report counts).
@@ -92,7 +100,7 @@ impl Pauses {
         if inner.bus_down.is_none() {
             tracing::warn!("the bus is down: tables with players on other nodes hold their clocks");
             inner.bus_down = Some(now);
-            self.down.store(true, Ordering::Relaxed);
+            self.down.store(true, Ordering::SeqCst);
         }
     }
 
@@ -105,8 +113,8 @@ impl Pauses {
                 "the bus is back; its outage is charged to no clock"
             );
             push(&mut inner.outages, (since, now));
-            self.latest.fetch_max(now, Ordering::Relaxed);
-            self.down.store(false, Ordering::Relaxed);
+            self.latest.fetch_max(now, Ordering::SeqCst);
+            self.down.store(false, Ordering::SeqCst);
         }
     }
 
@@ -127,11 +135,11 @@ impl Pauses {
         now: Millis,
         remote: impl FnOnce() -> bool,
     ) -> (Vec<(Millis, Millis)>, Millis) {
-        let last = self.last_beat.load(Ordering::Relaxed);
+        let last = self.last_beat.load(Ordering::SeqCst);
         let stalled = last != 0 && now.saturating_sub(last) > STALL;
         if !stalled
-            && self.latest.load(Ordering::Relaxed) <= credited
-            && !self.down.load(Ordering::Relaxed)
+            && self.latest.load(Ordering::SeqCst) <= credited
+            && !self.down.load(Ordering::SeqCst)
         {
             return (Vec::new(), now);
         }
