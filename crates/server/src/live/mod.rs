@@ -211,13 +211,7 @@ pub async fn create_seating<'a>(
     settings: Settings,
     players: &[&str],
 ) -> Result<(TableHandle, tables::Reservation<'a>), ApiError> {
-    let claim = Claim {
-        owner: None,
-        idle_cap: false,
-        players,
-    };
-    let config = table_config(app, game, settings);
-    create_configured(app, game, config, claim, None, None, new_id()).await
+    create_seating_as(app, new_id(), game, settings, players).await
 }
 
 /// [`create_seating`] under a given id (an accepted API challenge's game has
