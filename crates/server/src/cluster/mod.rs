@@ -157,13 +157,9 @@ pub struct Cluster {
     pub online: AtomicU64,
 }
 
-/// Connection ids for other nodes' sockets: far above this node's own.
-static NEXT_REMOTE: AtomicU64 = AtomicU64::new(1 << 48);
-
-/// Whether a connection id stands for another node's socket.
-pub fn is_remote(conn: ConnId) -> bool {
-    conn >= 1 << 48
-}
+/// Connection ids for other nodes' sockets: from [`crate::live::REMOTE_CONNS`] up,
+/// far above this node's own.
+static NEXT_REMOTE: AtomicU64 = AtomicU64::new(crate::live::REMOTE_CONNS);
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())

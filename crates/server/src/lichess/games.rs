@@ -125,7 +125,7 @@ pub(super) fn routes(r: Router<Arc<App>>, kind: Kind) -> Router<Arc<App>> {
 }
 
 /// The API's connection ids: above sockets' and below those a node gives other
-/// nodes' sockets ([`crate::cluster::is_remote`]), so that neither ever meets
+/// nodes' sockets ([`crate::live::is_remote`]), so that neither ever meets
 /// one of the others at a table.
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1 << 47);
 

@@ -222,7 +222,7 @@ impl Live {
                     .fanout
                     .drain()
                     .into_iter()
-                    .filter(|c| !crate::cluster::is_remote(c.id))
+                    .filter(|c| !super::is_remote(c.id))
                     .collect();
                 let (app, id) = (self.app.clone(), self.id.clone());
                 tokio::spawn(async move {

@@ -77,7 +77,7 @@ impl Fanout {
     /// Whether another socket of `user` is still subscribed.
     /// Whether a socket of another node is subscribed.
     pub(super) fn has_remote(&self) -> bool {
-        self.subs.keys().any(|id| crate::cluster::is_remote(*id))
+        self.subs.keys().any(|id| super::is_remote(*id))
     }
 
     pub(super) fn has_user(&self, user: i64) -> bool {

@@ -56,6 +56,16 @@ use tables::Claim;
 
 pub type ConnId = u64;
 
+/// Connection ids from here up name stand-ins of other nodes' sockets (the
+/// cluster makes them, see [`crate::cluster`]); a node's own sockets count up
+/// from 1, far below.
+pub const REMOTE_CONNS: ConnId = 1 << 48;
+
+/// Whether a connection stands for another node's socket.
+pub fn is_remote(conn: ConnId) -> bool {
+    conn >= REMOTE_CONNS
+}
+
 /// The user behind a connection.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct UserInfo {
