@@ -144,6 +144,39 @@ async fn socket_close(ws: &mut Ws, within: Duration) -> Option<(Option<(u16, Str
 }
 
 /// Alice challenges Bob through the API and Bob accepts: the game's id.
+/// The cast of the ban and mute tests: an admin (boss), mallory and bob with
+/// personal tokens, and an API game between them.
+struct Cast {
+    s: TestServer,
+    boss: Client,
+    mallory: Client,
+    mallorys: Api,
+    bobs: Api,
+    game: String,
+}
+
+async fn cast(backend: Backend) -> Cast {
+    let s = server(backend).await;
+    let store = s.running.as_ref().unwrap().app.store.clone();
+    let boss = s.register("boss").await;
+    qiyuan_server::events::grant(&*store, "boss", "admin")
+        .await
+        .unwrap();
+    let mallory = s.register("mallory").await;
+    let bob = s.register("bob").await;
+    let mallorys = token(&mallory, PLAYER).await;
+    let bobs = token(&bob, PLAYER).await;
+    let game = api_game(&mallorys, &bobs, "bob").await;
+    Cast {
+        s,
+        boss,
+        mallory,
+        mallorys,
+        bobs,
+        game,
+    }
+}
+
 async fn api_game(alice: &Api, bob: &Api, bob_name: &str) -> String {
     let mut a_events = alice.stream("/api/stream/event").await;
     let mut b_events = bob.stream("/api/stream/event").await;
@@ -186,17 +219,15 @@ enum Via {
 /// each is closed within 5 s, and each of her tokens is refused on every
 /// route from then on.
 async fn a_ban_reaches_everything(backend: Backend, via: Via) {
-    let s = server(backend).await;
-    let store = s.running.as_ref().unwrap().app.store.clone();
-    let boss = s.register("boss").await;
-    qiyuan_server::events::grant(&*store, "boss", "admin")
-        .await
-        .unwrap();
-    let mallory = s.register("mallory").await;
-    let bob = s.register("bob").await;
-    let personal = token(&mallory, PLAYER).await;
-    let bobs = token(&bob, PLAYER).await;
-    let game = api_game(&personal, &bobs, "bob").await;
+    let Cast {
+        s,
+        boss,
+        mallory,
+        mallorys: personal,
+        bobs,
+        game,
+        ..
+    } = cast(backend).await;
 
     let mut socket = mallory.ws().await;
     let table = socket.create(json!({"game": "chess"})).await;
@@ -314,17 +345,15 @@ async fn a_ban_by_the_command_line_reaches_everything(backend: Backend) {
 /// A muted player's chat line is refused and reaches neither stream nor the
 /// chat's history; once the mute is lifted it is delivered again.
 async fn a_muted_players_chat_is_not_delivered(backend: Backend) {
-    let s = server(backend).await;
-    let store = s.running.as_ref().unwrap().app.store.clone();
-    let boss = s.register("boss").await;
-    qiyuan_server::events::grant(&*store, "boss", "admin")
-        .await
-        .unwrap();
-    let mallory = s.register("mallory").await;
-    let bob = s.register("bob").await;
-    let theirs = token(&mallory, PLAYER).await;
-    let bobs = token(&bob, PLAYER).await;
-    let game = api_game(&theirs, &bobs, "bob").await;
+    let Cast {
+        s,
+        boss,
+        mallory,
+        mallorys: theirs,
+        bobs,
+        game,
+        ..
+    } = cast(backend).await;
     let mut bob_stream = bobs.stream(&format!("/api/board/game/stream/{game}")).await;
     bob_stream
         .until("gameFull", |v| v["type"] == "gameFull")
