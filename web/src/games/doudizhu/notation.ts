@@ -1,8 +1,8 @@
 // The replay viewer's words for Doudizhu actions: 叫N分 and 不叫 while bidding,
 // 不出 in play, and cards by their faces (10, 小王, 大王), from the canonical
 // actions the server sends (`bid 2`, `pass`, `TTT`, `BR`).
-import { t } from '../i18n';
-import { settings } from '../settings';
+import { t } from '../../i18n';
+import { settings } from '../../settings';
 
 const RANK_WORDS: Record<string, [string, string]> = {
   T: ['10', '10'],
