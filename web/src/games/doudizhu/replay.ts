@@ -1,15 +1,15 @@
 // Doudizhu in the replay viewer: every seat's hand face up, what each seat did
 // last in the go-round, the bottom cards and the multiplier.
 import { h, mount } from '../../dom';
-import { t } from '../../i18n';
 import { playerLink } from '../../players';
 import { view, type Viewer } from '../../replay/types';
 import { cardEl, sortHand } from './cards';
 import { doudizhuText } from './notation';
+import { tx } from './text';
 
 export const doudizhuViewer: Viewer = {
   flips: false,
-  notations: [['cards', () => t('notationCards')]],
+  notations: [['cards', () => tx('notationCards')]],
   stage: (data) => {
     const el = h('div.replay-ddz', { id: 'replay-ddz' });
     return {
@@ -43,7 +43,7 @@ export const doudizhuViewer: Viewer = {
               'div.replay-seat-head',
               null,
               playerLink(data.players[s]),
-              landlord === null ? null : h(`span.role${landlord === s ? '.landlord' : ''}`, null, landlord === s ? t('landlord') : t('farmer')),
+              landlord === null ? null : h(`span.role${landlord === s ? '.landlord' : ''}`, null, landlord === s ? tx('landlord') : tx('farmer')),
               h('span.hint.count', null, String(hand.length)),
             ),
             h('div.replay-hand', null, sortHand(hand).map((c) => cardEl(c, { small: true }))),
@@ -56,9 +56,9 @@ export const doudizhuViewer: Viewer = {
           h(
             'div.replay-ddz-info',
             null,
-            bottom ? h('div.replay-bottom', null, h('span.hint', null, t('bottomCards')), sortHand(bottom).map((c) => cardEl(c, { small: true }))) : null,
-            h('span.hint', null, `${t('multiplier')} ×${String(start.multiplier ?? 1)}`),
-            Number(start.redeals ?? 0) > 0 ? h('span.hint', null, `${t('redeal')} ×${String(start.redeals)}`) : null,
+            bottom ? h('div.replay-bottom', null, h('span.hint', null, tx('bottomCards')), sortHand(bottom).map((c) => cardEl(c, { small: true }))) : null,
+            h('span.hint', null, `${tx('multiplier')} ×${String(start.multiplier ?? 1)}`),
+            Number(start.redeals ?? 0) > 0 ? h('span.hint', null, `${tx('redealt')} ×${String(start.redeals)}`) : null,
           ),
           seats,
         );

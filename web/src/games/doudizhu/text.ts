@@ -1,8 +1,13 @@
-// Doudizhu's strings in both languages: its table, its new-table dialog.
+// Doudizhu's strings in both languages: its table, its new-table dialog, its replay.
 import { texts } from '../../i18n';
 
 /** This game's own words; the table shell's are in i18n.ts. */
 export const tx = texts({
+  notationCards: ['出牌', 'Plays'],
+  bottomCards: ['底牌', 'Bottom cards'],
+  redealt: ['重新发牌', 'Redealt'],
+  bidWord: ['叫分', 'Bid'],
+  points: ['分', ' points'],
   yourTurn: ['轮到你', 'Your turn'],
   newDdzTable: ['创建斗地主桌', 'New Doudizhu table'],
   moves: ['着法', 'Moves'],

@@ -1,11 +1,11 @@
 // Go in the replay viewer: the stone board with the last move, ko and the count.
-import { t } from '../../i18n';
 import { view, type Viewer } from '../../replay/types';
 import { goBoard } from './board';
+import { tx } from './text';
 
 export const goViewer: Viewer = {
   flips: false,
-  notations: [['action', () => t('notationCoords')]],
+  notations: [['action', () => tx('notationCoords')]],
   stage: (data) => {
     const board = goBoard();
     return {
@@ -31,7 +31,7 @@ export const goViewer: Viewer = {
   },
   text: (data, i) => {
     const a = data.plies[i - 1].action;
-    return a === 'pass' ? t('goPass') : a;
+    return a === 'pass' ? tx('replayPass') : a;
   },
 };
 

@@ -1,4 +1,4 @@
-// Go's strings in both languages: its table, its new-table dialog.
+// Go's strings in both languages: its table, its new-table dialog, its replay.
 import { texts } from '../../i18n';
 
 /** This game's own words; the table shell's are in i18n.ts. */
@@ -23,6 +23,8 @@ export const tx = texts({
   newGoTable: ['创建围棋桌', 'New Go table'],
   moves: ['着法', 'Moves'],
   noMoves: ['尚未落子', 'No moves yet'],
+  notationCoords: ['坐标', 'Coordinates'],
+  replayPass: ['停一手', 'pass'],
   rules: ['规则', 'Rules'],
   chineseRules: ['中国规则（数子）', 'Chinese rules (area)'],
 });
