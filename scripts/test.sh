@@ -45,5 +45,6 @@ if [ -f web/package.json ] && grep -q '"e2e"' web/package.json; then
   [ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
   echo "== web unit tests"
   npm --prefix web test
+  cargo build -p qiyuan-server --example toy_hall
   QIYUAN_BIN="${QIYUAN_BIN:-$PWD/target/debug/qiyuan}" npm --prefix web run e2e
 fi

@@ -22,6 +22,17 @@ export function findBinary() {
   return found;
 }
 
+/**
+ * The toy hall (crates/server/examples/toy_hall.rs: the built-in games and the
+ * count game), from QIYUAN_TOY_BIN or where `cargo build -p qiyuan-server
+ * --example toy_hall` puts it.
+ */
+export function findToyBinary() {
+  const bin = process.env.QIYUAN_TOY_BIN || path.join(root, 'target/debug/examples/toy_hall');
+  if (!existsSync(bin)) throw new Error(`no toy_hall binary at ${bin}: build it (cargo build -p qiyuan-server --example toy_hall) or set QIYUAN_TOY_BIN`);
+  return bin;
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -33,8 +44,8 @@ function freePort() {
   });
 }
 
-export async function startServer() {
-  const bin = findBinary();
+/** Starts a server binary (`qiyuan` unless `bin` names another taking the same flags). */
+export async function startServer(bin = findBinary()) {
   const port = await freePort();
   const data = mkdtempSync(path.join(tmpdir(), 'qiyuan-e2e-'));
   const listen = `127.0.0.1:${port}`;
@@ -80,19 +91,19 @@ export async function launch() {
 }
 
 /**
- * Registers the file's `before`/`after` hooks: a fresh `qiyuan serve` (or, with
- * `{ external: true }`, the server named by QIYUAN_WEB_BASE if set) and one
- * chromium. The returned accessors are only meaningful inside tests, after
- * `before` has run. Set E2E_SERVER_LOG to print the server's log at the end.
+ * Registers the file's `before`/`after` hooks: a fresh `qiyuan serve` (or the
+ * server binary `bin()` names; or, with `{ external: true }`, the server named
+ * by QIYUAN_WEB_BASE if set) and one chromium. The returned accessors are only
+ * meaningful inside tests, after `before` has run. Set E2E_SERVER_LOG to print the server's log at the end.
  */
-export function useServerAndBrowser({ external = false } = {}) {
+export function useServerAndBrowser({ external = false, bin = findBinary } = {}) {
   let server;
   let browser;
   let base;
   before(async () => {
     if (external && process.env.QIYUAN_WEB_BASE) base = process.env.QIYUAN_WEB_BASE;
     else {
-      server = await startServer();
+      server = await startServer(bin());
       base = server.base;
     }
     browser = await launch();

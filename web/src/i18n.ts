@@ -173,6 +173,12 @@ const S = {
   casual: ['友谊赛', 'casual'],
   rematchAsked: ['对方请求再来一局', 'Your opponent wants a rematch'],
   confirmLeave: ['对局中离开将判负（逃跑），确定离开吗？', 'Leaving a live game loses it. Leave?'],
+  // The table shell (web/src/table/) and the new-table dialogs.
+  waitingToStart: ['等待开始', 'Waiting to start'],
+  perTurn: ['每手', 'per turn'],
+  resultTitle: ['结果', 'Result'],
+  create: ['创建', 'Create'],
+  clock: ['计时', 'Clock'],
   // The replay viewer (web/src/replay/).
   replay: ['复盘', 'Replay'],
   replayOf: ['对局回放', 'Game replay'],
@@ -182,20 +188,6 @@ const S = {
   lastPly: ['终局', 'End'],
   download: ['下载棋谱', 'Download record'],
   startPosition: ['开始局面', 'Start position'],
-  notationSan: ['代数记谱 (SAN)', 'SAN'],
-  notationUci: ['坐标 (UCI)', 'UCI'],
-  notationCoords: ['坐标', 'Coordinates'],
-  notationCards: ['出牌', 'Plays'],
-  goPass: ['停一手', 'pass'],
-  ddzNoBid: ['不叫', 'No bid'],
-  ddzBid: ['叫分', 'Bid'],
-  ddzPoints: ['分', ' points'],
-  ddzPass: ['不出', 'Pass'],
-  landlord: ['地主', 'Landlord'],
-  farmer: ['农民', 'Farmer'],
-  bottomCards: ['底牌', 'Bottom cards'],
-  redeal: ['重新发牌', 'Redealt'],
-  multiplier: ['倍数', 'Multiplier'],
   notFinished: ['对局尚未结束', 'The game is not over yet'],
   winner: ['胜者', 'Winner'],
 } as const;
@@ -214,6 +206,17 @@ export function t(k: Key): string {
   const pair = (S as Record<string, readonly [string, string] | undefined>)[k] ?? extra.get(k);
   if (!pair) return k;
   return settings().lang === 'en' ? pair[1] : pair[0];
+}
+
+/** A string table of one part of the client (a game's folder), in both
+ * languages, with `{name}` placeholders: its own `t`. */
+export function texts<K extends string>(table: Record<K, readonly [string, string]>) {
+  return (k: K, vars: Record<string, string | number> = {}): string => {
+    const pair = table[k];
+    let s: string = settings().lang === 'en' ? pair[1] : pair[0];
+    for (const [name, v] of Object.entries(vars)) s = s.replace(`{${name}}`, String(v));
+    return s;
+  };
 }
 
 const languageListeners = new Set<() => void>();

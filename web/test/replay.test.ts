@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { doudizhuText, playText } from '../src/replay/notation.ts';
+import { doudizhuText, playText } from '../src/games/doudizhu/notation.ts';
 import { update } from '../src/settings.ts';
 
 test('Doudizhu actions read as players say them: 不叫 while bidding, 不出 in play, 10 and the jokers', () => {

@@ -26,11 +26,10 @@
 //! string (`'go'`, `"chess"`, `` `xiangqi` ``) nor as a dispatch table's key
 //! (`chess: …` at the start of a line). Allowed, and why:
 //! - `web/src/net/generated/`: generated from the server's types.
-//! - a game's own folder naming itself (`'go'` in `web/src/go/`): the folder is
-//!   that game's board and pages, as a rules crate is its rules.
-//! - the client's two registries of what each game plugs in:
-//!   `web/src/boards/make.ts` (the board of a game) and
-//!   `web/src/table/route.ts` (the table page of a game).
+//! - a game's own folder naming itself (`'go'` in `web/src/games/go/`): the
+//!   folder is that game's board and pages, as a rules crate is its rules.
+//! - the client's one registry of what each game plugs in:
+//!   `web/src/games/index.ts` (the game's plugin).
 //!
 //! Everything else a page needs of a game (its name in both languages, its
 //! glyph, its table options' presets, its Lichess variant key, whether it is
@@ -40,8 +39,8 @@ use std::path::{Path, PathBuf};
 
 const NAMES: [&str; 4] = ["chess", "xiangqi", "go", "doudizhu"];
 
-/// The client's registries: what each game plugs in.
-const TS_REGISTRIES: [&str; 2] = ["web/src/boards/make.ts", "web/src/table/route.ts"];
+/// The client's registry: what each game plugs in.
+const TS_REGISTRIES: [&str; 1] = ["web/src/games/index.ts"];
 
 fn ts_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -63,9 +62,9 @@ fn ts_offending(file: &Path, line: &str) -> Vec<&'static str> {
     if code.starts_with("//") || code.starts_with('*') || code.starts_with("/*") {
         return Vec::new();
     }
-    // `web/src/go/...`: the game's own folder.
+    // `web/src/games/go/...`: the game's own folder.
     let own = file
-        .strip_prefix("web/src")
+        .strip_prefix("web/src/games")
         .ok()
         .filter(|rest| rest.components().count() > 1)
         .and_then(|rest| rest.iter().next())
@@ -166,7 +165,7 @@ fn the_typescript_check_sees_a_match_on_a_name() {
     assert!(ts_offending(page, "import { go, chessBoard } from './x';").is_empty());
     assert!(ts_offending(page, "if (x.go) { go(); }").is_empty());
     // A game's folder names itself, not another game.
-    let go = Path::new("web/src/go/table.ts");
+    let go = Path::new("web/src/games/go/table.ts");
     assert!(ts_offending(go, "const GAME = 'go';").is_empty());
     assert_eq!(ts_offending(go, "if (g === 'doudizhu') {"), ["doudizhu"]);
     // A file directly in web/src is no game's folder.

@@ -1,6 +1,8 @@
-// One face for both boards, so that table, analysis and offline pages do not care
-// which game they show. Squares are named in the game's move notation: `e4` for
-// chess, ICCS `e0`..`i9` for xiangqi; moves are UCI / ICCS strings.
+// The faces of the boards a game gives the generic pages (the piece table, the
+// analysis board, the replay viewer), so that they do not care which game they
+// show. A piece board's squares are named in the game's move notation: `e4` for
+// chess, ICCS `e0`..`i9` for xiangqi; moves are UCI / ICCS strings. A stone
+// board's points are GTP vertices. Each game's board is in its folder (games/).
 export type Side = 0 | 1; // seat 0 (white / red) or seat 1 (black)
 
 export interface BoardState {
@@ -34,3 +36,31 @@ export interface BoardWidget {
   redraw(): void;
   destroy(): void;
 }
+
+export interface StoneBoardState {
+  size: number;
+  /** Rows from the top down: `X` black, `O` white, `.` empty. */
+  rows: string[];
+  lastMove?: string | null;
+  /** The point a ko forbids retaking at once. */
+  ko?: string | null;
+  /** During marking and after the count: stones marked dead and each side's area. */
+  dead?: string[];
+  blackArea?: string[];
+  whiteArea?: string[];
+  /** The colour a click would place (1 black, -1 white), for the hover stone; 0: none. */
+  ghost: 0 | 1 | -1;
+  /** Whether vertex clicks do anything (play or marking). */
+  clickable: boolean;
+}
+
+/** A board of stones (Go's Shudan goban), its points named as GTP vertices (`D4`). */
+export interface StoneBoard {
+  el: HTMLElement;
+  set(state: StoneBoardState): void;
+  onVertex(cb: (gtp: string) => void): void;
+  destroy(): void;
+}
+
+/** The board the analysis page shows a game's positions on. */
+export type AnalysisBoard = { pieces: () => BoardWidget } | { stones: () => StoneBoard };

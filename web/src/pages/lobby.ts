@@ -9,8 +9,8 @@ import { avatar, toast } from '../ui';
 import { connectLobby, type TableSummary } from '../net/protocol';
 import { describeTc } from '../net/model';
 import { session } from '../session';
-import { createDialog as goCreate, ratedSelect } from '../go/create';
-import { createDialog as doudizhuCreate } from '../doudizhu/create';
+import { ratedSelect } from '../table/create';
+import { plugin } from '../games';
 import { api } from '../net/api';
 import { Socket } from '../net/socket';
 import { errorOf } from '../errors';
@@ -25,9 +25,6 @@ interface LeaderRow {
   title: string;
   hands: number;
 }
-
-/** The games whose new tables are made with a dialog of their own (options, clock), each from its folder. */
-const CREATE_DIALOGS = [goCreate, doudizhuCreate];
 
 export function lobbyPage(root: HTMLElement, game: string) {
   // A room for every game the server hosts (its descriptors, `GET /api/games`).
@@ -210,8 +207,8 @@ export function lobbyPage(root: HTMLElement, game: string) {
               onclick: async () => {
                 // Some games' tables are made with their options (Go's size and komi, a clock);
                 // those dialogs ask rated or casual themselves (casual by default, as before).
-                const own = CREATE_DIALOGS.find((d) => d.game === game);
-                if (own) return own.open();
+                const own = plugin(game)?.createDialog;
+                if (own) return own();
                 const rated = ratedChoice.value === 'rated';
                 try {
                   const id = await lobby.createTable(rated);

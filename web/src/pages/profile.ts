@@ -6,7 +6,7 @@ import { recordExtension, gameName } from '../net/games';
 import { avatar } from '../ui';
 import { errorOf } from '../errors';
 import { playerLink, playerName, isComputer } from '../players';
-import { replayButton } from '../replay/replay';
+import { replayButton } from '../replay/link';
 import { tokensPanel } from './tokens';
 
 /** A stored game as the server lists it (docs/protocol.md `GameSummary`). */

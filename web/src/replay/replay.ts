@@ -10,21 +10,8 @@ import { gameName } from '../net/games';
 import { errorOf } from '../errors';
 import { playerLink, playerName } from '../players';
 import type { Side } from '../boards/types';
-import { replayViewer } from '../table/route';
-import type { ReplayData, Stage, Viewer } from './viewers';
-export { doudizhuText, playText } from './notation';
-
-/** The viewer's address for game `id` (a table id for its first game, `{table}-{n}` after). */
-export function replayLink(id: string): string {
-  return `#/replay/${encodeURIComponent(id)}`;
-}
-
-/** A small button opening the replay of game `id` (for the result dialog and game lists). */
-export function replayButton(id: string, cls = 'btn.btn-small'): HTMLElement {
-  return h(`a${cls ? '.' + cls : ''}.replay-link`, { href: replayLink(id), 'data-game-id': id }, t('replay'));
-}
-
-export type { ReplayPly, ReplayOutcome, ReplayData } from './viewers';
+import { plugin } from '../games';
+import type { ReplayData, Stage, Viewer } from './types';
 
 function gameLabel(game: string): string {
   // The descriptor's name (the name itself for a game the server does not describe).
@@ -103,7 +90,7 @@ export function replayPage(root: HTMLElement, id: string): () => void {
   function render() {
     if (!alive || !data) return;
     const d = data;
-    const v = replayViewer(d.game);
+    const v = plugin(d.game)?.replay;
     if (!v) {
       mount(root, h('div.panel', null, t('notFound')));
       return;

@@ -20,7 +20,7 @@
 import { Socket, type SocketState } from '../net/socket';
 import { LagEstimator, localNow, startPinging } from '../net/lag';
 import { applyPatch, PatchMisfit } from '../net/patch';
-import type { Batch, BoardView, Envelope, TableView } from '../net/generated/protocol';
+import type { Batch, Envelope, TableView } from '../net/generated/protocol';
 
 /** A table event as the server sends it (`qiyuan_table::Event`, docs/protocol.md "Events"). */
 export type TableEvent = Batch['events'][number];
@@ -59,7 +59,7 @@ interface Command {
 
 /** Watches table `id`, whose game's own view is `V`. `ping`: whether to ping
  * (a real socket does; a test's fake only when asked). */
-export function connect<V extends BoardView>(id: string, h: ConnectionHandlers<V>, sock: SocketLike = new Socket('/ws'), ping = sock instanceof Socket): Connection {
+export function connect<V>(id: string, h: ConnectionHandlers<V>, sock: SocketLike = new Socket('/ws'), ping = sock instanceof Socket): Connection {
   let view: TableView<V> | null = null;
   // The last version seen: a reconnect asks for what came after it.
   let lastV: number | null = null;

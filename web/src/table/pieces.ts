@@ -1,19 +1,18 @@
-// A game on a piece board (chessground, chessgroundx; boards/make.ts) plugged into
-// the one table shell (table/shell.ts): the board, the move list in the game's
-// notations, premoves, and 研究 (the analysis board). Everything it shows comes
-// from the server's view: the position, the legal moves, each move as written
-// (SAN, Chinese, WXF); it has no rules of its own. It names no game: the board
-// comes from the game's name, the sides from the game's descriptor.
+// A game on a piece board (chessground, chessgroundx) plugged into the one table
+// shell (table/shell.ts): the board, the move list in the game's notations,
+// premoves, and 研究 (the analysis board). Everything it shows comes from the
+// server's view: the position, the legal moves, each move as written (SAN,
+// Chinese, WXF); it has no rules of its own. It names no game: the board comes
+// from the game's plugin (games/), the sides from the game's descriptor.
 import { h, mount, clear } from '../dom';
 import { t, type Key } from '../i18n';
 import { settings, update } from '../settings';
-import { makeBoard } from '../boards/make';
-import type { Side } from '../boards/types';
+import type { BoardWidget, Side } from '../boards/types';
 import { renderMoves } from '../ui';
 import { gameInfo } from '../net/games';
-import { analysisBoard } from '../pages/analysis';
+import { analysisBoard } from '../analysis/panel';
+import type { TablePage } from '../games/plugin';
 import { tableShell, type ShellContext } from './shell';
-import type { TablePage } from './route';
 import type { ChessView, XiangqiView } from '../net/generated/protocol';
 
 /** The view of a game on a piece board. */
@@ -22,13 +21,13 @@ type Ctx = ShellContext<PieceView>;
 
 const isXiangqi = (b: PieceView): b is XiangqiView => 'wxf_moves' in b;
 
-/** The table page of `game`, whose board is a piece board. */
-export function pieceTablePage(game: string): TablePage {
-  return (root, id) => pieceTable(root, id, game);
+/** The table page of `game`, played on the piece boards `makeBoard` makes. */
+export function pieceTablePage(game: string, makeBoard: () => BoardWidget): TablePage {
+  return (root, id) => pieceTable(root, id, game, makeBoard);
 }
 
-function pieceTable(root: HTMLElement, id: string, game: string): () => void {
-  const board = makeBoard(game);
+function pieceTable(root: HTMLElement, id: string, game: string, makeBoard: () => BoardWidget): () => void {
+  const board = makeBoard();
   const analysisEl = h('div.analysis-wrap', { id: 'analysis' });
   const movesEl = h('div.move-list', { id: 'moves' });
   const notationEl = h('span.notation-switch', { id: 'notation-switch' });
@@ -148,7 +147,7 @@ function pieceTable(root: HTMLElement, id: string, game: string): () => void {
     // The analysis board starts from the game's start with its moves, so that one
     // can step back through them and branch off anywhere.
     const start = startFen(c) ?? board.start;
-    closeAnalysis = analysisBoard(analysisEl, game as Parameters<typeof analysisBoard>[1], start, c.me === 1 ? 1 : 0, () => {
+    closeAnalysis = analysisBoard(analysisEl, game, { pieces: makeBoard }, start, c.me === 1 ? 1 : 0, () => {
       closeAnalysis = null;
     }, ucis(c));
   }

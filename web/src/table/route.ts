@@ -1,38 +1,11 @@
 // `/table/:id`: the game is known before anything connects. The table's game is
-// asked of the server (`GET /api/game/{id}`), then that game's page opens the one
-// connection (table/connection.ts). Every page is the one table shell
-// (table/shell.ts) with the game's board plugged in: a piece board for the games
-// boards/make.ts has one (table/pieces.ts), else the game's own page from this
-// list (Go on Shudan, Doudizhu's card table).
+// asked of the server (`GET /api/game/{id}`), then that game's page (its plugin's,
+// games/) opens the one connection (table/connection.ts). Every page is the one
+// table shell (table/shell.ts) with the game's board plugged in.
 import { h, mount } from '../dom';
 import { t } from '../i18n';
 import { api } from '../net/api';
-import { pieceTablePage } from './pieces';
-import { hasPieceBoard } from '../boards/make';
-import { goTablePage } from '../go/table';
-import { doudizhuTablePage } from '../doudizhu/table';
-import { chessViewer, xiangqiViewer, goViewer, doudizhuViewer, type Viewer } from '../replay/viewers';
-
-/** A game's table page: mounts into `root`, returns its cleanup. */
-export type TablePage = (root: HTMLElement, id: string) => () => void;
-
-const PAGES: Record<string, TablePage> = {
-  go: goTablePage,
-  doudizhu: doudizhuTablePage,
-};
-
-/** A game's part of the replay viewer (replay/viewers.ts), if it has one. Built at
- * the call, not at load: the replay page imports this module and this one its
- * viewers. */
-export function replayViewer(game: string): Viewer | undefined {
-  const viewers: Record<string, Viewer> = {
-    chess: chessViewer,
-    xiangqi: xiangqiViewer,
-    go: goViewer,
-    doudizhu: doudizhuViewer,
-  };
-  return viewers[game];
-}
+import { plugin } from '../games';
 
 /** What `GET /api/game/{id}` says of a table (docs/protocol.md). */
 interface TableInfo {
@@ -47,7 +20,7 @@ export function tableRoute(root: HTMLElement, id: string): () => void {
   void api<TableInfo>('GET', `/api/game/${encodeURIComponent(id)}`)
     .then((info) => {
       if (closed) return;
-      const page = PAGES[info.game] ?? (hasPieceBoard(info.game) ? pieceTablePage(info.game) : undefined);
+      const page = plugin(info.game)?.table;
       if (!page) throw new Error(`no page for ${info.game}`);
       cleanup = page(root, id);
     })

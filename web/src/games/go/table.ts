@@ -1,11 +1,11 @@
 // A Go table: the Shudan board, captures, pass, the move list, and after two
 // passes the dead-stone phase — click groups to toggle them dead, accept or
 // resume, see whether the opponent accepted, and the count (`B+3.5`).
-import { h, mount } from '../dom';
-import { toast } from '../ui';
-import { goBoard } from '../boards/goBoard';
-import { tableShell, type ShellContext as Shell } from '../table/shell';
-import type { GoView, JsonValue, MarkingView } from '../net/generated/protocol';
+import { h, mount } from '../../dom';
+import { t } from '../../i18n';
+import { goBoard } from './board';
+import { tableShell, type ShellContext as Shell } from '../../table/shell';
+import type { GoView, JsonValue, MarkingView } from '../../net/generated/protocol';
 import { tx } from './text';
 import './go.css';
 
@@ -116,7 +116,7 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
     const komi = Number(b.komi ?? 7.5);
     mount(
       markingEl,
-      h('div.panel-title', null, inMarking ? tx('marking') : tx('result')),
+      h('div.panel-title', null, inMarking ? tx('marking') : t('resultTitle')),
       h('div.go-score', { id: 'go-score' }, b.result ?? marking.score),
       h('div.hint', null, `${tx('black')} ${blackArea} · ${tx('white')} ${whiteArea} + ${komi} · ${tx('deadStones')} ${(marking.dead ?? []).length}`),
       inMarking ? h('div.go-accepts', null, who(0), who(1)) : null,
@@ -192,7 +192,6 @@ export function goTablePage(root: HTMLElement, id: string): () => void {
       return h('div.result-sub', { id: 'result-score' }, `${b.result ?? m.score} · ${tx('black')} ${(m.black_area ?? []).length} · ${tx('white')} ${(m.white_area ?? []).length} + ${b.komi}`);
     },
   });
-  void toast;
   return () => {
     cleanup();
     board.destroy();

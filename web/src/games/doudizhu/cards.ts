@@ -1,7 +1,7 @@
 // Cards as the server writes them: a physical card is rank then suit (`Th`, `3s`),
 // jokers `B` (black, 小王) and `R` (red, 大王); a play is a multiset of ranks
 // written lowest first (`33344`, `BR`).
-import { h } from '../dom';
+import { h } from '../../dom';
 
 export const RANKS = '3456789TJQKA2BR';
 

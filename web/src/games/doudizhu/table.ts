@@ -3,12 +3,12 @@
 // server lists as legal); the other two seats show only how many cards they hold
 // and their last play; the bottom cards, the bid and the multiplier in the middle;
 // the score of each hand and the running totals of the table's hands.
-import { h, mount } from '../dom';
-import { api } from '../net/api';
-import { toast } from '../ui';
-import { tableShell, type ShellContext as Shell } from '../table/shell';
-import type { DoudizhuView } from '../net/generated/protocol';
-import { tx } from '../go/text';
+import { h, mount } from '../../dom';
+import { api } from '../../net/api';
+import { toast } from '../../ui';
+import { tableShell, type ShellContext as Shell } from '../../table/shell';
+import type { DoudizhuView } from '../../net/generated/protocol';
+import { tx } from './text';
 import { cardBack, cardEl, playEls, ranksOf, sortHand } from './cards';
 import { botControls, botName, isBot } from './bots';
 import './ddz.css';

@@ -2,10 +2,10 @@
 import { Chessground } from 'chessground';
 import type { Api } from 'chessground/api';
 import type { Key } from 'chessground/types';
-import { h } from '../dom';
-import { t } from '../i18n';
-import { settings } from '../settings';
-import type { BoardState, BoardWidget, Side } from './types';
+import { h } from '../../dom';
+import { t } from '../../i18n';
+import { settings } from '../../settings';
+import type { BoardState, BoardWidget, Side } from '../../boards/types';
 
 const color = (s: Side) => (s === 0 ? 'white' : 'black');
 

@@ -3,9 +3,9 @@
 // player between hands (the server's `add_bot` and `remove_bot`; see
 // docs/protocol.md). Bots sit as users named `bot:basic-…` or
 // `bot:strong-…`, shown here as 电脑 with their strength.
-import { h } from '../dom';
-import { settings } from '../settings';
-import type { ShellContext } from '../table/shell';
+import { h } from '../../dom';
+import { settings } from '../../settings';
+import type { ShellContext } from '../../table/shell';
 
 const S = {
   add: ['添加电脑', 'Add computer'],

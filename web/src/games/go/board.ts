@@ -4,7 +4,8 @@
 import { h as ph, render } from 'preact';
 import { BoundedGoban, type Marker, type Vertex } from '@sabaki/shudan';
 import '@sabaki/shudan/css/goban.css';
-import { h } from '../dom';
+import { h } from '../../dom';
+import type { StoneBoard, StoneBoardState } from '../../boards/types';
 
 const LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
 
@@ -21,33 +22,9 @@ export function toGtp([x, y]: Vertex, size: number): string {
   return `${LETTERS[x]}${size - y}`;
 }
 
-export interface GoBoardState {
-  size: number;
-  /** Rows from the top down: `X` black, `O` white, `.` empty. */
-  rows: string[];
-  lastMove?: string | null;
-  /** The point a ko forbids retaking at once. */
-  ko?: string | null;
-  /** During marking and after the count: stones marked dead and each side's area. */
-  dead?: string[];
-  blackArea?: string[];
-  whiteArea?: string[];
-  /** The colour a click would place (1 black, -1 white), for the hover stone; 0: none. */
-  ghost: 0 | 1 | -1;
-  /** Whether vertex clicks do anything (play or marking). */
-  clickable: boolean;
-}
-
-export interface GoBoardWidget {
-  el: HTMLElement;
-  set(state: GoBoardState): void;
-  onVertex(cb: (gtp: string) => void): void;
-  destroy(): void;
-}
-
-export function goBoard(): GoBoardWidget {
+export function goBoard(): StoneBoard {
   const el = h('div.go-board', { id: 'go-board' });
-  let state: GoBoardState | null = null;
+  let state: StoneBoardState | null = null;
   let hover: Vertex | null = null;
   let cb: (gtp: string) => void = () => undefined;
 

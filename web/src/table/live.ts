@@ -1,8 +1,10 @@
-// The Go and Doudizhu pages' face of the one table connection (table/connection.ts):
-// every new view (hidden cards already removed by the server) with its events.
+// A live table as a game's page sees it: the face of the one table connection
+// (table/connection.ts) that the table shell opens, every new view (hidden cards
+// already removed by the server) with its events; and the seat a table's
+// creator takes as its page opens.
 import type { SocketState } from '../net/socket';
-import type { Batch, BoardView, TableView } from '../net/generated/protocol';
-import { connect, type TableEvent } from '../table/connection';
+import type { Batch, TableView } from '../net/generated/protocol';
+import { connect, type TableEvent } from './connection';
 
 /** A table command's fields (the table id is added). */
 export type Fields = Record<string, unknown>;
@@ -27,7 +29,7 @@ export interface LiveTable {
   close(): void;
 }
 
-export function liveTable<V extends BoardView>(id: string, h: LiveHandlers<V>): LiveTable {
+export function liveTable<V>(id: string, h: LiveHandlers<V>): LiveTable {
   const conn = connect<V>(id, {
     onView: (view, events, batch) => h.onState(view, events, batch),
     onStatus: (s) => h.onStatus(s),

@@ -5,9 +5,9 @@ import { Chessground } from 'chessgroundx';
 import type { Api } from 'chessgroundx/api';
 import type * as cg from 'chessgroundx/types';
 import { premove } from 'chessgroundx/premove';
-import { h } from '../dom';
-import { settings } from '../settings';
-import type { BoardState, BoardWidget, Side } from './types';
+import { h } from '../../dom';
+import { settings } from '../../settings';
+import type { BoardState, BoardWidget, Side } from '../../boards/types';
 
 const RANKS = '123456789:';
 const color = (s: Side) => (s === 0 ? 'white' : 'black');

@@ -1,8 +1,8 @@
 // The replay viewer's words for Doudizhu actions: 叫N分 and 不叫 while bidding,
 // 不出 in play, and cards by their faces (10, 小王, 大王), from the canonical
 // actions the server sends (`bid 2`, `pass`, `TTT`, `BR`).
-import { t } from '../i18n';
-import { settings } from '../settings';
+import { settings } from '../../settings';
+import { tx } from './text';
 
 const RANK_WORDS: Record<string, [string, string]> = {
   T: ['10', '10'],
@@ -19,8 +19,8 @@ export function playText(ranks: string): string {
 /** A Doudizhu action in words: 叫N分 / 不叫 while bidding, 不出 or the cards in play. */
 export function doudizhuText(action: string, phase: unknown): string {
   const bid = /^bid\s*(\d)$/.exec(action.trim());
-  if (bid) return settings().lang === 'en' ? `${t('ddzBid')} ${bid[1]}` : `叫${bid[1]}${t('ddzPoints')}`;
-  if (action === 'pass') return phase === 'bidding' ? t('ddzNoBid') : t('ddzPass');
+  if (bid) return settings().lang === 'en' ? `${tx('bidWord')} ${bid[1]}` : `叫${bid[1]}${tx('points')}`;
+  if (action === 'pass') return phase === 'bidding' ? tx('noBid') : tx('passPlay');
   return playText(action);
 }
 

@@ -1,0 +1,72 @@
+// The table page's frame: the board column (the connection banner over the
+// game's main area) and the side column (title, spectators, time control, seats,
+// status line and offers; the buttons; the game's own panels). The other views
+// draw into the elements it makes.
+import { h, mount } from '../../dom';
+import { t, type Key } from '../../i18n';
+import type { TableCtrl } from '../ctrl';
+import { tcText } from '../timeText';
+
+export interface TableLayout {
+  page: HTMLElement;
+  banner: HTMLElement;
+  title: HTMLElement;
+  spectators: HTMLElement;
+  timeControl: HTMLElement;
+  seats: HTMLElement;
+  status: HTMLElement;
+  offers: HTMLElement;
+  buttons: HTMLElement;
+}
+
+/** Mounts the frame of `ctrl`'s table into `root`. */
+export function tableLayout<V>(root: HTMLElement, ctrl: TableCtrl<V>): TableLayout {
+  const { game, main, panels } = ctrl.hooks;
+  const l: Omit<TableLayout, 'page'> = {
+    banner: h('div.conn-banner', { id: 'conn-banner', style: { display: 'none' } }, t('connecting')),
+    title: h('span', { id: 'table-title' }),
+    spectators: h('span.spectators', { id: 'spectators' }),
+    timeControl: h('div.hint', { id: 'time-control' }),
+    seats: h('div.seats', { id: 'seats' }),
+    status: h('div.status-line', { id: 'status' }),
+    offers: h('div', { id: 'offers' }),
+    buttons: h('div.table-buttons', { id: 'table-buttons' }),
+  };
+  const page = h(
+    `div.table-page.${game}-page`,
+    { id: 'table-page', 'data-game': game },
+    h('div.board-col', null, l.banner, main),
+    h(
+      'div.side-col',
+      null,
+      h('div.panel', null, h('div.panel-title', null, l.title, l.spectators), l.timeControl, l.seats, l.status, l.offers),
+      h('div.panel', null, l.buttons),
+      ...panels,
+    ),
+  );
+  mount(root, page);
+  return { page, ...l };
+}
+
+/** The connection's state, shown over the board while it is not open; kept on
+ * the page (`data-conn`) for a script (or a test) to read. */
+export function drawConnection<V>(l: TableLayout, ctrl: TableCtrl<V>) {
+  if (ctrl.conn) l.page.dataset.conn = ctrl.conn;
+  const st = ctrl.conn ?? 'open';
+  l.banner.style.display = st === 'open' ? 'none' : '';
+  l.banner.textContent = t(st === 'connecting' ? 'connecting' : st === 'reconnecting' ? 'reconnecting' : 'disconnected');
+}
+
+/** The table's title, its spectators and the time control of its game (or of the proposal). */
+export function drawHeader<V>(l: TableLayout, ctrl: TableCtrl<V>) {
+  const s = ctrl.state!;
+  const { game } = ctrl.hooks;
+  // The table's status as the page last drew it: a script (or a test) knows
+  // from it when the board takes a move.
+  l.page.dataset.status = s.status;
+  l.title.textContent = `${t(game as Key)} · ${t('table')} ${ctrl.id}`;
+  l.spectators.textContent = `${t('spectators')} ${(s.spectators ?? []).length}`;
+  const settings = s.status === 'playing' || s.status === 'over' ? s.game?.settings : s.proposal?.settings;
+  const rated = settings?.rated ? t('rated') : t('casual');
+  l.timeControl.textContent = `${t('timePreset')}: ${tcText(settings?.time, game)} · ${rated}`;
+}

@@ -1,0 +1,27 @@
+// The 读入 dialog: a position or a whole record pasted in, proposed as the next
+// game's start (never rated).
+import { h } from '../../dom';
+import { t } from '../../i18n';
+import { dialog, toast } from '../../ui';
+import type { TableCtrl } from '../ctrl';
+
+export function openLoad<V>(ctrl: TableCtrl<V>) {
+  const ta = h('textarea.record-input', { rows: 6, placeholder: t('loadHint'), id: 'load-input' }) as HTMLTextAreaElement;
+  dialog(t('loadTitle'), ta, [
+    { label: t('cancel') },
+    {
+      label: t('ok'),
+      cls: 'primary',
+      onClick: () => {
+        // A position or a whole record, as the server reads them: it refuses
+        // what it cannot read (bad_settings).
+        const text = ta.value.trim();
+        if (!text) {
+          toast(t('invalidRecord'), 'error');
+          return false;
+        }
+        ctrl.propose({ setup: { position: text } });
+      },
+    },
+  ], { id: 'load-dialog' });
+}
