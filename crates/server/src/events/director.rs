@@ -177,7 +177,7 @@ impl Director {
     }
 
     /// Does what is due for one event.
-    pub async fn step(&mut self, id: &str) -> Result<(), ApiError> {
+    async fn step(&mut self, id: &str) -> Result<(), ApiError> {
         match load(&*self.store, id).await? {
             Some(ev) => self.advance(ev).await,
             None => Ok(()),
