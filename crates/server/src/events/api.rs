@@ -8,29 +8,30 @@ use std::sync::Arc;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use qiyuan_store::{StoreError, User};
+use qiyuan_store::{Store, StoreError, User};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{EventConfig, EventData, load};
 use crate::App;
 use crate::error::{ApiError, ApiResult, Json, Query};
+use crate::registry::Games;
 
 /// Whether `user` holds `role` now: read from the store at every act, so a
 /// role taken away stops acting at once.
-pub(super) async fn has_role(app: &App, user: &User, role: &str) -> Result<bool, ApiError> {
-    Ok(app.store.roles(user.id).await?.iter().any(|r| r == role))
+pub(super) async fn has_role(store: &dyn Store, user: &User, role: &str) -> Result<bool, ApiError> {
+    Ok(store.roles(user.id).await?.iter().any(|r| r == role))
 }
 
-async fn event_or_404(app: &App, id: &str) -> Result<EventData, ApiError> {
-    load(&*app.store, id)
+async fn event_or_404(store: &dyn Store, id: &str) -> Result<EventData, ApiError> {
+    load(store, id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no event {id}")))
 }
 
 /// The event's organiser, while they still hold the organiser role.
-async fn organiser_only(app: &App, ev: &EventData, user: &User) -> Result<(), ApiError> {
-    if ev.row.organiser != user.id || !has_role(app, user, "organiser").await? {
+async fn organiser_only(store: &dyn Store, ev: &EventData, user: &User) -> Result<(), ApiError> {
+    if ev.row.organiser != user.id || !has_role(store, user, "organiser").await? {
         return Err(ApiError::forbidden(
             "not_organiser",
             "only the event's organiser may change it",
@@ -86,13 +87,13 @@ pub async fn create(
     Json(config): Json<EventConfig>,
 ) -> ApiResult<Response> {
     let user = app.require_user(&headers).await?;
-    if !has_role(&app, &user, "organiser").await? {
+    if !has_role(&*app.store, &user, "organiser").await? {
         return Err(ApiError::forbidden(
             "not_organiser",
             "only an organiser may create events",
         ));
     }
-    config.check(&app)?;
+    config.check(&app.games)?;
     let now = crate::now_ms();
     let id = crate::live::new_id();
     let row = qiyuan_store::EventRow {
@@ -121,9 +122,9 @@ pub async fn change(
     Json(config): Json<EventConfig>,
 ) -> ApiResult<Json<Value>> {
     let user = app.require_user(&headers).await?;
-    let ev = event_or_404(&app, &id).await?;
-    organiser_only(&app, &ev, &user).await?;
-    config.check(&app)?;
+    let ev = event_or_404(&*app.store, &id).await?;
+    organiser_only(&*app.store, &ev, &user).await?;
+    config.check(&app.games)?;
     if ev.row.status != "registering" {
         // Once under way only what does not change the games may change.
         let mut same = config.clone();
@@ -159,14 +160,14 @@ pub async fn add_arbiter(
     Json(req): Json<ArbiterReq>,
 ) -> ApiResult<Json<Value>> {
     let user = app.require_user(&headers).await?;
-    let ev = event_or_404(&app, &id).await?;
-    organiser_only(&app, &ev, &user).await?;
+    let ev = event_or_404(&*app.store, &id).await?;
+    organiser_only(&*app.store, &ev, &user).await?;
     let arbiter = app
         .store
         .user_by_name(&req.user)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no account {}", req.user)))?;
-    if !has_role(&app, &arbiter, "arbiter").await? {
+    if !has_role(&*app.store, &arbiter, "arbiter").await? {
         return Err(ApiError::bad_request(
             "not_arbiter",
             format!("{} does not hold the arbiter role", arbiter.username),
@@ -183,14 +184,17 @@ pub async fn add_arbiter(
 }
 
 /// The rating a player enters with: their rating in the event's pool.
-async fn rating_of(app: &App, ev: &EventData, user: &User) -> Result<i64, ApiError> {
-    let pool = app
-        .games
+async fn rating_of(
+    store: &dyn Store,
+    games: &Games,
+    ev: &EventData,
+    user: &User,
+) -> Result<i64, ApiError> {
+    let pool = games
         .get(&ev.config.game)
         .map(|g| g.pool(ev.config.time.speed()))
         .unwrap_or_default();
-    Ok(app
-        .store
+    Ok(store
         .rating(user.id, &pool)
         .await?
         .map(|r| r.rating.round() as i64)
@@ -211,10 +215,10 @@ pub async fn register(
             "guests cannot enter events: register an account",
         ));
     }
-    if has_role(&app, &user, "banned").await? {
+    if has_role(&*app.store, &user, "banned").await? {
         return Err(ApiError::forbidden("banned", "this account is banned"));
     }
-    let ev = event_or_404(&app, &id).await?;
+    let ev = event_or_404(&*app.store, &id).await?;
     if ev.arbiters.contains(&user.id) {
         return Err(arbiter_plays(
             "you are an arbiter of this event: an arbiter cannot play in it",
@@ -246,7 +250,7 @@ pub async fn register(
         }
         _ => return Err(closed()),
     };
-    let rating = rating_of(&app, &ev, &user).await?;
+    let rating = rating_of(&*app.store, &app.games, &ev, &user).await?;
     match &ev.config.entry {
         super::Entry::Open => {}
         super::Entry::Rating { min, max } => {
@@ -294,7 +298,7 @@ pub async fn withdraw(
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
     let user = app.require_user(&headers).await?;
-    let ev = event_or_404(&app, &id).await?;
+    let ev = event_or_404(&*app.store, &id).await?;
     let p = ev
         .player(user.id)
         .ok_or_else(|| ApiError::not_found("you are not registered"))?;
@@ -321,7 +325,7 @@ pub async fn bye(
     Json(req): Json<ByeReq>,
 ) -> ApiResult<Json<Value>> {
     let user = app.require_user(&headers).await?;
-    let ev = event_or_404(&app, &id).await?;
+    let ev = event_or_404(&*app.store, &id).await?;
     if ev.player(user.id).is_none() {
         return Err(ApiError::not_found("you are not registered"));
     }
@@ -354,17 +358,20 @@ pub async fn action(
     Json(req): Json<super::arbiter::ActionRequest>,
 ) -> ApiResult<Json<super::arbiter::ActionDone>> {
     let user = app.require_user(&headers).await?;
-    Ok(Json(super::arbiter::act(&app, &user, &id, req).await?))
+    let hall = super::hall::Hall::new(app.clone());
+    Ok(Json(
+        super::arbiter::act(&*app.store, &hall, &user, &id, req).await?,
+    ))
 }
 
 /// `GET /api/event/{id}`: the event, its players, pairings per round (with
 /// their tables), standings, crosstable and the arbiters' report.
 pub async fn show(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    let ev = event_or_404(&app, &id).await?;
-    Ok(Json(view(&app, &ev).await?))
+    let ev = event_or_404(&*app.store, &id).await?;
+    Ok(Json(view(&*app.store, &ev).await?))
 }
 
-async fn view(app: &App, ev: &EventData) -> Result<Value, ApiError> {
+async fn view(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
     let players: Vec<Value> = ev
         .players
         .iter()
@@ -418,12 +425,11 @@ async fn view(app: &App, ev: &EventData) -> Result<Value, ApiError> {
         .collect();
     let mut names = std::collections::HashMap::new();
     for a in &ev.arbiters {
-        if let Some(u) = app.store.user(*a).await? {
+        if let Some(u) = store.user(*a).await? {
             names.insert(*a, u.username);
         }
     }
-    let actions: Vec<Value> = app
-        .store
+    let actions: Vec<Value> = store
         .event_actions(&ev.row.id)
         .await?
         .into_iter()
@@ -440,7 +446,7 @@ async fn view(app: &App, ev: &EventData) -> Result<Value, ApiError> {
             })
         })
         .collect();
-    let organiser = app.store.user(ev.row.organiser).await?.map(|u| u.username);
+    let organiser = store.user(ev.row.organiser).await?.map(|u| u.username);
     Ok(json!({
         "id": ev.row.id,
         "status": ev.row.status,
@@ -466,7 +472,7 @@ pub async fn trf(
     let Some(id) = file.strip_suffix(".trf") else {
         return Ok(crate::web::serve(uri).await);
     };
-    let ev = event_or_404(&app, id).await?;
+    let ev = event_or_404(&*app.store, id).await?;
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         ev.trf(),
@@ -478,7 +484,7 @@ pub async fn trf(
 
 async fn admin_only(app: &App, headers: &HeaderMap) -> Result<User, ApiError> {
     let user = app.require_user(headers).await?;
-    if !has_role(app, &user, "admin").await? {
+    if !has_role(&*app.store, &user, "admin").await? {
         return Err(ApiError::forbidden(
             "not_admin",
             "only an admin may do that",
@@ -550,8 +556,8 @@ pub async fn admin_close_table(
         .table(&id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no table {id}")))?;
-    let ended = super::director::internal(
-        &app,
+    let ended = super::hall::internal(
+        &app.tables,
         &id,
         vec![qiyuan_table::Command::Decide {
             decision: qiyuan_table::Decision::Void,

@@ -10,16 +10,13 @@
 //! sockets (`event.action`), and the ones that touch a live game are table
 //! commands, so they are in the game's log and its events as well.
 
-use std::sync::Arc;
-
 use qiyuan_game::Seat;
-use qiyuan_store::{EventActionRow, EventGameRow, User};
+use qiyuan_store::{EventActionRow, EventGameRow, Store, User};
 use qiyuan_table::{Command, Decision};
 use serde::Deserialize;
 
-use super::director::internal;
+use super::hall::Hall;
 use super::{EventData, load};
-use crate::App;
 use crate::error::ApiError;
 use crate::protocol::ServerMsg;
 use crate::protocol::out::EventActionMsg;
@@ -55,16 +52,21 @@ pub struct ActionDone {
     pub table: Option<String>,
 }
 
+/// Does what an arbiter asks: the tables through `hall`, the event's rows in
+/// `store`.
 pub async fn act(
-    app: &Arc<App>,
+    store: &dyn Store,
+    hall: &Hall,
     arbiter: &User,
     event: &str,
     req: ActionRequest,
 ) -> Result<ActionDone, ApiError> {
-    let ev = load(&*app.store, event)
+    let ev = load(store, event)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no event {event}")))?;
-    if !ev.arbiters.contains(&arbiter.id) || !super::api::has_role(app, arbiter, "arbiter").await? {
+    if !ev.arbiters.contains(&arbiter.id)
+        || !super::api::has_role(store, arbiter, "arbiter").await?
+    {
         return Err(ApiError::forbidden(
             "not_arbiter",
             "only an arbiter of this event may do that",
@@ -135,9 +137,9 @@ pub async fn act(
                     reason: req.reason.clone(),
                 },
             };
-            internal(app, &table, vec![cmd]).await?;
+            hall.command(&table, vec![cmd]).await?;
             if req.kind == "violation" && req.grave {
-                disqualify(app, &ev, player.user_id, round).await?;
+                disqualify(store, hall, &ev, player.user_id, round).await?;
             }
         }
         "adjudicate" => {
@@ -187,18 +189,20 @@ pub async fn act(
             };
             let _ = black;
             let table = live(&game);
-            app.store
+            store
                 .set_event_result(&ev.row.id, g.round, g.board, Some(w), Some(b))
                 .await?;
             if let Some(table) = table {
-                let _ = internal(app, &table, vec![Command::Decide { decision }]).await;
+                let _ = hall
+                    .command(&table, vec![Command::Decide { decision }])
+                    .await;
             }
         }
         "forfeit" => {
             let g = game.clone().ok_or_else(need_game)?;
-            forfeit(app, &ev, &g, player.user_id).await?;
+            forfeit(store, hall, &ev, &g, player.user_id).await?;
         }
-        "disqualify" => disqualify(app, &ev, player.user_id, round).await?,
+        "disqualify" => disqualify(store, hall, &ev, player.user_id, round).await?,
         other => {
             return Err(ApiError::bad_request(
                 "bad_action",
@@ -219,7 +223,7 @@ pub async fn act(
         reason: req.reason.clone(),
         at,
     };
-    let id = super::record_action(&*app.store, &ev.row.id, action).await?;
+    let id = super::record_action(store, &ev.row.id, action).await?;
     let table = game.as_ref().and_then(|g| g.table_id.clone());
     let msg = ServerMsg::EventAction(EventActionMsg {
         event: ev.row.id.clone(),
@@ -241,7 +245,7 @@ pub async fn act(
     told.sort_unstable();
     told.dedup();
     for user in told {
-        super::tell(app, user, &msg);
+        hall.tell(user, &msg);
     }
     Ok(ActionDone {
         id,
@@ -255,7 +259,8 @@ pub async fn act(
 /// `user` loses board `g` by forfeit: the result first (the arbiter's word
 /// stands even if the table's game has just ended), then the table.
 async fn forfeit(
-    app: &Arc<App>,
+    store: &dyn Store,
+    hall: &Hall,
     ev: &EventData,
     g: &EventGameRow,
     user: i64,
@@ -269,33 +274,39 @@ async fn forfeit(
     };
     let white_loses = g.white == user;
     let (w, b) = if white_loses { ("-", "+") } else { ("+", "-") };
-    app.store
+    store
         .set_event_result(&ev.row.id, g.round, g.board, Some(w), Some(b))
         .await?;
     if let Some(table) = &g.table_id
         && g.white_result.is_none()
     {
         let seat = Seat(if white_loses { 0 } else { 1 });
-        let _ = internal(
-            app,
-            table,
-            vec![Command::Decide {
-                decision: Decision::Loses {
-                    seat,
-                    forfeit: true,
-                },
-            }],
-        )
-        .await;
+        let _ = hall
+            .command(
+                table,
+                vec![Command::Decide {
+                    decision: Decision::Loses {
+                        seat,
+                        forfeit: true,
+                    },
+                }],
+            )
+            .await;
     }
     Ok(())
 }
 
 /// Disqualifies `user`: never paired again; a game of theirs being played is
 /// lost by forfeit.
-async fn disqualify(app: &Arc<App>, ev: &EventData, user: i64, round: i64) -> Result<(), ApiError> {
+async fn disqualify(
+    store: &dyn Store,
+    hall: &Hall,
+    ev: &EventData,
+    user: i64,
+    round: i64,
+) -> Result<(), ApiError> {
     let withdrawn = ev.player(user).is_some_and(|p| p.withdrawn);
-    app.store
+    store
         .set_event_player(&ev.row.id, user, withdrawn, true)
         .await?;
     if let Some(g) = ev
@@ -304,7 +315,7 @@ async fn disqualify(app: &Arc<App>, ev: &EventData, user: i64, round: i64) -> Re
         .filter(|g| g.white_result.is_none())
         .cloned()
     {
-        forfeit(app, ev, &g, user).await?;
+        forfeit(store, hall, ev, &g, user).await?;
     }
     Ok(())
 }

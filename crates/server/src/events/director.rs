@@ -1,10 +1,18 @@
-//! The schedule of every event, one task for the server. At each tick it reads
-//! each running event from the store and does what is due: start the event,
-//! pair the next round (once: the round's primary key, in one transaction),
-//! create and seat the round's tables, forfeit the players absent at the
-//! forfeit time, take finished games' results, end the round, end the event.
-//! It keeps nothing in memory that the store does not have, so a restart picks
-//! up exactly where it was.
+//! The schedule of every event, one task for the server. It does what is due
+//! for each running event: start the event, pair the next round (once: the
+//! round's primary key, in one transaction), create and seat the round's
+//! tables, forfeit the players absent at the forfeit time, take finished
+//! games' results, end the round, end the event. It keeps nothing in memory
+//! that the store does not have (the index of open boards is rebuilt from it),
+//! so a restart picks up exactly where it was.
+//!
+//! What is due by the clock (a start, a pause's end, the forfeit time) it sees
+//! at its tick, from each event's rows alone. A game's result it takes when it
+//! hears that the game ended ([`Heard::Ended`]), and advances the event at
+//! once; a slow sweep reads every open board's game from the store as a safety
+//! net ([`Heard::Sweep`]), for an end it did not hear. A tick costs the same
+//! few queries whatever the number of boards (two lists, an event's six rows);
+//! it used to read every open board's game as well, two queries a board a tick.
 //!
 //! Late arrival (seed 002, 迟到): a round's tables start their games at once
 //! and their clocks run from the start (tournament tables), with both players
@@ -14,101 +22,553 @@
 //! arrived in time plays on with the time left. After a restart the forfeit
 //! time counts again from the restart for the players still to come back.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use qiyuan_game::{EndReason, Outcome, Seat, SeatResult};
-use qiyuan_store::{EventActionRow, EventGameRow, EventRoundRow};
+use qiyuan_game::{Outcome, Seat, SeatResult};
+use qiyuan_store::{EventActionRow, EventGameRow, EventRoundRow, Store};
 use qiyuan_table::{Command, Decision, TableConfig};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, watch};
+use tokio::time::{Instant, MissedTickBehavior};
 
+use super::hall::Hall;
 use super::{EventData, load};
 use crate::App;
+use crate::cluster::Cluster;
 use crate::error::ApiError;
-use crate::live::{self, TableMsg};
 use crate::protocol::ServerMsg;
 use crate::protocol::out::EventRoundMsg;
 
 /// The site-wide role of running the schedule, with several nodes.
 pub const ROLE: &str = "director";
 
+/// Ticks between two sweeps: with the default tick of a second, every 30 s.
+const SWEEP_TICKS: u32 = 30;
+
+/// What the director hears besides its tick.
+#[derive(Debug, Clone)]
+pub enum Heard {
+    /// The game at `table` ended with `outcome`.
+    Ended { table: Arc<str>, outcome: Outcome },
+    /// Ends may have gone unheard (the sweep's time, or a listener that fell
+    /// behind): read every open board's game from the store.
+    Sweep,
+}
+
 /// Runs the schedule until shutdown. With several nodes only the node holding
 /// the director's role runs it (another takes the role over within the lease
 /// time when it dies), so that no two nodes act on one event's round.
 pub async fn run(app: Arc<App>) {
-    let started = crate::now_ms();
-    let tick = Duration::from_millis(app.config.event_tick_ms.max(10));
-    let shutdown = app.shutdown.clone();
-    loop {
-        tokio::select! {
-            _ = tokio::time::sleep(tick) => {}
-            _ = crate::stopped(shutdown.clone()) => break,
-        }
-        if let Some(cluster) = &app.cluster
-            && !cluster.hold(ROLE).await
-        {
-            continue;
-        }
-        if let Err(e) = step_all(&app, started).await {
-            tracing::warn!("event schedule: {}", e.message);
-        }
-    }
-    if let Some(cluster) = &app.cluster {
-        cluster.release_role(ROLE).await;
-    }
+    let director = Director::new(&app);
+    let heard = listen(director.tick, app.shutdown.clone());
+    director.run(heard).await;
 }
 
-async fn step_all(app: &Arc<App>, started: i64) -> Result<(), ApiError> {
-    for status in ["registering", "running"] {
-        for row in app.store.events_list(Some(status), 1000).await? {
-            if let Err(e) = step(app, &row.id, started).await {
-                tracing::warn!(event = %row.id, "event step failed: {}", e.message);
+/// The director's ear, the one place where what it hears comes in: for now a
+/// sweep every [`SWEEP_TICKS`] ticks, the safety net, which is also how the
+/// results come in while nothing announces a game's end.
+///
+/// PLUG-IN (issue #42): with the table core's events, subscribe here to
+/// `app.table_events.subscribe()` as well, and forward each
+/// `TableEvent::Ended { table, result, .. }` as [`Heard::Ended`] and each
+/// `RecvError::Lagged` as [`Heard::Sweep`]; the director then takes a result
+/// as soon as the game ends.
+fn listen(tick: Duration, shutdown: watch::Receiver<bool>) -> mpsc::Receiver<Heard> {
+    let (heard, ear) = mpsc::channel(1024);
+    let every = tick * SWEEP_TICKS;
+    tokio::spawn(async move {
+        let mut sweeps = tokio::time::interval_at(Instant::now() + every, every);
+        sweeps.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = sweeps.tick() => {}
+                _ = crate::stopped(shutdown.clone()) => break,
+            }
+            if heard.send(Heard::Sweep).await.is_err() {
+                break;
             }
         }
-    }
-    Ok(())
+    });
+    ear
 }
 
-/// Does what is due for one event.
-pub async fn step(app: &Arc<App>, id: &str, started: i64) -> Result<(), ApiError> {
-    let Some(mut ev) = load(&*app.store, id).await? else {
-        return Ok(());
-    };
-    let now = crate::now_ms();
-    if ev.row.status == "registering" {
-        if now < ev.config.starts_at {
-            return Ok(());
+/// The schedule's runner, with what it uses: the store, the hall's tables and
+/// sockets, the cluster's role, and its settings.
+pub struct Director {
+    store: Arc<dyn Store>,
+    hall: Hall,
+    cluster: Option<Arc<Cluster>>,
+    tick: Duration,
+    /// The configured escape grace (none: the time control's own), which a
+    /// tournament table adds to the forfeit time.
+    escape_grace_secs: Option<f64>,
+    shutdown: watch::Receiver<bool>,
+    /// When this director started: the forfeit time counts from here too.
+    started: i64,
+    /// The event of each board being played, by its table's id, as the
+    /// events' last steps saw them: where a heard end's result goes. A table
+    /// not here is no event's (or a restart has not stepped its event yet:
+    /// the sweep finds it).
+    boards: HashMap<String, String>,
+}
+
+impl Director {
+    pub fn new(app: &Arc<App>) -> Self {
+        Director {
+            store: app.store.clone(),
+            hall: Hall::new(app.clone()),
+            cluster: app.cluster.clone(),
+            tick: Duration::from_millis(app.config.event_tick_ms.max(10)),
+            escape_grace_secs: app.config.escape_grace_secs,
+            shutdown: app.shutdown.clone(),
+            started: crate::now_ms(),
+            boards: HashMap::new(),
         }
-        app.store
-            .update_event(id, &ev.row.config, "running", now)
-            .await?;
-        ev.row.status = "running".into();
-        tracing::info!(event = %id, "event started");
     }
-    match ev.current().cloned() {
-        Some(round) => play_round(app, &ev, &round, now, started).await,
-        None => {
-            let done = ev.paired();
-            if done >= i64::from(ev.config.rounds) {
-                app.store
-                    .update_event(id, &ev.row.config, "finished", now)
-                    .await?;
-                tracing::info!(event = %id, "event finished");
-                return Ok(());
+
+    /// Ticks, and takes what it hears, until shutdown.
+    pub async fn run(mut self, mut heard: mpsc::Receiver<Heard>) {
+        let mut ticks = tokio::time::interval_at(Instant::now() + self.tick, self.tick);
+        ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let shutdown = self.shutdown.clone();
+        loop {
+            let work = tokio::select! {
+                _ = ticks.tick() => None,
+                Some(h) = heard.recv() => Some(h),
+                _ = crate::stopped(shutdown.clone()) => break,
+            };
+            if let Some(cluster) = &self.cluster
+                && !cluster.hold(ROLE).await
+            {
+                // Another node directs: what it indexed here goes stale.
+                self.boards.clear();
+                continue;
             }
-            let last_end = ev.rounds.last().and_then(|r| r.finished_at);
-            let due = next_due(&ev.config.schedule, ev.config.starts_at, done, last_end);
-            if now >= due && pair_next(app, &ev, done + 1, now).await? {
-                // Set the round's tables up at once: the round has started.
-                if let Some(ev) = load(&*app.store, id).await?
-                    && let Some(round) = ev.current().cloned()
-                {
-                    play_round(app, &ev, &round, now, started).await?;
+            let done = match work {
+                None => {
+                    let done = self.step_all().await;
+                    // A full tick between two steps, however long one takes.
+                    ticks.reset();
+                    done
+                }
+                Some(Heard::Ended { table, outcome }) => self.game_ended(&table, &outcome).await,
+                Some(Heard::Sweep) => self.sweep().await,
+            };
+            if let Err(e) = done {
+                tracing::warn!("event schedule: {}", e.message);
+            }
+        }
+        if let Some(cluster) = &self.cluster {
+            cluster.release_role(ROLE).await;
+        }
+    }
+
+    /// The tick: what is due by the clock for every event not finished.
+    async fn step_all(&mut self) -> Result<(), ApiError> {
+        for status in ["registering", "running"] {
+            for row in self.store.events_list(Some(status), 1000).await? {
+                if let Err(e) = self.step(&row.id).await {
+                    tracing::warn!(event = %row.id, "event step failed: {}", e.message);
                 }
             }
-            Ok(())
+        }
+        Ok(())
+    }
+
+    /// Does what is due for one event.
+    async fn step(&mut self, id: &str) -> Result<(), ApiError> {
+        match load(&*self.store, id).await? {
+            Some(ev) => self.advance(ev).await,
+            None => Ok(()),
         }
     }
+
+    /// A game ended: its board's result, and what follows from it (the
+    /// round's end, the next round's pairing when it is due at once).
+    pub async fn game_ended(&mut self, table: &str, outcome: &Outcome) -> Result<(), ApiError> {
+        let Some(event) = self.boards.get(table).cloned() else {
+            return Ok(());
+        };
+        self.take_results(&event, &[(table.to_string(), outcome.clone())])
+            .await
+    }
+
+    /// The safety net: every open board's game read from the store, and the
+    /// ended ones taken as if their ends had been heard.
+    async fn sweep(&mut self) -> Result<(), ApiError> {
+        for row in self.store.events_list(Some("running"), 1000).await? {
+            if let Err(e) = self.sweep_event(&row.id).await {
+                tracing::warn!(event = %row.id, "event sweep failed: {}", e.message);
+            }
+        }
+        Ok(())
+    }
+
+    async fn sweep_event(&mut self, id: &str) -> Result<(), ApiError> {
+        let Some(ev) = load(&*self.store, id).await? else {
+            return Ok(());
+        };
+        let Some(round) = ev.current() else {
+            return self.advance(ev).await;
+        };
+        let mut ends = Vec::new();
+        for g in ev
+            .games_of(round.round)
+            .filter(|g| g.white_result.is_none())
+        {
+            if let Some(table) = &g.table_id
+                && let Some(row) = self.store.game(table).await?
+                && let Some(result) = &row.result
+                && let Ok(outcome) = serde_json::from_str::<Outcome>(result)
+            {
+                ends.push((table.clone(), outcome));
+            }
+        }
+        if ends.is_empty() {
+            return self.advance(ev).await;
+        }
+        self.take_results(id, &ends).await
+    }
+
+    /// Writes the results of the ended games at `ends` (table, outcome) of
+    /// event `id` whose boards have none yet, then advances the event.
+    ///
+    /// The event is loaded here, after the ends were seen. An arbiter's
+    /// decision (an adjudication, a forfeit, a disqualification) and the
+    /// absent players' forfeit write the board's result before they end the
+    /// game, so their result is in what is loaded and stands: a forfeit's
+    /// `-`/`+` never becomes the table's `0`/`1`. (When the director read
+    /// every board's game at each tick against an event loaded before, it had
+    /// to pass over adjudicated ends for fear of that overwrite; hearing of an
+    /// end and loading after it leaves nothing to guard against.)
+    async fn take_results(&mut self, id: &str, ends: &[(String, Outcome)]) -> Result<(), ApiError> {
+        let Some(mut ev) = load(&*self.store, id).await? else {
+            return Ok(());
+        };
+        let Some(round) = ev.current().map(|r| r.round) else {
+            return self.advance(ev).await;
+        };
+        for (table, outcome) in ends {
+            let Some(g) = ev
+                .games
+                .iter_mut()
+                .find(|g| g.round == round && g.table_id.as_deref() == Some(table.as_str()))
+            else {
+                continue;
+            };
+            if g.white_result.is_some() {
+                continue;
+            }
+            let (w, b) = results_of(outcome);
+            self.store
+                .set_event_result(id, g.round, g.board, Some(w), Some(b))
+                .await?;
+            g.white_result = Some(w.into());
+            g.black_result = Some(b.into());
+        }
+        self.advance(ev).await
+    }
+
+    /// Does what is due for one event, as loaded.
+    async fn advance(&mut self, mut ev: EventData) -> Result<(), ApiError> {
+        let id = ev.row.id.clone();
+        let now = crate::now_ms();
+        if ev.row.status == "registering" {
+            if now < ev.config.starts_at {
+                return Ok(());
+            }
+            self.store
+                .update_event(&id, &ev.row.config, "running", now)
+                .await?;
+            ev.row.status = "running".into();
+            tracing::info!(event = %id, "event started");
+        }
+        if let Some(round) = ev.current().cloned() {
+            if !self.play_round(&ev, &round, now).await? {
+                return Ok(());
+            }
+            // The round has just ended: the next one follows when it is due,
+            // at once if that is now.
+            if let Some(last) = ev.rounds.last_mut() {
+                last.finished_at = Some(now);
+            }
+        }
+        self.boards.retain(|_, event| *event != id);
+        let done = ev.paired();
+        if done >= i64::from(ev.config.rounds) {
+            self.store
+                .update_event(&id, &ev.row.config, "finished", now)
+                .await?;
+            tracing::info!(event = %id, "event finished");
+            return Ok(());
+        }
+        let last_end = ev.rounds.last().and_then(|r| r.finished_at);
+        let due = next_due(&ev.config.schedule, ev.config.starts_at, done, last_end);
+        if now >= due && self.pair_next(&ev, done + 1, now).await? {
+            // Set the round's tables up at once: the round has started.
+            if let Some(ev) = load(&*self.store, &id).await?
+                && let Some(round) = ev.current().cloned()
+            {
+                self.play_round(&ev, &round, now).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Pairs round `round` and writes it (once), then sets up its tables.
+    async fn pair_next(&self, ev: &EventData, round: i64, now: i64) -> Result<bool, ApiError> {
+        let t = ev.tournament();
+        let pairing = qiyuan_swiss::pair(&t)
+            .map_err(|e| ApiError::bad_request("cannot_pair", e.to_string()))?;
+        if pairing.games.is_empty() && pairing.bye.is_none() {
+            // Nobody to pair (no players yet): the round waits for entries.
+            return Ok(false);
+        }
+        let user_of = |rank: u32| {
+            ev.players
+                .iter()
+                .find(|p| p.start_rank == i64::from(rank))
+                .map(|p| p.user_id)
+        };
+        let mut games = Vec::new();
+        for (w, b) in &pairing.games {
+            let (Some(white), Some(black)) = (user_of(*w), user_of(*b)) else {
+                return Err(ApiError::internal("the pairing names an unknown player"));
+            };
+            games.push(EventGameRow {
+                round,
+                board: games.len() as i64 + 1,
+                white,
+                black: Some(black),
+                table_id: None,
+                white_result: None,
+                black_result: None,
+            });
+        }
+        if let Some(bye) = pairing.bye.and_then(user_of) {
+            games.push(EventGameRow {
+                round,
+                board: games.len() as i64 + 1,
+                white: bye,
+                black: None,
+                table_id: None,
+                white_result: Some("U".into()),
+                black_result: None,
+            });
+        }
+        let row = EventRoundRow {
+            round,
+            starts_at: now,
+            checked_at: None,
+            finished_at: None,
+        };
+        let paired = self.store.pair_round(&ev.row.id, &row, &games).await?;
+        if paired {
+            tracing::info!(event = %ev.row.id, round, boards = games.len(), "round paired");
+        }
+        Ok(paired)
+    }
+
+    /// A round being played: its tables, late arrivals, its end; whether it
+    /// has ended (every board has its result).
+    async fn play_round(
+        &mut self,
+        ev: &EventData,
+        round: &EventRoundRow,
+        now: i64,
+    ) -> Result<bool, ApiError> {
+        let games: Vec<EventGameRow> = ev.games_of(round.round).cloned().collect();
+        let mut games_now = Vec::with_capacity(games.len());
+        for g in games {
+            let g = if g.table_id.is_none() && g.black.is_some() && g.white_result.is_none() {
+                self.set_up_table(ev, g).await?
+            } else {
+                g
+            };
+            games_now.push(g);
+        }
+        let forfeit = ev.config.forfeit_ms();
+        if round.checked_at.is_none()
+            && now >= round.starts_at.saturating_add(forfeit)
+            && now >= self.started.saturating_add(forfeit)
+        {
+            for g in games_now.iter_mut().filter(|g| g.white_result.is_none()) {
+                self.forfeit_absent(ev, g).await?;
+            }
+            self.store
+                .round_checked(&ev.row.id, round.round, now)
+                .await?;
+        }
+        // The open boards' tables, where the ends heard are taken.
+        self.boards.retain(|_, event| *event != ev.row.id);
+        let mut open = 0;
+        for g in games_now.iter().filter(|g| g.white_result.is_none()) {
+            open += 1;
+            if let Some(table) = &g.table_id {
+                self.boards.insert(table.clone(), ev.row.id.clone());
+            }
+        }
+        if open > 0 {
+            return Ok(false);
+        }
+        self.store
+            .round_finished(&ev.row.id, round.round, now)
+            .await?;
+        tracing::info!(event = %ev.row.id, round = round.round, "round finished");
+        Ok(true)
+    }
+
+    /// Creates a board's tournament table, seats both players, starts the
+    /// game (both counted absent until they come), and tells them.
+    async fn set_up_table(
+        &mut self,
+        ev: &EventData,
+        mut g: EventGameRow,
+    ) -> Result<EventGameRow, ApiError> {
+        let Some(black) = g.black else {
+            return Ok(g);
+        };
+        let forfeit = ev.config.forfeit_ms().max(0) as u64;
+        let grace = self
+            .escape_grace_secs
+            .map(|s| (s * 1000.0) as u64)
+            .unwrap_or_else(|| qiyuan_table::default_grace(&ev.config.time));
+        let config = TableConfig {
+            settings: ev.config.settings(),
+            tournament: true,
+            // The clock runs from the start at a tournament table: the
+            // first-move timer would only duplicate the late-arrival rule.
+            first_move: Some(qiyuan_table::clock::DAY),
+            // An absent player is dealt with at the forfeit time, not by escape.
+            grace: Some(forfeit + grace),
+            trusteeship: false,
+            deal_seed: None,
+        };
+        let table = self.hall.create(&ev.config.game, config).await?;
+        if !self
+            .store
+            .set_event_table(&ev.row.id, g.round, g.board, &table)
+            .await?
+        {
+            return Ok(g);
+        }
+        let white_name = ev.name_of(g.white);
+        let black_name = ev.name_of(black);
+        let mut cmds = vec![
+            Command::Sit {
+                user: white_name.clone(),
+                seat: Seat(0),
+            },
+            Command::Sit {
+                user: black_name.clone(),
+                seat: Seat(1),
+            },
+        ];
+        for user in [&white_name, &black_name] {
+            cmds.push(Command::Ready {
+                user: user.clone(),
+                proposal: None,
+            });
+        }
+        for user in [&white_name, &black_name] {
+            cmds.push(Command::Disconnect { user: user.clone() });
+        }
+        self.hall.command(&table, cmds).await?;
+        g.table_id = Some(table.clone());
+        for (seat, user) in [(0usize, g.white), (1, black)] {
+            let msg = ServerMsg::EventRound(EventRoundMsg {
+                event: ev.row.id.clone(),
+                name: ev.config.name.clone(),
+                round: g.round,
+                board: g.board,
+                table: table.clone(),
+                game: ev.config.game.clone(),
+                seat,
+                opponent: ev.name_of(if seat == 0 { black } else { g.white }),
+            });
+            self.hall.tell(user, &msg);
+        }
+        Ok(g)
+    }
+
+    /// At the forfeit time: who of a board's players has not come.
+    async fn forfeit_absent(&self, ev: &EventData, g: &mut EventGameRow) -> Result<(), ApiError> {
+        let (Some(table), Some(black)) = (g.table_id.clone(), g.black) else {
+            return Ok(());
+        };
+        // The board's table may be owned by another node (after a takeover).
+        let Some([w, b]) = self.hall.arrived(&table).await else {
+            return Ok(());
+        };
+        let (decision, results, absent) = match (w, b) {
+            (true, true) => return Ok(()),
+            (false, false) => (Decision::Void, ("-", "-"), vec![g.white, black]),
+            (false, true) => (
+                Decision::Loses {
+                    seat: Seat(0),
+                    forfeit: true,
+                },
+                ("-", "+"),
+                vec![g.white],
+            ),
+            (true, false) => (
+                Decision::Loses {
+                    seat: Seat(1),
+                    forfeit: true,
+                },
+                ("+", "-"),
+                vec![black],
+            ),
+        };
+        self.store
+            .set_event_result(
+                &ev.row.id,
+                g.round,
+                g.board,
+                Some(results.0),
+                Some(results.1),
+            )
+            .await?;
+        g.white_result = Some(results.0.into());
+        g.black_result = Some(results.1.into());
+        if let Err(e) = self
+            .hall
+            .command(&table, vec![Command::Decide { decision }])
+            .await
+        {
+            tracing::warn!(event = %ev.row.id, %table, "cannot end a forfeited game: {}", e.message);
+        }
+        for user in absent {
+            let action = EventActionRow {
+                id: 0,
+                round: Some(g.round),
+                board: Some(g.board),
+                user_id: user,
+                arbiter: ev.row.organiser,
+                kind: "forfeit".into(),
+                reason: format!(
+                    "absent {} s after the round's start (迟到判负)",
+                    ev.config.forfeit_secs
+                ),
+                at: crate::now_ms(),
+            };
+            super::record_action(&*self.store, &ev.row.id, action).await?;
+        }
+        Ok(())
+    }
+}
+
+/// TRF results (white's, black's) of a game the table ended.
+fn results_of(outcome: &Outcome) -> (&'static str, &'static str) {
+    let r = |s: Option<&SeatResult>| match s {
+        Some(SeatResult::Win) => "1",
+        Some(SeatResult::Draw) => "=",
+        Some(SeatResult::Loss) => "0",
+        // A void game (both absent): both forfeit.
+        Some(SeatResult::Void) | None => "-",
+    };
+    (r(outcome.results.first()), r(outcome.results.get(1)))
 }
 
 /// When the round after `done` paired rounds is due: round 1 at the start;
@@ -140,305 +600,6 @@ pub fn next_due(
             times.get(done as usize).copied().unwrap_or(end).max(end)
         }
     }
-}
-
-/// Pairs round `round` and writes it (once), then sets up its tables.
-async fn pair_next(app: &Arc<App>, ev: &EventData, round: i64, now: i64) -> Result<bool, ApiError> {
-    let t = ev.tournament();
-    let pairing =
-        qiyuan_swiss::pair(&t).map_err(|e| ApiError::bad_request("cannot_pair", e.to_string()))?;
-    if pairing.games.is_empty() && pairing.bye.is_none() {
-        // Nobody to pair (no players yet): the round waits for entries.
-        return Ok(false);
-    }
-    let user_of = |rank: u32| {
-        ev.players
-            .iter()
-            .find(|p| p.start_rank == i64::from(rank))
-            .map(|p| p.user_id)
-    };
-    let mut games = Vec::new();
-    for (w, b) in &pairing.games {
-        let (Some(white), Some(black)) = (user_of(*w), user_of(*b)) else {
-            return Err(ApiError::internal("the pairing names an unknown player"));
-        };
-        games.push(EventGameRow {
-            round,
-            board: games.len() as i64 + 1,
-            white,
-            black: Some(black),
-            table_id: None,
-            white_result: None,
-            black_result: None,
-        });
-    }
-    if let Some(bye) = pairing.bye.and_then(user_of) {
-        games.push(EventGameRow {
-            round,
-            board: games.len() as i64 + 1,
-            white: bye,
-            black: None,
-            table_id: None,
-            white_result: Some("U".into()),
-            black_result: None,
-        });
-    }
-    let row = EventRoundRow {
-        round,
-        starts_at: now,
-        checked_at: None,
-        finished_at: None,
-    };
-    let paired = app.store.pair_round(&ev.row.id, &row, &games).await?;
-    if paired {
-        tracing::info!(event = %ev.row.id, round, boards = games.len(), "round paired");
-    }
-    Ok(paired)
-}
-
-/// A round being played: tables, late arrivals, results, its end.
-async fn play_round(
-    app: &Arc<App>,
-    ev: &EventData,
-    round: &EventRoundRow,
-    now: i64,
-    started: i64,
-) -> Result<(), ApiError> {
-    let games: Vec<EventGameRow> = ev.games_of(round.round).cloned().collect();
-    let mut games_now = Vec::with_capacity(games.len());
-    for g in games {
-        let g = if g.table_id.is_none() && g.black.is_some() && g.white_result.is_none() {
-            set_up_table(app, ev, g).await?
-        } else {
-            g
-        };
-        games_now.push(g);
-    }
-    let forfeit = ev.config.forfeit_ms();
-    if round.checked_at.is_none()
-        && now >= round.starts_at.saturating_add(forfeit)
-        && now >= started.saturating_add(forfeit)
-    {
-        for g in games_now.iter_mut().filter(|g| g.white_result.is_none()) {
-            forfeit_absent(app, ev, g).await?;
-        }
-        app.store
-            .round_checked(&ev.row.id, round.round, now)
-            .await?;
-    }
-    let mut open = 0;
-    for g in games_now.iter_mut().filter(|g| g.white_result.is_none()) {
-        if let Some(table) = &g.table_id
-            && let Some(row) = app.store.game(table).await?
-            && let Some(result) = &row.result
-            && let Ok(outcome) = serde_json::from_str::<Outcome>(result)
-        {
-            // An arbiter's decision (an adjudication, a forfeit, a
-            // disqualification) or the absent players' forfeit wrote the
-            // board's result before it ended the game, and this round's
-            // snapshot of the event may be older than that write: a forfeit's
-            // `-`/`+` must not become the table's `0`/`1`.
-            if outcome.reason != EndReason::Adjudication {
-                let (w, b) = results_of(&outcome);
-                app.store
-                    .set_event_result(&ev.row.id, g.round, g.board, Some(w), Some(b))
-                    .await?;
-                g.white_result = Some(w.into());
-            }
-            continue;
-        }
-        open += 1;
-    }
-    if open == 0 {
-        app.store
-            .round_finished(&ev.row.id, round.round, now)
-            .await?;
-        tracing::info!(event = %ev.row.id, round = round.round, "round finished");
-    }
-    Ok(())
-}
-
-/// TRF results (white's, black's) of a game the table ended.
-fn results_of(outcome: &Outcome) -> (&'static str, &'static str) {
-    let r = |s: Option<&SeatResult>| match s {
-        Some(SeatResult::Win) => "1",
-        Some(SeatResult::Draw) => "=",
-        Some(SeatResult::Loss) => "0",
-        // A void game (both absent): both forfeit.
-        Some(SeatResult::Void) | None => "-",
-    };
-    (r(outcome.results.first()), r(outcome.results.get(1)))
-}
-
-/// Sends the server's commands to a table and waits for them.
-pub(crate) async fn internal(
-    app: &Arc<App>,
-    table: &str,
-    cmds: Vec<Command>,
-) -> Result<(), ApiError> {
-    let handle = app
-        .tables
-        .get(table)
-        .ok_or_else(|| ApiError::not_found(format!("table {table} is not live")))?;
-    handle
-        .internal(cmds)
-        .await?
-        .map_err(|m| ApiError::new(axum::http::StatusCode::CONFLICT, "refused", m))
-}
-
-/// Creates a board's tournament table, seats both players, starts the game
-/// (both counted absent until they come), and tells them.
-async fn set_up_table(
-    app: &Arc<App>,
-    ev: &EventData,
-    mut g: EventGameRow,
-) -> Result<EventGameRow, ApiError> {
-    let Some(black) = g.black else {
-        return Ok(g);
-    };
-    let forfeit = ev.config.forfeit_ms().max(0) as u64;
-    let grace = app
-        .config
-        .escape_grace_secs
-        .map(|s| (s * 1000.0) as u64)
-        .unwrap_or_else(|| qiyuan_table::default_grace(&ev.config.time));
-    let config = TableConfig {
-        settings: ev.config.settings(),
-        tournament: true,
-        // The clock runs from the start at a tournament table: the first-move
-        // timer would only duplicate the late-arrival rule.
-        first_move: Some(qiyuan_table::clock::DAY),
-        // An absent player is dealt with at the forfeit time, not by escape.
-        grace: Some(forfeit + grace),
-        trusteeship: false,
-        deal_seed: None,
-    };
-    let handle = live::create_with(app, &ev.config.game, config).await?;
-    if !app
-        .store
-        .set_event_table(&ev.row.id, g.round, g.board, &handle.id)
-        .await?
-    {
-        return Ok(g);
-    }
-    let white_name = ev.name_of(g.white);
-    let black_name = ev.name_of(black);
-    let mut cmds = vec![
-        Command::Sit {
-            user: white_name.clone(),
-            seat: Seat(0),
-        },
-        Command::Sit {
-            user: black_name.clone(),
-            seat: Seat(1),
-        },
-    ];
-    for user in [&white_name, &black_name] {
-        cmds.push(Command::Ready {
-            user: user.clone(),
-            proposal: None,
-        });
-    }
-    for user in [&white_name, &black_name] {
-        cmds.push(Command::Disconnect { user: user.clone() });
-    }
-    internal(app, &handle.id, cmds).await?;
-    g.table_id = Some(handle.id.clone());
-    for (seat, user) in [(0usize, g.white), (1, black)] {
-        let msg = ServerMsg::EventRound(EventRoundMsg {
-            event: ev.row.id.clone(),
-            name: ev.config.name.clone(),
-            round: g.round,
-            board: g.board,
-            table: handle.id.clone(),
-            game: ev.config.game.clone(),
-            seat,
-            opponent: ev.name_of(if seat == 0 { black } else { g.white }),
-        });
-        super::tell(app, user, &msg);
-    }
-    Ok(g)
-}
-
-/// At the forfeit time: who of a board's players has not come.
-async fn forfeit_absent(
-    app: &Arc<App>,
-    ev: &EventData,
-    g: &mut EventGameRow,
-) -> Result<(), ApiError> {
-    let (Some(table), Some(black)) = (g.table_id.clone(), g.black) else {
-        return Ok(());
-    };
-    // The board's table may be owned by another node (after a takeover).
-    let Some(handle) = app.table(&table).await else {
-        return Ok(());
-    };
-    let (reply, wait) = oneshot::channel();
-    if handle.tx.send(TableMsg::Snapshot { reply }).await.is_err() {
-        return Ok(());
-    }
-    let Ok(view) = wait.await else { return Ok(()) };
-    if view["status"] != "playing" {
-        return Ok(());
-    }
-    let arrived = |seat: usize| {
-        view["seats"][seat]["connected"] == true
-            || view["game"]["moves"]
-                .as_array()
-                .is_some_and(|m| m.iter().any(|m| m["seat"] == seat))
-    };
-    let (w, b) = (arrived(0), arrived(1));
-    let (decision, results, absent) = match (w, b) {
-        (true, true) => return Ok(()),
-        (false, false) => (Decision::Void, ("-", "-"), vec![g.white, black]),
-        (false, true) => (
-            Decision::Loses {
-                seat: Seat(0),
-                forfeit: true,
-            },
-            ("-", "+"),
-            vec![g.white],
-        ),
-        (true, false) => (
-            Decision::Loses {
-                seat: Seat(1),
-                forfeit: true,
-            },
-            ("+", "-"),
-            vec![black],
-        ),
-    };
-    app.store
-        .set_event_result(
-            &ev.row.id,
-            g.round,
-            g.board,
-            Some(results.0),
-            Some(results.1),
-        )
-        .await?;
-    g.white_result = Some(results.0.into());
-    g.black_result = Some(results.1.into());
-    if let Err(e) = internal(app, &table, vec![Command::Decide { decision }]).await {
-        tracing::warn!(event = %ev.row.id, %table, "cannot end a forfeited game: {}", e.message);
-    }
-    for user in absent {
-        let action = EventActionRow {
-            id: 0,
-            round: Some(g.round),
-            board: Some(g.board),
-            user_id: user,
-            arbiter: ev.row.organiser,
-            kind: "forfeit".into(),
-            reason: format!(
-                "absent {} s after the round's start (迟到判负)",
-                ev.config.forfeit_secs
-            ),
-            at: crate::now_ms(),
-        };
-        super::record_action(&*app.store, &ev.row.id, action).await?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

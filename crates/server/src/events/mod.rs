@@ -4,8 +4,9 @@
 //! rule, collects results into the standings, and arbiters act on its games.
 //!
 //! Everything an event is lives in the store ([`qiyuan_store::EventStore`]); the
-//! [`director`] derives what to do next from it at every tick, so a restart
-//! loses nothing and a round is paired exactly once (the round's primary key).
+//! [`director`] derives what to do next from it, at its tick and when it hears
+//! that a game ended, so a restart loses nothing and a round is paired exactly
+//! once (the round's primary key).
 //! The tournament as the pairing and tiebreak code sees it is rebuilt from the
 //! stored rows each time ([`EventData::tournament`]); the TRF export is that
 //! same value written out, so `qiyuan swiss pair` on it pairs the same next
@@ -14,10 +15,10 @@
 //! - [`api`]: the HTTP endpoints (events, registration, byes, arbiters, TRF);
 //! - [`director`]: the schedule (pairing, tables, late arrival, results);
 //! - [`arbiter`]: warnings, fouls, violations, adjudications, forfeits,
-//!   disqualification.
+//!   disqualification;
+//! - [`hall`]: what those two do to live tables and players' sockets.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use qiyuan_store::{
     EventActionRow, EventByeRow, EventGameRow, EventPlayerRow, EventRoundRow, EventRow, Store,
@@ -30,12 +31,13 @@ use qiyuan_table::TimeControl;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::App;
 use crate::error::ApiError;
+use crate::registry::Games;
 
 pub mod api;
 pub mod arbiter;
 pub mod director;
+pub mod hall;
 
 /// The roles an operator grants.
 pub const ROLES: &[&str] = &["admin", "organiser", "arbiter", "banned", "muted"];
@@ -166,12 +168,12 @@ fn default_tiebreaks() -> Vec<String> {
 
 impl EventConfig {
     /// Checks the settings against the games hosted here.
-    pub fn check(&self, app: &App) -> Result<(), ApiError> {
+    pub fn check(&self, games: &Games) -> Result<(), ApiError> {
         let bad = |m: String| Err(ApiError::bad_request("bad_event", m));
         if self.name.trim().is_empty() || self.name.chars().count() > 100 {
             return bad("the name has 1 to 100 characters".into());
         }
-        match app.games.get(&self.game) {
+        match games.get(&self.game) {
             Some(d) if d.seats == 2 => {}
             Some(_) => return bad(format!("{} is not a two-player game", self.game)),
             None => return bad(format!("no game {:?} here", self.game)),
@@ -197,7 +199,7 @@ impl EventConfig {
         }
         self.tiebreak_order()?;
         let settings = self.settings();
-        app.games
+        games
             .new_table(
                 &self.game,
                 qiyuan_table::TableConfig {
@@ -473,11 +475,6 @@ pub async fn export_trf(store: &dyn Store, id: &str) -> anyhow::Result<String> {
         .map_err(|e| anyhow::anyhow!("{}", e.message))?
         .ok_or_else(|| anyhow::anyhow!("no event {id:?}"))?;
     Ok(data.trf())
-}
-
-/// Sends a server message to every socket of the user.
-pub(crate) fn tell(app: &Arc<App>, user: UserId, msg: &crate::protocol::ServerMsg) {
-    app.sockets.send_to_user(user, &msg.encode(None));
 }
 
 /// Records an arbiter's (or the server's) action in the event report.

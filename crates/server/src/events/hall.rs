@@ -1,0 +1,83 @@
+//! The events' hands in the hall: what the director and the arbiters do to the
+//! live tables and the players' sockets — make a tournament table, give a
+//! table the server's commands, see who has come to it, tell a player.
+//!
+//! Making a table still needs the whole server (`live::create_with` takes the
+//! `App`), so this handle holds it, privately: it is the one place below the
+//! route handlers in `events/` that does, and the one to narrow when the table
+//! core makes tables from an environment of its own.
+
+use std::sync::Arc;
+
+use qiyuan_store::UserId;
+use qiyuan_table::{Command, TableConfig};
+use tokio::sync::oneshot;
+
+use crate::App;
+use crate::error::ApiError;
+use crate::live::{self, TableMsg};
+use crate::protocol::ServerMsg;
+
+/// The live tables and sockets, as the events' code acts on them.
+#[derive(Clone)]
+pub struct Hall {
+    app: Arc<App>,
+}
+
+impl Hall {
+    pub fn new(app: Arc<App>) -> Self {
+        Hall { app }
+    }
+
+    /// Creates a table of `game` owned by the server; its id.
+    pub async fn create(&self, game: &str, config: TableConfig) -> Result<String, ApiError> {
+        Ok(live::create_with(&self.app, game, config).await?.id)
+    }
+
+    /// Sends the server's commands to a table of this node and waits for them.
+    pub async fn command(&self, table: &str, cmds: Vec<Command>) -> Result<(), ApiError> {
+        internal(&self.app.tables, table, cmds).await
+    }
+
+    /// Whether each of the two seats' players has come to a table whose game is
+    /// being played (their socket is there, or they have moved); none if the
+    /// table is not live (on this node or, with several, on its owner) or is
+    /// not playing.
+    pub async fn arrived(&self, table: &str) -> Option<[bool; 2]> {
+        let handle = self.app.table(table).await?;
+        let (reply, wait) = oneshot::channel();
+        handle.tx.send(TableMsg::Snapshot { reply }).await.ok()?;
+        let view = wait.await.ok()?;
+        if view["status"] != "playing" {
+            return None;
+        }
+        let came = |seat: usize| {
+            view["seats"][seat]["connected"] == true
+                || view["game"]["moves"]
+                    .as_array()
+                    .is_some_and(|m| m.iter().any(|m| m["seat"] == seat))
+        };
+        Some([came(0), came(1)])
+    }
+
+    /// Sends a server message to every socket of the user.
+    pub fn tell(&self, user: UserId, msg: &ServerMsg) {
+        self.app.sockets.send_to_user(user, &msg.encode(None));
+    }
+}
+
+/// Sends the server's commands to a live table of this node and waits for
+/// them; a refusal is a conflict.
+pub(crate) async fn internal(
+    tables: &live::Registry,
+    table: &str,
+    cmds: Vec<Command>,
+) -> Result<(), ApiError> {
+    let handle = tables
+        .get(table)
+        .ok_or_else(|| ApiError::not_found(format!("table {table} is not live")))?;
+    handle
+        .internal(cmds)
+        .await?
+        .map_err(|m| ApiError::new(axum::http::StatusCode::CONFLICT, "refused", m))
+}
