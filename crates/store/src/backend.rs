@@ -10,7 +10,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
 };
-use sqlx::{ConnectOptions as _, Connection as _, PgPool, Row, SqlitePool};
+use sqlx::{ConnectOptions as _, Connection as _, PgPool, SqlitePool};
 
 use std::future::Future;
 use std::pin::Pin;
@@ -400,6 +400,16 @@ fn postgres_batches(options: PgConnectOptions) -> WriteBatch<std::convert::Infal
     })
 }
 
+/// A row [`APPEND_MANY`] returns: an append inserted (`fenced` false), or
+/// one fenced out, with its token.
+#[derive(sqlx::FromRow)]
+struct AppendedRow {
+    table_id: String,
+    version: i64,
+    token: Option<i64>,
+    fenced: bool,
+}
+
 /// One batch of [`postgres_batches`].
 async fn postgres_batch(conn: &mut sqlx::PgConnection, batch: &[Append]) -> Written {
     let tables: Vec<&str> = batch.iter().map(|a| a.table.as_str()).collect();
@@ -407,7 +417,7 @@ async fn postgres_batch(conn: &mut sqlx::PgConnection, batch: &[Append]) -> Writ
     let ats: Vec<i64> = batch.iter().map(|a| a.at).collect();
     let entries: Vec<&str> = batch.iter().map(|a| a.entry.as_str()).collect();
     let tokens: Vec<Option<i64>> = batch.iter().map(|a| a.token).collect();
-    let rows = sqlx::query(APPEND_MANY)
+    let rows: Vec<AppendedRow> = sqlx::query_as(APPEND_MANY)
         .bind(&tables)
         .bind(&versions)
         .bind(&ats)
@@ -417,16 +427,13 @@ async fn postgres_batch(conn: &mut sqlx::PgConnection, batch: &[Append]) -> Writ
         .await?;
     let mut new = std::collections::HashSet::with_capacity(rows.len());
     let mut fenced = std::collections::HashSet::new();
-    for row in &rows {
-        let table: String = row.try_get("table_id")?;
-        let version: i64 = row.try_get("version")?;
-        if row.try_get::<bool, _>("fenced")? {
+    for row in rows {
+        if row.fenced {
             // (Two appends of one version may differ by their token:
             // an old owner's late one and the new owner's.)
-            let token: i64 = row.try_get("token")?;
-            fenced.insert((table, version, token));
+            fenced.insert((row.table_id, row.version, row.token));
         } else {
-            new.insert((table, version));
+            new.insert((row.table_id, row.version));
         }
     }
     // The first append of a key in the batch is the one inserted.
@@ -435,7 +442,7 @@ async fn postgres_batch(conn: &mut sqlx::PgConnection, batch: &[Append]) -> Writ
         .map(|a| {
             let key = (a.table.clone(), a.version);
             if let Some(token) = a.token
-                && fenced.contains(&(a.table.clone(), a.version, token))
+                && fenced.contains(&(a.table.clone(), a.version, Some(token)))
             {
                 Outcome::Fenced
             } else if new.remove(&key) {
@@ -861,82 +868,111 @@ impl PostgresStore {
 const USER_COLUMNS: &str = "id, username, password_hash, guest, created_at";
 const GAME_COLUMNS: &str = "g.id, g.table_id, g.number, g.game, g.settings, g.status, g.rated, g.started_at, g.ended_at, g.result, g.record";
 
+/// The condition, on games `g` joined to their players `p`, that the game is
+/// one of user `$1`'s that lists show (not private): what
+/// [`Store::games_of_user`] lists and [`Store::count_games_of_user`] counts.
+const USER_GAMES: &str = "p.user_id = $1 AND NOT g.private";
+
+/// A game's player with the game's id: how the players of several games come
+/// back in one query ([`SqliteStore::players_of`], [`PostgresStore::players_of`]).
+#[derive(sqlx::FromRow)]
+struct GamePlayer {
+    game_id: String,
+    #[sqlx(flatten)]
+    player: Player,
+}
+
+/// The query of the [`GamePlayer`]s of several games, in seat order; `$games`
+/// says which games the backend's way (an array, a JSON list).
+macro_rules! players_of_games {
+    ($games:literal) => {
+        concat!(
+            "SELECT game_id, seat, user_id, name, rating, rating_diff FROM game_players \
+             WHERE game_id ",
+            $games,
+            " ORDER BY game_id, seat"
+        )
+    };
+}
+
+/// Gives each game its players, from the players of all of them in seat order
+/// (a game listed twice gets them twice).
+fn attach_players(games: &mut [GameRow], players: Vec<GamePlayer>) {
+    let mut by_game: std::collections::HashMap<String, Vec<Player>> =
+        std::collections::HashMap::new();
+    for p in players {
+        by_game.entry(p.game_id).or_default().push(p.player);
+    }
+    for game in games {
+        game.players = by_game.get(&game.id).cloned().unwrap_or_default();
+    }
+}
+
+impl SqliteStore {
+    /// The players of the games `ids`, in one query: the ids go in as one JSON
+    /// array (SQLite has no array type to bind).
+    async fn players_of(&self, ids: &[&str]) -> Result<Vec<GamePlayer>> {
+        Ok(
+            sqlx::query_as(players_of_games!("IN (SELECT value FROM json_each($1))"))
+                .bind(sqlx::types::Json(ids))
+                .fetch_all(&self.read)
+                .await?,
+        )
+    }
+}
+
+impl PostgresStore {
+    /// The players of the games `ids`, in one query (the ids as one array).
+    async fn players_of(&self, ids: &[&str]) -> Result<Vec<GamePlayer>> {
+        Ok(sqlx::query_as(players_of_games!("= ANY($1)"))
+            .bind(ids)
+            .fetch_all(&self.read)
+            .await?)
+    }
+}
+
+/// An API token and its user, as [`Store::api_token`] reads them in one row
+/// (the token's own columns renamed beside the user's).
+#[derive(sqlx::FromRow)]
+struct TokenUser {
+    #[sqlx(flatten)]
+    user: User,
+    token_id: String,
+    token_hash: String,
+    description: String,
+    scopes: String,
+    token_created_at: i64,
+}
+
+impl TokenUser {
+    /// The token (its `user_id` the user's) and the user.
+    fn split(self) -> (ApiTokenRow, User) {
+        let token = ApiTokenRow {
+            id: self.token_id,
+            token_hash: self.token_hash,
+            user_id: self.user.id,
+            description: self.description,
+            scopes: self.scopes,
+            created_at: self.token_created_at,
+        };
+        (token, self.user)
+    }
+}
+
 macro_rules! impl_store {
-    ($store:ty, $name:literal, $row:ty) => {
+    ($store:ty, $name:literal) => {
         impl $store {
-            fn user_from(row: &$row) -> Result<User> {
-                Ok(User {
-                    id: row.try_get("id")?,
-                    username: row.try_get("username")?,
-                    password_hash: row.try_get("password_hash")?,
-                    guest: row.try_get("guest")?,
-                    created_at: row.try_get("created_at")?,
-                })
-            }
-
-            fn game_from(row: &$row) -> Result<GameRow> {
-                let status: String = row.try_get("status")?;
-                Ok(GameRow {
-                    id: row.try_get("id")?,
-                    table_id: row.try_get("table_id")?,
-                    number: row.try_get("number")?,
-                    game: row.try_get("game")?,
-                    settings: row.try_get("settings")?,
-                    status: GameStatus::parse(&status).unwrap_or(GameStatus::Finished),
-                    rated: row.try_get("rated")?,
-                    started_at: row.try_get("started_at")?,
-                    ended_at: row.try_get("ended_at")?,
-                    result: row.try_get("result")?,
-                    record: row.try_get("record")?,
-                    players: Vec::new(),
-                })
-            }
-
-            pub(crate) fn table_from(row: &$row) -> Result<TableRow> {
-                Ok(TableRow {
-                    id: row.try_get("id")?,
-                    game: row.try_get("game")?,
-                    config: row.try_get("config")?,
-                    open: row.try_get("open")?,
-                    created_at: row.try_get("created_at")?,
-                })
-            }
-
-            fn rating_from(row: &$row) -> Result<RatingRow> {
-                Ok(RatingRow {
-                    user_id: row.try_get("user_id")?,
-                    pool: row.try_get("pool")?,
-                    rating: row.try_get("rating")?,
-                    deviation: row.try_get("deviation")?,
-                    volatility: row.try_get("volatility")?,
-                    games: row.try_get("games")?,
-                    updated_at: row.try_get("updated_at")?,
-                })
-            }
-
-            fn points_from(row: &$row) -> Result<PointsRow> {
-                Ok(PointsRow {
-                    user_id: row.try_get("user_id")?,
-                    username: row.try_get("username")?,
-                    game: row.try_get("game")?,
-                    points: row.try_get("points")?,
-                    hands: row.try_get("hands")?,
-                    updated_at: row.try_get("updated_at")?,
-                })
-            }
-
             /// Fills in the skeleton of accounts made before it was kept (or
             /// before its rule last changed). Two old accounts with one skeleton
             /// keep their names; the later one stays without a skeleton (and a
             /// warning is logged).
             async fn backfill_skeletons(&self) -> Result<()> {
                 self.write(move |c| Box::pin(async move {
-                    let rows = sqlx::query("SELECT id, username FROM users WHERE skeleton IS NULL ORDER BY id")
-                        .fetch_all(&mut *c)
-                        .await?;
-                    for row in rows {
-                        let id: i64 = row.try_get("id")?;
-                        let name: String = row.try_get("username")?;
+                    let rows: Vec<(i64, String)> =
+                        sqlx::query_as("SELECT id, username FROM users WHERE skeleton IS NULL ORDER BY id")
+                            .fetch_all(&mut *c)
+                            .await?;
+                    for (id, name) in rows {
                         let done = sqlx::query("UPDATE users SET skeleton = $1 WHERE id = $2")
                             .bind(username_skeleton(&name))
                             .bind(id)
@@ -968,25 +1004,15 @@ macro_rules! impl_store {
                 self.appends.waiting()
             }
 
+            /// The games with their players, read for all of them in one
+            /// query ([`Self::players_of`]).
             async fn with_players(&self, mut games: Vec<GameRow>) -> Result<Vec<GameRow>> {
-                for game in &mut games {
-                    let rows = sqlx::query(
-                        "SELECT seat, user_id, name, rating, rating_diff FROM game_players \
-                         WHERE game_id = $1 ORDER BY seat",
-                    )
-                    .bind(&game.id)
-                    .fetch_all(&self.read)
-                    .await?;
-                    for row in rows {
-                        game.players.push(Player {
-                            seat: row.try_get("seat")?,
-                            user_id: row.try_get("user_id")?,
-                            name: row.try_get("name")?,
-                            rating: row.try_get("rating")?,
-                            rating_diff: row.try_get("rating_diff")?,
-                        });
-                    }
+                if games.is_empty() {
+                    return Ok(games);
                 }
+                let ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
+                let players = self.players_of(&ids).await?;
+                attach_players(&mut games, players);
                 Ok(games)
             }
         }
@@ -1003,7 +1029,7 @@ macro_rules! impl_store {
 
             async fn create_user(&self, user: NewUser) -> Result<User> {
                 self.write(move |c| Box::pin(async move {
-                    let row = sqlx::query(&format!(
+                    let user: User = sqlx::query_as(&format!(
                         "INSERT INTO users (username, username_key, skeleton, password_hash, guest, created_at) \
                          VALUES ($1, $2, $3, $4, $5, $6) RETURNING {USER_COLUMNS}"
                     ))
@@ -1016,27 +1042,25 @@ macro_rules! impl_store {
                     .fetch_one(&mut *c)
                     .await
                     .map_err(conflict("username"))?;
-                    Self::user_from(&row)
+                    Ok(user)
                 }))
                 .await
             }
 
             async fn user(&self, id: UserId) -> Result<Option<User>> {
-                let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
+                Ok(sqlx::query_as(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
                     .bind(id)
                     .fetch_optional(&self.read)
-                    .await?;
-                row.as_ref().map(Self::user_from).transpose()
+                    .await?)
             }
 
             async fn user_by_name(&self, username: &str) -> Result<Option<User>> {
-                let row = sqlx::query(&format!(
+                Ok(sqlx::query_as(&format!(
                     "SELECT {USER_COLUMNS} FROM users WHERE username_key = $1"
                 ))
                 .bind(username_key(username))
                 .fetch_optional(&self.read)
-                .await?;
-                row.as_ref().map(Self::user_from).transpose()
+                .await?)
             }
 
             async fn create_session(
@@ -1067,9 +1091,8 @@ macro_rules! impl_store {
 
             async fn session_user(&self, token: &str, now: i64) -> Result<Option<User>> {
                 let token = token.to_owned();
-                let row = self
-                    .read_on(move |read| async move {
-                        Ok(sqlx::query(concat!(
+                self.read_on(move |read| async move {
+                        Ok(sqlx::query_as(concat!(
                             "SELECT u.id, u.username, u.password_hash, u.guest, u.created_at \
                              FROM sessions s JOIN users u ON u.id = s.user_id \
                              WHERE s.token = $1 AND s.expires_at > $2 AND ",
@@ -1080,8 +1103,7 @@ macro_rules! impl_store {
                         .fetch_optional(&read)
                         .await?)
                     })
-                    .await?;
-                row.as_ref().map(Self::user_from).transpose()
+                    .await
             }
 
             async fn session_expires_at(&self, token_hash: &str) -> Result<Option<i64>> {
@@ -1142,7 +1164,7 @@ macro_rules! impl_store {
             }
 
             async fn api_token(&self, token_hash: &str) -> Result<Option<(ApiTokenRow, User)>> {
-                let row = sqlx::query(concat!(
+                let row: Option<TokenUser> = sqlx::query_as(concat!(
                     "SELECT t.token_hash, t.id AS token_id, t.description, t.scopes, \
                      t.created_at AS token_created_at, \
                      u.id, u.username, u.password_hash, u.guest, u.created_at \
@@ -1153,39 +1175,17 @@ macro_rules! impl_store {
                 .bind(token_hash)
                 .fetch_optional(&self.read)
                 .await?;
-                let Some(row) = row else { return Ok(None) };
-                let user = Self::user_from(&row)?;
-                let token = ApiTokenRow {
-                    id: row.try_get("token_id")?,
-                    token_hash: row.try_get("token_hash")?,
-                    user_id: user.id,
-                    description: row.try_get("description")?,
-                    scopes: row.try_get("scopes")?,
-                    created_at: row.try_get("token_created_at")?,
-                };
-                Ok(Some((token, user)))
+                Ok(row.map(TokenUser::split))
             }
 
             async fn api_tokens_of(&self, user: UserId) -> Result<Vec<ApiTokenRow>> {
-                let rows = sqlx::query(
+                Ok(sqlx::query_as(
                     "SELECT token_hash, id, user_id, description, scopes, created_at \
                      FROM api_tokens WHERE user_id = $1 ORDER BY created_at DESC, id",
                 )
                 .bind(user)
                 .fetch_all(&self.read)
-                .await?;
-                rows.iter()
-                    .map(|row| {
-                        Ok(ApiTokenRow {
-                            id: row.try_get("id")?,
-                            token_hash: row.try_get("token_hash")?,
-                            user_id: row.try_get("user_id")?,
-                            description: row.try_get("description")?,
-                            scopes: row.try_get("scopes")?,
-                            created_at: row.try_get("created_at")?,
-                        })
-                    })
-                    .collect()
+                .await?)
             }
 
             async fn delete_api_token(&self, user: UserId, id: &str) -> Result<Option<String>> {
@@ -1240,24 +1240,22 @@ macro_rules! impl_store {
             }
 
             async fn ratings(&self, user: UserId) -> Result<Vec<RatingRow>> {
-                let rows = sqlx::query("SELECT * FROM ratings WHERE user_id = $1 ORDER BY pool")
+                Ok(sqlx::query_as("SELECT * FROM ratings WHERE user_id = $1 ORDER BY pool")
                     .bind(user)
                     .fetch_all(&self.read)
-                    .await?;
-                rows.iter().map(Self::rating_from).collect()
+                    .await?)
             }
 
             async fn rating(&self, user: UserId, pool: &str) -> Result<Option<RatingRow>> {
-                let row = sqlx::query("SELECT * FROM ratings WHERE user_id = $1 AND pool = $2")
+                Ok(sqlx::query_as("SELECT * FROM ratings WHERE user_id = $1 AND pool = $2")
                     .bind(user)
                     .bind(pool)
                     .fetch_optional(&self.read)
-                    .await?;
-                row.as_ref().map(Self::rating_from).transpose()
+                    .await?)
             }
 
             async fn points(&self, user: UserId, game: &str) -> Result<Option<PointsRow>> {
-                let row = sqlx::query(
+                Ok(sqlx::query_as(
                     "SELECT p.user_id, u.username, p.game, p.points, p.hands, p.updated_at \
                      FROM points p JOIN users u ON u.id = p.user_id \
                      WHERE p.user_id = $1 AND p.game = $2",
@@ -1265,12 +1263,11 @@ macro_rules! impl_store {
                 .bind(user)
                 .bind(game)
                 .fetch_optional(&self.read)
-                .await?;
-                row.as_ref().map(Self::points_from).transpose()
+                .await?)
             }
 
             async fn points_leaderboard(&self, game: &str, limit: i64) -> Result<Vec<PointsRow>> {
-                let rows = sqlx::query(
+                Ok(sqlx::query_as(
                     "SELECT p.user_id, u.username, p.game, p.points, p.hands, p.updated_at \
                      FROM points p JOIN users u ON u.id = p.user_id \
                      WHERE p.game = $1 \
@@ -1279,8 +1276,7 @@ macro_rules! impl_store {
                 .bind(game)
                 .bind(limit)
                 .fetch_all(&self.read)
-                .await?;
-                rows.iter().map(Self::points_from).collect()
+                .await?)
             }
 
             async fn user_settings(&self, user: UserId) -> Result<Option<String>> {
@@ -1329,18 +1325,16 @@ macro_rules! impl_store {
             }
 
             async fn table(&self, id: &str) -> Result<Option<TableRow>> {
-                let row = sqlx::query("SELECT * FROM tables WHERE id = $1")
+                Ok(sqlx::query_as("SELECT * FROM tables WHERE id = $1")
                     .bind(id)
                     .fetch_optional(&self.read)
-                    .await?;
-                row.as_ref().map(Self::table_from).transpose()
+                    .await?)
             }
 
             async fn open_tables(&self) -> Result<Vec<TableRow>> {
-                let rows = sqlx::query("SELECT * FROM tables WHERE open ORDER BY created_at, id")
+                Ok(sqlx::query_as("SELECT * FROM tables WHERE open ORDER BY created_at, id")
                     .fetch_all(&self.read)
-                    .await?;
-                rows.iter().map(Self::table_from).collect()
+                    .await?)
             }
 
             async fn close_table(&self, id: &str) -> Result<()> {
@@ -1363,37 +1357,46 @@ macro_rules! impl_store {
             }
 
             async fn game(&self, id: &str) -> Result<Option<GameRow>> {
-                let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games g WHERE g.id = $1"))
-                    .bind(id)
-                    .fetch_optional(&self.read)
-                    .await?;
-                let Some(row) = row else { return Ok(None) };
-                let games = self.with_players(vec![Self::game_from(&row)?]).await?;
+                let game: Option<GameRow> =
+                    sqlx::query_as(&format!("SELECT {GAME_COLUMNS} FROM games g WHERE g.id = $1"))
+                        .bind(id)
+                        .fetch_optional(&self.read)
+                        .await?;
+                let Some(game) = game else { return Ok(None) };
+                let games = self.with_players(vec![game]).await?;
                 Ok(games.into_iter().next())
             }
 
             async fn games_of_table(&self, table: &str) -> Result<Vec<GameRow>> {
-                let rows = sqlx::query(&format!(
+                let games = sqlx::query_as(&format!(
                     "SELECT {GAME_COLUMNS} FROM games g WHERE g.table_id = $1 ORDER BY g.number"
                 ))
                 .bind(table)
                 .fetch_all(&self.read)
                 .await?;
-                let games = rows.iter().map(Self::game_from).collect::<Result<Vec<_>>>()?;
                 self.with_players(games).await
             }
 
             async fn games_of_user(&self, user: UserId, limit: i64) -> Result<Vec<GameRow>> {
-                let rows = sqlx::query(&format!(
+                let games = sqlx::query_as(&format!(
                     "SELECT {GAME_COLUMNS} FROM games g JOIN game_players p ON p.game_id = g.id \
-                     WHERE p.user_id = $1 AND NOT g.private ORDER BY g.started_at DESC, g.id LIMIT $2"
+                     WHERE {USER_GAMES} ORDER BY g.started_at DESC, g.id LIMIT $2"
                 ))
                 .bind(user)
                 .bind(limit)
                 .fetch_all(&self.read)
                 .await?;
-                let games = rows.iter().map(Self::game_from).collect::<Result<Vec<_>>>()?;
                 self.with_players(games).await
+            }
+
+            async fn count_games_of_user(&self, user: UserId) -> Result<i64> {
+                Ok(sqlx::query_scalar(&format!(
+                    "SELECT count(*) FROM games g JOIN game_players p ON p.game_id = g.id \
+                     WHERE {USER_GAMES}"
+                ))
+                .bind(user)
+                .fetch_one(&self.read)
+                .await?)
             }
 
             async fn finish_game(&self, finish: &Finish) -> Result<bool> {
@@ -1471,30 +1474,21 @@ macro_rules! impl_store {
             }
 
             async fn log(&self, table: &str, after: i64) -> Result<Vec<LogEntry>> {
-                let rows = sqlx::query(
+                Ok(sqlx::query_as(
                     "SELECT version, at_ms, entry FROM table_log \
                      WHERE table_id = $1 AND version > $2 ORDER BY version",
                 )
                 .bind(table)
                 .bind(after)
                 .fetch_all(&self.read)
-                .await?;
-                rows.iter()
-                    .map(|row| {
-                        Ok(LogEntry {
-                            version: row.try_get("version")?,
-                            at: row.try_get("at_ms")?,
-                            entry: row.try_get("entry")?,
-                        })
-                    })
-                    .collect()
+                .await?)
             }
         }
     };
 }
 
-impl_store!(SqliteStore, "sqlite", sqlx::sqlite::SqliteRow);
-impl_store!(PostgresStore, "postgres", sqlx::postgres::PgRow);
+impl_store!(SqliteStore, "sqlite");
+impl_store!(PostgresStore, "postgres");
 
 #[cfg(test)]
 mod tests {
@@ -1718,5 +1712,88 @@ mod writer_tests {
             largest <= 24 << 20,
             "the WAL file grew to {largest} bytes (restart at 4 MiB of frames, cut to 4 MiB)"
         );
+    }
+}
+
+#[cfg(test)]
+mod game_tests {
+    use super::*;
+
+    fn player(seat: i64, user: &User) -> Player {
+        Player {
+            seat,
+            user_id: Some(user.id),
+            name: user.username.clone(),
+            rating: None,
+            rating_diff: None,
+        }
+    }
+
+    /// A page of games comes with each game's own players in seat order
+    /// (read in one query for the page), and the count of a user's games is
+    /// the length of their whole list.
+    #[tokio::test]
+    async fn a_page_of_games_has_its_players_and_the_count_its_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(dir.path().join("q.db").to_str().unwrap())
+            .await
+            .unwrap();
+        let mut users = Vec::new();
+        for name in ["ann", "bob", "cid"] {
+            let user = store
+                .create_user(NewUser {
+                    username: name.into(),
+                    password_hash: None,
+                    guest: false,
+                    created_at: 1,
+                })
+                .await
+                .unwrap();
+            users.push(user);
+        }
+        let [ann, bob, cid] = &users[..] else {
+            unreachable!()
+        };
+        let table = TableRow {
+            id: "T".into(),
+            game: "chess".into(),
+            config: "{}".into(),
+            open: true,
+            created_at: 1,
+        };
+        store.create_table(&table).await.unwrap();
+        // Ann plays Bob, then Cid, then Bob again in private.
+        let seatings = [(bob, false), (cid, false), (bob, true)];
+        for (number, (other, private)) in seatings.into_iter().enumerate() {
+            let number = number as i64 + 1;
+            store
+                .start_game(&NewGame {
+                    id: format!("T-{number}"),
+                    table_id: "T".into(),
+                    number,
+                    game: "chess".into(),
+                    settings: "{}".into(),
+                    rated: false,
+                    started_at: number,
+                    players: vec![player(0, other), player(1, ann)],
+                    private,
+                })
+                .await
+                .unwrap();
+        }
+        let listed = store.games_of_user(ann.id, 10).await.unwrap();
+        let names =
+            |g: &GameRow| -> Vec<String> { g.players.iter().map(|p| p.name.clone()).collect() };
+        assert_eq!(
+            listed.iter().map(names).collect::<Vec<_>>(),
+            [["cid", "ann"], ["bob", "ann"]],
+            "newest first, without the private game"
+        );
+        assert_eq!(store.count_games_of_user(ann.id).await.unwrap(), 2);
+        assert_eq!(store.count_games_of_user(cid.id).await.unwrap(), 1);
+        let of_table = store.games_of_table("T").await.unwrap();
+        assert_eq!(of_table.len(), 3);
+        assert!(of_table.iter().all(|g| g.players.len() == 2));
+        assert!(store.games_of_table("none").await.unwrap().is_empty());
     }
 }

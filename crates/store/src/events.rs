@@ -6,13 +6,13 @@
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
-use sqlx::{Connection as _, Row};
+use sqlx::Connection as _;
 
 use crate::backend::conflict;
 use crate::{PostgresStore, Result, SqliteStore, StoreError, UserId};
 
 /// An event as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct EventRow {
     pub id: String,
     pub organiser: UserId,
@@ -27,7 +27,7 @@ pub struct EventRow {
 }
 
 /// A registered player.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct EventPlayerRow {
     pub user_id: UserId,
     pub username: String,
@@ -42,7 +42,7 @@ pub struct EventPlayerRow {
 }
 
 /// A requested bye: `H` (half point) or `Z` (zero point) for a round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct EventByeRow {
     pub user_id: UserId,
     pub round: i64,
@@ -50,7 +50,7 @@ pub struct EventByeRow {
 }
 
 /// A paired round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct EventRoundRow {
     pub round: i64,
     /// When the round's games started (the late-arrival time counts from here).
@@ -64,7 +64,7 @@ pub struct EventRoundRow {
 /// One board of a round: `black` is `None` for the pairing-allocated bye.
 /// Results are TRF result characters (`1`, `=`, `0`, `+`, `-`, `U`), `None`
 /// while the game is being played.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct EventGameRow {
     pub round: i64,
     pub board: i64,
@@ -76,7 +76,7 @@ pub struct EventGameRow {
 }
 
 /// An arbiter's action.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct EventActionRow {
     pub id: i64,
     pub round: Option<i64>,
@@ -186,33 +186,7 @@ pub trait EventStore: Send + Sync {
 const EVENT_COLUMNS: &str = "id, organiser, game, config, status, created_at, updated_at";
 
 macro_rules! impl_events {
-    ($store:ty, $row:ty) => {
-        impl $store {
-            fn event_from(row: &$row) -> Result<EventRow> {
-                Ok(EventRow {
-                    id: row.try_get("id")?,
-                    organiser: row.try_get("organiser")?,
-                    game: row.try_get("game")?,
-                    config: row.try_get("config")?,
-                    status: row.try_get("status")?,
-                    created_at: row.try_get("created_at")?,
-                    updated_at: row.try_get("updated_at")?,
-                })
-            }
-
-            fn event_game_from(row: &$row) -> Result<EventGameRow> {
-                Ok(EventGameRow {
-                    round: row.try_get("round")?,
-                    board: row.try_get("board")?,
-                    white: row.try_get("white")?,
-                    black: row.try_get("black")?,
-                    table_id: row.try_get("table_id")?,
-                    white_result: row.try_get("white_result")?,
-                    black_result: row.try_get("black_result")?,
-                })
-            }
-        }
-
+    ($store:ty) => {
         #[async_trait]
         impl EventStore for $store {
             async fn grant_role(&self, user: UserId, role: &str, at: i64) -> Result<()> {
@@ -249,14 +223,12 @@ macro_rules! impl_events {
 
             async fn roles(&self, user: UserId) -> Result<Vec<String>> {
                 self.write(move |c| Box::pin(async move {
-                    let rows =
-                        sqlx::query("SELECT role FROM user_roles WHERE user_id = $1 ORDER BY role")
+                    Ok(
+                        sqlx::query_scalar("SELECT role FROM user_roles WHERE user_id = $1 ORDER BY role")
                             .bind(user)
                             .fetch_all(&mut *c)
-                            .await?;
-                    rows.iter()
-                        .map(|r| Ok(r.try_get("role")?))
-                        .collect()
+                            .await?,
+                    )
                 }))
                 .await
             }
@@ -300,11 +272,10 @@ macro_rules! impl_events {
                 let id = id.to_owned();
                 self.write(move |c| Box::pin(async move {
                     let id: &str = &id;
-                    let row = sqlx::query(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = $1"))
+                    Ok(sqlx::query_as(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = $1"))
                         .bind(id)
                         .fetch_optional(&mut *c)
-                        .await?;
-                    row.as_ref().map(Self::event_from).transpose()
+                        .await?)
                 }))
                 .await
             }
@@ -315,7 +286,7 @@ macro_rules! impl_events {
                     let status = status.as_deref();
                     let rows = match status {
                         Some(s) => {
-                            sqlx::query(&format!(
+                            sqlx::query_as(&format!(
                                 "SELECT {EVENT_COLUMNS} FROM events WHERE status = $1 \
                                  ORDER BY created_at DESC, id LIMIT $2"
                             ))
@@ -325,7 +296,7 @@ macro_rules! impl_events {
                             .await?
                         }
                         None => {
-                            sqlx::query(&format!(
+                            sqlx::query_as(&format!(
                                 "SELECT {EVENT_COLUMNS} FROM events ORDER BY created_at DESC, id LIMIT $1"
                             ))
                             .bind(limit)
@@ -333,7 +304,7 @@ macro_rules! impl_events {
                             .await?
                         }
                     };
-                    rows.iter().map(Self::event_from).collect()
+                    Ok(rows)
                 }))
                 .await
             }
@@ -384,13 +355,12 @@ macro_rules! impl_events {
                 let event = event.to_owned();
                 self.write(move |c| Box::pin(async move {
                     let event: &str = &event;
-                    let rows = sqlx::query(
+                    Ok(sqlx::query_scalar(
                         "SELECT user_id FROM event_arbiters WHERE event_id = $1 ORDER BY user_id",
                     )
                     .bind(event)
                     .fetch_all(&mut *c)
-                    .await?;
-                    rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
+                    .await?)
                 }))
                 .await
             }
@@ -437,7 +407,7 @@ macro_rules! impl_events {
                 let event = event.to_owned();
                 self.write(move |c| Box::pin(async move {
                     let event: &str = &event;
-                    let rows = sqlx::query(
+                    Ok(sqlx::query_as(
                         "SELECT p.user_id, u.username, p.start_rank, p.rating, p.joined_round, \
                          p.withdrawn, p.disqualified, p.joined_at \
                          FROM event_players p JOIN users u ON u.id = p.user_id \
@@ -445,21 +415,7 @@ macro_rules! impl_events {
                     )
                     .bind(event)
                     .fetch_all(&mut *c)
-                    .await?;
-                    rows.iter()
-                        .map(|row| {
-                            Ok(EventPlayerRow {
-                                user_id: row.try_get("user_id")?,
-                                username: row.try_get("username")?,
-                                start_rank: row.try_get("start_rank")?,
-                                rating: row.try_get("rating")?,
-                                joined_round: row.try_get("joined_round")?,
-                                withdrawn: row.try_get("withdrawn")?,
-                                disqualified: row.try_get("disqualified")?,
-                                joined_at: row.try_get("joined_at")?,
-                            })
-                        })
-                        .collect()
+                    .await?)
                 }))
                 .await
             }
@@ -517,22 +473,13 @@ macro_rules! impl_events {
                 let event = event.to_owned();
                 self.write(move |c| Box::pin(async move {
                     let event: &str = &event;
-                    let rows = sqlx::query(
+                    Ok(sqlx::query_as(
                         "SELECT user_id, round, kind FROM event_byes WHERE event_id = $1 \
                          ORDER BY round, user_id",
                     )
                     .bind(event)
                     .fetch_all(&mut *c)
-                    .await?;
-                    rows.iter()
-                        .map(|row| {
-                            Ok(EventByeRow {
-                                user_id: row.try_get("user_id")?,
-                                round: row.try_get("round")?,
-                                kind: row.try_get("kind")?,
-                            })
-                        })
-                        .collect()
+                    .await?)
                 }))
                 .await
             }
@@ -590,23 +537,13 @@ macro_rules! impl_events {
                 let event = event.to_owned();
                 self.write(move |c| Box::pin(async move {
                     let event: &str = &event;
-                    let rows = sqlx::query(
+                    Ok(sqlx::query_as(
                         "SELECT round, starts_at, checked_at, finished_at FROM event_rounds \
                          WHERE event_id = $1 ORDER BY round",
                     )
                     .bind(event)
                     .fetch_all(&mut *c)
-                    .await?;
-                    rows.iter()
-                        .map(|row| {
-                            Ok(EventRoundRow {
-                                round: row.try_get("round")?,
-                                starts_at: row.try_get("starts_at")?,
-                                checked_at: row.try_get("checked_at")?,
-                                finished_at: row.try_get("finished_at")?,
-                            })
-                        })
-                        .collect()
+                    .await?)
                 }))
                 .await
             }
@@ -615,14 +552,13 @@ macro_rules! impl_events {
                 let event = event.to_owned();
                 self.write(move |c| Box::pin(async move {
                     let event: &str = &event;
-                    let rows = sqlx::query(
+                    Ok(sqlx::query_as(
                         "SELECT round, board, white, black, table_id, white_result, black_result \
                          FROM event_games WHERE event_id = $1 ORDER BY round, board",
                     )
                     .bind(event)
                     .fetch_all(&mut *c)
-                    .await?;
-                    rows.iter().map(Self::event_game_from).collect()
+                    .await?)
                 }))
                 .await
             }
@@ -754,27 +690,13 @@ macro_rules! impl_events {
                 let event = event.to_owned();
                 self.write(move |c| Box::pin(async move {
                     let event: &str = &event;
-                    let rows = sqlx::query(
+                    Ok(sqlx::query_as(
                         "SELECT id, round, board, user_id, arbiter, kind, reason, at \
                          FROM event_actions WHERE event_id = $1 ORDER BY id",
                     )
                     .bind(event)
                     .fetch_all(&mut *c)
-                    .await?;
-                    rows.iter()
-                        .map(|row| {
-                            Ok(EventActionRow {
-                                id: row.try_get("id")?,
-                                round: row.try_get("round")?,
-                                board: row.try_get("board")?,
-                                user_id: row.try_get("user_id")?,
-                                arbiter: row.try_get("arbiter")?,
-                                kind: row.try_get("kind")?,
-                                reason: row.try_get("reason")?,
-                                at: row.try_get("at")?,
-                            })
-                        })
-                        .collect()
+                    .await?)
                 }))
                 .await
             }
@@ -782,5 +704,5 @@ macro_rules! impl_events {
     };
 }
 
-impl_events!(SqliteStore, sqlx::sqlite::SqliteRow);
-impl_events!(PostgresStore, sqlx::postgres::PgRow);
+impl_events!(SqliteStore);
+impl_events!(PostgresStore);

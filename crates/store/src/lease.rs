@@ -13,13 +13,13 @@
 //! node; it implements the same behaviour.
 
 use async_trait::async_trait;
-use sqlx::Row;
 
 use crate::{PostgresStore, Result, SqliteStore, TableRow};
 
 /// Who owns a table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct Lease {
+    #[sqlx(rename = "table_id")]
     pub table: String,
     pub node: String,
     pub token: i64,
@@ -134,7 +134,7 @@ macro_rules! impl_leases {
                     let node: &str = &node;
                     // The rows locked in table order, as a batch of fenced appends
                     // share-locks them (see crate::group): the two never deadlock.
-                    let rows = sqlx::query(concat!(
+                    Ok(sqlx::query_as(concat!(
                         "UPDATE table_leases SET expires_at = ",
                         $now,
                         " + $2 WHERE node = $1 AND expires_at > 0 AND table_id IN \
@@ -146,10 +146,7 @@ macro_rules! impl_leases {
                     .bind(node)
                     .bind(ttl_ms)
                     .fetch_all(&mut *c)
-                    .await?;
-                    rows.iter()
-                        .map(|row| Ok((row.try_get("table_id")?, row.try_get("token")?)))
-                        .collect()
+                    .await?)
                 }))
                 .await
             }
@@ -171,28 +168,18 @@ macro_rules! impl_leases {
             }
 
             async fn lease(&self, table: &str) -> Result<Option<Lease>> {
-                let row = sqlx::query(concat!(
+                Ok(sqlx::query_as(concat!(
                     "SELECT table_id, node, token, expires_at, expires_at >= ",
                     $now,
                     " AS live FROM table_leases WHERE table_id = $1"
                 ))
                 .bind(table)
                 .fetch_optional(&self.read)
-                .await?;
-                row.map(|row| {
-                    Ok(Lease {
-                        table: row.try_get("table_id")?,
-                        node: row.try_get("node")?,
-                        token: row.try_get("token")?,
-                        expires_at: row.try_get("expires_at")?,
-                        live: row.try_get("live")?,
-                    })
-                })
-                .transpose()
+                .await?)
             }
 
             async fn orphan_tables(&self, also_of: Option<&str>) -> Result<Vec<TableRow>> {
-                let rows = sqlx::query(concat!(
+                Ok(sqlx::query_as(concat!(
                     "SELECT t.id, t.game, t.config, t.open, t.created_at FROM tables t \
                      LEFT JOIN table_leases l ON l.table_id = t.id \
                      WHERE t.open AND (l.table_id IS NULL OR l.expires_at < ",
@@ -201,8 +188,7 @@ macro_rules! impl_leases {
                 ))
                 .bind(also_of)
                 .fetch_all(&self.read)
-                .await?;
-                rows.iter().map(Self::table_from).collect()
+                .await?)
             }
 
             async fn append_fenced(

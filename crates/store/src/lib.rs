@@ -132,6 +132,9 @@ pub trait Store: EventStore + LeaseStore + Send + Sync + 'static {
     async fn games_of_table(&self, table: &str) -> Result<Vec<GameRow>>;
     /// A user's games, newest first, without private ones ([`NewGame::private`]).
     async fn games_of_user(&self, user: UserId, limit: i64) -> Result<Vec<GameRow>>;
+    /// How many games [`Store::games_of_user`] lists without a limit: a
+    /// `count(*)`, no row read.
+    async fn count_games_of_user(&self, user: UserId) -> Result<i64>;
     /// Finishes a live game: its result, record, the players' rating changes,
     /// their new ratings and the points to add to theirs, in one transaction. Returns false, changing nothing, if
     /// the game was already finished (a restart replaying the end).

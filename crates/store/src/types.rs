@@ -1,11 +1,12 @@
-//! The rows the store reads and writes.
+//! The rows the store reads and writes. Those it reads map themselves from
+//! their columns by name (`sqlx::FromRow`), one struct for both backends.
 
 use serde::{Deserialize, Serialize};
 
 pub type UserId = i64;
 
 /// An account or a guest.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct User {
     pub id: UserId,
     pub username: String,
@@ -55,7 +56,7 @@ pub fn username_skeleton(username: &str) -> String {
 }
 
 /// A Glicko-2 rating in one pool (`chess:blitz`, `xiangqi`, ...).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct RatingRow {
     pub user_id: UserId,
     pub pool: String,
@@ -67,7 +68,7 @@ pub struct RatingRow {
 }
 
 /// A table as the lobby created it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct TableRow {
     pub id: String,
     /// The game's name: `chess`, `xiangqi`, ...
@@ -104,8 +105,33 @@ impl GameStatus {
     }
 }
 
+/// A status is stored as its text ([`GameStatus::as_str`]).
+impl<DB: sqlx::Database> sqlx::Type<DB> for GameStatus
+where
+    String: sqlx::Type<DB>,
+{
+    fn type_info() -> DB::TypeInfo {
+        <String as sqlx::Type<DB>>::type_info()
+    }
+
+    fn compatible(ty: &DB::TypeInfo) -> bool {
+        <String as sqlx::Type<DB>>::compatible(ty)
+    }
+}
+
+/// A status read back: `live`, or else finished (the store writes no other).
+impl<'r, DB: sqlx::Database> sqlx::Decode<'r, DB> for GameStatus
+where
+    String: sqlx::Decode<'r, DB>,
+{
+    fn decode(value: DB::ValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        let text = <String as sqlx::Decode<'r, DB>>::decode(value)?;
+        Ok(GameStatus::parse(&text).unwrap_or(GameStatus::Finished))
+    }
+}
+
 /// A seated player of a started game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct Player {
     pub seat: i64,
     pub user_id: Option<UserId>,
@@ -135,7 +161,8 @@ pub struct NewGame {
     pub private: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A game as stored, with its players (read apart from the game's own row).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct GameRow {
     pub id: String,
     pub table_id: String,
@@ -150,6 +177,7 @@ pub struct GameRow {
     pub result: Option<String>,
     /// The record (PGN, ...), once finished.
     pub record: Option<String>,
+    #[sqlx(skip)]
     pub players: Vec<Player>,
 }
 
@@ -178,7 +206,7 @@ pub struct PointsChange {
 }
 
 /// A user's points (积分) for life in one game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct PointsRow {
     pub user_id: UserId,
     pub username: String,
@@ -190,9 +218,10 @@ pub struct PointsRow {
 }
 
 /// One entry of a table's log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct LogEntry {
     pub version: i64,
+    #[sqlx(rename = "at_ms")]
     pub at: i64,
     pub entry: String,
 }
@@ -210,7 +239,7 @@ pub struct NewApiToken {
 }
 
 /// A stored API token, without its hash.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct ApiTokenRow {
     pub id: String,
     #[serde(skip)]

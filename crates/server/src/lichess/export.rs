@@ -43,8 +43,8 @@ async fn lichess_user(app: &App, user: &User) -> Result<Map<String, Value>> {
     if app.store.is_bot(user.id).await? {
         m.insert("title".into(), json!("BOT"));
     }
-    let games = app.store.games_of_user(user.id, 10_000).await?;
-    m.insert("count".into(), json!({"all": games.len()}));
+    let games = app.store.count_games_of_user(user.id).await?;
+    m.insert("count".into(), json!({"all": games}));
     Ok(m)
 }
 

@@ -1,0 +1,137 @@
+//! Timers: flag falls, the first-move timer and escape after the grace time,
+//! each a deadline the table reports and fires when a command or a tick
+//! reaches it.
+
+use qiyuan_clock::{DAY, Millis, TimeControl};
+use qiyuan_game::{EndReason, Game, Seat, Turn};
+
+use super::Table;
+use crate::types::{EndDetail, Event};
+
+impl<G: Game> Table<G> {
+    /// The earliest moment a timer falls due (flag, first-move timer,
+    /// disconnection grace): the server must send [`Command::Tick`] then (or call
+    /// [`Table::tick`]).
+    pub fn next_deadline(&self) -> Option<Millis> {
+        self.deadlines().into_iter().map(|(t, _)| t).min()
+    }
+
+    /// When the seat to make its first move aborts (or, at a tournament table,
+    /// loses) the game.
+    pub fn first_move_deadline(&self) -> Option<Millis> {
+        self.deadlines()
+            .into_iter()
+            .find(|(_, (_, timer))| *timer == Timer::FirstMove)
+            .map(|(t, _)| t)
+    }
+
+    fn first_move_time(&self, time: &TimeControl) -> Millis {
+        self.config.first_move.unwrap_or(match time {
+            TimeControl::Correspondence { days } => u64::from(*days) * DAY,
+            _ => 30_000,
+        })
+    }
+
+    /// Every pending timer: when it falls due and which seat it ends the game
+    /// against, with the reason.
+    fn deadlines(&self) -> Vec<(Millis, (Seat, Timer))> {
+        let mut out = Vec::new();
+        let grace = self.grace();
+        if !self.is_playing() {
+            // Between games an absent player's seat is freed after the grace time,
+            // so that a lost connection does not block the table.
+            for (i, s) in self.state.seats.iter().enumerate() {
+                if let Some(since) = s.absent_since {
+                    out.push((since.saturating_add(grace), (Seat(i as u8), Timer::Vacate)));
+                }
+            }
+            return out;
+        }
+        let Some(gs) = self.state.game.as_ref() else {
+            return out;
+        };
+        if let (Some(t), Some(r)) = (gs.clock.flag_time(), gs.clock.running()) {
+            out.push((t, (Seat(r.seat as u8), Timer::Flag)));
+        }
+        // A clock with a per-move limit (步时) runs from the first move and limits
+        // it; only clocks without one leave the first moves to this timer.
+        if let Some(Turn::Seat(s)) = self.game.as_ref().map(|g| g.turn())
+            && !gs.acted[s.index()]
+            && gs.settings.time.per_move_limit().is_none()
+        {
+            let t = gs
+                .turn_since
+                .saturating_add(self.first_move_time(&gs.settings.time));
+            out.push((t, (s, Timer::FirstMove)));
+        }
+        // Nobody wins by escape while away too: if every seat is absent, the
+        // clocks decide.
+        let someone_here = self.state.seats.iter().any(|s| s.absent_since.is_none());
+        for (i, s) in self.state.seats.iter().enumerate().filter(|_| someone_here) {
+            if let (Some(since), Some(grace)) = (s.absent_since, self.absence_limit()) {
+                out.push((since.saturating_add(grace), (Seat(i as u8), Timer::Escape)));
+            }
+        }
+        out
+    }
+
+    /// Fires every timer due at `now`, earliest first; one may make another due
+    /// (an escape ends the game, and the absent player's seat is then freed).
+    pub(super) fn fire(&mut self, now: Millis) -> Vec<Event> {
+        let mut events = Vec::new();
+        // Each timer that fires removes itself; the bound is only a safeguard.
+        for _ in 0..16 {
+            let fired = self.fire_one(now);
+            if fired.is_empty() {
+                break;
+            }
+            events.extend(fired);
+        }
+        events
+    }
+
+    fn fire_one(&mut self, now: Millis) -> Vec<Event> {
+        let due = self
+            .deadlines()
+            .into_iter()
+            .filter(|(t, _)| *t <= now)
+            .min_by_key(|(t, (s, _))| (*t, *s));
+        let Some((at, (seat, timer))) = due else {
+            return Vec::new();
+        };
+        let ended = match timer {
+            Timer::Flag => {
+                let mut limit = None;
+                if let Some(gs) = self.state.game.as_mut() {
+                    limit = gs.clock.limit_kind(seat.index());
+                    gs.clock.flag(now);
+                }
+                self.end_by_table(seat, EndReason::Timeout, limit, at)
+            }
+            Timer::FirstMove => {
+                let ended = if self.config.tournament {
+                    let outcome = self.conceded(seat, EndReason::Timeout);
+                    self.end(outcome, false, at)
+                } else {
+                    Ok(self.abort_game(at))
+                };
+                self.set_end_detail(EndDetail::FirstMove);
+                ended
+            }
+            Timer::Escape => self.end_by_table(seat, EndReason::Escape, None, at),
+            Timer::Vacate => return self.vacate(seat),
+        };
+        // A timer cannot be refused: should the game concede with an outcome
+        // that does not fit the table (a bug in the game), the game is aborted
+        // rather than left with a timer that can never fire.
+        ended.unwrap_or_else(|_| self.abort_game(at))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Timer {
+    Flag,
+    FirstMove,
+    Escape,
+    Vacate,
+}
