@@ -10,6 +10,7 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use qiyuan_game::Seat;
+use qiyuan_store::Store;
 use qiyuan_table::{Command, Settings, TimeControl};
 use serde::{Deserialize, Serialize};
 
@@ -201,7 +202,7 @@ pub async fn challenge(
         // cannot pass the caps (on this node).
         let _one_at_a_time = CHALLENGING.lock().await;
         within_challenge_caps(share, &c).await?;
-        c.id = challenge_id(&app, share).await?;
+        c.id = challenge_id(&*app.store, share).await?;
         share.put_challenge(&c).await;
     }
     // A challenge nobody answers goes away.
@@ -223,10 +224,10 @@ pub async fn challenge(
 /// where lichess-bot books its game slot under the challenge's id): a table
 /// id (8 letters and digits, [`live::new_id`]) that no table, open or closed,
 /// and no open challenge has.
-async fn challenge_id(app: &App, share: Share<'_>) -> Result<String> {
+async fn challenge_id(store: &dyn Store, share: Share<'_>) -> Result<String> {
     loop {
         let id = live::new_id();
-        if app.store.table(&id).await?.is_none() && !share.challenge_open(&id).await {
+        if store.table(&id).await?.is_none() && !share.challenge_open(&id).await {
             return Ok(id);
         }
     }

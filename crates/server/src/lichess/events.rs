@@ -24,6 +24,8 @@ use super::tokens::{Caller, caller};
 use crate::App;
 use crate::live::TableHandle;
 use crate::live::watch::Update;
+use crate::lobby::Lobby;
+use crate::registry::Games;
 
 /// How a game began, as `gameStart` names it (`source`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -138,12 +140,12 @@ pub(super) async fn started(app: &Arc<App>, handle: &TableHandle, source: Source
 /// The live tables of the API's games where `name` sits and a game is being
 /// played, from the lobby's summaries (games begun from the web client, games
 /// against the computer, and games under way before a restart, included).
-fn live_games_of(app: &App, name: &str) -> Vec<String> {
-    app.games
+fn live_games_of(games: &Games, lobby: &Lobby, name: &str) -> Vec<String> {
+    games
         .all()
         .iter()
         .filter(|g| g.api_variant.is_some())
-        .flat_map(|g| app.lobby.tables_of(g.name, name))
+        .flat_map(|g| lobby.tables_of(g.name, name))
         .filter(|t| t.status == Status::Playing)
         .map(|t| t.id)
         .collect()
@@ -153,7 +155,7 @@ fn live_games_of(app: &App, name: &str) -> Vec<String> {
 /// watched from now on (for `gameFinish`).
 async fn games_in_progress(app: &Arc<App>, caller: &Caller) -> Vec<Update> {
     let mut ids = app.lichess.playing_of(caller.user.id);
-    for id in live_games_of(app, &caller.user.username) {
+    for id in live_games_of(&app.games, &app.lobby, &caller.user.username) {
         if !ids.contains(&id) {
             ids.push(id);
         }

@@ -10,7 +10,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use qiyuan_game::SeatResult;
-use qiyuan_store::{GameRow, User};
+use qiyuan_store::{GameRow, Store, User};
 use qiyuan_table::TimeControl;
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +18,7 @@ use super::state::{color, speed_of};
 use super::stream::{Error, Result};
 use super::tokens::caller;
 use crate::App;
+use crate::registry::Games;
 
 /// A user's rating in one of Lichess's `perfs`.
 #[derive(Debug, Serialize)]
@@ -60,9 +61,9 @@ struct LichessUser {
 }
 
 impl LichessUser {
-    async fn of(app: &App, user: &User) -> Result<Self> {
+    async fn of(store: &dyn Store, user: &User) -> Result<Self> {
         let mut perfs = BTreeMap::new();
-        for r in app.store.ratings(user.id).await? {
+        for r in store.ratings(user.id).await? {
             let key = r.pool.rsplit(':').next().unwrap_or(&r.pool).to_string();
             let perf = PerfJson {
                 games: r.games,
@@ -73,8 +74,8 @@ impl LichessUser {
             };
             perfs.insert(key, perf);
         }
-        let bot = app.store.is_bot(user.id).await?;
-        let games = app.store.games_of_user(user.id, 10_000).await?;
+        let bot = store.is_bot(user.id).await?;
+        let games = store.games_of_user(user.id, 10_000).await?;
         Ok(LichessUser {
             id: user.username.to_lowercase(),
             username: user.username.clone(),
@@ -92,7 +93,7 @@ impl LichessUser {
 /// `GET /api/account`.
 pub async fn account(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
-    let user = LichessUser::of(&app, &caller.user).await?;
+    let user = LichessUser::of(&*app.store, &caller.user).await?;
     Ok(axum::Json(user).into_response())
 }
 
@@ -171,7 +172,7 @@ pub async fn user(State(app): State<Arc<App>>, Path(name): Path<String>) -> Resp
         }
         Err(e) => return Error::from(e).into_response(),
     };
-    match LichessUser::of(&app, &user).await {
+    match LichessUser::of(&*app.store, &user).await {
         Ok(lichess) => {
             let lichess = Some(lichess);
             axum::Json(UserReply { profile, lichess }).into_response()
@@ -223,7 +224,7 @@ pub async fn game(
             .await?
             .ok_or_else(|| Error::not_found("No such game"))?;
         let result = result_of(&row);
-        return Ok(axum::Json(GameJson::of(&app, &row, &result)).into_response());
+        return Ok(axum::Json(GameJson::of(&app.games, &row, &result)).into_response());
     }
     Ok(record(&app, &id).await?.1)
 }
@@ -279,7 +280,7 @@ struct GameJson<'a> {
 }
 
 impl<'a> GameJson<'a> {
-    fn of(app: &App, row: &'a GameRow, result: &'a Option<StoredResult>) -> Self {
+    fn of(games: &Games, row: &'a GameRow, result: &'a Option<StoredResult>) -> Self {
         let speed = serde_json::from_str::<StoredSettings>(&row.settings)
             .map_or("unlimited", |s| speed_of(&s.time));
         let players = row
@@ -311,8 +312,7 @@ impl<'a> GameJson<'a> {
         GameJson {
             id: &row.id,
             rated: row.rated,
-            variant: app
-                .games
+            variant: games
                 .get(&row.game)
                 .and_then(|g| g.api_variant)
                 .map(|v| v.key),
@@ -375,7 +375,7 @@ pub async fn games_of_user(
         let mut text = String::new();
         for row in &rows {
             let result = result_of(row);
-            let json = serde_json::to_string(&GameJson::of(&app, row, &result))
+            let json = serde_json::to_string(&GameJson::of(&app.games, row, &result))
                 .map_err(Error::internal)?;
             text.push_str(&json);
             text.push('\n');

@@ -76,7 +76,7 @@ impl Following {
     pub(super) async fn next(&mut self) -> Option<Update> {
         while let Some(text) = self.rx.recv().await {
             match Feed::read(text.as_str()) {
-                Some(Feed::Update(update)) => return Some(update),
+                Some(Feed::Update(update)) => return Some(*update),
                 Some(Feed::Refused(_)) => return None,
                 None => continue,
             }

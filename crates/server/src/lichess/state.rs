@@ -310,6 +310,63 @@ impl GameFull {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::watch::Played;
+
+    #[test]
+    fn a_game_state_is_lichess_s() {
+        let xiangqi = ApiVariant {
+            key: "xiangqi",
+            name: "Xiangqi",
+            short: "Xiangqi",
+            rank_offset: 1,
+        };
+        let mut game = GameFacts {
+            number: 1,
+            players: vec!["ann".into(), "bob".into()],
+            moves: vec![Played {
+                seat: Seat(0),
+                action: "h2e2".into(),
+            }],
+            time: TimeControl::Fischer {
+                base: 60_000,
+                increment: 2_000,
+            },
+            rated: false,
+            started_at: 0,
+            clocks: vec![59_000, 60_000],
+            running: Some(1),
+            to_act: Some(Seat(1)),
+            draw_offer: Some(Seat(1)),
+            takeback_request: None,
+            outcome: None,
+            fen: None,
+            start_fen: None,
+        };
+        let state = GameState::of(&game, &xiangqi);
+        assert_eq!(
+            serde_json::to_string(&state).unwrap(),
+            r#"{"type":"gameState","moves":"h3e3","wtime":59000,"btime":60000,"winc":2000,"binc":2000,"status":"started","wdraw":false,"bdraw":true,"wtakeback":false,"btakeback":false}"#
+        );
+        game.clocks = vec![58_000, 60_000];
+        assert!(!GameState::of(&game, &xiangqi).changed_from(&state));
+        game.outcome = Some(Outcome::win(2, Seat(1), EndReason::Resignation, "0-1"));
+        let over = GameState::of(&game, &xiangqi);
+        assert!(over.changed_from(&state));
+        assert_eq!((over.status, over.winner), ("resign", Some("black")));
+        game.time = TimeControl::None;
+        assert_eq!(GameState::of(&game, &xiangqi).wtime, NO_CLOCK);
+    }
+
+    #[test]
+    fn outcomes_are_lichess_statuses() {
+        let escape = Outcome::win(2, Seat(0), EndReason::Escape, "1-0");
+        assert_eq!(status_of(Some(&escape)), ("timeout", Some("white")));
+        let agreed = Outcome::draw(2, EndReason::Agreement, "1/2-1/2");
+        assert_eq!(status_of(Some(&agreed)), ("draw", None));
+        let perpetual = Outcome::win(2, Seat(1), EndReason::PerpetualCheck, "0-1");
+        assert_eq!(status_of(Some(&perpetual)).0, "variantEnd");
+        assert_eq!(status_of(Some(&Outcome::aborted(2))).0, "aborted");
+    }
 
     #[test]
     fn ranks_move_by_the_offset() {

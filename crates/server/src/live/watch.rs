@@ -25,7 +25,7 @@ use crate::registry::AnyTable;
 #[serde(tag = "t", content = "d", rename_all = "snake_case")]
 pub enum Feed {
     /// The table now.
-    Update(Update),
+    Update(Box<Update>),
     /// The table does not admit the follower (a private table, 单机): nothing follows.
     Refused(String),
 }
@@ -237,7 +237,7 @@ impl Followers {
         if self.conns.is_empty() {
             return;
         }
-        let text = Feed::Update(Update::of(id, table, events, now())).text();
+        let text = Feed::Update(Box::new(Update::of(id, table, events, now()))).text();
         self.conns.retain(|conn_id, conn| {
             let sent = conn.send(text.clone());
             if !sent {
@@ -264,8 +264,33 @@ impl Live {
             conn.user = None;
         }
         let update = Update::of(&self.id, &*self.table, &[], now());
-        if conn.send(Feed::Update(update).text()) {
+        if conn.send(Feed::Update(Box::new(update)).text()) {
             self.fanout.followers.conns.insert(conn.id, conn);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_feed_reads_back_what_it_wrote_and_nothing_else() {
+        let update = Update {
+            table: "T1".into(),
+            game_name: "chess".into(),
+            status: Status::Playing,
+            at: 5,
+            game: None,
+            presence: vec![Presence::Gone {
+                seat: Seat(1),
+                deadline: Some(9),
+            }],
+        };
+        let feed = Feed::Update(Box::new(update));
+        assert_eq!(Feed::read(&feed.text()), Some(feed));
+        let refused = Feed::Refused("private".into());
+        assert_eq!(Feed::read(&refused.text()), Some(refused));
+        assert_eq!(Feed::read(r#"{"t":"lag","d":{"table":"T1"}}"#), None);
     }
 }
