@@ -4,11 +4,12 @@
 //! streams (a token revoked, a session logged out, a user's sessions ended, a
 //! user banned: [`crate::authority::Ended`]).
 //!
-//! With several nodes the functions at the end of this file share what must be
-//! shared (see `crate::cluster::api`): challenges and chat in Redis, events
-//! for a user's streams, chat lines and revocations over the bus to every
-//! node, and one node at a time watching a game's end. The event streams
-//! themselves stay on the node serving them.
+//! With several nodes [`Share`] shares what must be shared (see
+//! `crate::cluster::api`): challenges and chat in Redis, events for a user's
+//! streams, chat lines and revocations over the bus to every node, and one
+//! node at a time watching a game's end. The event streams themselves stay on
+//! the node serving them. Events travel as the JSON of the typed events the
+//! API builds (the bus carries them as such); chat lines as [`ChatLine`].
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -125,7 +126,7 @@ impl Hub {
     }
 
     /// Sends an event to every event stream of `user` on this node (see
-    /// [`tell`] for every node).
+    /// [`Share::tell`] for every node).
     pub(crate) fn tell_here(&self, user: i64, event: &Value) {
         let mut events = lock(&self.events);
         if let Some(list) = events.get_mut(&user) {
