@@ -81,6 +81,10 @@ pub enum Forwarded {
     },
     Unwatch,
     Closed,
+    /// A follower of the table's typed feed (see [`crate::live::watch`]).
+    Follow {
+        present: bool,
+    },
     Act {
         act: TableAct,
         req: Option<Value>,
@@ -289,7 +293,11 @@ async fn forward(
         match cluster.stand_in(from, inc, conn) {
             Some(c) if same_user(&c) => c.lag.relay(rtt, reported),
             Some(_) => {}
-            None if matches!(fwd, Forwarded::Watch { .. } | Forwarded::Act { .. }) => {
+            None if matches!(
+                fwd,
+                Forwarded::Watch { .. } | Forwarded::Act { .. } | Forwarded::Follow { .. }
+            ) =>
+            {
                 // The stand-in is made below; it starts with this estimate.
                 if let Some(c) = cluster.remote_conn(from, inc, conn, user.clone(), None) {
                     c.lag.relay(rtt, reported);
@@ -322,6 +330,12 @@ async fn forward(
                     refuse(req.as_ref(), "this socket is another user's".into()).await;
                     return;
                 }
+            }
+        }
+        Forwarded::Follow { present } => {
+            match cluster.remote_conn(from, inc, conn, user, Some(&table)) {
+                Some(conn) => TableMsg::Follow { conn, present },
+                None => return,
             }
         }
         Forwarded::Act {

@@ -50,6 +50,7 @@ impl Proxy {
             id,
             owner,
             watchers: HashMap::new(),
+            followers: HashMap::new(),
             lags_sent: HashMap::new(),
             shared_owner: shared_owner.clone(),
         };
@@ -75,6 +76,9 @@ struct Task {
     owner: Option<String>,
     /// This node's sockets watching the table (or playing at it).
     watchers: HashMap<ConnId, Conn>,
+    /// Those of the watchers that follow the table's typed feed (and
+    /// whether each is present, see [`TableMsg::Follow`]).
+    followers: HashMap<ConnId, bool>,
     /// Each watcher's lag as the owner was last told it.
     lags_sent: HashMap<ConnId, (Option<u64>, Option<u64>)>,
     /// `owner`, for the node's sweep.
@@ -142,14 +146,15 @@ impl Task {
             return true;
         };
         for (_, conn) in self.watchers.drain() {
-            let _ = local
-                .tx
-                .send(TableMsg::Watch {
+            let msg = match self.followers.remove(&conn.id) {
+                Some(present) => TableMsg::Follow { conn, present },
+                None => TableMsg::Watch {
                     conn,
                     since: None,
                     req: None,
-                })
-                .await;
+                },
+            };
+            let _ = local.tx.send(msg).await;
         }
         false
     }
@@ -167,14 +172,14 @@ impl Task {
         *lock(&self.shared_owner) = self.owner.clone();
         let watchers: Vec<Conn> = self.watchers.values().cloned().collect();
         for conn in watchers {
-            self.forward(
-                &conn,
-                Forwarded::Watch {
+            let fwd = match self.followers.get(&conn.id) {
+                Some(&present) => Forwarded::Follow { present },
+                None => Forwarded::Watch {
                     since: None,
                     req: None,
                 },
-            )
-            .await;
+            };
+            self.forward(&conn, fwd).await;
         }
     }
 
@@ -183,7 +188,10 @@ impl Task {
             return false;
         };
         // Deliveries for the socket find it (until it closes).
-        if matches!(fwd, Forwarded::Watch { .. } | Forwarded::Act { .. }) {
+        if matches!(
+            fwd,
+            Forwarded::Watch { .. } | Forwarded::Act { .. } | Forwarded::Follow { .. }
+        ) {
             self.cluster.register_local(conn);
         }
         let msg = BusMsg::Forward {
@@ -227,6 +235,11 @@ impl Task {
                 self.watchers.insert(conn.id, conn.clone());
                 self.forward(&conn, Forwarded::Watch { since, req }).await;
             }
+            TableMsg::Follow { conn, present } => {
+                self.watchers.insert(conn.id, conn.clone());
+                self.followers.insert(conn.id, present);
+                self.forward(&conn, Forwarded::Follow { present }).await;
+            }
             TableMsg::Act {
                 conn,
                 act,
@@ -261,6 +274,7 @@ impl Task {
                 }
             }
             TableMsg::Unwatch { conn } => {
+                self.followers.remove(&conn);
                 if let Some(c) = self.watchers.remove(&conn) {
                     self.forward(&c, Forwarded::Unwatch).await;
                 }
@@ -269,6 +283,7 @@ impl Task {
                 // (Also for a connection that came to the table another way:
                 // a seeker whose partner's node made the table.)
                 self.watchers.remove(&conn);
+                self.followers.remove(&conn);
                 if let Some(owner) = &self.owner {
                     let msg = BusMsg::Forward {
                         table: self.id.clone(),

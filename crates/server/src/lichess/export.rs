@@ -3,56 +3,119 @@
 //! reads), `GET /game/export/{id}` (the game's PGN record) and `GET
 //! /api/games/user/{name}` (NDJSON, or PGN by `Accept`).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use qiyuan_store::{GameRow, User};
-use serde_json::{Map, Value, json};
+use qiyuan_game::SeatResult;
+use qiyuan_store::{GameRow, Store, User};
+use qiyuan_table::TimeControl;
+use serde::{Deserialize, Serialize};
 
+use super::state::{color, speed_of};
 use super::stream::{Error, Result};
 use super::tokens::caller;
 use crate::App;
+use crate::registry::Games;
 
-/// Lichess's `perfs` of a user's ratings: a pool `chess:blitz` is `blitz`, a
-/// game's single pool its name.
-async fn perfs(app: &App, user: i64) -> Result<Value> {
-    let mut perfs = Map::new();
-    for r in app.store.ratings(user).await? {
-        let key = r.pool.rsplit(':').next().unwrap_or(&r.pool).to_string();
-        perfs.insert(
-            key,
-            json!({"games": r.games, "rating": r.rating.round() as i64,
-                   "rd": r.deviation.round() as i64, "prog": 0,
-                   "prov": r.deviation > qiyuan_rating::PROVISIONAL_DEVIATION}),
-        );
-    }
-    Ok(Value::Object(perfs))
+/// A user's rating in one of Lichess's `perfs`.
+#[derive(Debug, Serialize)]
+struct PerfJson {
+    games: i64,
+    rating: i64,
+    rd: i64,
+    prog: i64,
+    prov: bool,
 }
 
-async fn lichess_user(app: &App, user: &User) -> Result<Map<String, Value>> {
-    let mut m = Map::new();
-    m.insert("id".into(), json!(user.username.to_lowercase()));
-    m.insert("username".into(), json!(user.username));
-    m.insert("perfs".into(), perfs(app, user.id).await?);
-    m.insert("createdAt".into(), json!(user.created_at));
-    m.insert("seenAt".into(), json!(crate::now_ms()));
-    m.insert("url".into(), json!(format!("/@/{}", user.username)));
-    m.insert("playTime".into(), json!({"total": 0, "tv": 0}));
-    if app.store.is_bot(user.id).await? {
-        m.insert("title".into(), json!("BOT"));
+/// What Lichess counts of a user's games.
+#[derive(Debug, Serialize)]
+struct Count {
+    all: i64,
+}
+
+/// Lichess's play time (not kept here).
+#[derive(Debug, Serialize)]
+struct PlayTime {
+    total: u64,
+    tv: u64,
+}
+
+/// Lichess's `User` (the fields a client reads).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LichessUser {
+    id: String,
+    username: String,
+    /// By pool: a pool `chess:blitz` is `blitz`, a game's single pool its name.
+    perfs: BTreeMap<String, PerfJson>,
+    created_at: i64,
+    seen_at: i64,
+    url: String,
+    play_time: PlayTime,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'static str>,
+    count: Count,
+}
+
+impl LichessUser {
+    async fn of(store: &dyn Store, user: &User) -> Result<Self> {
+        let mut perfs = BTreeMap::new();
+        for r in store.ratings(user.id).await? {
+            let key = r.pool.rsplit(':').next().unwrap_or(&r.pool).to_string();
+            let perf = PerfJson {
+                games: r.games,
+                rating: r.rating.round() as i64,
+                rd: r.deviation.round() as i64,
+                prog: 0,
+                prov: r.deviation > qiyuan_rating::PROVISIONAL_DEVIATION,
+            };
+            perfs.insert(key, perf);
+        }
+        let bot = store.is_bot(user.id).await?;
+        let games = store.count_games_of_user(user.id).await?;
+        Ok(LichessUser {
+            id: user.username.to_lowercase(),
+            username: user.username.clone(),
+            perfs,
+            created_at: user.created_at,
+            seen_at: crate::now_ms(),
+            url: format!("/@/{}", user.username),
+            play_time: PlayTime { total: 0, tv: 0 },
+            title: bot.then_some("BOT"),
+            count: Count { all: games },
+        })
     }
-    let games = app.store.count_games_of_user(user.id).await?;
-    m.insert("count".into(), json!({"all": games}));
-    Ok(m)
 }
 
 /// `GET /api/account`.
 pub async fn account(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
-    let m = lichess_user(&app, &caller.user).await?;
-    Ok(axum::Json(Value::Object(m)).into_response())
+    let user = LichessUser::of(&*app.store, &caller.user).await?;
+    Ok(axum::Json(user).into_response())
+}
+
+/// Lichess's preferences a client may follow.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Prefs {
+    auto_queen: u8,
+    auto_threefold: u8,
+    takeback: u8,
+    moretime: u8,
+    clock_tenths: u8,
+    premove: bool,
+    confirm_resign: u8,
+    submit_move: u8,
+}
+
+/// `GET /api/account/preferences`'s answer.
+#[derive(Debug, Serialize)]
+struct Preferences {
+    prefs: Prefs,
+    language: &'static str,
 }
 
 /// `GET /api/account/preferences` (`preference:read`): the preferences a
@@ -62,24 +125,39 @@ pub async fn account(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<
 pub async fn preferences(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
     let caller = caller(&app, &headers).await?;
     caller.require("preference:read")?;
-    Ok(axum::Json(json!({
-        "prefs": {"autoQueen": 2, "autoThreefold": 3, "takeback": 3, "moretime": 0,
-                  "clockTenths": 1, "premove": true, "confirmResign": 1, "submitMove": 0},
-        "language": "zh-CN",
-    }))
+    Ok(axum::Json(Preferences {
+        prefs: Prefs {
+            auto_queen: 2,
+            auto_threefold: 3,
+            takeback: 3,
+            moretime: 0,
+            clock_tenths: 1,
+            premove: true,
+            confirm_resign: 1,
+            submit_move: 0,
+        },
+        language: "zh-CN",
+    })
     .into_response())
+}
+
+/// A user as `GET /api/user/{name}` shows them: qiyuan's profile beside
+/// Lichess's fields (the names do not clash).
+#[derive(Debug, Serialize)]
+struct UserReply {
+    #[serde(flatten)]
+    profile: crate::accounts::Profile,
+    #[serde(flatten)]
+    lichess: Option<LichessUser>,
 }
 
 /// `GET /api/user/{name}`: qiyuan's profile (`user`, `created_at`, `ratings`,
 /// `games`, points) and Lichess's fields (`id`, `username`, `perfs`, …) side by
-/// side: the names do not clash.
+/// side.
 pub async fn user(State(app): State<Arc<App>>, Path(name): Path<String>) -> Response {
     let profile = match crate::accounts::profile(State(app.clone()), Path(name.clone())).await {
         Ok(p) => p.0,
         Err(e) => return e.into_response(),
-    };
-    let Ok(Value::Object(mut out)) = serde_json::to_value(&profile) else {
-        return Error::internal("profile").into_response();
     };
     let user = match app
         .store
@@ -88,15 +166,16 @@ pub async fn user(State(app): State<Arc<App>>, Path(name): Path<String>) -> Resp
     {
         Ok(Some(u)) => u,
         // A computer player has qiyuan's profile and no Lichess account.
-        Ok(None) => return axum::Json(Value::Object(out)).into_response(),
+        Ok(None) => {
+            let lichess = None;
+            return axum::Json(UserReply { profile, lichess }).into_response();
+        }
         Err(e) => return Error::from(e).into_response(),
     };
-    match lichess_user(&app, &user).await {
-        Ok(m) => {
-            for (k, v) in m {
-                out.entry(k).or_insert(v);
-            }
-            axum::Json(Value::Object(out)).into_response()
+    match LichessUser::of(&*app.store, &user).await {
+        Ok(lichess) => {
+            let lichess = Some(lichess);
+            axum::Json(UserReply { profile, lichess }).into_response()
         }
         Err(e) => e.into_response(),
     }
@@ -144,49 +223,115 @@ pub async fn game(
             .game(&id)
             .await?
             .ok_or_else(|| Error::not_found("No such game"))?;
-        return Ok(axum::Json(game_json(&app, &row)).into_response());
+        let result = result_of(&row);
+        return Ok(axum::Json(GameJson::of(&app.games, &row, &result)).into_response());
     }
     Ok(record(&app, &id).await?.1)
 }
 
-/// A stored game as Lichess's game JSON (players, status, winner; the moves
+/// What a stored game's settings say of its clock.
+#[derive(Deserialize)]
+struct StoredSettings {
+    time: TimeControl,
+}
+
+/// What a stored game's result says.
+#[derive(Deserialize)]
+struct StoredResult {
+    #[serde(default)]
+    results: Vec<SeatResult>,
+    /// The end's reason, as the outcome names it (`checkmate`, `resignation`, …).
+    reason: Option<String>,
+}
+
+/// An account in a stored game.
+#[derive(Debug, Serialize)]
+struct LightUser {
+    name: String,
+    id: String,
+}
+
+/// A player of a stored game.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GamePlayerJson {
+    user: LightUser,
+    rating: Option<i64>,
+    rating_diff: Option<i64>,
+}
+
+/// Lichess's game JSON of a stored game (players, status, winner; the moves
 /// are in `pgn`).
-fn game_json(app: &App, row: &GameRow) -> Value {
-    let settings: Value = serde_json::from_str(&row.settings).unwrap_or(Value::Null);
-    let result: Value = row
-        .result
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GameJson<'a> {
+    id: &'a str,
+    rated: bool,
+    variant: Option<&'static str>,
+    speed: &'static str,
+    created_at: i64,
+    last_move_at: i64,
+    status: &'a str,
+    /// By side: `white`, `black`.
+    players: BTreeMap<&'static str, GamePlayerJson>,
+    pgn: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    winner: Option<&'static str>,
+}
+
+impl<'a> GameJson<'a> {
+    fn of(games: &Games, row: &'a GameRow, result: &'a Option<StoredResult>) -> Self {
+        let speed = serde_json::from_str::<StoredSettings>(&row.settings)
+            .map_or("unlimited", |s| speed_of(&s.time));
+        let players = row
+            .players
+            .iter()
+            .map(|p| {
+                let player = GamePlayerJson {
+                    user: LightUser {
+                        name: p.name.clone(),
+                        id: p.name.to_lowercase(),
+                    },
+                    rating: p.rating,
+                    rating_diff: p.rating_diff,
+                };
+                (color(p.seat as usize), player)
+            })
+            .collect();
+        let winner = result
+            .as_ref()
+            .and_then(|r| r.results.iter().position(|x| *x == SeatResult::Win))
+            .map(color);
+        let status = match row.status {
+            qiyuan_store::GameStatus::Live => "started",
+            _ => result
+                .as_ref()
+                .and_then(|r| r.reason.as_deref())
+                .unwrap_or("unknownFinish"),
+        };
+        GameJson {
+            id: &row.id,
+            rated: row.rated,
+            variant: games
+                .get(&row.game)
+                .and_then(|g| g.api_variant)
+                .map(|v| v.key),
+            speed,
+            created_at: row.started_at,
+            last_move_at: row.ended_at.unwrap_or(row.started_at),
+            status,
+            players,
+            pgn: row.record.as_deref(),
+            winner,
+        }
+    }
+}
+
+/// A stored game's result, read.
+fn result_of(row: &GameRow) -> Option<StoredResult> {
+    row.result
         .as_deref()
         .and_then(|r| serde_json::from_str(r).ok())
-        .unwrap_or(Value::Null);
-    let variant = app.games.get(&row.game).and_then(|g| g.api_variant);
-    let mut players = Map::new();
-    for p in &row.players {
-        let side = if p.seat == 0 { "white" } else { "black" };
-        players.insert(
-            side.into(),
-            json!({"user": {"name": p.name, "id": p.name.to_lowercase()},
-                   "rating": p.rating, "ratingDiff": p.rating_diff}),
-        );
-    }
-    let winner = result["results"]
-        .as_array()
-        .and_then(|r| r.iter().position(|x| x == "win"))
-        .map(|i| if i == 0 { "white" } else { "black" });
-    let mut j = json!({
-        "id": row.id,
-        "rated": row.rated,
-        "variant": variant.map(|v| v.key),
-        "speed": super::games::speed_of(&settings["time"]),
-        "createdAt": row.started_at,
-        "lastMoveAt": row.ended_at.unwrap_or(row.started_at),
-        "status": match row.status { qiyuan_store::GameStatus::Live => "started", _ => result["reason"].as_str().unwrap_or("unknownFinish") },
-        "players": players,
-        "pgn": row.record,
-    });
-    if let Some(w) = winner {
-        j["winner"] = json!(w);
-    }
-    j
 }
 
 /// `GET /api/games/user/{name}`: the user's games, newest first (`max`,
@@ -229,7 +374,10 @@ pub async fn games_of_user(
     if ndjson {
         let mut text = String::new();
         for row in &rows {
-            text.push_str(&game_json(&app, row).to_string());
+            let result = result_of(row);
+            let json = serde_json::to_string(&GameJson::of(&app.games, row, &result))
+                .map_err(Error::internal)?;
+            text.push_str(&json);
             text.push('\n');
         }
         return Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response());

@@ -4,16 +4,18 @@
 //! streams (a token revoked, a session logged out, a user's sessions ended, a
 //! user banned: [`crate::authority::Ended`]).
 //!
-//! With several nodes the functions at the end of this file share what must be
-//! shared (see `crate::cluster::api`): challenges and chat in Redis, events
-//! for a user's streams, chat lines and revocations over the bus to every
-//! node, and one node at a time watching a game's end. The event streams
-//! themselves stay on the node serving them.
+//! With several nodes [`Share`] shares what must be shared (see
+//! `crate::cluster::api`): challenges and chat in Redis, events for a user's
+//! streams, chat lines and revocations over the bus to every node, and one
+//! node at a time watching a game's end. The event streams themselves stay on
+//! the node serving them. Events travel as the JSON of the typed events the
+//! API builds (the bus carries them as such); chat lines as [`ChatLine`].
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use qiyuan_store::Store;
 use qiyuan_table::TimeControl;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -23,7 +25,43 @@ use super::ApiConfig;
 use crate::App;
 use crate::auth::RateLimit;
 use crate::authority::Ended;
-use crate::cluster::BusMsg;
+use crate::cluster::{BusMsg, Cluster};
+
+/// The room of a game's chat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Room {
+    Player,
+    Spectator,
+}
+
+/// Lichess's `chatLine`, as game streams send it and the hub keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    #[serde(rename = "type")]
+    kind: ChatLineType,
+    pub room: Room,
+    pub username: String,
+    pub text: String,
+}
+
+/// The one `type` a [`ChatLine`] has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+enum ChatLineType {
+    #[serde(rename = "chatLine")]
+    ChatLine,
+}
+
+impl ChatLine {
+    pub fn new(room: Room, username: &str, text: &str) -> Self {
+        ChatLine {
+            kind: ChatLineType::ChatLine,
+            room,
+            username: username.to_string(),
+            text: text.to_string(),
+        }
+    }
+}
 
 /// A challenge waiting for its answer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -49,8 +87,8 @@ pub struct Hub {
     /// One node: the open challenges.
     challenges: Mutex<HashMap<String, Challenge>>,
     /// Chat lines per table, and a feed of new ones (table, line).
-    chats: Mutex<HashMap<String, Vec<Value>>>,
-    chat_feed: broadcast::Sender<(String, Value)>,
+    chats: Mutex<HashMap<String, Vec<ChatLine>>>,
+    chat_feed: broadcast::Sender<(String, ChatLine)>,
     /// Tables whose end a task here watches (for `gameFinish`).
     watched: Mutex<HashSet<String>>,
     /// Each user's API games in progress (table ids), for `gameStart` on a new
@@ -88,7 +126,7 @@ impl Hub {
     }
 
     /// Sends an event to every event stream of `user` on this node (see
-    /// [`tell`] for every node).
+    /// [`Share::tell`] for every node).
     pub(crate) fn tell_here(&self, user: i64, event: &Value) {
         let mut events = lock(&self.events);
         if let Some(list) = events.get_mut(&user) {
@@ -99,7 +137,7 @@ impl Hub {
         }
     }
 
-    fn chat(&self, table: &str, line: Value) {
+    fn chat(&self, table: &str, line: ChatLine) {
         let mut chats = lock(&self.chats);
         let lines = chats.entry(table.to_string()).or_default();
         if lines.len() >= 200 {
@@ -109,16 +147,19 @@ impl Hub {
         let _ = self.chat_feed.send((table.to_string(), line));
     }
 
-    /// A chat line (stored elsewhere) for this node's game streams.
+    /// A chat line (stored elsewhere, come over the bus) for this node's game
+    /// streams; anything but a chat line is dropped.
     pub(crate) fn feed_chat(&self, table: &str, line: Value) {
-        let _ = self.chat_feed.send((table.to_string(), line));
+        if let Ok(line) = serde_json::from_value::<ChatLine>(line) {
+            let _ = self.chat_feed.send((table.to_string(), line));
+        }
     }
 
-    fn chat_of(&self, table: &str) -> Vec<Value> {
+    fn chat_of(&self, table: &str) -> Vec<ChatLine> {
         lock(&self.chats).get(table).cloned().unwrap_or_default()
     }
 
-    pub(super) fn chat_feed(&self) -> broadcast::Receiver<(String, Value)> {
+    pub(super) fn chat_feed(&self) -> broadcast::Receiver<(String, ChatLine)> {
         self.chat_feed.subscribe()
     }
 
@@ -155,51 +196,187 @@ impl Hub {
     }
 }
 
-/// Sends an event to every event stream of `user`, on every node.
-pub(super) async fn tell(app: &App, user: i64, event: &Value) {
-    app.lichess.tell_here(user, event);
-    if let Some(cluster) = &app.cluster {
-        let msg = BusMsg::ApiEvent {
-            user,
-            event: event.clone(),
+/// What the API shares between requests and, with several nodes, between
+/// nodes: this node's hub, the cluster if any, and the API's settings.
+#[derive(Clone, Copy)]
+pub(super) struct Share<'a> {
+    pub hub: &'a Hub,
+    pub cluster: Option<&'a Arc<Cluster>>,
+    pub config: &'a ApiConfig,
+}
+
+impl<'a> Share<'a> {
+    pub(super) fn of(app: &'a App) -> Self {
+        Share {
+            hub: &app.lichess,
+            cluster: app.cluster.as_ref(),
+            config: &app.config.api,
+        }
+    }
+
+    /// Sends an event to every event stream of `user`, on every node.
+    pub(super) async fn tell(self, user: i64, event: &impl Serialize) {
+        let Ok(event) = serde_json::to_value(event) else {
+            return;
+        };
+        self.hub.tell_here(user, &event);
+        if let Some(cluster) = self.cluster {
+            cluster.send_all(&BusMsg::ApiEvent { user, event }).await;
+        }
+    }
+
+    /// A chat line of API game `table`, for its streams on every node.
+    pub(super) async fn chat(self, table: &str, line: ChatLine) {
+        let Some(cluster) = self.cluster else {
+            self.hub.chat(table, line);
+            return;
+        };
+        let Ok(json) = serde_json::to_value(&line) else {
+            return;
+        };
+        cluster.chat_push(table, &json.to_string()).await;
+        let _ = self.hub.chat_feed.send((table.to_string(), line));
+        let msg = BusMsg::ApiChat {
+            table: table.to_string(),
+            line: json,
         };
         cluster.send_all(&msg).await;
     }
-}
 
-/// A chat line of API game `table`, for its streams on every node.
-pub(super) async fn chat(app: &App, table: &str, line: Value) {
-    let Some(cluster) = &app.cluster else {
-        app.lichess.chat(table, line);
-        return;
-    };
-    cluster.chat_push(table, &line.to_string()).await;
-    app.lichess.feed_chat(table, line.clone());
-    let msg = BusMsg::ApiChat {
-        table: table.to_string(),
-        line,
-    };
-    cluster.send_all(&msg).await;
-}
-
-/// An API game's chat so far.
-pub(super) async fn chat_of(app: &App, table: &str) -> Vec<Value> {
-    match &app.cluster {
-        Some(cluster) => cluster
-            .chat_lines(table)
-            .await
-            .iter()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect(),
-        None => app.lichess.chat_of(table),
+    /// An API game's chat so far.
+    pub(super) async fn chat_of(self, table: &str) -> Vec<ChatLine> {
+        match self.cluster {
+            Some(cluster) => cluster
+                .chat_lines(table)
+                .await
+                .iter()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect(),
+            None => self.hub.chat_of(table),
+        }
     }
-}
 
-/// A finished game's chat is forgotten (its streams have ended).
-pub(super) async fn forget_chat(app: &App, table: &str) {
-    lock(&app.lichess.chats).remove(table);
-    if let Some(cluster) = &app.cluster {
-        cluster.chat_forget(table).await;
+    /// A finished game's chat is forgotten (its streams have ended).
+    pub(super) async fn forget_chat(self, table: &str) {
+        lock(&self.hub.chats).remove(table);
+        if let Some(cluster) = self.cluster {
+            cluster.chat_forget(table).await;
+        }
+    }
+
+    /// A new open challenge.
+    pub(super) async fn put_challenge(self, c: &Challenge) {
+        match self.cluster {
+            Some(cluster) => {
+                let json = serde_json::to_string(c).unwrap_or_default();
+                cluster.challenge_put(&c.id, &json).await;
+            }
+            None => {
+                lock(&self.hub.challenges).insert(c.id.clone(), c.clone());
+            }
+        }
+    }
+
+    /// Whether a challenge `id` is open (or stored, and not yet found expired).
+    pub(super) async fn challenge_open(self, id: &str) -> bool {
+        match self.cluster {
+            Some(cluster) => cluster.challenge_get(id).await.is_some(),
+            None => lock(&self.hub.challenges).contains_key(id),
+        }
+    }
+
+    /// A challenge nobody answered in time goes away.
+    pub(super) async fn expire_challenge(self, id: &str) {
+        match self.cluster {
+            Some(cluster) => {
+                cluster.challenge_del(id).await;
+            }
+            None => {
+                lock(&self.hub.challenges).remove(id);
+            }
+        }
+    }
+
+    /// Whether a challenge is past its time (with several nodes, the node that
+    /// would have removed it may be gone).
+    fn expired(self, c: &Challenge) -> bool {
+        let life = (self.config.challenge_secs.max(1.0) * 1000.0) as i64;
+        c.created_at + life < crate::now_ms()
+    }
+
+    /// The open challenges that involve `user`, oldest first.
+    pub(super) async fn challenges_of(self, user: i64) -> Vec<Challenge> {
+        let mut list: Vec<Challenge> = match self.cluster {
+            Some(cluster) => {
+                let mut out = Vec::new();
+                for (id, json) in cluster.challenges_all().await {
+                    match serde_json::from_str::<Challenge>(&json) {
+                        Ok(c) if !self.expired(&c) => out.push(c),
+                        _ => {
+                            cluster.challenge_del(&id).await;
+                        }
+                    }
+                }
+                out
+            }
+            None => lock(&self.hub.challenges).values().cloned().collect(),
+        };
+        list.retain(|c| c.challenger.0 == user || c.dest.0 == user);
+        list.sort_by_key(|c| c.created_at);
+        list
+    }
+
+    /// Takes challenge `id` out of the open ones if `may` allows the caller to
+    /// answer it (the challenged accepts or declines, the challenger cancels).
+    /// With several nodes, of two nodes taking one challenge at once only one
+    /// gets it.
+    pub(super) async fn take_challenge(
+        self,
+        id: &str,
+        may: impl Fn(&Challenge) -> bool,
+    ) -> Option<Challenge> {
+        let Some(cluster) = self.cluster else {
+            let mut all = lock(&self.hub.challenges);
+            return match all.get(id) {
+                Some(c) if may(c) => all.remove(id),
+                _ => None,
+            };
+        };
+        let c: Challenge = serde_json::from_str(&cluster.challenge_get(id).await?).ok()?;
+        if !may(&c) || self.expired(&c) {
+            return None;
+        }
+        cluster.challenge_del(id).await.then_some(c)
+    }
+
+    /// Whether a task (on any node) already watches `table`'s end; marks it
+    /// watched by this node if not.
+    pub(super) async fn watch_once(self, table: &str) -> bool {
+        if !lock(&self.hub.watched).insert(table.to_string()) {
+            return true;
+        }
+        if let Some(cluster) = self.cluster
+            && !cluster.hold(&watch_role(table)).await
+        {
+            lock(&self.hub.watched).remove(table);
+            return true;
+        }
+        false
+    }
+
+    /// The watching task renews its claim on `table` (several nodes: it lapses
+    /// if its node dies, and another node's stream takes it up).
+    pub(super) async fn still_watching(self, table: &str) {
+        if let Some(cluster) = self.cluster {
+            cluster.hold(&watch_role(table)).await;
+        }
+    }
+
+    pub(super) async fn unwatch(self, table: &str) {
+        lock(&self.hub.watched).remove(table);
+        if let Some(cluster) = self.cluster {
+            cluster.release_role(&watch_role(table)).await;
+        }
     }
 }
 
@@ -209,124 +386,9 @@ pub async fn revoked(app: &App, token_hash: &str) {
     crate::authority::end(app, Ended::Token { hash }).await;
 }
 
-/// A new open challenge.
-pub(super) async fn put_challenge(app: &App, c: &Challenge) {
-    match &app.cluster {
-        Some(cluster) => {
-            let json = serde_json::to_string(c).unwrap_or_default();
-            cluster.challenge_put(&c.id, &json).await;
-        }
-        None => {
-            lock(&app.lichess.challenges).insert(c.id.clone(), c.clone());
-        }
-    }
-}
-
-/// Whether a challenge `id` is open (or stored, and not yet found expired).
-pub(super) async fn challenge_open(app: &App, id: &str) -> bool {
-    match &app.cluster {
-        Some(cluster) => cluster.challenge_get(id).await.is_some(),
-        None => lock(&app.lichess.challenges).contains_key(id),
-    }
-}
-
-/// A challenge nobody answered in time goes away.
-pub(super) async fn expire_challenge(app: &App, id: &str) {
-    match &app.cluster {
-        Some(cluster) => {
-            cluster.challenge_del(id).await;
-        }
-        None => {
-            lock(&app.lichess.challenges).remove(id);
-        }
-    }
-}
-
-/// Whether a challenge is past its time (with several nodes, the node that
-/// would have removed it may be gone).
-fn expired(app: &App, c: &Challenge) -> bool {
-    let life = (app.config.api.challenge_secs.max(1.0) * 1000.0) as i64;
-    c.created_at + life < crate::now_ms()
-}
-
-/// The open challenges that involve `user`, oldest first.
-pub(super) async fn challenges_of(app: &App, user: i64) -> Vec<Challenge> {
-    let mut list: Vec<Challenge> = match &app.cluster {
-        Some(cluster) => {
-            let mut out = Vec::new();
-            for (id, json) in cluster.challenges_all().await {
-                match serde_json::from_str::<Challenge>(&json) {
-                    Ok(c) if !expired(app, &c) => out.push(c),
-                    _ => {
-                        cluster.challenge_del(&id).await;
-                    }
-                }
-            }
-            out
-        }
-        None => lock(&app.lichess.challenges).values().cloned().collect(),
-    };
-    list.retain(|c| c.challenger.0 == user || c.dest.0 == user);
-    list.sort_by_key(|c| c.created_at);
-    list
-}
-
-/// Takes challenge `id` out of the open ones if `may` allows the caller to
-/// answer it (the challenged accepts or declines, the challenger cancels).
-/// With several nodes, of two nodes taking one challenge at once only one
-/// gets it.
-pub(super) async fn take_challenge(
-    app: &App,
-    id: &str,
-    may: impl Fn(&Challenge) -> bool,
-) -> Option<Challenge> {
-    let Some(cluster) = &app.cluster else {
-        let mut all = lock(&app.lichess.challenges);
-        return match all.get(id) {
-            Some(c) if may(c) => all.remove(id),
-            _ => None,
-        };
-    };
-    let c: Challenge = serde_json::from_str(&cluster.challenge_get(id).await?).ok()?;
-    if !may(&c) || expired(app, &c) {
-        return None;
-    }
-    cluster.challenge_del(id).await.then_some(c)
-}
-
 /// The role of watching a table's end for `gameFinish`, with several nodes.
 fn watch_role(table: &str) -> String {
     format!("api-watch:{table}")
-}
-
-/// Whether a task (on any node) already watches `table`'s end; marks it
-/// watched by this node if not.
-pub(super) async fn watch_once(app: &App, table: &str) -> bool {
-    if !lock(&app.lichess.watched).insert(table.to_string()) {
-        return true;
-    }
-    if let Some(cluster) = &app.cluster
-        && !cluster.hold(&watch_role(table)).await
-    {
-        lock(&app.lichess.watched).remove(table);
-        return true;
-    }
-    false
-}
-
-/// The watching task renews its claim on `table` (several nodes: it lapses
-/// if its node dies, and another node's stream takes it up).
-pub(super) async fn still_watching(app: &App, table: &str) {
-    if let Some(cluster) = &app.cluster {
-        cluster.hold(&watch_role(table)).await;
-    }
-}
-
-pub(super) async fn unwatch(app: &App, table: &str) {
-    lock(&app.lichess.watched).remove(table);
-    if let Some(cluster) = &app.cluster {
-        cluster.release_role(&watch_role(table)).await;
-    }
 }
 
 /// Resolves when the stream opened with `token_hash` must end: the token is
@@ -334,10 +396,10 @@ pub(super) async fn unwatch(app: &App, table: &str) {
 /// user is banned — or, if revocations were missed, when the store no longer
 /// accepts it. Subscribed before the token is looked up, so that nothing
 /// between the request's check and the stream's start is missed.
-pub(super) async fn until_revoked(app: &crate::App, token_hash: &str) {
-    let mut rx = app.lichess.revocations();
+pub(super) async fn until_revoked(hub: &Hub, store: &dyn Store, token_hash: &str) {
+    let mut rx = hub.revocations();
     // `None`: the store could not say; asked again at the next revocation.
-    let mut known = match holder(app, token_hash).await {
+    let mut known = match holder(store, token_hash).await {
         Ok(None) => return,
         Ok(holder) => holder,
         Err(_) => None,
@@ -349,7 +411,7 @@ pub(super) async fn until_revoked(app: &crate::App, token_hash: &str) {
             (Ok(Ended::Banned { user }), Some((holder, _))) => user == holder,
             (Err(broadcast::error::RecvError::Closed), _) => std::future::pending().await,
             // Revocations missed, or the holder not known: the store says.
-            _ => match holder(app, token_hash).await {
+            _ => match holder(store, token_hash).await {
                 Ok(None) => true,
                 Ok(holder) => {
                     known = holder;
@@ -367,12 +429,12 @@ pub(super) async fn until_revoked(app: &crate::App, token_hash: &str) {
 /// Whose token `token_hash` is and whether it is a session (else a personal
 /// token), while the store accepts it.
 async fn holder(
-    app: &crate::App,
+    store: &dyn Store,
     token_hash: &str,
 ) -> Result<Option<(i64, bool)>, qiyuan_store::StoreError> {
-    if let Some((_, user)) = app.store.api_token(token_hash).await? {
+    if let Some((_, user)) = store.api_token(token_hash).await? {
         return Ok(Some((user.id, false)));
     }
-    let session = app.store.session_user(token_hash, crate::now_ms()).await?;
+    let session = store.session_user(token_hash, crate::now_ms()).await?;
     Ok(session.map(|user| (user.id, true)))
 }

@@ -4,23 +4,35 @@
 //! differences are listed in `docs/api.md`.
 //!
 //! Nothing here plays a game: an API game is an ordinary live table. A stream
-//! is a subscriber of the table like a socket ([`crate::live::Conn`]) and turns
-//! the table's views into `gameFull`/`gameState` lines; a command goes to the
-//! table's task as a socket's does (`TableMsg::Act`). Games are named through
+//! follows the table's typed feed ([`crate::live::watch`]) and turns its
+//! updates into `gameFull`/`gameState` lines built from typed structs; a
+//! command goes to the table's task as a socket's does (`TableMsg::Act`). Games are named through
 //! their registry entry's [`crate::registry::ApiVariant`] (chess as `standard`,
 //! xiangqi as pychess-variants' `xiangqi` with Fairy-Stockfish's ranks 1–10).
 //!
 //! - [`tokens`]: personal API tokens with scopes, the bearer check, rate limits;
 //! - `hub`: what lives between requests: event streams, challenges, chat, and
 //!   the token revocations that end open streams;
+//! - `feed`: following a table's typed feed, and the API's own connections;
+//! - `state`: a live game as Lichess shows it (`gameFull`, `gameState`);
+//! - `players`: the people behind a game or a challenge, as replies name them;
 //! - `games`: the game streams and the board/bot commands;
-//! - `challenges`: the event stream, seeks, challenges, the built-in engine;
+//! - `events`: the event stream, and the games it tells of;
+//! - `forms`: what a request that begins a game says;
+//! - `challenges`: challenges between accounts;
+//! - `seeks`: seeks, and games against the built-in engine;
 //! - `export`: accounts, users, PGN and NDJSON exports.
 
 mod challenges;
+mod events;
 mod export;
+mod feed;
+mod forms;
 mod games;
 mod hub;
+mod players;
+mod seeks;
+mod state;
 mod stream;
 pub mod tokens;
 
@@ -118,14 +130,14 @@ pub fn routes(app: Arc<App>) -> Router<Arc<App>> {
         .route("/api/token/test", post(tokens::test))
         .route("/api/token/{id}", axum::routing::delete(tokens::revoke_id))
         .route("/api/account", get(export::account))
-        .route("/api/account/playing", get(challenges::playing))
+        .route("/api/account/playing", get(events::playing))
         .route("/api/account/preferences", get(export::preferences))
         .route("/api/user/{name}", get(export::user))
         .route("/api/games/user/{name}", get(export::games_of_user))
-        .route("/api/stream/event", get(challenges::event_stream))
-        .route("/api/board/seek", post(challenges::seek))
+        .route("/api/stream/event", get(events::event_stream))
+        .route("/api/board/seek", post(seeks::seek))
         .route("/api/challenge", get(challenges::list))
-        .route("/api/challenge/ai", post(challenges::challenge_ai))
+        .route("/api/challenge/ai", post(seeks::challenge_ai))
         .route("/api/challenge/{username}", post(challenges::challenge))
         .route("/api/challenge/{id}/accept", post(challenges::accept))
         .route("/api/challenge/{id}/decline", post(challenges::decline))

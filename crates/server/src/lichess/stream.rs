@@ -9,9 +9,12 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
+use super::ApiConfig;
 use crate::error::ApiError;
 
 /// A refusal as Lichess words it: a status and `{"error": message}`.
@@ -65,9 +68,18 @@ impl From<qiyuan_store::StoreError> for Error {
     }
 }
 
+/// Lichess's body of a refusal.
+#[derive(Serialize)]
+struct ErrorBody {
+    error: String,
+}
+
 impl IntoResponse for Error {
     fn into_response(self) -> Response {
-        let mut r = (self.status, axum::Json(json!({"error": self.message}))).into_response();
+        let body = axum::Json(ErrorBody {
+            error: self.message,
+        });
+        let mut r = (self.status, body).into_response();
         if let Some(secs) = self.retry_after
             && let Ok(v) = secs.to_string().parse()
         {
@@ -81,12 +93,22 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// `{"ok": true}`, Lichess's answer to a command.
 pub fn ok() -> Response {
-    axum::Json(json!({"ok": true})).into_response()
+    axum::Json(serde_json::json!({"ok": true})).into_response()
 }
 
-/// A request body's fields, url-encoded (Lichess's form) or JSON (what
-/// berserk sends for challenges): values as text, `null`s left out.
-pub fn form(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, String>> {
+/// A request body read into `T` (whose fields are text: `Option<String>`),
+/// url-encoded (Lichess's form) or JSON (what berserk sends for challenges):
+/// values as text, `null`s left out.
+pub fn form<T: DeserializeOwned>(headers: &HeaderMap, body: &Bytes) -> Result<T> {
+    let fields: Map<String, Value> = fields(headers, body)?
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect();
+    serde_json::from_value(Value::Object(fields)).map_err(|e| Error::bad(format!("bad form: {e}")))
+}
+
+/// A request body's fields as text (see [`form`]).
+fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, String>> {
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -149,9 +171,11 @@ pub struct Lines {
 }
 
 impl Lines {
-    /// Sends one JSON value as a line; false once the client is gone.
-    pub async fn send(&self, v: &Value) -> bool {
-        let mut text = v.to_string();
+    /// Sends one value as a JSON line; false once the client is gone.
+    pub async fn send(&self, v: &impl Serialize) -> bool {
+        let Ok(mut text) = serde_json::to_string(v) else {
+            return true;
+        };
         text.push('\n');
         self.tx.send(Bytes::from(text)).await.is_ok()
     }
@@ -187,8 +211,8 @@ where
 }
 
 /// The keep-alive interval.
-pub fn keepalive(app: &crate::App) -> Duration {
-    Duration::from_secs_f64(app.config.api.keepalive_secs.max(0.05))
+pub fn keepalive(config: &ApiConfig) -> Duration {
+    Duration::from_secs_f64(config.keepalive_secs.max(0.05))
 }
 
 #[cfg(test)]
@@ -203,29 +227,44 @@ mod tests {
 
     #[test]
     fn forms_are_url_encoded_or_json() {
-        let f = form(
+        let f = fields(
             &headers("application/x-www-form-urlencoded"),
             &Bytes::from_static(b"clock.limit=300&text=hi+there%21&rated=true&x"),
         )
         .unwrap();
-        assert_eq!(f["clock.limit"], "300");
-        assert_eq!(f["text"], "hi there!");
-        assert_eq!(f["x"], "");
-        let f = form(
+        assert_eq!(f.get("clock.limit").map(String::as_str), Some("300"));
+        assert_eq!(f.get("text").map(String::as_str), Some("hi there!"));
+        assert_eq!(f.get("x").map(String::as_str), Some(""));
+        let f = fields(
             &headers("application/json"),
             &Bytes::from_static(
                 br#"{"rated": false, "clock.limit": 60, "fen": null, "color": "white"}"#,
             ),
         )
         .unwrap();
-        assert_eq!(f["rated"], "false");
-        assert_eq!(f["clock.limit"], "60");
-        assert_eq!(f["color"], "white");
+        assert_eq!(f.get("rated").map(String::as_str), Some("false"));
+        assert_eq!(f.get("clock.limit").map(String::as_str), Some("60"));
+        assert_eq!(f.get("color").map(String::as_str), Some("white"));
         assert!(!f.contains_key("fen"));
         for bad in [&b"a=%zz"[..], b"a=%4", b"a=%", b"a=%ff%fe"] {
-            assert!(form(&headers("text/plain"), &Bytes::copy_from_slice(bad)).is_err());
+            assert!(fields(&headers("text/plain"), &Bytes::copy_from_slice(bad)).is_err());
         }
-        assert!(form(&headers("application/json"), &Bytes::from_static(b"[1]")).is_err());
-        assert!(form(&headers("application/json"), &Bytes::from_static(b"{")).is_err());
+        assert!(fields(&headers("application/json"), &Bytes::from_static(b"[1]")).is_err());
+        assert!(fields(&headers("application/json"), &Bytes::from_static(b"{")).is_err());
+        #[derive(serde::Deserialize)]
+        struct Seek {
+            rated: Option<String>,
+            #[serde(rename = "clock.limit")]
+            limit: Option<String>,
+            fen: Option<String>,
+        }
+        let f: Seek = form(
+            &headers("application/json"),
+            &Bytes::from_static(br#"{"rated": true, "clock.limit": 60, "fen": null, "x": 1}"#),
+        )
+        .unwrap();
+        assert_eq!(f.rated.as_deref(), Some("true"));
+        assert_eq!(f.limit.as_deref(), Some("60"));
+        assert_eq!(f.fen, None);
     }
 }

@@ -13,7 +13,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use qiyuan_store::{NewApiToken, User};
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 use super::stream::{Error, Result, form, ok};
 use crate::{App, auth};
@@ -113,6 +113,56 @@ async fn session_caller(app: &App, headers: &HeaderMap) -> Result<Caller> {
     Ok(caller)
 }
 
+/// What `POST /api/token` takes.
+#[derive(Debug, Deserialize)]
+struct NewToken {
+    description: Option<String>,
+    /// Comma- or space-separated.
+    scopes: Option<String>,
+}
+
+/// A token just made: the token itself, shown this once.
+#[derive(Debug, Serialize)]
+struct Created {
+    token_type: &'static str,
+    access_token: String,
+    id: String,
+    description: String,
+    scopes: String,
+    created_at: i64,
+}
+
+/// A token as its owner's list shows it (without the token).
+#[derive(Debug, Serialize)]
+struct Listed {
+    id: String,
+    description: String,
+    /// Comma-separated.
+    scopes: String,
+    created_at: i64,
+}
+
+/// `GET /api/token`'s answer.
+#[derive(Debug, Serialize)]
+struct TokenList {
+    tokens: Vec<Listed>,
+}
+
+/// What `POST /api/token/test` says of a token that is valid.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TokenInfo {
+    /// Comma-separated.
+    scopes: String,
+    user_id: String,
+    expires: Option<i64>,
+}
+
+/// Comma-separated, as Lichess lists scopes (the store keeps them by spaces).
+fn scope_list(stored: &str) -> String {
+    stored.split_whitespace().collect::<Vec<_>>().join(",")
+}
+
 /// `POST /api/token` (`description`, `scopes`: comma- or space-separated) →
 /// `{"token_type": "Bearer", "access_token": "lip_…", "id", "description",
 /// "scopes", "created_at"}`. The token is shown this once.
@@ -122,15 +172,15 @@ pub async fn create(
     body: Bytes,
 ) -> Result<Response> {
     let caller = session_caller(&app, &headers).await?;
-    let f = form(&headers, &body)?;
-    let description = f.get("description").map(|d| d.trim()).unwrap_or("");
+    let f: NewToken = form(&headers, &body)?;
+    let description = f.description.as_deref().map(str::trim).unwrap_or("");
     if description.is_empty() || description.chars().count() > 100 {
         return Err(Error::bad("description: 1 to 100 characters"));
     }
     let mut scopes: Vec<String> = Vec::new();
     for s in f
-        .get("scopes")
-        .map(String::as_str)
+        .scopes
+        .as_deref()
         .unwrap_or("")
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|s| !s.is_empty())
@@ -164,14 +214,14 @@ pub async fn create(
         })
         .await?;
     tracing::info!(user = %caller.user.username, token = %id, "api token created");
-    Ok(axum::Json(json!({
-        "token_type": "Bearer",
-        "access_token": token,
-        "id": id,
-        "description": description,
-        "scopes": scopes.join(","),
-        "created_at": created_at,
-    }))
+    Ok(axum::Json(Created {
+        token_type: "Bearer",
+        access_token: token,
+        id,
+        description: description.to_string(),
+        scopes: scopes.join(","),
+        created_at,
+    })
     .into_response())
 }
 
@@ -179,15 +229,16 @@ pub async fn create(
 pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
     let caller = session_caller(&app, &headers).await?;
     let rows = app.store.api_tokens_of(caller.user.id).await?;
-    let tokens: Vec<_> = rows
-        .iter()
-        .map(|r| {
-            json!({"id": r.id, "description": r.description,
-                   "scopes": r.scopes.split_whitespace().collect::<Vec<_>>().join(","),
-                   "created_at": r.created_at})
+    let tokens = rows
+        .into_iter()
+        .map(|r| Listed {
+            scopes: scope_list(&r.scopes),
+            id: r.id,
+            description: r.description,
+            created_at: r.created_at,
         })
         .collect();
-    Ok(axum::Json(json!({"tokens": tokens})).into_response())
+    Ok(axum::Json(TokenList { tokens }).into_response())
 }
 
 /// `DELETE /api/token`: revokes the token the request is made with (Lichess's
@@ -243,31 +294,31 @@ pub async fn test(State(app): State<Arc<App>>, body: Bytes) -> Result<Response> 
     if tokens.len() > MAX_TESTED {
         return Err(Error::bad(format!("At most {MAX_TESTED} tokens at once")));
     }
-    let mut out = serde_json::Map::new();
+    let mut out = std::collections::BTreeMap::new();
     for token in tokens {
         let info = if token.len() > 128 {
-            serde_json::Value::Null
+            None
         } else {
             let hash = auth::hash_token(token);
             match app.store.api_token(&hash).await? {
-                Some((row, user)) => json!({
-                    "scopes": row.scopes.split_whitespace().collect::<Vec<_>>().join(","),
-                    "userId": user.username.to_lowercase(),
-                    "expires": null,
+                Some((row, user)) => Some(TokenInfo {
+                    scopes: scope_list(&row.scopes),
+                    user_id: user.username.to_lowercase(),
+                    expires: None,
                 }),
                 None => match app.store.session_user(&hash, crate::now_ms()).await? {
-                    Some(user) => json!({
-                        "scopes": SCOPES.join(","),
-                        "userId": user.username.to_lowercase(),
-                        "expires": null,
+                    Some(user) => Some(TokenInfo {
+                        scopes: SCOPES.join(","),
+                        user_id: user.username.to_lowercase(),
+                        expires: None,
                     }),
-                    None => serde_json::Value::Null,
+                    None => None,
                 },
             }
         };
-        out.insert(token.to_string(), info);
+        out.insert(token, info);
     }
-    Ok(axum::Json(serde_json::Value::Object(out)).into_response())
+    Ok(axum::Json(out).into_response())
 }
 
 /// `POST /api/bot/account/upgrade`: the account becomes a bot account, for

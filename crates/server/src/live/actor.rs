@@ -218,12 +218,10 @@ impl Live {
                 }
                 self.app.tables.remove(&self.id);
                 // This node's sockets watch on at the new owner, through a proxy.
-                let conns: Vec<_> = self
-                    .fanout
-                    .drain()
-                    .into_iter()
-                    .filter(|c| !super::is_remote(c.id))
-                    .collect();
+                let here = |c: &super::Conn| !super::is_remote(c.id);
+                let conns: Vec<_> = self.fanout.drain().into_iter().filter(here).collect();
+                let followers: Vec<_> = self.fanout.followers.drain();
+                let followers: Vec<_> = followers.into_iter().filter(here).collect();
                 let (app, id) = (self.app.clone(), self.id.clone());
                 tokio::spawn(async move {
                     if let Some(handle) = app.table(&id).await {
@@ -234,6 +232,14 @@ impl Live {
                                 req: None,
                             };
                             let _ = handle.tx.send(watch).await;
+                        }
+                        // (One that was not present follows as nobody already.)
+                        for conn in followers {
+                            let follow = TableMsg::Follow {
+                                conn,
+                                present: true,
+                            };
+                            let _ = handle.tx.send(follow).await;
                         }
                     }
                 });
@@ -251,6 +257,7 @@ impl Live {
                 expect_seat,
             } => self.act(conn, act, req, expect_seat).await,
             TableMsg::Watch { conn, since, req } => self.watch(conn, since, req).await,
+            TableMsg::Follow { conn, present } => self.follow(conn, present).await,
             TableMsg::Unwatch { conn } | TableMsg::Closed { conn } => self.leave_socket(conn).await,
             TableMsg::Internal { cmds, done } => {
                 let _ = done.send(self.internal(cmds).await);

@@ -42,6 +42,8 @@ impl Live {
                 ratings,
             };
             self.fanout.broadcast(&self.id, &*self.table, &batch);
+            let followers = &mut self.fanout.followers;
+            followers.tell(&self.id, &*self.table, &events);
             if is_move && refusal.is_none() {
                 self.app
                     .metrics

@@ -38,6 +38,8 @@ pub(super) struct Fanout {
     /// Every batch since the task started (or, after a restart, since the table
     /// was created: the replay rebuilds them), for clients that resume.
     history: Vec<Batch>,
+    /// Followers of the table's typed feed (see [`super::watch`]).
+    pub(super) followers: super::watch::Followers,
 }
 
 /// A subscribed socket and the view it last received (none before its first
@@ -52,7 +54,7 @@ struct Sub {
 
 impl Fanout {
     pub(super) fn is_empty(&self) -> bool {
-        self.subs.is_empty()
+        self.subs.is_empty() && self.followers.is_empty()
     }
 
     /// Subscribes `conn` unless it is already.
@@ -64,9 +66,10 @@ impl Fanout {
         });
     }
 
-    /// Unsubscribes a socket; returns it if it was subscribed.
+    /// Unsubscribes a socket or a follower; returns it if it was subscribed.
     pub(super) fn unsubscribe(&mut self, conn: ConnId) -> Option<Conn> {
-        self.subs.remove(&conn).map(|s| s.conn)
+        let socket = self.subs.remove(&conn).map(|s| s.conn);
+        socket.or_else(|| self.followers.remove(conn))
     }
 
     /// Unsubscribes every socket, returning them (the table moved to another node).
@@ -77,13 +80,14 @@ impl Fanout {
     /// Whether another socket of `user` is still subscribed.
     /// Whether a socket of another node is subscribed.
     pub(super) fn has_remote(&self) -> bool {
-        self.subs.keys().any(|id| super::is_remote(*id))
+        self.subs.keys().any(|id| super::is_remote(*id)) || self.followers.has_remote()
     }
 
     pub(super) fn has_user(&self, user: i64) -> bool {
         self.subs
             .values()
             .any(|s| s.conn.user.as_ref().is_some_and(|u| u.id == user))
+            || self.followers.has_user(user)
     }
 
     /// The history a replay rebuilt, bounded.

@@ -47,6 +47,7 @@ mod replay;
 mod settlement;
 mod summary;
 pub mod tables;
+pub mod watch;
 
 pub use pauses::Pauses;
 pub use tables::Registry;
@@ -113,6 +114,12 @@ pub enum TableMsg {
     },
     Unwatch {
         conn: ConnId,
+    },
+    /// Subscribe a follower of the table's typed feed ([`watch`]); a
+    /// `present` one counts as its user's connection.
+    Follow {
+        conn: Conn,
+        present: bool,
     },
     /// The socket closed.
     Closed {

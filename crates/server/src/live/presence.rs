@@ -10,22 +10,36 @@ use serde_json::Value;
 use super::actor::Live;
 use super::fanout::Batch;
 use super::{Conn, ConnId, now};
+use crate::error::ApiError;
 use crate::protocol::ServerMsg;
 use crate::protocol::out::LagMsg;
 use qiyuan_table::Millis;
 
 impl Live {
     pub(super) async fn watch(&mut self, conn: Conn, since: Option<u64>, req: Option<Value>) {
-        // A private table (单机) is its owner's alone.
-        if let Err(e) = crate::solo::admits(
+        if let Err(e) = self.admit(&conn) {
+            conn.reply(&ServerMsg::error(&e, Some(&self.id)), req.as_ref());
+            return;
+        }
+        self.arrive(&conn).await;
+        self.fanout
+            .sync(&self.id, &*self.table, conn, since, req.as_ref());
+    }
+
+    /// Whether the table admits a socket's or a follower's user: a private
+    /// table (单机) is its owner's alone.
+    pub(super) fn admit(&self, conn: &Conn) -> Result<(), ApiError> {
+        crate::solo::admits(
             &*self.table,
             &self.id,
             self.owner.as_deref(),
             conn.user.as_ref(),
-        ) {
-            conn.reply(&ServerMsg::error(&e, Some(&self.id)), req.as_ref());
-            return;
-        }
+        )
+    }
+
+    /// A socket or a follower comes: a seated player back from away
+    /// reconnects, a spectator is counted (live only).
+    pub(super) async fn arrive(&mut self, conn: &Conn) {
         if let Some(user) = &conn.user {
             let name = user.username.clone();
             let state = self.table.state();
@@ -44,8 +58,6 @@ impl Live {
                 }
             }
         }
-        self.fanout
-            .sync(&self.id, &*self.table, conn, since, req.as_ref());
     }
 
     pub(super) async fn leave_socket(&mut self, conn_id: ConnId) {
