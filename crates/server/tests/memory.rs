@@ -4,8 +4,9 @@
 //! each) because at most `password_hashes_at_once` run together. One test, so
 //! that nothing else runs in the process while it measures. Prints the figures
 //! that docs/reliability.md quotes:
-//! `cargo test -p qiyuan-server --test hardening_memory -- --nocapture`.
+//! `cargo test -p qiyuan-server --test memory -- --nocapture`.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::time::Duration;

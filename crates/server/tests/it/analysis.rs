@@ -6,7 +6,7 @@
 //! store).
 #![cfg(all(feature = "chess", feature = "xiangqi", feature = "go"))]
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

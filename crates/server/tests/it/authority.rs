@@ -11,14 +11,16 @@
 //! The command-line cases run `target/debug/qiyuan` (`QIYUAN_BIN` to choose
 //! another): `cargo build -p qiyuan --bin qiyuan` first.
 
-mod api;
-mod common;
+use crate::api;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
 use api::{Api, Lines};
-use common::{Backend, Client, TestServer, Ws};
+use common::{Backend, Client, TestServer, Ws, login};
 use futures_util::StreamExt;
+use qiyuan_testkit::clock::now_ms;
+use qiyuan_testkit::process::qiyuan_bin;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -32,14 +34,6 @@ async fn server(backend: Backend) -> TestServer {
         c.event_tick_ms = 50;
     })
     .await
-}
-
-/// The `qiyuan` binary (`QIYUAN_BIN`, else the workspace's debug build).
-fn qiyuan_bin() -> std::path::PathBuf {
-    match std::env::var_os("QIYUAN_BIN") {
-        Some(p) => p.into(),
-        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/qiyuan"),
-    }
 }
 
 /// Runs `qiyuan admin ARGS` on the running server's database, as an operator
@@ -478,33 +472,6 @@ async fn logout_ends_the_sessions_streams(backend: Backend) {
     personal
         .ok(&format!("/api/board/game/{game}/move/e2e4"))
         .await;
-}
-
-async fn login(server: &TestServer, name: &str) -> Client {
-    let http = reqwest::Client::new();
-    let r: Value = http
-        .post(format!("{}/api/account/login", server.base))
-        .json(&json!({"username": name, "password": "secret-pw"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    Client {
-        http,
-        base: server.base.clone(),
-        ws_url: server.ws.clone(),
-        token: r["token"].as_str().expect("a token").to_string(),
-        name: r["user"]["username"].as_str().unwrap().to_string(),
-    }
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
 }
 
 fn event_config(starts_at: i64) -> Value {

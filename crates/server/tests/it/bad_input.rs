@@ -1,14 +1,10 @@
 //! Bad input over real sockets: each gets a typed error, changes nothing, and the
 //! connection stays usable. Also the account endpoints' refusals.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};
-
-fn blitz() -> Value {
-    json!({"kind": "fischer", "base": 300_000, "increment": 0})
-}
 
 /// The version and move count of a table as a fresh spectator sees it.
 async fn snapshot(c: &Client, table: &str) -> (u64, usize) {

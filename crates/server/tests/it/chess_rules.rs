@@ -2,7 +2,7 @@
 //! repetition at once by default; `{"repetition": "claim"}` (FIDE) leaves it to a
 //! claim; a misspelt option is refused when the table is created.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

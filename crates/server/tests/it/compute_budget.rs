@@ -5,7 +5,7 @@
 //! while the bots think; reviews whose clients hang up stop their searches.
 #![cfg(feature = "chess")]
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

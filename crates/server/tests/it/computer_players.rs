@@ -11,7 +11,7 @@
     feature = "doudizhu"
 ))]
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};
@@ -81,18 +81,6 @@ async fn play_out(ws: &mut Ws, table: &str, seat: u64, pick: Pick) -> (Value, us
             }
         }
     }
-}
-
-/// `play_computer`, answered with the table and the player's seat; waits for the
-/// table's state.
-async fn play_computer(ws: &mut Ws, d: Value) -> (String, u64) {
-    let r = ws.ok("play_computer", d).await;
-    let t = r["d"]["table"].as_str().expect("a table").to_string();
-    let seat = r["d"]["seat"].as_u64().expect("a seat");
-    while ws.seen.iter().all(|m| m["d"]["state"].is_null()) {
-        ws.recv().await;
-    }
-    (t, seat)
 }
 
 /// The seats' users of a state.

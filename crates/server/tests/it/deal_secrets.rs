@@ -9,7 +9,7 @@
 //! the old derivation from anything published gives nothing, and a restart in
 //! the middle of hand 2 deals the same cards again.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 
@@ -17,17 +17,6 @@ use common::*;
 use qiyuan_doudizhu::Deal;
 use qiyuan_game::Secret;
 use serde_json::{Value, json};
-
-/// A hand as a set of card names (`"3s"`, ..., `"R"`).
-fn cards(hand: &Value) -> BTreeSet<String> {
-    hand.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|c| c.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 fn deal_cards(deal: &Deal) -> [BTreeSet<String>; 3] {
     deal.hands

@@ -6,7 +6,7 @@
 //! against the legal actions of its seat by replaying the finished hand's record.
 #![cfg(feature = "doudizhu")]
 
-mod common;
+use crate::common;
 
 use common::*;
 use qiyuan_doudizhu::{Doudizhu, Record};

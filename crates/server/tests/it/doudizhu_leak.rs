@@ -3,7 +3,7 @@
 //! any socket receives before the end holds a card of another player's hand. At
 //! the end every socket sees the hands revealed, as each owner last saw its own.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 
@@ -30,17 +30,6 @@ fn words(v: &Value, out: &mut Vec<String>) {
         }
         _ => {}
     }
-}
-
-/// The cards of a hand as the view writes them (`["3s", "3h", …, "R"]`).
-fn cards(hand: &Value) -> HashSet<String> {
-    hand.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|c| c.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// A suited card is written rank then suit (`Th`); jokers (`B`, `R`) are shown

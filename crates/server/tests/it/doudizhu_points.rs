@@ -6,7 +6,7 @@
 //! hand from a chosen deal keeps nothing, and every other hand is dealt afresh.
 #![cfg(feature = "doudizhu")]
 
-mod common;
+use crate::common;
 
 use common::*;
 use qiyuan_doudizhu::titles::title;

@@ -5,7 +5,7 @@
 //! timer is about to run out once more.
 #![cfg(feature = "doudizhu")]
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

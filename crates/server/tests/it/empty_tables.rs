@@ -5,7 +5,7 @@
 //! bench games, 15,348 live tables after 50 s and 22 MB more a second
 //! (docs/benchmarks.md, session 13).
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -6,7 +6,7 @@
 //! move the built-in player made in their place would show.
 #![cfg(all(feature = "chess", feature = "xiangqi", feature = "go"))]
 
-mod common;
+use crate::common;
 
 use common::*;
 use qiyuan_server::Config;
@@ -51,16 +51,6 @@ async fn server() -> TestServer {
 
 fn engines(server: &TestServer) -> &qiyuan_server::engines::Engines {
     &server.running.as_ref().unwrap().app.engines
-}
-
-async fn play_computer(ws: &mut Ws, d: Value) -> (String, u64) {
-    let r = ws.ok("play_computer", d).await;
-    let t = r["d"]["table"].as_str().expect("a table").to_string();
-    let seat = r["d"]["seat"].as_u64().expect("a seat");
-    while ws.seen.iter().all(|m| m["d"]["state"].is_null()) {
-        ws.recv().await;
-    }
-    (t, seat)
 }
 
 /// The actions of `seat` in the game's move list.

@@ -4,6 +4,7 @@
 
 use qiyuan_server::Config;
 use qiyuan_server::protocol::{self, TABLE_TYPES};
+use qiyuan_testkit::fs::fuzz_inputs;
 use serde_json::Value;
 
 /// The message types that are not table commands, in the order the
@@ -31,7 +32,7 @@ fn check_frame(path: &str, frame: &str) {
 
 #[test]
 fn protocol_envelope_inputs() {
-    for (path, bytes) in inputs("protocol_envelope") {
+    for (path, bytes) in fuzz_inputs("protocol_envelope") {
         check_frame(&path, &String::from_utf8_lossy(&bytes));
     }
 }
@@ -39,7 +40,7 @@ fn protocol_envelope_inputs() {
 #[test]
 fn protocol_command_inputs() {
     let mut parsed = 0;
-    for (path, bytes) in inputs("protocol_command") {
+    for (path, bytes) in fuzz_inputs("protocol_command") {
         let Some((&pick, rest)) = bytes.split_first() else {
             continue;
         };
@@ -60,31 +61,10 @@ fn protocol_command_inputs() {
 
 #[test]
 fn config_toml_inputs() {
-    for (path, bytes) in inputs("config_toml") {
+    for (path, bytes) in fuzz_inputs("config_toml") {
         if let Ok(config) = Config::parse(&String::from_utf8_lossy(&bytes)) {
             assert!(!config.database_url().is_empty(), "{path}");
             let _ = config.check();
         }
     }
-}
-
-/// Every committed input of a fuzz target: its seeds (`fuzz/seeds/TARGET/`) and the
-/// inputs it once crashed on (`fuzz/regressions/TARGET/`), with their paths.
-fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
-    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
-    let mut found = Vec::new();
-    for dir in ["seeds", "regressions"] {
-        let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join(target)) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            found.push((path.display().to_string(), std::fs::read(&path).unwrap()));
-        }
-    }
-    assert!(
-        !found.is_empty(),
-        "no committed inputs for the fuzz target {target}"
-    );
-    found
 }

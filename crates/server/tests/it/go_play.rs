@@ -2,7 +2,7 @@
 //! marked (with a change of mind that clears an acceptance), both accept, and
 //! both players and a spectator see the same counted result.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! a fitting status: unknown paths, wrong methods, bodies too large, of the wrong
 //! type, malformed or with fields of the wrong type, and bad query parameters.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -3,8 +3,8 @@
 //! built-in engine, Fairy-Stockfish's UCI moves for xiangqi, and berserk (the
 //! Python client) unchanged but for its base URL.
 
-mod api;
-mod common;
+use crate::api;
+use crate::common;
 
 use std::time::Duration;
 

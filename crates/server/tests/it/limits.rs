@@ -3,7 +3,7 @@
 //! (counted by forwarded address behind a trusted proxy), guests and
 //! registrations per address are rate limited, and lobby replies are paged.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,7 @@
 //! still logs in from another address meanwhile, and `X-Forwarded-For` counts
 //! only when it comes from a trusted proxy.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::Ordering;
 

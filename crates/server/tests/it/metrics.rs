@@ -8,7 +8,7 @@
 //! creates it with `pip install chess sgfmill prometheus-client`); without either
 //! the test fails and says how to make one.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -8,11 +8,13 @@
 
 use std::time::{Duration, Instant};
 
-mod nodes;
-mod proxy;
+use crate::nodes;
+use crate::proxy;
 
-use nodes::{Site, at, free_port, redis_url, serve};
+use nodes::{Site, at, moves_in, serve};
 use qiyuan_server::bench::{Client, Socket, wait_ready};
+use qiyuan_testkit::db::redis_url;
+use qiyuan_testkit::net::free_port;
 use serde_json::{Value, json};
 
 /// Reads until an event batch of table `table` holding an event of type `ty`.
@@ -29,17 +31,6 @@ async fn event(s: &mut Socket, table: &str, ty: &str) -> Value {
             return v;
         }
     }
-}
-
-fn moves_in(state: &Value) -> Vec<String> {
-    state["game"]["moves"]
-        .as_array()
-        .map(|ms| {
-            ms.iter()
-                .map(|m| m["action"].as_str().unwrap_or_default().to_string())
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// Players on two nodes play a game to its end at a table the first node

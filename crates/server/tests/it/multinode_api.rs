@@ -6,8 +6,8 @@
 //! a table another node owns, and a move or a chat line posted to one node
 //! reaches the table and the other player's stream on the other.
 
-mod api;
-mod nodes;
+use crate::api;
+use crate::nodes;
 
 use std::time::Duration;
 

@@ -38,6 +38,8 @@
 
 use std::path::{Path, PathBuf};
 
+use qiyuan_testkit::fs::workspace;
+
 const NAMES: [&str; 4] = ["chess", "xiangqi", "go", "doudizhu"];
 
 /// The client's registries: what each game plugs in.
@@ -104,7 +106,7 @@ fn object_key(code: &str, name: &str) -> bool {
 
 #[test]
 fn no_game_name_in_the_web_client_outside_its_registries() {
-    let root = root();
+    let root = workspace();
     let mut files = Vec::new();
     ts_files(&root.join("web/src"), &mut files);
     let files: Vec<PathBuf> = files
@@ -176,10 +178,6 @@ fn the_typescript_check_sees_a_match_on_a_name() {
     );
 }
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -196,7 +194,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The sources read, relative to the workspace root.
 fn sources() -> Vec<PathBuf> {
-    let root = root();
+    let root = workspace();
     let mut files = Vec::new();
     rust_files(&root.join("src"), &mut files);
     for krate in std::fs::read_dir(root.join("crates")).unwrap().flatten() {
@@ -255,7 +253,7 @@ fn no_game_name_outside_the_registry() {
         {
             continue;
         }
-        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        let text = std::fs::read_to_string(workspace().join(file)).unwrap();
         let mut lines = text.lines().enumerate().peekable();
         while let Some((n, line)) = lines.next() {
             // The unit tests, from their module to the end of the file.

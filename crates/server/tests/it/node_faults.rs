@@ -16,10 +16,13 @@
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod nodes;
+use crate::nodes;
 
-use nodes::{Site, at, free_port, serve, serve_command, signal};
+use nodes::{Site, at, moves_in, serve, serve_command, signal};
 use qiyuan_server::bench::{Client, Socket, wait_ready};
+use qiyuan_testkit::db::redis_url;
+use qiyuan_testkit::net::free_port;
+use qiyuan_testkit::process::{KillOnDrop, qiyuan_bin};
 use serde_json::{Value, json};
 
 /// A node process on a fresh port, up and answering.
@@ -40,17 +43,6 @@ async fn state(client: &Client, node: &str, table: &str) -> Value {
         .await
         .unwrap()["state"]
         .clone()
-}
-
-fn moves_in(state: &Value) -> Vec<String> {
-    state["game"]["moves"]
-        .as_array()
-        .map(|ms| {
-            ms.iter()
-                .map(|m| m["action"].as_str().unwrap_or_default().to_string())
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn main_ms(state: &Value, seat: usize) -> u64 {
@@ -283,7 +275,7 @@ async fn a_second_process_with_a_taken_node_id_refuses_to_start() {
     let (mut first, _, _) = process(&site, "k").await;
     let port = free_port();
     let started = Instant::now();
-    let out = serve_command(&site, "k", port, &nodes::redis_url())
+    let out = serve_command(&site, "k", port, &redis_url())
         .stderr(Stdio::piped())
         .output()
         .unwrap();
@@ -306,16 +298,6 @@ async fn a_second_process_with_a_taken_node_id_refuses_to_start() {
     let (mut second, _, _) = process(&site, "k").await;
     let _ = second.kill();
     let _ = second.wait();
-}
-
-/// A child process killed when dropped.
-struct KillOnDrop(Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// A Redis of the test's own.
@@ -595,7 +577,7 @@ async fn a_stalled_server_charges_no_clock() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
-    let server = Command::new(nodes::qiyuan_bin())
+    let server = Command::new(qiyuan_bin())
         .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
         .arg("--data")
         .arg(dir.path())

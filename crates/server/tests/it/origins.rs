@@ -3,7 +3,7 @@
 //! `403 bad_origin` — while the site's own pages, configured origins and bearer
 //! clients are unaffected.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

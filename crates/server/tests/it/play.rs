@@ -1,14 +1,10 @@
 //! Whole games over real sockets: checkmate, draw by agreement, takeback,
 //! resignation, a flag found by the server, escape, spectators and reconnection.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};
-
-fn blitz() -> Value {
-    json!({"kind": "fischer", "base": 300_000, "increment": 0})
-}
 
 /// Fool's mate, watched by a spectator; the black player's socket drops after the
 /// second move and resumes from the last version it saw, missing nothing.

@@ -6,16 +6,12 @@
 //! `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types` writes the
 //! TypeScript file again.
 
+use qiyuan_testkit::fs::workspace;
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 #[test]
 fn generated_typescript_is_up_to_date() {
-    let path = root().join("web/src/net/generated/protocol.ts");
+    let path = workspace().join("web/src/net/generated/protocol.ts");
     let generated = qiyuan_server::protocol::out::typescript();
     if std::env::var_os("QIYUAN_BLESS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -53,7 +49,7 @@ fn server_types() -> BTreeSet<String> {
 /// The message types a section of docs/protocol.md lists in its table: every
 /// backticked name in the first cell of each row.
 fn documented(section: &str) -> BTreeSet<String> {
-    let doc = std::fs::read_to_string(root().join("docs/protocol.md")).unwrap();
+    let doc = std::fs::read_to_string(workspace().join("docs/protocol.md")).unwrap();
     let start = doc
         .find(&format!("### {section}\n"))
         .unwrap_or_else(|| panic!("no section {section:?} in docs/protocol.md"));
@@ -102,7 +98,7 @@ fn protocol_md_documents_every_client_message_and_no_other() {
 
 /// The table commands' table, which follows the client messages' one.
 fn documented_table_commands() -> BTreeSet<String> {
-    let doc = std::fs::read_to_string(root().join("docs/protocol.md")).unwrap();
+    let doc = std::fs::read_to_string(workspace().join("docs/protocol.md")).unwrap();
     let start = doc.find("| `t` | extra fields | meaning |").unwrap();
     let body = &doc[start..];
     let body = &body[..body.find("\n\n").unwrap_or(body.len())];

@@ -5,7 +5,7 @@
 //! position used to count as rated and move both ratings. And the caps on one
 //! person's tables: those nobody plays at, and those held at once of any kind.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 //! client settings (`GET`/`PUT /api/account/settings`) and a computer player's
 //! profile, through the real server on both backends.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

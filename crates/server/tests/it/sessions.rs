@@ -3,7 +3,7 @@
 //! account, the database keeps only SHA-256 hashes of tokens, sessions expire,
 //! and the cookie is `Secure` when the site is served over https.
 
-mod common;
+use crate::common;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -77,26 +77,6 @@ async fn closed(ws: &mut Ws) -> Option<(u16, String)> {
             Some(Ok(_)) => continue,
             None | Some(Err(_)) => return None,
         }
-    }
-}
-
-async fn login(server: &TestServer, name: &str) -> Client {
-    let http = reqwest::Client::new();
-    let r: Value = http
-        .post(format!("{}/api/account/login", server.base))
-        .json(&json!({"username": name, "password": "secret-pw"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    Client {
-        http,
-        base: server.base.clone(),
-        ws_url: server.ws.clone(),
-        token: r["token"].as_str().expect("a token").to_string(),
-        name: r["user"]["username"].as_str().unwrap().to_string(),
     }
 }
 

@@ -11,7 +11,7 @@
     feature = "doudizhu"
 ))]
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

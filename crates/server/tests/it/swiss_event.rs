@@ -10,12 +10,13 @@
 //! server did. And the roles: only the event's arbiters act, only its
 //! organiser changes it.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use common::{Backend, Client, TestServer, Ws, events_of};
+use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
 const FORFEIT_MS: i64 = 2000;
@@ -50,13 +51,6 @@ async fn event(c: &Client, id: &str) -> Value {
     let r = c.get(&format!("/api/event/{id}")).await;
     assert_eq!(r.status(), 200);
     r.json().await.unwrap()
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
 }
 
 fn config(starts_at: i64) -> Value {

@@ -3,7 +3,7 @@
 //! view before the game, the end says which time limit ran out, no rematch once
 //! the opponent left, and a casual game from a seek changes no rating.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};
@@ -26,7 +26,7 @@ async fn handshake_preview_and_no_rematch_after_leaving(backend: Backend) {
     let mut wa = a.ws().await;
     let mut wb = b.ws().await;
     let t = wa
-        .create(json!({"game": "chess", "time": blitz(), "seat": 0}))
+        .create(json!({"game": "chess", "time": three_plus_two(), "seat": 0}))
         .await;
     wa.event("sat").await;
     wb.send("watch", json!({"table": t})).await;
@@ -48,7 +48,7 @@ async fn handshake_preview_and_no_rematch_after_leaving(backend: Backend) {
     assert_eq!(ev["proposal"], id, "{declined}");
     assert_eq!(wa.state()["proposal"]["id"], id);
     // 读入: the loaded position is in both players' views at once.
-    let settings = json!({"time": blitz(), "setup": {"position": LOADED}});
+    let settings = json!({"time": three_plus_two(), "setup": {"position": LOADED}});
     wa.ok("propose", json!({"table": t, "settings": settings}))
         .await;
     wb.event("proposed").await;
@@ -107,7 +107,7 @@ async fn a_casual_seek_changes_no_rating(backend: Backend) {
     let b = server.register("casualSeekB").await;
     let mut wa = a.ws().await;
     let mut wb = b.ws().await;
-    let seek = json!({"game": "chess", "time": blitz(), "rated": false});
+    let seek = json!({"game": "chess", "time": three_plus_two(), "rated": false});
     wa.ok("seek", seek.clone()).await;
     let r = wb.ok("seek", seek).await;
     let t = r["d"]["table"].as_str().unwrap().to_string();
@@ -133,7 +133,7 @@ async fn a_casual_seek_changes_no_rating(backend: Backend) {
     let e = wg
         .act(
             "seek",
-            json!({"game": "chess", "time": blitz(), "rated": true}),
+            json!({"game": "chess", "time": three_plus_two(), "rated": true}),
         )
         .await;
     assert_eq!(e["d"]["code"], "guest_rated", "{e}");
@@ -145,6 +145,6 @@ both!(
     a_casual_seek_changes_no_rating
 );
 
-fn blitz() -> Value {
+fn three_plus_two() -> Value {
     json!({"kind": "fischer", "base": 180000, "increment": 2000})
 }

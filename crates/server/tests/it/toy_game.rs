@@ -2,7 +2,7 @@
 //! (`qiyuan-count`) is registered here, through the registry's public API only,
 //! and played to its end over a real WebSocket, rated, with its record served.
 
-mod common;
+use crate::common;
 
 use common::*;
 use qiyuan_count::Count;

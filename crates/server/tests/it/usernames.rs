@@ -4,7 +4,7 @@
 //! registered (nor `zoe` beside `Zoë`), and `guest` is reserved by look too;
 //! two-character Chinese names are fine.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 //! (The patches are applied by the test client in `common`, written from
 //! docs/protocol.md.) Also: the bytes an event costs do not grow with the game.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

@@ -145,7 +145,6 @@ impl Lines {
     }
 
     /// Skips to the state with `n` moves.
-    #[allow(dead_code)]
     pub async fn state_with(&mut self, n: usize) -> Value {
         self.state_where(&format!("a state with {n} moves"), |s| {
             s["moves"].as_str().unwrap_or("").split_whitespace().count() == n
@@ -154,7 +153,6 @@ impl Lines {
     }
 
     /// Skips to the state with exactly these moves (UCI, space-separated).
-    #[allow(dead_code)]
     pub async fn moves(&mut self, moves: &str) -> Value {
         self.state_where(&format!("the moves {moves:?}"), |s| s["moves"] == moves)
             .await

@@ -2,12 +2,15 @@
 //! for WebSocket. Every scenario runs on SQLite and on PostgreSQL
 //! (`QIYUAN_TEST_POSTGRES`, default `postgres://root@127.0.0.1:5432/test`, each run
 //! in a schema of its own).
+// Also a module of the binaries `lag` and `memory`, which use only some of it.
 #![allow(dead_code)]
 
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use qiyuan_server::{Config, Running};
+use qiyuan_testkit::accounts::{self, PASSWORD, Session};
+use qiyuan_testkit::db;
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -17,26 +20,6 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub enum Backend {
     Sqlite,
     Postgres,
-}
-
-pub fn postgres_url() -> String {
-    std::env::var("QIYUAN_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".to_string())
-}
-
-pub fn unique(prefix: &str) -> String {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!(
-        "{prefix}_{}_{}_{}",
-        std::process::id(),
-        nanos % 1_000_000_000,
-        N.fetch_add(1, Ordering::Relaxed)
-    )
 }
 
 pub struct TestServer {
@@ -58,7 +41,7 @@ pub fn config(backend: Backend, dir: &std::path::Path) -> Config {
         ..Config::default()
     };
     if let Backend::Postgres = backend {
-        config.database = Some(format!("{}?schema={}", postgres_url(), unique("srv")));
+        config.database = Some(db::postgres_schema("srv"));
     }
     config
 }
@@ -105,29 +88,22 @@ impl TestServer {
 
     pub async fn guest(&self) -> Client {
         let http = reqwest::Client::new();
-        let r: Value = http
-            .post(format!("{}/api/account/guest", self.base))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        Client::from_session(self, http, &r)
+        let session = accounts::guest(&http, &self.base).await;
+        Client::from_session(self, http, session)
     }
 
     pub async fn register(&self, name: &str) -> Client {
         let http = reqwest::Client::new();
-        let resp = http
-            .post(format!("{}/api/account/register", self.base))
-            .json(&json!({"username": name, "password": "secret-pw"}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(resp.status(), 201, "register {name}");
-        let r: Value = resp.json().await.unwrap();
-        Client::from_session(self, http, &r)
+        let session = accounts::register(&http, &self.base, name, PASSWORD).await;
+        Client::from_session(self, http, session)
     }
+}
+
+/// A new session of the account `name` (registered with the tests' password).
+pub async fn login(server: &TestServer, name: &str) -> Client {
+    let http = reqwest::Client::new();
+    let session = accounts::login(&http, &server.base, name, PASSWORD).await;
+    Client::from_session(server, http, session)
 }
 
 pub struct Client {
@@ -145,13 +121,13 @@ impl Client {
         self.ws_url = server.ws.clone();
     }
 
-    fn from_session(server: &TestServer, http: reqwest::Client, r: &Value) -> Client {
+    fn from_session(server: &TestServer, http: reqwest::Client, session: Session) -> Client {
         Client {
             http,
             base: server.base.clone(),
             ws_url: server.ws.clone(),
-            token: r["token"].as_str().expect("a token").to_string(),
-            name: r["user"]["username"].as_str().unwrap().to_string(),
+            token: session.token,
+            name: session.name,
         }
     }
 
@@ -395,6 +371,34 @@ pub fn events_of<'a>(msgs: &'a [Value], ty: &str) -> Vec<&'a Value> {
         .collect()
 }
 
+/// Five minutes a side, no increment.
+pub fn blitz() -> Value {
+    json!({"kind": "fischer", "base": 300_000, "increment": 0})
+}
+
+/// `play_computer`, answered with the table and the player's seat; waits for the
+/// table's state.
+pub async fn play_computer(ws: &mut Ws, d: Value) -> (String, u64) {
+    let r = ws.ok("play_computer", d).await;
+    let t = r["d"]["table"].as_str().expect("a table").to_string();
+    let seat = r["d"]["seat"].as_u64().expect("a seat");
+    while ws.seen.iter().all(|m| m["d"]["state"].is_null()) {
+        ws.recv().await;
+    }
+    (t, seat)
+}
+
+/// The cards of a Doudizhu hand as a view writes them (`["3s", "3h", …, "R"]`).
+pub fn cards(hand: &Value) -> std::collections::BTreeSet<String> {
+    hand.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|c| c.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Two players at a new table of `game` with `time`, both seated and ready: the
 /// game has started. Returns (table id, first seat's socket, second seat's socket).
 pub async fn table_with_game(
@@ -428,7 +432,7 @@ macro_rules! both {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    super::$name(super::common::Backend::Sqlite).await
+                    super::$name($crate::common::Backend::Sqlite).await
                 }
             )*
         }
@@ -436,7 +440,7 @@ macro_rules! both {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    super::$name(super::common::Backend::Postgres).await
+                    super::$name($crate::common::Backend::Postgres).await
                 }
             )*
         }

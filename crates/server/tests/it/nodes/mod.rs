@@ -1,33 +1,14 @@
 //! Several nodes in one test process, shared by the multi-node tests: one
 //! installation (a fresh PostgreSQL schema and a Redis key prefix) and its
 //! nodes on loopback ports.
-#![allow(dead_code)]
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 
 use qiyuan_server::bench::Client;
 use qiyuan_server::{Config, Running};
-
-pub fn postgres_url() -> String {
-    std::env::var("QIYUAN_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".to_string())
-}
-
-pub fn redis_url() -> String {
-    std::env::var("QIYUAN_TEST_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string())
-}
-
-pub fn unique(prefix: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!(
-        "{prefix}_{}_{}",
-        std::process::id(),
-        nanos % 1_000_000_000_000
-    )
-}
+use qiyuan_testkit::db::{postgres_url, redis_url, unique};
+use qiyuan_testkit::process::{self, qiyuan_bin};
+use serde_json::Value;
 
 /// One installation: a database schema and a Redis prefix shared by its nodes.
 pub struct Site {
@@ -100,42 +81,26 @@ pub fn at(client: &Client, node: &str) -> Client {
     }
 }
 
-/// The `qiyuan` binary the process tests run (`QIYUAN_BIN`, else the
-/// workspace's debug build).
-pub fn qiyuan_bin() -> std::path::PathBuf {
-    match std::env::var_os("QIYUAN_BIN") {
-        Some(p) => p.into(),
-        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/qiyuan"),
-    }
-}
-
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// The actions of the moves in a table's state, in order.
+pub fn moves_in(state: &Value) -> Vec<String> {
+    state["game"]["moves"]
+        .as_array()
+        .map(|ms| {
+            ms.iter()
+                .map(|m| m["action"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// `qiyuan serve` as node `node` of `site` on `port` (with Redis at `redis`),
 /// not yet started.
 pub fn serve_command(site: &Site, node: &str, port: u16, redis: &str) -> Command {
-    let bin = qiyuan_bin();
-    assert!(
-        bin.exists(),
-        "{} is missing: build it with `cargo build -p qiyuan --bin qiyuan` or set QIYUAN_BIN",
-        bin.display()
-    );
-    let mut cmd = Command::new(bin);
-    cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .arg("--data")
-        .arg(site.dir.path())
-        .args(["--database", &site.database])
+    let mut cmd = process::serve_command(qiyuan_bin(), port, site.dir.path());
+    cmd.args(["--database", &site.database])
         .args(["--redis", redis, "--node-id", node])
         .args(["--redis-prefix", &site.prefix])
-        .args(["--max-sockets-per-address", "0"])
-        .env("QIYUAN_LOG", "warn")
-        .stdout(Stdio::null());
+        .args(["--max-sockets-per-address", "0"]);
     cmd
 }
 
