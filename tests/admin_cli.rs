@@ -3,8 +3,9 @@
 //! and accounts refused, and an event's TRF exported as the server serves it.
 #![cfg(all(feature = "server", feature = "swiss"))]
 
-use std::path::PathBuf;
 use std::process::Command;
+
+use qiyuan_testkit::fs::temp_dir;
 
 fn qiyuan(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
@@ -18,19 +19,9 @@ fn qiyuan(args: &[&str]) -> (bool, String, String) {
     )
 }
 
-fn data_dir() -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let dir = std::env::temp_dir().join(format!("qiyuan-admin-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn roles_bans_and_an_event_export() {
-    let dir = data_dir();
+    let dir = temp_dir("admin");
     let data = dir.to_str().unwrap().to_string();
     let url = dir.join("qiyuan.db").to_string_lossy().into_owned();
     let runtime = tokio::runtime::Runtime::new().unwrap();

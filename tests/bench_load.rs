@@ -6,13 +6,8 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use qiyuan_testkit::net::free_port;
+use qiyuan_testkit::process::serve_command;
 
 /// Runs `qiyuan bench-load` with `args` against a fresh `qiyuan serve` and
 /// returns what it printed, once it exited successfully.
@@ -20,19 +15,13 @@ fn bench_load(args: &[&str]) -> String {
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     let dir = std::env::temp_dir().join(format!("qiyuan-bench-test-{}-{port}", std::process::id()));
-    let mut server = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .arg("--data")
-        .arg(&dir)
+    let mut server = serve_command(env!("CARGO_BIN_EXE_qiyuan"), port, &dir)
         .args([
             "--max-sockets-per-address",
             "0",
             "--guests-per-address-per-hour",
             "0",
         ])
-        .env("QIYUAN_LOG", "warn")
-        .env_remove("QIYUAN_DATABASE")
-        .stdout(Stdio::null())
         .spawn()
         .expect("the server starts");
     let rt = tokio::runtime::Runtime::new().unwrap();

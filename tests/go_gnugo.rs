@@ -8,9 +8,6 @@
 //! each otherwise); two games run at a time.
 #![cfg(feature = "go")]
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -18,111 +15,55 @@ use qiyuan_game::{EndReason, Game, Seat, Setup};
 use qiyuan_go::GoPhase as Phase;
 use qiyuan_go::playout::Rng;
 use qiyuan_go::{Counting, Go, KoRule, Options, Point, Score, area};
+use qiyuan_testkit::gtp::{Gtp, gnugo};
 
 const GAMES_9X9: u64 = 52;
 const GAMES_19X19: u64 = 2;
 
-fn gnugo() -> PathBuf {
-    let candidates = [
-        PathBuf::from("/usr/games/gnugo"),
-        PathBuf::from("/usr/bin/gnugo"),
-    ];
-    candidates
-        .into_iter()
-        .find(|p| p.exists())
-        .unwrap_or_else(|| {
-            panic!("GNU Go is not installed (needed for the Go scoring agreement test): apt-get install gnugo")
-        })
-}
-
-struct Gtp {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-}
-
-impl Gtp {
-    fn start(size: u8, seed: u64) -> Gtp {
-        let mut cmd = Command::new(gnugo());
-        cmd.args([
-            "--mode",
-            "gtp",
-            "--chinese-rules",
-            "--komi",
-            "7.5",
-            "--never-resign",
-        ])
-        .args(["--boardsize", &size.to_string(), "--level", "0"])
-        .args(["--seed", &seed.to_string()]);
-        if size > 13 {
-            // Shallow reading: a 19x19 game in about half a minute instead of two.
-            cmd.args([
+/// GNU Go on a board of `size` playing with `seed` (its reading cut short on
+/// boards above 13x13).
+fn start_gnugo(size: u8, seed: u64) -> Gtp {
+    let mut args: Vec<String> = [
+        "--mode",
+        "gtp",
+        "--chinese-rules",
+        "--komi",
+        "7.5",
+        "--never-resign",
+        "--level",
+        "0",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(["--boardsize".into(), size.to_string()]);
+    args.extend(["--seed".into(), seed.to_string()]);
+    if size > 13 {
+        // Shallow reading: a 19x19 game in about half a minute instead of two.
+        args.extend(
+            [
                 "--owl-node-limit",
                 "10",
                 "--depth",
                 "1",
                 "--backfill-depth",
                 "1",
-            ])
-            .args([
                 "--fourlib-depth",
                 "1",
                 "--ko-depth",
                 "1",
                 "--branch-depth",
                 "1",
-            ])
-            .args(["--aa-depth", "1", "--superstring-depth", "1"])
-            .args(["--nofusekidb", "--nojosekidb"]);
-        }
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start gnugo");
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
-        Gtp {
-            child,
-            input,
-            output,
-        }
+                "--aa-depth",
+                "1",
+                "--superstring-depth",
+                "1",
+                "--nofusekidb",
+                "--nojosekidb",
+            ]
+            .map(String::from),
+        );
     }
-
-    /// Sends a command and returns the text of a `=` answer (panics on `?`).
-    fn ask(&mut self, command: &str) -> String {
-        writeln!(self.input, "{command}").unwrap();
-        self.input.flush().unwrap();
-        let mut answer = String::new();
-        loop {
-            let mut line = String::new();
-            let n = self.output.read_line(&mut line).unwrap();
-            assert!(n > 0, "gnugo closed its output after {command:?}");
-            let line = line.trim_end();
-            if line.is_empty() {
-                if answer.is_empty() {
-                    continue;
-                }
-                break;
-            }
-            answer.push_str(line);
-            answer.push(' ');
-        }
-        let answer = answer.trim().to_string();
-        let body = answer
-            .strip_prefix('=')
-            .unwrap_or_else(|| panic!("gnugo refused {command:?}: {answer}"));
-        body.trim().to_string()
-    }
-}
-
-impl Drop for Gtp {
-    fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
-        let _ = self.input.flush();
-        let _ = self.child.wait();
-    }
+    Gtp::start("gnugo", gnugo(), args)
 }
 
 struct Played {
@@ -134,7 +75,7 @@ struct Played {
 }
 
 fn self_play(size: u8, seed: u64) -> Played {
-    let mut gtp = Gtp::start(size, seed);
+    let mut gtp = start_gnugo(size, seed);
     let mut moves = Vec::new();
     let mut passes = 0;
     let mut color = "b";

@@ -9,81 +9,10 @@
 //! engine plays its top level with its playouts cut to 2000 so the test stays quick.
 #![cfg(feature = "go")]
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-
 use qiyuan_game::{Game, Seat, Setup};
 use qiyuan_go::GoPhase as Phase;
 use qiyuan_go::{Counting, Go, Options, Point, Score, area};
-
-const GNUGO: &str = "/usr/games/gnugo";
-
-struct Gtp {
-    name: &'static str,
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-}
-
-impl Gtp {
-    fn start(name: &'static str, program: &str, args: &[&str]) -> Gtp {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("start {program}: {e}"));
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
-        Gtp {
-            name,
-            child,
-            input,
-            output,
-        }
-    }
-
-    /// Sends a command; Ok(answer) for `=`, Err(message) for `?`.
-    fn send(&mut self, command: &str) -> Result<String, String> {
-        writeln!(self.input, "{command}").unwrap();
-        self.input.flush().unwrap();
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            let n = self.output.read_line(&mut line).unwrap();
-            assert!(n > 0, "{} closed its output after {command:?}", self.name);
-            let line = line.trim_end();
-            if line.is_empty() {
-                if lines.is_empty() {
-                    continue;
-                }
-                break;
-            }
-            lines.push(line.to_string());
-        }
-        let answer = lines.join("\n");
-        match answer.as_bytes().first() {
-            Some(b'=') => Ok(answer[1..].trim().to_string()),
-            Some(b'?') => Err(answer[1..].trim().to_string()),
-            _ => panic!("{} answered {command:?} with {answer:?}", self.name),
-        }
-    }
-
-    fn ask(&mut self, command: &str) -> String {
-        self.send(command)
-            .unwrap_or_else(|e| panic!("{} refused {command:?}: {e}", self.name))
-    }
-}
-
-impl Drop for Gtp {
-    fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
-        let _ = self.input.flush();
-        let _ = self.child.wait();
-    }
-}
+use qiyuan_testkit::gtp::{Gtp, gnugo};
 
 fn winner(score: &str) -> Option<char> {
     score.chars().next().filter(|c| *c == 'B' || *c == 'W')
@@ -91,10 +20,6 @@ fn winner(score: &str) -> Option<char> {
 
 /// Plays one game, qiyuan taking `ours` ("b" or "w"); returns how it ended.
 fn referee(ours: &str, seed: u64) -> String {
-    assert!(
-        Path::new(GNUGO).exists(),
-        "GNU Go is not installed (needed for the GTP referee test): apt-get install gnugo"
-    );
     let seed_text = seed.to_string();
     let mut qiyuan = Gtp::start(
         "qiyuan",
@@ -113,7 +38,7 @@ fn referee(ours: &str, seed: u64) -> String {
     );
     let mut gnugo = Gtp::start(
         "gnugo",
-        GNUGO,
+        gnugo(),
         &[
             "--mode",
             "gtp",

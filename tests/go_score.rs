@@ -7,18 +7,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-fn data_dir() -> PathBuf {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/go-gnugo"
-    ));
-    assert!(
-        dir.is_dir(),
-        "the reference games are missing: {} (see shared/data/README.md)",
-        dir.display()
-    );
-    dir
-}
+use qiyuan_testkit::fs::shared_data;
 
 fn score(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
@@ -36,7 +25,7 @@ fn score(args: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn go_score_agrees_with_gnu_go_on_every_game() {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(data_dir())
+    let mut files: Vec<PathBuf> = std::fs::read_dir(shared_data("go-gnugo"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
@@ -71,7 +60,7 @@ fn go_score_agrees_with_gnu_go_on_every_game() {
 
 #[test]
 fn go_score_explains_bad_input() {
-    let dir = data_dir();
+    let dir = shared_data("go-gnugo");
     let sgf = dir.join("g0001.sgf");
     let (ok, _, err) = score(&[sgf.to_str().unwrap(), "--dead", "Z99"]);
     assert!(!ok);

@@ -14,46 +14,21 @@
 #![cfg(feature = "server")]
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use qiyuan_server::bench::{Client, Socket, wait_ready};
+use qiyuan_testkit::accounts;
+use qiyuan_testkit::db::postgres_url;
+use qiyuan_testkit::fs::temp_dir;
+use qiyuan_testkit::net::free_port;
+use qiyuan_testkit::process::{KillOnDrop, serve_command};
 use serde_json::{Value, json};
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn temp_dir(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "qiyuan-{what}-{}-{}",
-        std::process::id(),
-        free_port()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn postgres_url() -> String {
-    std::env::var("QIYUAN_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".to_string())
-}
 
 /// A running `qiyuan serve`, killed when dropped.
 struct Server {
-    child: Child,
+    _process: KillOnDrop,
     base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// Starts `qiyuan serve` on `data` (or `database`) with `extra` arguments and
@@ -66,16 +41,11 @@ async fn serve(
     stderr: Option<&Path>,
 ) -> Server {
     let port = free_port();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_qiyuan"));
-    cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .arg("--data")
-        .arg(data)
-        .args(extra)
+    let mut cmd = serve_command(env!("CARGO_BIN_EXE_qiyuan"), port, data);
+    cmd.args(extra)
         .env("QIYUAN_LOG", log)
         .env_remove("RUST_LOG")
-        .env_remove("QIYUAN_DATABASE")
-        .env_remove("QIYUAN_LOG_FORMAT")
-        .stdout(Stdio::null());
+        .env_remove("QIYUAN_LOG_FORMAT");
     if let Some(db) = database {
         cmd.args(["--database", db]);
     }
@@ -84,7 +54,7 @@ async fn serve(
         None => cmd.stderr(Stdio::null()),
     };
     let server = Server {
-        child: cmd.spawn().expect("the qiyuan binary starts"),
+        _process: KillOnDrop(cmd.spawn().expect("the qiyuan binary starts")),
         base: format!("http://127.0.0.1:{port}"),
     };
     wait_ready(&server.base, Duration::from_secs(30))
@@ -96,19 +66,12 @@ async fn serve(
 /// Registers `name` with `password`.
 async fn register(base: &str, name: &str, password: &str) -> Client {
     let http = reqwest::Client::new();
-    let r = http
-        .post(format!("{base}/api/account/register"))
-        .json(&json!({"username": name, "password": password}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 201, "register {name}");
-    let r: Value = r.json().await.unwrap();
+    let session = accounts::register(&http, base, name, password).await;
     Client {
         http,
         base: base.to_string(),
-        token: r["token"].as_str().unwrap().to_string(),
-        name: name.to_string(),
+        token: session.token,
+        name: session.name,
     }
 }
 

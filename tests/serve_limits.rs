@@ -5,28 +5,18 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use qiyuan_testkit::fs::temp_dir;
+use qiyuan_testkit::net::free_port;
+use qiyuan_testkit::process::serve_command;
 
 fn serve(port: u16, data: &std::path::Path, flags: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_qiyuan"))
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .arg("--data")
-        .arg(data)
+    serve_command(env!("CARGO_BIN_EXE_qiyuan"), port, data)
         .args(flags)
-        .env("QIYUAN_LOG", "warn")
-        .env_remove("QIYUAN_DATABASE")
         .env_remove("QIYUAN_MAX_SOCKETS_PER_ADDRESS")
         .env_remove("QIYUAN_GUESTS_PER_ADDRESS")
-        .stdout(Stdio::null())
         .spawn()
         .expect("the qiyuan binary starts")
 }
@@ -79,7 +69,7 @@ fn connect_when_up(port: u16) -> TcpStream {
 
 #[test]
 fn limit_flags_reach_the_server() {
-    let dir = tempfile_dir("limits");
+    let dir = temp_dir("limits");
     let port = free_port();
     let mut server = serve(
         port,
@@ -119,14 +109,4 @@ fn limit_flags_reach_the_server() {
     server.kill().unwrap();
     server.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn tempfile_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "qiyuan-{name}-{}-{}",
-        std::process::id(),
-        free_port()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }

@@ -8,24 +8,13 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use qiyuan_server::bench::{Client, KNIGHT_CYCLE, wait_ready};
+use qiyuan_testkit::db::postgres_schema;
+use qiyuan_testkit::net::free_port;
+use qiyuan_testkit::process::serve_command;
 use serde_json::{Value, json};
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 fn serve(port: u16, data: &std::path::Path, database: Option<&str>) -> Child {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_qiyuan"));
-    cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .arg("--data")
-        .arg(data)
-        .env("QIYUAN_LOG", "warn")
-        .env_remove("QIYUAN_DATABASE")
-        .stdout(Stdio::null());
+    let mut cmd = serve_command(env!("CARGO_BIN_EXE_qiyuan"), port, data);
     if let Some(db) = database {
         cmd.args(["--database", db]);
     }
@@ -160,10 +149,7 @@ fn crash_and_restart_on_sqlite() {
 
 #[test]
 fn crash_and_restart_on_postgres() {
-    let url = std::env::var("QIYUAN_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".to_string());
-    let schema = format!("crash_{}_{}", std::process::id(), free_port());
-    crash(Some(format!("{url}?schema={schema}")));
+    crash(Some(postgres_schema("crash")));
 }
 
 /// `qiyuan serve` reads a TOML file, the environment and flags (flags win), and

@@ -4,6 +4,8 @@
 
 use std::process::Command;
 
+use qiyuan_testkit::fs::read_shared_data;
+
 fn qiyuan(args: &[&str]) -> (bool, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
         .args(args)
@@ -13,12 +15,6 @@ fn qiyuan(args: &[&str]) -> (bool, String) {
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
     )
-}
-
-fn data(name: &str) -> String {
-    let path = format!("{}/../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("reference data {path} is missing: {e}"))
 }
 
 #[test]
@@ -37,7 +33,7 @@ fn perft_prints_the_count_last() {
 
 #[test]
 fn play_judges_every_rulebook_case() {
-    let text = data("xiangqi-repetition.tsv");
+    let text = read_shared_data("xiangqi-repetition.tsv");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let cols: Vec<&str> = line.split('\t').collect();
