@@ -6,10 +6,9 @@
 //! store).
 #![cfg(all(feature = "chess", feature = "xiangqi", feature = "go"))]
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// Sends `analyse` with request id `id`; returns the `position` answer.
 async fn analyse(ws: &mut Ws, id: &str, d: Value) -> Value {

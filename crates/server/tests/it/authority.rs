@@ -11,18 +11,16 @@
 //! The command-line cases run `target/debug/qiyuan` (`QIYUAN_BIN` to choose
 //! another): `cargo build -p qiyuan --bin qiyuan` first.
 
-use crate::api;
-use crate::common;
-
 use std::time::{Duration, Instant};
 
-use api::{Api, Lines};
-use common::{Backend, Client, TestServer, Ws, login};
 use futures_util::StreamExt;
 use qiyuan_testkit::clock::now_ms;
 use qiyuan_testkit::process::qiyuan_bin;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
+
+use crate::api::{Api, Lines};
+use crate::common::{self, Backend, Client, TestServer, Ws, login};
 
 /// What every case must stay within.
 const LIMIT: Duration = Duration::from_secs(5);

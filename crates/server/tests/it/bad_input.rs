@@ -1,10 +1,9 @@
 //! Bad input over real sockets: each gets a typed error, changes nothing, and the
 //! connection stays usable. Also the account endpoints' refusals.
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// The version and move count of a table as a fresh spectator sees it.
 async fn snapshot(c: &Client, table: &str) -> (u64, usize) {

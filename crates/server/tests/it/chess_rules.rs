@@ -2,10 +2,9 @@
 //! repetition at once by default; `{"repetition": "claim"}` (FIDE) leaves it to a
 //! claim; a misspelt option is refused when the table is created.
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// A table of chess with `options`, alice (white) and bobby seated and ready.
 async fn started(a: &Client, b: &Client, options: Value) -> (String, Ws, Ws) {

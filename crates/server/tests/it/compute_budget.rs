@@ -5,12 +5,11 @@
 //! while the bots think; reviews whose clients hang up stop their searches.
 #![cfg(feature = "chess")]
 
-use crate::common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// A metric's value from `/metrics`.
 async fn metric(client: &Client, name: &str) -> f64 {

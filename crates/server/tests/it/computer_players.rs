@@ -11,10 +11,9 @@
     feature = "doudizhu"
 ))]
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// The human's action now, if `pick` has one for the state; `None` to wait.
 type Pick = fn(&Value, u64) -> Option<String>;

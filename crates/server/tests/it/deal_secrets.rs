@@ -9,14 +9,13 @@
 //! the old derivation from anything published gives nothing, and a restart in
 //! the middle of hand 2 deals the same cards again.
 
-use crate::common;
-
 use std::collections::BTreeSet;
 
-use common::*;
 use qiyuan_doudizhu::Deal;
 use qiyuan_game::Secret;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 fn deal_cards(deal: &Deal) -> [BTreeSet<String>; 3] {
     deal.hands

@@ -6,13 +6,13 @@
 //! against the legal actions of its seat by replaying the finished hand's record.
 #![cfg(feature = "doudizhu")]
 
-use crate::common;
+use std::time::Duration;
 
-use common::*;
 use qiyuan_doudizhu::{Doudizhu, Record};
 use qiyuan_game::Game;
 use serde_json::{Value, json};
-use std::time::Duration;
+
+use crate::common::{self, *};
 
 /// The seat's first legal action from its own view, if it is its turn.
 fn first_legal(st: &Value, seat: u64) -> Option<String> {

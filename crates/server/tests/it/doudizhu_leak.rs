@@ -3,12 +3,11 @@
 //! any socket receives before the end holds a card of another player's hand. At
 //! the end every socket sees the hands revealed, as each owner last saw its own.
 
-use crate::common;
-
 use std::collections::HashSet;
 
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// Every string in a JSON value, split into words (a hand may be written as one
 /// string of space-separated cards as well as a list).

@@ -6,11 +6,10 @@
 //! hand from a chosen deal keeps nothing, and every other hand is dealt afresh.
 #![cfg(feature = "doudizhu")]
 
-use crate::common;
-
-use common::*;
 use qiyuan_doudizhu::titles::title;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// The seat's action from its own view, if it is its turn: the highest bid while
 /// bidding (three humans who all pass would redeal for ever), else the first

@@ -5,12 +5,11 @@
 //! timer is about to run out once more.
 #![cfg(feature = "doudizhu")]
 
-use crate::common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// Seat 0's actions so far in the hand.
 fn seat0_actions(st: &Value) -> usize {

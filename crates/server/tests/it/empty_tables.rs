@@ -5,12 +5,11 @@
 //! bench games, 15,348 live tables after 50 s and 22 MB more a second
 //! (docs/benchmarks.md, session 13).
 
-use crate::common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 async fn listed(client: &Client, table: &str) -> bool {
     let page: Value = client.get("/api/lobby/chess").await.json().await.unwrap();

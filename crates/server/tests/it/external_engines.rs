@@ -6,11 +6,10 @@
 //! move the built-in player made in their place would show.
 #![cfg(all(feature = "chess", feature = "xiangqi", feature = "go"))]
 
-use crate::common;
-
-use common::*;
 use qiyuan_server::Config;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 const ENGINES: &str = r#"
 [[engines]]

@@ -2,10 +2,9 @@
 //! marked (with a change of mind that clears an acceptance), both accept, and
 //! both players and a spectator see the same counted result.
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 async fn go_nine_by_nine_to_the_count(backend: Backend) {
     let server = start(backend).await;

@@ -2,10 +2,9 @@
 //! a fitting status: unknown paths, wrong methods, bodies too large, of the wrong
 //! type, malformed or with fields of the wrong type, and bad query parameters.
 
-use crate::common;
-
-use common::*;
 use serde_json::Value;
+
+use crate::common::*;
 
 async fn assert_error(r: reqwest::Response, status: u16, code: &str, what: &str) {
     assert_eq!(r.status().as_u16(), status, "{what}");

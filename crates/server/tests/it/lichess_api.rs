@@ -3,14 +3,12 @@
 //! built-in engine, Fairy-Stockfish's UCI moves for xiangqi, and berserk (the
 //! Python client) unchanged but for its base URL.
 
-use crate::api;
-use crate::common;
-
 use std::time::Duration;
 
-use api::{Api, Lines};
-use common::{Backend, Client, TestServer};
 use serde_json::{Value, json};
+
+use crate::api::{Api, Lines};
+use crate::common::{self, Backend, Client, TestServer};
 
 /// The SAN moves of a one-game PGN (comments, move numbers and the result
 /// left out).

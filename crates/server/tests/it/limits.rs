@@ -3,15 +3,14 @@
 //! (counted by forwarded address behind a trusted proxy), guests and
 //! registrations per address are rate limited, and lobby replies are paged.
 
-use crate::common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+use crate::common::*;
 
 /// 100 connections that send a request's headers one byte a second, and 20
 /// that send nothing: every one is closed by the server within 10 s, while a

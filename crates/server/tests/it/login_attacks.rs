@@ -3,12 +3,11 @@
 //! still logs in from another address meanwhile, and `X-Forwarded-For` counts
 //! only when it comes from a trusted proxy.
 
-use crate::common;
-
 use std::sync::atomic::Ordering;
 
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 fn verifications(server: &TestServer) -> u64 {
     server

@@ -8,12 +8,11 @@
 //! creates it with `pip install chess sgfmill prometheus-client`); without either
 //! the test fails and says how to make one.
 
-use crate::common;
-
 use std::collections::HashMap;
 
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// Prometheus's parser over the text: each family's type and its samples.
 const PARSE: &str = r#"

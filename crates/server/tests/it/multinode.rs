@@ -8,14 +8,13 @@
 
 use std::time::{Duration, Instant};
 
-use crate::nodes;
-use crate::proxy;
-
-use nodes::{Site, at, moves_in, serve};
 use qiyuan_server::bench::{Client, Socket, wait_ready};
 use qiyuan_testkit::db::redis_url;
 use qiyuan_testkit::net::free_port;
 use serde_json::{Value, json};
+
+use crate::nodes::{Site, at, moves_in, serve};
+use crate::proxy;
 
 /// Reads until an event batch of table `table` holding an event of type `ty`.
 async fn event(s: &mut Socket, table: &str, ty: &str) -> Value {

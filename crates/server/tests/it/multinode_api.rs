@@ -6,14 +6,12 @@
 //! a table another node owns, and a move or a chat line posted to one node
 //! reaches the table and the other player's stream on the other.
 
-use crate::api;
-use crate::nodes;
-
 use std::time::Duration;
 
-use api::Api;
-use nodes::Site;
 use serde_json::{Value, json};
+
+use crate::api::{self, Api};
+use crate::nodes::Site;
 
 /// A new account on node `base` and a personal token of it with the board
 /// API's scopes.

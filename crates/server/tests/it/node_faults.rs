@@ -16,14 +16,13 @@
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::nodes;
-
-use nodes::{Site, at, moves_in, serve, serve_command, signal};
 use qiyuan_server::bench::{Client, Socket, wait_ready};
 use qiyuan_testkit::db::redis_url;
 use qiyuan_testkit::net::free_port;
 use qiyuan_testkit::process::{KillOnDrop, qiyuan_bin};
 use serde_json::{Value, json};
+
+use crate::nodes::{Site, at, moves_in, serve, serve_command, signal};
 
 /// A node process on a fresh port, up and answering.
 async fn process(site: &Site, node: &str) -> (Child, String, u16) {

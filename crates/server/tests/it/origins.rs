@@ -3,11 +3,10 @@
 //! `403 bad_origin` — while the site's own pages, configured origins and bearer
 //! clients are unaffected.
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+use crate::common::*;
 
 const EVIL: &str = "https://evil.example";
 

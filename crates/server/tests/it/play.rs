@@ -1,10 +1,9 @@
 //! Whole games over real sockets: checkmate, draw by agreement, takeback,
 //! resignation, a flag found by the server, escape, spectators and reconnection.
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// Fool's mate, watched by a spectator; the black player's socket drops after the
 /// second move and resumes from the last version it saw, missing nothing.

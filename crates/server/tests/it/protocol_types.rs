@@ -6,8 +6,9 @@
 //! `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types` writes the
 //! TypeScript file again.
 
-use qiyuan_testkit::fs::workspace;
 use std::collections::BTreeSet;
+
+use qiyuan_testkit::fs::workspace;
 
 #[test]
 fn generated_typescript_is_up_to_date() {

@@ -5,14 +5,13 @@
 //! position used to count as rated and move both ratings. And the caps on one
 //! person's tables: those nobody plays at, and those held at once of any kind.
 
-use crate::common;
-
 use std::collections::HashMap;
 
-use common::*;
 use qiyuan_chess::{ChessGame, ChessOptions};
 use qiyuan_game::{Game, Seat, Setup, Turn};
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

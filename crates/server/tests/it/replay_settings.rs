@@ -2,10 +2,9 @@
 //! client settings (`GET`/`PUT /api/account/settings`) and a computer player's
 //! profile, through the real server on both backends.
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 async fn json_of(r: reqwest::Response) -> (u16, Value) {
     let status = r.status().as_u16();

@@ -3,16 +3,15 @@
 //! account, the database keeps only SHA-256 hashes of tokens, sessions expire,
 //! and the cookie is `Secure` when the site is served over https.
 
-use crate::common;
-
 use std::str::FromStr;
 use std::time::Duration;
 
-use common::*;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio_tungstenite::tungstenite::Message;
+
+use crate::common::*;
 
 /// The `token` column of every stored session, read straight from the database.
 async fn stored_tokens(server: &TestServer) -> Vec<String> {

@@ -11,10 +11,9 @@
     feature = "doudizhu"
 ))]
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// Whether any message the socket saw names the table `id`.
 fn mentions(ws: &Ws, t: &str, id: &str) -> bool {

@@ -10,14 +10,13 @@
 //! server did. And the roles: only the event's arbiters act, only its
 //! organiser changes it.
 
-use crate::common;
-
 use std::collections::HashMap;
 use std::time::Duration;
 
-use common::{Backend, Client, TestServer, Ws, events_of};
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
+
+use crate::common::{self, Backend, Client, TestServer, Ws, events_of};
 
 const FORFEIT_MS: i64 = 2000;
 

@@ -3,10 +3,9 @@
 //! view before the game, the end says which time limit ran out, no rematch once
 //! the opponent left, and a casual game from a seek changes no rating.
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 const LOADED: &str = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
 

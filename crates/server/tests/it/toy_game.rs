@@ -2,13 +2,12 @@
 //! (`qiyuan-count`) is registered here, through the registry's public API only,
 //! and played to its end over a real WebSocket, rated, with its record served.
 
-use crate::common;
-
-use common::*;
 use qiyuan_count::Count;
 use qiyuan_server::registry::{Descriptor, Games, NoBots, RecordFormat, TimePreset};
 use qiyuan_table::TimeControl;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// The one registry entry.
 fn count_entry() -> Descriptor {

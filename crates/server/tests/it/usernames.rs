@@ -4,10 +4,9 @@
 //! registered (nor `zoe` beside `Zoë`), and `guest` is reserved by look too;
 //! two-character Chinese names are fine.
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 async fn lookalikes_cannot_sit_beside_admin(backend: Backend) {
     let server = start_with(backend, |c| c.registrations_per_address_per_hour = 0).await;

@@ -4,10 +4,9 @@
 //! (The patches are applied by the test client in `common`, written from
 //! docs/protocol.md.) Also: the bytes an event costs do not grow with the game.
 
-use crate::common;
-
-use common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// A view without what depends on the moment it was taken: `at`, the clock's
 /// `at`, the time left of the seat whose clock runs, and each seat's measured
