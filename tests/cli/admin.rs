@@ -3,21 +3,9 @@
 //! and accounts refused, and an event's TRF exported as the server serves it.
 #![cfg(all(feature = "server", feature = "swiss"))]
 
-use std::process::Command;
-
 use qiyuan_testkit::fs::temp_dir;
 
-fn qiyuan(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
-        .args(args)
-        .output()
-        .expect("the qiyuan binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::qiyuan;
 
 #[test]
 fn roles_bans_and_an_event_export() {

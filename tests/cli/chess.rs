@@ -2,19 +2,9 @@
 //! `qiyuan pgn check` on a generated file with good and bad games.
 #![cfg(feature = "chess")]
 
-use std::{path::PathBuf, process::Command};
+use std::path::PathBuf;
 
-fn qiyuan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
-        .args(args)
-        .output()
-        .expect("the qiyuan binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::qiyuan_exit;
 
 /// The last number printed: the node count.
 fn last_number(text: &str) -> u64 {
@@ -32,7 +22,7 @@ fn temp_file(name: &str) -> PathBuf {
 
 #[test]
 fn perft_counts_the_start_position() {
-    let (code, out, err) = qiyuan(&["perft", "--game", "chess", "--depth", "4"]);
+    let (code, out, err) = qiyuan_exit(&["perft", "--game", "chess", "--depth", "4"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(last_number(&out), 197_281);
 }
@@ -40,14 +30,14 @@ fn perft_counts_the_start_position() {
 #[test]
 fn perft_counts_kiwipete_from_a_fen() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    let (code, out, err) = qiyuan(&["perft", "--game", "chess", "--fen", fen, "--depth", "3"]);
+    let (code, out, err) = qiyuan_exit(&["perft", "--game", "chess", "--fen", fen, "--depth", "3"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(last_number(&out), 97_862);
 }
 
 #[test]
 fn perft_divide_lists_each_move() {
-    let (code, out, err) = qiyuan(&["perft", "--game", "chess", "--depth", "2", "--divide"]);
+    let (code, out, err) = qiyuan_exit(&["perft", "--game", "chess", "--depth", "2", "--divide"]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<_> = out.lines().collect();
     assert_eq!(lines.len(), 21, "{out}");
@@ -57,7 +47,7 @@ fn perft_divide_lists_each_move() {
 
 #[test]
 fn perft_refuses_an_illegal_fen() {
-    let (code, _, err) = qiyuan(&[
+    let (code, _, err) = qiyuan_exit(&[
         "perft",
         "--fen",
         "8/8/8/8/8/8/8/8 w - - 0 1",
@@ -71,7 +61,7 @@ fn perft_refuses_an_illegal_fen() {
 #[test]
 fn pgn_check_counts_good_games_and_reports_bad_ones() {
     let path = temp_file("mixed.pgn");
-    let (code, _, err) = qiyuan(&[
+    let (code, _, err) = qiyuan_exit(&[
         "pgn",
         "generate",
         "--games",
@@ -91,7 +81,7 @@ fn pgn_check_counts_good_games_and_reports_bad_ones() {
     text.push_str("[Event \"good\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n");
     std::fs::write(&path, &text).unwrap();
 
-    let (code, out, err) = qiyuan(&["pgn", "check", path.to_str().unwrap()]);
+    let (code, out, err) = qiyuan_exit(&["pgn", "check", path.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.contains("game 201 (X - Y): move 3. Ke3 is illegal"),
@@ -105,7 +95,7 @@ fn pgn_check_counts_good_games_and_reports_bad_ones() {
     // Without the bad games the file passes.
     let good: String = text.split("[Event \"bad one\"]").next().unwrap().into();
     std::fs::write(&path, good).unwrap();
-    let (code, out, _) = qiyuan(&["pgn", "check", path.to_str().unwrap()]);
+    let (code, out, _) = qiyuan_exit(&["pgn", "check", path.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("200 games: 200 good, 0 bad"), "{out}");
     std::fs::remove_file(&path).ok();
@@ -113,7 +103,7 @@ fn pgn_check_counts_good_games_and_reports_bad_ones() {
 
 #[test]
 fn pgn_check_of_a_missing_file_fails_clearly() {
-    let (code, _, err) = qiyuan(&["pgn", "check", "/nonexistent/file.pgn"]);
+    let (code, _, err) = qiyuan_exit(&["pgn", "check", "/nonexistent/file.pgn"]);
     assert_ne!(code, 0);
     assert!(err.contains("cannot open /nonexistent/file.pgn"), "{err}");
 }

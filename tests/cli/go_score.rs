@@ -9,18 +9,11 @@ use std::process::Command;
 
 use qiyuan_testkit::fs::shared_data;
 
+use crate::util::qiyuan;
+
 fn score(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
-        .arg("go")
-        .arg("score")
-        .args(args)
-        .output()
-        .expect("run qiyuan");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).trim().to_string(),
-        String::from_utf8_lossy(&out.stderr).trim().to_string(),
-    )
+    let (ok, out, err) = qiyuan(&[&["go", "score"], args].concat());
+    (ok, out.trim().to_string(), err.trim().to_string())
 }
 
 #[test]

@@ -1,21 +1,9 @@
 //! `qiyuan swiss pair` and `qiyuan swiss standings` on the shared data.
 #![cfg(feature = "swiss")]
 
-use std::process::Command;
+use crate::util::qiyuan;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/swiss-dutch");
-
-fn qiyuan(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
-        .args(args)
-        .output()
-        .expect("the qiyuan binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn sorted_pairs(text: &str) -> Vec<String> {
     let mut v: Vec<String> = text.lines().skip(1).map(str::to_string).collect();

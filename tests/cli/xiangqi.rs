@@ -2,28 +2,17 @@
 //! through the binary.
 #![cfg(feature = "xiangqi")]
 
-use std::process::Command;
-
 use qiyuan_testkit::fs::read_shared_data;
 
-fn qiyuan(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiyuan"))
-        .args(args)
-        .output()
-        .expect("run qiyuan");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
+use crate::util::qiyuan;
 
 #[test]
 fn perft_prints_the_count_last() {
-    let (ok, out) = qiyuan(&["perft", "--game", "xiangqi", "--depth", "3"]);
+    let (ok, out, _) = qiyuan(&["perft", "--game", "xiangqi", "--depth", "3"]);
     assert!(ok);
     assert_eq!(out.split_whitespace().last(), Some("79666"));
     let fen = "1C1a2bn1/3cak3/2n1b4/9/2p1p1p2/4P2c1/2P3P1p/rR3r2N/4N4/2BAKAC2 w - - 4 33";
-    let (ok, out) = qiyuan(&[
+    let (ok, out, _) = qiyuan(&[
         "perft", "--game", "xiangqi", "--fen", fen, "--depth", "2", "--divide",
     ]);
     assert!(ok);
@@ -40,7 +29,7 @@ fn play_judges_every_rulebook_case() {
         assert!(cols.len() >= 3, "malformed data line: {line}");
         let mut args = vec!["xiangqi", "play", "--fen", cols[0]];
         args.extend(cols[1].split_whitespace());
-        let (ok, out) = qiyuan(&args);
+        let (ok, out, _) = qiyuan(&args);
         assert!(ok, "{line}");
         assert_eq!(
             out.split_whitespace().next(),
@@ -72,7 +61,7 @@ fn play_judges_the_chase_cases() {
         counts[usize::from(cols[0].as_bytes()[0] - b'a')] += 1;
         let mut args = vec!["xiangqi", "play", "--fen", cols[1]];
         args.extend(cols[2].split_whitespace());
-        let (ok, out) = qiyuan(&args);
+        let (ok, out, _) = qiyuan(&args);
         assert!(ok, "{line}");
         assert_eq!(out.trim(), cols[3], "{}", cols[4]);
     }
@@ -81,7 +70,7 @@ fn play_judges_the_chase_cases() {
 
 #[test]
 fn play_reports_reason_and_ply() {
-    let (ok, out) = qiyuan(&[
+    let (ok, out, _) = qiyuan(&[
         "xiangqi",
         "play",
         "--fen",
@@ -90,19 +79,19 @@ fn play_reports_reason_and_ply() {
     ]);
     assert!(ok);
     assert_eq!(out.trim(), "red checkmate ply 1");
-    let (ok, out) = qiyuan(&["xiangqi", "play", "h2e2", "h9g7"]);
+    let (ok, out, _) = qiyuan(&["xiangqi", "play", "h2e2", "h9g7"]);
     assert!(ok);
     assert_eq!(out.trim(), "ongoing ply 2");
-    let (ok, _) = qiyuan(&["xiangqi", "play", "h2e3"]);
+    let (ok, _, _) = qiyuan(&["xiangqi", "play", "h2e3"]);
     assert!(!ok, "an illegal move is an error");
 }
 
 #[test]
 fn notation_prints_every_spelling() {
-    let (ok, out) = qiyuan(&["xiangqi", "notation", "--move", "h2e2"]);
+    let (ok, out, _) = qiyuan(&["xiangqi", "notation", "--move", "h2e2"]);
     assert!(ok);
     assert_eq!(out, "iccs h2e2\nwxf C2=5\nchinese 炮二平五\n");
-    let (ok, out) = qiyuan(&["xiangqi", "notation", "--move", "马二进三"]);
+    let (ok, out, _) = qiyuan(&["xiangqi", "notation", "--move", "马二进三"]);
     assert!(ok);
     assert!(out.starts_with("iccs h0g2\n"), "{out}");
 }
