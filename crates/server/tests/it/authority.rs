@@ -19,8 +19,8 @@ use qiyuan_testkit::process::qiyuan_bin;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::api::{Api, Lines};
-use crate::common::{self, Backend, Client, TestServer, Ws, login};
+use crate::api::{Api, Lines, token};
+use crate::common::{self, Backend, Client, TestServer, Ws, login, post};
 
 /// What every case must stay within.
 const LIMIT: Duration = Duration::from_secs(5);
@@ -57,41 +57,9 @@ async fn admin(server: &TestServer, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-async fn post(c: &Client, path: &str, body: Value) -> (u16, Value) {
-    let r = c
-        .http
-        .post(format!("{}{path}", c.base))
-        .bearer_auth(&c.token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap_or(Value::Null))
-}
-
 /// `(status, error code)` of a refusal.
 fn refusal((status, body): (u16, Value)) -> (u16, String) {
     (status, body["error"]["code"].as_str().unwrap_or("").into())
-}
-
-/// A personal token of `client` with `scopes`.
-async fn token(client: &Client, scopes: &str) -> Api {
-    let r = client
-        .http
-        .post(format!("{}/api/token", client.base))
-        .bearer_auth(&client.token)
-        .form(&[("description", "test"), ("scopes", scopes)])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    let body: Value = r.json().await.unwrap();
-    Api {
-        http: reqwest::Client::new(),
-        base: client.base.clone(),
-        token: body["access_token"].as_str().unwrap().to_string(),
-    }
 }
 
 /// The session of `client` used on the Lichess-compatible API (as the web

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::api::{Api, Lines};
-use crate::common::{self, Backend, Client, TestServer};
+use crate::api::{Api, Lines, token};
+use crate::common::{self, Backend, TestServer};
 
 /// The SAN moves of a one-game PGN (comments, move numbers and the result
 /// left out).
@@ -63,28 +63,6 @@ async fn server(backend: Backend) -> TestServer {
         c.bot_think_ms = 50;
     })
     .await
-}
-
-/// A personal token of `client` with `scopes`.
-async fn token(client: &Client, scopes: &str) -> Api {
-    let r = client
-        .http
-        .post(format!("{}/api/token", client.base))
-        .bearer_auth(&client.token)
-        .form(&[("description", "test"), ("scopes", scopes)])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    let body: Value = r.json().await.unwrap();
-    assert_eq!(body["token_type"], "Bearer");
-    let token = body["access_token"].as_str().unwrap();
-    assert!(token.starts_with("lip_"));
-    Api {
-        http: reqwest::Client::new(),
-        base: client.base.clone(),
-        token: token.to_string(),
-    }
 }
 
 const PLAYER: &str = "board:play challenge:read challenge:write";

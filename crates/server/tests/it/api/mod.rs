@@ -1,11 +1,12 @@
 //! A client of the Lichess-compatible API for the tests: a bearer token, the
 //! server it talks to, and its NDJSON streams read line by line as the bytes
-//! arrive. Shared by `lichess_api.rs` (one server) and `multinode_api.rs`
-//! (several nodes).
+//! arrive, and personal tokens made for a signed-in client.
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
+
+use crate::common::Client;
 
 /// An API client: a bearer token and the server's (or node's) address.
 #[derive(Clone)]
@@ -57,6 +58,28 @@ impl Api {
             "application/x-ndjson"
         );
         Lines::new(r)
+    }
+}
+
+/// A personal token of `client` with `scopes`.
+pub async fn token(client: &Client, scopes: &str) -> Api {
+    let r = client
+        .http
+        .post(format!("{}/api/token", client.base))
+        .bearer_auth(&client.token)
+        .form(&[("description", "test"), ("scopes", scopes)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["token_type"], "Bearer");
+    let token = body["access_token"].as_str().unwrap();
+    assert!(token.starts_with("lip_"));
+    Api {
+        http: reqwest::Client::new(),
+        base: client.base.clone(),
+        token: token.to_string(),
     }
 }
 

@@ -154,6 +154,21 @@ impl Client {
     }
 }
 
+/// `POST path` with a JSON body as `c`: the status and the JSON answer (null if
+/// none).
+pub async fn post(c: &Client, path: &str, body: Value) -> (u16, Value) {
+    let r = c
+        .http
+        .post(format!("{}{path}", c.base))
+        .bearer_auth(&c.token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
 pub struct Ws {
     pub stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
     /// Every message received, in order; each `event` with the `state` this
