@@ -3,7 +3,7 @@
 //! the types generate now) and `docs/protocol.md` (which must document every
 //! message type there is, and no other).
 //!
-//! `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types` writes the
+//! `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test it protocol_types` writes the
 //! TypeScript file again.
 
 use std::collections::BTreeSet;
@@ -21,7 +21,7 @@ fn generated_typescript_is_up_to_date() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == generated,
-        "{} is out of date: run `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types` and commit it",
+        "{} is out of date: run `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test it protocol_types` and commit it",
         path.display()
     );
     // The union names every message type.
