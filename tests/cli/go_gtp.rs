@@ -24,7 +24,7 @@ fn referee(ours: &str, seed: u64) -> String {
     let mut qiyuan = Gtp::start(
         "qiyuan",
         env!("CARGO_BIN_EXE_qiyuan"),
-        &[
+        [
             "engine",
             "--game",
             "go",
@@ -39,7 +39,7 @@ fn referee(ours: &str, seed: u64) -> String {
     let mut gnugo = Gtp::start(
         "gnugo",
         gnugo(),
-        &[
+        [
             "--mode",
             "gtp",
             "--chinese-rules",
