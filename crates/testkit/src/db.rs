@@ -41,3 +41,18 @@ pub fn unique(prefix: &str) -> String {
         N.fetch_add(1, Ordering::Relaxed)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unique_names_differ_and_fit_a_postgres_schema() {
+        let prefix = "a_thirty_character_long_prefix";
+        assert_eq!(prefix.len(), 30);
+        let names: Vec<String> = (0..1000).map(|_| unique(prefix)).collect();
+        let distinct: std::collections::HashSet<&String> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len());
+        assert!(names.iter().all(|n| n.len() <= 63), "{names:?}");
+    }
+}
