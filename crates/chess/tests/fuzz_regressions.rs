@@ -5,10 +5,11 @@
 use qiyuan_chess::shakmaty::{EnPassantMode, Position, fen::Fen};
 use qiyuan_chess::{ChessGame, ChessOptions, parse_fen, pgn::read_games};
 use qiyuan_game::{Game, Setup, Turn};
+use qiyuan_testkit::fs::fuzz_texts;
 
 #[test]
 fn chess_fen_inputs() {
-    for (path, text) in inputs("chess_fen") {
+    for (path, text) in fuzz_texts("chess_fen") {
         if let Ok(pos) = parse_fen(&text) {
             let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
             let again = parse_fen(&fen).unwrap_or_else(|e| panic!("{path}: {fen:?}: {e}"));
@@ -20,7 +21,7 @@ fn chess_fen_inputs() {
 
 #[test]
 fn chess_pgn_inputs() {
-    for (path, text) in inputs("chess_pgn") {
+    for (path, text) in fuzz_texts("chess_pgn") {
         for game in read_games(text.as_bytes()).flatten() {
             assert!(game.to_game().is_ok(), "{path}");
         }
@@ -57,29 +58,4 @@ fn a_record_from_the_last_move_number_numbers_on() {
     let (setup, moves) = ChessGame::load(&ChessOptions::default(), &pgn).unwrap();
     assert_eq!(setup, Setup::Position(fen.into()));
     assert_eq!(moves, ["a7a8q", "e8d7", "a8b7"]);
-}
-
-/// Every committed input of a fuzz target: its seeds (`fuzz/seeds/TARGET/`) and the
-/// inputs it once crashed on (`fuzz/regressions/TARGET/`), with their paths.
-fn inputs(target: &str) -> Vec<(String, String)> {
-    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
-    let mut found = Vec::new();
-    for dir in ["seeds", "regressions"] {
-        let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join(target)) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            let bytes = std::fs::read(&path).unwrap();
-            found.push((
-                path.display().to_string(),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            ));
-        }
-    }
-    assert!(
-        !found.is_empty(),
-        "no committed inputs for the fuzz target {target}"
-    );
-    found
 }

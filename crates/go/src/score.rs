@@ -14,7 +14,7 @@
 //! * [`Counting::GnuGo`], GNU Go 3.8's `final_score` under `--chinese-rules`: the
 //!   eyes of groups that live only by seki belong to no one, like the shared
 //!   points. Kept so that our counts can be compared with GNU Go's game for game
-//!   (`tests/go_gnugo.rs`, `tests/go_score.rs` with `qiyuan go score --count
+//!   (`tests/cli/go_gnugo.rs`, `tests/cli/go_score.rs` with `qiyuan go score --count
 //!   gnugo`).
 
 use std::fmt;

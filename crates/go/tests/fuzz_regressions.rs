@@ -4,10 +4,11 @@
 
 use qiyuan_game::{Game, Setup, Turn};
 use qiyuan_go::{Go, MAX_SGF_DEPTH, MAX_SGF_MOVES, Options, SgfError, SgfGame};
+use qiyuan_testkit::fs::fuzz_texts;
 
 #[test]
 fn go_sgf_inputs() {
-    for (path, text) in inputs("go_sgf") {
+    for (path, text) in fuzz_texts("go_sgf") {
         if let Ok(game) = SgfGame::parse(&text) {
             let _ = game.final_position();
             let written = game.to_sgf();
@@ -88,29 +89,4 @@ fn records_at_the_limit_read_on_a_small_stack() {
     // More moves than that fit in fewer nodes (several moves a node).
     let too_many = format!("(;GM[1]SZ[9];{})", "B[]".repeat(MAX_SGF_MOVES + 1));
     assert_eq!(SgfGame::parse(&too_many), Err(SgfError::TooManyMoves));
-}
-
-/// Every committed input of a fuzz target: its seeds (`fuzz/seeds/TARGET/`) and the
-/// inputs it once crashed on (`fuzz/regressions/TARGET/`), with their paths.
-fn inputs(target: &str) -> Vec<(String, String)> {
-    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
-    let mut found = Vec::new();
-    for dir in ["seeds", "regressions"] {
-        let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join(target)) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            let bytes = std::fs::read(&path).unwrap();
-            found.push((
-                path.display().to_string(),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            ));
-        }
-    }
-    assert!(
-        !found.is_empty(),
-        "no committed inputs for the fuzz target {target}"
-    );
-    found
 }

@@ -13,23 +13,11 @@ use qiyuan_game::{
 use qiyuan_go::{
     Color, Counting, Go, GoPhase as Phase, Move, Options, Point, Score, SgfGame, area,
 };
-
-fn data_dir() -> PathBuf {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/go-gnugo"
-    ));
-    assert!(
-        dir.is_dir(),
-        "the reference games are missing: {} (see shared/data/README.md)",
-        dir.display()
-    );
-    dir
-}
+use qiyuan_testkit::fs::shared_data;
 
 /// Every game of the data folder: (name, SGF text, dead stones, GNU Go's result).
 fn gnugo_games() -> Vec<(String, String, Vec<String>, String)> {
-    let dir = data_dir();
+    let dir = shared_data("go-gnugo");
     let mut names: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

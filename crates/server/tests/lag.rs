@@ -8,7 +8,9 @@
 //! flag measurement are about time, and must not share the machine with each
 //! other.
 
+#[path = "it/common/mod.rs"]
 mod common;
+#[path = "it/proxy/mod.rs"]
 mod proxy;
 
 use std::net::SocketAddr;

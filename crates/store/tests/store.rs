@@ -6,30 +6,12 @@ use std::sync::Arc;
 
 use qiyuan_store::*;
 
-fn postgres_url() -> String {
-    std::env::var("QIYUAN_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".to_string())
-}
-
-fn unique(prefix: &str) -> String {
-    use std::time::{SystemTime, UNIX_EPOCH};
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!(
-        "{prefix}_{}_{}",
-        std::process::id(),
-        nanos % 1_000_000_000_000
-    )
-}
-
 async fn stores() -> (tempfile::TempDir, Vec<Arc<dyn Store>>) {
     let dir = tempfile::tempdir().unwrap();
     let sqlite = open(dir.path().join("q.db").to_str().unwrap())
         .await
         .unwrap();
-    let url = format!("{}?schema={}", postgres_url(), unique("store_test"));
+    let url = qiyuan_testkit::db::postgres_schema("store_test");
     let pg = open(&url).await.unwrap_or_else(|e| {
         panic!("PostgreSQL is needed for the store tests and was not reachable at {url}: {e}")
     });

@@ -3,10 +3,11 @@
 //! runs the fuzzers; fuzz/src/lib.rs states what each target checks).
 
 use qiyuan_swiss::trf::{self, TrfError, TrfErrorKind};
+use qiyuan_testkit::fs::fuzz_texts;
 
 #[test]
 fn swiss_trf_inputs() {
-    for (path, text) in inputs("swiss_trf") {
+    for (path, text) in fuzz_texts("swiss_trf") {
         if let Ok(tournament) = trf::parse(&text) {
             let written = trf::write(&tournament);
             assert!(trf::parse(&written).is_ok(), "{path}: {written}");
@@ -36,29 +37,4 @@ fn points_wider_than_their_columns_are_refused() {
     let fits = trf::parse(&line("99.9")).unwrap();
     assert_eq!(fits.players[0].points, 999);
     assert_eq!(trf::parse(&trf::write(&fits)), Ok(fits));
-}
-
-/// Every committed input of a fuzz target: its seeds (`fuzz/seeds/TARGET/`) and the
-/// inputs it once crashed on (`fuzz/regressions/TARGET/`), with their paths.
-fn inputs(target: &str) -> Vec<(String, String)> {
-    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
-    let mut found = Vec::new();
-    for dir in ["seeds", "regressions"] {
-        let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join(target)) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            let bytes = std::fs::read(&path).unwrap();
-            found.push((
-                path.display().to_string(),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            ));
-        }
-    }
-    assert!(
-        !found.is_empty(),
-        "no committed inputs for the fuzz target {target}"
-    );
-    found
 }

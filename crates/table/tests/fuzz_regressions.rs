@@ -9,11 +9,12 @@ use qiyuan_chess::ChessGame;
 use qiyuan_doudizhu::Doudizhu;
 use qiyuan_game::{Game, RecordMeta, Seat, Setup, Turn, Viewer};
 use qiyuan_go::Go;
+use qiyuan_testkit::fs::fuzz_inputs;
 use qiyuan_xiangqi::Xiangqi;
 
 #[test]
 fn game_actions_inputs() {
-    for (path, bytes) in inputs("game_actions") {
+    for (path, bytes) in fuzz_inputs("game_actions") {
         let Some((&pick, rest)) = bytes.split_first() else {
             continue;
         };
@@ -76,25 +77,4 @@ fn drive<G: Game>(path: &str, text: &str, mut setup: Setup) {
         }
     }
     let _ = game.record(&RecordMeta::default());
-}
-
-/// Every committed input of a fuzz target: its seeds (`fuzz/seeds/TARGET/`) and the
-/// inputs it once crashed on (`fuzz/regressions/TARGET/`), with their paths.
-fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
-    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
-    let mut found = Vec::new();
-    for dir in ["seeds", "regressions"] {
-        let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join(target)) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            found.push((path.display().to_string(), std::fs::read(&path).unwrap()));
-        }
-    }
-    assert!(
-        !found.is_empty(),
-        "no committed inputs for the fuzz target {target}"
-    );
-    found
 }

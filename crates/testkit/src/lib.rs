@@ -1,51 +1,28 @@
-//! Test support shared by the crates' tests (a dev-dependency only): the Python
-//! that runs the independent programs the tests compare with — python-chess,
-//! sgfmill, Prometheus's text parser.
+//! Test support shared by the crates' tests (a dev-dependency only), one module
+//! per concept, so that no test file carries its own copy of a helper:
+//! - [`net`]: free loopback ports;
+//! - [`db`]: the PostgreSQL and Redis the tests use, and fresh names in them;
+//! - [`fs`]: the workspace, its reference data and fuzz inputs, scratch folders;
+//! - [`process`]: the `qiyuan` binary and children killed with the test;
+//! - [`clock`]: the wall clock as the server's API writes it;
+//! - [`gtp`]: a client of Go programs over GTP, and where GNU Go is;
+//! - [`python`]: the Python that runs the independent readers (python-chess,
+//!   sgfmill, Prometheus's parser);
+//! - [`accounts`] (feature `http`): sessions over the HTTP account API.
 //!
-//! The Python is `$QIYUAN_PYTHON`, else the repository's `.venv` (`.ci/run`
-//! creates it with `pip install chess sgfmill prometheus-client berserk`); without
-//! either a test fails and says how to make one.
+//! Helpers that need the server's own types (a server started in the test's
+//! process, its WebSocket clients) live in `crates/server/tests/it/common`,
+//! since a testkit depending on the server would build the server twice for
+//! the server's unit tests.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+#[cfg(feature = "http")]
+pub mod accounts;
+pub mod clock;
+pub mod db;
+pub mod fs;
+pub mod gtp;
+pub mod net;
+pub mod process;
+pub mod python;
 
-/// The Python to run; `needs` names the package the calling test uses, for the
-/// message when there is none.
-pub fn python(needs: &str) -> PathBuf {
-    if let Some(p) = std::env::var_os("QIYUAN_PYTHON") {
-        return p.into();
-    }
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-    assert!(
-        venv.exists(),
-        "this test needs {needs}: set QIYUAN_PYTHON to a Python that has it, or create {} \
-         (python3 -m venv .venv && .venv/bin/pip install chess sgfmill prometheus-client berserk)",
-        venv.display()
-    );
-    venv
-}
-
-/// Runs `script` (`python -c`) with `input` on its stdin: its stdout, or its
-/// stderr when it fails.
-pub fn run_python(needs: &str, script: &str, input: &str) -> Result<String, String> {
-    let mut child = Command::new(python(needs))
-        .arg("-c")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start python: {e}"))?;
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(input.as_bytes())
-        .map_err(|e| format!("cannot write to python: {e}"))?;
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
-    }
-    String::from_utf8(out.stdout).map_err(|e| e.to_string())
-}
+pub use python::{python, run_python};

@@ -3,11 +3,12 @@
 //! runs the fuzzers; fuzz/src/lib.rs states what each target checks).
 
 use qiyuan_game::{Game, Setup, Turn};
+use qiyuan_testkit::fs::fuzz_texts;
 use qiyuan_xiangqi::{Notation, Options, Position, Xiangqi, notation, pgn};
 
 #[test]
 fn xiangqi_fen_inputs() {
-    for (path, text) in inputs("xiangqi_fen") {
+    for (path, text) in fuzz_texts("xiangqi_fen") {
         for read in [Position::from_fen, Position::from_fen_relaxed] {
             if let Ok(pos) = read(&text) {
                 let again = Position::from_fen_relaxed(&pos.fen());
@@ -21,7 +22,7 @@ fn xiangqi_fen_inputs() {
 #[test]
 fn xiangqi_notation_inputs() {
     const ALL: [Notation; 3] = [Notation::Iccs, Notation::Wxf, Notation::Chinese];
-    for (path, text) in inputs("xiangqi_notation") {
+    for (path, text) in fuzz_texts("xiangqi_notation") {
         let mut lines = text.lines();
         let mut pos = lines
             .next()
@@ -45,7 +46,7 @@ fn xiangqi_notation_inputs() {
 
 #[test]
 fn xiangqi_pgn_inputs() {
-    for (path, text) in inputs("xiangqi_pgn") {
+    for (path, text) in fuzz_texts("xiangqi_pgn") {
         if let Ok(record) = pgn::read(&text) {
             let mut pos = record.start.clone();
             for m in record.moves {
@@ -84,29 +85,4 @@ fn move_counters_at_their_largest_stay_there() {
         "{}",
         pos.fen()
     );
-}
-
-/// Every committed input of a fuzz target: its seeds (`fuzz/seeds/TARGET/`) and the
-/// inputs it once crashed on (`fuzz/regressions/TARGET/`), with their paths.
-fn inputs(target: &str) -> Vec<(String, String)> {
-    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
-    let mut found = Vec::new();
-    for dir in ["seeds", "regressions"] {
-        let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join(target)) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            let bytes = std::fs::read(&path).unwrap();
-            found.push((
-                path.display().to_string(),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            ));
-        }
-    }
-    assert!(
-        !found.is_empty(),
-        "no committed inputs for the fuzz target {target}"
-    );
-    found
 }

@@ -1,21 +1,16 @@
 //! Every legal move of every position in the perft files reads back from its ICCS,
 //! WXF and Chinese spelling; hand-checked spellings of tandem pieces.
 
+use qiyuan_testkit::fs::read_shared_data;
 use qiyuan_xiangqi::notation::{
     format_chinese, format_iccs, format_wxf, parse_any, parse_chinese, parse_iccs, parse_wxf,
 };
 use qiyuan_xiangqi::{Move, NotationError, Position, Square};
 
-fn data(name: &str) -> String {
-    let path = format!("{}/../../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("reference data {path} is missing: {e}"))
-}
-
 fn positions() -> Vec<Position> {
     let mut fens: Vec<String> = Vec::new();
     for name in ["xiangqi-perft.tsv", "xiangqi-perft-published.tsv"] {
-        for line in data(name).lines() {
+        for line in read_shared_data(name).lines() {
             let fen = line.split('\t').next().unwrap_or("").to_string();
             if !fen.is_empty() && !fens.contains(&fen) {
                 fens.push(fen);

@@ -1,15 +1,10 @@
 //! Perft against fairy-stockfish's counts and published counts (depth <= 4).
 
+use qiyuan_testkit::fs::read_shared_data;
 use qiyuan_xiangqi::Position;
 
-fn data(name: &str) -> String {
-    let path = format!("{}/../../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("reference data {path} is missing: {e}"))
-}
-
 fn check(name: &str) {
-    let text = data(name);
+    let text = read_shared_data(name);
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let cols: Vec<&str> = line.split('\t').collect();

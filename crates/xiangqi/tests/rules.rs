@@ -1,14 +1,9 @@
 //! Game endings: the WXF rulebook cases of ../shared/data/xiangqi-repetition.tsv and
 //! cases of our own (perpetual check and chase, the move limit, stalemate, ...).
 
+use qiyuan_testkit::fs::read_shared_data;
 use qiyuan_xiangqi::notation::parse_iccs_unchecked;
 use qiyuan_xiangqi::{Color, EndReason, Ending, Options, Position, XiangqiGame};
-
-fn data(name: &str) -> String {
-    let path = format!("{}/../../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("reference data {path} is missing: {e}"))
-}
 
 /// Plays ICCS moves until the game ends.
 fn play(options: Options, fen: &str, moves: &str) -> XiangqiGame {
@@ -31,7 +26,7 @@ fn ending(fen: &str, moves: &str) -> Option<Ending> {
 
 #[test]
 fn wxf_rulebook_cases() {
-    let text = data("xiangqi-repetition.tsv");
+    let text = read_shared_data("xiangqi-repetition.tsv");
     let mut failures = Vec::new();
     let mut n = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {

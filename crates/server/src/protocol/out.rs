@@ -367,7 +367,7 @@ pub fn typescript() -> String {
     decls.push(<Value as TS>::decl(&cfg));
     let mut out = String::from(
         "// Generated from the server's Rust types (crates/server/src/protocol/out.rs):\n\
-         // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types`\n\
+         // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test it protocol_types`\n\
          // writes it again; that test fails when this file is out of date.\n",
     );
     for decl in decls {

@@ -1,5 +1,5 @@
 // Generated from the server's Rust types (crates/server/src/protocol/out.rs):
-// do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test protocol_types`
+// do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test it protocol_types`
 // writes it again; that test fails when this file is out of date.
 
 export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg } | { "t": "event.round", "d": EventRoundMsg } | { "t": "event.action", "d": EventActionMsg };

@@ -1,0 +1,58 @@
+//! The server's integration tests, in one binary (as ripgrep's are): each
+//! former test file is a module, and the helpers they share are the modules
+//! `common` (a server in this process and its HTTP and WebSocket clients),
+//! `api` (a Lichess API client), `nodes` (several nodes of one installation)
+//! and `proxy` (a delaying TCP proxy). One binary links the server once instead
+//! of once per file.
+//!
+//! Two files stay binaries of their own because they need the machine or the
+//! process to themselves: `tests/lag.rs` (clock and flag timings, run one at a
+//! time) and `tests/memory.rs` (the process's resident set). They include
+//! `common` and `proxy` from here.
+//!
+//! Run one module's tests with a filter: `cargo test -p qiyuan-server --test it
+//! -- swiss_event::`.
+
+mod api;
+#[macro_use]
+mod common;
+mod nodes;
+mod proxy;
+
+mod analysis;
+mod authority;
+mod bad_input;
+mod bench_client;
+mod chess_rules;
+mod compute_budget;
+mod computer_players;
+mod deal_secrets;
+mod doudizhu_bots;
+mod doudizhu_leak;
+mod doudizhu_points;
+mod doudizhu_trusteeship;
+mod empty_tables;
+mod external_engines;
+mod fuzz_regressions;
+mod go_play;
+mod http_errors;
+mod lichess_api;
+mod limits;
+mod login_attacks;
+mod metrics;
+mod multinode;
+mod multinode_api;
+mod no_game_names;
+mod node_faults;
+mod origins;
+mod play;
+mod protocol_types;
+mod rated_ends;
+mod replay_settings;
+mod sessions;
+mod solo;
+mod swiss_event;
+mod table_feedback;
+mod toy_game;
+mod usernames;
+mod view_patches;
