@@ -7,6 +7,25 @@
 //! Nothing here decides a game: rules, clocks and the table's state machine live in
 //! the pure crates below. This crate knows sockets, SQL (through `qiyuan-store`),
 //! wall-clock time and tasks, and nothing of any game's rules.
+//!
+//! # Layers
+//! The crate is in two layers, and the rule between them is one-way:
+//! - **Core**: [`live`] (the live tables, their environment [`live::Env`] and
+//!   their events [`live::TableEvents`]), [`registry`], [`protocol`], [`error`],
+//!   [`logs`], [`metrics`], [`config`], the computer players the tables drive
+//!   themselves ([`bots`], [`compute`], [`engines`], [`computer`]), and the
+//!   store port (`qiyuan_store::Store`).
+//! - **Features**: [`solo`] (private and hot-seat tables), [`lobby`],
+//!   [`cluster`], [`lichess`], [`events`], [`ws`], [`api`], [`accounts`],
+//!   [`auth`], [`authority`], [`analysis`], [`bench`].
+//!
+//! A core module imports no feature module. What the core needs of a feature
+//! it asks through a port the core defines ([`live::LobbySink`],
+//! [`live::Ownership`]), which the feature implements; features hear of the
+//! tables through [`live::TableEvents`]. This file is the composition root:
+//! [`start_with`] builds the parts and plugs the features into the core's
+//! ports, and [`App`] is what the route handlers share — nothing below them
+//! takes it.
 
 pub mod accounts;
 pub mod analysis;
@@ -87,12 +106,12 @@ pub struct App {
     pub address_cap: Arc<auth::AddressCap>,
     /// Open WebSockets by session and user, for logging out.
     pub sockets: ws::Sockets,
-    pub tables: live::Registry,
-    pub lobby: lobby::Lobby,
+    pub tables: Arc<live::Registry>,
+    pub lobby: Arc<lobby::Lobby>,
     /// What `GET /metrics` shows.
     pub metrics: Arc<metrics::Metrics>,
     /// The operator's external engines (see [`engines`]).
-    pub engines: engines::Engines,
+    pub engines: Arc<engines::Engines>,
     /// The Lichess-compatible API's streams, challenges and limits.
     pub lichess: lichess::Hub,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
@@ -104,6 +123,13 @@ pub struct App {
     pub pauses: Arc<live::Pauses>,
     /// The compute budget every engine search runs under.
     pub compute: Arc<compute::Compute>,
+    /// What the live tables need of the node (the same store, games, tables,
+    /// ... as above, and the features' ports): given to the tables instead
+    /// of the `App`.
+    pub live: Arc<live::Env>,
+    /// What the live tables tell the features that listen (a game started,
+    /// a move, a game ended with its result).
+    pub table_events: live::TableEvents,
 }
 
 impl App {
@@ -114,7 +140,7 @@ impl App {
             return Some(handle);
         }
         let cluster = self.cluster.as_ref()?;
-        cluster.route(self, id).await
+        cluster.route(id).await
     }
 }
 
@@ -187,8 +213,47 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     );
     let pauses = Arc::new(live::Pauses::default());
     live::Pauses::watch(&pauses);
-    let cluster = cluster::Cluster::connect(&config.cluster, addr, pauses.clone()).await?;
     let (stop, shutdown) = watch::channel(false);
+    let tables = Arc::new(live::Registry::default());
+    let cluster = cluster::Cluster::connect(
+        &config.cluster,
+        addr,
+        pauses.clone(),
+        cluster::Handles {
+            store: store.clone(),
+            games: games.clone(),
+            tables: tables.clone(),
+            shutdown: shutdown.clone(),
+        },
+    )
+    .await?;
+    let lobby = Arc::new(lobby::Lobby::default());
+    let metrics = Arc::new(metrics::Metrics::new(
+        &games.names(),
+        config.node_name.as_deref(),
+        &config.metrics_allow,
+        config.metrics_token.as_deref(),
+    ));
+    let engines = Arc::new(engines::Engines::new(&config.engines));
+    let table_events = live::TableEvents::default();
+    // The live tables' environment: the core's handles, and the features
+    // plugged into its ports.
+    let env = Arc::new(live::Env {
+        store: store.clone(),
+        games: games.clone(),
+        tables: tables.clone(),
+        metrics: metrics.clone(),
+        pauses: pauses.clone(),
+        events: table_events.clone(),
+        rules: live::Rules::of(&config),
+        lobby: lobby.clone(),
+        ownership: cluster
+            .clone()
+            .map(|c| Arc::new(cluster::TableLeases(c)) as Arc<dyn live::Ownership>),
+        compute: compute.clone(),
+        engines: engines.clone(),
+        shutdown: shutdown.clone(),
+    });
     const HOUR: Duration = Duration::from_secs(3600);
     let app = Arc::new(App {
         limiter: auth::LoginLimiter::new(),
@@ -201,15 +266,10 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         proxies: auth::Proxies::new(&config.trusted_proxies),
         address_cap: auth::AddressCap::new(config.max_sockets_per_address),
         sockets: ws::Sockets::default(),
-        tables: live::Registry::default(),
-        lobby: lobby::Lobby::default(),
-        metrics: Arc::new(metrics::Metrics::new(
-            &games.names(),
-            config.node_name.as_deref(),
-            &config.metrics_allow,
-            config.metrics_token.as_deref(),
-        )),
-        engines: engines::Engines::new(&config.engines),
+        tables,
+        lobby,
+        metrics,
+        engines,
         lichess: lichess::Hub::new(&config.api),
         config,
         games,
@@ -218,6 +278,8 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         cluster,
         pauses,
         compute,
+        live: env,
+        table_events,
     });
     let restored = match app.cluster.clone() {
         // Several nodes: the lease keeper takes this node's tables back and
@@ -235,7 +297,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
             tracing::info!(node = %cluster.node, "one of several nodes");
             0
         }
-        None => live::restore(&app).await?,
+        None => live::restore(&app.live).await?,
     };
     tracing::info!(%addr, restored, "listening");
 
@@ -265,7 +327,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
             let app = tables_app.clone();
             tokio::spawn(async move {
                 stopped(app.shutdown.clone()).await;
-                cluster.hand_over(&app).await;
+                cluster.hand_over().await;
             })
         });
         serve(listener, router, serving, shutdown.clone()).await;

@@ -37,7 +37,7 @@ pub enum BusMsg {
         user: Option<UserInfo>,
         fwd: Forwarded,
         /// The socket's lag as its node measures it: the round trip and the
-        /// client's last report ([`crate::ws::LagMeter::estimate`]).
+        /// client's last report ([`crate::live::LagMeter::estimate`]).
         #[serde(default)]
         lag: Option<(Option<u64>, Option<u64>)>,
     },

@@ -2,13 +2,50 @@
 //! lease was lost is stopped here: another node owns it), and every `scan_ms`
 //! takes over the open tables nobody holds a live lease on — rebuilt from the
 //! log, their clocks credited with the time since the last logged entry.
+//! And the live tables' [`Ownership`] port, which the cluster fills: the
+//! lease a new table is written under, and where a table's watchers go when
+//! another node takes it.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use futures_util::future::BoxFuture;
+
 use super::bus::BusMsg;
 use super::{Cluster, lock};
 use crate::App;
+use crate::live::{Conn, Ownership, TableMsg};
+
+/// The cluster as the live tables' [`Ownership`].
+pub struct TableLeases(pub Arc<Cluster>);
+
+impl Ownership for TableLeases {
+    fn lease_new<'a>(&'a self, table: &'a str) -> BoxFuture<'a, anyhow::Result<i64>> {
+        Box::pin(self.0.lease_new(table))
+    }
+
+    fn release<'a>(&'a self, table: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(self.0.release(table))
+    }
+
+    fn lost(&self, table: &str, watchers: Vec<Conn>) {
+        self.0.forget(table);
+        // The watchers go on at the new owner, through a proxy.
+        let (cluster, id) = (self.0.clone(), table.to_string());
+        tokio::spawn(async move {
+            if let Some(handle) = cluster.route(&id).await {
+                for conn in watchers {
+                    let watch = TableMsg::Watch {
+                        conn,
+                        since: None,
+                        req: None,
+                    };
+                    let _ = handle.tx.send(watch).await;
+                }
+            }
+        });
+    }
+}
 
 pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
     let ttl = cluster.config.lease_ttl_ms as i64;
@@ -85,7 +122,7 @@ async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
         };
         lock(&cluster.leases).insert(row.id.clone(), token);
         let started = Instant::now();
-        match crate::live::restore_leased(app, &row, Some(token)).await {
+        match crate::live::restore_leased(&app.live, &row, Some(token)).await {
             Ok(()) => {
                 tracing::info!(table = %row.id, token, ms = started.elapsed().as_millis() as u64, "table taken over");
                 cluster
@@ -97,7 +134,7 @@ async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
             }
             Err(e) => {
                 tracing::error!(table = %row.id, "cannot rebuild the table taken over: {e:#}");
-                cluster.release(app, &row.id).await;
+                cluster.release(&row.id).await;
             }
         }
     }

@@ -63,6 +63,7 @@ pub mod pairing;
 mod proxy;
 
 pub use bus::BusMsg;
+pub use leases::TableLeases;
 
 /// `[cluster]`: several nodes.
 #[derive(Debug, Clone, Deserialize)]
@@ -112,6 +113,15 @@ struct Remote {
 /// and the socket's connection id there.
 pub(crate) type RemoteKey = (String, u64, ConnId);
 
+/// What the cluster needs of its node: the store (leases), the games hosted,
+/// the node's live tables, and the shutdown signal.
+pub struct Handles {
+    pub store: Arc<dyn qiyuan_store::Store>,
+    pub games: crate::registry::Games,
+    pub tables: Arc<crate::live::Registry>,
+    pub shutdown: tokio::sync::watch::Receiver<bool>,
+}
+
 /// This node among several.
 pub struct Cluster {
     pub node: String,
@@ -139,6 +149,8 @@ pub struct Cluster {
     up_since: AtomicU64,
     /// Time nobody could act (the bus's outages are recorded there).
     pauses: Arc<crate::live::Pauses>,
+    /// What the cluster needs of this node.
+    pub(crate) node_handles: Handles,
     /// Woken when another node hands its tables over (it is stopping).
     pub(crate) nudge: tokio::sync::Notify,
     /// Proxies of tables owned elsewhere.
@@ -172,6 +184,7 @@ impl Cluster {
         config: &ClusterConfig,
         listen: std::net::SocketAddr,
         pauses: Arc<crate::live::Pauses>,
+        node_handles: Handles,
     ) -> anyhow::Result<Option<Arc<Cluster>>> {
         let Some(url) = &config.redis else {
             return Ok(None);
@@ -220,6 +233,7 @@ impl Cluster {
             subscribed: AtomicBool::new(false),
             up_since: AtomicU64::new(crate::now_ms() as u64),
             pauses,
+            node_handles,
             nudge: tokio::sync::Notify::new(),
             proxies: Mutex::default(),
             pending: Mutex::default(),
@@ -369,8 +383,9 @@ impl Cluster {
 
     /// Takes the lease of a new table (before it is stored, so that no other
     /// node sees it without an owner).
-    pub async fn lease_new(&self, app: &App, table: &str) -> anyhow::Result<i64> {
-        let token = app
+    pub async fn lease_new(&self, table: &str) -> anyhow::Result<i64> {
+        let token = self
+            .node_handles
             .store
             .acquire_lease(table, &self.node, self.config.lease_ttl_ms as i64)
             .await?
@@ -380,10 +395,10 @@ impl Cluster {
     }
 
     /// A table here closed: its lease is given up.
-    pub async fn release(&self, app: &App, table: &str) {
+    pub async fn release(&self, table: &str) {
         let token = lock(&self.leases).remove(table);
         if let Some(token) = token
-            && let Err(e) = app.store.release_lease(table, token).await
+            && let Err(e) = self.node_handles.store.release_lease(table, token).await
         {
             tracing::warn!(table, "cannot release lease: {e}");
         }
@@ -393,12 +408,12 @@ impl Cluster {
     /// is given up at once and the other nodes are told, so that they take
     /// the tables over within about a second rather than when the leases
     /// would have lapsed.
-    pub async fn hand_over(&self, app: &App) {
-        app.tables.stop_all().await;
+    pub async fn hand_over(&self) {
+        self.node_handles.tables.stop_all().await;
         let held: Vec<(String, i64)> = lock(&self.leases).drain().collect();
         let n = held.len();
         for (table, token) in held {
-            if let Err(e) = app.store.release_lease(&table, token).await {
+            if let Err(e) = self.node_handles.store.release_lease(&table, token).await {
                 tracing::warn!(table, "cannot release lease: {e}");
             }
         }
@@ -416,16 +431,17 @@ impl Cluster {
     }
 
     /// The address of table `id` when another node owns it: a local proxy.
-    pub async fn route(self: &Arc<Self>, app: &Arc<App>, id: &str) -> Option<TableHandle> {
+    pub async fn route(self: &Arc<Self>, id: &str) -> Option<TableHandle> {
         if let Some(p) = lock(&self.proxies).get(id) {
             return Some(p.handle.clone());
         }
-        let row = app.store.table(id).await.ok()??;
+        let node = &self.node_handles;
+        let row = node.store.table(id).await.ok()??;
         if !row.open {
             return None;
         }
-        let game = app.games.names().into_iter().find(|n| *n == row.game)?;
-        let owner = app
+        let game = node.games.names().into_iter().find(|n| *n == row.game)?;
+        let owner = node
             .store
             .lease(id)
             .await
@@ -437,7 +453,7 @@ impl Cluster {
         if let Some(p) = proxies.get(id) {
             return Some(p.handle.clone());
         }
-        let p = proxy::Proxy::spawn(self.clone(), app.clone(), id.to_string(), game, owner);
+        let p = proxy::Proxy::spawn(self.clone(), id.to_string(), game, owner);
         let handle = p.handle.clone();
         proxies.insert(id.to_string(), p);
         Some(handle)
@@ -495,7 +511,7 @@ impl Cluster {
             id: NEXT_REMOTE.fetch_add(1, Ordering::Relaxed),
             user,
             tx,
-            lag: Arc::new(crate::ws::LagMeter::default()),
+            lag: Arc::new(crate::live::LagMeter::default()),
         };
         let tables = table
             .map(|t| HashSet::from([t.to_string()]))

@@ -313,7 +313,7 @@ async fn set_up_table(
         trusteeship: false,
         deal_seed: None,
     };
-    let handle = live::create_with(app, &ev.config.game, config).await?;
+    let handle = live::create_with(&app.live, &ev.config.game, config).await?;
     if !app
         .store
         .set_event_table(&ev.row.id, g.round, g.board, &handle.id)

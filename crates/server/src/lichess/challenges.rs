@@ -149,11 +149,12 @@ pub(super) async fn game_event(
     let v = variant_of(app, game_name);
     let opponent = game["players"][1 - mine.min(1)].as_str().unwrap_or("");
     let time = &game["settings"]["time"];
-    let opponent = match opponent.strip_prefix("bot:") {
-        Some(level) => {
-            json!({"id": null, "username": format!("AI level {}", level.split('-').next().unwrap_or("")), "ai": level.split('-').next().and_then(|l| l.parse::<u32>().ok())})
+    let opponent = match crate::live::Occupant::of(opponent) {
+        crate::live::Occupant::Computer { level } => {
+            let level = level.unwrap_or("");
+            json!({"id": null, "username": format!("AI level {level}"), "ai": level.parse::<u32>().ok()})
         }
-        None => match app.store.user_by_name(opponent).await {
+        _ => match app.store.user_by_name(opponent).await {
             Ok(Some(u)) => {
                 let (rating, _) = games::rating_of(app, u.id, game_name, time).await;
                 json!({"id": u.username.to_lowercase(), "username": u.username, "rating": rating})
@@ -662,7 +663,7 @@ pub async fn accept(
         Ok(None) => c.id.clone(),
         _ => live::new_id(),
     };
-    let made = live::create_seating_as(&app, table_id, &c.game, settings, &players).await;
+    let made = live::create_seating_as(&app.live, table_id, &c.game, settings, &players).await;
     let (handle, _places) = match made {
         Ok(made) => made,
         Err(e) => {
@@ -797,7 +798,7 @@ pub async fn challenge_ai(
         setup: None,
         private: false,
     };
-    let (handle, seat) = crate::computer::play(&app, &conn, req)
+    let (handle, seat) = crate::computer::play(&app.live, &conn, req)
         .await
         .map_err(Error::from)?;
     started(&app, &handle, "ai").await;

@@ -292,8 +292,8 @@ pub(super) fn game_state(state: &Value, v: &ApiVariant) -> Value {
 /// A player as `gameFull` names them: an account (with its rating in the
 /// game's pool, and `BOT` for bot accounts) or a built-in engine (`aiLevel`).
 async fn player(app: &App, name: &str, game: &str, time: &Value) -> Value {
-    if let Some(level) = name.strip_prefix("bot:") {
-        let level = level.split('-').next().unwrap_or("");
+    if let crate::live::Occupant::Computer { level } = crate::live::Occupant::of(name) {
+        let level = level.unwrap_or("");
         return match level.parse::<u32>() {
             Ok(n) => json!({"aiLevel": n}),
             Err(_) => json!({"aiLevel": 8, "name": level}),

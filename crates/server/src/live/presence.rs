@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::actor::Live;
 use super::fanout::Batch;
-use super::{Conn, ConnId, now};
+use super::{Conn, ConnId, hotseat, now};
 use crate::protocol::ServerMsg;
 use crate::protocol::out::LagMsg;
 use qiyuan_table::Millis;
@@ -17,9 +17,9 @@ use qiyuan_table::Millis;
 impl Live {
     pub(super) async fn watch(&mut self, conn: Conn, since: Option<u64>, req: Option<Value>) {
         // A private table (单机) is its owner's alone.
-        if let Err(e) = crate::solo::admits(
+        if let Err(e) = hotseat::admits(
             &*self.table,
-            &self.id,
+            self.kind,
             self.owner.as_deref(),
             conn.user.as_ref(),
         ) {
@@ -45,7 +45,7 @@ impl Live {
             }
         }
         self.fanout
-            .sync(&self.id, &*self.table, conn, since, req.as_ref());
+            .sync(&self.id, self.kind, &*self.table, conn, since, req.as_ref());
     }
 
     pub(super) async fn leave_socket(&mut self, conn_id: ConnId) {
@@ -89,7 +89,8 @@ impl Live {
             events: Batch::events_text(&events),
             ratings: None,
         };
-        self.fanout.broadcast(&self.id, &*self.table, &batch);
+        self.fanout
+            .broadcast(&self.id, self.kind, &*self.table, &batch);
         self.list();
     }
 }
@@ -119,7 +120,7 @@ impl Live {
             return;
         }
         let msg = ServerMsg::Lag(LagMsg {
-            table: self.id.clone(),
+            table: self.id.to_string(),
             at: now(),
             seats: lags.clone(),
         });
