@@ -388,3 +388,73 @@ async fn answer(app: &Arc<App>, table: &str, call: Call) -> Value {
         }
     }
 }
+
+impl Cluster {
+    /// Publishes to one node (false: the bus did not take it).
+    pub(crate) async fn send_to(&self, node: &str, msg: &BusMsg) -> bool {
+        let channel = self.node_channel(node);
+        self.publish(&channel, msg).await
+    }
+
+    /// Publishes to every node (this one too; it skips its own).
+    pub(crate) async fn send_all(&self, msg: &BusMsg) -> bool {
+        let channel = self.all_channel();
+        self.publish(&channel, msg).await
+    }
+
+    async fn publish(&self, channel: &str, msg: &BusMsg) -> bool {
+        let envelope = Envelope {
+            from: self.node.clone(),
+            inc: self.incarnation,
+            sent_us: now_us(),
+            msg: msg.clone(),
+        };
+        let Ok(payload) = serde_json::to_string(&envelope) else {
+            return false;
+        };
+        let mut redis = self.redis.clone();
+        let sent: redis::RedisResult<i64> = self
+            .timed(
+                redis::cmd("PUBLISH")
+                    .arg(channel)
+                    .arg(payload)
+                    .query_async(&mut redis),
+            )
+            .await;
+        match sent {
+            Ok(_) => true,
+            Err(e) => {
+                tracing::warn!(channel, "cannot publish on the bus: {e}");
+                false
+            }
+        }
+    }
+
+    /// Calls another node and waits for its answer (`None`: no answer in time).
+    pub(crate) async fn call(
+        &self,
+        node: &str,
+        table: &str,
+        call: Call,
+    ) -> Option<serde_json::Value> {
+        let id = self.next_call.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        lock(&self.pending).insert(id, tx);
+        let msg = BusMsg::Call {
+            id,
+            table: table.to_string(),
+            call,
+        };
+        if !self.send_to(node, &msg).await {
+            lock(&self.pending).remove(&id);
+            return None;
+        }
+        let wait = std::time::Duration::from_millis(self.config.call_timeout_ms);
+        let answer = tokio::time::timeout(wait, rx)
+            .await
+            .ok()
+            .and_then(|r| r.ok());
+        lock(&self.pending).remove(&id);
+        answer
+    }
+}

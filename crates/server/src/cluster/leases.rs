@@ -12,9 +12,10 @@ use std::time::{Duration, Instant};
 use futures_util::future::BoxFuture;
 
 use super::bus::BusMsg;
+use super::proxy;
 use super::{Cluster, lock};
 use crate::App;
-use crate::live::{Conn, Ownership, TableMsg};
+use crate::live::{Conn, Ownership, TableHandle, TableMsg};
 
 /// The cluster as the live tables' [`Ownership`].
 pub struct TableLeases(pub Arc<Cluster>);
@@ -137,5 +138,95 @@ async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
                 cluster.release(&row.id).await;
             }
         }
+    }
+}
+
+impl Cluster {
+    /// How many table leases this node holds.
+    pub fn leases_held(&self) -> usize {
+        lock(&self.leases).len()
+    }
+
+    /// The fencing token of a table this node owns.
+    pub fn token(&self, table: &str) -> Option<i64> {
+        lock(&self.leases).get(table).copied()
+    }
+
+    /// Takes the lease of a new table (before it is stored, so that no other
+    /// node sees it without an owner).
+    pub async fn lease_new(&self, table: &str) -> anyhow::Result<i64> {
+        let token = self
+            .node_handles
+            .store
+            .acquire_lease(table, &self.node, self.config.lease_ttl_ms as i64)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("table {table} is leased by another node"))?;
+        lock(&self.leases).insert(table.to_string(), token);
+        Ok(token)
+    }
+
+    /// A table here closed: its lease is given up.
+    pub async fn release(&self, table: &str) {
+        let token = lock(&self.leases).remove(table);
+        if let Some(token) = token
+            && let Err(e) = self.node_handles.store.release_lease(table, token).await
+        {
+            tracing::warn!(table, "cannot release lease: {e}");
+        }
+    }
+
+    /// The node is stopping: its tables stop (their writes done), every lease
+    /// is given up at once and the other nodes are told, so that they take
+    /// the tables over within about a second rather than when the leases
+    /// would have lapsed.
+    pub async fn hand_over(&self) {
+        self.node_handles.tables.stop_all().await;
+        let held: Vec<(String, i64)> = lock(&self.leases).drain().collect();
+        let n = held.len();
+        for (table, token) in held {
+            if let Err(e) = self.node_handles.store.release_lease(&table, token).await {
+                tracing::warn!(table, "cannot release lease: {e}");
+            }
+        }
+        self.send_all(&BusMsg::HandedOver {
+            node: self.node.clone(),
+        })
+        .await;
+        self.leave().await;
+        tracing::info!(leases = n, "stopping: the tables are handed over");
+    }
+
+    /// A table here was fenced out (another node owns it now): forgotten.
+    pub fn forget(&self, table: &str) {
+        lock(&self.leases).remove(table);
+    }
+
+    /// The address of table `id` when another node owns it: a local proxy.
+    pub async fn route(self: &Arc<Self>, id: &str) -> Option<TableHandle> {
+        if let Some(p) = lock(&self.proxies).get(id) {
+            return Some(p.handle.clone());
+        }
+        let node = &self.node_handles;
+        let row = node.store.table(id).await.ok()??;
+        if !row.open {
+            return None;
+        }
+        let game = node.games.names().into_iter().find(|n| *n == row.game)?;
+        let owner = node
+            .store
+            .lease(id)
+            .await
+            .ok()
+            .flatten()
+            .filter(|l| l.live)
+            .map(|l| l.node);
+        let mut proxies = lock(&self.proxies);
+        if let Some(p) = proxies.get(id) {
+            return Some(p.handle.clone());
+        }
+        let p = proxy::Proxy::spawn(self.clone(), id.to_string(), game, owner);
+        let handle = p.handle.clone();
+        proxies.insert(id.to_string(), p);
+        Some(handle)
     }
 }
