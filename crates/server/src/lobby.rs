@@ -266,7 +266,7 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
     let Some(partner) = partner else {
         return Ok(None);
     };
-    pair(app, &seek, [partner.conn, conn]).await.map(Some)
+    pair(&app.live, &seek, [partner.conn, conn]).await.map(Some)
 }
 
 /// Creates the table of a pair, seats both (the first takes the first seat)
@@ -274,7 +274,7 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
 /// are subscribed to the table. Refused, making nothing, when one of them
 /// holds the most tables one person may.
 pub(crate) async fn pair(
-    app: &Arc<App>,
+    env: &Arc<live::Env>,
     seek: &Seek,
     players: [Conn; 2],
 ) -> Result<String, ApiError> {
@@ -296,7 +296,7 @@ pub(crate) async fn pair(
         })
         .collect();
     let seating: Vec<&str> = names.iter().map(String::as_str).collect();
-    let (handle, _places) = live::create_seating(&app.live, &seek.game, settings, &seating).await?;
+    let (handle, _places) = live::create_seating(env, &seek.game, settings, &seating).await?;
     let mut cmds = Vec::new();
     for (seat, name) in names.iter().enumerate() {
         cmds.push(Command::Sit {

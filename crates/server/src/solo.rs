@@ -30,7 +30,7 @@ use serde_json::Value;
 
 use crate::App;
 use crate::error::ApiError;
-use crate::live::{self, Conn, Occupant, TableHandle, TableKind};
+use crate::live::{self, Conn, Env, Occupant, TableHandle, TableKind};
 
 /// Refuses a request naming a private table's game by id (`{id}`, or `{file}`
 /// as `{id}.{ext}`; a game id is `{table}` or `{table}-{n}`) to anyone but the
@@ -123,9 +123,9 @@ pub struct Hotseat {
 
 /// Creates a hot-seat table, seats the user and their stand-ins, and starts
 /// the game.
-pub async fn hotseat(app: &Arc<App>, conn: &Conn, req: Hotseat) -> Result<TableHandle, ApiError> {
+pub async fn hotseat(env: &Arc<Env>, conn: &Conn, req: Hotseat) -> Result<TableHandle, ApiError> {
     let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
-    let game = app.games.get(&req.game).ok_or_else(|| {
+    let game = env.games.get(&req.game).ok_or_else(|| {
         ApiError::bad_request("unknown_game", format!("no game {:?} here", req.game))
     })?;
     let time = req.time.unwrap_or(TimeControl::None);
@@ -138,8 +138,7 @@ pub async fn hotseat(app: &Arc<App>, conn: &Conn, req: Hotseat) -> Result<TableH
         rated: false,
         takebacks: true,
     };
-    let handle =
-        live::create_started(&app.live, game.name, settings, &user, TableKind::Private).await?;
+    let handle = live::create_started(env, game.name, settings, &user, TableKind::Private).await?;
     let mut cmds = Vec::new();
     let mut names = Vec::new();
     for seat in (0..game.seats).map(Seat) {

@@ -604,7 +604,8 @@ impl Session {
                 .await?;
             }
             ClientMsg::Hotseat(hotseat) => {
-                let handle = crate::solo::hotseat(&self.app, &self.conn, hotseat.clone()).await?;
+                let handle =
+                    crate::solo::hotseat(&self.app.live, &self.conn, hotseat.clone()).await?;
                 self.ack(
                     id,
                     Ack::Seated {

@@ -51,8 +51,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Deserialize;
-
 use crate::App;
 use crate::live::{Conn, ConnId};
 
@@ -65,47 +63,11 @@ mod presence;
 mod proxy;
 mod remote;
 
+pub use crate::config::ClusterConfig;
 pub use bus::BusMsg;
 pub use leases::TableLeases;
 use remote::Remote;
 pub(crate) use remote::RemoteKey;
-
-/// `[cluster]`: several nodes.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ClusterConfig {
-    /// Redis URL (`redis://127.0.0.1:6379`); unset: one node, no Redis.
-    pub redis: Option<String>,
-    /// This node's id, unique among the nodes; unset: host name and port.
-    pub node_id: Option<String>,
-    /// Prefix of every Redis key and channel of this installation.
-    pub prefix: String,
-    /// How long a lease lasts unless renewed, in milliseconds.
-    pub lease_ttl_ms: u64,
-    /// How often a node renews its leases.
-    pub renew_ms: u64,
-    /// How often a node looks for tables whose owner is gone.
-    pub scan_ms: u64,
-    /// How long a call to another node waits for its answer.
-    pub call_timeout_ms: u64,
-    /// How long any one Redis command may take before it counts as failed.
-    pub redis_timeout_ms: u64,
-}
-
-impl Default for ClusterConfig {
-    fn default() -> Self {
-        ClusterConfig {
-            redis: None,
-            node_id: None,
-            prefix: "qiyuan:".into(),
-            lease_ttl_ms: 6_000,
-            renew_ms: 2_000,
-            scan_ms: 1_000,
-            call_timeout_ms: 5_000,
-            redis_timeout_ms: 2_000,
-        }
-    }
-}
 
 /// What the cluster needs of its node: the store (leases), the games hosted,
 /// the node's live tables, and the shutdown signal.

@@ -115,7 +115,7 @@ pub(crate) async fn seek(
             break (c, Some((partner.node, partner.inc, partner.conn)));
         }
     };
-    let table = crate::lobby::pair(app, &seek, [partner, conn]).await?;
+    let table = crate::lobby::pair(&app.live, &seek, [partner, conn]).await?;
     if let Some(remote) = remote {
         cluster.note_table(&remote, &table);
     }
