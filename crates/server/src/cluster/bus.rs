@@ -458,3 +458,16 @@ impl Cluster {
         answer
     }
 }
+
+impl Cluster {
+    /// What `/metrics` tells of the cluster: the bus's last delay and its
+    /// traffic, the leases held here, and the sockets online on every node.
+    pub fn figures(&self) -> crate::metrics::ClusterFigures {
+        crate::metrics::ClusterFigures {
+            bus_lag_secs: self.bus_lag_us.load(Ordering::Relaxed) as f64 / 1e6,
+            bus_messages: self.bus_received.load(Ordering::Relaxed),
+            leases: self.leases_held(),
+            sockets: self.online.load(Ordering::Relaxed),
+        }
+    }
+}
