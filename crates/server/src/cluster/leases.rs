@@ -14,8 +14,7 @@ use futures_util::future::BoxFuture;
 use super::bus::BusMsg;
 use super::proxy;
 use super::{Cluster, lock};
-use crate::App;
-use crate::live::{Conn, Ownership, TableHandle, TableMsg};
+use crate::live::{Conn, Env, Ownership, TableHandle, TableMsg};
 
 /// The cluster as the live tables' [`Ownership`].
 pub struct TableLeases(pub Arc<Cluster>);
@@ -48,11 +47,12 @@ impl Ownership for TableLeases {
     }
 }
 
-pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
+/// The lease keeper's loop, rebuilding tables into the node's tables' `env`.
+pub(super) async fn keep(cluster: Arc<Cluster>, env: Arc<Env>) {
     let ttl = cluster.config.lease_ttl_ms as i64;
     let renew_every = Duration::from_millis(cluster.config.renew_ms.max(100));
     let scan_every = Duration::from_millis(cluster.config.scan_ms.max(100));
-    let shutdown = app.shutdown.clone();
+    let shutdown = env.shutdown.clone();
     // The first scan also takes back this node's own tables (it restarted).
     let mut first = true;
     let mut renewed = Instant::now();
@@ -67,7 +67,7 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
                 .iter()
                 .map(|(t, k)| (t.clone(), *k))
                 .collect();
-            match app.store.renew_leases(&cluster.node, ttl).await {
+            match env.store.renew_leases(&cluster.node, ttl).await {
                 Ok(fresh) => {
                     let fresh: std::collections::HashMap<String, i64> = fresh.into_iter().collect();
                     let lost: Vec<(String, i64)> = held
@@ -77,7 +77,7 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
                     for (table, token) in lost {
                         tracing::warn!(table, token, "lease lost: another node owns the table");
                         cluster.forget(&table);
-                        if let Some(h) = app.tables.get(&table) {
+                        if let Some(h) = env.tables.get(&table) {
                             let _ = h.tx.send(crate::live::TableMsg::Fenced).await;
                         }
                     }
@@ -85,7 +85,7 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
                 Err(e) => tracing::warn!("cannot renew leases: {e}"),
             }
         }
-        scan(&cluster, &app, first).await;
+        scan(&cluster, &env, first).await;
         first = false;
         tokio::select! {
             _ = tokio::time::sleep(scan_every) => {}
@@ -99,9 +99,9 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
 }
 
 /// Takes over the open tables without a live lease.
-async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
+async fn scan(cluster: &Arc<Cluster>, env: &Arc<Env>, first: bool) {
     let also = first.then_some(cluster.node.as_str());
-    let orphans = match app.store.orphan_tables(also).await {
+    let orphans = match env.store.orphan_tables(also).await {
         Ok(o) => o,
         Err(e) => {
             tracing::warn!("cannot look for tables without an owner: {e}");
@@ -110,10 +110,10 @@ async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
     };
     let ttl = cluster.config.lease_ttl_ms as i64;
     for row in orphans {
-        if app.tables.get(&row.id).is_some() || cluster.token(&row.id).is_some() {
+        if env.tables.get(&row.id).is_some() || cluster.token(&row.id).is_some() {
             continue;
         }
-        let token = match app.store.acquire_lease(&row.id, &cluster.node, ttl).await {
+        let token = match env.store.acquire_lease(&row.id, &cluster.node, ttl).await {
             Ok(Some(token)) => token,
             Ok(None) => continue,
             Err(e) => {
@@ -123,7 +123,7 @@ async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
         };
         lock(&cluster.leases).insert(row.id.clone(), token);
         let started = Instant::now();
-        match crate::live::restore_leased(&app.live, &row, Some(token)).await {
+        match crate::live::restore_leased(env, &row, Some(token)).await {
             Ok(()) => {
                 tracing::info!(table = %row.id, token, ms = started.elapsed().as_millis() as u64, "table taken over");
                 cluster

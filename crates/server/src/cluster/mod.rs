@@ -272,9 +272,9 @@ impl Cluster {
     pub async fn start(self: &Arc<Self>, app: &Arc<App>) -> anyhow::Result<()> {
         bus::listen(self.clone(), app.clone()).await?;
         self.load_lobby(app).await;
-        tokio::spawn(leases::keep(self.clone(), app.clone()));
+        tokio::spawn(leases::keep(self.clone(), app.live.clone()));
         tokio::spawn(presence::presence(self.clone(), app.clone()));
-        tokio::spawn(presence::sweep(self.clone(), app.clone()));
+        tokio::spawn(presence::sweep(self.clone()));
         Ok(())
     }
 

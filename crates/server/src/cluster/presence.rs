@@ -119,9 +119,9 @@ impl Cluster {
 /// tables here, so that the disconnection and escape rules apply to them as
 /// to any socket that closed; and the nodes found dead are remembered, so
 /// that a command for a table one of them owned is answered at once.
-pub(super) async fn sweep(cluster: Arc<Cluster>, app: Arc<App>) {
+pub(super) async fn sweep(cluster: Arc<Cluster>) {
     let every = std::time::Duration::from_millis(cluster.config.scan_ms.max(100));
-    let shutdown = app.shutdown.clone();
+    let shutdown = cluster.node_handles.shutdown.clone();
     loop {
         tokio::select! {
             _ = tokio::time::sleep(every) => {}
@@ -161,7 +161,7 @@ pub(super) async fn sweep(cluster: Arc<Cluster>, app: Arc<App>) {
         }
         *lock(&cluster.dead) = dead;
         for (node, inc) in gone {
-            cluster.close_remote_sockets(&app, &node, inc).await;
+            cluster.close_remote_sockets(&node, inc).await;
         }
     }
 }
@@ -169,7 +169,7 @@ pub(super) async fn sweep(cluster: Arc<Cluster>, app: Arc<App>) {
 impl Cluster {
     /// Every stand-in of incarnation `inc` of node `node` is closed at its
     /// tables: that process is gone.
-    async fn close_remote_sockets(&self, app: &App, node: &str, inc: u64) {
+    async fn close_remote_sockets(&self, node: &str, inc: u64) {
         let closed: Vec<Remote> = {
             let mut conns = lock(&self.remote_conns);
             let keys: Vec<RemoteKey> = conns
@@ -190,7 +190,7 @@ impl Cluster {
         );
         for remote in closed {
             for table in &remote.tables {
-                if let Some(handle) = app.tables.get(table) {
+                if let Some(handle) = self.node_handles.tables.get(table) {
                     let _ = handle
                         .tx
                         .send(crate::live::TableMsg::Closed {
