@@ -105,4 +105,68 @@ mod tests {
         assert_eq!(heard.game().as_ref(), "t1-2");
         assert!(matches!(heard, TableEvent::Moved { .. }));
     }
+
+    /// A table's game, played through a running server: its start, a move
+    /// and its end are told, in order, with the stored game's id.
+    #[tokio::test]
+    async fn a_table_tells_a_games_start_its_moves_and_its_end() {
+        use qiyuan_game::Seat;
+        use qiyuan_table::{Command, TableConfig};
+
+        let dir = std::env::temp_dir().join(format!("qiyuan-events-{}", crate::live::new_id()));
+        let config = crate::Config {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            data_dir: dir.clone(),
+            ..crate::Config::default()
+        };
+        let running = crate::start(config).await.unwrap();
+        let app = running.app.clone();
+        let mut heard = app.table_events.subscribe();
+        let time = app.games.find("chess").unwrap().default_time();
+        let table = crate::live::create_with(&app.live, "chess", TableConfig::casual(time))
+            .await
+            .unwrap();
+        let mut cmds = Vec::new();
+        for (seat, user) in ["ann", "bob"].into_iter().enumerate() {
+            let user = user.to_string();
+            let seat = Seat(seat as u8);
+            cmds.push(Command::Sit { user, seat });
+        }
+        for user in ["ann", "bob"] {
+            let user = user.to_string();
+            cmds.push(Command::Ready {
+                user,
+                proposal: None,
+            });
+        }
+        cmds.push(Command::Act {
+            user: "ann".into(),
+            action: "e2e4".into(),
+            lag: 0,
+        });
+        cmds.push(Command::Resign { user: "bob".into() });
+        table.internal(cmds).await.unwrap().unwrap();
+        let id: &str = &table.id;
+        let next = |event: TableEvent| {
+            assert_eq!(event.table().as_ref(), id);
+            assert_eq!(
+                event.game().as_ref(),
+                id,
+                "the first game's id is the table's"
+            );
+            event
+        };
+        let started = next(heard.recv().await.unwrap());
+        assert!(matches!(started, TableEvent::Started { .. }), "{started:?}");
+        let moved = next(heard.recv().await.unwrap());
+        assert!(matches!(moved, TableEvent::Moved { .. }), "{moved:?}");
+        let TableEvent::Ended { result, .. } = next(heard.recv().await.unwrap()) else {
+            panic!("the game's end was not told");
+        };
+        // The end is told once the store has it, with the result it keeps.
+        let stored = app.store.game(id).await.unwrap().unwrap();
+        assert_eq!(stored.result, Some(serde_json::to_string(&result).unwrap()));
+        running.shutdown().await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
