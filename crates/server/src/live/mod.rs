@@ -20,6 +20,9 @@
 //! - `summary`: the table as the lobby lists it;
 //! - `pauses`: time nobody could act (a stall, the bus down), credited to the clocks;
 //! - `hotseat`: who may come to a private table, who a hot-seat user acts as;
+//! - `kind`: a table's kind ([`TableKind`]) and a seat's occupant
+//!   ([`Occupant`]), the one reader and writer of their persisted forms;
+//! - `lag`: a socket's lag ([`LagMeter`]), fed by the socket, read by the table;
 //! - [`events`]: what the tables tell the features that listen;
 //! - [`env`]: what a table needs from the server, and the ports features fill.
 //!
