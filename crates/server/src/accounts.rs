@@ -360,7 +360,7 @@ async fn profile_of(app: &App, user: User) -> ApiResult<Profile> {
         .await?
         .iter()
         // Private games (单机) are in no profile.
-        .filter(|g| !crate::solo::is_private(&g.table_id))
+        .filter(|g| !crate::live::TableKind::of_stored(&g.table_id).is_private())
         .map(crate::api::GameSummary::from_row)
         .collect();
     let mut points = std::collections::BTreeMap::new();

@@ -13,8 +13,8 @@ use tokio::sync::oneshot;
 
 use crate::App;
 use crate::error::{ApiError, ApiResult, Json, Query};
+use crate::live::TableSummary;
 use crate::live::{self, TableHandle, TableMsg, UserInfo};
-use crate::lobby::TableSummary;
 use crate::protocol::CreateTable;
 
 pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
@@ -137,7 +137,7 @@ pub async fn create_table(
         rated: c.rated,
         takebacks: c.takebacks,
     };
-    live::create_for(app, &c.game, settings, Some(user), c.seat).await
+    live::create_for(&app.live, &c.game, settings, Some(user), c.seat).await
 }
 
 pub async fn create_table_http(

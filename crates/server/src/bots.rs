@@ -4,8 +4,9 @@
 //! [`AnyTable::bot_choice`]), which the registry fills in per game.
 //!
 //! A bot is a seated "user" whose id has the reserved form `bot:<level>-xxxxxx`
-//! (`bot:strong-k3x9q2`, `bot:3-k3x9q2`): a colon can never be in an account's name (see
-//! [`crate::auth::validate_username`]), so no account can take or impersonate one.
+//! (`bot:strong-k3x9q2`, `bot:3-k3x9q2`; [`Occupant::Computer`] reads and writes
+//! it): a colon can never be in an account's name, so no account can take or
+//! impersonate one.
 //! The table itself knows nothing of bots: the live table task (see
 //! [`crate::live`]) asks this module, after every change, what the bots at the
 //! table want to do, and applies it as commands from those users through the same
@@ -40,10 +41,8 @@ use qiyuan_table::{Command, Status, TimeControl};
 use serde::Serialize;
 
 use crate::error::ApiError;
+use crate::live::Occupant;
 use crate::registry::{AnyTable, BotChoice};
-
-/// How a bot's user id starts.
-pub const PREFIX: &str = "bot:";
 
 /// One strength of a game's computer players, as the protocol names it: the
 /// game's registry entry lists them ([`crate::registry::ComputerPlayers::LEVELS`]),
@@ -95,14 +94,15 @@ pub fn valid_key(key: &str) -> bool {
 
 /// Whether `user` is a bot.
 pub fn is_bot(user: &str) -> bool {
-    user.starts_with(PREFIX)
+    Occupant::of(user).is_computer()
 }
 
 /// The level key of a bot's user id (`bot:strong-k3x9q2` → `strong`).
 pub fn level_of(user: &str) -> Option<&str> {
-    let rest = user.strip_prefix(PREFIX)?;
-    let (level, _tail) = rest.rsplit_once('-')?;
-    valid_key(level).then_some(level)
+    match Occupant::of(user) {
+        Occupant::Computer { level } => level,
+        _ => None,
+    }
 }
 
 /// A seat's occupant as records name it: an account by its name, a computer
@@ -132,7 +132,7 @@ pub fn new_name(key: &str) -> String {
     let tail: String = (0..6)
         .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
         .collect();
-    format!("{PREFIX}{key}-{tail}")
+    Occupant::computer_name(key, &tail)
 }
 
 /// Whether the games at this table can have bots.

@@ -4,30 +4,28 @@
 //! seat, and the game starts at once (the bots are ready by themselves, see
 //! [`crate::bots::chore`]). Takebacks are allowed, and the bots grant them.
 //! The table is the player's (it counts towards the tables one person holds,
-//! `max_tables_per_user`), and the lobby does not list it (see
-//! [`crate::lobby`]).
+//! `max_tables_per_user`), and the lobby does not list it (a game against
+//! the computer: [`TableSummary::against_computer`](crate::live::TableSummary::against_computer)).
 
 use std::sync::Arc;
 
 use qiyuan_game::Seat;
 use qiyuan_table::{Command, Settings};
 
-use crate::App;
 use crate::error::ApiError;
-use crate::live::Conn;
-use crate::live::{self, TableHandle};
+use crate::live::{self, Conn, Env, TableHandle, TableKind};
 use crate::protocol::{Colour, PlayComputer};
 
 /// Creates the table, seats everyone and starts the game; returns the table and
 /// the player's seat. The socket is subscribed to the table afterwards by the
 /// caller (so that it gets the ack first, then the table's state).
 pub async fn play(
-    app: &Arc<App>,
+    env: &Arc<Env>,
     conn: &Conn,
     req: PlayComputer,
 ) -> Result<(TableHandle, Seat), ApiError> {
     let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
-    let game = app.games.get(&req.game).ok_or_else(|| {
+    let game = env.games.get(&req.game).ok_or_else(|| {
         ApiError::bad_request("unknown_game", format!("no game {:?} here", req.game))
     })?;
     if game.bot_levels.is_empty() {
@@ -94,7 +92,12 @@ pub async fn play(
         rated: false,
         takebacks: true,
     };
-    let handle = live::create_started(app, game.name, settings, &user, req.private).await?;
+    let kind = if req.private {
+        TableKind::Private
+    } else {
+        TableKind::Public
+    };
+    let handle = live::create_started(env, game.name, settings, &user, kind).await?;
     let mut cmds = vec![Command::Sit {
         user: user.username.clone(),
         seat,

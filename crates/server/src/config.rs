@@ -106,7 +106,7 @@ pub struct Config {
     pub api: crate::lichess::ApiConfig,
     /// Several nodes on one PostgreSQL and one Redis (`[cluster]`; see
     /// [`crate::cluster`]). Without a Redis URL the server is one node, as always.
-    pub cluster: crate::cluster::ClusterConfig,
+    pub cluster: ClusterConfig,
 }
 
 impl Default for Config {
@@ -146,7 +146,7 @@ impl Default for Config {
             metrics_token: None,
             engines: Vec::new(),
             api: crate::lichess::ApiConfig::default(),
-            cluster: crate::cluster::ClusterConfig::default(),
+            cluster: ClusterConfig::default(),
         }
     }
 }
@@ -232,6 +232,43 @@ impl Config {
                 .join("qiyuan.db")
                 .to_string_lossy()
                 .into_owned(),
+        }
+    }
+}
+
+/// `[cluster]`: several nodes sharing one database and one Redis.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClusterConfig {
+    /// Redis URL (`redis://127.0.0.1:6379`); unset: one node, no Redis.
+    pub redis: Option<String>,
+    /// This node's id, unique among the nodes; unset: host name and port.
+    pub node_id: Option<String>,
+    /// Prefix of every Redis key and channel of this installation.
+    pub prefix: String,
+    /// How long a lease lasts unless renewed, in milliseconds.
+    pub lease_ttl_ms: u64,
+    /// How often a node renews its leases.
+    pub renew_ms: u64,
+    /// How often a node looks for tables whose owner is gone.
+    pub scan_ms: u64,
+    /// How long a call to another node waits for its answer.
+    pub call_timeout_ms: u64,
+    /// How long any one Redis command may take before it counts as failed.
+    pub redis_timeout_ms: u64,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig {
+            redis: None,
+            node_id: None,
+            prefix: "qiyuan:".into(),
+            lease_ttl_ms: 6_000,
+            renew_ms: 2_000,
+            scan_ms: 1_000,
+            call_timeout_ms: 5_000,
+            redis_timeout_ms: 2_000,
         }
     }
 }

@@ -7,6 +7,25 @@
 //! Nothing here decides a game: rules, clocks and the table's state machine live in
 //! the pure crates below. This crate knows sockets, SQL (through `qiyuan-store`),
 //! wall-clock time and tasks, and nothing of any game's rules.
+//!
+//! # Layers
+//! The crate is in two layers, and the rule between them is one-way:
+//! - **Core**: [`live`] (the live tables, their environment [`live::Env`] and
+//!   their events [`live::TableEvents`]), [`registry`], [`protocol`], [`error`],
+//!   [`logs`], [`metrics`], [`config`], the computer players the tables drive
+//!   themselves ([`bots`], [`compute`], [`engines`], [`computer`]), and the
+//!   store port (`qiyuan_store::Store`).
+//! - **Features**: [`solo`] (private and hot-seat tables), [`lobby`],
+//!   [`cluster`], [`lichess`], [`events`], [`ws`], [`api`], [`accounts`],
+//!   [`auth`], [`authority`], [`analysis`], [`bench`].
+//!
+//! A core module imports no feature module. What the core needs of a feature
+//! it asks through a port the core defines ([`live::LobbySink`],
+//! [`live::Ownership`]), which the feature implements; features hear of the
+//! tables through [`live::TableEvents`]. This file is the composition root:
+//! [`start_with`] builds the parts and plugs the features into the core's
+//! ports, and [`App`] is what the route handlers share — nothing below them
+//! takes it.
 
 pub mod accounts;
 pub mod analysis;
@@ -87,12 +106,12 @@ pub struct App {
     pub address_cap: Arc<auth::AddressCap>,
     /// Open WebSockets by session and user, for logging out.
     pub sockets: ws::Sockets,
-    pub tables: live::Registry,
-    pub lobby: lobby::Lobby,
+    pub tables: Arc<live::Registry>,
+    pub lobby: Arc<lobby::Lobby>,
     /// What `GET /metrics` shows.
     pub metrics: Arc<metrics::Metrics>,
     /// The operator's external engines (see [`engines`]).
-    pub engines: engines::Engines,
+    pub engines: Arc<engines::Engines>,
     /// The Lichess-compatible API's streams, challenges and limits.
     pub lichess: lichess::Hub,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
@@ -104,6 +123,13 @@ pub struct App {
     pub pauses: Arc<live::Pauses>,
     /// The compute budget every engine search runs under.
     pub compute: Arc<compute::Compute>,
+    /// What the live tables need of the node (the same store, games, tables,
+    /// ... as above, and the features' ports): given to the tables instead
+    /// of the `App`.
+    pub live: Arc<live::Env>,
+    /// What the live tables tell the features that listen (a game started,
+    /// a move, a game ended with its result).
+    pub table_events: live::TableEvents,
 }
 
 impl App {
@@ -114,7 +140,7 @@ impl App {
             return Some(handle);
         }
         let cluster = self.cluster.as_ref()?;
-        cluster.route(self, id).await
+        cluster.route(id).await
     }
 }
 
@@ -187,8 +213,47 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     );
     let pauses = Arc::new(live::Pauses::default());
     live::Pauses::watch(&pauses);
-    let cluster = cluster::Cluster::connect(&config.cluster, addr, pauses.clone()).await?;
     let (stop, shutdown) = watch::channel(false);
+    let tables = Arc::new(live::Registry::default());
+    let cluster = cluster::Cluster::connect(
+        &config.cluster,
+        addr,
+        pauses.clone(),
+        cluster::Handles {
+            store: store.clone(),
+            games: games.clone(),
+            tables: tables.clone(),
+            shutdown: shutdown.clone(),
+        },
+    )
+    .await?;
+    let lobby = Arc::new(lobby::Lobby::default());
+    let metrics = Arc::new(metrics::Metrics::new(
+        &games.names(),
+        config.node_name.as_deref(),
+        &config.metrics_allow,
+        config.metrics_token.as_deref(),
+    ));
+    let engines = Arc::new(engines::Engines::new(&config.engines));
+    let table_events = live::TableEvents::default();
+    // The live tables' environment: the core's handles, and the features
+    // plugged into its ports.
+    let env = Arc::new(live::Env {
+        store: store.clone(),
+        games: games.clone(),
+        tables: tables.clone(),
+        metrics: metrics.clone(),
+        pauses: pauses.clone(),
+        events: table_events.clone(),
+        rules: live::Rules::of(&config),
+        lobby: lobby.clone(),
+        ownership: cluster
+            .clone()
+            .map(|c| Arc::new(cluster::TableLeases(c)) as Arc<dyn live::Ownership>),
+        compute: compute.clone(),
+        engines: engines.clone(),
+        shutdown: shutdown.clone(),
+    });
     const HOUR: Duration = Duration::from_secs(3600);
     let app = Arc::new(App {
         limiter: auth::LoginLimiter::new(),
@@ -201,15 +266,10 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         proxies: auth::Proxies::new(&config.trusted_proxies),
         address_cap: auth::AddressCap::new(config.max_sockets_per_address),
         sockets: ws::Sockets::default(),
-        tables: live::Registry::default(),
-        lobby: lobby::Lobby::default(),
-        metrics: Arc::new(metrics::Metrics::new(
-            &games.names(),
-            config.node_name.as_deref(),
-            &config.metrics_allow,
-            config.metrics_token.as_deref(),
-        )),
-        engines: engines::Engines::new(&config.engines),
+        tables,
+        lobby,
+        metrics,
+        engines,
         lichess: lichess::Hub::new(&config.api),
         config,
         games,
@@ -218,6 +278,8 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         cluster,
         pauses,
         compute,
+        live: env,
+        table_events,
     });
     let restored = match app.cluster.clone() {
         // Several nodes: the lease keeper takes this node's tables back and
@@ -235,7 +297,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
             tracing::info!(node = %cluster.node, "one of several nodes");
             0
         }
-        None => live::restore(&app).await?,
+        None => live::restore(&app.live).await?,
     };
     tracing::info!(%addr, restored, "listening");
 
@@ -265,7 +327,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
             let app = tables_app.clone();
             tokio::spawn(async move {
                 stopped(app.shutdown.clone()).await;
-                cluster.hand_over(&app).await;
+                cluster.hand_over().await;
             })
         });
         serve(listener, router, serving, shutdown.clone()).await;
@@ -443,6 +505,40 @@ async fn check_origin(State(app): State<Arc<App>>, req: Request, next: Next) -> 
     next.run(req).await
 }
 
+/// `GET /metrics`: the node's metrics (see [`metrics`]), to the addresses and
+/// token the operator allows.
+async fn serve_metrics(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    // A forwarded request from a proxy nobody declared trusted comes from an
+    // address nobody knows: a proxy on loopback must not open the metrics to all.
+    let forwarded = headers.contains_key("x-forwarded-for") || headers.contains_key("forwarded");
+    let client = (app.proxies.trusts(peer.ip()) || !forwarded)
+        .then(|| app.proxies.client_ip(peer.ip(), &headers));
+    if !app.metrics.may_read(client, &headers) {
+        return error::ApiError::forbidden(
+            "forbidden",
+            "metrics are readable from metrics_allow or with metrics_token",
+        )
+        .into_response();
+    }
+    let mut text = app.metrics.render(app.tables.len());
+    text.push_str(&app.metrics.render_store(&app.store.writer_stats()));
+    text.push_str(&app.metrics.render_compute(&app.compute));
+    text.push_str(&app.metrics.render_stalls(&app.pauses));
+    if let Some(cluster) = &app.cluster {
+        text.push_str(&app.metrics.render_cluster(&cluster.figures()));
+    }
+    let mut response = text.into_response();
+    response.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+    );
+    response
+}
+
 /// Every route.
 pub fn router(app: Arc<App>) -> Router {
     // The routes that serve a game or table by id: a private table's are its
@@ -500,7 +596,7 @@ pub fn router(app: Arc<App>) -> Router {
             post(events::api::admin_close_table),
         )
         .route("/ws", get(ws::upgrade))
-        .route("/metrics", get(metrics::serve))
+        .route("/metrics", get(serve_metrics))
         .merge(by_id)
         .merge(lichess::routes(app.clone()))
         .fallback(web::serve)
@@ -515,4 +611,127 @@ pub fn router(app: Arc<App>) -> Router {
 /// See [`logs::init`] for the JSON format.
 pub fn init_tracing(default: &str) {
     logs::init(default, logs::LogFormat::Text);
+}
+
+/// The layer rule, checked: no core module names a feature module (nor the
+/// [`App`]) outside comments and tests. A core module that still does is
+/// listed in `NOT_YET` with the feature it reaches; the list only shrinks.
+#[cfg(test)]
+mod layers {
+    use std::path::{Path, PathBuf};
+
+    /// The core modules (see the crate's documentation).
+    const CORE: &[&str] = &[
+        "live", "registry", "protocol", "error", "logs", "metrics", "config", "bots", "compute",
+        "engines", "computer",
+    ];
+    /// The feature modules, and the composition root's `App`.
+    const FEATURES: &[&str] = &[
+        "solo",
+        "lobby",
+        "cluster",
+        "lichess",
+        "events",
+        "ws",
+        "api",
+        "accounts",
+        "auth",
+        "authority",
+        "analysis",
+        "bench",
+        "App",
+    ];
+    /// What core modules still reach, to be cut.
+    const NOT_YET: &[(&str, &str)] = &[
+        ("registry", "analysis"),
+        ("protocol", "analysis"),
+        ("protocol", "solo"),
+        ("config", "auth"),
+        ("config", "lichess"),
+        ("metrics", "auth"),
+    ];
+
+    /// The Rust files of module `name`: `name.rs` and everything under `name/`.
+    fn files(src: &Path, name: &str) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        let file = src.join(format!("{name}.rs"));
+        if file.is_file() {
+            found.push(file);
+        }
+        let mut dirs = vec![src.join(name)];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    found.push(path);
+                }
+            }
+        }
+        found
+    }
+
+    /// The modules of this crate that `code` names through `crate::` paths
+    /// (`crate::x::…`, `crate::{x, y::…}`), outside comments and tests.
+    fn named(code: &str) -> Vec<String> {
+        let code = code.split("#[cfg(test)]").next().unwrap_or(code);
+        let mut names = Vec::new();
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for (i, _) in line.match_indices("crate::") {
+                let rest = &line[i + "crate::".len()..];
+                let group = rest
+                    .strip_prefix('{')
+                    .map(|g| g.split('}').next().unwrap_or(g));
+                let parts: Vec<&str> = match group {
+                    Some(group) => group.split(',').collect(),
+                    None => vec![rest],
+                };
+                for part in parts {
+                    let ident: String = part
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    names.push(ident);
+                }
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn no_core_module_imports_a_feature() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut broken = Vec::new();
+        for core in CORE {
+            let paths = files(&src, core);
+            assert!(!paths.is_empty(), "no module {core}");
+            for path in paths {
+                let code = std::fs::read_to_string(&path).expect("a source file");
+                for name in named(&code) {
+                    let feature = FEATURES.contains(&name.as_str());
+                    if feature && !NOT_YET.contains(&(core, name.as_str())) {
+                        broken.push(format!("{} names {name}", path.display()));
+                    }
+                }
+            }
+        }
+        broken.sort();
+        broken.dedup();
+        assert!(
+            broken.is_empty(),
+            "core modules import features:\n{}",
+            broken.join("\n")
+        );
+    }
+
+    #[test]
+    fn crate_paths_are_read_in_groups_too() {
+        let code = "use crate::{auth, live::Env};\nlet x = crate::lobby::Lobby::default();\n// crate::solo\n";
+        assert_eq!(named(code), ["auth", "live", "lobby"]);
+    }
 }

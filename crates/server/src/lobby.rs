@@ -3,7 +3,7 @@
 //!
 //! Not every live table is listed: a private one (单机) nowhere, and a game
 //! against the computer (every seat taken, at most one person among them, see
-//! [`TableSummary::against_computer`]) is kept apart — nobody can join it, and
+//! [`TableSummary::against_computer`](crate::live::TableSummary::against_computer)) is kept apart — nobody can join it, and
 //! one person's games against the computer would crowd out the tables people
 //! can join. Those kept apart are known to the server (an API player's games
 //! in progress), never sent to the lobby's subscribers.
@@ -12,49 +12,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::Utf8Bytes;
-use qiyuan_table::{Command, Settings, Status, TimeControl};
+use qiyuan_table::{Command, Settings};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::App;
 use crate::error::ApiError;
-use crate::live::{self, Conn, ConnId, TableMsg};
+use crate::live::{self, Conn, ConnId, TableMsg, TableSummary};
 use crate::protocol::{Seek, ServerMsg};
-
-/// A table as the lobby lists it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
-pub struct TableSummary {
-    pub id: String,
-    pub game: String,
-    pub status: Status,
-    pub seats: Vec<SeatSummary>,
-    pub time: TimeControl,
-    pub rated: bool,
-    pub spectators: usize,
-    /// The path of the table's invitation link.
-    pub invite: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
-pub struct SeatSummary {
-    pub user: Option<String>,
-    pub connected: bool,
-    pub ready: bool,
-}
-
-impl TableSummary {
-    /// A game against the computer: every seat taken, and at most one person
-    /// among them (the others computer players).
-    pub fn against_computer(&self) -> bool {
-        self.seats.iter().all(|s| s.user.is_some())
-            && self
-                .seats
-                .iter()
-                .filter(|s| s.user.as_deref().is_some_and(|u| !crate::bots::is_bot(u)))
-                .count()
-                <= 1
-    }
-}
 
 struct Room {
     /// The tables listed.
@@ -112,6 +77,17 @@ pub struct Lobby {
     relay: Mutex<Option<mpsc::UnboundedSender<Change>>>,
 }
 
+/// The live tables' summaries come here.
+impl live::LobbySink for Lobby {
+    fn publish(&self, summary: TableSummary) {
+        Lobby::publish(self, summary);
+    }
+
+    fn remove(&self, game: &str, id: &str) {
+        Lobby::remove(self, game, id);
+    }
+}
+
 /// A change of a table in the lobby, as nodes tell each other.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "k", rename_all = "snake_case")]
@@ -146,10 +122,6 @@ impl Lobby {
     /// A table of another node changed (or of this one: [`Lobby::publish`]);
     /// whether anything changed.
     pub fn publish_remote(&self, summary: TableSummary) -> bool {
-        // Private tables (单机) are known nowhere.
-        if crate::solo::is_private(&summary.id) {
-            return false;
-        }
         let mut rooms = self.rooms();
         let room = rooms.entry(summary.game.clone()).or_insert_with(Room::new);
         if summary.against_computer() {
@@ -294,7 +266,7 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
     let Some(partner) = partner else {
         return Ok(None);
     };
-    pair(app, &seek, [partner.conn, conn]).await.map(Some)
+    pair(&app.live, &seek, [partner.conn, conn]).await.map(Some)
 }
 
 /// Creates the table of a pair, seats both (the first takes the first seat)
@@ -302,7 +274,7 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
 /// are subscribed to the table. Refused, making nothing, when one of them
 /// holds the most tables one person may.
 pub(crate) async fn pair(
-    app: &Arc<App>,
+    env: &Arc<live::Env>,
     seek: &Seek,
     players: [Conn; 2],
 ) -> Result<String, ApiError> {
@@ -324,7 +296,7 @@ pub(crate) async fn pair(
         })
         .collect();
     let seating: Vec<&str> = names.iter().map(String::as_str).collect();
-    let (handle, _places) = live::create_seating(app, &seek.game, settings, &seating).await?;
+    let (handle, _places) = live::create_seating(env, &seek.game, settings, &seating).await?;
     let mut cmds = Vec::new();
     for (seat, name) in names.iter().enumerate() {
         cmds.push(Command::Sit {

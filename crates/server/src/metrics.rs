@@ -17,21 +17,17 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
 use qiyuan_store::{BATCH_SIZE_BOUNDS, WriterStats};
 use sha2::{Digest, Sha256};
 
-use crate::App;
 use crate::auth::Network;
-use crate::error::ApiError;
 
 /// Upper bounds of the latency histograms' buckets, in microseconds (the last,
 /// `+Inf`, is implicit): from a quarter of a millisecond to ten seconds.
@@ -90,7 +86,20 @@ fn write_histogram(
     let _ = writeln!(out, "{name}_count{{node=\"{node}\"}} {count}");
 }
 
-/// This node's metrics, kept in [`App`].
+/// Several nodes: what the cluster tells of itself for `/metrics`.
+#[derive(Debug, Clone, Copy)]
+pub struct ClusterFigures {
+    /// The last bus message's delay from publishing to handling.
+    pub bus_lag_secs: f64,
+    /// Bus messages handled.
+    pub bus_messages: u64,
+    /// Table leases this node holds.
+    pub leases: usize,
+    /// Open WebSockets on every node.
+    pub sockets: u64,
+}
+
+/// This node's metrics, kept by the server and handed to the tables.
 pub struct Metrics {
     /// The `node` label's value, escaped for the text format.
     node: String,
@@ -165,10 +174,15 @@ impl Metrics {
 
     /// Several nodes: the bus's lag and traffic, the leases held, and the
     /// sockets online on every node.
-    pub fn render_cluster(&self, cluster: &crate::cluster::Cluster) -> String {
+    pub fn render_cluster(&self, figures: &ClusterFigures) -> String {
         let node = &self.node;
         let mut out = String::new();
-        let (lag, received) = cluster.bus_stats();
+        let ClusterFigures {
+            bus_lag_secs: lag,
+            bus_messages: received,
+            leases,
+            sockets,
+        } = *figures;
         let mut metric = |name: &str, kind: &str, help: &str, value: String| {
             let _ = writeln!(out, "# HELP {name} {help}");
             let _ = writeln!(out, "# TYPE {name} {kind}");
@@ -190,13 +204,13 @@ impl Metrics {
             "qiyuan_leases",
             "gauge",
             "Table leases this node holds.",
-            cluster.leases_held().to_string(),
+            leases.to_string(),
         );
         metric(
             "qiyuan_cluster_sockets",
             "gauge",
             "Open WebSockets on every node, as the nodes' presence keys last said.",
-            cluster.online.load(Ordering::Relaxed).to_string(),
+            sockets.to_string(),
         );
         out
     }
@@ -428,39 +442,6 @@ pub fn count_error(code: &'static str) {
     *errors().entry(code).or_insert(0) += 1;
 }
 
-/// `GET /metrics`.
-pub async fn serve(
-    State(app): State<Arc<App>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-) -> Response {
-    // A forwarded request from a proxy nobody declared trusted comes from an
-    // address nobody knows: a proxy on loopback must not open the metrics to all.
-    let forwarded = headers.contains_key("x-forwarded-for") || headers.contains_key("forwarded");
-    let client = (app.proxies.trusts(peer.ip()) || !forwarded)
-        .then(|| app.proxies.client_ip(peer.ip(), &headers));
-    if !app.metrics.may_read(client, &headers) {
-        return ApiError::forbidden(
-            "forbidden",
-            "metrics are readable from metrics_allow or with metrics_token",
-        )
-        .into_response();
-    }
-    let mut text = app.metrics.render(app.tables.len());
-    text.push_str(&app.metrics.render_store(&app.store.writer_stats()));
-    text.push_str(&app.metrics.render_compute(&app.compute));
-    text.push_str(&app.metrics.render_stalls(&app.pauses));
-    if let Some(cluster) = &app.cluster {
-        text.push_str(&app.metrics.render_cluster(cluster));
-    }
-    let mut response = text.into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
-    );
-    response
-}
-
 /// A label value as the text format writes it.
 fn escape(value: &str) -> String {
     value
@@ -551,10 +532,16 @@ mod tests {
             "an unknown address is no one allowed"
         );
         let mut bearer = HeaderMap::new();
-        bearer.insert(header::AUTHORIZATION, "Bearer s3cret".parse().unwrap());
+        bearer.insert(
+            axum::http::header::AUTHORIZATION,
+            "Bearer s3cret".parse().unwrap(),
+        );
         assert!(m.may_read(ip("10.0.0.1"), &bearer));
         assert!(m.may_read(None, &bearer));
-        bearer.insert(header::AUTHORIZATION, "Bearer s3cre".parse().unwrap());
+        bearer.insert(
+            axum::http::header::AUTHORIZATION,
+            "Bearer s3cre".parse().unwrap(),
+        );
         assert!(!m.may_read(ip("10.0.0.1"), &bearer));
     }
 }

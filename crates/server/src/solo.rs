@@ -3,9 +3,8 @@
 //! one user playing every seat). Nothing needs an account (a guest session
 //! does), nothing is rated and no points are kept, and a private table is
 //! listed nowhere: not in the lobby, not in a profile's games or counts, not in
-//! an export. The table's id says it is private (it starts with [`PRIVATE`],
-//! which an ordinary table's id never holds: their alphabet has no `o` nor
-//! `l`), so a restart keeps it so; its stored row names its owner
+//! an export. The table is made of the kind [`TableKind::Private`], which its
+//! id keeps, so a restart keeps it so; its stored row names its owner
 //! ([`crate::live::Owner`]).
 //!
 //! A private table is its owner's alone: nobody else may watch it, sit there
@@ -14,11 +13,8 @@
 //! routes). Another user gets `403 private_table`.
 //!
 //! Hot-seat: the user sits at the first seat, and a stand-in of theirs
-//! (`hotseat:<n>:<user>`; a colon is never in an account's name) at every
-//! other. The user's commands act for the seat to move (or the seat they name),
-//! they see the table as that seat does, and what needs the other seats'
-//! consent — a takeback, a draw offer, a rematch, accepting Go's marking — is
-//! agreed by them at once.
+//! ([`Occupant::StandIn`]) at every other; how the table then takes the
+//! user's commands is the live table's (`live::hotseat`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -34,62 +30,7 @@ use serde_json::Value;
 
 use crate::App;
 use crate::error::ApiError;
-use crate::live::{self, Conn, Owner, TableHandle, UserInfo};
-use crate::protocol::TableAct;
-use crate::registry::AnyTable;
-
-/// The start of every private table's id.
-pub const PRIVATE: &str = "solo";
-
-/// The action by which every seat agrees (Go's marking), which a hot-seat
-/// user's other seats then give too.
-pub const AGREE: &str = "accept";
-
-/// The start of a hot-seat stand-in's name.
-pub const STAND_IN: &str = "hotseat:";
-
-/// A new private table id: `solo` and 12 letters and digits.
-pub fn new_private_id() -> String {
-    let tail: String = (0..2).map(|_| live::new_id()).collect();
-    format!("{PRIVATE}{}", &tail[..12])
-}
-
-/// Whether the table `id` is private (单机).
-pub fn is_private(id: &str) -> bool {
-    id.starts_with(PRIVATE)
-}
-
-/// The refusal of a private table to anyone but its owner.
-pub fn refused() -> ApiError {
-    ApiError::forbidden(
-        "private_table",
-        "this table is private (单机): only its owner may watch it, sit there or read its games",
-    )
-}
-
-/// Whether `user` may watch or act at the live table `id`: anyone at an
-/// ordinary table; at a private one its `owner` alone (a private table stored
-/// before owners were kept: whoever sits there, themselves or by stand-in).
-pub fn admits(
-    table: &dyn AnyTable,
-    id: &str,
-    owner: Option<&Owner>,
-    user: Option<&UserInfo>,
-) -> Result<(), ApiError> {
-    if !is_private(id) {
-        return Ok(());
-    }
-    let admitted = match (owner, user) {
-        (_, None) => false,
-        (Some(owner), Some(user)) => owner.id == user.id,
-        (None, Some(user)) => table.state().seats.iter().any(|s| {
-            s.user
-                .as_deref()
-                .is_some_and(|n| n == user.username || owner_of(n) == Some(&user.username))
-        }),
-    };
-    if admitted { Ok(()) } else { Err(refused()) }
-}
+use crate::live::{self, Conn, Env, Occupant, TableHandle, TableKind};
 
 /// Refuses a request naming a private table's game by id (`{id}`, or `{file}`
 /// as `{id}.{ext}`; a game id is `{table}` or `{table}-{n}`) to anyone but the
@@ -108,14 +49,14 @@ pub async fn check_owner(
         return Ok(());
     };
     let table = id.split('-').next().unwrap_or(id);
-    if !is_private(table) {
+    if !TableKind::of_stored(table).is_private() {
         return Ok(());
     }
     let Some(row) = app.store.table(table).await? else {
         return Ok(());
     };
     let Some(caller) = caller_id(app, headers).await? else {
-        return Err(refused());
+        return Err(TableKind::refused());
     };
     let owner = serde_json::from_str::<live::Stored>(&row.config)
         .ok()
@@ -131,7 +72,11 @@ pub async fn check_owner(
             .flat_map(|g| &g.players)
             .any(|p| p.user_id == Some(caller)),
     };
-    if admitted { Ok(()) } else { Err(refused()) }
+    if admitted {
+        Ok(())
+    } else {
+        Err(TableKind::refused())
+    }
 }
 
 /// The account a request's session or API token belongs to.
@@ -162,16 +107,6 @@ pub async fn only_owner(
     }
 }
 
-/// The name of `user`'s stand-in at `seat`.
-pub fn stand_in(user: &str, seat: Seat) -> String {
-    format!("{STAND_IN}{}:{user}", seat.0 + 1)
-}
-
-/// Whose stand-in `name` is, if it is one.
-pub fn owner_of(name: &str) -> Option<&str> {
-    name.strip_prefix(STAND_IN)?.split_once(':').map(|(_, u)| u)
-}
-
 /// `hotseat`: a private table where the user plays every seat.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -188,9 +123,9 @@ pub struct Hotseat {
 
 /// Creates a hot-seat table, seats the user and their stand-ins, and starts
 /// the game.
-pub async fn hotseat(app: &Arc<App>, conn: &Conn, req: Hotseat) -> Result<TableHandle, ApiError> {
+pub async fn hotseat(env: &Arc<Env>, conn: &Conn, req: Hotseat) -> Result<TableHandle, ApiError> {
     let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
-    let game = app.games.get(&req.game).ok_or_else(|| {
+    let game = env.games.get(&req.game).ok_or_else(|| {
         ApiError::bad_request("unknown_game", format!("no game {:?} here", req.game))
     })?;
     let time = req.time.unwrap_or(TimeControl::None);
@@ -203,14 +138,14 @@ pub async fn hotseat(app: &Arc<App>, conn: &Conn, req: Hotseat) -> Result<TableH
         rated: false,
         takebacks: true,
     };
-    let handle = live::create_started(app, game.name, settings, &user, true).await?;
+    let handle = live::create_started(env, game.name, settings, &user, TableKind::Private).await?;
     let mut cmds = Vec::new();
     let mut names = Vec::new();
     for seat in (0..game.seats).map(Seat) {
         let name = if seat.0 == 0 {
             user.username.clone()
         } else {
-            stand_in(&user.username, seat)
+            Occupant::stand_in_name(&user.username, seat)
         };
         cmds.push(Command::Sit {
             user: name.clone(),
@@ -229,110 +164,4 @@ pub async fn hotseat(app: &Arc<App>, conn: &Conn, req: Hotseat) -> Result<TableH
         .await?
         .map_err(|e| ApiError::bad_request("bad_settings", e))?;
     Ok(handle)
-}
-
-/// The seats `user` holds at a hot-seat table, themselves or by stand-in, with
-/// the name at each; empty at any other table.
-pub fn seats_of(table: &dyn AnyTable, table_id: &str, user: &str) -> Vec<(Seat, String)> {
-    if !is_private(table_id) {
-        return Vec::new();
-    }
-    let held: Vec<(Seat, String)> = table
-        .state()
-        .seats
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| {
-            let name = s.user.as_ref()?;
-            (name == user || owner_of(name) == Some(user)).then(|| (Seat(i as u8), name.clone()))
-        })
-        .collect();
-    if held.iter().any(|(_, n)| n != user) {
-        held
-    } else {
-        Vec::new()
-    }
-}
-
-/// The seat to act among those `user` holds at a hot-seat table.
-pub fn acting_seat(table: &dyn AnyTable, table_id: &str, user: &str) -> Option<Seat> {
-    seats_of(table, table_id, user)
-        .into_iter()
-        .map(|(s, _)| s)
-        .find(|&s| table.bot_choice(s).is_some())
-}
-
-/// Who `user`'s command `act` is given as at a hot-seat table: the seat they
-/// name (`expect`), else the seat to act for a move, a resignation, a claim or
-/// a draw offer, another of their seats for an answer or a takeback (the last
-/// move's seat in a two-seat game); the user themself for the
-/// rest and at any other table.
-pub fn acting_as(
-    table: &dyn AnyTable,
-    table_id: &str,
-    user: &str,
-    expect: Option<Seat>,
-    act: &TableAct,
-) -> String {
-    let held = seats_of(table, table_id, user);
-    if held.is_empty() {
-        return user.to_string();
-    }
-    if let Some(seat) = expect
-        && let Some((_, name)) = held.iter().find(|(s, _)| *s == seat)
-    {
-        return name.clone();
-    }
-    let to_act = held
-        .iter()
-        .find(|(s, _)| table.bot_choice(*s).is_some())
-        .map(|(_, n)| n.clone());
-    match act {
-        TableAct::Move { .. } | TableAct::Resign | TableAct::Claim { .. } | TableAct::DrawOffer => {
-            to_act.unwrap_or_else(|| user.to_string())
-        }
-        // A takeback is asked by the seat that moved last (so one move is
-        // taken back: an undo), and answered by the others.
-        TableAct::TakebackRequest
-        | TableAct::DrawAccept
-        | TableAct::DrawDecline
-        | TableAct::TakebackAccept
-        | TableAct::TakebackDecline => held
-            .iter()
-            .map(|(_, n)| n.clone())
-            .find(|n| Some(n) != to_act.as_ref())
-            .unwrap_or_else(|| user.to_string()),
-        _ => user.to_string(),
-    }
-}
-
-/// What the user's other seats agree to at once after `act` was accepted as
-/// `acted_as`: a takeback, a draw, a rematch, the marking's acceptance.
-pub fn agreed(
-    table: &dyn AnyTable,
-    table_id: &str,
-    user: &str,
-    acted_as: &str,
-    act: &TableAct,
-) -> Vec<Command> {
-    let others = seats_of(table, table_id, user)
-        .into_iter()
-        .map(|(_, n)| n)
-        .filter(|n| n != acted_as);
-    match act {
-        TableAct::TakebackRequest => others
-            .map(|user| Command::AcceptTakeback { user })
-            .collect(),
-        TableAct::DrawOffer => others.map(|user| Command::AcceptDraw { user }).collect(),
-        TableAct::Rematch => others.map(|user| Command::Rematch { user }).collect(),
-        // Where every seat must agree (Go's marking: `accept`), the others agree.
-        TableAct::Move { action, .. } if action == AGREE => others
-            .map(|user| Command::Act {
-                user,
-                action: AGREE.to_string(),
-                lag: 0,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
 }

@@ -37,7 +37,7 @@ pub enum BusMsg {
         user: Option<UserInfo>,
         fwd: Forwarded,
         /// The socket's lag as its node measures it: the round trip and the
-        /// client's last report ([`crate::ws::LagMeter::estimate`]).
+        /// client's last report ([`crate::live::LagMeter::estimate`]).
         #[serde(default)]
         lag: Option<(Option<u64>, Option<u64>)>,
     },
@@ -399,6 +399,89 @@ async fn answer(app: &Arc<App>, table: &str, call: Call) -> Value {
             let (reply, wait) = tokio::sync::oneshot::channel();
             let _ = handle.tx.send(TableMsg::Record { number, reply }).await;
             serde_json::to_value(wait.await.ok().flatten()).unwrap_or(Value::Null)
+        }
+    }
+}
+
+impl Cluster {
+    /// Publishes to one node (false: the bus did not take it).
+    pub(crate) async fn send_to(&self, node: &str, msg: &BusMsg) -> bool {
+        let channel = self.node_channel(node);
+        self.publish(&channel, msg).await
+    }
+
+    /// Publishes to every node (this one too; it skips its own).
+    pub(crate) async fn send_all(&self, msg: &BusMsg) -> bool {
+        let channel = self.all_channel();
+        self.publish(&channel, msg).await
+    }
+
+    async fn publish(&self, channel: &str, msg: &BusMsg) -> bool {
+        let envelope = Envelope {
+            from: self.node.clone(),
+            inc: self.incarnation,
+            sent_us: now_us(),
+            msg: msg.clone(),
+        };
+        let Ok(payload) = serde_json::to_string(&envelope) else {
+            return false;
+        };
+        let mut redis = self.redis.clone();
+        let sent: redis::RedisResult<i64> = self
+            .timed(
+                redis::cmd("PUBLISH")
+                    .arg(channel)
+                    .arg(payload)
+                    .query_async(&mut redis),
+            )
+            .await;
+        match sent {
+            Ok(_) => true,
+            Err(e) => {
+                tracing::warn!(channel, "cannot publish on the bus: {e}");
+                false
+            }
+        }
+    }
+
+    /// Calls another node and waits for its answer (`None`: no answer in time).
+    pub(crate) async fn call(
+        &self,
+        node: &str,
+        table: &str,
+        call: Call,
+    ) -> Option<serde_json::Value> {
+        let id = self.next_call.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        lock(&self.pending).insert(id, tx);
+        let msg = BusMsg::Call {
+            id,
+            table: table.to_string(),
+            call,
+        };
+        if !self.send_to(node, &msg).await {
+            lock(&self.pending).remove(&id);
+            return None;
+        }
+        let wait = std::time::Duration::from_millis(self.config.call_timeout_ms);
+        let answer = tokio::time::timeout(wait, rx)
+            .await
+            .ok()
+            .and_then(|r| r.ok());
+        lock(&self.pending).remove(&id);
+        answer
+    }
+}
+
+impl Cluster {
+    /// What `/metrics` tells of the cluster: the bus's last delay and its
+    /// traffic, the leases held here, and the sockets online on every node.
+    pub fn figures(&self) -> crate::metrics::ClusterFigures {
+        crate::metrics::ClusterFigures {
+            bus_lag_secs: self.bus_lag_us.load(Ordering::Relaxed) as f64 / 1e6,
+            bus_messages: self.bus_received.load(Ordering::Relaxed),
+            leases: self.leases_held(),
+            sockets: self.online.load(Ordering::Relaxed),
         }
     }
 }

@@ -2,19 +2,65 @@
 //! lease was lost is stopped here: another node owns it), and every `scan_ms`
 //! takes over the open tables nobody holds a live lease on — rebuilt from the
 //! log, their clocks credited with the time since the last logged entry.
+//! And the live tables' [`Ownership`] port, which the cluster fills: the
+//! lease a new table is written under, and where a table's watchers go when
+//! another node takes it.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::bus::BusMsg;
-use super::{Cluster, lock};
-use crate::App;
+use futures_util::future::BoxFuture;
 
-pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
+use super::bus::BusMsg;
+use super::proxy;
+use super::{Cluster, lock};
+use crate::live::{Conn, Env, Ownership, TableHandle, TableMsg};
+
+/// The cluster as the live tables' [`Ownership`].
+pub struct TableLeases(pub Arc<Cluster>);
+
+impl Ownership for TableLeases {
+    fn lease_new<'a>(&'a self, table: &'a str) -> BoxFuture<'a, anyhow::Result<i64>> {
+        Box::pin(self.0.lease_new(table))
+    }
+
+    fn release<'a>(&'a self, table: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(self.0.release(table))
+    }
+
+    fn lost(&self, table: &str, watchers: Vec<Conn>, followers: Vec<Conn>) {
+        self.0.forget(table);
+        // The watchers go on at the new owner, through a proxy.
+        let (cluster, id) = (self.0.clone(), table.to_string());
+        tokio::spawn(async move {
+            if let Some(handle) = cluster.route(&id).await {
+                for conn in watchers {
+                    let watch = TableMsg::Watch {
+                        conn,
+                        since: None,
+                        req: None,
+                    };
+                    let _ = handle.tx.send(watch).await;
+                }
+                // (One that was not present follows as nobody already.)
+                for conn in followers {
+                    let follow = TableMsg::Follow {
+                        conn,
+                        present: true,
+                    };
+                    let _ = handle.tx.send(follow).await;
+                }
+            }
+        });
+    }
+}
+
+/// The lease keeper's loop, rebuilding tables into the node's tables' `env`.
+pub(super) async fn keep(cluster: Arc<Cluster>, env: Arc<Env>) {
     let ttl = cluster.config.lease_ttl_ms as i64;
     let renew_every = Duration::from_millis(cluster.config.renew_ms.max(100));
     let scan_every = Duration::from_millis(cluster.config.scan_ms.max(100));
-    let shutdown = app.shutdown.clone();
+    let shutdown = env.shutdown.clone();
     // The first scan also takes back this node's own tables (it restarted).
     let mut first = true;
     let mut renewed = Instant::now();
@@ -29,7 +75,7 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
                 .iter()
                 .map(|(t, k)| (t.clone(), *k))
                 .collect();
-            match app.store.renew_leases(&cluster.node, ttl).await {
+            match env.store.renew_leases(&cluster.node, ttl).await {
                 Ok(fresh) => {
                     let fresh: std::collections::HashMap<String, i64> = fresh.into_iter().collect();
                     let lost: Vec<(String, i64)> = held
@@ -39,7 +85,7 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
                     for (table, token) in lost {
                         tracing::warn!(table, token, "lease lost: another node owns the table");
                         cluster.forget(&table);
-                        if let Some(h) = app.tables.get(&table) {
+                        if let Some(h) = env.tables.get(&table) {
                             let _ = h.tx.send(crate::live::TableMsg::Fenced).await;
                         }
                     }
@@ -47,7 +93,7 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
                 Err(e) => tracing::warn!("cannot renew leases: {e}"),
             }
         }
-        scan(&cluster, &app, first).await;
+        scan(&cluster, &env, first).await;
         first = false;
         tokio::select! {
             _ = tokio::time::sleep(scan_every) => {}
@@ -61,9 +107,9 @@ pub(super) async fn keep(cluster: Arc<Cluster>, app: Arc<App>) {
 }
 
 /// Takes over the open tables without a live lease.
-async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
+async fn scan(cluster: &Arc<Cluster>, env: &Arc<Env>, first: bool) {
     let also = first.then_some(cluster.node.as_str());
-    let orphans = match app.store.orphan_tables(also).await {
+    let orphans = match env.store.orphan_tables(also).await {
         Ok(o) => o,
         Err(e) => {
             tracing::warn!("cannot look for tables without an owner: {e}");
@@ -72,10 +118,10 @@ async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
     };
     let ttl = cluster.config.lease_ttl_ms as i64;
     for row in orphans {
-        if app.tables.get(&row.id).is_some() || cluster.token(&row.id).is_some() {
+        if env.tables.get(&row.id).is_some() || cluster.token(&row.id).is_some() {
             continue;
         }
-        let token = match app.store.acquire_lease(&row.id, &cluster.node, ttl).await {
+        let token = match env.store.acquire_lease(&row.id, &cluster.node, ttl).await {
             Ok(Some(token)) => token,
             Ok(None) => continue,
             Err(e) => {
@@ -85,7 +131,7 @@ async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
         };
         lock(&cluster.leases).insert(row.id.clone(), token);
         let started = Instant::now();
-        match crate::live::restore_leased(app, &row, Some(token)).await {
+        match crate::live::restore_leased(env, &row, Some(token)).await {
             Ok(()) => {
                 tracing::info!(table = %row.id, token, ms = started.elapsed().as_millis() as u64, "table taken over");
                 cluster
@@ -97,8 +143,98 @@ async fn scan(cluster: &Arc<Cluster>, app: &Arc<App>, first: bool) {
             }
             Err(e) => {
                 tracing::error!(table = %row.id, "cannot rebuild the table taken over: {e:#}");
-                cluster.release(app, &row.id).await;
+                cluster.release(&row.id).await;
             }
         }
+    }
+}
+
+impl Cluster {
+    /// How many table leases this node holds.
+    pub fn leases_held(&self) -> usize {
+        lock(&self.leases).len()
+    }
+
+    /// The fencing token of a table this node owns.
+    pub fn token(&self, table: &str) -> Option<i64> {
+        lock(&self.leases).get(table).copied()
+    }
+
+    /// Takes the lease of a new table (before it is stored, so that no other
+    /// node sees it without an owner).
+    pub async fn lease_new(&self, table: &str) -> anyhow::Result<i64> {
+        let token = self
+            .node_handles
+            .store
+            .acquire_lease(table, &self.node, self.config.lease_ttl_ms as i64)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("table {table} is leased by another node"))?;
+        lock(&self.leases).insert(table.to_string(), token);
+        Ok(token)
+    }
+
+    /// A table here closed: its lease is given up.
+    pub async fn release(&self, table: &str) {
+        let token = lock(&self.leases).remove(table);
+        if let Some(token) = token
+            && let Err(e) = self.node_handles.store.release_lease(table, token).await
+        {
+            tracing::warn!(table, "cannot release lease: {e}");
+        }
+    }
+
+    /// The node is stopping: its tables stop (their writes done), every lease
+    /// is given up at once and the other nodes are told, so that they take
+    /// the tables over within about a second rather than when the leases
+    /// would have lapsed.
+    pub async fn hand_over(&self) {
+        self.node_handles.tables.stop_all().await;
+        let held: Vec<(String, i64)> = lock(&self.leases).drain().collect();
+        let n = held.len();
+        for (table, token) in held {
+            if let Err(e) = self.node_handles.store.release_lease(&table, token).await {
+                tracing::warn!(table, "cannot release lease: {e}");
+            }
+        }
+        self.send_all(&BusMsg::HandedOver {
+            node: self.node.clone(),
+        })
+        .await;
+        self.leave().await;
+        tracing::info!(leases = n, "stopping: the tables are handed over");
+    }
+
+    /// A table here was fenced out (another node owns it now): forgotten.
+    pub fn forget(&self, table: &str) {
+        lock(&self.leases).remove(table);
+    }
+
+    /// The address of table `id` when another node owns it: a local proxy.
+    pub async fn route(self: &Arc<Self>, id: &str) -> Option<TableHandle> {
+        if let Some(p) = lock(&self.proxies).get(id) {
+            return Some(p.handle.clone());
+        }
+        let node = &self.node_handles;
+        let row = node.store.table(id).await.ok()??;
+        if !row.open {
+            return None;
+        }
+        let game = node.games.names().into_iter().find(|n| *n == row.game)?;
+        let owner = node
+            .store
+            .lease(id)
+            .await
+            .ok()
+            .flatten()
+            .filter(|l| l.live)
+            .map(|l| l.node);
+        let mut proxies = lock(&self.proxies);
+        if let Some(p) = proxies.get(id) {
+            return Some(p.handle.clone());
+        }
+        let p = proxy::Proxy::spawn(self.clone(), id.to_string(), game, owner);
+        let handle = p.handle.clone();
+        proxies.insert(id.to_string(), p);
+        Some(handle)
     }
 }

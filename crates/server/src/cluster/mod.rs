@@ -11,11 +11,12 @@
 //!   live lease on (their owner died), takes the lease and rebuilds the table
 //!   from its log with the one replay; the table's `Restart` entry credits the
 //!   clocks with the time since the last logged entry, so the takeover is charged
-//!   to nobody, and replays the same way.
+//!   to nobody, and replays the same way. The live tables reach the leases only
+//!   through the core's [`crate::live::Ownership`] port ([`TableLeases`]).
 //! - **The bus** (`bus`): Redis pub/sub, one channel per node and one for all.
 //!   A socket's command for a table owned elsewhere goes through a local proxy
 //!   of the table (`proxy`) to the owner, which treats the socket as one of its
-//!   own whose messages are delivered back over the bus — each socket gets
+//!   own whose messages are delivered back over the bus (`remote`) — each socket gets
 //!   exactly what it would get on the owner (its own view, so hidden cards stay
 //!   hidden). The server's own calls (seating a pair, snapshots) are
 //!   request/reply with a timeout.
@@ -37,7 +38,7 @@
 //!   its incarnation, renewed with its presence) and refuses to start while
 //!   another live process holds it. When a node's presence lapses or its id
 //!   is claimed by a new incarnation, every owner treats its sockets as
-//!   closed (`sweep`): disconnect and escape rules apply as for any socket.
+//!   closed (`presence`): disconnect and escape rules apply as for any socket.
 //! - **Outages.** Every Redis call has a timeout, the connection manager
 //!   retries every second or so, and while the bus is down the tables with
 //!   players on other nodes hold their clocks ([`crate::live::Pauses`]).
@@ -50,67 +51,32 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Deserialize;
-
 use crate::App;
-use crate::live::{Conn, ConnId, TableHandle};
+use crate::live::{Conn, ConnId};
 
 mod api;
 mod bus;
 mod claim;
 mod leases;
 pub mod pairing;
+mod presence;
 mod proxy;
+mod remote;
 
+pub use crate::config::ClusterConfig;
 pub use bus::BusMsg;
+pub use leases::TableLeases;
+use remote::Remote;
+pub(crate) use remote::RemoteKey;
 
-/// `[cluster]`: several nodes.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ClusterConfig {
-    /// Redis URL (`redis://127.0.0.1:6379`); unset: one node, no Redis.
-    pub redis: Option<String>,
-    /// This node's id, unique among the nodes; unset: host name and port.
-    pub node_id: Option<String>,
-    /// Prefix of every Redis key and channel of this installation.
-    pub prefix: String,
-    /// How long a lease lasts unless renewed, in milliseconds.
-    pub lease_ttl_ms: u64,
-    /// How often a node renews its leases.
-    pub renew_ms: u64,
-    /// How often a node looks for tables whose owner is gone.
-    pub scan_ms: u64,
-    /// How long a call to another node waits for its answer.
-    pub call_timeout_ms: u64,
-    /// How long any one Redis command may take before it counts as failed.
-    pub redis_timeout_ms: u64,
+/// What the cluster needs of its node: the store (leases), the games hosted,
+/// the node's live tables, and the shutdown signal.
+pub struct Handles {
+    pub store: Arc<dyn qiyuan_store::Store>,
+    pub games: crate::registry::Games,
+    pub tables: Arc<crate::live::Registry>,
+    pub shutdown: tokio::sync::watch::Receiver<bool>,
 }
-
-impl Default for ClusterConfig {
-    fn default() -> Self {
-        ClusterConfig {
-            redis: None,
-            node_id: None,
-            prefix: "qiyuan:".into(),
-            lease_ttl_ms: 6_000,
-            renew_ms: 2_000,
-            scan_ms: 1_000,
-            call_timeout_ms: 5_000,
-            redis_timeout_ms: 2_000,
-        }
-    }
-}
-
-/// One of another node's sockets as a table here knows it: a stand-in
-/// connection, and the tables it went to (told when its node dies).
-struct Remote {
-    conn: Conn,
-    tables: HashSet<String>,
-}
-
-/// A socket of another node, as the bus names it: the node, its incarnation
-/// and the socket's connection id there.
-pub(crate) type RemoteKey = (String, u64, ConnId);
 
 /// This node among several.
 pub struct Cluster {
@@ -139,6 +105,8 @@ pub struct Cluster {
     up_since: AtomicU64,
     /// Time nobody could act (the bus's outages are recorded there).
     pauses: Arc<crate::live::Pauses>,
+    /// What the cluster needs of this node.
+    pub(crate) node_handles: Handles,
     /// Woken when another node hands its tables over (it is stopping).
     pub(crate) nudge: tokio::sync::Notify,
     /// Proxies of tables owned elsewhere.
@@ -157,10 +125,6 @@ pub struct Cluster {
     pub online: AtomicU64,
 }
 
-/// Connection ids for other nodes' sockets: from [`crate::live::REMOTE_CONNS`] up,
-/// far above this node's own.
-static NEXT_REMOTE: AtomicU64 = AtomicU64::new(crate::live::REMOTE_CONNS);
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -172,6 +136,7 @@ impl Cluster {
         config: &ClusterConfig,
         listen: std::net::SocketAddr,
         pauses: Arc<crate::live::Pauses>,
+        node_handles: Handles,
     ) -> anyhow::Result<Option<Arc<Cluster>>> {
         let Some(url) = &config.redis else {
             return Ok(None);
@@ -220,6 +185,7 @@ impl Cluster {
             subscribed: AtomicBool::new(false),
             up_since: AtomicU64::new(crate::now_ms() as u64),
             pauses,
+            node_handles,
             nudge: tokio::sync::Notify::new(),
             proxies: Mutex::default(),
             pending: Mutex::default(),
@@ -306,9 +272,9 @@ impl Cluster {
     pub async fn start(self: &Arc<Self>, app: &Arc<App>) -> anyhow::Result<()> {
         bus::listen(self.clone(), app.clone()).await?;
         self.load_lobby(app).await;
-        tokio::spawn(leases::keep(self.clone(), app.clone()));
-        tokio::spawn(presence(self.clone(), app.clone()));
-        tokio::spawn(sweep(self.clone(), app.clone()));
+        tokio::spawn(leases::keep(self.clone(), app.live.clone()));
+        tokio::spawn(presence::presence(self.clone(), app.clone()));
+        tokio::spawn(presence::sweep(self.clone()));
         Ok(())
     }
 
@@ -355,271 +321,6 @@ impl Cluster {
         let mut invocation = script.key(self.key(&format!("role:{role}")));
         invocation.arg(&self.node);
         let _: redis::RedisResult<i64> = self.timed(invocation.invoke_async(&mut redis)).await;
-    }
-
-    /// How many table leases this node holds.
-    pub fn leases_held(&self) -> usize {
-        lock(&self.leases).len()
-    }
-
-    /// The fencing token of a table this node owns.
-    pub fn token(&self, table: &str) -> Option<i64> {
-        lock(&self.leases).get(table).copied()
-    }
-
-    /// Takes the lease of a new table (before it is stored, so that no other
-    /// node sees it without an owner).
-    pub async fn lease_new(&self, app: &App, table: &str) -> anyhow::Result<i64> {
-        let token = app
-            .store
-            .acquire_lease(table, &self.node, self.config.lease_ttl_ms as i64)
-            .await?
-            .ok_or_else(|| anyhow::anyhow!("table {table} is leased by another node"))?;
-        lock(&self.leases).insert(table.to_string(), token);
-        Ok(token)
-    }
-
-    /// A table here closed: its lease is given up.
-    pub async fn release(&self, app: &App, table: &str) {
-        let token = lock(&self.leases).remove(table);
-        if let Some(token) = token
-            && let Err(e) = app.store.release_lease(table, token).await
-        {
-            tracing::warn!(table, "cannot release lease: {e}");
-        }
-    }
-
-    /// The node is stopping: its tables stop (their writes done), every lease
-    /// is given up at once and the other nodes are told, so that they take
-    /// the tables over within about a second rather than when the leases
-    /// would have lapsed.
-    pub async fn hand_over(&self, app: &App) {
-        app.tables.stop_all().await;
-        let held: Vec<(String, i64)> = lock(&self.leases).drain().collect();
-        let n = held.len();
-        for (table, token) in held {
-            if let Err(e) = app.store.release_lease(&table, token).await {
-                tracing::warn!(table, "cannot release lease: {e}");
-            }
-        }
-        self.send_all(&BusMsg::HandedOver {
-            node: self.node.clone(),
-        })
-        .await;
-        self.leave().await;
-        tracing::info!(leases = n, "stopping: the tables are handed over");
-    }
-
-    /// A table here was fenced out (another node owns it now): forgotten.
-    pub fn forget(&self, table: &str) {
-        lock(&self.leases).remove(table);
-    }
-
-    /// The address of table `id` when another node owns it: a local proxy.
-    pub async fn route(self: &Arc<Self>, app: &Arc<App>, id: &str) -> Option<TableHandle> {
-        if let Some(p) = lock(&self.proxies).get(id) {
-            return Some(p.handle.clone());
-        }
-        let row = app.store.table(id).await.ok()??;
-        if !row.open {
-            return None;
-        }
-        let game = app.games.names().into_iter().find(|n| *n == row.game)?;
-        let owner = app
-            .store
-            .lease(id)
-            .await
-            .ok()
-            .flatten()
-            .filter(|l| l.live)
-            .map(|l| l.node);
-        let mut proxies = lock(&self.proxies);
-        if let Some(p) = proxies.get(id) {
-            return Some(p.handle.clone());
-        }
-        let p = proxy::Proxy::spawn(self.clone(), app.clone(), id.to_string(), game, owner);
-        let handle = p.handle.clone();
-        proxies.insert(id.to_string(), p);
-        Some(handle)
-    }
-
-    /// Remembers one of this node's sockets, so that other nodes' tables can
-    /// send to it.
-    pub(crate) fn register_local(&self, conn: &Conn) {
-        lock(&self.local_conns)
-            .entry(conn.id)
-            .or_insert_with(|| conn.clone());
-    }
-
-    /// Forgets one of this node's sockets (it closed), so that nothing here
-    /// keeps its queue open.
-    pub(crate) fn forget_local(&self, conn: ConnId) {
-        lock(&self.local_conns).remove(&conn);
-    }
-
-    /// The local connection standing for socket `conn` of incarnation `inc`
-    /// of node `node`, at `table` if any: what a table here sends it goes to
-    /// that node over the bus, in order. `None` if the stand-in serves
-    /// another user than `user` (a socket is one user's for its whole life: a
-    /// command naming another is refused, never run as the stand-in's user).
-    pub(crate) fn remote_conn(
-        self: &Arc<Self>,
-        node: &str,
-        inc: u64,
-        conn: ConnId,
-        user: Option<crate::live::UserInfo>,
-        table: Option<&str>,
-    ) -> Option<Conn> {
-        let mut conns = lock(&self.remote_conns);
-        let key = (node.to_string(), inc, conn);
-        if let Some(r) = conns.get_mut(&key)
-            && !r.conn.tx.is_closed()
-        {
-            let same = r.conn.user.as_ref().map(|u| u.id) == user.as_ref().map(|u| u.id);
-            if !same {
-                tracing::warn!(
-                    node,
-                    inc,
-                    conn,
-                    "a command names another user than its socket's; refused"
-                );
-                return None;
-            }
-            if let Some(t) = table {
-                r.tables.insert(t.to_string());
-            }
-            return Some(r.conn.clone());
-        }
-        let (tx, mut rx) = tokio::sync::mpsc::channel::<axum::extract::ws::Utf8Bytes>(1024);
-        let local = Conn {
-            id: NEXT_REMOTE.fetch_add(1, Ordering::Relaxed),
-            user,
-            tx,
-            lag: Arc::new(crate::ws::LagMeter::default()),
-        };
-        let tables = table
-            .map(|t| HashSet::from([t.to_string()]))
-            .unwrap_or_default();
-        conns.insert(
-            key,
-            Remote {
-                conn: local.clone(),
-                tables,
-            },
-        );
-        let me = self.clone();
-        let to = node.to_string();
-        tokio::spawn(async move {
-            while let Some(text) = rx.recv().await {
-                let msg = BusMsg::Deliver {
-                    conn,
-                    inc,
-                    text: text.as_str().to_string(),
-                };
-                me.send_to(&to, &msg).await;
-            }
-        });
-        Some(local)
-    }
-
-    /// Another node's socket was seated at `table` here (quick pairing).
-    pub(crate) fn note_table(&self, socket: &RemoteKey, table: &str) {
-        if let Some(r) = lock(&self.remote_conns).get_mut(socket) {
-            r.tables.insert(table.to_string());
-        }
-    }
-
-    /// The stand-in of another node's socket, if there is one.
-    pub(crate) fn stand_in(&self, node: &str, inc: u64, conn: ConnId) -> Option<Conn> {
-        lock(&self.remote_conns)
-            .get(&(node.to_string(), inc, conn))
-            .map(|r| r.conn.clone())
-    }
-
-    /// Forgets another node's socket (it closed): its stand-in and the tables
-    /// it went to.
-    pub(crate) fn drop_remote(
-        &self,
-        node: &str,
-        inc: u64,
-        conn: ConnId,
-    ) -> Option<(Conn, HashSet<String>)> {
-        lock(&self.remote_conns)
-            .remove(&(node.to_string(), inc, conn))
-            .map(|r| (r.conn, r.tables))
-    }
-
-    /// Whether node `node` was found dead at the last sweep.
-    pub(crate) fn seems_dead(&self, node: &str) -> bool {
-        lock(&self.dead).contains(node)
-    }
-
-    /// Publishes to one node (false: the bus did not take it).
-    pub(crate) async fn send_to(&self, node: &str, msg: &BusMsg) -> bool {
-        let channel = self.node_channel(node);
-        self.publish(&channel, msg).await
-    }
-
-    /// Publishes to every node (this one too; it skips its own).
-    pub(crate) async fn send_all(&self, msg: &BusMsg) -> bool {
-        let channel = self.all_channel();
-        self.publish(&channel, msg).await
-    }
-
-    async fn publish(&self, channel: &str, msg: &BusMsg) -> bool {
-        let envelope = bus::Envelope {
-            from: self.node.clone(),
-            inc: self.incarnation,
-            sent_us: now_us(),
-            msg: msg.clone(),
-        };
-        let Ok(payload) = serde_json::to_string(&envelope) else {
-            return false;
-        };
-        let mut redis = self.redis.clone();
-        let sent: redis::RedisResult<i64> = self
-            .timed(
-                redis::cmd("PUBLISH")
-                    .arg(channel)
-                    .arg(payload)
-                    .query_async(&mut redis),
-            )
-            .await;
-        match sent {
-            Ok(_) => true,
-            Err(e) => {
-                tracing::warn!(channel, "cannot publish on the bus: {e}");
-                false
-            }
-        }
-    }
-
-    /// Calls another node and waits for its answer (`None`: no answer in time).
-    pub(crate) async fn call(
-        &self,
-        node: &str,
-        table: &str,
-        call: bus::Call,
-    ) -> Option<serde_json::Value> {
-        let id = self.next_call.fetch_add(1, Ordering::Relaxed);
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        lock(&self.pending).insert(id, tx);
-        let msg = BusMsg::Call {
-            id,
-            table: table.to_string(),
-            call,
-        };
-        if !self.send_to(node, &msg).await {
-            lock(&self.pending).remove(&id);
-            return None;
-        }
-        let wait = std::time::Duration::from_millis(self.config.call_timeout_ms);
-        let answer = tokio::time::timeout(wait, rx)
-            .await
-            .ok()
-            .and_then(|r| r.ok());
-        lock(&self.pending).remove(&id);
-        answer
     }
 
     /// Loads every table the lobby hash lists (a node starting among others).
@@ -673,196 +374,4 @@ pub(crate) fn now_us() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_micros() as u64)
         .unwrap_or(0)
-}
-
-/// KEYS[1] the nodes' counts (a hash), KEYS[2] when each node's count lapses
-/// (a sorted set scored by that time, in Redis's milliseconds); ARGV[1] this
-/// node, ARGV[2] its count, ARGV[3] how long it holds. Drops the lapsed
-/// nodes' counts and returns the sum of the rest: no scan of the keyspace.
-const PRESENCE: &str = r#"
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[1])
-local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
-for _, n in ipairs(gone) do
-  redis.call('HDEL', KEYS[1], n)
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-local total = 0
-for _, v in ipairs(redis.call('HVALS', KEYS[1])) do
-  total = total + tonumber(v)
-end
-return total
-"#;
-
-/// KEYS[1] the nodes' lapse times; ARGV[1] a node: 1 if its count has not
-/// lapsed (the node is alive), else 0.
-const ALIVE: &str = r#"
-local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not s then return 0 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if tonumber(s) > now then return 1 else return 0 end
-"#;
-
-impl Cluster {
-    fn online_key(&self) -> String {
-        self.key("online")
-    }
-
-    fn online_until_key(&self) -> String {
-        self.key("online:until")
-    }
-
-    /// Whether node `node` is alive: it renewed its presence within the lease
-    /// time.
-    pub(crate) async fn node_alive(&self, node: &str) -> bool {
-        let mut redis = self.redis.clone();
-        let script = redis::Script::new(ALIVE);
-        let mut invocation = script.key(self.online_until_key());
-        invocation.arg(node);
-        let alive: redis::RedisResult<i64> = self.timed(invocation.invoke_async(&mut redis)).await;
-        matches!(alive, Ok(1))
-    }
-}
-
-/// Online sockets: each node's count in one hash, beside a sorted set of when
-/// each count lapses unless renewed; each round writes this node's and sums
-/// the live ones (one script, no `KEYS`). The same round renews the node's
-/// claim on its id. On stopping, both are taken back at once, so that the
-/// other nodes know this one gone without waiting for it to lapse.
-async fn presence(cluster: Arc<Cluster>, app: Arc<App>) {
-    let every = std::time::Duration::from_millis(cluster.config.renew_ms.max(100));
-    let ttl = cluster.config.lease_ttl_ms.max(1000);
-    let mut redis = cluster.redis.clone();
-    let shutdown = app.shutdown.clone();
-    let script = redis::Script::new(PRESENCE);
-    loop {
-        cluster.renew_claim().await;
-        let mut invocation = script.key(cluster.online_key());
-        invocation
-            .key(cluster.online_until_key())
-            .arg(&cluster.node)
-            .arg(app.sockets.len())
-            .arg(ttl);
-        let total: redis::RedisResult<u64> =
-            cluster.timed(invocation.invoke_async(&mut redis)).await;
-        match total {
-            Ok(total) => cluster.online.store(total, Ordering::Relaxed),
-            Err(e) => tracing::warn!("cannot count the sockets online in Redis: {e}"),
-        }
-        tokio::select! {
-            _ = tokio::time::sleep(every) => {}
-            _ = crate::stopped(shutdown.clone()) => break,
-        }
-    }
-    // Stopping: `Cluster::hand_over` takes the presence and the claim back.
-}
-
-impl Cluster {
-    /// The node's presence and its claim on its id are taken back (it stops).
-    async fn leave(&self) {
-        let mut redis = self.redis.clone();
-        let mut pipe = redis::pipe();
-        pipe.cmd("HDEL")
-            .arg(self.online_key())
-            .arg(&self.node)
-            .ignore()
-            .cmd("ZREM")
-            .arg(self.online_until_key())
-            .arg(&self.node)
-            .ignore();
-        let _: redis::RedisResult<()> = self.timed(pipe.query_async(&mut redis)).await;
-        self.release_claim().await;
-    }
-}
-
-/// Every `scan_ms`: the sockets of nodes that died (their presence lapsed)
-/// or restarted (their id claimed by a new incarnation) are closed at the
-/// tables here, so that the disconnection and escape rules apply to them as
-/// to any socket that closed; and the nodes found dead are remembered, so
-/// that a command for a table one of them owned is answered at once.
-async fn sweep(cluster: Arc<Cluster>, app: Arc<App>) {
-    let every = std::time::Duration::from_millis(cluster.config.scan_ms.max(100));
-    let shutdown = app.shutdown.clone();
-    loop {
-        tokio::select! {
-            _ = tokio::time::sleep(every) => {}
-            _ = crate::stopped(shutdown.clone()) => break,
-        }
-        if !cluster.bus_settled() {
-            continue;
-        }
-        let mut nodes: HashMap<String, HashSet<u64>> = HashMap::new();
-        for (node, inc, _) in lock(&cluster.remote_conns).keys() {
-            nodes.entry(node.clone()).or_default().insert(*inc);
-        }
-        let owners: Vec<String> = lock(&cluster.proxies)
-            .values()
-            .filter_map(|p| p.owner())
-            .collect();
-        for owner in owners {
-            nodes.entry(owner).or_default();
-        }
-        nodes.remove(&cluster.node);
-        let mut dead = HashSet::new();
-        let mut gone: Vec<(String, u64)> = Vec::new();
-        for (node, incs) in nodes {
-            let alive = cluster.node_alive(&node).await;
-            let current = cluster.claimed_incarnation(&node).await;
-            if !cluster.bus_settled() {
-                break;
-            }
-            if !alive {
-                dead.insert(node.clone());
-            }
-            for inc in incs {
-                if !alive || current.is_some_and(|c| c != inc) {
-                    gone.push((node.clone(), inc));
-                }
-            }
-        }
-        *lock(&cluster.dead) = dead;
-        for (node, inc) in gone {
-            cluster.close_remote_sockets(&app, &node, inc).await;
-        }
-    }
-}
-
-impl Cluster {
-    /// Every stand-in of incarnation `inc` of node `node` is closed at its
-    /// tables: that process is gone.
-    async fn close_remote_sockets(&self, app: &App, node: &str, inc: u64) {
-        let closed: Vec<Remote> = {
-            let mut conns = lock(&self.remote_conns);
-            let keys: Vec<RemoteKey> = conns
-                .keys()
-                .filter(|(n, i, _)| n == node && *i == inc)
-                .cloned()
-                .collect();
-            keys.into_iter().filter_map(|k| conns.remove(&k)).collect()
-        };
-        if closed.is_empty() {
-            return;
-        }
-        tracing::warn!(
-            node,
-            inc,
-            sockets = closed.len(),
-            "a node is gone: its sockets count as closed at the tables here"
-        );
-        for remote in closed {
-            for table in &remote.tables {
-                if let Some(handle) = app.tables.get(table) {
-                    let _ = handle
-                        .tx
-                        .send(crate::live::TableMsg::Closed {
-                            conn: remote.conn.id,
-                        })
-                        .await;
-                }
-            }
-        }
-    }
 }

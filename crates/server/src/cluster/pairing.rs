@@ -6,7 +6,6 @@
 //! node, reached over the bus like any other.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use serde::{Deserialize, Serialize};
 
@@ -115,7 +114,7 @@ pub(crate) async fn seek(
             break (c, Some((partner.node, partner.inc, partner.conn)));
         }
     };
-    let table = crate::lobby::pair(app, &seek, [partner, conn]).await?;
+    let table = crate::lobby::pair(&app.live, &seek, [partner, conn]).await?;
     if let Some(remote) = remote {
         cluster.note_table(&remote, &table);
     }
@@ -133,13 +132,5 @@ impl Cluster {
         cmd.arg(key).arg(0).arg(text);
         let removed: i64 = self.timed(cmd.query_async(&mut redis)).await.unwrap_or(0);
         removed > 0
-    }
-
-    /// The bus's last delay in seconds, and how many messages it carried.
-    pub fn bus_stats(&self) -> (f64, u64) {
-        (
-            self.bus_lag_us.load(Ordering::Relaxed) as f64 / 1e6,
-            self.bus_received.load(Ordering::Relaxed),
-        )
     }
 }

@@ -13,7 +13,6 @@ use tokio::sync::mpsc;
 
 use super::bus::{BusMsg, Call, Forwarded};
 use super::{Cluster, lock};
-use crate::App;
 use crate::error::ApiError;
 use crate::live::{Conn, ConnId, TableHandle, TableMsg};
 use crate::protocol::ServerMsg;
@@ -29,7 +28,6 @@ pub(super) struct Proxy {
 impl Proxy {
     pub(super) fn spawn(
         cluster: Arc<Cluster>,
-        app: Arc<App>,
         id: String,
         game: &'static str,
         owner: Option<String>,
@@ -46,7 +44,6 @@ impl Proxy {
         };
         let task = Task {
             cluster,
-            app,
             id,
             owner,
             watchers: HashMap::new(),
@@ -70,7 +67,6 @@ impl Proxy {
 
 struct Task {
     cluster: Arc<Cluster>,
-    app: Arc<App>,
     id: String,
     /// The owning node, as last known.
     owner: Option<String>,
@@ -90,7 +86,7 @@ impl Task {
         let every = std::time::Duration::from_millis(self.cluster.config.scan_ms.max(100));
         let mut check = tokio::time::interval(every);
         check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        let shutdown = self.app.shutdown.clone();
+        let shutdown = self.cluster.node_handles.shutdown.clone();
         loop {
             tokio::select! {
                 msg = rx.recv() => match msg {
@@ -119,7 +115,7 @@ impl Task {
     /// Looks at the store's lease: a new owner, or the table closed (false: the
     /// proxy ends).
     async fn check(&mut self) -> bool {
-        match self.app.store.lease(&self.id).await {
+        match self.cluster.node_handles.store.lease(&self.id).await {
             Ok(Some(lease)) if lease.live => {
                 if lease.node == self.cluster.node {
                     // Taken over by this very node: the local table answers now.
@@ -130,7 +126,7 @@ impl Task {
                 }
                 true
             }
-            Ok(_) => match self.app.store.table(&self.id).await {
+            Ok(_) => match self.cluster.node_handles.store.table(&self.id).await {
                 Ok(Some(row)) if row.open => true,
                 Ok(_) => false,
                 Err(_) => true,
@@ -142,7 +138,7 @@ impl Task {
     /// This node owns the table now: its watchers go to the local table, and
     /// the proxy ends.
     async fn handover(&mut self) -> bool {
-        let Some(local) = self.app.tables.get(&self.id) else {
+        let Some(local) = self.cluster.node_handles.tables.get(&self.id) else {
             return true;
         };
         for (_, conn) in self.watchers.drain() {

@@ -31,7 +31,7 @@ impl Hall {
 
     /// Creates a table of `game` owned by the server; its id.
     pub async fn create(&self, game: &str, config: TableConfig) -> Result<String, ApiError> {
-        Ok(live::create_with(&self.app, game, config).await?.id)
+        Ok(live::create_with(&self.app.live, game, config).await?.id)
     }
 
     /// Sends the server's commands to a table of this node and waits for them.

@@ -307,7 +307,7 @@ pub async fn accept(
         Ok(None) => c.id.clone(),
         _ => live::new_id(),
     };
-    let made = live::create_seating_as(&app, table_id, &c.game, settings, &players).await;
+    let made = live::create_seating_as(&app.live, table_id, &c.game, settings, &players).await;
     let (handle, _places) = match made {
         Ok(made) => made,
         Err(e) => {

@@ -82,42 +82,6 @@ impl Default for ApiConfig {
     }
 }
 
-/// Bot accounts play casual games only with humans unless the operator allows
-/// rated ones: refused (`bot_rated`) when `user` acting at a rated table would
-/// put a bot account and a human account at it together (`seated`: the table's
-/// seated users; the built-in engines' `bot:` seats are neither).
-pub async fn bots_rated_check(
-    app: &App,
-    user: &str,
-    seated: &[String],
-) -> Result<(), crate::error::ApiError> {
-    if app.config.api.bots_rated_with_humans {
-        return Ok(());
-    }
-    let (mut bots, mut humans) = (0, 0);
-    let mut names: Vec<&str> = seated.iter().map(String::as_str).collect();
-    if !names.contains(&user) {
-        names.push(user);
-    }
-    for name in names.into_iter().filter(|n| !n.starts_with("bot:")) {
-        let Some(account) = app.store.user_by_name(name).await? else {
-            continue;
-        };
-        if app.store.is_bot(account.id).await? {
-            bots += 1;
-        } else {
-            humans += 1;
-        }
-    }
-    if bots > 0 && humans > 0 {
-        return Err(crate::error::ApiError::forbidden(
-            "bot_rated",
-            "bot accounts play casual games only with humans here",
-        ));
-    }
-    Ok(())
-}
-
 /// The API's routes, mounted by [`crate::router`].
 pub fn routes(app: Arc<App>) -> Router<Arc<App>> {
     let mut r = Router::new()

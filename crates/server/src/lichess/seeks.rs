@@ -165,7 +165,7 @@ pub async fn challenge_ai(
         setup: None,
         private: false,
     };
-    let (handle, seat) = crate::computer::play(&app, &conn, req)
+    let (handle, seat) = crate::computer::play(&app.live, &conn, req)
         .await
         .map_err(Error::from)?;
     started(&app, &handle, Source::Ai).await;

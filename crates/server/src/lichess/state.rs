@@ -18,9 +18,10 @@ pub(super) fn color(seat: usize) -> &'static str {
 /// A built-in engine's seat: its level's key (`bot:3-…` → `3`), or `None`
 /// for anyone else.
 pub(super) fn engine_level(player: &str) -> Option<&str> {
-    player
-        .strip_prefix("bot:")
-        .map(|level| level.split('-').next().unwrap_or(""))
+    match crate::live::Occupant::of(player) {
+        crate::live::Occupant::Computer { level } => Some(level.unwrap_or("")),
+        _ => None,
+    }
 }
 
 /// Moves the ranks of a coordinate move (`h2e2`, `e7e8q`) by `offset`: the

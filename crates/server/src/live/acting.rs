@@ -8,8 +8,8 @@ use qiyuan_game::Seat;
 use qiyuan_table::{Command, TableRefusal, TableRefusalKind};
 use serde_json::Value;
 
-use super::Conn;
 use super::actor::Live;
+use super::{Conn, Occupant, hotseat};
 use crate::bots::BotLevel;
 use crate::error::ApiError;
 use crate::protocol::{Ack, ServerMsg, TableAct};
@@ -27,7 +27,7 @@ impl Live {
     ) {
         let reply = match self.try_act(&conn, act, expect).await {
             Ok(v) => ServerMsg::Ack(Ack::Version {
-                table: self.id.clone(),
+                table: self.id.to_string(),
                 v,
             }),
             Err(err) => ServerMsg::error(&err, Some(&self.id)),
@@ -43,9 +43,9 @@ impl Live {
     ) -> Result<u64, ApiError> {
         let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
         // A private table (单机) is its owner's alone.
-        crate::solo::admits(&*self.table, &self.id, self.owner.as_deref(), Some(&user))?;
+        hotseat::admits(&*self.table, self.kind, self.owner.as_deref(), Some(&user))?;
         // Hot-seat (单机): the user acts for the seat to move, or the one named.
-        let name = crate::solo::acting_as(&*self.table, &self.id, &user.username, expect, &act);
+        let name = hotseat::acting_as(&*self.table, self.kind, &user.username, expect, &act);
         // A player the computer played for (托管) takes their seat back by acting.
         self.bots.take_back(&name);
         if let Some(seat) = expect
@@ -78,7 +78,7 @@ impl Live {
                 .iter()
                 .filter_map(|s| s.user.clone())
                 .collect();
-            crate::lichess::bots_rated_check(&self.app, &name, &seated).await?;
+            self.bots_rated_check(&name, &seated).await?;
         }
         if name == user.username && !self.accounts.contains_key(&name) {
             // (Bounded: a table's actors are few; a long-lived one starts over.)
@@ -105,7 +105,7 @@ impl Live {
             return Ok(self.table.version());
         }
         let levels = self
-            .app
+            .env
             .games
             .get(self.table.game_name())
             .map_or(&[][..], |g| &g.bot_levels[..]);
@@ -117,8 +117,8 @@ impl Live {
             TableAct::Sit { .. } | TableAct::Ready { .. } | TableAct::Rematch
         ) && name == user.username;
         if claiming {
-            let cap = self.app.config.max_tables_per_user;
-            self.app.tables.hold_seat(&name, &self.id, cap)?;
+            let cap = self.env.rules.max_tables_per_user;
+            self.env.tables.hold_seat(&name, &self.id, cap)?;
         }
         let cmd = command(&*self.table, levels, act, name.clone(), conn)?;
         let applied = self.apply_and_commit(cmd).await;
@@ -127,8 +127,7 @@ impl Live {
             self.hold_seats(true);
         }
         let v = applied?;
-        let agreed =
-            crate::solo::agreed(&*self.table, &self.id, &user.username, &name, &agreed_act);
+        let agreed = hotseat::agreed(&*self.table, self.kind, &user.username, &name, &agreed_act);
         if agreed.is_empty() {
             return Ok(v);
         }
@@ -137,6 +136,38 @@ impl Live {
             let _ = self.apply_and_commit(cmd).await;
         }
         Ok(self.table.version())
+    }
+
+    /// Unless the operator allows it (`bots_rated_with_humans`), bot accounts
+    /// play rated games only among themselves: refuses `user`'s rated seating
+    /// or readiness when the seated (with `user`) would mix bot accounts and
+    /// people. Computer players are neither.
+    async fn bots_rated_check(&self, user: &str, seated: &[String]) -> Result<(), ApiError> {
+        if self.env.rules.bots_rated_with_humans {
+            return Ok(());
+        }
+        let (mut bots, mut humans) = (0, 0);
+        let mut names: Vec<&str> = seated.iter().map(String::as_str).collect();
+        if !names.contains(&user) {
+            names.push(user);
+        }
+        for name in names.into_iter().filter(|n| !Occupant::of(n).is_computer()) {
+            let Some(account) = self.env.store.user_by_name(name).await? else {
+                continue;
+            };
+            if self.env.store.is_bot(account.id).await? {
+                bots += 1;
+            } else {
+                humans += 1;
+            }
+        }
+        if bots > 0 && humans > 0 {
+            return Err(ApiError::forbidden(
+                "bot_rated",
+                "bot accounts play casual games only with humans here",
+            ));
+        }
+        Ok(())
     }
 }
 

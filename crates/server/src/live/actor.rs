@@ -12,21 +12,22 @@ use qiyuan_table::{Command, Status};
 use tokio::sync::mpsc;
 
 use super::fanout::Fanout;
-use super::{TableHandle, TableMsg, now};
-use crate::App;
+use super::{Env, TableHandle, TableKind, TableMsg, TableSummary, now};
 use crate::registry::AnyTable;
 
 /// The task's state.
 pub(super) struct Live {
-    pub(super) app: Arc<App>,
-    pub(super) id: String,
+    pub(super) env: Arc<Env>,
+    pub(super) id: Arc<str>,
+    /// What kind of table this is, chosen when it was made.
+    pub(super) kind: TableKind,
     pub(super) table: Box<dyn AnyTable>,
     /// How many log entries are in the store.
     pub(super) persisted: u64,
     /// Who is subscribed, and the batches they may resume from.
     pub(super) fanout: Fanout,
     /// The current game's stored id and its players' ratings at the start.
-    pub(super) game_id: Option<String>,
+    pub(super) game_id: Option<Arc<str>>,
     /// Who opened the table (see [`super::Owner`]).
     pub(super) owner: Option<Arc<super::Owner>>,
     /// The people seated here as the node's registry was last told (see
@@ -39,7 +40,7 @@ pub(super) struct Live {
     /// The seats' lag as last sent in a `lag` message.
     pub(super) lags_sent: Vec<Option<qiyuan_table::Millis>>,
     /// Several nodes: the fencing token of this node's lease on the table,
-    /// carried by every log append (see [`crate::cluster`]).
+    /// carried by every log append (see [`super::Ownership`]).
     pub(super) lease: Option<i64>,
     /// The store refused an append: another node owns the table now.
     pub(super) fenced: bool,
@@ -49,16 +50,23 @@ pub(super) struct Live {
     pub(super) accounts: std::collections::HashMap<String, (i64, bool)>,
     /// The summary last given to the lobby (`Live::list`): a move changes
     /// nothing the lobby shows, so most batches publish nothing.
-    pub(super) listed: Option<crate::lobby::TableSummary>,
+    pub(super) listed: Option<TableSummary>,
     /// Pauses ([`super::pauses`]) are credited up to this time.
     pub(super) credited: qiyuan_table::Millis,
 }
 
 impl Live {
-    pub(super) fn new(app: Arc<App>, id: String, table: Box<dyn AnyTable>, persisted: u64) -> Self {
+    pub(super) fn new(
+        env: Arc<Env>,
+        id: Arc<str>,
+        kind: TableKind,
+        table: Box<dyn AnyTable>,
+        persisted: u64,
+    ) -> Self {
         Live {
-            app,
+            env,
             id,
+            kind,
             table,
             persisted,
             fanout: Fanout::default(),
@@ -83,24 +91,24 @@ impl Live {
             Ordering::Relaxed,
         );
         let handle = TableHandle {
-            id: self.id.clone(),
+            id: self.id.to_string(),
             game: self.table.game_name(),
             tx,
             owner: self.owner.clone(),
             played: self.played.clone(),
         };
-        let app = self.app.clone();
+        let env = self.env.clone();
         self.list();
         let task = tokio::spawn(self.run(rx));
-        app.tables.insert(handle.clone(), task);
+        env.tables.insert(handle.clone(), task);
         handle
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>) {
-        let shutdown = self.app.shutdown.clone();
-        let idle_close = Duration::from_secs_f64(self.app.config.idle_table_secs.max(1.0));
-        let empty_close = Duration::from_secs_f64(self.app.config.empty_table_secs.max(0.0));
-        let think = Duration::from_millis(self.app.config.bot_think_ms);
+        let shutdown = self.env.shutdown.clone();
+        let idle_close = self.env.rules.idle_close;
+        let empty_close = self.env.rules.empty_close;
+        let think = self.env.rules.bot_think;
         // When the bot to act acts: a think after the table reached this version
         // (messages that change nothing do not put it off).
         let mut bot_due: Option<(u64, tokio::time::Instant)> = None;
@@ -123,7 +131,7 @@ impl Live {
                 thinking = None;
             }
             let trusteeship = self
-                .app
+                .env
                 .games
                 .get(self.table.game_name())
                 .is_some_and(|g| g.trusteeship);
@@ -213,36 +221,15 @@ impl Live {
             if self.fenced {
                 // Another node owns the table: this one stops, writing nothing.
                 tracing::warn!(table = %self.id, "fenced out; the table's task stops");
-                if let Some(cluster) = &self.app.cluster {
-                    cluster.forget(&self.id);
-                }
-                self.app.tables.remove(&self.id);
-                // This node's sockets watch on at the new owner, through a proxy.
+                self.env.tables.remove(&self.id);
+                // This node's sockets and followers watch on at the new owner.
                 let here = |c: &super::Conn| !super::is_remote(c.id);
                 let conns: Vec<_> = self.fanout.drain().into_iter().filter(here).collect();
                 let followers: Vec<_> = self.fanout.followers.drain();
                 let followers: Vec<_> = followers.into_iter().filter(here).collect();
-                let (app, id) = (self.app.clone(), self.id.clone());
-                tokio::spawn(async move {
-                    if let Some(handle) = app.table(&id).await {
-                        for conn in conns {
-                            let watch = TableMsg::Watch {
-                                conn,
-                                since: None,
-                                req: None,
-                            };
-                            let _ = handle.tx.send(watch).await;
-                        }
-                        // (One that was not present follows as nobody already.)
-                        for conn in followers {
-                            let follow = TableMsg::Follow {
-                                conn,
-                                present: true,
-                            };
-                            let _ = handle.tx.send(follow).await;
-                        }
-                    }
-                });
+                if let Some(ownership) = &self.env.ownership {
+                    ownership.lost(&self.id, conns, followers);
+                }
                 break;
             }
         }
@@ -281,7 +268,7 @@ impl Live {
         let now = now();
         let fanout = &self.fanout;
         let (due, upto) = self
-            .app
+            .env
             .pauses
             .due(self.credited, now, || fanout.has_remote());
         self.credited = upto;
@@ -296,7 +283,7 @@ impl Live {
 
     /// Whether the bus is down while someone here is on another node.
     fn held_by_bus(&self) -> bool {
-        self.app.pauses.is_bus_down() && self.fanout.has_remote()
+        self.env.pauses.is_bus_down() && self.fanout.has_remote()
     }
 
     /// The server's own commands, in order, until one is refused.
@@ -309,13 +296,13 @@ impl Live {
 
     async fn close(&mut self) {
         tracing::info!(table = %self.id, "closing idle table");
-        if let Err(e) = self.app.store.close_table(&self.id).await {
+        if let Err(e) = self.env.store.close_table(&self.id).await {
             tracing::error!(table = %self.id, "cannot close table: {e}");
         }
-        self.app.tables.remove(&self.id);
-        self.app.lobby.remove(self.table.game_name(), &self.id);
-        if let Some(cluster) = &self.app.cluster {
-            cluster.release(&self.app, &self.id).await;
+        self.env.tables.remove(&self.id);
+        self.env.lobby.remove(self.table.game_name(), &self.id);
+        if let Some(ownership) = &self.env.ownership {
+            ownership.release(&self.id).await;
         }
     }
 }

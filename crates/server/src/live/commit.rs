@@ -5,9 +5,10 @@
 
 use std::sync::atomic::Ordering;
 
-use qiyuan_table::{Command, Status};
+use qiyuan_table::{Command, Event, Status};
 
 use super::actor::Live;
+use super::events::TableEvent;
 use super::fanout::Batch;
 use super::{acting, now, replay};
 use crate::error::ApiError;
@@ -33,19 +34,32 @@ impl Live {
         if self.table.version() > self.persisted {
             let committing = std::time::Instant::now();
             self.persist().await?;
-            self.app.metrics.store_commit.observe(committing.elapsed());
+            self.env.metrics.store_commit.observe(committing.elapsed());
             let ratings = self.game_rows(&events).await;
+            // The features that listen hear of a move once it is stored (a
+            // game's start and end are told by `game_rows`).
+            if let Some(game) = &self.game_id
+                && events
+                    .iter()
+                    .any(|e| matches!(e, Event::Acted { .. } | Event::TookBack { .. }))
+            {
+                self.env.events.publish(TableEvent::Moved {
+                    table: self.id.clone(),
+                    game: game.clone(),
+                });
+            }
             let batch = Batch {
                 from,
                 v: self.table.version(),
                 events: Batch::events_text(&events),
                 ratings,
             };
-            self.fanout.broadcast(&self.id, &*self.table, &batch);
+            self.fanout
+                .broadcast(&self.id, self.kind, &*self.table, &batch);
             let followers = &mut self.fanout.followers;
             followers.tell(&self.id, &*self.table, &events);
             if is_move && refusal.is_none() {
-                self.app
+                self.env
                     .metrics
                     .move_accepted(self.table.game_name(), taken);
             }
@@ -73,13 +87,13 @@ impl Live {
             let stored = match self.lease {
                 // Several nodes: refused if another node owns the table now.
                 Some(token) => {
-                    self.app
+                    self.env
                         .store
                         .append_fenced(&self.id, version as i64, at, &text, token)
                         .await
                 }
                 None => {
-                    self.app
+                    self.env
                         .store
                         .append(&self.id, version as i64, at, &text)
                         .await
@@ -107,7 +121,7 @@ impl Live {
     async fn rebuild(&mut self) {
         let game = self.table.game_name();
         let config = self.table.config().clone();
-        match replay::replay(&self.app, &self.id, game, config).await {
+        match replay::replay(&self.env, &self.id, game, config).await {
             Ok(replayed) => {
                 self.table = replayed.table;
                 self.persisted = replayed.persisted;

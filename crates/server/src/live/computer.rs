@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::Env;
 use super::actor::Live;
-use crate::App;
 use crate::bots::{Bot, Thought, Turn};
 use crate::compute::{Class, Owner};
 
@@ -78,14 +78,14 @@ impl Live {
         let bot = turn.bot.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let builtin_level = self
-            .app
+            .env
             .engines
             .has(&bot.level)
             .then(|| self.table.bot_levels().last().map(|l| l.key.to_string()))
             .flatten();
         tracing::debug!(table = %self.id, bot = %bot.user, version, "a computer player thinks");
         let task = tokio::spawn(think(
-            self.app.clone(),
+            self.env.clone(),
             self.id.clone(),
             turn,
             self.compute_owner(),
@@ -118,8 +118,8 @@ impl Live {
 /// that move instead. Whatever the clock and level, no move is thought about
 /// longer than `bot_move_max_ms`.
 async fn think(
-    app: Arc<App>,
-    table: String,
+    env: Arc<Env>,
+    table: Arc<str>,
     turn: Turn,
     owner: Owner,
     builtin_level: Option<String>,
@@ -128,13 +128,13 @@ async fn think(
     let Turn { bot, choice } = turn;
     let asked = Instant::now();
     let deadline = bot.time_left.map(|t| asked + t);
-    let _permit = app.compute.acquire(Class::Move, &owner, deadline).await;
-    let cap = Duration::from_millis(app.config.bot_move_max_ms.max(10));
+    let _permit = env.compute.acquire(Class::Move, &owner, deadline).await;
+    let cap = env.rules.bot_move_max;
     let mut ask = bot.ask(rand::random(), cap);
     ask.stop = stop;
     // The wait for a permit came off the clock.
     ask.time_left = ask.time_left.map(|t| t.saturating_sub(asked.elapsed()));
-    let engines = &app.engines;
+    let engines = &env.engines;
     if engines.has(&bot.level) {
         let position = engines
             .protocol(&bot.level)

@@ -21,7 +21,7 @@ use qiyuan_game::Viewer;
 use qiyuan_table::Millis;
 use serde_json::Value;
 
-use super::{Conn, ConnId, now};
+use super::{Conn, ConnId, TableKind, now};
 use crate::protocol::ServerMsg;
 use crate::protocol::flat::{self, Flat};
 pub(super) use crate::protocol::out::Batch;
@@ -109,7 +109,13 @@ impl Fanout {
 
     /// Sends `batch` to every subscriber with what changed in the table as it
     /// sees it since the view it last received.
-    pub(super) fn broadcast(&mut self, id: &str, table: &dyn AnyTable, batch: &Batch) {
+    pub(super) fn broadcast(
+        &mut self,
+        id: &str,
+        kind: TableKind,
+        table: &dyn AnyTable,
+        batch: &Batch,
+    ) {
         let now = now();
         let lags = self.seat_lags(table);
         // Who each socket is, in the map's order (the loop below walks it in
@@ -118,7 +124,7 @@ impl Fanout {
         let viewers: Vec<Viewer> = self
             .subs
             .values()
-            .map(|sub| viewer_of(table, id, &sub.conn))
+            .map(|sub| viewer_of(table, kind, &sub.conn))
             .collect();
         let mut distinct: Vec<Viewer> = Vec::with_capacity(4);
         for viewer in &viewers {
@@ -200,13 +206,14 @@ impl Fanout {
     pub(super) fn sync(
         &mut self,
         id: &str,
+        kind: TableKind,
         table: &dyn AnyTable,
         conn: Conn,
         since: Option<u64>,
         req: Option<&Value>,
     ) {
         let v = table.version();
-        let viewer = viewer_of(table, id, &conn);
+        let viewer = viewer_of(table, kind, &conn);
         let (batches, complete) = match since {
             Some(since) if since <= v => {
                 let missed: Vec<Batch> = self
@@ -305,12 +312,12 @@ pub(super) fn with_lags(mut state: Value, lags: &[Option<Millis>]) -> Value {
 }
 
 /// Who a socket is at a table: its user's seat, or a spectator.
-pub(super) fn viewer_of(table: &dyn AnyTable, id: &str, conn: &Conn) -> Viewer {
+pub(super) fn viewer_of(table: &dyn AnyTable, kind: TableKind, conn: &Conn) -> Viewer {
     // Hot-seat (单机): the user sees the table as the seat to act.
     if let Some(seat) = conn
         .user
         .as_ref()
-        .and_then(|u| crate::solo::acting_seat(table, id, &u.username))
+        .and_then(|u| super::hotseat::acting_seat(table, kind, &u.username))
     {
         return Viewer::Seat(seat);
     }

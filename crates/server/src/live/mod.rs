@@ -18,7 +18,18 @@
 //! - `settlement`: the stored game rows of games that start and end;
 //! - `record`: the current game's record;
 //! - `summary`: the table as the lobby lists it;
-//! - `pauses`: time nobody could act (a stall, the bus down), credited to the clocks.
+//! - `pauses`: time nobody could act (a stall, the bus down), credited to the clocks;
+//! - `hotseat`: who may come to a private table, who a hot-seat user acts as;
+//! - `kind`: a table's kind ([`TableKind`]) and a seat's occupant
+//!   ([`Occupant`]), the one reader and writer of their persisted forms;
+//! - `lag`: a socket's lag ([`LagMeter`]), fed by the socket, read by the table;
+//! - [`events`]: what the tables tell the features that listen;
+//! - [`env`]: what a table needs from the server, and the ports features fill.
+//!
+//! This module is the core of the server: it imports no feature (solo,
+//! lobby, cluster, lichess, events, ws, api, ...). What it needs it gets
+//! through its [`Env`]; features hear of it through [`TableEvents`] and the
+//! ports in [`env`].
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -31,7 +42,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::App;
 use crate::error::ApiError;
 use crate::protocol::{ServerMsg, TableAct};
 
@@ -39,7 +49,12 @@ mod acting;
 mod actor;
 mod commit;
 mod computer;
+pub mod env;
+pub mod events;
 mod fanout;
+mod hotseat;
+mod kind;
+mod lag;
 mod pauses;
 mod presence;
 mod record;
@@ -49,7 +64,12 @@ mod summary;
 pub mod tables;
 pub mod watch;
 
+pub use env::{Env, LobbySink, Ownership, Rules};
+pub use events::{TableEvent, TableEvents};
+pub use kind::{Occupant, TableKind};
+pub use lag::LagMeter;
 pub use pauses::Pauses;
+pub use summary::{SeatSummary, TableSummary};
 pub use tables::Registry;
 
 use actor::Live;
@@ -58,8 +78,7 @@ use tables::Claim;
 pub type ConnId = u64;
 
 /// Connection ids from here up name stand-ins of other nodes' sockets (the
-/// cluster makes them, see [`crate::cluster`]); a node's own sockets count up
-/// from 1, far below.
+/// cluster makes them); a node's own sockets count up from 1, far below.
 pub const REMOTE_CONNS: ConnId = 1 << 48;
 
 /// Whether a connection stands for another node's socket.
@@ -82,7 +101,7 @@ pub struct Conn {
     pub user: Option<UserInfo>,
     pub tx: mpsc::Sender<Utf8Bytes>,
     /// The socket's measured lag (its round trip) and its client's report.
-    pub lag: Arc<crate::ws::LagMeter>,
+    pub lag: Arc<LagMeter>,
 }
 
 impl Conn {
@@ -223,18 +242,18 @@ pub fn new_id() -> String {
 /// holds the most tables one person may (`max_tables_per_user`). Their places
 /// are held until the returned reservation is dropped, once they are seated.
 pub async fn create_seating<'a>(
-    app: &'a Arc<App>,
+    env: &'a Arc<Env>,
     game: &str,
     settings: Settings,
     players: &[&str],
 ) -> Result<(TableHandle, tables::Reservation<'a>), ApiError> {
-    create_seating_as(app, new_id(), game, settings, players).await
+    create_seating_as(env, new_id(), game, settings, players).await
 }
 
 /// [`create_seating`] under a given id (an accepted API challenge's game has
 /// the challenge's id, as on Lichess): the caller makes sure no table has it.
 pub async fn create_seating_as<'a>(
-    app: &'a Arc<App>,
+    env: &'a Arc<Env>,
     id: String,
     game: &str,
     settings: Settings,
@@ -245,8 +264,13 @@ pub async fn create_seating_as<'a>(
         idle_cap: false,
         players,
     };
-    let config = table_config(app, game, settings);
-    create_configured(app, game, config, claim, None, None, id).await
+    let config = table_config(env, game, settings);
+    let made = Made {
+        id,
+        kind: TableKind::Public,
+        owner: None,
+    };
+    create_configured(env, game, config, claim, made, None).await
 }
 
 /// Creates a table: checked, stored, then its task starts. With an `owner`,
@@ -255,7 +279,7 @@ pub async fn create_seating_as<'a>(
 /// then (`max_tables_per_user`). With a `seat`, it must be one of the game's
 /// seats: a refused creation leaves nothing behind.
 pub async fn create_for(
-    app: &Arc<App>,
+    env: &Arc<Env>,
     game: &str,
     settings: Settings,
     owner: Option<&UserInfo>,
@@ -266,49 +290,52 @@ pub async fn create_for(
         idle_cap: true,
         players: &[],
     };
-    let config = table_config(app, game, settings);
-    let owner = owner.map(Owner::of);
-    let (handle, _) = create_configured(app, game, config, claim, owner, seat, new_id()).await?;
+    let config = table_config(env, game, settings);
+    let made = Made {
+        id: new_id(),
+        kind: TableKind::Public,
+        owner: owner.map(Owner::of),
+    };
+    let (handle, _) = create_configured(env, game, config, claim, made, seat).await?;
     Ok(handle)
 }
 
 /// Creates a table of `owner`'s where the server starts the game at once
 /// (against the computer, or hot-seat): it counts towards the tables they hold
-/// (`max_tables_per_user`), not towards their idle ones. A `private` one
-/// (单机, see [`crate::solo`]) is listed nowhere and is theirs alone.
+/// (`max_tables_per_user`), not towards their idle ones. A private one
+/// ([`TableKind::Private`], 单机) is listed nowhere and is theirs alone.
 pub async fn create_started(
-    app: &Arc<App>,
+    env: &Arc<Env>,
     game: &str,
     settings: Settings,
     owner: &UserInfo,
-    private: bool,
+    kind: TableKind,
 ) -> Result<TableHandle, ApiError> {
     let claim = Claim {
         owner: Some(&owner.username),
         idle_cap: false,
         players: &[],
     };
-    let id = if private {
-        crate::solo::new_private_id()
-    } else {
-        new_id()
+    let config = table_config(env, game, settings);
+    let made = Made {
+        id: kind.new_id(),
+        kind,
+        owner: Some(Owner::of(owner)),
     };
-    let config = table_config(app, game, settings);
-    let owner = Some(Owner::of(owner));
-    let (handle, _) = create_configured(app, game, config, claim, owner, None, id).await?;
+    let (handle, _) = create_configured(env, game, config, claim, made, None).await?;
     Ok(handle)
 }
 
 /// A new table's configuration: the server's settings with `settings`.
-fn table_config(app: &App, game: &str, settings: Settings) -> TableConfig {
+fn table_config(env: &Env, game: &str, settings: Settings) -> TableConfig {
     TableConfig {
         settings,
         tournament: false,
-        first_move: app.config.first_move_secs.map(|s| (s * 1000.0) as Millis),
-        grace: app.config.escape_grace_secs.map(|s| (s * 1000.0) as Millis),
+        first_move: env.rules.first_move,
+        grace: env.rules.grace,
         // 托管: where the computer can play for an away player, being away
         // is no escape (bots.rs plays for them until they are back).
-        trusteeship: app.games.get(game).is_some_and(|g| g.trusteeship),
+        trusteeship: env.games.get(game).is_some_and(|g| g.trusteeship),
         // Each game's deal draws from a fresh secret of its own (see `registry`).
         deal_seed: None,
     }
@@ -317,25 +344,35 @@ fn table_config(app: &App, game: &str, settings: Settings) -> TableConfig {
 /// Creates a table with the server's own configuration (an event's tournament
 /// table): stored, then its task starts.
 pub async fn create_with(
-    app: &Arc<App>,
+    env: &Arc<Env>,
     game: &str,
     config: TableConfig,
 ) -> Result<TableHandle, ApiError> {
-    let (handle, _) =
-        create_configured(app, game, config, Claim::server(), None, None, new_id()).await?;
+    let made = Made {
+        id: new_id(),
+        kind: TableKind::Public,
+        owner: None,
+    };
+    let (handle, _) = create_configured(env, game, config, Claim::server(), made, None).await?;
     Ok(handle)
 }
 
+/// What a new table is: its id, its kind, and who opened it.
+struct Made {
+    id: String,
+    kind: TableKind,
+    owner: Option<Owner>,
+}
+
 async fn create_configured<'a>(
-    app: &'a Arc<App>,
+    env: &'a Arc<Env>,
     game: &str,
     config: TableConfig,
     claim: Claim<'_>,
-    owner: Option<Owner>,
+    made: Made,
     seat: Option<Seat>,
-    id: String,
 ) -> Result<(TableHandle, tables::Reservation<'a>), ApiError> {
-    let table = app
+    let table = env
         .games
         .new_table(game, config.clone())
         .map_err(|e| ApiError::bad_request("bad_settings", e))?;
@@ -347,11 +384,12 @@ async fn create_configured<'a>(
             format!("a {game} table has seats 0 to {}", table.seats() - 1),
         ));
     }
-    let reservation = app.tables.reserve(
+    let reservation = env.tables.reserve(
         &claim,
-        app.config.max_tables_per_user,
-        app.config.max_idle_tables_per_user,
+        env.rules.max_tables_per_user,
+        env.rules.max_idle_tables_per_user,
     )?;
+    let Made { id, kind, owner } = made;
     let stored = Stored {
         config,
         owner: owner.clone(),
@@ -365,33 +403,28 @@ async fn create_configured<'a>(
     };
     // Several nodes: the lease first, so that no node sees an open table
     // without an owner.
-    let lease = match &app.cluster {
-        Some(cluster) => Some(
-            cluster
-                .lease_new(app, &id)
-                .await
-                .map_err(ApiError::internal)?,
-        ),
+    let lease = match &env.ownership {
+        Some(ownership) => Some(ownership.lease_new(&id).await.map_err(ApiError::internal)?),
         None => None,
     };
-    if let Err(e) = app.store.create_table(&row).await {
-        if let Some(cluster) = &app.cluster {
-            cluster.release(app, &id).await;
+    if let Err(e) = env.store.create_table(&row).await {
+        if let Some(ownership) = &env.ownership {
+            ownership.release(&id).await;
         }
         return Err(e.into());
     }
-    let mut live = Live::new(app.clone(), id, table, 0);
+    let mut live = Live::new(env.clone(), id.into(), kind, table, 0);
     live.lease = lease;
     live.owner = owner.map(Arc::new);
     Ok((live.spawn(), reservation))
 }
 
 /// Rebuilds every open table from its log; returns how many.
-pub async fn restore(app: &Arc<App>) -> anyhow::Result<usize> {
-    let rows = app.store.open_tables().await?;
+pub async fn restore(env: &Arc<Env>) -> anyhow::Result<usize> {
+    let rows = env.store.open_tables().await?;
     let mut restored = 0;
     for row in rows {
-        match restore_one(app, &row).await {
+        match restore_leased(env, &row, None).await {
             Ok(()) => restored += 1,
             Err(err) => tracing::error!(table = %row.id, "cannot rebuild table: {err:#}"),
         }
@@ -399,25 +432,23 @@ pub async fn restore(app: &Arc<App>) -> anyhow::Result<usize> {
     Ok(restored)
 }
 
-async fn restore_one(app: &Arc<App>, row: &TableRow) -> anyhow::Result<()> {
-    restore_leased(app, row, None).await
-}
-
 /// Rebuilds one table from its log and resumes it; with several nodes, under
 /// the `lease` this node took (a restart, or a takeover from a node that died).
 /// The time since the last logged entry is charged to no clock (the `Restart`
-/// entry, which replays the same way).
-pub(crate) async fn restore_leased(
-    app: &Arc<App>,
+/// entry, which replays the same way). The table's kind is decoded from its
+/// stored id here, once.
+pub async fn restore_leased(
+    env: &Arc<Env>,
     row: &TableRow,
     lease: Option<i64>,
 ) -> anyhow::Result<()> {
     let Stored { config, owner } = serde_json::from_str(&row.config)?;
-    let replayed = replay::replay(app, &row.id, &row.game, config).await?;
+    let replayed = replay::replay(env, &row.id, &row.game, config).await?;
     let down_since = replayed.last_at.unwrap_or_else(now);
     let mut live = Live::new(
-        app.clone(),
-        row.id.clone(),
+        env.clone(),
+        row.id.as_str().into(),
+        TableKind::of_stored(&row.id),
         replayed.table,
         replayed.persisted,
     );

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::actor::Live;
 use super::fanout::Batch;
-use super::{Conn, ConnId, now};
+use super::{Conn, ConnId, hotseat, now};
 use crate::error::ApiError;
 use crate::protocol::ServerMsg;
 use crate::protocol::out::LagMsg;
@@ -23,15 +23,15 @@ impl Live {
         }
         self.arrive(&conn).await;
         self.fanout
-            .sync(&self.id, &*self.table, conn, since, req.as_ref());
+            .sync(&self.id, self.kind, &*self.table, conn, since, req.as_ref());
     }
 
     /// Whether the table admits a socket's or a follower's user: a private
     /// table (单机) is its owner's alone.
     pub(super) fn admit(&self, conn: &Conn) -> Result<(), ApiError> {
-        crate::solo::admits(
+        hotseat::admits(
             &*self.table,
-            &self.id,
+            self.kind,
             self.owner.as_deref(),
             conn.user.as_ref(),
         )
@@ -101,7 +101,8 @@ impl Live {
             events: Batch::events_text(&events),
             ratings: None,
         };
-        self.fanout.broadcast(&self.id, &*self.table, &batch);
+        self.fanout
+            .broadcast(&self.id, self.kind, &*self.table, &batch);
         self.list();
     }
 }
@@ -131,7 +132,7 @@ impl Live {
             return;
         }
         let msg = ServerMsg::Lag(LagMsg {
-            table: self.id.clone(),
+            table: self.id.to_string(),
             at: now(),
             seats: lags.clone(),
         });

@@ -12,7 +12,7 @@ impl Live {
     pub(super) fn record(&self, ratings: Vec<Option<i32>>) -> Option<String> {
         let gs = self.table.state().game.as_ref()?;
         let meta = RecordMeta {
-            site: Some(self.app.config.site.clone()),
+            site: Some(self.env.rules.site.clone()),
             date: Some(date_of(gs.started_at)),
             start: Some(UtcDateTime::from_unix_millis(gs.started_at)),
             // Computer players by their names (电脑（3级）), not their ids.
@@ -22,7 +22,7 @@ impl Live {
                 .map(|p| crate::bots::record_name(p, self.table.bot_levels()))
                 .collect(),
             ratings,
-            event: Some(format!("{} table {}", self.app.config.site, self.id)),
+            event: Some(format!("{} table {}", self.env.rules.site, self.id)),
             ..RecordMeta::default()
         };
         self.table.record(meta)

@@ -5,8 +5,8 @@
 
 use qiyuan_table::{LogEntry, Millis, TableConfig};
 
+use super::Env;
 use super::fanout::Batch;
-use crate::App;
 use crate::registry::AnyTable;
 
 /// A table rebuilt from the store.
@@ -22,18 +22,18 @@ pub(super) struct Replayed {
 
 /// Replays table `id`'s stored log on a new table of `game` with `config`.
 pub(super) async fn replay(
-    app: &App,
+    env: &Env,
     id: &str,
     game: &str,
     config: TableConfig,
 ) -> anyhow::Result<Replayed> {
-    let log = app.store.log(id, 0).await?;
+    let log = env.store.log(id, 0).await?;
     let entries = log
         .iter()
         .map(|e| serde_json::from_str::<LogEntry>(&e.entry))
         .collect::<Result<Vec<_>, _>>()?;
     let mut history = Vec::with_capacity(entries.len());
-    let table = app
+    let table = env
         .games
         .find(game)
         .map_err(anyhow::Error::msg)?

@@ -2,12 +2,16 @@
 //! players and their ratings then), and its end (result, record, rating changes,
 //! points) when it ends, or after a restart when the end was not yet written.
 
-use crate::protocol::out::RatingChange;
+use std::sync::Arc;
+
 use qiyuan_game::Outcome;
 use qiyuan_store::{Finish, NewGame, Player, PointsChange, RatingRow};
 use qiyuan_table::{Event, Settings};
 
+use super::Occupant;
 use super::actor::Live;
+use super::events::TableEvent;
+use crate::protocol::out::RatingChange;
 
 impl Live {
     /// Writes the stored game rows for games that started or ended in `events`;
@@ -22,8 +26,12 @@ impl Live {
                     settings,
                     ..
                 } => {
-                    if let Err(e) = self.started(*game, players, settings).await {
-                        tracing::error!(table = %self.id, "cannot store game start: {e}");
+                    match self.started(*game, players, settings).await {
+                        Ok(id) => self.env.events.publish(TableEvent::Started {
+                            table: self.id.clone(),
+                            game: id,
+                        }),
+                        Err(e) => tracing::error!(table = %self.id, "cannot store game start: {e}"),
                     }
                     let id = self.game_id_of(*game);
                     crate::logs::game_started(&self.id, &id, self.table.game_name(), players);
@@ -46,17 +54,17 @@ impl Live {
     }
 
     /// The account (id, guest) of the user `name`: known if they acted here,
-    /// none for a computer player (a colon is never in an account's name), else
-    /// from the store.
+    /// none for anyone but a person (a computer player, a stand-in), else from
+    /// the store.
     async fn account(&self, name: &str) -> anyhow::Result<Option<(i64, bool)>> {
         if let Some(&known) = self.accounts.get(name) {
             return Ok(Some(known));
         }
-        if name.contains(':') {
+        if !Occupant::of(name).is_person() {
             return Ok(None);
         }
         Ok(self
-            .app
+            .env
             .store
             .user_by_name(name)
             .await?
@@ -65,7 +73,7 @@ impl Live {
 
     fn game_id_of(&self, number: u32) -> String {
         if number <= 1 {
-            self.id.clone()
+            self.id.to_string()
         } else {
             format!("{}-{number}", self.id)
         }
@@ -73,19 +81,20 @@ impl Live {
 
     fn pool(&self, settings: &Settings) -> String {
         let speed = settings.time.speed();
-        match self.app.games.get(self.table.game_name()) {
+        match self.env.games.get(self.table.game_name()) {
             Some(game) => game.pool(speed),
             // A table exists only for a hosted game.
             None => qiyuan_rating::pool(self.table.game_name(), None),
         }
     }
 
+    /// Stores game `number`'s start; returns its stored id.
     async fn started(
         &mut self,
         number: u32,
         players: &[String],
         settings: &Settings,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Arc<str>> {
         let id = self.game_id_of(number);
         let pool = self.pool(settings);
         // Whether the game counts, as the table decided at its start (a game from
@@ -102,7 +111,7 @@ impl Live {
             let user = self.account(name).await?;
             let rating = match user {
                 Some((id, false)) if rated => Some(
-                    self.app
+                    self.env
                         .store
                         .rating(id, &pool)
                         .await?
@@ -126,11 +135,11 @@ impl Live {
             .as_ref()
             .map(|g| g.started_at as i64)
             .unwrap_or_else(crate::now_ms);
-        self.app
+        self.env
             .store
             .start_game(&NewGame {
                 id: id.clone(),
-                table_id: self.id.clone(),
+                table_id: self.id.to_string(),
                 number: i64::from(number),
                 game: self.table.game_name().to_string(),
                 settings: serde_json::to_string(settings)?,
@@ -138,16 +147,17 @@ impl Live {
                 started_at,
                 players: rows,
                 // Private games (单机) are in no list.
-                private: crate::solo::is_private(&self.id),
+                private: self.kind.is_private(),
             })
             .await?;
-        self.game_id = Some(id);
-        Ok(())
+        let id: Arc<str> = Arc::from(id);
+        self.game_id = Some(id.clone());
+        Ok(id)
     }
 
     /// Stores a finished game: loads who held each seat and their ratings,
     /// settles the game ([`qiyuan_rating::settle`]: ratings, points, per-seat
-    /// rows), and writes what it says.
+    /// rows), writes what it says, and tells the listeners ([`TableEvent::Ended`]).
     async fn ended(
         &mut self,
         outcome: &Outcome,
@@ -167,7 +177,7 @@ impl Live {
                 .filter(|&(_, guest)| !guest)
                 .map(|(id, _)| id);
             let rating = match user {
-                Some(id) => match self.app.store.rating(id, &pool).await? {
+                Some(id) => match self.env.store.rating(id, &pool).await? {
                     Some(r) => qiyuan_rating::Rating {
                         rating: r.rating,
                         deviation: r.deviation,
@@ -192,8 +202,8 @@ impl Live {
             // randomness only: not at a private table (单机), and not for a
             // chosen deal (a loaded `seed N` or deals written out), which
             // colluding players could otherwise replay for points.
-            keeps_points: self.app.games.get(game).is_some_and(|g| g.points)
-                && !crate::solo::is_private(&self.id)
+            keeps_points: self.env.games.get(game).is_some_and(|g| g.points)
+                && !self.kind.is_private()
                 && gs.settings.setup == qiyuan_game::Setup::Standard,
             seats: &holders,
         })?;
@@ -247,7 +257,12 @@ impl Live {
             }
         }
         let changes = settled.unrated.is_none().then_some(changes);
-        let first_time = self.app.store.finish_game(&finish).await?;
+        let first_time = self.env.store.finish_game(&finish).await?;
+        self.env.events.publish(TableEvent::Ended {
+            table: self.id.clone(),
+            game: Arc::from(finish.game_id),
+            result: outcome.clone(),
+        });
         Ok(if first_time { changes } else { None })
     }
 

@@ -1,11 +1,52 @@
-//! The table as the lobby lists it: who sits, whether they are there, the time
-//! control and whether the game counts; and who sits, as the node's registry
-//! counts each person's tables.
+//! The table as the lobby lists it ([`TableSummary`]): who sits, whether they
+//! are there, the time control and whether the game counts, given to the
+//! lobby sink when it changes; and who sits, as the node's registry counts
+//! each person's tables.
 
-use qiyuan_table::Status;
+use qiyuan_table::{Status, TimeControl};
+use serde::{Deserialize, Serialize};
 
+use super::Occupant;
 use super::actor::Live;
-use crate::lobby::TableSummary;
+
+/// A table as the lobby lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct TableSummary {
+    pub id: String,
+    pub game: String,
+    pub status: Status,
+    pub seats: Vec<SeatSummary>,
+    pub time: TimeControl,
+    pub rated: bool,
+    pub spectators: usize,
+    /// The path of the table's invitation link.
+    pub invite: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct SeatSummary {
+    pub user: Option<String>,
+    pub connected: bool,
+    pub ready: bool,
+}
+
+impl TableSummary {
+    /// A game against the computer: every seat taken, and at most one person
+    /// among them (the others computer players).
+    pub fn against_computer(&self) -> bool {
+        self.seats.iter().all(|s| s.user.is_some())
+            && self
+                .seats
+                .iter()
+                .filter(|s| {
+                    s.user
+                        .as_deref()
+                        .is_some_and(|u| !Occupant::of(u).is_computer())
+                })
+                .count()
+                <= 1
+    }
+}
 
 impl Live {
     /// Gives the lobby the table's summary if it changed since the last one
@@ -13,9 +54,13 @@ impl Live {
     /// node shares, and most batches (the moves) change nothing it shows.
     pub(super) fn list(&mut self) {
         self.hold_seats(false);
+        // A private table (单机) is listed nowhere.
+        if !self.kind.listed() {
+            return;
+        }
         let summary = self.summary();
         if self.listed.as_ref() != Some(&summary) {
-            self.app.lobby.publish(summary.clone());
+            self.env.lobby.publish(summary.clone());
             self.listed = Some(summary);
         }
     }
@@ -36,13 +81,13 @@ impl Live {
             |g| g.rated,
         );
         TableSummary {
-            id: self.id.clone(),
+            id: self.id.to_string(),
             game: self.table.game_name().to_string(),
             status: state.status,
             seats: state
                 .seats
                 .iter()
-                .map(|s| crate::lobby::SeatSummary {
+                .map(|s| SeatSummary {
                     user: s.user.clone(),
                     connected: s.absent_since.is_none(),
                     ready: s.ready,
@@ -72,13 +117,13 @@ impl Live {
             .iter()
             .filter(|s| !over || s.ready || s.rematch)
             .filter_map(|s| s.user.as_deref())
-            .filter(|u| super::tables::is_person(u));
+            .filter(|u| Occupant::of(u).is_person());
         // (Compared in place: most batches are moves, which change nothing here.)
         if !again && people.clone().eq(self.held.iter().map(String::as_str)) {
             return;
         }
         let people: Vec<String> = people.map(str::to_string).collect();
-        self.app.tables.set_seats(&self.id, people.clone());
+        self.env.tables.set_seats(&self.id, people.clone());
         self.held = people;
     }
 }

@@ -8,7 +8,7 @@
 //! awaited there (once it is over, while they ask for the next: see
 //! `Live::hold_seats`), and one they opened while no game has started there.
 //! People are known by name, as seats name them; computer players and
-//! hot-seat stand-ins (names with a colon, which no account has) are nobody.
+//! hot-seat stand-ins ([`Occupant`]) are nobody.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -17,7 +17,7 @@ use std::sync::atomic::Ordering;
 use axum::http::StatusCode;
 use tokio::task::JoinHandle;
 
-use super::TableHandle;
+use super::{Occupant, TableHandle};
 use crate::error::ApiError;
 
 /// Every live table on this node.
@@ -154,8 +154,8 @@ impl Claim<'_> {
 }
 
 /// Whether `name` is a person's (not a computer player's or a stand-in's).
-pub fn is_person(name: &str) -> bool {
-    !name.is_empty() && !name.contains(':')
+fn is_person(name: &str) -> bool {
+    Occupant::of(name).is_person()
 }
 
 impl Registry {

@@ -9,8 +9,8 @@ use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use crate::error::ApiError;
+use crate::live::TableSummary;
 use crate::live::UserInfo;
-use crate::lobby::TableSummary;
 use crate::protocol::patch::{PatchOp, PathKey};
 use crate::registry::Descriptor;
 
@@ -281,7 +281,7 @@ pub fn typescript() -> String {
         EventRoundMsg::decl(&cfg),
         EventActionMsg::decl(&cfg),
         TableSummary::decl(&cfg),
-        crate::lobby::SeatSummary::decl(&cfg),
+        crate::live::SeatSummary::decl(&cfg),
         UserInfo::decl(&cfg),
         Descriptor::decl(&cfg),
         crate::registry::RecordFormat::decl(&cfg),
