@@ -29,13 +29,11 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use qiyuan_game::Seat;
 use qiyuan_table::{Command, Settings, TimeControl};
-use serde::Deserialize;
-use serde_json::Value;
 
 use crate::App;
 use crate::error::ApiError;
 use crate::live::{self, Conn, Owner, TableHandle, UserInfo};
-use crate::protocol::TableAct;
+use crate::protocol::{Hotseat, TableAct};
 use crate::registry::AnyTable;
 
 /// The start of every private table's id.
@@ -170,20 +168,6 @@ pub fn stand_in(user: &str, seat: Seat) -> String {
 /// Whose stand-in `name` is, if it is one.
 pub fn owner_of(name: &str) -> Option<&str> {
     name.strip_prefix(STAND_IN)?.split_once(':').map(|(_, u)| u)
-}
-
-/// `hotseat`: a private table where the user plays every seat.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Hotseat {
-    pub game: String,
-    /// The clock (default: none).
-    #[serde(default)]
-    pub time: Option<TimeControl>,
-    #[serde(default)]
-    pub options: Value,
-    #[serde(default)]
-    pub setup: Option<qiyuan_game::Setup>,
 }
 
 /// Creates a hot-seat table, seats the user and their stand-ins, and starts

@@ -23,7 +23,7 @@ use crate::auth;
 use crate::error::{ApiError, Query};
 use crate::live::{self, Conn, TableMsg, UserInfo};
 use crate::protocol::out::{Hello, LobbyPage};
-use crate::protocol::{self, Ack, ClientMsg, Request, ServerMsg};
+use crate::protocol::{self, Ack, ClientMsg, HallMsg, Request, ServerMsg};
 use qiyuan_table::Millis;
 use qiyuan_table::clock::LagEstimate;
 
@@ -586,10 +586,11 @@ impl Session {
             Ok(req) => {
                 if let Err(err) = self.on_request(&req).await {
                     let table = match &req.msg {
-                        ClientMsg::Table { table, .. }
-                        | ClientMsg::Watch { table, .. }
-                        | ClientMsg::Unwatch { table } => Some(table.as_str()),
-                        _ => None,
+                        ClientMsg::Table(cmd) => Some(cmd.table()),
+                        ClientMsg::Hall(HallMsg::Watch(w) | HallMsg::Unwatch(w)) => {
+                            Some(w.table.as_str())
+                        }
+                        ClientMsg::Hall(_) => None,
                     };
                     self.conn
                         .reply(&ServerMsg::error(&err, table), req.id.as_ref());
@@ -617,8 +618,12 @@ impl Session {
 
     async fn on_request(&mut self, req: &Request) -> Result<(), ApiError> {
         let id = req.id.as_ref();
-        match &req.msg {
-            ClientMsg::Ping { lag } => {
+        let msg = match &req.msg {
+            ClientMsg::Hall(msg) => msg,
+            ClientMsg::Table(cmd) => return self.on_command(cmd.clone(), req.id.clone()).await,
+        };
+        match msg {
+            HallMsg::Ping(protocol::client::Ping { lag }) => {
                 if let Some(lag) = lag {
                     self.conn.lag.report(*lag);
                 }
@@ -627,7 +632,7 @@ impl Session {
                 };
                 self.conn.reply(&pong, id);
             }
-            ClientMsg::LobbySubscribe { game } => {
+            HallMsg::LobbySubscribe(protocol::client::LobbyRoom { game }) => {
                 if self.app.games.get(game).is_none() {
                     return Err(ApiError::bad_request(
                         "unknown_game",
@@ -662,13 +667,13 @@ impl Session {
                     old.abort();
                 }
             }
-            ClientMsg::LobbyUnsubscribe { game } => {
+            HallMsg::LobbyUnsubscribe(protocol::client::LobbyRoom { game }) => {
                 if let Some(task) = self.lobbies.remove(game) {
                     task.abort();
                 }
                 self.ack(id, Ack::Game { game: game.clone() });
             }
-            ClientMsg::Create(create) => {
+            HallMsg::Create(create) => {
                 let user = self.conn.user.clone().ok_or_else(ApiError::unauthorized)?;
                 let handle = crate::api::create_table(&self.app, &user, create.clone()).await?;
                 self.ack(
@@ -692,7 +697,7 @@ impl Session {
                     .await?;
                 }
             }
-            ClientMsg::PlayComputer(play) => {
+            HallMsg::PlayComputer(play) => {
                 let (handle, seat) =
                     crate::computer::play(&self.app, &self.conn, play.clone()).await?;
                 self.ack(
@@ -713,7 +718,7 @@ impl Session {
                 )
                 .await?;
             }
-            ClientMsg::Hotseat(hotseat) => {
+            HallMsg::Hotseat(hotseat) => {
                 let handle = crate::solo::hotseat(&self.app, &self.conn, hotseat.clone()).await?;
                 self.ack(
                     id,
@@ -733,7 +738,7 @@ impl Session {
                 )
                 .await?;
             }
-            ClientMsg::Seek(seek) => {
+            HallMsg::Seek(seek) => {
                 match crate::lobby::seek(&self.app, self.conn.clone(), seek.clone()).await? {
                     Some(table) => {
                         self.tables.insert(table.clone());
@@ -742,7 +747,7 @@ impl Session {
                     None => self.ack(id, Ack::Seeking { seeking: true }),
                 }
             }
-            ClientMsg::Analyse(analyse) => {
+            HallMsg::Analyse(analyse) => {
                 crate::analysis::analyse(
                     &self.app,
                     &self.conn,
@@ -751,18 +756,18 @@ impl Session {
                     req.id.clone(),
                 )?;
             }
-            ClientMsg::AnalyseStop => {
+            HallMsg::AnalyseStop => {
                 let cancelled = self.analysis.stop();
                 self.ack(id, Ack::Cancelled { cancelled });
             }
-            ClientMsg::SeekCancel => {
+            HallMsg::SeekCancel => {
                 let mut cancelled = self.app.lobby.cancel_seeks(self.conn.id);
                 if let Some(cluster) = &self.app.cluster {
                     cancelled |= cluster.cancel_seek(self.conn.id).await;
                 }
                 self.ack(id, Ack::Cancelled { cancelled });
             }
-            ClientMsg::Watch { table, since } => {
+            HallMsg::Watch(protocol::client::Watch { table, since }) => {
                 let handle = self.table(table).await?;
                 self.tables.insert(table.clone());
                 self.send_table(
@@ -775,7 +780,7 @@ impl Session {
                 )
                 .await?;
             }
-            ClientMsg::Unwatch { table } => {
+            HallMsg::Unwatch(protocol::client::Watch { table, .. }) => {
                 let handle = self.table(table).await?;
                 self.tables.remove(table);
                 self.send_table(&handle, TableMsg::Unwatch { conn: self.conn.id })
@@ -787,30 +792,39 @@ impl Session {
                     },
                 );
             }
-            ClientMsg::Table { table, act } => {
-                let handle = self.table(table).await?;
-                if let Some(game) = &req.expect_game
-                    && game != handle.game
-                {
-                    return Err(ApiError::bad_request(
-                        "wrong_game",
-                        format!("table {table} plays {}, not {game}", handle.game),
-                    ));
-                }
-                self.tables.insert(table.clone());
-                self.send_table(
-                    &handle,
-                    TableMsg::Act {
-                        conn: self.conn.clone(),
-                        act: act.clone(),
-                        req: req.id.clone(),
-                        expect_seat: req.expect_seat,
-                    },
-                )
-                .await?;
-            }
         }
         Ok(())
+    }
+
+    /// A table command, for its table's task (after checking the game the
+    /// client believes the table plays).
+    async fn on_command(
+        &mut self,
+        cmd: protocol::TableCommand,
+        id: Option<Value>,
+    ) -> Result<(), ApiError> {
+        let (at, act) = cmd.into_parts();
+        let table = at.table;
+        let handle = self.table(&table).await?;
+        if let Some(game) = &at.game
+            && game != handle.game
+        {
+            return Err(ApiError::bad_request(
+                "wrong_game",
+                format!("table {table} plays {}, not {game}", handle.game),
+            ));
+        }
+        self.tables.insert(table);
+        self.send_table(
+            &handle,
+            TableMsg::Act {
+                conn: self.conn.clone(),
+                act,
+                req: id,
+                expect_seat: at.expect_seat,
+            },
+        )
+        .await
     }
 
     fn ack(&self, id: Option<&Value>, ack: Ack) {

@@ -82,25 +82,31 @@ fn send_line(conn: &Conn, line: Option<Line>, done: bool, id: Option<&Value>) {
 
 /// `analyse`: a position of a game (its options, setup and the moves from it)
 /// to be shown with its legal moves, and analysed unless `think` is false.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Analyse {
     pub game: String,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub options: Value,
     #[serde(default)]
+    #[ts(optional)]
     pub setup: Option<qiyuan_game::Setup>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub moves: Vec<String>,
     /// How long the engine may think, in milliseconds (default 10 s, at most 30 s).
     #[serde(default)]
+    #[ts(optional)]
     pub time_ms: Option<u64>,
     /// Whether to analyse at all (false: only the position and its legal moves).
     #[serde(default = "yes")]
+    #[ts(optional = nullable)]
     pub think: bool,
     /// An external engine's level key (one of the game's `bot_levels` with an
     /// `engine`) to analyse instead of the built-in engine (UCI and UCCI ones).
     #[serde(default)]
+    #[ts(optional)]
     pub engine: Option<String>,
 }
 
