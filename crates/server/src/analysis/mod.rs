@@ -486,7 +486,7 @@ pub fn parse_info(
 /// caller goes away (an HTTP client that hung up: the search stops within
 /// milliseconds, and its permit with it).
 pub(crate) async fn blocking<T: Send + 'static>(
-    app: &Arc<App>,
+    compute: &Arc<crate::compute::Compute>,
     owner: &crate::compute::Owner,
     f: impl FnOnce(&AtomicBool) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -496,8 +496,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
             self.0.store(true, Ordering::Relaxed);
         }
     }
-    let permit = app
-        .compute
+    let permit = compute
         .acquire(crate::compute::Class::Analysis, owner, None)
         .await;
     let stop = Arc::new(AtomicBool::new(false));
