@@ -219,7 +219,9 @@ impl Router {
             }
             HallMsg::Analyse(analyse) => {
                 crate::analysis::analyse(
-                    &self.app,
+                    &self.app.games,
+                    &self.app.engines,
+                    &self.app.compute,
                     &self.conn,
                     &mut self.analysis,
                     analyse.clone(),
