@@ -168,7 +168,7 @@ pub fn protocol_envelope(data: &[u8]) {
 /// Every client command: the first byte picks the message type (every type the
 /// protocol knows), the rest is its `d`.
 pub fn protocol_command(data: &[u8]) {
-    use qiyuan_server::protocol::TABLE_TYPES;
+    use qiyuan_server::protocol::table_types;
     const OTHERS: &[&str] = &[
         "ping",
         "lobby.subscribe",
@@ -182,10 +182,10 @@ pub fn protocol_command(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else {
         return;
     };
-    let i = usize::from(pick) % (OTHERS.len() + TABLE_TYPES.len());
+    let i = usize::from(pick) % (OTHERS.len() + table_types().len());
     let t = OTHERS
         .get(i)
-        .unwrap_or_else(|| &TABLE_TYPES[i - OTHERS.len()]);
+        .unwrap_or_else(|| &table_types()[i - OTHERS.len()]);
     let frame = format!(r#"{{"t":"{t}","id":7,"d":{}}}"#, text(rest));
     protocol_frame(&frame);
 }

@@ -8,12 +8,13 @@ use std::time::{Duration, Instant};
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use qiyuan_store::{NewUser, StoreError, User};
+use qiyuan_store::{NewUser, Store, StoreError, User};
 use serde::{Deserialize, Serialize};
 
 use crate::App;
 use crate::auth;
 use crate::error::{ApiError, ApiResult, Json};
+use crate::registry::Games;
 
 #[derive(Debug, Deserialize)]
 pub struct Credentials {
@@ -70,42 +71,45 @@ impl App {
             .await?
             .ok_or_else(ApiError::unauthorized)
     }
+}
 
-    /// The key under which a request's client address is limited.
-    fn address_of(&self, peer: SocketAddr, headers: &HeaderMap) -> String {
-        auth::address_key(self.proxies.client_ip(peer.ip(), headers))
-    }
+/// The key under which a request's client address is limited.
+fn address_of(proxies: &auth::Proxies, peer: SocketAddr, headers: &HeaderMap) -> String {
+    auth::address_key(proxies.client_ip(peer.ip(), headers))
+}
 
-    async fn open_session(
-        &self,
-        user: &User,
-        status: StatusCode,
-        secure: bool,
-    ) -> ApiResult<Response> {
-        let token = auth::new_token();
-        let now = crate::now_ms();
-        let lifetime = Duration::from_secs(u64::from(self.config.session_days) * 86_400);
-        self.store
-            .create_session(
-                &auth::hash_token(&token),
-                user.id,
-                now,
-                now + lifetime.as_millis() as i64,
-            )
-            .await?;
-        let cookie = auth::session_cookie(&token, lifetime, secure);
-        let body = Session {
-            user: user.into(),
-            token,
-        };
-        Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
-    }
+/// A new session for `user`, lasting `days`: the token in the body and in the
+/// cookie (`Secure` if `secure`).
+async fn open_session(
+    store: &dyn Store,
+    days: u32,
+    user: &User,
+    status: StatusCode,
+    secure: bool,
+) -> ApiResult<Response> {
+    let token = auth::new_token();
+    let now = crate::now_ms();
+    let lifetime = Duration::from_secs(u64::from(days) * 86_400);
+    store
+        .create_session(
+            &auth::hash_token(&token),
+            user.id,
+            now,
+            now + lifetime.as_millis() as i64,
+        )
+        .await?;
+    let cookie = auth::session_cookie(&token, lifetime, secure);
+    let body = Session {
+        user: user.into(),
+        token,
+    };
+    Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
+}
 
-    /// Whether the session cookie gets `Secure`: configured, or a trusted proxy
-    /// says the client came over https.
-    fn secure(&self, peer: SocketAddr, headers: &HeaderMap) -> bool {
-        self.config.secure_cookies || self.proxies.says_https(peer.ip(), headers)
-    }
+/// Whether the session cookie gets `Secure`: `always` (configured), or a
+/// trusted proxy says the client came over https.
+fn secure(always: bool, proxies: &auth::Proxies, peer: SocketAddr, headers: &HeaderMap) -> bool {
+    always || proxies.says_https(peer.ip(), headers)
 }
 
 pub async fn register(
@@ -119,7 +123,7 @@ pub async fn register(
         .map_err(|e| ApiError::bad_request("bad_username", e.to_string()))?;
     auth::validate_password(&c.password).map_err(|e| ApiError::bad_request("bad_password", e))?;
     app.registrations
-        .hit(&app.address_of(peer, &headers), Instant::now())
+        .hit(&address_of(&app.proxies, peer, &headers), Instant::now())
         .map_err(|wait| {
             auth::rate_limited("too many accounts registered from this address", wait)
         })?;
@@ -142,8 +146,14 @@ pub async fn register(
             e => e.into(),
         })?;
     tracing::info!(user = %user.username, "registered");
-    app.open_session(&user, StatusCode::CREATED, app.secure(peer, &headers))
-        .await
+    open_session(
+        &*app.store,
+        app.config.session_days,
+        &user,
+        StatusCode::CREATED,
+        secure(app.config.secure_cookies, &app.proxies, peer, &headers),
+    )
+    .await
 }
 
 /// Logs in. Failures are counted per (username, address) and per address — an
@@ -156,7 +166,7 @@ pub async fn login(
     Json(c): Json<Credentials>,
 ) -> ApiResult<Response> {
     let username = auth::normalize_username(&c.username);
-    let address = app.address_of(peer, &headers);
+    let address = address_of(&app.proxies, peer, &headers);
     let name_key: String = qiyuan_store::username_key(&username)
         .chars()
         .take(40)
@@ -198,8 +208,14 @@ pub async fn login(
             {
                 return Err(ApiError::forbidden("banned", "this account is banned"));
             }
-            app.open_session(&user, StatusCode::OK, app.secure(peer, &headers))
-                .await
+            open_session(
+                &*app.store,
+                app.config.session_days,
+                &user,
+                StatusCode::OK,
+                secure(app.config.secure_cookies, &app.proxies, peer, &headers),
+            )
+            .await
         }
         _ => {
             attempt.failed(Instant::now());
@@ -254,7 +270,7 @@ pub async fn guest(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     app.guests
-        .hit(&app.address_of(peer, &headers), Instant::now())
+        .hit(&address_of(&app.proxies, peer, &headers), Instant::now())
         .map_err(|wait| auth::rate_limited("too many guests from this address", wait))?;
     for _ in 0..5 {
         let created = app
@@ -268,9 +284,14 @@ pub async fn guest(
             .await;
         match created {
             Ok(user) => {
-                return app
-                    .open_session(&user, StatusCode::CREATED, app.secure(peer, &headers))
-                    .await;
+                return open_session(
+                    &*app.store,
+                    app.config.session_days,
+                    &user,
+                    StatusCode::CREATED,
+                    secure(app.config.secure_cookies, &app.proxies, peer, &headers),
+                )
+                .await;
             }
             Err(StoreError::Conflict(_)) => continue,
             Err(e) => return Err(e.into()),
@@ -310,7 +331,7 @@ pub struct PointsView {
 
 pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Profile>> {
     let user = app.require_user(&headers).await?;
-    profile_of(&app, user).await.map(Json)
+    profile_of(&*app.store, &app.games, user).await.map(Json)
 }
 
 pub async fn profile(
@@ -337,12 +358,12 @@ pub async fn profile(
         .user_by_name(&auth::normalize_username(&name))
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no user {name}")))?;
-    profile_of(&app, user).await.map(Json)
+    profile_of(&*app.store, &app.games, user).await.map(Json)
 }
 
-async fn profile_of(app: &App, user: User) -> ApiResult<Profile> {
-    let ratings = app
-        .store
+/// A user's profile: ratings, each game's points, recent public games.
+async fn profile_of(store: &dyn Store, hosted: &Games, user: User) -> ApiResult<Profile> {
+    let ratings = store
         .ratings(user.id)
         .await?
         .into_iter()
@@ -354,8 +375,7 @@ async fn profile_of(app: &App, user: User) -> ApiResult<Profile> {
             games: r.games,
         })
         .collect();
-    let games = app
-        .store
+    let games = store
         .games_of_user(user.id, 50)
         .await?
         .iter()
@@ -365,11 +385,11 @@ async fn profile_of(app: &App, user: User) -> ApiResult<Profile> {
         .collect();
     let mut points = std::collections::BTreeMap::new();
     if !user.guest {
-        for game in app.games.all() {
+        for game in hosted.all() {
             let Some(title) = game.points_title(0) else {
                 continue;
             };
-            let row = app.store.points(user.id, game.name).await?;
+            let row = store.points(user.id, game.name).await?;
             let view = match row {
                 Some(r) => PointsView {
                     title: game.points_title(r.points).unwrap_or(title),

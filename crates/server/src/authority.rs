@@ -18,11 +18,13 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use qiyuan_store::{StoreError, UserId};
+use qiyuan_store::{Store, StoreError, UserId};
 use serde::{Deserialize, Serialize};
 
 use crate::App;
 use crate::cluster::BusMsg;
+use crate::lichess::Hub;
+use crate::ws::Sockets;
 
 /// How often each node reads the banned accounts from the store.
 pub const POLL: Duration = Duration::from_secs(1);
@@ -42,20 +44,20 @@ pub enum Ended {
 
 /// Ends, on this node, the WebSockets and API streams `ended` covers; the
 /// number of WebSockets closed.
-pub fn end_here(app: &App, ended: &Ended) -> usize {
-    let sockets = match ended {
-        Ended::Token { hash } => app.sockets.close_session(hash),
-        Ended::Sessions { user } => app.sockets.close_user(*user),
-        Ended::Banned { user } => app.sockets.close_banned(*user),
+pub fn end_here(sockets: &Sockets, streams: &Hub, ended: &Ended) -> usize {
+    let closed = match ended {
+        Ended::Token { hash } => sockets.close_session(hash),
+        Ended::Sessions { user } => sockets.close_user(*user),
+        Ended::Banned { user } => sockets.close_banned(*user),
     };
-    app.lichess.end(ended);
-    sockets
+    streams.end(ended);
+    closed
 }
 
 /// Ends what `ended` covers on every node; the number of WebSockets closed
 /// on this one.
 pub async fn end(app: &App, ended: Ended) -> usize {
-    let sockets = end_here(app, &ended);
+    let sockets = end_here(&app.sockets, &app.lichess, &ended);
     if let Some(cluster) = &app.cluster {
         cluster.send_all(&BusMsg::Ended { ended }).await;
     }
@@ -64,8 +66,8 @@ pub async fn end(app: &App, ended: Ended) -> usize {
 
 /// The banned accounts now, to start [`watch`] from (read before the server
 /// serves, so that no connection opens between this look and the next).
-pub async fn banned_now(app: &App) -> HashSet<UserId> {
-    match app.store.users_with_role("banned").await {
+pub async fn banned_now(store: &dyn Store) -> HashSet<UserId> {
+    match store.users_with_role("banned").await {
         Ok(users) => users.into_iter().collect(),
         Err(e) => {
             tracing::warn!("cannot read the banned accounts: {e}");
@@ -101,7 +103,7 @@ pub async fn watch(app: Arc<App>, mut banned: HashSet<UserId>) {
             }
         };
         for user in now.difference(&banned) {
-            let sockets = end_here(&app, &Ended::Banned { user: *user });
+            let sockets = end_here(&app.sockets, &app.lichess, &Ended::Banned { user: *user });
             tracing::info!(user, sockets, "banned: connections closed");
         }
         banned = now;
@@ -111,6 +113,6 @@ pub async fn watch(app: Arc<App>, mut banned: HashSet<UserId>) {
 /// Whether `user` is muted (role `muted`): a chat line of theirs is delivered
 /// to nobody. Read from the store each time, so a mute or its lift holds at
 /// once.
-pub async fn is_muted(app: &App, user: UserId) -> Result<bool, StoreError> {
-    Ok(app.store.roles(user).await?.iter().any(|r| r == "muted"))
+pub async fn is_muted(store: &dyn Store, user: UserId) -> Result<bool, StoreError> {
+    Ok(store.roles(user).await?.iter().any(|r| r == "muted"))
 }

@@ -303,7 +303,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
 
     tokio::spawn(events::director::run(app.clone()));
     // Bans given elsewhere (the command line, another node) end connections here.
-    let banned = authority::banned_now(&app).await;
+    let banned = authority::banned_now(&*app.store).await;
     tokio::spawn(authority::watch(app.clone(), banned));
     let router = router(app.clone());
     let tables_app = app.clone();

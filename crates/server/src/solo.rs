@@ -25,12 +25,11 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use qiyuan_game::Seat;
 use qiyuan_table::{Command, Settings, TimeControl};
-use serde::Deserialize;
-use serde_json::Value;
 
 use crate::App;
 use crate::error::ApiError;
 use crate::live::{self, Conn, Env, Occupant, TableHandle, TableKind};
+use crate::protocol::Hotseat;
 
 /// Refuses a request naming a private table's game by id (`{id}`, or `{file}`
 /// as `{id}.{ext}`; a game id is `{table}` or `{table}-{n}`) to anyone but the
@@ -105,20 +104,6 @@ pub async fn only_owner(
         Ok(()) => next.run(req).await,
         Err(e) => e.into_response(),
     }
-}
-
-/// `hotseat`: a private table where the user plays every seat.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Hotseat {
-    pub game: String,
-    /// The clock (default: none).
-    #[serde(default)]
-    pub time: Option<TimeControl>,
-    #[serde(default)]
-    pub options: Value,
-    #[serde(default)]
-    pub setup: Option<qiyuan_game::Setup>,
 }
 
 /// Creates a hot-seat table, seats the user and their stand-ins, and starts

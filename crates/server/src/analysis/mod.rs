@@ -24,10 +24,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use crate::App;
+use crate::compute::Compute;
+use crate::engines::Engines;
 use crate::error::ApiError;
 use crate::live::Conn;
 use crate::protocol::ServerMsg;
+use crate::registry::Games;
 
 /// At most this many analysis lines a second go to one socket (an engine's
 /// `info` flood is thinned to the newest).
@@ -82,25 +84,31 @@ fn send_line(conn: &Conn, line: Option<Line>, done: bool, id: Option<&Value>) {
 
 /// `analyse`: a position of a game (its options, setup and the moves from it)
 /// to be shown with its legal moves, and analysed unless `think` is false.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Analyse {
     pub game: String,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub options: Value,
     #[serde(default)]
+    #[ts(optional)]
     pub setup: Option<qiyuan_game::Setup>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub moves: Vec<String>,
     /// How long the engine may think, in milliseconds (default 10 s, at most 30 s).
     #[serde(default)]
+    #[ts(optional)]
     pub time_ms: Option<u64>,
     /// Whether to analyse at all (false: only the position and its legal moves).
     #[serde(default = "yes")]
+    #[ts(optional = nullable)]
     pub think: bool,
     /// An external engine's level key (one of the game's `bot_levels` with an
     /// `engine`) to analyse instead of the built-in engine (UCI and UCCI ones).
     #[serde(default)]
+    #[ts(optional)]
     pub engine: Option<String>,
 }
 
@@ -239,14 +247,16 @@ impl Drop for Running {
 /// async threads, the engine's lines as it deepens, each carrying the
 /// request's `id`, the last one `done`. The socket's previous search stops.
 pub fn analyse(
-    app: &Arc<App>,
+    games: &Games,
+    engines: &Engines,
+    compute: &Arc<Compute>,
     conn: &Conn,
     running: &mut Running,
     req: Analyse,
     id: Option<Value>,
 ) -> Result<(), ApiError> {
     running.stop();
-    let game = app.games.get(&req.game).ok_or_else(|| {
+    let game = games.get(&req.game).ok_or_else(|| {
         ApiError::bad_request("unknown_game", format!("no game {:?} here", req.game))
     })?;
     if req.moves.len() > MAX_MOVES {
@@ -277,13 +287,12 @@ pub fn analyse(
                 .bot_levels
                 .iter()
                 .any(|l| l.key == *key && l.engine.is_some());
-            let engine_position = app
-                .engines
+            let engine_position = engines
                 .protocol(key)
                 .filter(|p| *p != crate::engines::Protocol::Gtp)
                 .and_then(|p| study.engine_position(p));
-            match engine_position {
-                Some(p) if plays => Some((key.clone(), p)),
+            match (engines.analyst(key), engine_position) {
+                (Some(analyst), Some(p)) if plays => Some((key.clone(), analyst, p)),
                 _ => {
                     return Err(ApiError::bad_request(
                         "bad_level",
@@ -315,12 +324,11 @@ pub fn analyse(
         .as_ref()
         .map(|u| crate::compute::Owner::user(u.id))
         .unwrap_or_default();
-    let app = app.clone();
-    if let Some((key, engine_position)) = external {
+    let compute = compute.clone();
+    if let Some((key, analyst, engine_position)) = external {
         tokio::spawn(async move {
             // An external engine's process runs on this machine's cores too.
-            let _permit = app
-                .compute
+            let _permit = compute
                 .acquire(crate::compute::Class::Analysis, &owner, None)
                 .await;
             if stop.load(Ordering::Relaxed) {
@@ -344,9 +352,8 @@ pub fn analyse(
                     send_line(&out, Some(line), false, reply.as_ref());
                 }
             };
-            if let Err(e) = app
-                .engines
-                .analyse(&key, &engine_position, time, &stop, &mut on_info)
+            if let Err(e) = analyst
+                .analyse(&engine_position, time, &stop, &mut on_info)
                 .await
             {
                 tracing::warn!("engine {key} could not analyse: {e}");
@@ -361,8 +368,7 @@ pub fn analyse(
         return Ok(());
     }
     tokio::spawn(async move {
-        let permit = app
-            .compute
+        let permit = compute
             .acquire(crate::compute::Class::Analysis, &owner, None)
             .await;
         if stop.load(Ordering::Relaxed) {
@@ -480,7 +486,7 @@ pub fn parse_info(
 /// caller goes away (an HTTP client that hung up: the search stops within
 /// milliseconds, and its permit with it).
 pub(crate) async fn blocking<T: Send + 'static>(
-    app: &Arc<App>,
+    compute: &Arc<crate::compute::Compute>,
     owner: &crate::compute::Owner,
     f: impl FnOnce(&AtomicBool) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -490,8 +496,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
             self.0.store(true, Ordering::Relaxed);
         }
     }
-    let permit = app
-        .compute
+    let permit = compute
         .acquire(crate::compute::Class::Analysis, owner, None)
         .await;
     let stop = Arc::new(AtomicBool::new(false));

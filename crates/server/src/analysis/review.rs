@@ -164,7 +164,7 @@ pub async fn review(
     let options = settings.options.clone();
     let game = row.game.clone();
     let (shown_options, shown_setup) = (options.clone(), setup.clone());
-    let result = super::blocking(&app, &owner, move |stop| {
+    let result = super::blocking(&app.compute, &owner, move |stop| {
         evaluate(&descriptor, &options, &setup, &moves, ms, end, stop).map(
             |(positions, reviewed)| {
                 let mut counts = vec![Counts::default(); descriptor.seats as usize];

@@ -245,7 +245,7 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
         }
         BusMsg::Ended { ended } => {
             if from != cluster.node {
-                crate::authority::end_here(app, &ended);
+                crate::authority::end_here(&app.sockets, &app.lichess, &ended);
             }
         }
         BusMsg::HandedOver { node } => {

@@ -395,22 +395,34 @@ impl Engines {
     }
 }
 
+/// The engine playing a level, for the analysis board (see [`Engines::analyst`]).
+#[derive(Clone)]
+pub struct Analyst(Arc<Engine>);
+
 impl Engines {
-    /// The analysis board's search by the engine playing level `key` (UCI and
-    /// UCCI engines): its `info` lines go to `on_info` until it ends after
-    /// `time` or `stop` is set. It takes one of the engine's processes, but
-    /// of an engine with several never the last one free (kept for the
-    /// computer players' moves, which come first; an engine with a single
-    /// process analyses when it is free), and never waits for one (`Busy`).
+    /// The engine playing level `key`, to analyse with.
+    pub fn analyst(&self, key: &str) -> Option<Analyst> {
+        self.levels
+            .get(key)
+            .map(|(engine, _)| Analyst(engine.clone()))
+    }
+}
+
+impl Analyst {
+    /// The analysis board's search (UCI and UCCI engines): its `info` lines go
+    /// to `on_info` until it ends after `time` or `stop` is set. It takes one
+    /// of the engine's processes, but of an engine with several never the last
+    /// one free (kept for the computer players' moves, which come first; an
+    /// engine with a single process analyses when it is free), and never waits
+    /// for one (`Busy`).
     pub async fn analyse(
         &self,
-        key: &str,
         position: &EnginePosition,
         time: Duration,
         stop: &std::sync::atomic::AtomicBool,
         on_info: &mut (dyn FnMut(&str) + Send),
     ) -> Result<(), EngineError> {
-        let (engine, _) = self.levels.get(key).ok_or(EngineError::NoPosition)?;
+        let engine = &self.0;
         if lock(&engine.down_until).is_some_and(|t| tokio::time::Instant::now() < t) {
             return Err(EngineError::Down);
         }

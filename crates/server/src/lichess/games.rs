@@ -395,7 +395,7 @@ async fn chat(
 ) -> Result<Response> {
     let (caller, handle, _, _) = seated(&app, &headers, kind, &id).await?;
     // A muted account's lines reach nobody: refused, so that its client knows.
-    if crate::authority::is_muted(&app, caller.user.id).await? {
+    if crate::authority::is_muted(&*app.store, caller.user.id).await? {
         return Err(Error::forbidden(
             "This account is muted: its chat is not delivered",
         ));

@@ -1,7 +1,8 @@
 //! The server's messages (see docs/protocol.md), one enum serialised in one
 //! place ([`encode`]): `{"t": type, "d": data, "id": the request's id?}`. Their
 //! TypeScript twin, `web/src/net/generated/protocol.ts`, is generated from these
-//! types (see [`typescript`]); a test fails when the committed file differs.
+//! types and the clients' ([`super::client`]) (see [`typescript`]); a test fails
+//! when the committed file differs.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -261,8 +262,8 @@ pub fn server_msg_decl() -> String {
     ServerMsg::decl(&ts_rs::Config::new().with_large_int("number"))
 }
 
-/// The TypeScript declarations of every server message and what it carries,
-/// as committed in `web/src/net/generated/protocol.ts`.
+/// The TypeScript declarations of every server and client message and what it
+/// carries, as committed in `web/src/net/generated/protocol.ts`.
 pub fn typescript() -> String {
     let cfg = ts_rs::Config::new().with_large_int("number");
     let decls = [
@@ -317,6 +318,7 @@ pub fn typescript() -> String {
         qiyuan_game::Claim::decl(&cfg),
     ];
     let mut decls: Vec<String> = decls.into();
+    decls.extend(super::client::declarations(&cfg));
     // Each compiled game's own view (the `board` of a game's view).
     let mut boards: Vec<String> = Vec::new();
     #[cfg(feature = "chess")]
@@ -366,7 +368,7 @@ pub fn typescript() -> String {
     decls.push(format!("type BoardView = {};", boards.join(" | ")));
     decls.push(<Value as TS>::decl(&cfg));
     let mut out = String::from(
-        "// Generated from the server's Rust types (crates/server/src/protocol/out.rs):\n\
+        "// Generated from the server's Rust types (crates/server/src/protocol/):\n\
          // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test it protocol_types`\n\
          // writes it again; that test fails when this file is out of date.\n",
     );
@@ -377,7 +379,9 @@ pub fn typescript() -> String {
     }
     out.push_str(
         "\n/** A server message as it arrives: with the id of the request it answers. */\n\
-         export type Envelope = ServerMsg & { id?: string | number };\n",
+         export type Envelope = ServerMsg & { id?: string | number };\n\
+         \n/** A client message as it is sent: with an id for its reply to carry. */\n\
+         export type Outgoing = ClientMsg & { id?: string | number };\n",
     );
     out
 }

@@ -80,9 +80,9 @@ fn protocol_md_documents_every_server_message_and_no_other() {
 
 #[test]
 fn protocol_md_documents_every_client_message_and_no_other() {
-    let parsed: BTreeSet<String> = qiyuan_server::protocol::CLIENT_TYPES
+    let parsed: BTreeSet<String> = qiyuan_server::protocol::client_types()
         .iter()
-        .chain(qiyuan_server::protocol::TABLE_TYPES)
+        .chain(qiyuan_server::protocol::table_types())
         .map(|t| t.to_string())
         .collect();
     // Each type the lists name is one the parser knows.

@@ -1,4 +1,4 @@
-// Generated from the server's Rust types (crates/server/src/protocol/out.rs):
+// Generated from the server's Rust types (crates/server/src/protocol/):
 // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test it protocol_types`
 // writes it again; that test fails when this file is out of date.
 
@@ -427,6 +427,99 @@ points?: Array<number>, };
 
 export type Claim = "threefold_repetition" | "fifty_moves";
 
+export type ClientMsg = TableCommand | HallMsg;
+
+export type HallMsg = { "t": "ping", "d": Ping } | { "t": "lobby.subscribe", "d": LobbyRoom } | { "t": "lobby.unsubscribe", "d": LobbyRoom } | { "t": "create", "d": CreateTable } | { "t": "seek", "d": Seek } | { "t": "seek.cancel" } | { "t": "watch", "d": Watch } | { "t": "unwatch", "d": Watch } | { "t": "play_computer", "d": PlayComputer } | { "t": "hotseat", "d": Hotseat } | { "t": "analyse", "d": Analyse } | { "t": "analyse.stop" };
+
+export type TableCommand = { "t": "sit", "d": AtSeat } | { "t": "stand", "d": Acting } | { "t": "propose", "d": Propose } | { "t": "accept", "d": Answer } | { "t": "ready", "d": Ready } | { "t": "unready", "d": Acting } | { "t": "swap", "d": Swap } | { "t": "move", "d": Move } | { "t": "draw.offer", "d": Acting } | { "t": "draw.accept", "d": Acting } | { "t": "draw.decline", "d": Acting } | { "t": "takeback.request", "d": Acting } | { "t": "takeback.accept", "d": Acting } | { "t": "takeback.decline", "d": Acting } | { "t": "claim", "d": MakeClaim } | { "t": "resign", "d": Acting } | { "t": "abort", "d": Acting } | { "t": "leave", "d": Acting } | { "t": "rematch", "d": Acting } | { "t": "add_bot", "d": AddBot } | { "t": "remove_bot", "d": AtSeat } | { "t": "decline", "d": Answer };
+
+export type Acting = { table: string, game?: string, seat?: Seat, };
+
+export type AtSeat = { table: string, game?: string, seat: Seat, };
+
+export type AddBot = { table: string, game?: string, seat: Seat, level?: LevelKey, };
+
+export type Propose = { table: string, game?: string, seat?: Seat, settings: Settings, };
+
+export type Answer = { table: string, game?: string, seat?: Seat, proposal: number, };
+
+export type Ready = { table: string, game?: string, seat?: Seat, proposal?: number, };
+
+export type Swap = { table: string, game?: string, seat?: Seat, with: Seat, };
+
+export type Move = { table: string, game?: string, seat?: Seat, action: string, 
+/**
+ * The client's report of its lag for this move, in milliseconds.
+ */
+lag?: number, };
+
+export type MakeClaim = { table: string, game?: string, seat?: Seat, claim: Claim, };
+
+export type Ping = { lag?: number, };
+
+export type LobbyRoom = { game: string, };
+
+export type Watch = { table: string, since?: number, };
+
+export type CreateTable = { game: string, time?: TimeControl, rated?: boolean, options?: JsonValue, 
+/**
+ * Sit down at once at this seat.
+ */
+seat?: Seat, takebacks?: boolean, 
+/**
+ * Where the game starts (读入): `"standard"` or `{"position": FEN}`.
+ */
+setup?: Setup, };
+
+export type LevelKey = string | number;
+
+export type Colour = Seat | string;
+
+export type PlayComputer = { game: string, 
+/**
+ * The computer player's level (default: the game's first).
+ */
+level?: LevelKey, 
+/**
+ * The player's seat (default: random).
+ */
+colour?: Colour, 
+/**
+ * The clock (default: the game's first preset).
+ */
+time?: TimeControl, 
+/**
+ * The game's rule options (board size, komi, ...).
+ */
+options?: JsonValue, setup?: Setup, 
+/**
+ * 单机: a private table, listed nowhere (see [`crate::solo`]).
+ */
+private?: boolean, };
+
+export type Hotseat = { game: string, 
+/**
+ * The clock (default: none).
+ */
+time?: TimeControl, options?: JsonValue, setup?: Setup, };
+
+export type Seek = { game: string, time: TimeControl, rated?: boolean, };
+
+export type Analyse = { game: string, options?: JsonValue, setup?: Setup, moves?: Array<string>, 
+/**
+ * How long the engine may think, in milliseconds (default 10 s, at most 30 s).
+ */
+time_ms?: number, 
+/**
+ * Whether to analyse at all (false: only the position and its legal moves).
+ */
+think?: boolean, 
+/**
+ * An external engine's level key (one of the game's `bot_levels` with an
+ * `engine`) to analyse instead of the built-in engine (UCI and UCCI ones).
+ */
+engine?: string, };
+
 export type ChessView = { 
 /**
  * The current position.
@@ -635,3 +728,6 @@ export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in
 
 /** A server message as it arrives: with the id of the request it answers. */
 export type Envelope = ServerMsg & { id?: string | number };
+
+/** A client message as it is sent: with an id for its reply to carry. */
+export type Outgoing = ClientMsg & { id?: string | number };

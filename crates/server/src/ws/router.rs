@@ -1,0 +1,329 @@
+//! A connection's messages, parsed at the edge and routed: to the lobby, to a
+//! feature (new tables, seeks, analysis) or to a table's task.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio::task::JoinHandle;
+
+use crate::App;
+use crate::error::ApiError;
+use crate::live::{self, Conn, TableMsg};
+use crate::protocol::out::LobbyPage;
+use crate::protocol::{self, Ack, ClientMsg, HallMsg, Request, ServerMsg};
+
+/// One connection's messages, each routed to the lobby, a feature or a
+/// table's task, and what the connection is subscribed to.
+pub(super) struct Router {
+    app: Arc<App>,
+    conn: Conn,
+    tables: HashSet<String>,
+    lobbies: HashMap<String, JoinHandle<()>>,
+    /// The analysis board's search, stopped when the socket closes.
+    analysis: crate::analysis::Running,
+}
+
+impl Router {
+    pub(super) fn new(app: Arc<App>, conn: Conn) -> Router {
+        Router {
+            app,
+            conn,
+            tables: HashSet::new(),
+            lobbies: HashMap::new(),
+            analysis: Default::default(),
+        }
+    }
+
+    pub(super) fn reply_error(&self, err: &ApiError, id: Option<&Value>) {
+        self.conn.reply(&ServerMsg::error(err, None), id);
+    }
+
+    pub(super) async fn on_text(&mut self, text: &str) {
+        if text.len() > self.app.config.max_message_bytes {
+            let err = ApiError::bad_request(
+                "too_large",
+                format!(
+                    "a message may have at most {} bytes; this one has {}",
+                    self.app.config.max_message_bytes,
+                    text.len()
+                ),
+            );
+            self.reply_error(&err, None);
+            return;
+        }
+        match protocol::parse(text) {
+            Ok(req) => {
+                if let Err(err) = self.on_request(&req).await {
+                    let table = match &req.msg {
+                        ClientMsg::Table(cmd) => Some(cmd.table()),
+                        ClientMsg::Hall(HallMsg::Watch(w) | HallMsg::Unwatch(w)) => {
+                            Some(w.table.as_str())
+                        }
+                        ClientMsg::Hall(_) => None,
+                    };
+                    self.conn
+                        .reply(&ServerMsg::error(&err, table), req.id.as_ref());
+                }
+            }
+            Err((err, id)) => self.reply_error(&err, id.as_ref()),
+        }
+    }
+
+    async fn table(&self, id: &str) -> Result<live::TableHandle, ApiError> {
+        // Several nodes: a table another node owns, through its proxy here.
+        self.app
+            .table(id)
+            .await
+            .ok_or_else(|| ApiError::not_found(format!("no live table {id}")))
+    }
+
+    async fn send_table(&self, handle: &live::TableHandle, msg: TableMsg) -> Result<(), ApiError> {
+        handle
+            .tx
+            .send(msg)
+            .await
+            .map_err(|_| ApiError::not_found(format!("table {} has closed", handle.id)))
+    }
+
+    async fn on_request(&mut self, req: &Request) -> Result<(), ApiError> {
+        let id = req.id.as_ref();
+        let msg = match &req.msg {
+            ClientMsg::Hall(msg) => msg,
+            ClientMsg::Table(cmd) => return self.on_command(cmd.clone(), req.id.clone()).await,
+        };
+        match msg {
+            HallMsg::Ping(protocol::client::Ping { lag }) => {
+                if let Some(lag) = lag {
+                    self.conn.lag.report(*lag);
+                }
+                let pong = ServerMsg::Pong {
+                    server_time: crate::now_ms(),
+                };
+                self.conn.reply(&pong, id);
+            }
+            HallMsg::LobbySubscribe(protocol::client::LobbyRoom { game }) => {
+                if self.app.games.get(game).is_none() {
+                    return Err(ApiError::bad_request(
+                        "unknown_game",
+                        format!("no game {game:?} here"),
+                    ));
+                }
+                let (tables, more, mut rx) = self
+                    .app
+                    .lobby
+                    .subscribe(game, self.app.config.lobby_page_size);
+                let page = ServerMsg::Lobby(LobbyPage {
+                    game: game.clone(),
+                    tables,
+                    more,
+                });
+                self.conn.reply(&page, id);
+                let conn = self.conn.clone();
+                let forward = tokio::spawn(async move {
+                    loop {
+                        match rx.recv().await {
+                            Ok(text) => {
+                                if !conn.send(text) {
+                                    break;
+                                }
+                            }
+                            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                            Err(_) => break,
+                        }
+                    }
+                });
+                if let Some(old) = self.lobbies.insert(game.clone(), forward) {
+                    old.abort();
+                }
+            }
+            HallMsg::LobbyUnsubscribe(protocol::client::LobbyRoom { game }) => {
+                if let Some(task) = self.lobbies.remove(game) {
+                    task.abort();
+                }
+                self.ack(id, Ack::Game { game: game.clone() });
+            }
+            HallMsg::Create(create) => {
+                let user = self.conn.user.clone().ok_or_else(ApiError::unauthorized)?;
+                let handle = crate::api::create_table(&self.app, &user, create.clone()).await?;
+                self.ack(
+                    id,
+                    Ack::Created {
+                        table: handle.id.clone(),
+                        invite: format!("/table/{}", handle.id),
+                    },
+                );
+                if let Some(seat) = create.seat {
+                    self.tables.insert(handle.id.clone());
+                    self.send_table(
+                        &handle,
+                        TableMsg::Act {
+                            conn: self.conn.clone(),
+                            act: protocol::TableAct::Sit { seat },
+                            req: None,
+                            expect_seat: None,
+                        },
+                    )
+                    .await?;
+                }
+            }
+            HallMsg::PlayComputer(play) => {
+                let (handle, seat) =
+                    crate::computer::play(&self.app.live, &self.conn, play.clone()).await?;
+                self.ack(
+                    id,
+                    Ack::Seated {
+                        table: handle.id.clone(),
+                        seat: seat.0,
+                    },
+                );
+                self.tables.insert(handle.id.clone());
+                self.send_table(
+                    &handle,
+                    TableMsg::Watch {
+                        conn: self.conn.clone(),
+                        since: None,
+                        req: None,
+                    },
+                )
+                .await?;
+            }
+            HallMsg::Hotseat(hotseat) => {
+                let handle = crate::solo::hotseat(&self.app.live, &self.conn, hotseat.clone()).await?;
+                self.ack(
+                    id,
+                    Ack::Seated {
+                        table: handle.id.clone(),
+                        seat: 0,
+                    },
+                );
+                self.tables.insert(handle.id.clone());
+                self.send_table(
+                    &handle,
+                    TableMsg::Watch {
+                        conn: self.conn.clone(),
+                        since: None,
+                        req: None,
+                    },
+                )
+                .await?;
+            }
+            HallMsg::Seek(seek) => {
+                match crate::lobby::seek(&self.app, self.conn.clone(), seek.clone()).await? {
+                    Some(table) => {
+                        self.tables.insert(table.clone());
+                        self.ack(id, Ack::Table { table });
+                    }
+                    None => self.ack(id, Ack::Seeking { seeking: true }),
+                }
+            }
+            HallMsg::Analyse(analyse) => {
+                crate::analysis::analyse(
+                    &self.app.games,
+                    &self.app.engines,
+                    &self.app.compute,
+                    &self.conn,
+                    &mut self.analysis,
+                    analyse.clone(),
+                    req.id.clone(),
+                )?;
+            }
+            HallMsg::AnalyseStop => {
+                let cancelled = self.analysis.stop();
+                self.ack(id, Ack::Cancelled { cancelled });
+            }
+            HallMsg::SeekCancel => {
+                let mut cancelled = self.app.lobby.cancel_seeks(self.conn.id);
+                if let Some(cluster) = &self.app.cluster {
+                    cancelled |= cluster.cancel_seek(self.conn.id).await;
+                }
+                self.ack(id, Ack::Cancelled { cancelled });
+            }
+            HallMsg::Watch(protocol::client::Watch { table, since }) => {
+                let handle = self.table(table).await?;
+                self.tables.insert(table.clone());
+                self.send_table(
+                    &handle,
+                    TableMsg::Watch {
+                        conn: self.conn.clone(),
+                        since: *since,
+                        req: req.id.clone(),
+                    },
+                )
+                .await?;
+            }
+            HallMsg::Unwatch(protocol::client::Watch { table, .. }) => {
+                let handle = self.table(table).await?;
+                self.tables.remove(table);
+                self.send_table(&handle, TableMsg::Unwatch { conn: self.conn.id })
+                    .await?;
+                self.ack(
+                    id,
+                    Ack::Table {
+                        table: table.clone(),
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// A table command, for its table's task (after checking the game the
+    /// client believes the table plays).
+    async fn on_command(
+        &mut self,
+        cmd: protocol::TableCommand,
+        id: Option<Value>,
+    ) -> Result<(), ApiError> {
+        let (at, act) = cmd.into_parts();
+        let table = at.table;
+        let handle = self.table(&table).await?;
+        if let Some(game) = &at.game
+            && game != handle.game
+        {
+            return Err(ApiError::bad_request(
+                "wrong_game",
+                format!("table {table} plays {}, not {game}", handle.game),
+            ));
+        }
+        self.tables.insert(table);
+        self.send_table(
+            &handle,
+            TableMsg::Act {
+                conn: self.conn.clone(),
+                act,
+                req: id,
+                expect_seat: at.expect_seat,
+            },
+        )
+        .await
+    }
+
+    fn ack(&self, id: Option<&Value>, ack: Ack) {
+        self.conn.reply(&ServerMsg::Ack(ack), id);
+    }
+
+    /// The socket is gone: tables learn it (a seated player may now be absent),
+    /// seeks are dropped, lobby forwarding stops.
+    pub(super) async fn closed(&mut self) {
+        self.analysis.stop();
+        self.app.lobby.cancel_seeks(self.conn.id);
+        if let Some(cluster) = &self.app.cluster {
+            cluster.cancel_seek(self.conn.id).await;
+        }
+        for (_, task) in self.lobbies.drain() {
+            task.abort();
+        }
+        for table in std::mem::take(&mut self.tables) {
+            if let Ok(handle) = self.table(&table).await {
+                let _ = handle
+                    .tx
+                    .send(TableMsg::Closed { conn: self.conn.id })
+                    .await;
+            }
+        }
+        if let Some(cluster) = &self.app.cluster {
+            cluster.forget_local(self.conn.id);
+        }
+    }
+}
