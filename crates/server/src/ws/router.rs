@@ -189,7 +189,8 @@ impl Router {
                 .await?;
             }
             HallMsg::Hotseat(hotseat) => {
-                let handle = crate::solo::hotseat(&self.app.live, &self.conn, hotseat.clone()).await?;
+                let handle =
+                    crate::solo::hotseat(&self.app.live, &self.conn, hotseat.clone()).await?;
                 self.ack(
                     id,
                     Ack::Seated {
