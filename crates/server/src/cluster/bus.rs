@@ -69,6 +69,14 @@ pub enum BusMsg {
     /// To all: a node is stopping and gave its tables' leases up; the others
     /// take them over now.
     HandedOver { node: String },
+    /// To all: a game ended at a table the sender owns (its table event
+    /// [`crate::live::TableEvent::Ended`]), for the features listening on the
+    /// other nodes ([`super::Cluster::remote_ends`]).
+    GameEnded {
+        table: String,
+        game: String,
+        result: qiyuan_game::Outcome,
+    },
 }
 
 /// A socket's message for a table, as forwarded.
@@ -246,6 +254,19 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
         BusMsg::Ended { ended } => {
             if from != cluster.node {
                 crate::authority::end_here(&app.sockets, &app.lichess, &ended);
+            }
+        }
+        BusMsg::GameEnded {
+            table,
+            game,
+            result,
+        } => {
+            if from != cluster.node {
+                cluster.remote_ends.publish(crate::live::TableEvent::Ended {
+                    table: table.into(),
+                    game: game.into(),
+                    result,
+                });
             }
         }
         BusMsg::HandedOver { node } => {

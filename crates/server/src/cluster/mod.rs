@@ -123,6 +123,47 @@ pub struct Cluster {
     /// Sockets online on every node (the sum of the nodes' live counts), as
     /// last counted.
     pub online: AtomicU64,
+    /// The games that ended at tables other nodes own, as they told them
+    /// ([`BusMsg::GameEnded`]): with [`crate::live::TableEvents`] of this node,
+    /// what a feature that must hear of every end (the Swiss director)
+    /// subscribes to. (The other table events stay on their node.)
+    pub remote_ends: crate::live::TableEvents,
+}
+
+/// Tells the other nodes of each game that ends at a table here
+/// ([`BusMsg::GameEnded`]), for their [`Cluster::remote_ends`]. One that is
+/// missed (the listener fell behind) is found by the listeners' own sweeps.
+async fn tell_ends(
+    cluster: Arc<Cluster>,
+    mut events: tokio::sync::broadcast::Receiver<crate::live::TableEvent>,
+) {
+    use tokio::sync::broadcast::error::RecvError;
+    let shutdown = cluster.node_handles.shutdown.clone();
+    loop {
+        let event = tokio::select! {
+            event = events.recv() => event,
+            _ = crate::stopped(shutdown.clone()) => break,
+        };
+        match event {
+            Ok(crate::live::TableEvent::Ended {
+                table,
+                game,
+                result,
+            }) => {
+                let ended = BusMsg::GameEnded {
+                    table: table.to_string(),
+                    game: game.to_string(),
+                    result,
+                };
+                cluster.send_all(&ended).await;
+            }
+            Ok(_) => {}
+            Err(RecvError::Lagged(missed)) => {
+                tracing::warn!(missed, "game ends not told to the other nodes");
+            }
+            Err(RecvError::Closed) => break,
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -194,6 +235,7 @@ impl Cluster {
             bus_lag_us: AtomicU64::new(0),
             bus_received: AtomicU64::new(0),
             online: AtomicU64::new(0),
+            remote_ends: crate::live::TableEvents::default(),
         });
         cluster.claim_id().await?;
         Ok(Some(cluster))
@@ -275,6 +317,7 @@ impl Cluster {
         tokio::spawn(leases::keep(self.clone(), app.live.clone()));
         tokio::spawn(presence::presence(self.clone(), app.clone()));
         tokio::spawn(presence::sweep(self.clone()));
+        tokio::spawn(tell_ends(self.clone(), app.table_events.subscribe()));
         Ok(())
     }
 

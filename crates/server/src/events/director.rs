@@ -29,7 +29,7 @@ use std::time::Duration;
 use qiyuan_game::{Outcome, Seat, SeatResult};
 use qiyuan_store::{EventActionRow, EventGameRow, EventRoundRow, Store};
 use qiyuan_table::{Command, Decision, TableConfig};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{broadcast, mpsc, watch};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use super::hall::Hall;
@@ -37,6 +37,7 @@ use super::{EventData, load};
 use crate::App;
 use crate::cluster::Cluster;
 use crate::error::ApiError;
+use crate::live::TableEvent;
 use crate::protocol::ServerMsg;
 use crate::protocol::out::EventRoundMsg;
 
@@ -61,21 +62,48 @@ pub enum Heard {
 /// time when it dies), so that no two nodes act on one event's round.
 pub async fn run(app: Arc<App>) {
     let director = Director::new(&app);
-    let heard = listen(director.tick, app.shutdown.clone());
+    let mut ends = vec![app.table_events.subscribe()];
+    if let Some(cluster) = &app.cluster {
+        // Games ended at tables other nodes own.
+        ends.push(cluster.remote_ends.subscribe());
+    }
+    let heard = listen(director.tick, ends, app.shutdown.clone());
     director.run(heard).await;
 }
 
-/// The director's ear, the one place where what it hears comes in: for now a
-/// sweep every [`SWEEP_TICKS`] ticks, the safety net, which is also how the
-/// results come in while nothing announces a game's end.
-///
-/// PLUG-IN (issue #42): with the table core's events, subscribe here to
-/// `app.table_events.subscribe()` as well, and forward each
-/// `TableEvent::Ended { table, result, .. }` as [`Heard::Ended`] and each
-/// `RecvError::Lagged` as [`Heard::Sweep`]; the director then takes a result
-/// as soon as the game ends.
-fn listen(tick: Duration, shutdown: watch::Receiver<bool>) -> mpsc::Receiver<Heard> {
+/// The director's ear, the one place where what it hears comes in: each game
+/// that ends at a table (this node's, and with several nodes the others', as
+/// the cluster relays them) as [`Heard::Ended`], and a sweep every
+/// [`SWEEP_TICKS`] ticks as the safety net, or at once when a listener fell
+/// behind and missed ends.
+fn listen(
+    tick: Duration,
+    ends: Vec<broadcast::Receiver<TableEvent>>,
+    shutdown: watch::Receiver<bool>,
+) -> mpsc::Receiver<Heard> {
     let (heard, ear) = mpsc::channel(1024);
+    for mut events in ends {
+        let (heard, shutdown) = (heard.clone(), shutdown.clone());
+        tokio::spawn(async move {
+            loop {
+                let told = tokio::select! {
+                    event = events.recv() => match event {
+                        Ok(TableEvent::Ended { table, result, .. }) => Heard::Ended {
+                            table,
+                            outcome: result,
+                        },
+                        Ok(_) => continue,
+                        Err(broadcast::error::RecvError::Lagged(_)) => Heard::Sweep,
+                        Err(broadcast::error::RecvError::Closed) => break,
+                    },
+                    _ = crate::stopped(shutdown.clone()) => break,
+                };
+                if heard.send(told).await.is_err() {
+                    break;
+                }
+            }
+        });
+    }
     let every = tick * SWEEP_TICKS;
     tokio::spawn(async move {
         let mut sweeps = tokio::time::interval_at(Instant::now() + every, every);
