@@ -8,7 +8,7 @@
 //! query (a bearer client's `/ws?token=` stays out even at `debug`).
 //!
 //! No line shows what a socket carries, at any level: a frame may hold a
-//! Doudizhu hand. Our own code logs a frame only by its type and length (`ws.rs`,
+//! Doudizhu hand. Our own code logs a frame only by its type and length (`ws/mod.rs`,
 //! at `trace`) and never a view, and the WebSocket crates,
 //! which print every frame at `trace` (tungstenite's `writing frame`, in hex,
 //! and `Sending frame`, as text), are held at `debug` whatever `RUST_LOG` asks
