@@ -105,7 +105,7 @@ pub struct App {
     /// Connections per client address (see [`Config::max_sockets_per_address`]).
     pub address_cap: Arc<auth::AddressCap>,
     /// Open WebSockets by session and user, for logging out.
-    pub sockets: ws::Sockets,
+    pub sockets: Arc<ws::Sockets>,
     pub tables: Arc<live::Registry>,
     pub lobby: Arc<lobby::Lobby>,
     /// What `GET /metrics` shows.
@@ -113,7 +113,7 @@ pub struct App {
     /// The operator's external engines (see [`engines`]).
     pub engines: Arc<engines::Engines>,
     /// The Lichess-compatible API's streams, challenges and limits.
-    pub lichess: lichess::Hub,
+    pub lichess: Arc<lichess::Hub>,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
     pub shutdown: watch::Receiver<bool>,
     /// Several nodes (`[cluster]` with a Redis URL); `None`: this is the only node.
@@ -130,6 +130,9 @@ pub struct App {
     /// What the live tables tell the features that listen (a game started,
     /// a move, a game ended with its result).
     pub table_events: live::TableEvents,
+    /// What the Swiss events' director and arbiters act on: the live tables
+    /// and the players' sockets.
+    pub hall: events::hall::Hall,
 }
 
 impl App {
@@ -254,6 +257,9 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         engines: engines.clone(),
         shutdown: shutdown.clone(),
     });
+    let sockets = Arc::new(ws::Sockets::default());
+    let streams = Arc::new(lichess::Hub::new(&config.api));
+    let hall = events::hall::Hall::new(env.clone(), cluster.clone(), sockets.clone());
     const HOUR: Duration = Duration::from_secs(3600);
     let app = Arc::new(App {
         limiter: auth::LoginLimiter::new(),
@@ -265,12 +271,12 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         registrations: auth::RateLimit::new(config.registrations_per_address_per_hour, HOUR),
         proxies: auth::Proxies::new(&config.trusted_proxies),
         address_cap: auth::AddressCap::new(config.max_sockets_per_address),
-        sockets: ws::Sockets::default(),
+        sockets: sockets.clone(),
         tables,
-        lobby,
+        lobby: lobby.clone(),
         metrics,
         engines,
-        lichess: lichess::Hub::new(&config.api),
+        lichess: streams.clone(),
         config,
         games,
         store,
@@ -278,8 +284,9 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         cluster,
         pauses,
         compute,
-        live: env,
+        live: env.clone(),
         table_events,
+        hall,
     });
     let restored = match app.cluster.clone() {
         // Several nodes: the lease keeper takes this node's tables back and
@@ -293,40 +300,48 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
                     relaying.lobby_changed(change).await;
                 }
             });
-            cluster.start(&app).await?;
+            let here = cluster::Here {
+                live: env.clone(),
+                lobby,
+                sockets,
+                streams,
+            };
+            cluster.start(here).await?;
             tracing::info!(node = %cluster.node, "one of several nodes");
             0
         }
-        None => live::restore(&app.live).await?,
+        None => live::restore(&env).await?,
     };
     tracing::info!(%addr, restored, "listening");
 
-    tokio::spawn(events::director::run(app.clone()));
+    let director = events::director::Director::new(app.hall.clone(), &app.config);
+    tokio::spawn(events::director::run(director));
     // Bans given elsewhere (the command line, another node) end connections here.
     let banned = authority::banned_now(&*app.store).await;
     tokio::spawn(authority::watch(app.clone(), banned));
     let router = router(app.clone());
-    let tables_app = app.clone();
-    let sweeper = app.clone();
+    let sessions = (app.store.clone(), app.shutdown.clone());
     tokio::spawn(async move {
+        let (store, shutdown) = sessions;
         loop {
             tokio::select! {
                 _ = tokio::time::sleep(HOUR) => {}
-                _ = stopped(sweeper.shutdown.clone()) => break,
+                _ = stopped(shutdown.clone()) => break,
             }
-            if let Err(e) = sweeper.store.delete_expired_sessions(now_ms()).await {
+            if let Err(e) = store.delete_expired_sessions(now_ms()).await {
                 tracing::warn!("cannot forget expired sessions: {e}");
             }
         }
     });
     let serving = app.clone();
+    let (tables, cluster) = (app.tables.clone(), app.cluster.clone());
     let task = tokio::spawn(async move {
         // Several nodes: on stopping, the tables are handed over at once (not
         // after the sockets have closed), and the process waits for it.
-        let handing = tables_app.cluster.clone().map(|cluster| {
-            let app = tables_app.clone();
+        let handing = cluster.map(|cluster| {
+            let shutdown = shutdown.clone();
             tokio::spawn(async move {
-                stopped(app.shutdown.clone()).await;
+                stopped(shutdown).await;
                 cluster.hand_over().await;
             })
         });
@@ -334,7 +349,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         if let Some(handing) = handing {
             let _ = handing.await;
         }
-        tables_app.tables.stop_all().await;
+        tables.stop_all().await;
         tracing::info!("stopped");
         Ok(())
     });

@@ -16,7 +16,7 @@ use qiyuan_table::{Command, Settings};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::App;
+use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::live::{self, Conn, ConnId, TableMsg, TableSummary};
 use crate::protocol::{Seek, ServerMsg};
@@ -214,11 +214,19 @@ impl Lobby {
 }
 
 /// Quick pairing: matches `seek` with a waiting one, or queues it. When matched,
-/// a table is created with both seated and ready, so the game starts at once, and
-/// both sockets get `paired` and are subscribed to the table.
-pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<String>, ApiError> {
+/// a table is created in the tables' environment `env` with both seated and
+/// ready, so the game starts at once, and both sockets get `paired` and are
+/// subscribed to the table. The seeks wait in `lobby`, or with several nodes
+/// in the `cluster`'s pool.
+pub async fn seek(
+    env: &Arc<live::Env>,
+    lobby: &Lobby,
+    cluster: Option<&Arc<Cluster>>,
+    conn: Conn,
+    seek: Seek,
+) -> Result<Option<String>, ApiError> {
     let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
-    if app.games.get(&seek.game).is_none() {
+    if env.games.get(&seek.game).is_none() {
         return Err(ApiError::bad_request(
             "unknown_game",
             format!("no game {:?} here", seek.game),
@@ -230,7 +238,7 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
             "guests play casual games only",
         ));
     }
-    if seek.rated && !app.config.api.bots_rated_with_humans && app.store.is_bot(user.id).await? {
+    if seek.rated && !env.rules.bots_rated_with_humans && env.store.is_bot(user.id).await? {
         return Err(ApiError::forbidden(
             "bot_rated",
             "bot accounts play casual games only with humans here",
@@ -240,13 +248,13 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
         .validate()
         .map_err(|e| ApiError::bad_request("bad_settings", e))?;
     // A pairing would be one table more (checked again when it is made).
-    app.tables
-        .check_held(&user.username, app.config.max_tables_per_user)?;
-    if let Some(cluster) = &app.cluster {
-        return crate::cluster::pairing::seek(app, cluster, conn, seek, user).await;
+    env.tables
+        .check_held(&user.username, env.rules.max_tables_per_user)?;
+    if let Some(cluster) = cluster {
+        return crate::cluster::pairing::seek(env, cluster, conn, seek, user).await;
     }
     let partner = {
-        let mut seeks = app.lobby.seeks.lock().unwrap_or_else(|e| e.into_inner());
+        let mut seeks = lobby.seeks.lock().unwrap_or_else(|e| e.into_inner());
         seeks.retain(|w| !w.conn.tx.is_closed());
         let found = seeks
             .iter()
@@ -266,7 +274,7 @@ pub async fn seek(app: &Arc<App>, conn: Conn, seek: Seek) -> Result<Option<Strin
     let Some(partner) = partner else {
         return Ok(None);
     };
-    pair(&app.live, &seek, [partner.conn, conn]).await.map(Some)
+    pair(env, &seek, [partner.conn, conn]).await.map(Some)
 }
 
 /// Creates the table of a pair, seats both (the first takes the first seat)

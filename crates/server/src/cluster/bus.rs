@@ -11,9 +11,8 @@ use qiyuan_table::Command;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Cluster, lock, now_us};
-use crate::App;
-use crate::live::{ConnId, TableMsg, UserInfo};
+use super::{Cluster, Here, lock, now_us};
+use crate::live::{ConnId, Registry, TableMsg, UserInfo};
 use crate::protocol::{ServerMsg, TableAct};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -112,8 +111,9 @@ pub enum Call {
 }
 
 /// Subscribes (before returning, so nothing sent after it is missed) and
-/// handles the bus's messages until shutdown, resubscribing after a failure.
-pub(super) async fn listen(cluster: Arc<Cluster>, app: Arc<App>) -> anyhow::Result<()> {
+/// handles the bus's messages until shutdown, resubscribing after a failure;
+/// what is for this node's tables goes to them, the rest to `here`.
+pub(super) async fn listen(cluster: Arc<Cluster>, here: Here) -> anyhow::Result<()> {
     let channels = [cluster.node_channel(&cluster.node), cluster.all_channel()];
     let wait = std::time::Duration::from_millis(cluster.config.redis_timeout_ms.max(100));
     let mut pubsub = tokio::time::timeout(wait, cluster.client.get_async_pubsub())
@@ -124,7 +124,7 @@ pub(super) async fn listen(cluster: Arc<Cluster>, app: Arc<App>) -> anyhow::Resu
     }
     cluster.subscribed.store(true, Ordering::Relaxed);
     tokio::spawn(async move {
-        let shutdown = app.shutdown.clone();
+        let shutdown = cluster.node_handles.shutdown.clone();
         loop {
             {
                 let mut stream = pubsub.on_message();
@@ -134,7 +134,7 @@ pub(super) async fn listen(cluster: Arc<Cluster>, app: Arc<App>) -> anyhow::Resu
                             Some(msg) => {
                                 let Ok(payload) = msg.get_payload::<String>() else { continue };
                                 match serde_json::from_str::<Envelope>(&payload) {
-                                    Ok(env) => handle(&cluster, &app, env).await,
+                                    Ok(env) => handle(&cluster, &here, env).await,
                                     Err(e) => tracing::warn!("bad bus message: {e}"),
                                 }
                             }
@@ -179,7 +179,7 @@ pub(super) async fn listen(cluster: Arc<Cluster>, app: Arc<App>) -> anyhow::Resu
     Ok(())
 }
 
-async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
+async fn handle(cluster: &Arc<Cluster>, here: &Here, env: Envelope) {
     cluster.bus_received.fetch_add(1, Ordering::Relaxed);
     cluster.bus_works();
     cluster
@@ -208,14 +208,13 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
             lag,
         } => {
             let socket = (from.as_str(), from_inc, conn);
-            forward(cluster, app, socket, table, user, fwd, lag).await
+            forward(cluster, socket, table, user, fwd, lag).await
         }
         BusMsg::Call { id, table, call } => {
             let cluster = cluster.clone();
-            let app = app.clone();
             // Calls wait on the table: not on the bus's loop.
             tokio::spawn(async move {
-                let answer = answer(&app, &table, call).await;
+                let answer = answer(&cluster.node_handles.tables, &table, call).await;
                 cluster.send_to(&from, &BusMsg::Answer { id, answer }).await;
             });
         }
@@ -234,26 +233,26 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
             if from != cluster.node {
                 match change {
                     crate::lobby::Change::Table(s) => {
-                        app.lobby.publish_remote(s);
+                        here.lobby.publish_remote(s);
                     }
-                    crate::lobby::Change::Gone { game, id } => app.lobby.remove_remote(&game, &id),
+                    crate::lobby::Change::Gone { game, id } => here.lobby.remove_remote(&game, &id),
                 }
             }
         }
         // The sender delivered these to its own streams already.
         BusMsg::ApiEvent { user, event } => {
             if from != cluster.node {
-                app.lichess.tell_here(user, &event);
+                here.streams.tell_here(user, &event);
             }
         }
         BusMsg::ApiChat { table, line } => {
             if from != cluster.node {
-                app.lichess.feed_chat(&table, line);
+                here.streams.feed_chat(&table, line);
             }
         }
         BusMsg::Ended { ended } => {
             if from != cluster.node {
-                crate::authority::end_here(&app.sockets, &app.lichess, &ended);
+                crate::authority::end_here(&here.sockets, &here.streams, &ended);
             }
         }
         BusMsg::GameEnded {
@@ -284,7 +283,6 @@ async fn handle(cluster: &Arc<Cluster>, app: &Arc<App>, env: Envelope) {
 /// table here.
 async fn forward(
     cluster: &Arc<Cluster>,
-    app: &Arc<App>,
     socket: (&str, u64, ConnId),
     table: String,
     user: Option<UserInfo>,
@@ -330,7 +328,7 @@ async fn forward(
     if matches!(fwd, Forwarded::Lag) {
         return;
     }
-    let handle = app.tables.get(&table);
+    let handle = cluster.node_handles.tables.get(&table);
     let Some(handle) = handle else {
         // Not ours (any more): a command is answered; the proxy learns the
         // new owner from its `Owned` message or the store.
@@ -390,7 +388,7 @@ async fn forward(
             };
             tables.remove(&table);
             for other in tables {
-                if let Some(h) = app.tables.get(&other) {
+                if let Some(h) = cluster.node_handles.tables.get(&other) {
                     let _ = h.tx.send(TableMsg::Closed { conn: c.id }).await;
                 }
             }
@@ -401,8 +399,8 @@ async fn forward(
     let _ = handle.tx.send(msg).await;
 }
 
-async fn answer(app: &Arc<App>, table: &str, call: Call) -> Value {
-    let Some(handle) = app.tables.get(table) else {
+async fn answer(tables: &Registry, table: &str, call: Call) -> Value {
+    let Some(handle) = tables.get(table) else {
         return Value::Null;
     };
     match call {

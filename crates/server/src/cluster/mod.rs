@@ -51,7 +51,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::App;
 use crate::live::{Conn, ConnId};
 
 mod api;
@@ -76,6 +75,22 @@ pub struct Handles {
     pub games: crate::registry::Games,
     pub tables: Arc<crate::live::Registry>,
     pub shutdown: tokio::sync::watch::Receiver<bool>,
+}
+
+/// What the cluster serves on this node besides its [`Handles`]: the tables'
+/// environment (the lease keeper rebuilds tables with it, and its table events
+/// are told to the other nodes), and what the bus delivers other nodes'
+/// news to. Made after the cluster (the environment holds the cluster's
+/// leases), so given to [`Cluster::start`].
+#[derive(Clone)]
+pub struct Here {
+    pub live: Arc<crate::live::Env>,
+    /// Other nodes' tables are listed here too.
+    pub lobby: Arc<crate::lobby::Lobby>,
+    /// This node's WebSockets: counted for the presence, closed on a ban.
+    pub sockets: Arc<crate::ws::Sockets>,
+    /// The Lichess-compatible API's streams on this node.
+    pub streams: Arc<crate::lichess::Hub>,
 }
 
 /// This node among several.
@@ -311,13 +326,13 @@ impl Cluster {
     }
 
     /// Starts the bus listener and the lease keeper.
-    pub async fn start(self: &Arc<Self>, app: &Arc<App>) -> anyhow::Result<()> {
-        bus::listen(self.clone(), app.clone()).await?;
-        self.load_lobby(app).await;
-        tokio::spawn(leases::keep(self.clone(), app.live.clone()));
-        tokio::spawn(presence::presence(self.clone(), app.clone()));
+    pub async fn start(self: &Arc<Self>, here: Here) -> anyhow::Result<()> {
+        bus::listen(self.clone(), here.clone()).await?;
+        self.load_lobby(&here.lobby).await;
+        tokio::spawn(leases::keep(self.clone(), here.live.clone()));
+        tokio::spawn(presence::presence(self.clone(), here.sockets));
         tokio::spawn(presence::sweep(self.clone()));
-        tokio::spawn(tell_ends(self.clone(), app.table_events.subscribe()));
+        tokio::spawn(tell_ends(self.clone(), here.live.events.subscribe()));
         Ok(())
     }
 
@@ -367,16 +382,16 @@ impl Cluster {
     }
 
     /// Loads every table the lobby hash lists (a node starting among others).
-    async fn load_lobby(&self, app: &App) {
+    async fn load_lobby(&self, lobby: &crate::lobby::Lobby) {
         let mut redis = self.redis.clone();
-        for game in app.games.names() {
+        for game in self.node_handles.games.names() {
             let mut cmd = redis::cmd("HGETALL");
             cmd.arg(self.key(&format!("lobby:{game}")));
             let all: redis::RedisResult<HashMap<String, String>> =
                 self.timed(cmd.query_async(&mut redis)).await;
             for text in all.unwrap_or_default().values() {
                 if let Ok(summary) = serde_json::from_str(text) {
-                    app.lobby.publish_remote(summary);
+                    lobby.publish_remote(summary);
                 }
             }
         }

@@ -10,9 +10,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::{Cluster, lock};
-use crate::App;
 use crate::error::ApiError;
-use crate::live::{Conn, ConnId, UserInfo};
+use crate::live::{Conn, ConnId, Env, UserInfo};
 use crate::protocol::Seek;
 
 /// A waiting seeker as the pool holds it.
@@ -50,9 +49,10 @@ redis.call('RPUSH', KEYS[1], ARGV[1])
 return false
 "#;
 
-/// Matches `seek` with a seeker on any node, or queues it (`None`).
+/// Matches `seek` with a seeker on any node, or queues it (`None`); a pair's
+/// table is made here, in the tables' environment `env`.
 pub(crate) async fn seek(
-    app: &Arc<App>,
+    env: &Arc<Env>,
     cluster: &Arc<Cluster>,
     conn: Conn,
     seek: Seek,
@@ -114,7 +114,7 @@ pub(crate) async fn seek(
             break (c, Some((partner.node, partner.inc, partner.conn)));
         }
     };
-    let table = crate::lobby::pair(&app.live, &seek, [partner, conn]).await?;
+    let table = crate::lobby::pair(env, &seek, [partner, conn]).await?;
     if let Some(remote) = remote {
         cluster.note_table(&remote, &table);
     }

@@ -9,7 +9,6 @@ use std::sync::atomic::Ordering;
 
 use super::remote::{Remote, RemoteKey};
 use super::{Cluster, lock};
-use crate::App;
 
 /// KEYS[1] the nodes' counts (a hash), KEYS[2] when each node's count lapses
 /// (a sorted set scored by that time, in Redis's milliseconds); ARGV[1] this
@@ -68,11 +67,11 @@ impl Cluster {
 /// the live ones (one script, no `KEYS`). The same round renews the node's
 /// claim on its id. On stopping, both are taken back at once, so that the
 /// other nodes know this one gone without waiting for it to lapse.
-pub(super) async fn presence(cluster: Arc<Cluster>, app: Arc<App>) {
+pub(super) async fn presence(cluster: Arc<Cluster>, sockets: Arc<crate::ws::Sockets>) {
     let every = std::time::Duration::from_millis(cluster.config.renew_ms.max(100));
     let ttl = cluster.config.lease_ttl_ms.max(1000);
     let mut redis = cluster.redis.clone();
-    let shutdown = app.shutdown.clone();
+    let shutdown = cluster.node_handles.shutdown.clone();
     let script = redis::Script::new(PRESENCE);
     loop {
         cluster.renew_claim().await;
@@ -80,7 +79,7 @@ pub(super) async fn presence(cluster: Arc<Cluster>, app: Arc<App>) {
         invocation
             .key(cluster.online_until_key())
             .arg(&cluster.node)
-            .arg(app.sockets.len())
+            .arg(sockets.len())
             .arg(ttl);
         let total: redis::RedisResult<u64> =
             cluster.timed(invocation.invoke_async(&mut redis)).await;

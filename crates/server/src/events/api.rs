@@ -358,9 +358,8 @@ pub async fn action(
     Json(req): Json<super::arbiter::ActionRequest>,
 ) -> ApiResult<Json<super::arbiter::ActionDone>> {
     let user = app.require_user(&headers).await?;
-    let hall = super::hall::Hall::new(app.clone());
     Ok(Json(
-        super::arbiter::act(&*app.store, &hall, &user, &id, req).await?,
+        super::arbiter::act(&*app.store, &app.hall, &user, &id, req).await?,
     ))
 }
 
@@ -482,15 +481,15 @@ pub async fn trf(
 
 // ---- the operator's basics, for accounts with the admin role ----
 
-async fn admin_only(app: &App, headers: &HeaderMap) -> Result<User, ApiError> {
-    let user = app.require_user(headers).await?;
-    if !has_role(&*app.store, &user, "admin").await? {
+/// Refuses `user` unless they hold the admin role.
+async fn admin_only(store: &dyn Store, user: &User) -> Result<(), ApiError> {
+    if !has_role(store, user, "admin").await? {
         return Err(ApiError::forbidden(
             "not_admin",
             "only an admin may do that",
         ));
     }
-    Ok(user)
+    Ok(())
 }
 
 #[derive(Debug, Deserialize)]
@@ -516,7 +515,7 @@ pub async fn admin_role(
     headers: HeaderMap,
     Json(req): Json<RoleReq>,
 ) -> ApiResult<Json<Value>> {
-    admin_only(&app, &headers).await?;
+    admin_only(&*app.store, &app.require_user(&headers).await?).await?;
     if req.role == "admin" || !super::ROLES.contains(&req.role.as_str()) {
         return Err(ApiError::bad_request(
             "bad_role",
@@ -551,7 +550,7 @@ pub async fn admin_close_table(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    admin_only(&app, &headers).await?;
+    admin_only(&*app.store, &app.require_user(&headers).await?).await?;
     app.store
         .table(&id)
         .await?

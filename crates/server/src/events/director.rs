@@ -34,8 +34,8 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use super::hall::Hall;
 use super::{EventData, load};
-use crate::App;
 use crate::cluster::Cluster;
+use crate::config::Config;
 use crate::error::ApiError;
 use crate::live::TableEvent;
 use crate::protocol::ServerMsg;
@@ -60,14 +60,13 @@ pub enum Heard {
 /// Runs the schedule until shutdown. With several nodes only the node holding
 /// the director's role runs it (another takes the role over within the lease
 /// time when it dies), so that no two nodes act on one event's round.
-pub async fn run(app: Arc<App>) {
-    let director = Director::new(&app);
-    let mut ends = vec![app.table_events.subscribe()];
-    if let Some(cluster) = &app.cluster {
+pub async fn run(director: Director) {
+    let mut ends = vec![director.hall.env.events.subscribe()];
+    if let Some(cluster) = &director.cluster {
         // Games ended at tables other nodes own.
         ends.push(cluster.remote_ends.subscribe());
     }
-    let heard = listen(director.tick, ends, app.shutdown.clone());
+    let heard = listen(director.tick, ends, director.shutdown.clone());
     director.run(heard).await;
 }
 
@@ -142,14 +141,17 @@ pub struct Director {
 }
 
 impl Director {
-    pub fn new(app: &Arc<App>) -> Self {
+    /// The director of the tables in `hall` (the store, the cluster and the
+    /// shutdown signal are the hall's tables'), with the tick and the escape
+    /// grace of `config`.
+    pub fn new(hall: Hall, config: &Config) -> Self {
         Director {
-            store: app.store.clone(),
-            hall: Hall::new(app.clone()),
-            cluster: app.cluster.clone(),
-            tick: Duration::from_millis(app.config.event_tick_ms.max(10)),
-            escape_grace_secs: app.config.escape_grace_secs,
-            shutdown: app.shutdown.clone(),
+            store: hall.env.store.clone(),
+            cluster: hall.cluster.clone(),
+            shutdown: hall.env.shutdown.clone(),
+            hall,
+            tick: Duration::from_millis(config.event_tick_ms.max(10)),
+            escape_grace_secs: config.escape_grace_secs,
             started: crate::now_ms(),
             boards: HashMap::new(),
         }

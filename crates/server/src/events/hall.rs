@@ -2,10 +2,9 @@
 //! live tables and the players' sockets — make a tournament table, give a
 //! table the server's commands, see who has come to it, tell a player.
 //!
-//! Making a table still needs the whole server (`live::create_with` takes the
-//! `App`), so this handle holds it, privately: it is the one place below the
-//! route handlers in `events/` that does, and the one to narrow when the table
-//! core makes tables from an environment of its own.
+//! It holds what it acts on, made in the composition root: the tables'
+//! environment (to make tables, and this node's tables), the cluster (to find
+//! a table another node owns), and the sockets (to tell players).
 
 use std::sync::Arc;
 
@@ -13,30 +12,39 @@ use qiyuan_store::UserId;
 use qiyuan_table::{Command, TableConfig};
 use tokio::sync::oneshot;
 
-use crate::App;
+use crate::cluster::Cluster;
 use crate::error::ApiError;
-use crate::live::{self, TableMsg};
+use crate::live::{self, Env, TableMsg};
 use crate::protocol::ServerMsg;
+use crate::ws::Sockets;
 
 /// The live tables and sockets, as the events' code acts on them.
 #[derive(Clone)]
 pub struct Hall {
-    app: Arc<App>,
+    /// The tables' environment; its registry is this node's tables.
+    pub(super) env: Arc<Env>,
+    /// Several nodes: where the tables other nodes own are found.
+    pub(super) cluster: Option<Arc<Cluster>>,
+    sockets: Arc<Sockets>,
 }
 
 impl Hall {
-    pub fn new(app: Arc<App>) -> Self {
-        Hall { app }
+    pub fn new(env: Arc<Env>, cluster: Option<Arc<Cluster>>, sockets: Arc<Sockets>) -> Self {
+        Hall {
+            env,
+            cluster,
+            sockets,
+        }
     }
 
     /// Creates a table of `game` owned by the server; its id.
     pub async fn create(&self, game: &str, config: TableConfig) -> Result<String, ApiError> {
-        Ok(live::create_with(&self.app.live, game, config).await?.id)
+        Ok(live::create_with(&self.env, game, config).await?.id)
     }
 
     /// Sends the server's commands to a table of this node and waits for them.
     pub async fn command(&self, table: &str, cmds: Vec<Command>) -> Result<(), ApiError> {
-        internal(&self.app.tables, table, cmds).await
+        internal(&self.env.tables, table, cmds).await
     }
 
     /// Whether each of the two seats' players has come to a table whose game is
@@ -44,7 +52,10 @@ impl Hall {
     /// table is not live (on this node or, with several, on its owner) or is
     /// not playing.
     pub async fn arrived(&self, table: &str) -> Option<[bool; 2]> {
-        let handle = self.app.table(table).await?;
+        let handle = match self.env.tables.get(table) {
+            Some(handle) => handle,
+            None => self.cluster.as_ref()?.route(table).await?,
+        };
         let (reply, wait) = oneshot::channel();
         handle.tx.send(TableMsg::Snapshot { reply }).await.ok()?;
         let view = wait.await.ok()?;
@@ -62,7 +73,7 @@ impl Hall {
 
     /// Sends a server message to every socket of the user.
     pub fn tell(&self, user: UserId, msg: &ServerMsg) {
-        self.app.sockets.send_to_user(user, &msg.encode(None));
+        self.sockets.send_to_user(user, &msg.encode(None));
     }
 }
 

@@ -126,7 +126,7 @@ async fn only_owner(
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
-    match crate::solo::check_owner(&app, &params, req.headers()).await {
+    match crate::solo::check_owner(&*app.store, &params, req.headers()).await {
         Ok(()) => next.run(req).await,
         Err(e) => stream::Error::from(e).into_response(),
     }

@@ -59,7 +59,9 @@ pub async fn seek(
     let (conn, mut rx) = api_conn(Some(caller.info()));
     let conn_id = conn.id;
     crate::lobby::seek(
-        &app,
+        &app.live,
+        &app.lobby,
+        app.cluster.as_ref(),
         conn,
         Seek {
             game: game.to_string(),

@@ -210,7 +210,16 @@ impl Router {
                 .await?;
             }
             HallMsg::Seek(seek) => {
-                match crate::lobby::seek(&self.app, self.conn.clone(), seek.clone()).await? {
+                let app = &self.app;
+                match crate::lobby::seek(
+                    &app.live,
+                    &app.lobby,
+                    app.cluster.as_ref(),
+                    self.conn.clone(),
+                    seek.clone(),
+                )
+                .await?
+                {
                     Some(table) => {
                         self.tables.insert(table.clone());
                         self.ack(id, Ack::Table { table });
