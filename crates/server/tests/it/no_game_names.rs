@@ -20,7 +20,7 @@
 //!   the user's word and host nothing.
 //! - UCI's `go` command in the engine front end (`Some("go") =>` or `"go" =>`, a
 //!   match arm on the command word, in
-//!   `src/cli/engine.rs`): a protocol word that happens to be a game's name.
+//!   `src/cli/engine/mod.rs`): a protocol word that happens to be a game's name.
 //!
 //! The web client's TypeScript (`web/src/**/*.ts`) likewise: no game name as a
 //! string (`'go'`, `"chess"`, `` `xiangqi` ``) nor as a dispatch table's key
@@ -222,7 +222,7 @@ fn offending(file: &Path, line: &str) -> Vec<&'static str> {
         .and_then(|rest| rest.iter().next())
         .and_then(|c| c.to_str());
     let cli_args = file.starts_with("src/cli") && code.starts_with("#[arg(");
-    let uci_go = file == Path::new("src/cli/engine.rs")
+    let uci_go = file == Path::new("src/cli/engine/mod.rs")
         && (code.starts_with(r#"Some("go") =>"#) || code.starts_with(r#""go" =>"#));
     NAMES
         .into_iter()
@@ -307,7 +307,7 @@ fn the_check_sees_a_match_on_a_name() {
     );
     assert_eq!(offending(perft, r#"if game == "chess" {"#), ["chess"]);
     // UCI's `go` command, in the engine front end only.
-    let engine = Path::new("src/cli/engine.rs");
+    let engine = Path::new("src/cli/engine/mod.rs");
     assert!(offending(engine, r#"                Some("go") => {"#).is_empty());
     assert!(offending(engine, r#"            "go" => {"#).is_empty());
     assert_eq!(
