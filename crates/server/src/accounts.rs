@@ -47,7 +47,19 @@ impl From<&User> for PublicUser {
     }
 }
 
-impl App {
+/// Who a request comes from: its session token looked up in the store. A
+/// narrow handle the route handlers share (`app.accounts`), instead of asking
+/// the whole `App`.
+#[derive(Clone)]
+pub struct Accounts {
+    store: Arc<dyn Store>,
+}
+
+impl Accounts {
+    pub fn new(store: Arc<dyn Store>) -> Self {
+        Accounts { store }
+    }
+
     /// The user a request's token belongs to, if any.
     pub async fn user_of(&self, headers: &HeaderMap) -> ApiResult<Option<User>> {
         match auth::token_from_headers(headers) {
@@ -56,6 +68,7 @@ impl App {
         }
     }
 
+    /// The user a session token belongs to, if any.
     pub async fn user_of_token(&self, token: &str) -> ApiResult<Option<User>> {
         if token.len() > 128 {
             return Ok(None);
@@ -66,6 +79,7 @@ impl App {
             .await?)
     }
 
+    /// The user a request's token belongs to; `401` without one.
     pub async fn require_user(&self, headers: &HeaderMap) -> ApiResult<User> {
         self.user_of(headers)
             .await?
@@ -234,7 +248,9 @@ pub async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResul
     if let Some(token) = auth::token_from_headers(&headers) {
         let hash = auth::hash_token(&token);
         app.store.delete_session(&hash).await?;
-        crate::authority::end(&app, crate::authority::Ended::Token { hash }).await;
+        app.authority
+            .end(crate::authority::Ended::Token { hash })
+            .await;
     }
     Ok((
         StatusCode::NO_CONTENT,
@@ -250,10 +266,10 @@ pub async fn logout_everywhere(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     let sessions = app.store.delete_user_sessions(user.id).await?;
     let ended = crate::authority::Ended::Sessions { user: user.id };
-    let sockets = crate::authority::end(&app, ended).await;
+    let sockets = app.authority.end(ended).await;
     tracing::info!(user = %user.username, sessions, sockets, "logged out everywhere");
     Ok((
         StatusCode::OK,
@@ -330,7 +346,7 @@ pub struct PointsView {
 }
 
 pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Profile>> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     profile_of(&*app.store, &app.games, user).await.map(Json)
 }
 
@@ -338,10 +354,16 @@ pub async fn profile(
     State(app): State<Arc<App>>,
     Path(name): Path<String>,
 ) -> ApiResult<Json<Profile>> {
+    profile_named(&*app.store, &app.games, name).await.map(Json)
+}
+
+/// The profile of the account named `name` (`404` for none), or of a
+/// computer player by its name.
+pub async fn profile_named(store: &dyn Store, hosted: &Games, name: String) -> ApiResult<Profile> {
     // A computer player has no account: its profile is its name, with no
     // ratings and no games kept.
     if crate::bots::is_bot(&name) && crate::bots::level_of(&name).is_some() {
-        return Ok(Json(Profile {
+        return Ok(Profile {
             user: PublicUser {
                 id: 0,
                 username: name,
@@ -351,14 +373,13 @@ pub async fn profile(
             ratings: Vec::new(),
             points: Default::default(),
             games: Vec::new(),
-        }));
+        });
     }
-    let user = app
-        .store
+    let user = store
         .user_by_name(&auth::normalize_username(&name))
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no user {name}")))?;
-    profile_of(&*app.store, &app.games, user).await.map(Json)
+    profile_of(store, hosted, user).await
 }
 
 /// A user's profile: ratings, each game's points, recent public games.
@@ -423,7 +444,7 @@ pub async fn settings(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
 ) -> ApiResult<Json<serde_json::Value>> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     let saved = app
         .store
         .user_settings(user.id)
@@ -442,7 +463,7 @@ pub async fn put_settings(
     headers: HeaderMap,
     Json(body): Json<serde_json::Value>,
 ) -> ApiResult<Json<serde_json::Value>> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     if !body.is_object() {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,

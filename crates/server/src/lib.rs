@@ -105,7 +105,7 @@ pub struct App {
     /// Connections per client address (see [`Config::max_sockets_per_address`]).
     pub address_cap: Arc<auth::AddressCap>,
     /// Open WebSockets by session and user, for logging out.
-    pub sockets: ws::Sockets,
+    pub sockets: Arc<ws::Sockets>,
     pub tables: Arc<live::Registry>,
     pub lobby: Arc<lobby::Lobby>,
     /// What `GET /metrics` shows.
@@ -113,7 +113,13 @@ pub struct App {
     /// The operator's external engines (see [`engines`]).
     pub engines: Arc<engines::Engines>,
     /// The Lichess-compatible API's streams, challenges and limits.
-    pub lichess: lichess::Hub,
+    pub lichess: Arc<lichess::Hub>,
+    /// What the Lichess-compatible API's handlers share.
+    pub api: Arc<lichess::Api>,
+    /// Who a request comes from (its session).
+    pub accounts: accounts::Accounts,
+    /// What a logout, a revoked token or a ban ends, on every node.
+    pub authority: authority::Authority,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
     pub shutdown: watch::Receiver<bool>,
     /// Several nodes (`[cluster]` with a Redis URL); `None`: this is the only node.
@@ -254,6 +260,27 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         engines: engines.clone(),
         shutdown: shutdown.clone(),
     });
+    let sockets = Arc::new(ws::Sockets::default());
+    let hub = Arc::new(lichess::Hub::new(&config.api));
+    let authority = authority::Authority {
+        sockets: sockets.clone(),
+        streams: hub.clone(),
+        cluster: cluster.clone(),
+    };
+    let api = Arc::new(lichess::Api {
+        store: store.clone(),
+        games: games.clone(),
+        hub: hub.clone(),
+        config: config.api.clone(),
+        cluster: cluster.clone(),
+        live: env.clone(),
+        lobby: lobby.clone(),
+        tables: api::TableFinder {
+            tables: tables.clone(),
+            cluster: cluster.clone(),
+        },
+        authority: authority.clone(),
+    });
     const HOUR: Duration = Duration::from_secs(3600);
     let app = Arc::new(App {
         limiter: auth::LoginLimiter::new(),
@@ -265,12 +292,15 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         registrations: auth::RateLimit::new(config.registrations_per_address_per_hour, HOUR),
         proxies: auth::Proxies::new(&config.trusted_proxies),
         address_cap: auth::AddressCap::new(config.max_sockets_per_address),
-        sockets: ws::Sockets::default(),
+        sockets,
         tables,
         lobby,
         metrics,
         engines,
-        lichess: lichess::Hub::new(&config.api),
+        lichess: hub,
+        api,
+        accounts: accounts::Accounts::new(store.clone()),
+        authority,
         config,
         games,
         store,
@@ -304,7 +334,12 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     tokio::spawn(events::director::run(app.clone()));
     // Bans given elsewhere (the command line, another node) end connections here.
     let banned = authority::banned_now(&*app.store).await;
-    tokio::spawn(authority::watch(app.clone(), banned));
+    tokio::spawn(authority::watch(
+        app.authority.clone(),
+        app.store.clone(),
+        app.shutdown.clone(),
+        banned,
+    ));
     let router = router(app.clone());
     let tables_app = app.clone();
     let sweeper = app.clone();
@@ -598,7 +633,13 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(serve_metrics))
         .merge(by_id)
-        .merge(lichess::routes(app.clone()))
+        .merge(lichess::routes(app.api.clone()))
+        .merge(
+            lichess::by_id(app.api.clone()).route_layer(middleware::from_fn_with_state(
+                app.clone(),
+                lichess::only_owner,
+            )),
+        )
         .fallback(web::serve)
         .layer(middleware::from_fn_with_state(app.clone(), check_origin))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(64 * 1024))

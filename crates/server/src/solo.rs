@@ -83,7 +83,7 @@ async fn caller_id(app: &App, headers: &HeaderMap) -> Result<Option<i64>, ApiErr
     let Some(token) = crate::auth::token_from_headers(headers) else {
         return Ok(None);
     };
-    if let Some(user) = app.user_of_token(&token).await? {
+    if let Some(user) = app.accounts.user_of_token(&token).await? {
         return Ok(Some(user.id));
     }
     if token.len() > 128 {
