@@ -94,13 +94,6 @@ pub struct App {
     /// The games hosted here (see [`registry`]).
     pub games: registry::Games,
     pub store: Arc<dyn Store>,
-    pub limiter: auth::LoginLimiter,
-    /// The password hashers: a bounded number of argon2 runs at once.
-    pub hashers: auth::Hashers,
-    /// Guests created per address per hour.
-    pub guests: auth::RateLimit,
-    /// Accounts registered per address per hour.
-    pub registrations: auth::RateLimit,
     pub proxies: auth::Proxies,
     /// Connections per client address (see [`Config::max_sockets_per_address`]).
     pub address_cap: Arc<auth::AddressCap>,
@@ -116,8 +109,8 @@ pub struct App {
     pub lichess: Arc<lichess::Hub>,
     /// What the Lichess-compatible API's handlers share.
     pub api: Arc<lichess::Api>,
-    /// Who a request comes from (its session).
-    pub accounts: accounts::Accounts,
+    /// The accounts and sessions: who a request comes from.
+    pub accounts: Arc<accounts::Accounts>,
     /// What a logout, a revoked token or a ban ends, on every node.
     pub authority: authority::Authority,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
@@ -283,13 +276,6 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     });
     const HOUR: Duration = Duration::from_secs(3600);
     let app = Arc::new(App {
-        limiter: auth::LoginLimiter::new(),
-        hashers: auth::Hashers::new(
-            config.password_hashes_at_once,
-            Duration::from_millis(config.hash_queue_ms),
-        ),
-        guests: auth::RateLimit::new(config.guests_per_address_per_hour, HOUR),
-        registrations: auth::RateLimit::new(config.registrations_per_address_per_hour, HOUR),
         proxies: auth::Proxies::new(&config.trusted_proxies),
         address_cap: auth::AddressCap::new(config.max_sockets_per_address),
         sockets,
@@ -299,7 +285,12 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         engines,
         lichess: hub,
         api,
-        accounts: accounts::Accounts::new(store.clone()),
+        accounts: Arc::new(accounts::Accounts::new(
+            &config,
+            store.clone(),
+            games.clone(),
+            authority.clone(),
+        )),
         authority,
         config,
         games,
@@ -594,19 +585,6 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/health", get(api::health))
         .route("/api/games", get(api::games))
-        .route("/api/account/register", post(accounts::register))
-        .route("/api/account/login", post(accounts::login))
-        .route("/api/account/logout", post(accounts::logout))
-        .route(
-            "/api/account/logout-everywhere",
-            post(accounts::logout_everywhere),
-        )
-        .route("/api/account/guest", post(accounts::guest))
-        .route("/api/account/me", get(accounts::me))
-        .route(
-            "/api/account/settings",
-            get(accounts::settings).put(accounts::put_settings),
-        )
         .route("/api/lobby/{game}", get(api::lobby))
         .route("/api/leaderboard/{game}", get(api::leaderboard))
         .route("/api/tables", post(api::create_table_http))
@@ -633,6 +611,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(serve_metrics))
         .merge(by_id)
+        .merge(accounts::routes(app.accounts.clone()))
         .merge(lichess::routes(app.api.clone()))
         .merge(
             lichess::by_id(app.api.clone()).route_layer(middleware::from_fn_with_state(

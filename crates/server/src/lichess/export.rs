@@ -154,8 +154,7 @@ struct UserReply {
 /// `games`, points) and Lichess's fields (`id`, `username`, `perfs`, …) side by
 /// side.
 pub async fn user(State(api): State<Arc<Api>>, Path(name): Path<String>) -> Response {
-    let profile = match crate::accounts::profile_named(&*api.store, &api.games, name.clone()).await
-    {
+    let profile = match crate::accounts::profile(&*api.store, &api.games, name.clone()).await {
         Ok(p) => p,
         Err(e) => return e.into_response(),
     };
