@@ -179,7 +179,7 @@ pub fn routes(api: Arc<Api>) -> Router<Arc<App>> {
 
 /// The API's routes that serve a game by id: [`crate::router`] puts
 /// [`only_owner`] in front of them.
-pub fn by_id(api: Arc<Api>) -> Router<Arc<App>> {
+pub fn by_id<S: Clone + Send + Sync + 'static>(api: Arc<Api>) -> Router<S> {
     Router::new()
         .route("/game/export/{id}", get(export::game))
         .with_state(api)
