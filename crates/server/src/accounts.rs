@@ -1,18 +1,22 @@
 //! The account endpoints: register, log in, log out (here or everywhere), guests,
-//! who am I, profiles.
+//! who am I, profiles; and [`Accounts`], which they share and which tells the
+//! other handlers who a request comes from.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::{ConnectInfo, Path, State};
+use axum::Router;
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
 use qiyuan_store::{NewUser, Store, StoreError, User};
 use serde::{Deserialize, Serialize};
 
-use crate::App;
+use crate::Config;
 use crate::auth;
+use crate::authority::Authority;
 use crate::error::{ApiError, ApiResult, Json};
 use crate::registry::Games;
 
@@ -47,7 +51,53 @@ impl From<&User> for PublicUser {
     }
 }
 
-impl App {
+/// What the account endpoints share, and who a request comes from: its
+/// session token looked up in the store. The route handlers reach it as
+/// `accounts.accounts` (`user_of`, `require_user`), not through the whole `App`.
+pub struct Accounts {
+    store: Arc<dyn Store>,
+    /// The games hosted here (a profile's points).
+    games: Games,
+    /// How long a session lasts.
+    session_days: u32,
+    /// Whether the session cookie is always `Secure`.
+    secure_cookies: bool,
+    login_attempts_per_minute: u32,
+    login_failures_per_address: u32,
+    limiter: auth::LoginLimiter,
+    /// The password hashers: a bounded number of argon2 runs at once.
+    pub hashers: auth::Hashers,
+    /// Guests created per address per hour.
+    guests: auth::RateLimit,
+    /// Accounts registered per address per hour.
+    registrations: auth::RateLimit,
+    proxies: auth::Proxies,
+    /// What a logout ends.
+    authority: Authority,
+}
+
+impl Accounts {
+    pub fn new(config: &Config, store: Arc<dyn Store>, games: Games, authority: Authority) -> Self {
+        const HOUR: Duration = Duration::from_secs(3600);
+        Accounts {
+            store,
+            games,
+            session_days: config.session_days,
+            secure_cookies: config.secure_cookies,
+            login_attempts_per_minute: config.login_attempts_per_minute,
+            login_failures_per_address: config.login_failures_per_address,
+            limiter: auth::LoginLimiter::new(),
+            hashers: auth::Hashers::new(
+                config.password_hashes_at_once,
+                Duration::from_millis(config.hash_queue_ms),
+            ),
+            guests: auth::RateLimit::new(config.guests_per_address_per_hour, HOUR),
+            registrations: auth::RateLimit::new(config.registrations_per_address_per_hour, HOUR),
+            proxies: auth::Proxies::new(&config.trusted_proxies),
+            authority,
+        }
+    }
+
     /// The user a request's token belongs to, if any.
     pub async fn user_of(&self, headers: &HeaderMap) -> ApiResult<Option<User>> {
         match auth::token_from_headers(headers) {
@@ -56,6 +106,7 @@ impl App {
         }
     }
 
+    /// The user a session token belongs to, if any.
     pub async fn user_of_token(&self, token: &str) -> ApiResult<Option<User>> {
         if token.len() > 128 {
             return Ok(None);
@@ -66,11 +117,25 @@ impl App {
             .await?)
     }
 
+    /// The user a request's token belongs to; `401` without one.
     pub async fn require_user(&self, headers: &HeaderMap) -> ApiResult<User> {
         self.user_of(headers)
             .await?
             .ok_or_else(ApiError::unauthorized)
     }
+}
+
+/// The account endpoints, sharing the [`Accounts`].
+pub fn routes<S: Clone + Send + Sync + 'static>(accounts: Arc<Accounts>) -> Router<S> {
+    Router::new()
+        .route("/api/account/register", post(register))
+        .route("/api/account/login", post(login))
+        .route("/api/account/logout", post(logout))
+        .route("/api/account/logout-everywhere", post(logout_everywhere))
+        .route("/api/account/guest", post(guest))
+        .route("/api/account/me", get(me))
+        .route("/api/account/settings", get(settings).put(put_settings))
+        .with_state(accounts)
 }
 
 /// The key under which a request's client address is limited.
@@ -113,7 +178,7 @@ fn secure(always: bool, proxies: &auth::Proxies, peer: SocketAddr, headers: &Hea
 }
 
 pub async fn register(
-    State(app): State<Arc<App>>,
+    State(accounts): State<Arc<Accounts>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Json(c): Json<Credentials>,
@@ -122,13 +187,17 @@ pub async fn register(
     auth::validate_username(&username)
         .map_err(|e| ApiError::bad_request("bad_username", e.to_string()))?;
     auth::validate_password(&c.password).map_err(|e| ApiError::bad_request("bad_password", e))?;
-    app.registrations
-        .hit(&address_of(&app.proxies, peer, &headers), Instant::now())
+    accounts
+        .registrations
+        .hit(
+            &address_of(&accounts.proxies, peer, &headers),
+            Instant::now(),
+        )
         .map_err(|wait| {
             auth::rate_limited("too many accounts registered from this address", wait)
         })?;
-    let hash = app.hashers.hash(c.password).await?;
-    let user = app
+    let hash = accounts.hashers.hash(c.password).await?;
+    let user = accounts
         .store
         .create_user(NewUser {
             username: username.clone(),
@@ -147,11 +216,11 @@ pub async fn register(
         })?;
     tracing::info!(user = %user.username, "registered");
     open_session(
-        &*app.store,
-        app.config.session_days,
+        &*accounts.store,
+        accounts.session_days,
         &user,
         StatusCode::CREATED,
-        secure(app.config.secure_cookies, &app.proxies, peer, &headers),
+        secure(accounts.secure_cookies, &accounts.proxies, peer, &headers),
     )
     .await
 }
@@ -160,13 +229,13 @@ pub async fn register(
 /// attempt counts from the moment it is admitted — so a burst cannot pass the
 /// limit and an attacker elsewhere cannot lock the owner out.
 pub async fn login(
-    State(app): State<Arc<App>>,
+    State(accounts): State<Arc<Accounts>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Json(c): Json<Credentials>,
 ) -> ApiResult<Response> {
     let username = auth::normalize_username(&c.username);
-    let address = address_of(&app.proxies, peer, &headers);
+    let address = address_of(&accounts.proxies, peer, &headers);
     let name_key: String = qiyuan_store::username_key(&username)
         .chars()
         .take(40)
@@ -174,32 +243,28 @@ pub async fn login(
     let pair_key = format!("u:{name_key}@{address}");
     let address_key = format!("ip:{address}");
     let keys = [
-        (
-            pair_key.as_str(),
-            app.config.login_attempts_per_minute,
-            true,
-        ),
+        (pair_key.as_str(), accounts.login_attempts_per_minute, true),
         (
             address_key.as_str(),
-            app.config.login_failures_per_address,
+            accounts.login_failures_per_address,
             false,
         ),
     ];
-    let attempt = app
+    let attempt = accounts
         .limiter
         .begin(&keys, Instant::now())
         .map_err(|wait| auth::rate_limited("too many failed logins", wait))?;
     let user = match username.chars().count() {
-        0..=40 => app.store.user_by_name(&username).await?,
+        0..=40 => accounts.store.user_by_name(&username).await?,
         _ => None,
     };
     let hash = user.as_ref().and_then(|u| u.password_hash.clone());
-    let ok = app.hashers.verify(c.password, hash).await?;
+    let ok = accounts.hashers.verify(c.password, hash).await?;
     match user {
         Some(user) if ok => {
             attempt.succeeded();
             // An account the operator banned (`qiyuan admin ban`) cannot log in.
-            if app
+            if accounts
                 .store
                 .roles(user.id)
                 .await?
@@ -209,11 +274,11 @@ pub async fn login(
                 return Err(ApiError::forbidden("banned", "this account is banned"));
             }
             open_session(
-                &*app.store,
-                app.config.session_days,
+                &*accounts.store,
+                accounts.session_days,
                 &user,
                 StatusCode::OK,
-                secure(app.config.secure_cookies, &app.proxies, peer, &headers),
+                secure(accounts.secure_cookies, &accounts.proxies, peer, &headers),
             )
             .await
         }
@@ -230,11 +295,17 @@ pub async fn login(
 
 /// Ends the request's session and closes, at once, every WebSocket and API
 /// stream opened with it (on every node).
-pub async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Response> {
+pub async fn logout(
+    State(accounts): State<Arc<Accounts>>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
     if let Some(token) = auth::token_from_headers(&headers) {
         let hash = auth::hash_token(&token);
-        app.store.delete_session(&hash).await?;
-        crate::authority::end(&app, crate::authority::Ended::Token { hash }).await;
+        accounts.store.delete_session(&hash).await?;
+        accounts
+            .authority
+            .end(crate::authority::Ended::Token { hash })
+            .await;
     }
     Ok((
         StatusCode::NO_CONTENT,
@@ -247,13 +318,13 @@ pub async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResul
 /// and the API streams opened with a session (on every node; `sockets` counts
 /// this node's). Personal API tokens live on: they are revoked one by one.
 pub async fn logout_everywhere(
-    State(app): State<Arc<App>>,
+    State(accounts): State<Arc<Accounts>>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let user = app.require_user(&headers).await?;
-    let sessions = app.store.delete_user_sessions(user.id).await?;
+    let user = accounts.require_user(&headers).await?;
+    let sessions = accounts.store.delete_user_sessions(user.id).await?;
     let ended = crate::authority::Ended::Sessions { user: user.id };
-    let sockets = crate::authority::end(&app, ended).await;
+    let sockets = accounts.authority.end(ended).await;
     tracing::info!(user = %user.username, sessions, sockets, "logged out everywhere");
     Ok((
         StatusCode::OK,
@@ -265,15 +336,19 @@ pub async fn logout_everywhere(
 
 /// A guest: an account without a password, for casual games.
 pub async fn guest(
-    State(app): State<Arc<App>>,
+    State(accounts): State<Arc<Accounts>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    app.guests
-        .hit(&address_of(&app.proxies, peer, &headers), Instant::now())
+    accounts
+        .guests
+        .hit(
+            &address_of(&accounts.proxies, peer, &headers),
+            Instant::now(),
+        )
         .map_err(|wait| auth::rate_limited("too many guests from this address", wait))?;
     for _ in 0..5 {
-        let created = app
+        let created = accounts
             .store
             .create_user(NewUser {
                 username: auth::guest_name(),
@@ -285,11 +360,11 @@ pub async fn guest(
         match created {
             Ok(user) => {
                 return open_session(
-                    &*app.store,
-                    app.config.session_days,
+                    &*accounts.store,
+                    accounts.session_days,
                     &user,
                     StatusCode::CREATED,
-                    secure(app.config.secure_cookies, &app.proxies, peer, &headers),
+                    secure(accounts.secure_cookies, &accounts.proxies, peer, &headers),
                 )
                 .await;
             }
@@ -329,19 +404,23 @@ pub struct PointsView {
     pub hands: i64,
 }
 
-pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Profile>> {
-    let user = app.require_user(&headers).await?;
-    profile_of(&*app.store, &app.games, user).await.map(Json)
+pub async fn me(
+    State(accounts): State<Arc<Accounts>>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Profile>> {
+    let user = accounts.require_user(&headers).await?;
+    profile_of(&*accounts.store, &accounts.games, user)
+        .await
+        .map(Json)
 }
 
-pub async fn profile(
-    State(app): State<Arc<App>>,
-    Path(name): Path<String>,
-) -> ApiResult<Json<Profile>> {
+/// The profile of the account named `name` (`404` for none), or of a
+/// computer player by its name (`GET /api/user/{name}` shows it).
+pub async fn profile(store: &dyn Store, hosted: &Games, name: String) -> ApiResult<Profile> {
     // A computer player has no account: its profile is its name, with no
     // ratings and no games kept.
     if crate::bots::is_bot(&name) && crate::bots::level_of(&name).is_some() {
-        return Ok(Json(Profile {
+        return Ok(Profile {
             user: PublicUser {
                 id: 0,
                 username: name,
@@ -351,14 +430,13 @@ pub async fn profile(
             ratings: Vec::new(),
             points: Default::default(),
             games: Vec::new(),
-        }));
+        });
     }
-    let user = app
-        .store
+    let user = store
         .user_by_name(&auth::normalize_username(&name))
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no user {name}")))?;
-    profile_of(&*app.store, &app.games, user).await.map(Json)
+    profile_of(store, hosted, user).await
 }
 
 /// A user's profile: ratings, each game's points, recent public games.
@@ -420,11 +498,11 @@ pub const MAX_SETTINGS_BYTES: usize = 4096;
 /// `GET /api/account/settings`: the caller's client settings as last saved
 /// (`{"settings": {...}}`), or `{"settings": null}` before any.
 pub async fn settings(
-    State(app): State<Arc<App>>,
+    State(accounts): State<Arc<Accounts>>,
     headers: HeaderMap,
 ) -> ApiResult<Json<serde_json::Value>> {
-    let user = app.require_user(&headers).await?;
-    let saved = app
+    let user = accounts.require_user(&headers).await?;
+    let saved = accounts
         .store
         .user_settings(user.id)
         .await?
@@ -438,11 +516,11 @@ pub async fn settings(
 /// but an object is `422 bad_message`, more than [`MAX_SETTINGS_BYTES`] is `413
 /// too_large`.
 pub async fn put_settings(
-    State(app): State<Arc<App>>,
+    State(accounts): State<Arc<Accounts>>,
     headers: HeaderMap,
     Json(body): Json<serde_json::Value>,
 ) -> ApiResult<Json<serde_json::Value>> {
-    let user = app.require_user(&headers).await?;
+    let user = accounts.require_user(&headers).await?;
     if !body.is_object() {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -458,7 +536,8 @@ pub async fn put_settings(
             format!("settings are at most {MAX_SETTINGS_BYTES} bytes"),
         ));
     }
-    app.store
+    accounts
+        .store
         .set_user_settings(user.id, &text, crate::now_ms())
         .await?;
     Ok(Json(serde_json::json!({ "settings": body })))

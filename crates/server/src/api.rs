@@ -5,17 +5,19 @@ use std::sync::Arc;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use qiyuan_store::GameRow;
+use qiyuan_store::{GameRow, Store};
 use qiyuan_table::Settings;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use crate::App;
+use crate::cluster::Cluster;
 use crate::error::{ApiError, ApiResult, Json, Query};
 use crate::live::TableSummary;
 use crate::live::{self, TableHandle, TableMsg, UserInfo};
 use crate::protocol::CreateTable;
+use crate::registry::Games;
 
 pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
     Json(json!({
@@ -102,11 +104,11 @@ pub async fn leaderboard(
 
 /// Creates a table for `user` (shared by HTTP and WebSocket).
 pub async fn create_table(
-    app: &Arc<App>,
+    env: &Arc<live::Env>,
     user: &UserInfo,
     c: CreateTable,
 ) -> ApiResult<TableHandle> {
-    let Some(game) = app.games.get(&c.game) else {
+    let Some(game) = env.games.get(&c.game) else {
         return Err(ApiError::bad_request(
             "unknown_game",
             format!("no game {:?} here", c.game),
@@ -137,7 +139,7 @@ pub async fn create_table(
         rated: c.rated,
         takebacks: c.takebacks,
     };
-    live::create_for(&app.live, &c.game, settings, Some(user), c.seat).await
+    live::create_for(env, &c.game, settings, Some(user), c.seat).await
 }
 
 pub async fn create_table_http(
@@ -145,13 +147,13 @@ pub async fn create_table_http(
     headers: HeaderMap,
     Json(c): Json<CreateTable>,
 ) -> ApiResult<Response> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     let info = UserInfo {
         id: user.id,
         username: user.username,
         guest: user.guest,
     };
-    let handle = create_table(&app, &info, c).await?;
+    let handle = create_table(&app.live, &info, c).await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({"table": handle.id, "invite": format!("/table/{}", handle.id)})),
@@ -191,6 +193,25 @@ impl GameSummary {
                 .and_then(|r| serde_json::from_str(r).ok()),
             settings: serde_json::from_str(&row.settings).unwrap_or(Value::Null),
         }
+    }
+}
+
+/// Where a live table is found by id: on this node, or with several nodes
+/// at the local proxy of the node that owns it.
+#[derive(Clone)]
+pub struct TableFinder {
+    pub tables: Arc<live::Registry>,
+    /// Several nodes; `None`: this is the only node.
+    pub cluster: Option<Arc<Cluster>>,
+}
+
+impl TableFinder {
+    /// Table `id`'s address, if it is live anywhere.
+    pub async fn get(&self, id: &str) -> Option<TableHandle> {
+        if let Some(handle) = self.tables.get(id) {
+            return Some(handle);
+        }
+        self.cluster.as_ref()?.route(id).await
     }
 }
 
@@ -356,15 +377,29 @@ fn without_seed(text: String) -> String {
 /// `GET /game/{id}.pgn` (or `.sgf`, `.json`): the record of a finished game from
 /// the store, or of the live game as it stands.
 pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> ApiResult<Response> {
+    let finder = TableFinder {
+        tables: app.tables.clone(),
+        cluster: app.cluster.clone(),
+    };
+    record_of(&*app.store, &app.games, &finder, &file).await
+}
+
+/// The record `file` (`{id}.{ext}`) as [`record`] serves it: the stored
+/// game's, or the live game's as it stands.
+pub async fn record_of(
+    store: &dyn Store,
+    games: &Games,
+    finder: &TableFinder,
+    file: &str,
+) -> ApiResult<Response> {
     let Some((id, ext)) = file.rsplit_once('.') else {
         return Err(ApiError::not_found("ask for /game/{id}.pgn"));
     };
-    let stored = app.store.game(id).await?;
+    let stored = store.game(id).await?;
     let file_name = stored.as_ref().map(|g| {
         let mut players = g.players.clone();
         players.sort_by_key(|p| p.seat);
-        let levels = app
-            .games
+        let levels = games
             .get(&g.game)
             .map_or(&[][..], |d| d.bot_levels.as_slice());
         // Computer players by their names (电脑（3级）), as the record names them.
@@ -382,7 +417,7 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
                 Some((table, n)) => (table, n.parse::<u32>().ok().filter(|&n| n > 1)),
                 None => (id, Some(1)),
             };
-            let live = match (app.table(table_id).await, number) {
+            let live = match (finder.get(table_id).await, number) {
                 (Some(handle), Some(number)) => {
                     ask(&handle, |reply| TableMsg::Record { number, reply })
                         .await
@@ -392,9 +427,7 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
             };
             match live {
                 // A record shows every hand: not while they are being played.
-                Some((game, _, false))
-                    if app.games.get(&game).is_some_and(|g| g.hides_information) =>
-                {
+                Some((game, _, false)) if games.get(&game).is_some_and(|g| g.hides_information) => {
                     return Err(ApiError::forbidden(
                         "hidden_while_playing",
                         format!("the {game} record is shown once the hand is over"),
@@ -410,7 +443,7 @@ pub async fn record(State(app): State<Arc<App>>, Path(file): Path<String>) -> Ap
     };
     // A record of a game this server does not host (its feature is off) is not
     // served: the server cannot tell what it would hide.
-    let Some(desc) = app.games.get(&game) else {
+    let Some(desc) = games.get(&game) else {
         return Err(ApiError::not_found(format!("no game {game:?} here")));
     };
     let want = desc.record.extension;

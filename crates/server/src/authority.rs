@@ -6,7 +6,7 @@
 //!   so a ban refuses them at once on every route (the web's HTTP API, a new
 //!   WebSocket, the Lichess-compatible API), whoever wrote it.
 //! - Connections authenticated once — WebSockets and the API's streams — are
-//!   ended: [`end`] on this node and, over the bus, on the others. A ban that
+//!   ended: [`Authority::end`] on this node and, over the bus, on the others. A ban that
 //!   this node did not see being given (`qiyuan admin ban` writes the
 //!   database; another node's admin API) is found by [`watch`], which reads
 //!   the banned accounts every [`POLL`] on every node.
@@ -21,8 +21,7 @@ use std::time::Duration;
 use qiyuan_store::{Store, StoreError, UserId};
 use serde::{Deserialize, Serialize};
 
-use crate::App;
-use crate::cluster::BusMsg;
+use crate::cluster::{BusMsg, Cluster};
 use crate::lichess::Hub;
 use crate::ws::Sockets;
 
@@ -54,14 +53,26 @@ pub fn end_here(sockets: &Sockets, streams: &Hub, ended: &Ended) -> usize {
     closed
 }
 
-/// Ends what `ended` covers on every node; the number of WebSockets closed
-/// on this one.
-pub async fn end(app: &App, ended: Ended) -> usize {
-    let sockets = end_here(&app.sockets, &app.lichess, &ended);
-    if let Some(cluster) = &app.cluster {
-        cluster.send_all(&BusMsg::Ended { ended }).await;
+/// What an end of authority reaches: this node's WebSockets and API streams,
+/// and, with several nodes, the others over the bus.
+#[derive(Clone)]
+pub struct Authority {
+    pub sockets: Arc<Sockets>,
+    pub streams: Arc<Hub>,
+    /// Several nodes; `None`: this is the only node.
+    pub cluster: Option<Arc<Cluster>>,
+}
+
+impl Authority {
+    /// Ends what `ended` covers on every node; the number of WebSockets
+    /// closed on this one.
+    pub async fn end(&self, ended: Ended) -> usize {
+        let sockets = end_here(&self.sockets, &self.streams, &ended);
+        if let Some(cluster) = &self.cluster {
+            cluster.send_all(&BusMsg::Ended { ended }).await;
+        }
+        sockets
     }
-    sockets
 }
 
 /// The banned accounts now, to start [`watch`] from (read before the server
@@ -79,17 +90,23 @@ pub async fn banned_now(store: &dyn Store) -> HashSet<UserId> {
 /// Reads the banned accounts every [`POLL`] and ends, on this node, the
 /// connections of each account banned since the last look: a ban given
 /// anywhere (the command line on the database, another node) reaches this
-/// node's sockets and streams within a second or so.
-pub async fn watch(app: Arc<App>, mut banned: HashSet<UserId>) {
+/// node's sockets and streams within a second or so. Stops when `shutdown`
+/// flips.
+pub async fn watch(
+    authority: Authority,
+    store: Arc<dyn Store>,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+    mut banned: HashSet<UserId>,
+) {
     let mut tick = tokio::time::interval(POLL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut failing = false;
     loop {
         tokio::select! {
             _ = tick.tick() => {}
-            _ = crate::stopped(app.shutdown.clone()) => break,
+            _ = crate::stopped(shutdown.clone()) => break,
         }
-        let now: HashSet<UserId> = match app.store.users_with_role("banned").await {
+        let now: HashSet<UserId> = match store.users_with_role("banned").await {
             Ok(users) => {
                 failing = false;
                 users.into_iter().collect()
@@ -103,7 +120,8 @@ pub async fn watch(app: Arc<App>, mut banned: HashSet<UserId>) {
             }
         };
         for user in now.difference(&banned) {
-            let sockets = end_here(&app.sockets, &app.lichess, &Ended::Banned { user: *user });
+            let ended = Ended::Banned { user: *user };
+            let sockets = end_here(&authority.sockets, &authority.streams, &ended);
             tracing::info!(user, sockets, "banned: connections closed");
         }
         banned = now;

@@ -94,13 +94,6 @@ pub struct App {
     /// The games hosted here (see [`registry`]).
     pub games: registry::Games,
     pub store: Arc<dyn Store>,
-    pub limiter: auth::LoginLimiter,
-    /// The password hashers: a bounded number of argon2 runs at once.
-    pub hashers: auth::Hashers,
-    /// Guests created per address per hour.
-    pub guests: auth::RateLimit,
-    /// Accounts registered per address per hour.
-    pub registrations: auth::RateLimit,
     pub proxies: auth::Proxies,
     /// Connections per client address (see [`Config::max_sockets_per_address`]).
     pub address_cap: Arc<auth::AddressCap>,
@@ -114,6 +107,12 @@ pub struct App {
     pub engines: Arc<engines::Engines>,
     /// The Lichess-compatible API's streams, challenges and limits.
     pub lichess: Arc<lichess::Hub>,
+    /// What the Lichess-compatible API's handlers share.
+    pub api: Arc<lichess::Api>,
+    /// The accounts and sessions: who a request comes from.
+    pub accounts: Arc<accounts::Accounts>,
+    /// What a logout, a revoked token or a ban ends, on every node.
+    pub authority: authority::Authority,
     /// Flips to true when the server is shutting down; sockets and tables watch it.
     pub shutdown: watch::Receiver<bool>,
     /// Several nodes (`[cluster]` with a Redis URL); `None`: this is the only node.
@@ -258,17 +257,29 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         shutdown: shutdown.clone(),
     });
     let sockets = Arc::new(ws::Sockets::default());
-    let streams = Arc::new(lichess::Hub::new(&config.api));
+    let hub = Arc::new(lichess::Hub::new(&config.api));
     let hall = events::hall::Hall::new(env.clone(), cluster.clone(), sockets.clone());
+    let authority = authority::Authority {
+        sockets: sockets.clone(),
+        streams: hub.clone(),
+        cluster: cluster.clone(),
+    };
+    let api = Arc::new(lichess::Api {
+        store: store.clone(),
+        games: games.clone(),
+        hub: hub.clone(),
+        config: config.api.clone(),
+        cluster: cluster.clone(),
+        live: env.clone(),
+        lobby: lobby.clone(),
+        tables: api::TableFinder {
+            tables: tables.clone(),
+            cluster: cluster.clone(),
+        },
+        authority: authority.clone(),
+    });
     const HOUR: Duration = Duration::from_secs(3600);
     let app = Arc::new(App {
-        limiter: auth::LoginLimiter::new(),
-        hashers: auth::Hashers::new(
-            config.password_hashes_at_once,
-            Duration::from_millis(config.hash_queue_ms),
-        ),
-        guests: auth::RateLimit::new(config.guests_per_address_per_hour, HOUR),
-        registrations: auth::RateLimit::new(config.registrations_per_address_per_hour, HOUR),
         proxies: auth::Proxies::new(&config.trusted_proxies),
         address_cap: auth::AddressCap::new(config.max_sockets_per_address),
         sockets: sockets.clone(),
@@ -276,7 +287,15 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         lobby: lobby.clone(),
         metrics,
         engines,
-        lichess: streams.clone(),
+        lichess: hub,
+        api,
+        accounts: Arc::new(accounts::Accounts::new(
+            &config,
+            store.clone(),
+            games.clone(),
+            authority.clone(),
+        )),
+        authority,
         config,
         games,
         store,
@@ -304,7 +323,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
                 live: env.clone(),
                 lobby,
                 sockets,
-                streams,
+                streams: app.lichess.clone(),
             };
             cluster.start(here).await?;
             tracing::info!(node = %cluster.node, "one of several nodes");
@@ -318,7 +337,12 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     tokio::spawn(events::director::run(director));
     // Bans given elsewhere (the command line, another node) end connections here.
     let banned = authority::banned_now(&*app.store).await;
-    tokio::spawn(authority::watch(app.clone(), banned));
+    tokio::spawn(authority::watch(
+        app.authority.clone(),
+        app.store.clone(),
+        app.shutdown.clone(),
+        banned,
+    ));
     let router = router(app.clone());
     let sessions = (app.store.clone(), app.shutdown.clone());
     tokio::spawn(async move {
@@ -574,19 +598,6 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/health", get(api::health))
         .route("/api/games", get(api::games))
-        .route("/api/account/register", post(accounts::register))
-        .route("/api/account/login", post(accounts::login))
-        .route("/api/account/logout", post(accounts::logout))
-        .route(
-            "/api/account/logout-everywhere",
-            post(accounts::logout_everywhere),
-        )
-        .route("/api/account/guest", post(accounts::guest))
-        .route("/api/account/me", get(accounts::me))
-        .route(
-            "/api/account/settings",
-            get(accounts::settings).put(accounts::put_settings),
-        )
         .route("/api/lobby/{game}", get(api::lobby))
         .route("/api/leaderboard/{game}", get(api::leaderboard))
         .route("/api/tables", post(api::create_table_http))
@@ -613,7 +624,14 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(serve_metrics))
         .merge(by_id)
-        .merge(lichess::routes(app.clone()))
+        .merge(accounts::routes(app.accounts.clone()))
+        .merge(lichess::routes(app.api.clone()))
+        .merge(
+            lichess::by_id(app.api.clone()).route_layer(middleware::from_fn_with_state(
+                app.clone(),
+                lichess::only_owner,
+            )),
+        )
         .fallback(web::serve)
         .layer(middleware::from_fn_with_state(app.clone(), check_origin))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(64 * 1024))

@@ -86,7 +86,7 @@ pub async fn create(
     headers: HeaderMap,
     Json(config): Json<EventConfig>,
 ) -> ApiResult<Response> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     if !has_role(&*app.store, &user, "organiser").await? {
         return Err(ApiError::forbidden(
             "not_organiser",
@@ -121,7 +121,7 @@ pub async fn change(
     Path(id): Path<String>,
     Json(config): Json<EventConfig>,
 ) -> ApiResult<Json<Value>> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     let ev = event_or_404(&*app.store, &id).await?;
     organiser_only(&*app.store, &ev, &user).await?;
     config.check(&app.games)?;
@@ -159,7 +159,7 @@ pub async fn add_arbiter(
     Path(id): Path<String>,
     Json(req): Json<ArbiterReq>,
 ) -> ApiResult<Json<Value>> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     let ev = event_or_404(&*app.store, &id).await?;
     organiser_only(&*app.store, &ev, &user).await?;
     let arbiter = app
@@ -208,7 +208,7 @@ pub async fn register(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     if user.guest {
         return Err(ApiError::forbidden(
             "guest",
@@ -297,7 +297,7 @@ pub async fn withdraw(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     let ev = event_or_404(&*app.store, &id).await?;
     let p = ev
         .player(user.id)
@@ -324,7 +324,7 @@ pub async fn bye(
     Path(id): Path<String>,
     Json(req): Json<ByeReq>,
 ) -> ApiResult<Json<Value>> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     let ev = event_or_404(&*app.store, &id).await?;
     if ev.player(user.id).is_none() {
         return Err(ApiError::not_found("you are not registered"));
@@ -357,7 +357,7 @@ pub async fn action(
     Path(id): Path<String>,
     Json(req): Json<super::arbiter::ActionRequest>,
 ) -> ApiResult<Json<super::arbiter::ActionDone>> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     Ok(Json(
         super::arbiter::act(&*app.store, &app.hall, &user, &id, req).await?,
     ))
@@ -515,7 +515,7 @@ pub async fn admin_role(
     headers: HeaderMap,
     Json(req): Json<RoleReq>,
 ) -> ApiResult<Json<Value>> {
-    admin_only(&*app.store, &app.require_user(&headers).await?).await?;
+    admin_only(&*app.store, &app.accounts.require_user(&headers).await?).await?;
     if req.role == "admin" || !super::ROLES.contains(&req.role.as_str()) {
         return Err(ApiError::bad_request(
             "bad_role",
@@ -532,7 +532,9 @@ pub async fn admin_role(
             .await
             .map_err(|e| ApiError::bad_request("bad_role", e.to_string()))?;
         if req.role == "banned" {
-            crate::authority::end(&app, crate::authority::Ended::Banned { user: user.id }).await;
+            app.authority
+                .end(crate::authority::Ended::Banned { user: user.id })
+                .await;
         }
     } else {
         app.store.revoke_role(user.id, &req.role).await?;
@@ -550,7 +552,7 @@ pub async fn admin_close_table(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    admin_only(&*app.store, &app.require_user(&headers).await?).await?;
+    admin_only(&*app.store, &app.accounts.require_user(&headers).await?).await?;
     app.store
         .table(&id)
         .await?
@@ -573,7 +575,7 @@ pub async fn admin_close_table(
 /// `GET /api/events/my-game`: the caller's game being played in a running
 /// event, if any (the banner on every page of the web client).
 pub async fn my_game(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
-    let user = app.require_user(&headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
     for row in app.store.events_list(Some("running"), 200).await? {
         let Some(ev) = load(&*app.store, &row.id).await? else {
             continue;

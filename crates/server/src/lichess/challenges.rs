@@ -14,6 +14,7 @@ use qiyuan_store::Store;
 use qiyuan_table::{Command, Settings, TimeControl};
 use serde::{Deserialize, Serialize};
 
+use super::Api;
 use super::events::{Source, started};
 use super::forms::GameForm;
 use super::games::variant_of;
@@ -21,8 +22,6 @@ use super::hub::{Challenge, Share};
 use super::players::{ChallengeUser, Players};
 use super::state::{Perf, Variant, color, speed_of};
 use super::stream::{Error, Result, form, ok};
-use super::tokens::caller;
-use crate::App;
 use crate::live::{self, TableHandle};
 
 /// A challenge's time control as Lichess shows it.
@@ -136,16 +135,16 @@ impl ChallengeEvent {
 
 /// `POST /api/challenge/{username}`.
 pub async fn challenge(
-    State(app): State<Arc<App>>,
+    State(api): State<Arc<Api>>,
     headers: HeaderMap,
     Path(username): Path<String>,
     body: Bytes,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+    let caller = api.caller(&headers).await?;
     caller.require("challenge:write")?;
     let f: GameForm = form(&headers, &body)?;
-    let game = f.game(&app.games)?;
-    let dest = app
+    let game = f.game(&api.games)?;
+    let dest = api
         .store
         .user_by_name(&crate::auth::normalize_username(&username))
         .await?
@@ -163,8 +162,8 @@ pub async fn challenge(
     if rated && caller.user.guest {
         return Err(Error::forbidden("Guests play casual games only"));
     }
-    let dest_bot = app.store.is_bot(dest.id).await?;
-    if rated && (caller.bot != dest_bot) && !app.config.api.bots_rated_with_humans {
+    let dest_bot = api.store.is_bot(dest.id).await?;
+    if rated && (caller.bot != dest_bot) && !api.config.bots_rated_with_humans {
         return Err(Error::bad(
             "Bot accounts play casual games only with humans here",
         ));
@@ -196,23 +195,23 @@ pub async fn challenge(
         challenger_seat,
         created_at: crate::now_ms(),
     };
-    let share = Share::of(&app);
+    let share = api.share();
     {
         // Counted and stored under one lock, so that a burst of challenges
         // cannot pass the caps (on this node).
         let _one_at_a_time = CHALLENGING.lock().await;
         within_challenge_caps(share, &c).await?;
-        c.id = challenge_id(&*app.store, share).await?;
+        c.id = challenge_id(&*api.store, share).await?;
         share.put_challenge(&c).await;
     }
     // A challenge nobody answers goes away.
-    let expiry = std::time::Duration::from_secs_f64(app.config.api.challenge_secs.max(1.0));
-    let (app2, id2) = (app.clone(), c.id.clone());
+    let expiry = std::time::Duration::from_secs_f64(api.config.challenge_secs.max(1.0));
+    let (api2, id2) = (api.clone(), c.id.clone());
     tokio::spawn(async move {
         tokio::time::sleep(expiry).await;
-        Share::of(&app2).expire_challenge(&id2).await;
+        api2.share().expire_challenge(&id2).await;
     });
-    let players = Players::of(&app);
+    let players = api.players();
     let to_dest = ChallengeEvent::challenge(players, &c, "in").await;
     share.tell(dest.id, &to_dest).await;
     let to_caller = ChallengeEvent::challenge(players, &c, "out").await;
@@ -278,16 +277,16 @@ struct Accepted {
 /// refused (`429`, the challenge still open) when either player holds the
 /// most tables one person may.
 pub async fn accept(
-    State(app): State<Arc<App>>,
+    State(api): State<Arc<Api>>,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+    let caller = api.caller(&headers).await?;
     caller
         .require("challenge:write")
         .or_else(|_| caller.require("bot:play"))
         .or_else(|_| caller.require("board:play"))?;
-    let share = Share::of(&app);
+    let share = api.share();
     let c = share
         .take_challenge(&id, |c| c.dest.0 == caller.user.id)
         .await
@@ -303,11 +302,11 @@ pub async fn accept(
     // The game has the challenge's id (Lichess's way: the challenge's `url`
     // is its game's), unless a table took that id meanwhile (a table made
     // elsewhere drew the same 8 characters): then a new one.
-    let table_id = match app.store.table(&c.id).await {
+    let table_id = match api.store.table(&c.id).await {
         Ok(None) => c.id.clone(),
         _ => live::new_id(),
     };
-    let made = live::create_seating_as(&app.live, table_id, &c.game, settings, &players).await;
+    let made = live::create_seating_as(&api.live, table_id, &c.game, settings, &players).await;
     let (handle, _places) = match made {
         Ok(made) => made,
         Err(e) => {
@@ -339,7 +338,7 @@ pub async fn accept(
         },
     ];
     internal(&handle, cmds).await?;
-    started(&app, &handle, Source::Friend).await;
+    started(&api, &handle, Source::Friend).await;
     Ok(axum::Json(Accepted {
         ok: true,
         game: handle.id,
@@ -357,13 +356,13 @@ struct ChallengeList {
 
 /// `GET /api/challenge`: the caller's open challenges, `in` (to them) and `out`
 /// (theirs), as Lichess lists them.
-pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+pub async fn list(State(api): State<Arc<Api>>, headers: HeaderMap) -> Result<Response> {
+    let caller = api.caller(&headers).await?;
     caller.require("challenge:read")?;
     let me = caller.user.id;
-    let players = Players::of(&app);
+    let players = api.players();
     let (mut incoming, mut out) = (Vec::new(), Vec::new());
-    for c in &Share::of(&app).challenges_of(me).await {
+    for c in &api.share().challenges_of(me).await {
         if c.dest.0 == me {
             incoming.push(ChallengeJson::of(players, c, Some("in")).await);
         } else {
@@ -385,19 +384,19 @@ struct DeclineForm {
 
 /// `POST /api/challenge/{id}/decline` (by the challenged).
 pub async fn decline(
-    State(app): State<Arc<App>>,
+    State(api): State<Arc<Api>>,
     headers: HeaderMap,
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+    let caller = api.caller(&headers).await?;
     let f: DeclineForm = form(&headers, &body)?;
-    let share = Share::of(&app);
+    let share = api.share();
     let c = share
         .take_challenge(&id, |c| c.dest.0 == caller.user.id)
         .await
         .ok_or_else(|| Error::not_found("No such challenge"))?;
-    let mut challenge = ChallengeJson::of(Players::of(&app), &c, Some("out")).await;
+    let mut challenge = ChallengeJson::of(api.players(), &c, Some("out")).await;
     challenge.status = "declined";
     challenge.decline_reason = Some(f.reason.unwrap_or_else(|| "generic".into()));
     let event = ChallengeEvent::ChallengeDeclined { challenge };
@@ -407,17 +406,17 @@ pub async fn decline(
 
 /// `POST /api/challenge/{id}/cancel` (by the challenger).
 pub async fn cancel(
-    State(app): State<Arc<App>>,
+    State(api): State<Arc<Api>>,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
-    let share = Share::of(&app);
+    let caller = api.caller(&headers).await?;
+    let share = api.share();
     let c = share
         .take_challenge(&id, |c| c.challenger.0 == caller.user.id)
         .await
         .ok_or_else(|| Error::not_found("No such challenge"))?;
-    let mut challenge = ChallengeJson::of(Players::of(&app), &c, Some("in")).await;
+    let mut challenge = ChallengeJson::of(api.players(), &c, Some("in")).await;
     challenge.status = "canceled";
     let event = ChallengeEvent::ChallengeCanceled { challenge };
     share.tell(c.dest.0, &event).await;

@@ -13,15 +13,15 @@ use axum::response::{IntoResponse, Response};
 use qiyuan_table::Status;
 use serde::Serialize;
 
+use super::Api;
 use super::challenges::ChallengeEvent;
 use super::feed::{Following, snapshot};
 use super::games::{seat_of, variant_of};
-use super::hub::{Share, until_revoked};
+use super::hub::until_revoked;
 use super::players::{Opponent, Players};
 use super::state::{GameState, Variant, color, speed_of};
 use super::stream::{Error, Lines, Result, keepalive, ndjson};
-use super::tokens::{Caller, caller};
-use crate::App;
+use super::tokens::Caller;
 use crate::live::TableHandle;
 use crate::live::watch::Update;
 use crate::lobby::Lobby;
@@ -133,8 +133,8 @@ enum GameEvent {
 
 /// Tells the players (API users) that a game started, and watches it to tell
 /// them when it ends. Each table is watched once.
-pub(super) async fn started(app: &Arc<App>, handle: &TableHandle, source: Source) {
-    track(app, handle, source, true).await;
+pub(super) async fn started(api: &Arc<Api>, handle: &TableHandle, source: Source) {
+    track(api, handle, source, true).await;
 }
 
 /// The live tables of the API's games where `name` sits and a game is being
@@ -153,9 +153,9 @@ fn live_games_of(games: &Games, lobby: &Lobby, name: &str) -> Vec<String> {
 
 /// The caller's games in progress, each as its table is now, and their end
 /// watched from now on (for `gameFinish`).
-async fn games_in_progress(app: &Arc<App>, caller: &Caller) -> Vec<Update> {
-    let mut ids = app.lichess.playing_of(caller.user.id);
-    for id in live_games_of(&app.games, &app.lobby, &caller.user.username) {
+async fn games_in_progress(api: &Arc<Api>, caller: &Caller) -> Vec<Update> {
+    let mut ids = api.hub.playing_of(caller.user.id);
+    for id in live_games_of(&api.games, &api.lobby, &caller.user.username) {
         if !ids.contains(&id) {
             ids.push(id);
         }
@@ -164,11 +164,11 @@ async fn games_in_progress(app: &Arc<App>, caller: &Caller) -> Vec<Update> {
     for id in ids {
         // (With several nodes the table may be owned by another node: its
         // address here is the local proxy.)
-        if let Some(handle) = app.table(&id).await
+        if let Some(handle) = api.tables.get(&id).await
             && let Ok(now) = snapshot(&handle, Some(caller.info())).await
             && now.status == Status::Playing
         {
-            track(app, &handle, Source::Friend, false).await;
+            track(api, &handle, Source::Friend, false).await;
             out.push(now);
         }
     }
@@ -181,7 +181,7 @@ const START_WAIT: Duration = Duration::from_secs(2);
 
 /// Notes a game's players as playing it, tells them it started (`tell`), and
 /// watches it to tell them when it ends. Each table is watched once.
-async fn track(app: &Arc<App>, handle: &TableHandle, source: Source, tell: bool) {
+async fn track(api: &Arc<Api>, handle: &TableHandle, source: Source, tell: bool) {
     let Ok(mut following) = Following::start(handle, None, false).await else {
         return;
     };
@@ -198,17 +198,17 @@ async fn track(app: &Arc<App>, handle: &TableHandle, source: Source, tell: bool)
         following.stop().await;
         return;
     };
-    let players = Players::of(app);
+    let players = api.players();
     let seated = match &update.game {
         Some(game) => players.accounts(&game.players).await,
         None => Vec::new(),
     };
     // The first to track a table tells its players and watches it; a second
     // (the other seeker of a pair) finds it done.
-    let share = Share::of(app);
+    let share = api.share();
     let already = share.watch_once(&handle.id).await;
     for (id, name) in &seated {
-        app.lichess.start_playing(*id, &handle.id);
+        api.hub.start_playing(*id, &handle.id);
         if tell
             && !already
             && let Some(game) = GameInfo::of(players, &update, name, source).await
@@ -220,21 +220,21 @@ async fn track(app: &Arc<App>, handle: &TableHandle, source: Source, tell: bool)
         following.stop().await;
         return;
     }
-    tokio::spawn(watch_end(app.clone(), following, seated, source));
+    tokio::spawn(watch_end(api.clone(), following, seated, source));
 }
 
 /// Follows a game until it ends, then tells its players (`gameFinish`).
 async fn watch_end(
-    app: Arc<App>,
+    api: Arc<Api>,
     mut following: Following,
     seated: Vec<(i64, String)>,
     source: Source,
 ) {
-    let share = Share::of(&app);
+    let share = api.share();
     let table = following.table().to_string();
     // Several nodes: the claim on watching this table is renewed.
     let every = Duration::from_millis(
-        app.cluster
+        api.cluster
             .as_ref()
             .map_or(60_000, |c| c.config.renew_ms.max(100)),
     );
@@ -252,9 +252,9 @@ async fn watch_end(
     following.stop().await;
     share.unwatch(&table).await;
     share.forget_chat(&table).await;
-    let players = Players::of(&app);
+    let players = api.players();
     for (id, name) in &seated {
-        app.lichess.stop_playing(*id, &table);
+        api.hub.stop_playing(*id, &table);
         if let Some(update) = &last
             && let Some(game) = GameInfo::of(players, update, name, source).await
         {
@@ -272,11 +272,11 @@ struct NowPlaying {
 
 /// `GET /api/account/playing`: the caller's games in progress, as `gameStart`
 /// describes them.
-pub async fn playing(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
-    let players = Players::of(&app);
+pub async fn playing(State(api): State<Arc<Api>>, headers: HeaderMap) -> Result<Response> {
+    let caller = api.caller(&headers).await?;
+    let players = api.players();
     let mut now_playing = Vec::new();
-    for update in games_in_progress(&app, &caller).await {
+    for update in games_in_progress(&api, &caller).await {
         let me = &caller.user.username;
         if let Some(game) = GameInfo::of(players, &update, me, Source::Friend).await {
             now_playing.push(game);
@@ -286,23 +286,23 @@ pub async fn playing(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<
 }
 
 /// `GET /api/stream/event`.
-pub async fn event_stream(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+pub async fn event_stream(State(api): State<Arc<Api>>, headers: HeaderMap) -> Result<Response> {
+    let caller = api.caller(&headers).await?;
     if caller.scopes.as_ref().is_some_and(|s| {
         !s.iter()
             .any(|x| matches!(x.as_str(), "board:play" | "bot:play" | "challenge:read"))
     }) {
         return Err(Error::forbidden("Missing scope: challenge:read"));
     }
-    Ok(ndjson(move |lines| events(app, caller, lines)))
+    Ok(ndjson(move |lines| events(api, caller, lines)))
 }
 
-async fn events(app: Arc<App>, caller: Caller, lines: Lines) {
+async fn events(api: Arc<Api>, caller: Caller, lines: Lines) {
     let me = caller.user.id;
-    let mut rx = app.lichess.listen(me);
-    let players = Players::of(&app);
+    let mut rx = api.hub.listen(me);
+    let players = api.players();
     // What is under way already: games, then open challenges.
-    for update in games_in_progress(&app, &caller).await {
+    for update in games_in_progress(&api, &caller).await {
         let name = &caller.user.username;
         if let Some(game) = GameInfo::of(players, &update, name, Source::Friend).await
             && !lines.send(&GameEvent::GameStart { game }).await
@@ -310,16 +310,16 @@ async fn events(app: Arc<App>, caller: Caller, lines: Lines) {
             return;
         }
     }
-    for c in Share::of(&app).challenges_of(me).await {
+    for c in api.share().challenges_of(me).await {
         let dir = if c.challenger.0 == me { "out" } else { "in" };
         let event = ChallengeEvent::challenge(players, &c, dir).await;
         if !lines.send(&event).await {
             return;
         }
     }
-    let every = keepalive(&app.config.api);
+    let every = keepalive(&api.config);
     let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-    let revoked = until_revoked(&app.lichess, &*app.store, &caller.token_hash);
+    let revoked = until_revoked(&api.hub, &*api.store, &caller.token_hash);
     tokio::pin!(revoked);
     loop {
         tokio::select! {

@@ -14,10 +14,9 @@ use qiyuan_store::{GameRow, Store, User};
 use qiyuan_table::TimeControl;
 use serde::{Deserialize, Serialize};
 
+use super::Api;
 use super::state::{color, speed_of};
 use super::stream::{Error, Result};
-use super::tokens::caller;
-use crate::App;
 use crate::registry::Games;
 
 /// A user's rating in one of Lichess's `perfs`.
@@ -91,9 +90,9 @@ impl LichessUser {
 }
 
 /// `GET /api/account`.
-pub async fn account(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
-    let user = LichessUser::of(&*app.store, &caller.user).await?;
+pub async fn account(State(api): State<Arc<Api>>, headers: HeaderMap) -> Result<Response> {
+    let caller = api.caller(&headers).await?;
+    let user = LichessUser::of(&*api.store, &caller.user).await?;
     Ok(axum::Json(user).into_response())
 }
 
@@ -122,8 +121,8 @@ struct Preferences {
 /// client may follow. qiyuan keeps a player's display settings in their
 /// browser, so these are the server's own: Lichess's defaults where it has no
 /// choice of its own.
-pub async fn preferences(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+pub async fn preferences(State(api): State<Arc<Api>>, headers: HeaderMap) -> Result<Response> {
+    let caller = api.caller(&headers).await?;
     caller.require("preference:read")?;
     Ok(axum::Json(Preferences {
         prefs: Prefs {
@@ -154,12 +153,12 @@ struct UserReply {
 /// `GET /api/user/{name}`: qiyuan's profile (`user`, `created_at`, `ratings`,
 /// `games`, points) and Lichess's fields (`id`, `username`, `perfs`, …) side by
 /// side.
-pub async fn user(State(app): State<Arc<App>>, Path(name): Path<String>) -> Response {
-    let profile = match crate::accounts::profile(State(app.clone()), Path(name.clone())).await {
-        Ok(p) => p.0,
+pub async fn user(State(api): State<Arc<Api>>, Path(name): Path<String>) -> Response {
+    let profile = match crate::accounts::profile(&*api.store, &api.games, name.clone()).await {
+        Ok(p) => p,
         Err(e) => return e.into_response(),
     };
-    let user = match app
+    let user = match api
         .store
         .user_by_name(&crate::auth::normalize_username(&name))
         .await
@@ -172,7 +171,7 @@ pub async fn user(State(app): State<Arc<App>>, Path(name): Path<String>) -> Resp
         }
         Err(e) => return Error::from(e).into_response(),
     };
-    match LichessUser::of(&*app.store, &user).await {
+    match LichessUser::of(&*api.store, &user).await {
         Ok(lichess) => {
             let lichess = Some(lichess);
             axum::Json(UserReply { profile, lichess }).into_response()
@@ -183,24 +182,25 @@ pub async fn user(State(app): State<Arc<App>>, Path(name): Path<String>) -> Resp
 
 /// The record of game `id` (a table id: its first game; `{table}-{n}`: its
 /// n-th), as `GET /game/{id}.pgn` serves it.
-async fn record(app: &Arc<App>, id: &str) -> Result<(String, Response)> {
-    let game = match app.store.game(id).await? {
+async fn record(api: &Arc<Api>, id: &str) -> Result<(String, Response)> {
+    let game = match api.store.game(id).await? {
         Some(row) => row.game,
         None => {
             let table = id.split('-').next().unwrap_or(id);
-            app.tables
+            api.live
+                .tables
                 .get(table)
                 .map(|h| h.game.to_string())
                 .ok_or_else(|| Error::not_found("No such game"))?
         }
     };
-    let desc = app
+    let desc = api
         .games
         .get(&game)
         .filter(|g| g.api_variant.is_some())
         .ok_or_else(|| Error::not_found("No such game"))?;
     let file = format!("{id}.{}", desc.record.extension);
-    let r = crate::api::record(State(app.clone()), Path(file))
+    let r = crate::api::record_of(&*api.store, &api.games, &api.tables, &file)
         .await
         .map_err(Error::from)?;
     Ok((game, r))
@@ -209,7 +209,7 @@ async fn record(app: &Arc<App>, id: &str) -> Result<(String, Response)> {
 /// `GET /game/export/{id}`: the PGN (Lichess's default), or with `Accept:
 /// application/json` the game as `GET /api/games/user` lists it.
 pub async fn game(
-    State(app): State<Arc<App>>,
+    State(api): State<Arc<Api>>,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response> {
@@ -218,15 +218,15 @@ pub async fn game(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/json"));
     if wants_json {
-        let row = app
+        let row = api
             .store
             .game(&id)
             .await?
             .ok_or_else(|| Error::not_found("No such game"))?;
         let result = result_of(&row);
-        return Ok(axum::Json(GameJson::of(&app.games, &row, &result)).into_response());
+        return Ok(axum::Json(GameJson::of(&api.games, &row, &result)).into_response());
     }
-    Ok(record(&app, &id).await?.1)
+    Ok(record(&api, &id).await?.1)
 }
 
 /// What a stored game's settings say of its clock.
@@ -338,12 +338,12 @@ fn result_of(row: &GameRow) -> Option<StoredResult> {
 /// default all, at most 1000), as PGN (Lichess's default) or NDJSON (`Accept:
 /// application/x-ndjson`).
 pub async fn games_of_user(
-    State(app): State<Arc<App>>,
+    State(api): State<Arc<Api>>,
     headers: HeaderMap,
     Path(name): Path<String>,
     axum::extract::RawQuery(query): axum::extract::RawQuery,
 ) -> Result<Response> {
-    let user = app
+    let user = api
         .store
         .user_by_name(&crate::auth::normalize_username(&name))
         .await?
@@ -356,13 +356,13 @@ pub async fn games_of_user(
         .and_then(|n| n.parse::<i64>().ok())
         .unwrap_or(1000)
         .clamp(1, 1000);
-    let rows: Vec<GameRow> = app
+    let rows: Vec<GameRow> = api
         .store
         .games_of_user(user.id, max)
         .await?
         .into_iter()
         .filter(|g| {
-            app.games
+            api.games
                 .get(&g.game)
                 .is_some_and(|d| d.api_variant.is_some())
         })
@@ -375,7 +375,7 @@ pub async fn games_of_user(
         let mut text = String::new();
         for row in &rows {
             let result = result_of(row);
-            let json = serde_json::to_string(&GameJson::of(&app.games, row, &result))
+            let json = serde_json::to_string(&GameJson::of(&api.games, row, &result))
                 .map_err(Error::internal)?;
             text.push_str(&json);
             text.push('\n');

@@ -19,13 +19,13 @@ use qiyuan_game::Seat;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
+use super::Api;
 use super::feed::{Following, act, snapshot};
-use super::hub::{ChatLine, Room, Share, until_revoked};
+use super::hub::{ChatLine, Room, until_revoked};
 use super::players::Players;
 use super::state::{GameFull, GameState, color, from_api, status_of};
 use super::stream::{Error, Lines, Result, form, keepalive, ndjson, ok};
-use super::tokens::{Caller, caller};
-use crate::App;
+use super::tokens::Caller;
 use crate::live::TableHandle;
 use crate::live::watch::{Presence, Update};
 use crate::protocol::TableAct;
@@ -72,27 +72,27 @@ impl Kind {
 }
 
 /// Mounts one API's game routes.
-pub(super) fn routes(r: Router<Arc<App>>, kind: Kind) -> Router<Arc<App>> {
+pub(super) fn routes(r: Router<Arc<Api>>, kind: Kind) -> Router<Arc<Api>> {
     let p = kind.prefix();
     let act = move |path: &'static str| {
         post(
-            move |State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<String>| async move {
-                command(app, headers, kind, id, path).await
+            move |State(api): State<Arc<Api>>, headers: HeaderMap, Path(id): Path<String>| async move {
+                command(api, headers, kind, id, path).await
             },
         )
     };
     r.route(
         &format!("{p}/game/stream/{{id}}"),
         get(
-            move |State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<String>| async move {
-                game_stream(app, headers, kind, id).await
+            move |State(api): State<Arc<Api>>, headers: HeaderMap, Path(id): Path<String>| async move {
+                game_stream(api, headers, kind, id).await
             },
         ),
     )
     .route(
         &format!("{p}/game/{{id}}/move/{{uci}}"),
         post(
-            move |State(app): State<Arc<App>>,
+            move |State(api): State<Arc<Api>>,
                   headers: HeaderMap,
                   Path((id, uci)): Path<(String, String)>,
                   axum::extract::RawQuery(query): axum::extract::RawQuery| async move {
@@ -101,7 +101,7 @@ pub(super) fn routes(r: Router<Arc<App>>, kind: Kind) -> Router<Arc<App>> {
                     .unwrap_or("")
                     .split('&')
                     .any(|kv| kv == "offeringDraw=true");
-                play_move(app, headers, kind, id, uci, offering).await
+                play_move(api, headers, kind, id, uci, offering).await
             },
         ),
     )
@@ -116,25 +116,17 @@ pub(super) fn routes(r: Router<Arc<App>>, kind: Kind) -> Router<Arc<App>> {
     .route(
         &format!("{p}/game/{{id}}/chat"),
         post(
-            move |State(app): State<Arc<App>>,
+            move |State(api): State<Arc<Api>>,
                   headers: HeaderMap,
                   Path(id): Path<String>,
-                  body: Bytes| async move { chat(app, headers, kind, id, body).await },
+                  body: Bytes| async move { chat(api, headers, kind, id, body).await },
         )
         .get(
-            move |State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<String>| async move {
-                chat_history(app, headers, kind, id).await
+            move |State(api): State<Arc<Api>>, headers: HeaderMap, Path(id): Path<String>| async move {
+                chat_history(api, headers, kind, id).await
             },
         ),
     )
-}
-
-/// A live table by game id: this node's, or with several nodes the local proxy
-/// of the table's owner.
-pub(super) async fn table(app: &Arc<App>, id: &str) -> Result<TableHandle> {
-    app.table(id)
-        .await
-        .ok_or_else(|| Error::not_found("No such game"))
 }
 
 pub(super) fn variant_of(games: &Games, game: &str) -> Option<ApiVariant> {
@@ -150,14 +142,14 @@ pub(super) fn seat_of(update: &Update, name: &str) -> Option<usize> {
 /// endpoint's `kind`), the table, the table now and the caller's seat in its
 /// game; "No such game" for a table they do not play at.
 async fn seated(
-    app: &Arc<App>,
+    api: &Arc<Api>,
     headers: &HeaderMap,
     kind: Kind,
     id: &str,
 ) -> Result<(Caller, TableHandle, Update, usize)> {
-    let caller = caller(app, headers).await?;
+    let caller = api.caller(headers).await?;
     kind.check(&caller)?;
-    let handle = table(app, id).await?;
+    let handle = api.table(id).await?;
     let now = snapshot(&handle, Some(caller.info())).await?;
     let seat =
         seat_of(&now, &caller.user.username).ok_or_else(|| Error::not_found("No such game"))?;
@@ -165,25 +157,25 @@ async fn seated(
 }
 
 async fn game_stream(
-    app: Arc<App>,
+    api: Arc<Api>,
     headers: HeaderMap,
     kind: Kind,
     id: String,
 ) -> Result<Response> {
-    let (caller, handle, _, _) = seated(&app, &headers, kind, &id).await?;
+    let (caller, handle, _, _) = seated(&api, &headers, kind, &id).await?;
     let variant =
-        variant_of(&app.games, handle.game).ok_or_else(|| Error::not_found("No such game"))?;
-    let chat = app.lichess.chat_feed();
+        variant_of(&api.games, handle.game).ok_or_else(|| Error::not_found("No such game"))?;
+    let chat = api.hub.chat_feed();
     let following = Following::start(&handle, Some(caller.info()), true).await?;
     Ok(ndjson(move |lines| async move {
         let stream = GameStream {
-            players: Players::of(&app),
+            players: api.players(),
             chat,
-            every: keepalive(&app.config.api),
+            every: keepalive(&api.config),
             me: caller.user.username.clone(),
             variant,
         };
-        let revoked = until_revoked(&app.lichess, &*app.store, &caller.token_hash);
+        let revoked = until_revoked(&api.hub, &*api.store, &caller.token_hash);
         stream.run(following, revoked, lines).await
     }))
 }
@@ -319,17 +311,17 @@ impl GameStream<'_> {
 }
 
 async fn play_move(
-    app: Arc<App>,
+    api: Arc<Api>,
     headers: HeaderMap,
     kind: Kind,
     id: String,
     uci: String,
     offering_draw: bool,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+    let caller = api.caller(&headers).await?;
     kind.check(&caller)?;
-    let handle = table(&app, &id).await?;
-    let v = variant_of(&app.games, handle.game).ok_or_else(|| Error::not_found("No such game"))?;
+    let handle = api.table(&id).await?;
+    let v = variant_of(&api.games, handle.game).ok_or_else(|| Error::not_found("No such game"))?;
     let action = from_api(&uci, &v).ok_or_else(|| Error::bad(format!("Invalid UCI move {uci}")))?;
     act(&handle, &caller, TableAct::Move { action, lag: None }).await?;
     // `?offeringDraw=true`: the move and a draw offer with it (an offer the
@@ -341,13 +333,13 @@ async fn play_move(
 }
 
 async fn command(
-    app: Arc<App>,
+    api: Arc<Api>,
     headers: HeaderMap,
     kind: Kind,
     id: String,
     what: &'static str,
 ) -> Result<Response> {
-    let (caller, handle, now, me) = seated(&app, &headers, kind, &id).await?;
+    let (caller, handle, now, me) = seated(&api, &headers, kind, &id).await?;
     let game = now
         .game
         .as_ref()
@@ -387,15 +379,15 @@ struct ChatForm {
 }
 
 async fn chat(
-    app: Arc<App>,
+    api: Arc<Api>,
     headers: HeaderMap,
     kind: Kind,
     id: String,
     body: Bytes,
 ) -> Result<Response> {
-    let (caller, handle, _, _) = seated(&app, &headers, kind, &id).await?;
+    let (caller, handle, _, _) = seated(&api, &headers, kind, &id).await?;
     // A muted account's lines reach nobody: refused, so that its client knows.
-    if crate::authority::is_muted(&*app.store, caller.user.id).await? {
+    if crate::authority::is_muted(&*api.store, caller.user.id).await? {
         return Err(Error::forbidden(
             "This account is muted: its chat is not delivered",
         ));
@@ -411,7 +403,7 @@ async fn chat(
         return Err(Error::bad("text: 1 to 140 characters"));
     }
     let line = ChatLine::new(room, &caller.user.username, text);
-    Share::of(&app).chat(&handle.id, line).await;
+    api.share().chat(&handle.id, line).await;
     Ok(ok())
 }
 
@@ -426,13 +418,14 @@ struct ChatEntry {
 /// its players only ("No such game" to anyone else, as every command here).
 /// There is no spectators' room to read: a spectator reads nothing.
 async fn chat_history(
-    app: Arc<App>,
+    api: Arc<Api>,
     headers: HeaderMap,
     kind: Kind,
     id: String,
 ) -> Result<Response> {
-    seated(&app, &headers, kind, &id).await?;
-    let lines: Vec<ChatEntry> = Share::of(&app)
+    seated(&api, &headers, kind, &id).await?;
+    let lines: Vec<ChatEntry> = api
+        .share()
         .chat_of(&id)
         .await
         .into_iter()

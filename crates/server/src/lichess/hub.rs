@@ -22,9 +22,8 @@ use serde_json::Value;
 use tokio::sync::{broadcast, mpsc};
 
 use super::ApiConfig;
-use crate::App;
 use crate::auth::RateLimit;
-use crate::authority::Ended;
+use crate::authority::{Authority, Ended};
 use crate::cluster::{BusMsg, Cluster};
 
 /// The room of a game's chat.
@@ -206,14 +205,6 @@ pub(super) struct Share<'a> {
 }
 
 impl<'a> Share<'a> {
-    pub(super) fn of(app: &'a App) -> Self {
-        Share {
-            hub: &app.lichess,
-            cluster: app.cluster.as_ref(),
-            config: &app.config.api,
-        }
-    }
-
     /// Sends an event to every event stream of `user`, on every node.
     pub(super) async fn tell(self, user: i64, event: &impl Serialize) {
         let Ok(event) = serde_json::to_value(event) else {
@@ -381,9 +372,9 @@ impl<'a> Share<'a> {
 }
 
 /// A token was revoked: its streams end, on every node.
-pub async fn revoked(app: &App, token_hash: &str) {
+pub(super) async fn revoked(authority: &Authority, token_hash: &str) {
     let hash = token_hash.to_string();
-    crate::authority::end(app, Ended::Token { hash }).await;
+    authority.end(Ended::Token { hash }).await;
 }
 
 /// The role of watching a table's end for `gameFinish`, with several nodes.

@@ -40,12 +40,20 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::routing::{get, post};
+use qiyuan_store::Store;
 use serde::Deserialize;
 
 pub use hub::Hub;
 
 use crate::App;
+use crate::api::TableFinder;
+use crate::authority::Authority;
+use crate::cluster::Cluster;
+use crate::live::{self, TableHandle};
+use crate::lobby::Lobby;
+use crate::registry::Games;
 
 /// The API's settings (`[api]` in the config file).
 #[derive(Debug, Clone, Deserialize)]
@@ -82,8 +90,64 @@ impl Default for ApiConfig {
     }
 }
 
-/// The API's routes, mounted by [`crate::router`].
-pub fn routes(app: Arc<App>) -> Router<Arc<App>> {
+/// What the API's handlers share: the handles of the node the API reaches,
+/// built by the composition root (`crate::start_with`).
+pub struct Api {
+    pub store: Arc<dyn Store>,
+    /// The games hosted here (an API game is named by its entry's variant).
+    pub games: Games,
+    /// What the API keeps between requests on this node.
+    pub hub: Arc<Hub>,
+    /// The API's settings (`[api]`).
+    pub config: ApiConfig,
+    /// Several nodes; `None`: this is the only node.
+    pub cluster: Option<Arc<Cluster>>,
+    /// The live tables' environment: API games are made there.
+    pub live: Arc<live::Env>,
+    /// The lobby's tables (the games a user plays, from their summaries).
+    pub lobby: Arc<Lobby>,
+    /// Live tables by id, here or at their owner.
+    pub tables: TableFinder,
+    /// Where a revoked token's streams and sockets are ended.
+    pub authority: Authority,
+}
+
+impl Api {
+    /// The caller of a request (see [`tokens::caller`]).
+    pub async fn caller(&self, headers: &HeaderMap) -> stream::Result<tokens::Caller> {
+        tokens::caller(&*self.store, &self.hub.limiter, headers).await
+    }
+
+    /// A live table by game id: this node's, or with several nodes the local
+    /// proxy of the table's owner.
+    async fn table(&self, id: &str) -> stream::Result<TableHandle> {
+        self.tables
+            .get(id)
+            .await
+            .ok_or_else(|| stream::Error::not_found("No such game"))
+    }
+
+    /// What the API shares between requests and nodes.
+    fn share(&self) -> hub::Share<'_> {
+        hub::Share {
+            hub: &self.hub,
+            cluster: self.cluster.as_ref(),
+            config: &self.config,
+        }
+    }
+
+    /// The people behind games and challenges, as replies name them.
+    fn players(&self) -> players::Players<'_> {
+        players::Players {
+            store: &*self.store,
+            games: &self.games,
+        }
+    }
+}
+
+/// The API's routes, mounted by [`crate::router`]: their handlers share the
+/// [`Api`], but for a seek, which the lobby pairs as it pairs a socket's.
+pub fn routes(api: Arc<Api>) -> Router<Arc<App>> {
     let mut r = Router::new()
         .route(
             "/api/token",
@@ -99,7 +163,6 @@ pub fn routes(app: Arc<App>) -> Router<Arc<App>> {
         .route("/api/user/{name}", get(export::user))
         .route("/api/games/user/{name}", get(export::games_of_user))
         .route("/api/stream/event", get(events::event_stream))
-        .route("/api/board/seek", post(seeks::seek))
         .route("/api/challenge", get(challenges::list))
         .route("/api/challenge/ai", post(seeks::challenge_ai))
         .route("/api/challenge/{username}", post(challenges::challenge))
@@ -110,16 +173,21 @@ pub fn routes(app: Arc<App>) -> Router<Arc<App>> {
     for kind in [games::Kind::Board, games::Kind::Bot] {
         r = games::routes(r, kind);
     }
-    // A private table's games are their owner's alone (see `crate::solo`).
-    let by_id = Router::new()
+    r.with_state(api)
+        .route("/api/board/seek", post(seeks::seek))
+}
+
+/// The API's routes that serve a game by id: [`crate::router`] puts
+/// [`only_owner`] in front of them.
+pub fn by_id<S: Clone + Send + Sync + 'static>(api: Arc<Api>) -> Router<S> {
+    Router::new()
         .route("/game/export/{id}", get(export::game))
-        .route_layer(axum::middleware::from_fn_with_state(app, only_owner));
-    r.merge(by_id)
+        .with_state(api)
 }
 
 /// [`crate::solo::check_owner`] in front of the API's routes that serve a game
 /// by id, refusing as Lichess does (`{"error": …}`).
-async fn only_owner(
+pub async fn only_owner(
     State(app): State<Arc<App>>,
     Path(params): Path<std::collections::HashMap<String, String>>,
     req: axum::extract::Request,

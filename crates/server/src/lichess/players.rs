@@ -9,7 +9,6 @@ use qiyuan_table::TimeControl;
 use serde::Serialize;
 
 use super::state::{GamePlayer, engine_level};
-use crate::App;
 use crate::registry::Games;
 
 /// What the lookups need: the store and the games' rating pools.
@@ -54,13 +53,6 @@ fn title(bot: bool) -> Option<&'static str> {
 }
 
 impl<'a> Players<'a> {
-    pub(super) fn of(app: &'a App) -> Self {
-        Players {
-            store: &*app.store,
-            games: &app.games,
-        }
-    }
-
     /// A user's rating (rounded) in the pool game `game` with `time` counts in,
     /// and whether it is provisional (1500, provisional, where none).
     pub(super) async fn rating(self, user: i64, game: &str, time: &TimeControl) -> (i64, bool) {

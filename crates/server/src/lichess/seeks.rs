@@ -13,6 +13,7 @@ use qiyuan_game::Seat;
 use qiyuan_table::TimeControl;
 use serde::{Deserialize, Serialize};
 
+use super::Api;
 use super::events::{Source, started};
 use super::feed::{api_conn, snapshot};
 use super::forms::GameForm;
@@ -20,7 +21,6 @@ use super::games::{Kind, variant_of};
 use super::hub::until_revoked;
 use super::state::{Variant, color, speed_of};
 use super::stream::{Error, Result, form, keepalive, ndjson};
-use super::tokens::caller;
 use crate::App;
 use crate::live::TableMsg;
 use crate::protocol::{Colour, LevelKey, PlayComputer, Seek};
@@ -37,15 +37,17 @@ enum Paired {
 /// `POST /api/board/seek`: streams keep-alive newlines until paired, then
 /// ends (the game's `gameStart` comes on the event stream). Only real-time
 /// seeks; the lobby pairs seeks of the same game, time control and rating.
+/// (The lobby's pairing takes the `App`; the rest is the API's.)
 pub async fn seek(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+    let api = app.api.clone();
+    let caller = api.caller(&headers).await?;
     Kind::Board.check(&caller)?;
     let f: GameForm = form(&headers, &body)?;
-    let game = f.game(&app.games)?;
+    let game = f.game(&api.games)?;
     let time = f.time()?;
     if !matches!(time, TimeControl::Fischer { .. }) {
         return Err(Error::bad(
@@ -71,9 +73,9 @@ pub async fn seek(
     )
     .await?;
     Ok(ndjson(move |lines| async move {
-        let every = keepalive(&app.config.api);
+        let every = keepalive(&api.config);
         let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-        let revoked = until_revoked(&app.lichess, &*app.store, &caller.token_hash);
+        let revoked = until_revoked(&api.hub, &*api.store, &caller.token_hash);
         tokio::pin!(revoked);
         let paired = loop {
             tokio::select! {
@@ -89,24 +91,24 @@ pub async fn seek(
             }
         };
         let handle = match paired {
-            Some(t) => app.table(&t).await,
+            Some(t) => api.tables.get(&t).await,
             None => None,
         };
         match handle {
             Some(handle) => {
-                started(&app, &handle, Source::Lobby).await;
+                started(&api, &handle, Source::Lobby).await;
                 // The seek's connection leaves the table: the game stream is
                 // the player's connection from now on.
                 let _ = handle.tx.send(TableMsg::Closed { conn: conn_id }).await;
             }
             None => {
-                app.lobby.cancel_seeks(conn_id);
-                if let Some(cluster) = &app.cluster {
+                api.lobby.cancel_seeks(conn_id);
+                if let Some(cluster) = &api.cluster {
                     cluster.cancel_seek(conn_id).await;
                 }
             }
         }
-        if let Some(cluster) = &app.cluster {
+        if let Some(cluster) = &api.cluster {
             cluster.forget_local(conn_id);
         }
     }))
@@ -140,16 +142,16 @@ struct AiGame {
 /// `days`, `color`, `variant`): a game against the built-in engine, as
 /// `play_computer` makes it → Lichess's game JSON.
 pub async fn challenge_ai(
-    State(app): State<Arc<App>>,
+    State(api): State<Arc<Api>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+    let caller = api.caller(&headers).await?;
     caller
         .require("challenge:write")
         .or_else(|_| caller.require("board:play"))?;
     let f: GameForm = form(&headers, &body)?;
-    let game = f.game(&app.games)?;
+    let game = f.game(&api.games)?;
     let level = f.level.clone().unwrap_or_else(|| "1".into());
     let time = f.time()?;
     let colour = match f.color.as_deref() {
@@ -167,15 +169,15 @@ pub async fn challenge_ai(
         setup: None,
         private: false,
     };
-    let (handle, seat) = crate::computer::play(&app.live, &conn, req)
+    let (handle, seat) = crate::computer::play(&api.live, &conn, req)
         .await
         .map_err(Error::from)?;
-    started(&app, &handle, Source::Ai).await;
+    started(&api, &handle, Source::Ai).await;
     let now = snapshot(&handle, Some(caller.info())).await?;
     let speed = now.game.as_ref().map_or("unlimited", |g| speed_of(&g.time));
     Ok(axum::Json(AiGame {
         id: handle.id,
-        variant: variant_of(&app.games, game).map(|v| Variant::of(&v)),
+        variant: variant_of(&api.games, game).map(|v| Variant::of(&v)),
         speed,
         perf: speed,
         rated: false,

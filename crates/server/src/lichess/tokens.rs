@@ -12,11 +12,12 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use qiyuan_store::{NewApiToken, User};
+use qiyuan_store::{NewApiToken, Store, User};
 use serde::{Deserialize, Serialize};
 
+use super::Api;
 use super::stream::{Error, Result, form, ok};
-use crate::{App, auth};
+use crate::auth::{self, RateLimit};
 
 /// The scopes a token may hold.
 pub const SCOPES: [&str; 5] = [
@@ -63,25 +64,25 @@ impl Caller {
 }
 
 /// The caller of an API request: its bearer token (or the session cookie)
-/// checked, and one request counted against the token's limit (`429` with
-/// Lichess's message past it).
-pub async fn caller(app: &App, headers: &HeaderMap) -> Result<Caller> {
+/// checked in `store`, and one request counted against the token's limit in
+/// `limiter` (`429` with Lichess's message past it).
+pub async fn caller(store: &dyn Store, limiter: &RateLimit, headers: &HeaderMap) -> Result<Caller> {
     let token = auth::token_from_headers(headers).ok_or_else(Error::unauthorized)?;
     if token.len() > 128 {
         return Err(Error::unauthorized());
     }
     let hash = auth::hash_token(&token);
-    let (user, scopes) = match app.store.api_token(&hash).await? {
+    let (user, scopes) = match store.api_token(&hash).await? {
         Some((row, user)) => {
             let scopes = row.scopes.split_whitespace().map(str::to_string).collect();
             (user, Some(scopes))
         }
-        None => match app.store.session_user(&hash, crate::now_ms()).await? {
+        None => match store.session_user(&hash, crate::now_ms()).await? {
             Some(user) => (user, None),
             None => return Err(Error::unauthorized()),
         },
     };
-    if let Err(wait) = app.lichess.limiter.hit(&hash, Instant::now()) {
+    if let Err(wait) = limiter.hit(&hash, Instant::now()) {
         let mut e = Error::new(
             StatusCode::TOO_MANY_REQUESTS,
             "Too many requests. Try again later.",
@@ -89,7 +90,7 @@ pub async fn caller(app: &App, headers: &HeaderMap) -> Result<Caller> {
         e.retry_after = Some(wait.as_secs() + 1);
         return Err(e);
     }
-    let bot = app.store.is_bot(user.id).await?;
+    let bot = store.is_bot(user.id).await?;
     Ok(Caller {
         user,
         scopes,
@@ -100,8 +101,8 @@ pub async fn caller(app: &App, headers: &HeaderMap) -> Result<Caller> {
 
 /// A caller signed in with a session (the web client), not a personal token:
 /// tokens are made and listed by the account's owner only.
-async fn session_caller(app: &App, headers: &HeaderMap) -> Result<Caller> {
-    let caller = caller(app, headers).await?;
+async fn session_caller(api: &Api, headers: &HeaderMap) -> Result<Caller> {
+    let caller = api.caller(headers).await?;
     if caller.scopes.is_some() {
         return Err(Error::forbidden(
             "Tokens are managed with a session (sign in), not with a token",
@@ -167,11 +168,11 @@ fn scope_list(stored: &str) -> String {
 /// `{"token_type": "Bearer", "access_token": "lip_…", "id", "description",
 /// "scopes", "created_at"}`. The token is shown this once.
 pub async fn create(
-    State(app): State<Arc<App>>,
+    State(api): State<Arc<Api>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response> {
-    let caller = session_caller(&app, &headers).await?;
+    let caller = session_caller(&api, &headers).await?;
     let f: NewToken = form(&headers, &body)?;
     let description = f.description.as_deref().map(str::trim).unwrap_or("");
     if description.is_empty() || description.chars().count() > 100 {
@@ -195,7 +196,7 @@ pub async fn create(
             scopes.push(s.to_string());
         }
     }
-    if app.store.api_tokens_of(caller.user.id).await?.len() >= MAX_TOKENS {
+    if api.store.api_tokens_of(caller.user.id).await?.len() >= MAX_TOKENS {
         return Err(Error::bad(format!(
             "At most {MAX_TOKENS} tokens per account: revoke one first"
         )));
@@ -203,7 +204,7 @@ pub async fn create(
     let token = format!("lip_{}", auth::new_token());
     let id = crate::live::new_id();
     let created_at = crate::now_ms();
-    app.store
+    api.store
         .create_api_token(&NewApiToken {
             token_hash: auth::hash_token(&token),
             id: id.clone(),
@@ -226,9 +227,9 @@ pub async fn create(
 }
 
 /// `GET /api/token` → the caller's tokens, without the tokens themselves.
-pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
-    let caller = session_caller(&app, &headers).await?;
-    let rows = app.store.api_tokens_of(caller.user.id).await?;
+pub async fn list(State(api): State<Arc<Api>>, headers: HeaderMap) -> Result<Response> {
+    let caller = session_caller(&api, &headers).await?;
+    let rows = api.store.api_tokens_of(caller.user.id).await?;
     let tokens = rows
         .into_iter()
         .map(|r| Listed {
@@ -243,30 +244,30 @@ pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Res
 
 /// `DELETE /api/token`: revokes the token the request is made with (Lichess's
 /// way) → `204`.
-pub async fn revoke_own(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+pub async fn revoke_own(State(api): State<Arc<Api>>, headers: HeaderMap) -> Result<Response> {
+    let caller = api.caller(&headers).await?;
     if caller.scopes.is_none() {
         return Err(Error::bad("Not a personal API token"));
     }
-    let rows = app.store.api_tokens_of(caller.user.id).await?;
+    let rows = api.store.api_tokens_of(caller.user.id).await?;
     if let Some(row) = rows.iter().find(|r| r.token_hash == caller.token_hash) {
-        app.store.delete_api_token(caller.user.id, &row.id).await?;
-        super::hub::revoked(&app, &caller.token_hash).await;
+        api.store.delete_api_token(caller.user.id, &row.id).await?;
+        super::hub::revoked(&api.authority, &caller.token_hash).await;
     }
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 /// `DELETE /api/token/{id}`: revokes one of the caller's tokens → `204`; `404`.
 pub async fn revoke_id(
-    State(app): State<Arc<App>>,
+    State(api): State<Arc<Api>>,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
-    match app.store.delete_api_token(caller.user.id, &id).await? {
+    let caller = api.caller(&headers).await?;
+    match api.store.delete_api_token(caller.user.id, &id).await? {
         Some(hash) => {
             tracing::info!(user = %caller.user.username, token = %id, "api token revoked");
-            super::hub::revoked(&app, &hash).await;
+            super::hub::revoked(&api.authority, &hash).await;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         None => Err(Error::not_found("No such token")),
@@ -284,7 +285,7 @@ pub const MAX_TESTED: usize = 1000;
 /// out or a banned account's. A session token holds every scope. Counted
 /// against no token's limit (it names no caller); the server's limits on
 /// bodies and connections hold.
-pub async fn test(State(app): State<Arc<App>>, body: Bytes) -> Result<Response> {
+pub async fn test(State(api): State<Arc<Api>>, body: Bytes) -> Result<Response> {
     let text = std::str::from_utf8(&body).map_err(|_| Error::bad("tokens: UTF-8 text"))?;
     let tokens: Vec<&str> = text
         .split(',')
@@ -300,13 +301,13 @@ pub async fn test(State(app): State<Arc<App>>, body: Bytes) -> Result<Response> 
             None
         } else {
             let hash = auth::hash_token(token);
-            match app.store.api_token(&hash).await? {
+            match api.store.api_token(&hash).await? {
                 Some((row, user)) => Some(TokenInfo {
                     scopes: scope_list(&row.scopes),
                     user_id: user.username.to_lowercase(),
                     expires: None,
                 }),
-                None => match app.store.session_user(&hash, crate::now_ms()).await? {
+                None => match api.store.session_user(&hash, crate::now_ms()).await? {
                     Some(user) => Some(TokenInfo {
                         scopes: SCOPES.join(","),
                         user_id: user.username.to_lowercase(),
@@ -323,8 +324,8 @@ pub async fn test(State(app): State<Arc<App>>, body: Bytes) -> Result<Response> 
 
 /// `POST /api/bot/account/upgrade`: the account becomes a bot account, for
 /// life; refused for an account that has played a game (as on Lichess).
-pub async fn upgrade(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response> {
-    let caller = caller(&app, &headers).await?;
+pub async fn upgrade(State(api): State<Arc<Api>>, headers: HeaderMap) -> Result<Response> {
+    let caller = api.caller(&headers).await?;
     caller.require("bot:play")?;
     if caller.user.guest {
         return Err(Error::forbidden("Guests cannot become bots"));
@@ -332,12 +333,12 @@ pub async fn upgrade(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<
     if caller.bot {
         return Ok(ok());
     }
-    if !app.store.games_of_user(caller.user.id, 1).await?.is_empty() {
+    if !api.store.games_of_user(caller.user.id, 1).await?.is_empty() {
         return Err(Error::bad(
             "This account has already played games: it cannot become a bot account",
         ));
     }
-    app.store.make_bot(caller.user.id, crate::now_ms()).await?;
+    api.store.make_bot(caller.user.id, crate::now_ms()).await?;
     tracing::info!(user = %caller.user.username, "upgraded to a bot account");
     Ok(ok())
 }

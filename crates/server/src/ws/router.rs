@@ -145,7 +145,8 @@ impl Router {
             }
             HallMsg::Create(create) => {
                 let user = self.conn.user.clone().ok_or_else(ApiError::unauthorized)?;
-                let handle = crate::api::create_table(&self.app, &user, create.clone()).await?;
+                let handle =
+                    crate::api::create_table(&self.app.live, &user, create.clone()).await?;
                 self.ack(
                     id,
                     Ack::Created {

@@ -15,6 +15,7 @@ fn verifications(server: &TestServer) -> u64 {
         .as_ref()
         .unwrap()
         .app
+        .accounts
         .hashers
         .verifications
         .load(Ordering::Relaxed)
