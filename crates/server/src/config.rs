@@ -1,7 +1,7 @@
 //! The server's configuration: defaults, then a TOML file, then the environment and
 //! flags (applied by the `qiyuan serve` command on top of [`Config::load`]).
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -103,7 +103,7 @@ pub struct Config {
     /// [`crate::engines`] and `docs/engines.md`).
     pub engines: Vec<crate::engines::EngineConfig>,
     /// The Lichess-compatible API (`[api]`; see [`crate::lichess`]).
-    pub api: crate::lichess::ApiConfig,
+    pub api: ApiConfig,
     /// Several nodes on one PostgreSQL and one Redis (`[cluster]`; see
     /// [`crate::cluster`]). Without a Redis URL the server is one node, as always.
     pub cluster: ClusterConfig,
@@ -145,7 +145,7 @@ impl Default for Config {
             metrics_allow: vec!["127.0.0.0/8".into(), "::1".into()],
             metrics_token: None,
             engines: Vec::new(),
-            api: crate::lichess::ApiConfig::default(),
+            api: ApiConfig::default(),
             cluster: ClusterConfig::default(),
         }
     }
@@ -180,12 +180,10 @@ impl Config {
             anyhow::bail!("lobby_page_size must be at least 1");
         }
         for proxy in &self.trusted_proxies {
-            crate::auth::Network::parse(proxy)
-                .map_err(|e| anyhow::anyhow!("trusted_proxies: {e}"))?;
+            Network::parse(proxy).map_err(|e| anyhow::anyhow!("trusted_proxies: {e}"))?;
         }
         for network in &self.metrics_allow {
-            crate::auth::Network::parse(network)
-                .map_err(|e| anyhow::anyhow!("metrics_allow: {e}"))?;
+            Network::parse(network).map_err(|e| anyhow::anyhow!("metrics_allow: {e}"))?;
         }
         if self.metrics_token.as_ref().is_some_and(|t| t.len() < 16) {
             anyhow::bail!("metrics_token must have at least 16 characters");
@@ -269,6 +267,92 @@ impl Default for ClusterConfig {
             scan_ms: 1_000,
             call_timeout_ms: 5_000,
             redis_timeout_ms: 2_000,
+        }
+    }
+}
+
+/// `[api]`: the Lichess-compatible API's settings (see [`crate::lichess`],
+/// which serves by them).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ApiConfig {
+    /// Seconds between the keep-alive newlines of an idle stream (Lichess sends
+    /// one about every 6–7 s).
+    pub keepalive_secs: f64,
+    /// Requests one token may make within a minute; past it `429` (0: no limit).
+    pub requests_per_minute: u32,
+    /// Whether bot accounts may play rated games with humans (Lichess: yes;
+    /// here casual only unless the operator allows it).
+    pub bots_rated_with_humans: bool,
+    /// How long a challenge nobody answers stays open, in seconds.
+    pub challenge_secs: f64,
+    /// Challenges one account may have open at once (made, not yet answered);
+    /// more are refused (`429`). 0: no cap.
+    pub challenges_per_challenger: usize,
+    /// Challenges one account may have waiting for its answer at once; more
+    /// are refused to their challengers (`429`). 0: no cap.
+    pub challenges_per_recipient: usize,
+}
+
+impl Default for ApiConfig {
+    fn default() -> Self {
+        ApiConfig {
+            keepalive_secs: 6.0,
+            requests_per_minute: 300,
+            bots_rated_with_humans: false,
+            challenge_secs: 600.0,
+            challenges_per_challenger: 5,
+            challenges_per_recipient: 20,
+        }
+    }
+}
+
+/// An address or a network (`10.0.0.0/8`, `fd00::/8`), as `trusted_proxies`
+/// and `metrics_allow` name them: checked by [`Config::check`], matched by the
+/// proxies ([`crate::auth::Proxies`]) and the metrics' readers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Network {
+    addr: IpAddr,
+    prefix: u8,
+}
+
+impl Network {
+    pub fn parse(text: &str) -> Result<Network, String> {
+        let (addr, prefix) = match text.trim().split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (text.trim(), None),
+        };
+        let addr: IpAddr = addr
+            .parse()
+            .map_err(|_| format!("{text:?} is not an address or network"))?;
+        let addr = addr.to_canonical();
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            Some(p) => p
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or_else(|| format!("{text:?}: the prefix is 0 to {max}"))?,
+            None => max,
+        };
+        Ok(Network { addr, prefix })
+    }
+
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        match (self.addr, ip.to_canonical()) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
         }
     }
 }

@@ -41,6 +41,8 @@ pub mod config;
 pub mod engines;
 pub mod error;
 pub mod events;
+#[cfg(test)]
+mod layers;
 pub mod lichess;
 pub mod live;
 pub mod lobby;
@@ -556,7 +558,10 @@ async fn serve_metrics(
     let forwarded = headers.contains_key("x-forwarded-for") || headers.contains_key("forwarded");
     let client = (app.proxies.trusts(peer.ip()) || !forwarded)
         .then(|| app.proxies.client_ip(peer.ip(), &headers));
-    if !app.metrics.may_read(client, &headers) {
+    if !app
+        .metrics
+        .may_read(client, auth::bearer_token(&headers).as_deref())
+    {
         return error::ApiError::forbidden(
             "forbidden",
             "metrics are readable from metrics_allow or with metrics_token",
@@ -644,127 +649,4 @@ pub fn router(app: Arc<App>) -> Router {
 /// See [`logs::init`] for the JSON format.
 pub fn init_tracing(default: &str) {
     logs::init(default, logs::LogFormat::Text);
-}
-
-/// The layer rule, checked: no core module names a feature module (nor the
-/// [`App`]) outside comments and tests. A core module that still does is
-/// listed in `NOT_YET` with the feature it reaches; the list only shrinks.
-#[cfg(test)]
-mod layers {
-    use std::path::{Path, PathBuf};
-
-    /// The core modules (see the crate's documentation).
-    const CORE: &[&str] = &[
-        "live", "registry", "protocol", "error", "logs", "metrics", "config", "bots", "compute",
-        "engines", "computer",
-    ];
-    /// The feature modules, and the composition root's `App`.
-    const FEATURES: &[&str] = &[
-        "solo",
-        "lobby",
-        "cluster",
-        "lichess",
-        "events",
-        "ws",
-        "api",
-        "accounts",
-        "auth",
-        "authority",
-        "analysis",
-        "bench",
-        "App",
-    ];
-    /// What core modules still reach, to be cut.
-    const NOT_YET: &[(&str, &str)] = &[
-        ("registry", "analysis"),
-        ("protocol", "analysis"),
-        ("protocol", "solo"),
-        ("config", "auth"),
-        ("config", "lichess"),
-        ("metrics", "auth"),
-    ];
-
-    /// The Rust files of module `name`: `name.rs` and everything under `name/`.
-    fn files(src: &Path, name: &str) -> Vec<PathBuf> {
-        let mut found = Vec::new();
-        let file = src.join(format!("{name}.rs"));
-        if file.is_file() {
-            found.push(file);
-        }
-        let mut dirs = vec![src.join(name)];
-        while let Some(dir) = dirs.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    found.push(path);
-                }
-            }
-        }
-        found
-    }
-
-    /// The modules of this crate that `code` names through `crate::` paths
-    /// (`crate::x::…`, `crate::{x, y::…}`), outside comments and tests.
-    fn named(code: &str) -> Vec<String> {
-        let code = code.split("#[cfg(test)]").next().unwrap_or(code);
-        let mut names = Vec::new();
-        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
-            for (i, _) in line.match_indices("crate::") {
-                let rest = &line[i + "crate::".len()..];
-                let group = rest
-                    .strip_prefix('{')
-                    .map(|g| g.split('}').next().unwrap_or(g));
-                let parts: Vec<&str> = match group {
-                    Some(group) => group.split(',').collect(),
-                    None => vec![rest],
-                };
-                for part in parts {
-                    let ident: String = part
-                        .trim()
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect();
-                    names.push(ident);
-                }
-            }
-        }
-        names
-    }
-
-    #[test]
-    fn no_core_module_imports_a_feature() {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut broken = Vec::new();
-        for core in CORE {
-            let paths = files(&src, core);
-            assert!(!paths.is_empty(), "no module {core}");
-            for path in paths {
-                let code = std::fs::read_to_string(&path).expect("a source file");
-                for name in named(&code) {
-                    let feature = FEATURES.contains(&name.as_str());
-                    if feature && !NOT_YET.contains(&(core, name.as_str())) {
-                        broken.push(format!("{} names {name}", path.display()));
-                    }
-                }
-            }
-        }
-        broken.sort();
-        broken.dedup();
-        assert!(
-            broken.is_empty(),
-            "core modules import features:\n{}",
-            broken.join("\n")
-        );
-    }
-
-    #[test]
-    fn crate_paths_are_read_in_groups_too() {
-        let code = "use crate::{auth, live::Env};\nlet x = crate::lobby::Lobby::default();\n// crate::solo\n";
-        assert_eq!(named(code), ["auth", "live", "lobby"]);
-    }
 }

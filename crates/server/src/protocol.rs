@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::error::ApiError;
 
+pub mod analysis;
 pub mod client;
 pub mod flat;
 pub mod out;

@@ -20,7 +20,7 @@ mod table;
 
 pub use choice::{BotChoice, ComputerPlayers, NoBots};
 pub use games::Games;
-pub use study::Study;
+pub use study::{Budget, Study, StudyError};
 use table::make;
 pub use table::{AnyTable, MovesAt};
 
@@ -219,11 +219,7 @@ pub struct Descriptor {
 }
 
 /// A position of one game for the analysis board (see [`study`]).
-type StudyFn = fn(
-    &Value,
-    &qiyuan_game::Setup,
-    &[String],
-) -> Result<Box<dyn Study>, crate::analysis::StudyError>;
+type StudyFn = fn(&Value, &qiyuan_game::Setup, &[String]) -> Result<Box<dyn Study>, StudyError>;
 /// A record's setup and moves (see [`Game::load`]).
 type LoadFn = fn(&Value, &str) -> Result<(qiyuan_game::Setup, Vec<String>), String>;
 
@@ -360,7 +356,7 @@ impl Descriptor {
         options: &Value,
         setup: &qiyuan_game::Setup,
         moves: &[String],
-    ) -> Result<Box<dyn Study>, crate::analysis::StudyError> {
+    ) -> Result<Box<dyn Study>, StudyError> {
         (self.study)(options, setup, moves)
     }
 

@@ -3,9 +3,9 @@
 //! one user playing every seat). Nothing needs an account (a guest session
 //! does), nothing is rated and no points are kept, and a private table is
 //! listed nowhere: not in the lobby, not in a profile's games or counts, not in
-//! an export. The table is made of the kind [`TableKind::Private`], which its
-//! id keeps, so a restart keeps it so; its stored row names its owner
-//! ([`crate::live::Owner`]).
+//! an export. The table is made of the kind [`TableKind::Private`] (hot-seat:
+//! [`TableKind::HotSeat`]), which its id keeps, so a restart keeps it so; its
+//! stored row names its owner ([`crate::live::Owner`]).
 //!
 //! A private table is its owner's alone: nobody else may watch it, sit there
 //! (even once the owner has left), or read its games by id (the record, the
@@ -124,7 +124,7 @@ pub async fn hotseat(env: &Arc<Env>, conn: &Conn, req: Hotseat) -> Result<TableH
         rated: false,
         takebacks: true,
     };
-    let handle = live::create_started(env, game.name, settings, &user, TableKind::Private).await?;
+    let handle = live::create_started(env, game.name, settings, &user, TableKind::HotSeat).await?;
     let mut cmds = Vec::new();
     let mut names = Vec::new();
     for seat in (0..game.seats).map(Seat) {

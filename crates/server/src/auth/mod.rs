@@ -12,11 +12,12 @@ mod rate_limit;
 mod sessions;
 mod usernames;
 
+pub use crate::config::Network;
 pub use address_cap::{AddressCap, CapGuard, too_many_sockets};
 pub use login_limiter::{Attempt, LoginLimiter};
 pub use origins::{bad_origin, origin_allowed};
 pub use passwords::{Hashers, hash_password, validate_password, verify_password};
-pub use proxies::{Network, Proxies, address_key};
+pub use proxies::{Proxies, address_key};
 pub use rate_limit::{RateLimit, rate_limited};
 pub use sessions::{
     COOKIE, bearer_token, clear_cookie, cookie_token, guest_name, hash_token, new_token,

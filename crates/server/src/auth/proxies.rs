@@ -5,53 +5,7 @@ use std::net::IpAddr;
 
 use axum::http::HeaderMap;
 
-/// An address or a network (`10.0.0.0/8`, `fd00::/8`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Network {
-    addr: IpAddr,
-    prefix: u8,
-}
-
-impl Network {
-    pub fn parse(text: &str) -> Result<Network, String> {
-        let (addr, prefix) = match text.trim().split_once('/') {
-            Some((a, p)) => (a, Some(p)),
-            None => (text.trim(), None),
-        };
-        let addr: IpAddr = addr
-            .parse()
-            .map_err(|_| format!("{text:?} is not an address or network"))?;
-        let addr = addr.to_canonical();
-        let max = if addr.is_ipv4() { 32 } else { 128 };
-        let prefix = match prefix {
-            Some(p) => p
-                .parse::<u8>()
-                .ok()
-                .filter(|p| *p <= max)
-                .ok_or_else(|| format!("{text:?}: the prefix is 0 to {max}"))?,
-            None => max,
-        };
-        Ok(Network { addr, prefix })
-    }
-
-    pub fn contains(&self, ip: IpAddr) -> bool {
-        match (self.addr, ip.to_canonical()) {
-            (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX
-                    .checked_shl(32 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u32::from(net) & mask == u32::from(ip) & mask
-            }
-            (IpAddr::V6(net), IpAddr::V6(ip)) => {
-                let mask = u128::MAX
-                    .checked_shl(128 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u128::from(net) & mask == u128::from(ip) & mask
-            }
-            _ => false,
-        }
-    }
-}
+use crate::config::Network;
 
 /// The reverse proxies whose forwarding headers are believed.
 #[derive(Debug, Clone, Default)]

@@ -43,8 +43,8 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use qiyuan_store::Store;
-use serde::Deserialize;
 
+pub use crate::config::ApiConfig;
 pub use hub::Hub;
 
 use crate::App;
@@ -54,41 +54,6 @@ use crate::cluster::Cluster;
 use crate::live::{self, TableHandle};
 use crate::lobby::Lobby;
 use crate::registry::Games;
-
-/// The API's settings (`[api]` in the config file).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ApiConfig {
-    /// Seconds between the keep-alive newlines of an idle stream (Lichess sends
-    /// one about every 6–7 s).
-    pub keepalive_secs: f64,
-    /// Requests one token may make within a minute; past it `429` (0: no limit).
-    pub requests_per_minute: u32,
-    /// Whether bot accounts may play rated games with humans (Lichess: yes;
-    /// here casual only unless the operator allows it).
-    pub bots_rated_with_humans: bool,
-    /// How long a challenge nobody answers stays open, in seconds.
-    pub challenge_secs: f64,
-    /// Challenges one account may have open at once (made, not yet answered);
-    /// more are refused (`429`). 0: no cap.
-    pub challenges_per_challenger: usize,
-    /// Challenges one account may have waiting for its answer at once; more
-    /// are refused to their challengers (`429`). 0: no cap.
-    pub challenges_per_recipient: usize,
-}
-
-impl Default for ApiConfig {
-    fn default() -> Self {
-        ApiConfig {
-            keepalive_secs: 6.0,
-            requests_per_minute: 300,
-            bots_rated_with_humans: false,
-            challenge_secs: 600.0,
-            challenges_per_challenger: 5,
-            challenges_per_recipient: 20,
-        }
-    }
-}
 
 /// What the API's handlers share: the handles of the node the API reaches,
 /// built by the composition root (`crate::start_with`).

@@ -19,7 +19,7 @@ use crate::registry::AnyTable;
 const AGREE: &str = "accept";
 
 /// Whether `user` may watch or act at a live table of `kind`: anyone at a
-/// public table; at a private one its `owner` alone (a private table stored
+/// public table; at a private or hot-seat one its `owner` alone (a private table stored
 /// before owners were kept: whoever sits there, themselves or by stand-in).
 pub(super) fn admits(
     table: &dyn AnyTable,
@@ -49,7 +49,7 @@ pub(super) fn admits(
 /// The seats `user` holds at a hot-seat table, themselves or by stand-in, with
 /// the name at each; empty at any other table.
 fn seats_of(table: &dyn AnyTable, kind: TableKind, user: &str) -> Vec<(Seat, String)> {
-    if !kind.is_private() {
+    if !kind.plays_every_seat() {
         return Vec::new();
     }
     let held: Vec<(Seat, String)> = table

@@ -1,15 +1,18 @@
 //! What a table is and who sits at it, as types chosen once: a table's kind
 //! ([`TableKind`]) is decided when the table is made and decoded once when it
-//! is loaded; a seat's occupant ([`Occupant`]) is a person, a computer player
-//! at a level, or a hot-seat user's stand-in. Both keep the persisted forms
-//! the store, the logs and the records have always had (a private table's id
-//! starts with `solo`; a computer player is `bot:<level>-<tail>`, a stand-in
-//! `hotseat:<n>:<user>`), so a restart reads old data; this module is the one
-//! place that writes or reads those forms.
+//! is loaded, and its policy (who may come, whether the lobby lists it, whether
+//! its games count) is asked of it; a seat's occupant ([`Occupant`]) is a
+//! person, a computer player at a level, or a hot-seat user's stand-in. Both
+//! keep the persisted forms the store, the logs and the records have always
+//! had (a private table's id starts with `solo`, a hot-seat one's too; a
+//! computer player is `bot:<level>-<tail>`, a stand-in `hotseat:<n>:<user>`),
+//! so a restart reads old data; this module is the one place that writes or
+//! reads those forms.
 
 use qiyuan_game::Seat;
 
 use crate::error::ApiError;
+use crate::registry::AnyTable;
 
 /// The start of every private table's id (persisted form).
 const PRIVATE_PREFIX: &str = "solo";
@@ -18,19 +21,30 @@ const COMPUTER_PREFIX: &str = "bot:";
 /// The start of a hot-seat stand-in's name (persisted form).
 const STAND_IN_PREFIX: &str = "hotseat:";
 
-/// A table's kind: who may see it and what its games count for.
+/// A table's kind: who may come to it, who a user acts as there, and what its
+/// games count for.
+///
+/// Tables the server makes for others are public as far as the core goes: a
+/// tournament table's rules are its configuration's
+/// (`TableConfig::tournament`: fixed settings, no takebacks, a missed first
+/// move loses), and an API challenge's table differs only in who may challenge
+/// whom, which is decided before it is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableKind {
     /// Anyone may watch or sit; listed in the lobby.
     Public,
-    /// 单机: its owner's alone, listed nowhere, in no
+    /// 单机 against the computer: its owner's alone, listed nowhere, in no
     /// list of games, keeping no points.
     Private,
+    /// 单机 hot-seat: a private table whose owner plays every seat, the others
+    /// through stand-ins ([`Occupant::StandIn`]; see `live::hotseat`).
+    HotSeat,
 }
 
 impl TableKind {
-    /// The kind of the stored table `id`: the one decode of the persisted
-    /// form, when a table (or its game) is loaded.
+    /// The kind the stored id `id` tells: private (a hot-seat table's id is a
+    /// private one's) or public. Enough to know who may read a stored table's
+    /// games; a live table's kind is [`TableKind::of_table`].
     pub fn of_stored(id: &str) -> Self {
         if id.starts_with(PRIVATE_PREFIX) {
             TableKind::Private
@@ -39,26 +53,54 @@ impl TableKind {
         }
     }
 
+    /// The kind of the stored table `id` replayed as `table`: the one decode
+    /// at load. A private table with a stand-in seated is a hot-seat one.
+    pub fn of_table(id: &str, table: &dyn AnyTable) -> Self {
+        match TableKind::of_stored(id) {
+            TableKind::Private if has_stand_in(table) => TableKind::HotSeat,
+            kind => kind,
+        }
+    }
+
     /// A new table id of this kind: 8 letters and digits for a public table
     /// (their alphabet has no `o` nor `l`, so it never starts with `solo`),
-    /// `solo` and 12 for a private one.
+    /// `solo` and 12 for a private or hot-seat one.
     pub fn new_id(self) -> String {
         match self {
             TableKind::Public => super::new_id(),
-            TableKind::Private => {
+            TableKind::Private | TableKind::HotSeat => {
                 let tail: String = (0..2).map(|_| super::new_id()).collect();
                 format!("{PRIVATE_PREFIX}{}", &tail[..12])
             }
         }
     }
 
+    /// Whether the table is its owner's alone: nobody else may watch it, sit
+    /// there or read its games.
     pub fn is_private(self) -> bool {
-        self == TableKind::Private
+        self != TableKind::Public
     }
 
     /// Whether the lobby lists the table (and so other nodes hear of it).
     pub fn listed(self) -> bool {
         !self.is_private()
+    }
+
+    /// Whether its games are in the lists of games (a profile's, its counts,
+    /// an export).
+    pub fn games_listed(self) -> bool {
+        !self.is_private()
+    }
+
+    /// Whether its games keep points (积分), where the game keeps them.
+    pub fn keeps_points(self) -> bool {
+        !self.is_private()
+    }
+
+    /// Whether one user plays every seat they hold, themself or by stand-in
+    /// (see `live::hotseat`).
+    pub fn plays_every_seat(self) -> bool {
+        self == TableKind::HotSeat
     }
 
     /// The refusal of a private table to anyone but its owner.
@@ -68,6 +110,15 @@ impl TableKind {
             "this table is private (单机): only its owner may watch it, sit there or read its games",
         )
     }
+}
+
+/// Whether a hot-seat user's stand-in sits at `table`.
+fn has_stand_in(table: &dyn AnyTable) -> bool {
+    table.state().seats.iter().any(|s| {
+        s.user
+            .as_deref()
+            .is_some_and(|n| matches!(Occupant::of(n), Occupant::StandIn { .. }))
+    })
 }
 
 /// Who holds a seat, as decoded from the seat's name.
@@ -193,11 +244,32 @@ mod tests {
         let private = TableKind::Private.new_id();
         assert_eq!(private.len(), 16);
         assert_eq!(TableKind::of_stored(&private), TableKind::Private);
+        let hot_seat = TableKind::HotSeat.new_id();
+        assert_eq!(TableKind::of_stored(&hot_seat), TableKind::Private);
         for _ in 0..100 {
             assert_eq!(
                 TableKind::of_stored(&TableKind::Public.new_id()),
                 TableKind::Public
             );
         }
+    }
+
+    #[test]
+    fn a_private_table_with_a_stand_in_is_loaded_as_hot_seat() {
+        use qiyuan_table::{Command, TableConfig, TimeControl};
+
+        let games = crate::registry::Games::builtin();
+        let mut table = games
+            .new_table("chess", TableConfig::casual(TimeControl::None))
+            .unwrap();
+        let sit = |user: String, seat| Command::Sit { user, seat };
+        table.apply(sit("amy".into(), Seat(0)), 1000).unwrap();
+        let id = TableKind::HotSeat.new_id();
+        assert_eq!(TableKind::of_table(&id, &*table), TableKind::Private);
+        let stand_in = Occupant::stand_in_name("amy", Seat(1));
+        table.apply(sit(stand_in, Seat(1)), 1000).unwrap();
+        assert_eq!(TableKind::of_table(&id, &*table), TableKind::HotSeat);
+        let public = TableKind::Public.new_id();
+        assert_eq!(TableKind::of_table(&public, &*table), TableKind::Public);
     }
 }

@@ -302,8 +302,9 @@ pub async fn create_for(
 
 /// Creates a table of `owner`'s where the server starts the game at once
 /// (against the computer, or hot-seat): it counts towards the tables they hold
-/// (`max_tables_per_user`), not towards their idle ones. A private one
-/// ([`TableKind::Private`], 单机) is listed nowhere and is theirs alone.
+/// (`max_tables_per_user`), not towards their idle ones. A private or
+/// hot-seat one ([`TableKind::Private`], [`TableKind::HotSeat`], 单机) is
+/// listed nowhere and is theirs alone.
 pub async fn create_started(
     env: &Arc<Env>,
     game: &str,
@@ -435,8 +436,8 @@ pub async fn restore(env: &Arc<Env>) -> anyhow::Result<usize> {
 /// Rebuilds one table from its log and resumes it; with several nodes, under
 /// the `lease` this node took (a restart, or a takeover from a node that died).
 /// The time since the last logged entry is charged to no clock (the `Restart`
-/// entry, which replays the same way). The table's kind is decoded from its
-/// stored id here, once.
+/// entry, which replays the same way). The table's kind is decoded here, once,
+/// from its stored id and its seats.
 pub async fn restore_leased(
     env: &Arc<Env>,
     row: &TableRow,
@@ -448,7 +449,7 @@ pub async fn restore_leased(
     let mut live = Live::new(
         env.clone(),
         row.id.as_str().into(),
-        TableKind::of_stored(&row.id),
+        TableKind::of_table(&row.id, &*replayed.table),
         replayed.table,
         replayed.persisted,
     );

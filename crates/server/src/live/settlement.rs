@@ -147,7 +147,7 @@ impl Live {
                 started_at,
                 players: rows,
                 // Private games (单机) are in no list.
-                private: self.kind.is_private(),
+                private: !self.kind.games_listed(),
             })
             .await?;
         let id: Arc<str> = Arc::from(id);
@@ -203,7 +203,7 @@ impl Live {
             // chosen deal (a loaded `seed N` or deals written out), which
             // colluding players could otherwise replay for points.
             keeps_points: self.env.games.get(game).is_some_and(|g| g.points)
-                && !self.kind.is_private()
+                && self.kind.keeps_points()
                 && gs.settings.setup == qiyuan_game::Setup::Standard,
             seats: &holders,
         })?;

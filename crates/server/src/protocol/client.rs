@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
+use super::analysis;
+
 /// A message from a client. The wire's tag `t` says which of the two enums it
 /// belongs to (their tags are distinct); [`super::parse`] reads it that way.
 #[derive(Debug, Clone, PartialEq, Deserialize, TS)]
@@ -54,7 +56,7 @@ pub enum HallMsg {
     /// The analysis board: a position, its legal moves and the engine's lines
     /// (see [`crate::analysis`]).
     #[serde(rename = "analyse")]
-    Analyse(crate::analysis::Analyse),
+    Analyse(analysis::Analyse),
     #[serde(rename = "analyse.stop")]
     AnalyseStop,
 }
@@ -572,6 +574,6 @@ pub fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
         PlayComputer::decl(cfg),
         Hotseat::decl(cfg),
         Seek::decl(cfg),
-        crate::analysis::Analyse::decl(cfg),
+        analysis::Analyse::decl(cfg),
     ]
 }

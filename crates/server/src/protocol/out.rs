@@ -12,6 +12,7 @@ use ts_rs::TS;
 use crate::error::ApiError;
 use crate::live::TableSummary;
 use crate::live::UserInfo;
+use crate::protocol::analysis;
 use crate::protocol::patch::{PatchOp, PathKey};
 use crate::registry::Descriptor;
 
@@ -58,10 +59,10 @@ pub enum ServerMsg {
     },
     /// The answer to `analyse`: the analysis board's position and its legal moves.
     #[serde(rename = "position")]
-    Position(crate::analysis::Position),
+    Position(analysis::Position),
     /// One of the engine's lines on the position of an `analyse` request (its id).
     #[serde(rename = "analysis")]
-    Analysis(crate::analysis::AnalysisMsg),
+    Analysis(analysis::AnalysisMsg),
     /// An event's round was paired: this player's table and seat.
     #[serde(rename = "event.round")]
     EventRound(EventRoundMsg),
@@ -292,9 +293,9 @@ pub fn typescript() -> String {
         crate::registry::ApiVariant::decl(&cfg),
         crate::registry::RatingPools::decl(&cfg),
         crate::bots::BotLevel::decl(&cfg),
-        crate::analysis::Position::decl(&cfg),
-        crate::analysis::AnalysisMsg::decl(&cfg),
-        crate::analysis::Line::decl(&cfg),
+        analysis::Position::decl(&cfg),
+        analysis::AnalysisMsg::decl(&cfg),
+        analysis::Line::decl(&cfg),
         qiyuan_table::Status::decl(&cfg),
         qiyuan_table::EndDetail::decl(&cfg),
         qiyuan_table::TimeControl::decl(&cfg),

@@ -30,12 +30,12 @@ pub trait ComputerPlayers<G: Game>: 'static {
     /// Whether [`Self::analyse`] analyses (the analysis board's engine).
     const ANALYSES: bool = false;
     /// Analyses the position of `view` (its seat to move) for the analysis
-    /// board: a [`crate::analysis::Line`] after each finished iteration, scored
+    /// board: a [`crate::protocol::analysis::Line`] after each finished iteration, scored
     /// from the first seat's side, within `budget`.
     fn analyse(
         _view: &G::View,
-        _budget: &crate::analysis::Budget,
-        _report: &mut dyn FnMut(crate::analysis::Line),
+        _budget: &crate::registry::Budget,
+        _report: &mut dyn FnMut(crate::protocol::analysis::Line),
     ) {
     }
 }

@@ -42,7 +42,7 @@ fn alpha_beta_line(
     nodes: u64,
     pv: Vec<String>,
     first_to_move: bool,
-) -> crate::analysis::Line {
+) -> crate::protocol::analysis::Line {
     use qiyuan_engine_core::Score;
     let sign = if first_to_move { 1 } else { -1 };
     let (cp, mate) = match score {
@@ -50,7 +50,7 @@ fn alpha_beta_line(
         Score::Mate(n) => (None, Some(n * sign)),
     };
     let expected = score.expected();
-    crate::analysis::Line {
+    crate::protocol::analysis::Line {
         depth,
         cp,
         mate,
@@ -125,8 +125,8 @@ impl ComputerPlayers<qiyuan_chess::ChessGame> for ChessBots {
 
     fn analyse(
         view: &qiyuan_chess::ChessView,
-        budget: &crate::analysis::Budget,
-        report: &mut dyn FnMut(crate::analysis::Line),
+        budget: &crate::registry::Budget,
+        report: &mut dyn FnMut(crate::protocol::analysis::Line),
     ) {
         use qiyuan_engine_chess::shakmaty::uci::UciMove;
         use qiyuan_engine_chess::shakmaty::{Color, Position};
@@ -255,8 +255,8 @@ impl ComputerPlayers<qiyuan_xiangqi::Xiangqi> for XiangqiBots {
 
     fn analyse(
         view: &qiyuan_xiangqi::XiangqiView,
-        budget: &crate::analysis::Budget,
-        report: &mut dyn FnMut(crate::analysis::Line),
+        budget: &crate::registry::Budget,
+        report: &mut dyn FnMut(crate::protocol::analysis::Line),
     ) {
         use qiyuan_engine_xiangqi::{Limits, Searcher};
         let Some((start, moves)) = Self::replay(view) else {
@@ -439,8 +439,8 @@ impl ComputerPlayers<qiyuan_go::Go> for GoBots {
     /// win rate and each point's expected owner.
     fn analyse(
         view: &qiyuan_go::GoView,
-        budget: &crate::analysis::Budget,
-        report: &mut dyn FnMut(crate::analysis::Line),
+        budget: &crate::registry::Budget,
+        report: &mut dyn FnMut(crate::protocol::analysis::Line),
     ) {
         use qiyuan_engine_go::{Decision as GoDecision, Engine, Level};
         use qiyuan_go::GoPhase as Phase;
@@ -484,7 +484,7 @@ impl ComputerPlayers<qiyuan_go::Go> for GoBots {
                     .first()
                     .map_or_else(|| "pass".to_string(), |c| c.mv.to_string()),
             };
-            report(crate::analysis::Line {
+            report(crate::protocol::analysis::Line {
                 depth: round,
                 cp: None,
                 mate: None,

@@ -3,12 +3,14 @@
 //! and the game's computer players analyse (see [`ComputerPlayers::analyse`]).
 
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use qiyuan_game::{Game, Seat, Setup, Turn, Viewer};
 use serde_json::Value;
 
 use super::ComputerPlayers;
-use crate::analysis::{Budget, Line, Position, StudyError};
+use crate::protocol::analysis::{Line, Position};
 
 /// A position of some game on the analysis board.
 pub trait Study: Send {
@@ -21,6 +23,43 @@ pub trait Study: Send {
         &self,
         protocol: crate::engines::Protocol,
     ) -> Option<crate::engines::EnginePosition>;
+}
+
+/// What bounds one analysis: a time, optionally a depth (plies; playouts'
+/// doublings for Go), and the stop flag.
+pub struct Budget<'a> {
+    pub time: Duration,
+    pub depth: Option<u32>,
+    pub stop: &'a AtomicBool,
+    pub started: Instant,
+    /// Set when nobody wants the search any more (a review's client hung up);
+    /// read between iterations, where `stop` is the position's own hard bound.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl Budget<'_> {
+    /// Whether the search may go on: time left, not stopped or cancelled.
+    pub fn go_on(&self) -> bool {
+        !self.stop.load(Ordering::Relaxed)
+            && !self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+            && self.started.elapsed() < self.time
+    }
+}
+
+/// Why a position could not be studied.
+#[derive(Debug, Clone)]
+pub struct StudyError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl StudyError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        StudyError {
+            code,
+            message: message.into(),
+        }
+    }
 }
 
 struct StudyOf<G: Game, B> {
