@@ -15,7 +15,7 @@ import type { Envelope } from '../net/socket';
 import { play as sound } from '../sound';
 import { tr } from '../pages/computer';
 import { gameInfo } from '../net/games';
-import type { Line as ServerLine, Position as ServerPosition } from '../net/generated/protocol';
+import type { JsonValue, Line as ServerLine, Position as ServerPosition, Setup } from '../net/generated/protocol';
 
 // The server's `position` and `analysis` lines (docs/protocol.md "Analysis").
 type Position = ServerPosition;
@@ -56,7 +56,7 @@ interface Options {
   orientation: Side;
   history: string[];
   /** The game's options (null: its defaults). */
-  options?: unknown;
+  options?: JsonValue;
   /** A stored game to review ("analyse this game"). */
   gameId?: string;
   onClose?: () => void;
@@ -95,8 +95,8 @@ export function mountAnalysis(root: HTMLElement, o: Options): () => void {
   let seq = 0;
   let current = '';
   let judged: Map<number, Reviewed> = new Map();
-  let setup: unknown = o.fen ? { position: o.fen } : 'standard';
-  let options: unknown = o.options ?? null;
+  let setup: Setup = o.fen ? { position: o.fen } : 'standard';
+  let options: JsonValue = o.options ?? null;
   const waiters = new Map<string, (m: Envelope) => void>();
 
   sock.onMessage = (m: Envelope) => {
@@ -122,7 +122,7 @@ export function mountAnalysis(root: HTMLElement, o: Options): () => void {
       waiters.set(id, (m) => (m.t === 'position' ? ok(m.d as unknown as Position) : fail(new Error((m.d as { message: string }).message))));
       // A string id: the socket leaves its answers to `onMessage`, streamed lines too.
       const engine = engineSel?.value || null;
-      sock.send('analyse', { game, setup, moves: list, options, think, engine, time_ms: 15000 }, id as unknown as number);
+      sock.send('analyse', { game, setup, moves: list, options, think, engine, time_ms: 15000 }, id);
     }).finally(() => waiters.delete(id));
   }
 
@@ -233,7 +233,7 @@ export function mountAnalysis(root: HTMLElement, o: Options): () => void {
     if (!o.gameId) return;
     mount(reviewEl, tr('分析中…', 'Analysing…'));
     try {
-      const r = await api<{ moves: Reviewed[]; options: unknown; setup: unknown; counts: { inaccuracies: number; mistakes: number; blunders: number }[] }>('POST', `/api/game/${encodeURIComponent(o.gameId)}/analysis`, {});
+      const r = await api<{ moves: Reviewed[]; options: JsonValue; setup: Setup; counts: { inaccuracies: number; mistakes: number; blunders: number }[] }>('POST', `/api/game/${encodeURIComponent(o.gameId)}/analysis`, {});
       options = r.options;
       setup = r.setup;
       judged = new Map(r.moves.map((m) => [m.ply, m]));

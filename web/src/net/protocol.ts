@@ -6,6 +6,7 @@ import type { TableSummary as WireSummary } from './generated/protocol';
 import { quickPairing } from './games';
 import type { Player, TimeControl } from './model';
 import { session } from '../session';
+import { errorText } from '../errors';
 
 type J = Record<string, unknown>;
 const obj = (x: unknown): J => (x && typeof x === 'object' ? (x as J) : {});
@@ -83,8 +84,14 @@ export function connectLobby(game: string, handlers: LobbyHandlers) {
   };
   return {
     quickPair: (rated = false) => {
+      // The server hosts no game without clock presets: none here means no such game.
+      const time = quickPairing(game);
+      if (!time) {
+        handlers.onError(errorText('unknown_game'));
+        return;
+      }
       void sock
-        .request('seek', { game, time: quickPairing(game), rated: rated && !session()?.guest })
+        .request('seek', { game, time, rated: rated && !session()?.guest })
         .then((r) => {
           const t = str(obj(r).table);
           if (t) handlers.onPaired(t);

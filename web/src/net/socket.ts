@@ -1,12 +1,28 @@
 // One WebSocket with automatic reconnection. Messages are JSON envelopes
-// `{"t": type, "d": data}`, typed by the server's own generated types
-// (./generated/protocol.ts); the adapter in protocol.ts knows their meaning.
+// `{"t": type, "d": data}`, typed both ways by the server's own generated types
+// (./generated/protocol.ts): what arrives is an `Envelope`, what is sent a
+// `ClientMsg`, so a misspelled type or a wrong field does not compile; the
+// adapter in protocol.ts knows their meaning.
 // A socket that closes is opened again (after 0.3 s, then twice as long each
 // time, up to 5 s); one that stays open but went dead (no pong: table/connection.ts
 // judges it) is given up with `reconnect()`.
-import type { Envelope } from './generated/protocol';
+import type { ClientMsg, Envelope, Outgoing } from './generated/protocol';
 
 export type { Envelope };
+
+/** A client message's type (`t`). */
+export type ClientType = ClientMsg['t'];
+
+/** The id a request carries, for its reply to carry back. */
+export type RequestId = NonNullable<Outgoing['id']>;
+
+/** The data (`d`) a client message of type `T` carries, as an argument:
+ * required where the message has data, absent where it has none (`seek.cancel`). */
+export type DataArg<T extends ClientType> = Extract<ClientMsg, { t: T }> extends { d: infer D } ? [d: D] : [d?: undefined];
+
+/** `DataArg`, then an id of the caller's. */
+type DataAndId<T extends ClientType> = Extract<ClientMsg, { t: T }> extends { d: infer D } ? [d: D, id?: RequestId] : [d?: undefined, id?: RequestId];
+
 /** `connecting`: the first time; `open`; `closed`: lost, waiting to try again;
  * `reconnecting`: lost, opening a new one. */
 export type SocketState = 'connecting' | 'open' | 'closed' | 'reconnecting';
@@ -66,11 +82,11 @@ export class Socket {
   private pending = new Map<number, { ok: (d: unknown) => void; fail: (e: Error) => void }>();
 
   /** Sends a message with an id and resolves with the `ack` (or rejects on `error`) that carries it. */
-  request(t: string, d?: unknown): Promise<unknown> {
+  request<T extends ClientType>(t: T, ...[d]: DataArg<T>): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((ok, fail) => {
       this.pending.set(id, { ok, fail });
-      this.send(t, d, id);
+      this.write(t, d, id);
     });
   }
 
@@ -86,15 +102,22 @@ export class Socket {
     return true;
   }
 
-  send(t: string, d?: unknown, id?: number) {
-    const text = JSON.stringify(id === undefined ? { t, d } : { t, d, id });
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
-    else this.queue.push(text);
+  /** Sends a message, now or once the socket is open. `id`: the caller's own (the
+   * analysis board's strings), which its replies carry back to `onMessage`. */
+  send<T extends ClientType>(t: T, ...[d, id]: DataAndId<T>) {
+    this.write(t, d, id);
   }
 
   /** Sends only when open now (no queueing across reconnects). */
-  sendNow(t: string, d?: unknown) {
+  sendNow<T extends ClientType>(t: T, ...[d]: DataArg<T>) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(d === undefined ? { t } : { t, d }));
+  }
+
+  /** The envelope on the wire: `{"t", "d"}`, with `"id"` when there is one. */
+  private write(t: ClientType, d: unknown, id?: RequestId) {
+    const text = JSON.stringify(id === undefined ? { t, d } : { t, d, id });
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    else this.queue.push(text);
   }
 
   /** Gives up the WebSocket, which is open but dead (its pongs stopped), and

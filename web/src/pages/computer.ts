@@ -8,8 +8,9 @@ import { t } from '../i18n';
 import { settings } from '../settings';
 import { dialog, toast } from '../ui';
 import { gameInfo, gameName, optionPresets } from '../net/games';
-import { Socket } from '../net/socket';
+import { Socket, type DataArg } from '../net/socket';
 import { session, guest } from '../session';
+import type { JsonValue } from '../net/generated/protocol';
 
 /** Text in the user's language. */
 export const tr = (zh: string, en: string) => (settings().lang === 'en' ? en : zh);
@@ -35,10 +36,10 @@ export async function ensureSession(): Promise<boolean> {
 }
 
 /** Sends one request on a socket of its own, and closes it after the answer. */
-async function once(type: string, d: unknown): Promise<{ table: string; seat: number }> {
+async function once<T extends Opening>(type: T, ...d: DataArg<T>): Promise<{ table: string; seat: number }> {
   const sock = new Socket('/ws');
   try {
-    return (await sock.request(type, d)) as { table: string; seat: number };
+    return (await sock.request(type, ...d)) as { table: string; seat: number };
   } finally {
     sock.close();
   }
@@ -57,12 +58,13 @@ const field = (label: string, input: Node) => h('label.field', null, h('span', n
  * board sizes), the first chosen; null for a game with none. `chosen()` gives
  * the options of the picked one (the server checks them).
  */
-export function optionSelect(game: string, id: string): { el: HTMLSelectElement; label: string; chosen: () => Record<string, unknown> | null } | null {
+export function optionSelect(game: string, id: string): { el: HTMLSelectElement; label: string; chosen: () => JsonValue } | null {
   const presets = optionPresets(game);
   const info = gameInfo(game)?.option_presets;
   if (!info || !presets.length) return null;
   const el = select(id, presets.map((p) => [p.key, tr(p.zh, p.en)]), presets[0].key);
-  return { el, label: tr(info.zh, info.en), chosen: () => presets.find((p) => p.key === el.value)?.options ?? null };
+  // A preset's options are JSON as the server sent them (its type says only "an object").
+  return { el, label: tr(info.zh, info.en), chosen: () => (presets.find((p) => p.key === el.value)?.options as JsonValue | undefined) ?? null };
 }
 
 /**
@@ -119,14 +121,17 @@ export function openPlayComputer(game: string, opts: { private?: boolean } = {})
 }
 
 /** Starts a hot-seat game of `game` (单机): one user at every seat. */
-export function startHotseat(game: string, options: unknown = null) {
+export function startHotseat(game: string, options: JsonValue = null) {
   void start('hotseat', { game, options });
 }
 
-async function start(type: string, d: Record<string, unknown>) {
+/** The requests that open a table of one's own: against the computer, or hot-seat. */
+type Opening = 'play_computer' | 'hotseat';
+
+async function start<T extends Opening>(type: T, ...d: DataArg<T>) {
   if (!(await ensureSession())) return;
   try {
-    const r = await once(type, d);
+    const r = await once(type, ...d);
     location.hash = `#/table/${r.table}`;
   } catch (e) {
     toast((e as Error).message, 'error');

@@ -17,13 +17,23 @@
 // dropped, the new view showing what became of it. So nothing is carried out
 // twice, and nothing answered is sent again. A command refused `unavailable`
 // (nothing was done) is sent again a second later, up to five times.
-import { Socket, type SocketState } from '../net/socket';
+import { Socket, type DataArg, type SocketState } from '../net/socket';
 import { LagEstimator, localNow, startPinging } from '../net/lag';
 import { applyPatch, PatchMisfit } from '../net/patch';
-import type { Batch, Envelope, TableView } from '../net/generated/protocol';
+import type { Batch, Envelope, TableCommand, TableView } from '../net/generated/protocol';
 
 /** A table event as the server sends it (`qiyuan_table::Event`, docs/protocol.md "Events"). */
 export type TableEvent = Batch['events'][number];
+
+/** A table command's type (`move`, `resign`, ...). */
+export type CommandType = TableCommand['t'];
+
+/** A table command's fields, but the table's id: the connection adds it. */
+export type Fields<T extends CommandType> = Omit<Extract<TableCommand, { t: T }>['d'], 'table'>;
+
+/** A table command's fields as an argument: one that needs none (`resign`,
+ * `draw.offer`) may be sent without. */
+export type FieldsArg<T extends CommandType> = {} extends Fields<T> ? [d?: Fields<T>] : [d: Fields<T>];
 
 export interface ConnectionHandlers<V> {
   /** A new view, with the events that led to it (none after a `sync`) and the batch's rating changes. */
@@ -37,11 +47,9 @@ export interface ConnectionHandlers<V> {
 export interface Connection {
   /** Sends a table command (the table id is added); one lost with a dead socket
    * is sent again on the next if it was not carried out (above). */
-  send(t: string, d?: Record<string, unknown>): void;
-  /** Sends a table command and resolves on its ack, rejects on refusal. */
-  request(t: string, d?: Record<string, unknown>): Promise<unknown>;
+  send<T extends CommandType>(t: T, ...d: FieldsArg<T>): void;
   /** Sends at once, even while the socket is closing (`leave`). */
-  sendNow(t: string, d?: Record<string, unknown>): void;
+  sendNow<T extends CommandType>(t: T, ...d: FieldsArg<T>): void;
   /** The server's time now, as this socket estimates it (local time until known). */
   serverNow(): number;
   close(): void;
@@ -52,10 +60,13 @@ export type SocketLike = Pick<Socket, 'send' | 'request' | 'sendNow' | 'close' |
 
 /** A table command sent and not yet answered, with the version of the view it was made on. */
 interface Command {
-  t: string;
-  d: Record<string, unknown>;
+  msg: TableCommand;
   v: number | null;
 }
+
+/** A command's type and data as `send`'s arguments. (TypeScript checks a union's
+ * `t` and `d` apart, and cannot see that they belong together.) */
+const parts = (m: TableCommand) => [m.t, m.d] as [CommandType, ...DataArg<CommandType>];
 
 /** Watches table `id`, whose game's own view is `V`. `ping`: whether to ping
  * (a real socket does; a test's fake only when asked). */
@@ -75,7 +86,7 @@ export function connect<V>(id: string, h: ConnectionHandlers<V>, sock: SocketLik
     // A refusal reaches the page as an `error` message too (onError below).
     // `unavailable` (several nodes: the table's node is being replaced) did
     // nothing: the command is sent again a second later, a few times.
-    sock.request(c.t, c.d).then(done, (e: { code?: string }) => {
+    sock.request(...parts(c.msg)).then(done, (e: { code?: string }) => {
       if (e?.code === 'unavailable' && tries < 5) setTimeout(() => issue(c, tries + 1), 1000);
       else done();
     });
@@ -142,19 +153,18 @@ export function connect<V>(id: string, h: ConnectionHandlers<V>, sock: SocketLik
         return;
     }
   };
-  // A move carries this client's lag (docs/protocol.md: `move`'s `lag`).
-  const withLag = (t: string, d: Record<string, unknown>) => {
-    const lag = t === 'move' ? est.report() : undefined;
-    return lag === undefined ? { table: id, ...d } : { table: id, ...d, lag };
-  };
+  // The one place a command is made whole: this table's id added to its fields.
+  // (A generic `t` does not tell TypeScript which command's fields `d` holds.)
+  const command = (t: CommandType, d: object | undefined): TableCommand => ({ t, d: { table: id, ...d } }) as TableCommand;
   return {
-    send: (t, d = {}) => {
-      const c = { t, d: withLag(t, d), v: lastV };
+    send: (t, ...[d]) => {
+      // A move carries this client's lag (docs/protocol.md: `move`'s `lag`).
+      const lag = t === 'move' ? est.report() : undefined;
+      const c = { msg: command(t, lag === undefined ? d : { ...d, lag }), v: lastV };
       unacked.add(c);
       if (!held) issue(c);
     },
-    request: (t, d = {}) => sock.request(t, { table: id, ...d }),
-    sendNow: (t, d = {}) => sock.sendNow(t, { table: id, ...d }),
+    sendNow: (t, ...[d]) => sock.sendNow(...parts(command(t, d))),
     serverNow: () => est.serverNow(localNow()),
     close: () => {
       pinger?.stop();

@@ -11,9 +11,9 @@ import { play as sound } from '../sound';
 import { gameInfo, recordExtension } from '../net/games';
 import type { SocketState } from '../net/socket';
 import type { Batch, RatingChange, TableView, TimeControl } from '../net/generated/protocol';
-import type { TableEvent } from './connection';
 import type { ShellContext, ShellHooks } from './hooks';
-import { liveTable, takeAutoSit, type Fields, type LiveTable } from './live';
+import { liveTable, takeAutoSit, type LiveTable } from './live';
+import type { CommandType, FieldsArg, TableEvent } from './connection';
 import { forgetRatings, ratingOf, type Rating } from './ratings';
 
 /** What the controller asks the shell to draw again. */
@@ -180,8 +180,8 @@ export class TableCtrl<V> {
   }
 
   /** Sends a table command (the table id is added). */
-  send(cmd: string, d?: Fields): void {
-    this.live.send(cmd, d);
+  send<T extends CommandType>(cmd: T, ...d: FieldsArg<T>): void {
+    this.live.send(cmd, ...d);
   }
 
   sit(seat: number): void {

@@ -4,10 +4,7 @@
 // creator takes as its page opens.
 import type { SocketState } from '../net/socket';
 import type { Batch, TableView } from '../net/generated/protocol';
-import { connect, type TableEvent } from './connection';
-
-/** A table command's fields (the table id is added). */
-export type Fields = Record<string, unknown>;
+import { connect, type CommandType, type FieldsArg, type TableEvent } from './connection';
 
 export interface LiveHandlers<V> {
   /** A new view, with the events that led to it and their batch (none after a `sync`). */
@@ -20,10 +17,9 @@ export interface LiveHandlers<V> {
 
 export interface LiveTable {
   /** Sends a table command (the table id is added). */
-  send(t: string, d?: Fields): void;
-  /** Sends a table command and resolves on its ack, rejects on refusal. */
-  request(t: string, d?: Fields): Promise<unknown>;
-  sendNow(t: string, d?: Fields): void;
+  send<T extends CommandType>(t: T, ...d: FieldsArg<T>): void;
+  /** Sends at once, even while the socket is closing (`leave`). */
+  sendNow<T extends CommandType>(t: T, ...d: FieldsArg<T>): void;
   /** The server's time now, as this browser estimates it (net/lag.ts). */
   serverNow(): number;
   close(): void;
@@ -38,11 +34,6 @@ export function liveTable<V>(id: string, h: LiveHandlers<V>): LiveTable {
   });
   return {
     send: conn.send,
-    request: (t, d = {}) =>
-      conn.request(t, d).catch((e: Error) => {
-        h.onError(e.message, '');
-        throw e;
-      }),
     sendNow: conn.sendNow,
     serverNow: conn.serverNow,
     close: conn.close,

@@ -33,7 +33,7 @@ pub struct Analyse {
     /// An external engine's level key (one of the game's `bot_levels` with an
     /// `engine`) to analyse instead of the built-in engine (UCI and UCCI ones).
     #[serde(default)]
-    #[ts(optional)]
+    #[ts(optional = nullable)]
     pub engine: Option<String>,
 }
 

@@ -518,7 +518,7 @@ think?: boolean,
  * An external engine's level key (one of the game's `bot_levels` with an
  * `engine`) to analyse instead of the built-in engine (UCI and UCCI ones).
  */
-engine?: string, };
+engine?: string | null, };
 
 export type ChessView = { 
 /**

@@ -21,7 +21,7 @@ export function drawButtons<V>(el: HTMLElement, ctrl: TableCtrl<V>) {
   const playing = s.status === 'playing';
   const ready = seated && !!s.seats?.[seat]?.ready;
   const full = s.seats.every((x) => x.user);
-  const offer = (cmd: string) => () => (ctrl.send(cmd), toast(t('offerSent')));
+  const offer = (cmd: 'draw.offer' | 'takeback.request') => () => (ctrl.send(cmd), toast(t('offerSent')));
   mount(
     el,
     btn('start', ready && !playing ? t('ready') : t('start'), seated && !playing && !ready, () => ctrl.send('ready', { proposal: s.proposal?.id }), '.primary'),

@@ -19,7 +19,7 @@ export function drawOffers<V>(el: HTMLElement, ctrl: TableCtrl<V>) {
       h('button.btn.btn-small.primary', { id: `accept-${name}`, onclick: yes }, t('accept')),
       h('button.btn.btn-small', { id: `decline-${name}`, onclick: no }, t('decline')),
     );
-  const send = (cmd: string) => () => ctrl.send(cmd);
+  const send = (cmd: 'draw.accept' | 'draw.decline' | 'takeback.accept' | 'takeback.decline') => () => ctrl.send(cmd);
   if (s.status === 'playing') {
     const g = s.game;
     if (!g) return;
