@@ -75,6 +75,10 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   // Accounts and roles.
   banned: ['该账号已被封禁', 'This account is banned'],
   not_admin: ['只有管理员可以这样做', 'Only an administrator can do that'],
+  // Chat.
+  muted: ['你已被禁言，发言不会送达', 'You are muted: your lines are not delivered'],
+  chat_too_fast: ['发言太快了，请稍等', 'You are writing too fast; wait a moment'],
+  already_reported: ['你已经举报过这句话了', 'You have reported this line already'],
   bad_role: ['没有这种角色', 'No such role'],
   // Events (Swiss tournaments) and their arbiters.
   not_organiser: ['只有本赛事的组织者可以这样做', 'Only the event’s organiser can do that'],

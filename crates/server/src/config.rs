@@ -107,6 +107,8 @@ pub struct Config {
     /// Several nodes on one PostgreSQL and one Redis (`[cluster]`; see
     /// [`crate::cluster`]). Without a Redis URL the server is one node, as always.
     pub cluster: ClusterConfig,
+    /// Table chat and its moderation (`[chat]`; see [`crate::chat`]).
+    pub chat: ChatConfig,
 }
 
 impl Default for Config {
@@ -147,6 +149,7 @@ impl Default for Config {
             engines: Vec::new(),
             api: ApiConfig::default(),
             cluster: ClusterConfig::default(),
+            chat: ChatConfig::default(),
         }
     }
 }
@@ -198,6 +201,9 @@ impl Config {
             if !(origin.starts_with("http://") || origin.starts_with("https://")) {
                 anyhow::bail!("allowed_origins: {origin:?} is not http(s)://host[:port]");
             }
+        }
+        if self.chat.burst == 0 || self.chat.max_chars == 0 {
+            anyhow::bail!("chat: burst and max_chars must be at least 1");
         }
         if self.cluster.redis.is_some() {
             let url = self.database_url();
@@ -267,6 +273,37 @@ impl Default for ClusterConfig {
             scan_ms: 1_000,
             call_timeout_ms: 5_000,
             redis_timeout_ms: 2_000,
+        }
+    }
+}
+
+/// `[chat]`: table chat and its moderation.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChatConfig {
+    /// Lines one person may write at once before the rate applies.
+    pub burst: u32,
+    /// Milliseconds after which one more line may be written (the rate).
+    pub every_ms: u64,
+    /// The longest line, in characters.
+    pub max_chars: usize,
+    /// Words replaced by `***` in every line (case-insensitive).
+    pub filter: Vec<String>,
+    /// Days a line is kept for moderation (a line a report still names is
+    /// kept until the report is resolved); 0: kept for ever.
+    pub retention_days: u32,
+}
+
+impl Default for ChatConfig {
+    fn default() -> Self {
+        ChatConfig {
+            burst: 5,
+            every_ms: 1_000,
+            max_chars: 200,
+            filter: ["fuck", "shit", "操你", "傻逼", "他妈的"]
+                .map(String::from)
+                .to_vec(),
+            retention_days: 30,
         }
     }
 }

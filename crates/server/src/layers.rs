@@ -40,6 +40,7 @@ const FEATURES: &[&str] = &[
     "authority",
     "analysis",
     "bench",
+    "chat",
     "web",
 ];
 

@@ -17,7 +17,7 @@
 //!   store port (`qiyuan_store::Store`).
 //! - **Features**: [`solo`] (private and hot-seat tables), [`lobby`],
 //!   [`cluster`], [`lichess`], [`events`], [`ws`], [`api`], [`accounts`],
-//!   [`auth`], [`authority`], [`analysis`], [`bench`].
+//!   [`auth`], [`authority`], [`analysis`], [`bench`], [`chat`].
 //!
 //! A core module imports no feature module. What the core needs of a feature
 //! it asks through a port the core defines ([`live::LobbySink`],
@@ -34,6 +34,7 @@ pub mod auth;
 pub mod authority;
 pub mod bench;
 pub mod bots;
+pub mod chat;
 pub mod cluster;
 pub mod compute;
 pub mod computer;
@@ -134,6 +135,8 @@ pub struct App {
     /// What the Swiss events' director and arbiters act on: the live tables
     /// and the players' sockets.
     pub hall: events::hall::Hall,
+    /// Each table's chat rooms and their moderation.
+    pub chat: Arc<chat::Chat>,
 }
 
 impl App {
@@ -281,6 +284,12 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         authority: authority.clone(),
     });
     const HOUR: Duration = Duration::from_secs(3600);
+    let chat = Arc::new(chat::Chat::new(store.clone(), &config.chat));
+    tokio::spawn(chat::prune(
+        store.clone(),
+        config.chat.retention_days,
+        shutdown.clone(),
+    ));
     let app = Arc::new(App {
         proxies: auth::Proxies::new(&config.trusted_proxies),
         address_cap: auth::AddressCap::new(config.max_sockets_per_address),
@@ -308,6 +317,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         live: env.clone(),
         table_events,
         hall,
+        chat,
     });
     let restored = match app.cluster.clone() {
         // Several nodes: the lease keeper takes this node's tables back and
@@ -625,6 +635,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/api/admin/table/{id}/close",
             post(events::api::admin_close_table),
+        )
+        .route("/api/admin/reports", get(chat::api::reports))
+        .route(
+            "/api/admin/reports/{id}/resolve",
+            post(chat::api::resolve),
         )
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(serve_metrics))

@@ -9,6 +9,7 @@
 //! committed when the call returns.
 
 mod backend;
+mod chat;
 mod events;
 mod group;
 mod lease;
@@ -20,6 +21,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore};
+pub use chat::{ChatLineRow, ChatReportRow, ChatStore, NewChatLine};
 pub use events::*;
 pub use group::{AppendPause, BATCH_SIZE_BOUNDS, WriterStats};
 pub use lease::{Lease, LeaseStore};
@@ -53,9 +55,10 @@ pub enum StoreError {
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// Everything qiyuan keeps. Both backends implement it with the same behaviour; the
-/// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s.
+/// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s,
+/// table chat and its reports [`ChatStore`]'s.
 #[async_trait]
-pub trait Store: EventStore + LeaseStore + Send + Sync + 'static {
+pub trait Store: EventStore + LeaseStore + ChatStore + Send + Sync + 'static {
     /// The backend's name, `sqlite` or `postgres`, for logs.
     fn backend(&self) -> &'static str;
 

@@ -20,7 +20,7 @@
 import { Socket, type DataArg, type SocketState } from '../net/socket';
 import { LagEstimator, localNow, startPinging } from '../net/lag';
 import { applyPatch, PatchMisfit } from '../net/patch';
-import type { Batch, Envelope, TableCommand, TableView } from '../net/generated/protocol';
+import type { Batch, ChatMsg, Envelope, TableCommand, TableView } from '../net/generated/protocol';
 
 /** A table event as the server sends it (`qiyuan_table::Event`, docs/protocol.md "Events"). */
 export type TableEvent = Batch['events'][number];
@@ -42,6 +42,8 @@ export interface ConnectionHandlers<V> {
   onError(message: string, code: string): void;
   /** The seats' measured lag changed (`lag`: ms or null per seat). */
   onLag?(seats: Array<number | null>): void;
+  /** A chat line at this table, in a room this socket reads (docs/protocol.md "Chat"). */
+  onChat?(line: ChatMsg): void;
 }
 
 export interface Connection {
@@ -52,6 +54,12 @@ export interface Connection {
   sendNow<T extends CommandType>(t: T, ...d: FieldsArg<T>): void;
   /** The server's time now, as this socket estimates it (local time until known). */
   serverNow(): number;
+  /** Says a line at the table (`chat`): resolved with the ack, rejected with the refusal. */
+  say(text: string): Promise<unknown>;
+  /** A player reads the spectators' room too, or no more (`chat.spectators`). */
+  readSpectators(on: boolean): Promise<unknown>;
+  /** Reports a chat line (`chat.report`). */
+  report(line: number, reason?: string): Promise<unknown>;
   close(): void;
 }
 
@@ -147,6 +155,9 @@ export function connect<V>(id: string, h: ConnectionHandlers<V>, sock: SocketLik
         h.onView(view, d.events, d);
         return;
       }
+      case 'chat':
+        if (msg.d.table === id) h.onChat?.(msg.d);
+        return;
       case 'error':
         if (msg.d.table !== undefined && msg.d.table !== id) return;
         h.onError(msg.d.message, msg.d.code);
@@ -166,6 +177,9 @@ export function connect<V>(id: string, h: ConnectionHandlers<V>, sock: SocketLik
     },
     sendNow: (t, ...[d]) => sock.sendNow(...parts(command(t, d))),
     serverNow: () => est.serverNow(localNow()),
+    say: (text) => sock.request('chat', { table: id, text }),
+    readSpectators: (on) => sock.request('chat.spectators', { table: id, on }),
+    report: (line, reason) => sock.request('chat.report', reason ? { line, reason } : { line }),
     close: () => {
       pinger?.stop();
       sock.close();

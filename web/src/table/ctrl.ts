@@ -10,7 +10,7 @@ import { toast } from '../ui';
 import { play as sound } from '../sound';
 import { gameInfo, recordExtension } from '../net/games';
 import type { SocketState } from '../net/socket';
-import type { Batch, RatingChange, TableView, TimeControl } from '../net/generated/protocol';
+import type { Batch, ChatMsg, RatingChange, TableView, TimeControl } from '../net/generated/protocol';
 import type { ShellContext, ShellHooks } from './hooks';
 import { liveTable, takeAutoSit, type LiveTable } from './live';
 import type { CommandType, FieldsArg, TableEvent } from './connection';
@@ -26,7 +26,12 @@ export interface Redraw {
   offers(): void;
   /** The connection's banner (the socket's state changed). */
   conn(): void;
+  /** The chat (a line came). */
+  chat(): void;
 }
+
+/** The chat lines the page keeps, at most. */
+const CHAT_LINES = 200;
 
 export class TableCtrl<V> {
   /** The table's view as the server last sent it (null until the first). */
@@ -40,6 +45,8 @@ export class TableCtrl<V> {
   lagMs: Array<number | null> = [];
   /** The rating changes of the batch that ended the last game. */
   ratingChanges: RatingChange[] | null = null;
+  /** The chat lines received, in order of their ids (a line sent again after a reconnect is kept once). */
+  chat: ChatMsg[] = [];
   /** The proposal the viewer declined (its bar and dialog stay away). */
   dismissedProposal = -1;
   /** The proposal standing when the page opened (no dialog for it). */
@@ -75,6 +82,13 @@ export class TableCtrl<V> {
         // Live only: the next view carries the same in `seats[i].lag_ms`.
         this.lagMs = seats;
         if (this.state) redraw.seats();
+      },
+      onChat: (line) => {
+        if (this.chat.some((l) => l.id === line.id)) return;
+        this.chat.push(line);
+        this.chat.sort((a, b) => a.id - b.id);
+        if (this.chat.length > CHAT_LINES) this.chat.splice(0, this.chat.length - CHAT_LINES);
+        redraw.chat();
       },
       onError: (msg) => {
         toast(msg, 'error');

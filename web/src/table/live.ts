@@ -3,7 +3,7 @@
 // already removed by the server) with its events; and the seat a table's
 // creator takes as its page opens.
 import type { SocketState } from '../net/socket';
-import type { Batch, TableView } from '../net/generated/protocol';
+import type { Batch, ChatMsg, TableView } from '../net/generated/protocol';
 import { connect, type CommandType, type FieldsArg, type TableEvent } from './connection';
 
 export interface LiveHandlers<V> {
@@ -13,6 +13,8 @@ export interface LiveHandlers<V> {
   onError(message: string, code: string): void;
   /** The seats' measured lag changed (ms or null per seat). */
   onLag?(seats: Array<number | null>): void;
+  /** A chat line at the table, in a room this page reads. */
+  onChat?(line: ChatMsg): void;
 }
 
 export interface LiveTable {
@@ -22,6 +24,10 @@ export interface LiveTable {
   sendNow<T extends CommandType>(t: T, ...d: FieldsArg<T>): void;
   /** The server's time now, as this browser estimates it (net/lag.ts). */
   serverNow(): number;
+  /** The table's chat (docs/protocol.md "Chat"). */
+  say(text: string): Promise<unknown>;
+  readSpectators(on: boolean): Promise<unknown>;
+  report(line: number, reason?: string): Promise<unknown>;
   close(): void;
 }
 
@@ -31,11 +37,15 @@ export function liveTable<V>(id: string, h: LiveHandlers<V>): LiveTable {
     onStatus: (s) => h.onStatus(s),
     onError: (message, code) => h.onError(message, code),
     onLag: (seats) => h.onLag?.(seats),
+    onChat: (line) => h.onChat?.(line),
   });
   return {
     send: conn.send,
     sendNow: conn.sendNow,
     serverNow: conn.serverNow,
+    say: conn.say,
+    readSpectators: conn.readSpectators,
+    report: conn.report,
     close: conn.close,
   };
 }

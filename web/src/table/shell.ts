@@ -40,6 +40,7 @@ export function tableShell<V>(root: HTMLElement, id: string, hooks: ShellHooks<V
     seats: () => drawSeatsAndClocks(),
     offers: () => drawOffers(layout.offers, ctrl),
     conn: () => drawConnection(layout, ctrl),
+    chat: () => layout.chat.draw(),
   });
   const layout = tableLayout(root, ctrl);
   const clocks = clockTicker(root, ctrl);
@@ -59,6 +60,7 @@ export function tableShell<V>(root: HTMLElement, id: string, hooks: ShellHooks<V
     drawButtons(layout.buttons, ctrl);
     drawOffers(layout.offers, ctrl);
     hooks.render(ctx);
+    layout.chat.draw();
     layout.status.textContent = statusText(ctrl);
     result.update(events);
     proposal.update();
@@ -67,6 +69,7 @@ export function tableShell<V>(root: HTMLElement, id: string, hooks: ShellHooks<V
   /** Renders again in place (the language or a setting changed): nothing reconnects. */
   function rerender() {
     drawConnection(layout, ctrl);
+    layout.chat.draw();
     if (ctrl.closed || !ctrl.state) return;
     render([]);
     // Open dialogs are drawn again in the new language.

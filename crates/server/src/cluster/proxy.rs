@@ -41,6 +41,8 @@ impl Proxy {
             tx,
             owner: None,
             played: Arc::new(AtomicBool::new(true)),
+            // Who sits at a table another node owns is not known here.
+            sitting: Arc::default(),
         };
         let task = Task {
             cluster,

@@ -35,6 +35,8 @@ pub(super) struct Live {
     pub(super) held: Vec<String>,
     /// Whether a game has started, for the registry.
     pub(super) played: Arc<AtomicBool>,
+    /// Who sits here, for the features (see [`super::Sitting`]).
+    pub(super) sitting: Arc<super::Sitting>,
     /// What the computer players here remember between moves.
     pub(super) bots: crate::bots::Memory,
     /// The seats' lag as last sent in a `lag` message.
@@ -74,6 +76,7 @@ impl Live {
             owner: None,
             held: Vec::new(),
             played: Arc::new(AtomicBool::new(false)),
+            sitting: Arc::default(),
             bots: crate::bots::Memory::default(),
             lags_sent: Vec::new(),
             lease: None,
@@ -96,6 +99,7 @@ impl Live {
             tx,
             owner: self.owner.clone(),
             played: self.played.clone(),
+            sitting: self.sitting.clone(),
         };
         let env = self.env.clone();
         self.list();

@@ -205,6 +205,41 @@ pub struct TableHandle {
     /// Whether a game has started there (kept by the table's task): until then
     /// the table counts towards its owner's cap of idle tables.
     pub played: Arc<AtomicBool>,
+    /// Who sits there now (kept by the table's task), for the features that
+    /// tell players from spectators.
+    pub sitting: Arc<Sitting>,
+}
+
+/// The people sitting at a table now, by name, as its task last saw them
+/// (computer players and hot-seat stand-ins are nobody): the players, as
+/// opposed to the spectators. Written by the table's task when its seats
+/// change, read by whoever routes by who is who at the table.
+#[derive(Debug, Default)]
+pub struct Sitting(std::sync::RwLock<Vec<String>>);
+
+impl Sitting {
+    /// Whether `person` sits at the table.
+    pub fn has(&self, person: &str) -> bool {
+        self.read().iter().any(|p| p == person)
+    }
+
+    /// The people sitting there.
+    pub fn people(&self) -> Vec<String> {
+        self.read().clone()
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Vec<String>> {
+        self.0.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Tells who sits there now; a write only when it changed (most batches
+    /// are moves, which change nobody).
+    pub(super) fn tell<'a>(&self, people: impl Iterator<Item = &'a str> + Clone) {
+        if people.clone().eq(self.read().iter().map(String::as_str)) {
+            return;
+        }
+        *self.0.write().unwrap_or_else(|e| e.into_inner()) = people.map(str::to_string).collect();
+    }
 }
 
 impl TableHandle {

@@ -111,6 +111,13 @@ impl Live {
     /// the table refused is given back).
     pub(super) fn hold_seats(&mut self, again: bool) {
         let state = self.table.state();
+        self.sitting.tell(
+            state
+                .seats
+                .iter()
+                .filter_map(|s| s.user.as_deref())
+                .filter(|u| Occupant::of(u).is_person()),
+        );
         let over = state.status == Status::Over;
         let people = state
             .seats

@@ -59,6 +59,17 @@ pub enum HallMsg {
     Analyse(analysis::Analyse),
     #[serde(rename = "analyse.stop")]
     AnalyseStop,
+    /// A line of chat at a table the socket watches or plays at: into the
+    /// players' room for a player, the spectators' for anyone else (see
+    /// [`crate::chat`]).
+    #[serde(rename = "chat")]
+    Chat(ChatSay),
+    /// A player's choice to read the spectators' room of a table too.
+    #[serde(rename = "chat.spectators")]
+    ChatSpectators(ChatSpectators),
+    /// A report of a chat line, for the admins' queue.
+    #[serde(rename = "chat.report")]
+    ChatReport(ChatReport),
 }
 
 /// The commands a client sends to a table. Every one names its table and may
@@ -549,6 +560,32 @@ pub struct Seek {
     pub rated: bool,
 }
 
+/// `chat`: a line of text for a table's room (never read as markup).
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ChatSay {
+    pub table: String,
+    pub text: String,
+}
+
+/// `chat.spectators`: whether a player reads the spectators' room too.
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ChatSpectators {
+    pub table: String,
+    pub on: bool,
+}
+
+/// `chat.report`: a line (its id, from the `chat` message) and why.
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ChatReport {
+    pub line: i64,
+    #[serde(default)]
+    #[ts(optional)]
+    pub reason: Option<String>,
+}
+
 /// The TypeScript declarations of every client message and what it carries
 /// (the types it shares with the server's messages are declared there).
 pub fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
@@ -575,5 +612,8 @@ pub fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
         Hotseat::decl(cfg),
         Seek::decl(cfg),
         analysis::Analyse::decl(cfg),
+        ChatSay::decl(cfg),
+        ChatSpectators::decl(cfg),
+        ChatReport::decl(cfg),
     ]
 }

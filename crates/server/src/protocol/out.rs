@@ -69,6 +69,40 @@ pub enum ServerMsg {
     /// An arbiter acted on this player or their game.
     #[serde(rename = "event.action")]
     EventAction(EventActionMsg),
+    /// A line of chat in a room of a table this socket is at.
+    #[serde(rename = "chat")]
+    Chat(ChatMsg),
+}
+
+/// A table's two chat rooms: its players' and its spectators'.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ChatRoom {
+    Players,
+    Spectators,
+}
+
+impl ChatRoom {
+    /// The room's name, as the wire and the store write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChatRoom::Players => "players",
+            ChatRoom::Spectators => "spectators",
+        }
+    }
+}
+
+/// `chat`: one line, as the word filter left it. Plain text: a client shows
+/// it as text, never as markup.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ChatMsg {
+    pub table: String,
+    pub room: ChatRoom,
+    /// The line's id, which `chat.report` names.
+    pub id: i64,
+    pub user: String,
+    pub text: String,
+    pub at: i64,
 }
 
 /// `event.round`: sent to both players of each board when a round is set up.
@@ -129,6 +163,10 @@ pub enum Ack {
     /// `seek.cancel`: whether a seek was waiting; `analyse.stop`: whether a
     /// search was running.
     Cancelled { cancelled: bool },
+    /// `chat`: the line's id.
+    Line { line: i64 },
+    /// `chat.report`: the report's id.
+    Report { report: i64 },
 }
 
 /// `error`: a typed code, a message for people, and the table it concerns.
@@ -282,6 +320,8 @@ pub fn typescript() -> String {
         LobbyPage::decl(&cfg),
         EventRoundMsg::decl(&cfg),
         EventActionMsg::decl(&cfg),
+        ChatMsg::decl(&cfg),
+        ChatRoom::decl(&cfg),
         TableSummary::decl(&cfg),
         crate::live::SeatSummary::decl(&cfg),
         UserInfo::decl(&cfg),

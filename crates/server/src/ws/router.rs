@@ -60,6 +60,8 @@ impl Router {
                         ClientMsg::Hall(HallMsg::Watch(w) | HallMsg::Unwatch(w)) => {
                             Some(w.table.as_str())
                         }
+                        ClientMsg::Hall(HallMsg::Chat(c)) => Some(c.table.as_str()),
+                        ClientMsg::Hall(HallMsg::ChatSpectators(c)) => Some(c.table.as_str()),
                         ClientMsg::Hall(_) => None,
                     };
                     self.conn
@@ -76,6 +78,23 @@ impl Router {
             .table(id)
             .await
             .ok_or_else(|| ApiError::not_found(format!("no live table {id}")))
+    }
+
+    /// The socket is at a table from now on (it watches it or acts there):
+    /// it is told the table's events, and it is in the table's chat rooms
+    /// (a private table's only for its owner, the one person it admits).
+    async fn enter(&mut self, handle: &live::TableHandle) {
+        self.tables.insert(handle.id.clone());
+        let owner = match (&handle.owner, &self.conn.user) {
+            (Some(owner), Some(user)) => owner.id == user.id,
+            _ => false,
+        };
+        if owner || !live::TableKind::of_stored(&handle.id).is_private() {
+            self.app
+                .chat
+                .join(&handle.id, &handle.sitting, &self.conn)
+                .await;
+        }
     }
 
     async fn send_table(&self, handle: &live::TableHandle, msg: TableMsg) -> Result<(), ApiError> {
@@ -155,7 +174,7 @@ impl Router {
                     },
                 );
                 if let Some(seat) = create.seat {
-                    self.tables.insert(handle.id.clone());
+                    self.enter(&handle).await;
                     self.send_table(
                         &handle,
                         TableMsg::Act {
@@ -178,7 +197,7 @@ impl Router {
                         seat: seat.0,
                     },
                 );
-                self.tables.insert(handle.id.clone());
+                self.enter(&handle).await;
                 self.send_table(
                     &handle,
                     TableMsg::Watch {
@@ -199,7 +218,7 @@ impl Router {
                         seat: 0,
                     },
                 );
-                self.tables.insert(handle.id.clone());
+                self.enter(&handle).await;
                 self.send_table(
                     &handle,
                     TableMsg::Watch {
@@ -222,7 +241,12 @@ impl Router {
                 .await?
                 {
                     Some(table) => {
-                        self.tables.insert(table.clone());
+                        match self.table(&table).await {
+                            Ok(handle) => self.enter(&handle).await,
+                            Err(_) => {
+                                self.tables.insert(table.clone());
+                            }
+                        }
                         self.ack(id, Ack::Table { table });
                     }
                     None => self.ack(id, Ack::Seeking { seeking: true }),
@@ -243,6 +267,26 @@ impl Router {
                 let cancelled = self.analysis.stop();
                 self.ack(id, Ack::Cancelled { cancelled });
             }
+            HallMsg::Chat(say) => {
+                let line = self.app.chat.say(&self.conn, say).await?;
+                self.ack(id, Ack::Line { line });
+            }
+            HallMsg::ChatSpectators(c) => {
+                self.app
+                    .chat
+                    .spectators(&self.conn, &c.table, c.on)
+                    .await?;
+                self.ack(
+                    id,
+                    Ack::Table {
+                        table: c.table.clone(),
+                    },
+                );
+            }
+            HallMsg::ChatReport(report) => {
+                let report = self.app.chat.report(&self.conn, report).await?;
+                self.ack(id, Ack::Report { report });
+            }
             HallMsg::SeekCancel => {
                 let mut cancelled = self.app.lobby.cancel_seeks(self.conn.id);
                 if let Some(cluster) = &self.app.cluster {
@@ -252,7 +296,7 @@ impl Router {
             }
             HallMsg::Watch(protocol::client::Watch { table, since }) => {
                 let handle = self.table(table).await?;
-                self.tables.insert(table.clone());
+                self.enter(&handle).await;
                 self.send_table(
                     &handle,
                     TableMsg::Watch {
@@ -266,6 +310,7 @@ impl Router {
             HallMsg::Unwatch(protocol::client::Watch { table, .. }) => {
                 let handle = self.table(table).await?;
                 self.tables.remove(table);
+                self.app.chat.leave(table, self.conn.id);
                 self.send_table(&handle, TableMsg::Unwatch { conn: self.conn.id })
                     .await?;
                 self.ack(
@@ -297,7 +342,7 @@ impl Router {
                 format!("table {table} plays {}, not {game}", handle.game),
             ));
         }
-        self.tables.insert(table);
+        self.enter(&handle).await;
         self.send_table(
             &handle,
             TableMsg::Act {
@@ -326,6 +371,7 @@ impl Router {
             task.abort();
         }
         for table in std::mem::take(&mut self.tables) {
+            self.app.chat.leave(&table, self.conn.id);
             if let Ok(handle) = self.table(&table).await {
                 let _ = handle
                     .tx

@@ -23,6 +23,7 @@ mod analysis;
 mod authority;
 mod bad_input;
 mod bench_client;
+mod chat;
 mod chess_rules;
 mod compute_budget;
 mod computer_players;

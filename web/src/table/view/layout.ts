@@ -1,11 +1,12 @@
 // The table page's frame: the board column (the connection banner over the
 // game's main area) and the side column (title, spectators, time control, seats,
-// status line and offers; the buttons; the game's own panels). The other views
+// status line and offers; the buttons; the game's own panels; the chat). The other views
 // draw into the elements it makes.
 import { h, mount } from '../../dom';
 import { t, type Key } from '../../i18n';
 import type { TableCtrl } from '../ctrl';
 import { tcText } from '../timeText';
+import { chatPanel, type ChatPanel } from './chat';
 
 export interface TableLayout {
   page: HTMLElement;
@@ -17,12 +18,14 @@ export interface TableLayout {
   status: HTMLElement;
   offers: HTMLElement;
   buttons: HTMLElement;
+  chat: ChatPanel;
 }
 
 /** Mounts the frame of `ctrl`'s table into `root`. */
 export function tableLayout<V>(root: HTMLElement, ctrl: TableCtrl<V>): TableLayout {
   const { game, main, panels } = ctrl.hooks;
-  const l: Omit<TableLayout, 'page'> = {
+  const chat = chatPanel(ctrl);
+  const l: Omit<TableLayout, 'page' | 'chat'> = {
     banner: h('div.conn-banner', { id: 'conn-banner', style: { display: 'none' } }, t('connecting')),
     title: h('span', { id: 'table-title' }),
     spectators: h('span.spectators', { id: 'spectators' }),
@@ -42,10 +45,11 @@ export function tableLayout<V>(root: HTMLElement, ctrl: TableCtrl<V>): TableLayo
       h('div.panel', null, h('div.panel-title', null, l.title, l.spectators), l.timeControl, l.seats, l.status, l.offers),
       h('div.panel', null, l.buttons),
       ...panels,
+      chat.el,
     ),
   );
   mount(root, page);
-  return { page, ...l };
+  return { page, chat, ...l };
 }
 
 /** The connection's state, shown over the board while it is not open; kept on

@@ -1,0 +1,349 @@
+//! Chat at each table (issue #43), with moderation.
+//!
+//! A table has two rooms: its players' and its spectators'. Who is who is the
+//! table's own knowledge, read when a line is written and when it is delivered
+//! ([`live::Sitting`]): a person sitting at the table is a player, anyone else
+//! at it a spectator. A player writes into the players' room and a spectator
+//! into the spectators'; a spectator never reads the players' room, and a
+//! player reads the spectators' only after asking to (`chat.spectators`).
+//! Lines do not pass through the table's log: the sockets that watch or play at
+//! a table join its rooms here (the socket router tells [`Chat::join`] and
+//! [`Chat::leave`]), and a line goes to those of them that may read it.
+//!
+//! Moderation: a muted person's line is refused ([`crate::authority::is_muted`],
+//! read from the store at each line); each person may write `burst` lines at
+//! once and one more every `every_ms` ([`limit`]); the configured words become
+//! `***` ([`filter`]); every line is kept in the store before it is delivered,
+//! for `retention_days`, and a report of a line files a row in the queue that
+//! admins list and resolve ([`api`]). Lines are plain text: control characters
+//! become spaces, and clients never render them as markup.
+
+pub mod api;
+mod filter;
+mod limit;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::Utf8Bytes;
+use axum::http::StatusCode;
+use qiyuan_store::{ChatLineRow, NewChatLine, Store, StoreError};
+
+use crate::config::ChatConfig;
+use crate::error::ApiError;
+use crate::live::{self, Conn, ConnId};
+use crate::protocol::client::{ChatReport, ChatSay};
+use crate::protocol::out::{ChatMsg, ChatRoom};
+use crate::protocol::ServerMsg;
+
+pub use filter::Filter;
+
+/// The lines a socket joining a table's rooms is shown, at most.
+const HISTORY: i64 = 50;
+/// The longest reason a report may give, in characters.
+const MAX_REASON: usize = 500;
+
+/// The chat of every table on this node: the sockets in each table's rooms,
+/// and the moderation every line passes.
+pub struct Chat {
+    store: Arc<dyn Store>,
+    filter: Filter,
+    limiter: limit::Limiter,
+    max_chars: usize,
+    rooms: Mutex<HashMap<String, Rooms>>,
+}
+
+/// One table's rooms: who is in them.
+struct Rooms {
+    /// Who sits at the table: its players.
+    sitting: Arc<live::Sitting>,
+    members: HashMap<ConnId, Member>,
+}
+
+struct Member {
+    conn: Conn,
+    /// A player who reads the spectators' room too.
+    spectators: bool,
+}
+
+impl Rooms {
+    /// Whether `member` reads `room` now.
+    fn reads(&self, member: &Member, room: ChatRoom) -> bool {
+        let player = member
+            .conn
+            .user
+            .as_ref()
+            .is_some_and(|u| self.sitting.has(&u.username));
+        match room {
+            ChatRoom::Players => player,
+            ChatRoom::Spectators => !player || member.spectators,
+        }
+    }
+}
+
+impl Chat {
+    pub fn new(store: Arc<dyn Store>, config: &ChatConfig) -> Chat {
+        Chat {
+            store,
+            filter: Filter::new(&config.filter),
+            limiter: limit::Limiter::new(config.burst, Duration::from_millis(config.every_ms)),
+            max_chars: config.max_chars,
+            rooms: Mutex::default(),
+        }
+    }
+
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Rooms>> {
+        self.rooms.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `conn` watches or plays at `table` (its seats: `sitting`): it joins the
+    /// table's rooms and is shown their latest lines it may read. Joining
+    /// again changes nothing.
+    pub async fn join(&self, table: &str, sitting: &Arc<live::Sitting>, conn: &Conn) {
+        if self
+            .rooms()
+            .get(table)
+            .is_some_and(|r| r.members.contains_key(&conn.id))
+        {
+            return;
+        }
+        let history = match self.store.recent_chat_lines(table, HISTORY).await {
+            Ok(lines) => lines,
+            Err(e) => {
+                tracing::warn!(table, "cannot read the chat's history: {e}");
+                Vec::new()
+            }
+        };
+        let mut rooms = self.rooms();
+        let rooms = rooms.entry(table.to_string()).or_insert_with(|| Rooms {
+            sitting: sitting.clone(),
+            members: HashMap::new(),
+        });
+        if rooms.members.contains_key(&conn.id) {
+            return;
+        }
+        let member = Member {
+            conn: conn.clone(),
+            spectators: false,
+        };
+        let players = rooms.sitting.people();
+        for line in &history {
+            let Some(room) = room_of(&line.room) else {
+                continue;
+            };
+            // The players' room of earlier games is not for whoever sits
+            // there now: only lines of the people seated now are shown.
+            let shown = rooms.reads(&member, room)
+                && (room == ChatRoom::Spectators || players.contains(&line.username));
+            if shown {
+                conn.reply(&ServerMsg::Chat(message(line, room)), None);
+            }
+        }
+        rooms.members.insert(conn.id, member);
+    }
+
+    /// `conn` no longer watches `table`.
+    pub fn leave(&self, table: &str, conn: ConnId) {
+        let mut rooms = self.rooms();
+        if let Some(r) = rooms.get_mut(table) {
+            r.members.remove(&conn);
+            if r.members.is_empty() {
+                rooms.remove(table);
+            }
+        }
+    }
+
+    /// A line from `conn` at a table it watches or plays at: checked, kept,
+    /// then delivered to every socket at the table that reads its room. The
+    /// line's id.
+    pub async fn say(&self, conn: &Conn, say: &ChatSay) -> Result<i64, ApiError> {
+        let user = conn.user.as_ref().ok_or_else(ApiError::unauthorized)?;
+        let room = {
+            let rooms = self.rooms();
+            let r = rooms
+                .get(&say.table)
+                .filter(|r| r.members.contains_key(&conn.id))
+                .ok_or_else(not_at_table)?;
+            if r.sitting.has(&user.username) {
+                ChatRoom::Players
+            } else {
+                ChatRoom::Spectators
+            }
+        };
+        let text = plain(&say.text);
+        if text.is_empty() {
+            return Err(ApiError::bad_request("bad_message", "a chat line has text"));
+        }
+        if text.chars().count() > self.max_chars {
+            return Err(ApiError::bad_request(
+                "too_large",
+                format!("a chat line has at most {} characters", self.max_chars),
+            ));
+        }
+        if crate::authority::is_muted(&*self.store, user.id).await? {
+            return Err(ApiError::forbidden(
+                "muted",
+                "you are muted: your chat lines are not delivered",
+            ));
+        }
+        if let Err(wait) = self.limiter.take(user.id, Instant::now()) {
+            let ms = wait.as_millis() + 1;
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "chat_too_fast",
+                format!("too many chat lines; the next in {ms} ms"),
+            ));
+        }
+        let line = NewChatLine {
+            table: say.table.clone(),
+            room: room.as_str().into(),
+            user: user.id,
+            username: user.username.clone(),
+            text: self.filter.apply(&text),
+            at: crate::now_ms(),
+        };
+        let id = self.store.add_chat_line(&line).await?;
+        let msg = ChatMsg {
+            table: line.table,
+            room,
+            id,
+            user: line.username,
+            text: line.text,
+            at: line.at,
+        };
+        let frame: Utf8Bytes = ServerMsg::Chat(msg).encode(None).into();
+        let rooms = self.rooms();
+        if let Some(r) = rooms.get(&say.table) {
+            for member in r.members.values().filter(|m| r.reads(m, room)) {
+                member.conn.send(frame.clone());
+            }
+        }
+        Ok(id)
+    }
+
+    /// A player at `table` reads the spectators' room too (`on`), or no more.
+    /// Turned on, the room's latest lines are shown.
+    pub async fn spectators(&self, conn: &Conn, table: &str, on: bool) -> Result<(), ApiError> {
+        {
+            let mut rooms = self.rooms();
+            let member = rooms
+                .get_mut(table)
+                .and_then(|r| r.members.get_mut(&conn.id))
+                .ok_or_else(not_at_table)?;
+            let was = member.spectators;
+            member.spectators = on;
+            if was || !on {
+                return Ok(());
+            }
+        }
+        let history = self.store.recent_chat_lines(table, HISTORY).await?;
+        for line in history.iter().filter(|l| l.room == ChatRoom::Spectators.as_str()) {
+            conn.reply(
+                &ServerMsg::Chat(message(line, ChatRoom::Spectators)),
+                None,
+            );
+        }
+        Ok(())
+    }
+
+    /// `conn`'s user reports a line: a row in the admins' queue. The report's id.
+    pub async fn report(&self, conn: &Conn, report: &ChatReport) -> Result<i64, ApiError> {
+        let user = conn.user.as_ref().ok_or_else(ApiError::unauthorized)?;
+        let reason = plain(report.reason.as_deref().unwrap_or(""));
+        if reason.chars().count() > MAX_REASON {
+            return Err(ApiError::bad_request(
+                "too_large",
+                format!("a report's reason has at most {MAX_REASON} characters"),
+            ));
+        }
+        if self.store.chat_line(report.line).await?.is_none() {
+            return Err(ApiError::not_found(format!("no chat line {}", report.line)));
+        }
+        self.store
+            .report_chat_line(report.line, user.id, &reason, crate::now_ms())
+            .await
+            .map_err(|e| match e {
+                StoreError::Conflict(_) => ApiError::bad_request(
+                    "already_reported",
+                    "you have reported this line already",
+                ),
+                e => e.into(),
+            })
+    }
+}
+
+fn not_at_table() -> ApiError {
+    ApiError::bad_request(
+        "not_at_table",
+        "watch the table (or play at it) to chat there",
+    )
+}
+
+fn room_of(name: &str) -> Option<ChatRoom> {
+    match name {
+        "players" => Some(ChatRoom::Players),
+        "spectators" => Some(ChatRoom::Spectators),
+        _ => None,
+    }
+}
+
+fn message(line: &ChatLineRow, room: ChatRoom) -> ChatMsg {
+    ChatMsg {
+        table: line.table.clone(),
+        room,
+        id: line.id,
+        user: line.username.clone(),
+        text: line.text.clone(),
+        at: line.at,
+    }
+}
+
+/// A line as plain text on one line: control characters (new lines, bidi
+/// controls among the format characters are left to the client's text
+/// rendering) become spaces, and the ends are trimmed.
+fn plain(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// Forgets, every hour, the lines older than `retention_days` (a line that an
+/// open report names is kept); 0: lines are kept for ever. Stops when
+/// `shutdown` flips.
+pub async fn prune(
+    store: Arc<dyn Store>,
+    retention_days: u32,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    if retention_days == 0 {
+        return;
+    }
+    const EVERY: Duration = Duration::from_secs(3600);
+    let keep = i64::from(retention_days) * 24 * 3600 * 1000;
+    loop {
+        match store.prune_chat(crate::now_ms() - keep).await {
+            Ok(n) if n > 0 => tracing::info!(n, "old chat lines forgotten"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!("cannot forget old chat lines: {e}"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(EVERY) => {}
+            _ = crate::stopped(shutdown.clone()) => break,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_plain_text_on_one_line() {
+        assert_eq!(plain("  gg\nwp\t "), "gg wp");
+        assert_eq!(plain("<script>x</script>"), "<script>x</script>");
+        assert_eq!(plain("\u{7}"), "");
+    }
+}

@@ -1,0 +1,291 @@
+//! Chat at a table (issue #43), over real sockets against the real server, on
+//! SQLite and PostgreSQL: a line reaches the sockets of its room at its table
+//! and nobody else (the players' room never a spectator, the spectators' room
+//! a player only once they ask for it, nothing another table); a muted
+//! person's line is refused and reaches nobody; a person may write five lines
+//! at once and then one a second; the word filter hides its words; lines are
+//! text as written (`<script>` is delivered as those characters); a report of a
+//! line appears in the admins' queue, which only admins read, and is
+//! resolved there; lines are kept for moderation and pruned after the
+//! retention unless an open report names them.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::common::{self, Backend, Client, TestServer, Ws, post, table_with_game};
+
+async fn server(backend: Backend) -> TestServer {
+    common::start_with(backend, |c| {
+        c.escape_grace_secs = Some(30.0);
+        c.chat.filter = vec!["darn".into(), "傻逼".into()];
+    })
+    .await
+}
+
+/// Reads until the server has answered a ping sent now: every message queued
+/// for the socket before it has been read.
+async fn settle(ws: &mut Ws) {
+    let id = json!(format!("settle{}", ws.seen.len()));
+    ws.send_raw(&json!({"t": "ping", "d": {}, "id": id}).to_string())
+        .await;
+    loop {
+        let v = ws.recv().await;
+        if v["t"] == "pong" && v["id"] == id {
+            return;
+        }
+    }
+}
+
+/// The texts of the chat lines a socket has received, with their rooms.
+fn heard(ws: &Ws) -> Vec<(String, String)> {
+    ws.seen
+        .iter()
+        .filter(|m| m["t"] == "chat")
+        .map(|m| {
+            (
+                m["d"]["room"].as_str().unwrap().to_string(),
+                m["d"]["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn line(room: &str, text: &str) -> (String, String) {
+    (room.to_string(), text.to_string())
+}
+
+/// Says `text` at `table`: the ack or error.
+async fn say(ws: &mut Ws, table: &str, text: &str) -> Value {
+    ws.act("chat", json!({"table": table, "text": text})).await
+}
+
+/// A game between alice and bob, carol watching it, and dave watching
+/// another table.
+struct Hall {
+    s: TestServer,
+    table: String,
+    alice: Ws,
+    bob: Ws,
+    carol: Ws,
+    dave: Ws,
+    bob_client: Client,
+}
+
+async fn hall(backend: Backend) -> Hall {
+    let s = server(backend).await;
+    let a = s.register("alice").await;
+    let b = s.register("bob").await;
+    let (table, alice, bob) = table_with_game(&s, &a, &b, "chess", common::blitz()).await;
+    let mut carol = s.register("carol").await.ws().await;
+    carol.send("watch", json!({"table": table})).await;
+    carol.expect("sync").await;
+    let mut dave = s.register("dave").await.ws().await;
+    let other = dave.create(json!({"game": "chess"})).await;
+    dave.send("watch", json!({"table": other})).await;
+    dave.expect("sync").await;
+    Hall {
+        s,
+        table,
+        alice,
+        bob,
+        carol,
+        dave,
+        bob_client: b,
+    }
+}
+
+async fn settle_all(h: &mut Hall) {
+    for ws in [&mut h.alice, &mut h.bob, &mut h.carol, &mut h.dave] {
+        settle(ws).await;
+    }
+}
+
+async fn lines_reach_their_room_only(backend: Backend) {
+    let mut h = hall(backend).await;
+    let t = h.table.clone();
+    let ack = say(&mut h.alice, &t, "good luck <script>alert(1)</script>").await;
+    assert_eq!(ack["t"], "ack", "{ack}");
+    assert!(ack["d"]["line"].as_i64().unwrap() > 0, "{ack}");
+    let ack = say(&mut h.carol, &t, "what a darn move").await;
+    assert_eq!(ack["t"], "ack", "{ack}");
+    settle_all(&mut h).await;
+    let players = line("players", "good luck <script>alert(1)</script>");
+    let spectators = line("spectators", "what a *** move");
+    assert_eq!(heard(&h.alice), [players.clone()]);
+    assert_eq!(heard(&h.bob), [players.clone()]);
+    assert_eq!(heard(&h.carol), [spectators.clone()], "a spectator reads only theirs");
+    assert!(heard(&h.dave).is_empty(), "another table hears nothing");
+    let msg = h.alice.seen.iter().find(|m| m["t"] == "chat").unwrap();
+    assert_eq!(msg["d"]["user"], "alice");
+    assert_eq!(msg["d"]["table"], t.as_str());
+
+    // Bob asks for the spectators' room: its latest lines, then each new one.
+    let ack = h
+        .bob
+        .act("chat.spectators", json!({"table": t, "on": true}))
+        .await;
+    assert_eq!(ack["t"], "ack", "{ack}");
+    say(&mut h.carol, &t, "你这个傻逼").await;
+    say(&mut h.bob, &t, "thanks").await;
+    settle_all(&mut h).await;
+    let carols = line("spectators", "你这个***");
+    assert_eq!(
+        heard(&h.bob),
+        [
+            players.clone(),
+            spectators.clone(),
+            carols.clone(),
+            line("players", "thanks")
+        ]
+    );
+    assert_eq!(
+        heard(&h.alice),
+        [players.clone(), line("players", "thanks")],
+        "alice did not ask for the spectators' room"
+    );
+    assert_eq!(heard(&h.carol), [spectators.clone(), carols.clone()]);
+    assert!(heard(&h.dave).is_empty());
+
+    // A socket that joins later is shown what it may read of the history.
+    let mut erin = h.s.register("erin").await.ws().await;
+    erin.send("watch", json!({"table": t})).await;
+    erin.expect("sync").await;
+    settle(&mut erin).await;
+    assert_eq!(heard(&erin), [spectators.clone(), carols.clone()]);
+    let mut bob2 = h.bob_client.ws().await;
+    bob2.send("watch", json!({"table": t})).await;
+    bob2.expect("sync").await;
+    settle(&mut bob2).await;
+    assert_eq!(heard(&bob2), [players, line("players", "thanks")]);
+
+    // Nobody chats at a table their socket is not at.
+    let r = say(&mut h.dave, &t, "hello?").await;
+    assert_eq!(r["d"]["code"], "not_at_table", "{r}");
+    let r = say(&mut h.carol, &t, "   ").await;
+    assert_eq!(r["d"]["code"], "bad_message", "{r}");
+    let long = "长".repeat(201);
+    let r = say(&mut h.carol, &t, &long).await;
+    assert_eq!(r["d"]["code"], "too_large", "{r}");
+    settle_all(&mut h).await;
+    assert_eq!(heard(&h.alice).len(), 2);
+}
+
+async fn a_muted_persons_line_is_refused(backend: Backend) {
+    let mut h = hall(backend).await;
+    let t = h.table.clone();
+    let store = h.s.running.as_ref().unwrap().app.store.clone();
+    qiyuan_server::events::grant(&*store, "alice", "muted")
+        .await
+        .unwrap();
+    let r = say(&mut h.alice, &t, "you cannot hear me").await;
+    assert_eq!(r["t"], "error");
+    assert_eq!(r["d"]["code"], "muted", "{r}");
+    settle_all(&mut h).await;
+    for ws in [&h.alice, &h.bob, &h.carol, &h.dave] {
+        assert!(heard(ws).is_empty(), "a muted line was delivered");
+    }
+    assert!(store.recent_chat_lines(&t, 10).await.unwrap().is_empty());
+    let alice = store.user_by_name("alice").await.unwrap().unwrap();
+    store.revoke_role(alice.id, "muted").await.unwrap();
+    assert_eq!(say(&mut h.alice, &t, "back").await["t"], "ack");
+}
+
+async fn lines_are_rate_limited(backend: Backend) {
+    let mut h = hall(backend).await;
+    let t = h.table.clone();
+    for i in 0..5 {
+        let r = say(&mut h.carol, &t, &format!("line {i}")).await;
+        assert_eq!(r["t"], "ack", "line {i} of the burst: {r}");
+    }
+    let r = say(&mut h.carol, &t, "one too many").await;
+    assert_eq!(r["d"]["code"], "chat_too_fast", "{r}");
+    // Another person has a bucket of their own.
+    assert_eq!(say(&mut h.bob, &t, "me too").await["t"], "ack");
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    assert_eq!(say(&mut h.carol, &t, "one more").await["t"], "ack");
+    let r = say(&mut h.carol, &t, "and another").await;
+    assert_eq!(r["d"]["code"], "chat_too_fast", "{r}");
+    settle_all(&mut h).await;
+    assert_eq!(heard(&h.carol).len(), 6, "refused lines are not delivered");
+}
+
+async fn a_report_reaches_the_admins_queue(backend: Backend) {
+    let mut h = hall(backend).await;
+    let t = h.table.clone();
+    let store = h.s.running.as_ref().unwrap().app.store.clone();
+    let boss = h.s.register("boss").await;
+    qiyuan_server::events::grant(&*store, "boss", "admin")
+        .await
+        .unwrap();
+    let r = say(&mut h.carol, &t, "rude words").await;
+    let line_id = r["d"]["line"].as_i64().unwrap();
+    let kept = say(&mut h.carol, &t, "a kind word").await["d"]["line"]
+        .as_i64()
+        .unwrap();
+    let r = h
+        .alice
+        .act(
+            "chat.report",
+            json!({"line": line_id, "reason": "insults"}),
+        )
+        .await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let report = r["d"]["report"].as_i64().unwrap();
+    let again = h.alice.act("chat.report", json!({"line": line_id})).await;
+    assert_eq!(again["d"]["code"], "already_reported", "{again}");
+    let none = h.alice.act("chat.report", json!({"line": 999_999})).await;
+    assert_eq!(none["d"]["code"], "not_found", "{none}");
+
+    let queue = boss.get("/api/admin/reports").await;
+    assert_eq!(queue.status(), 200);
+    let queue: Value = queue.json().await.unwrap();
+    let rows = queue.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{queue}");
+    assert_eq!(rows[0]["id"], report);
+    assert_eq!(rows[0]["line_id"], line_id);
+    assert_eq!(rows[0]["text"], "rude words");
+    assert_eq!(rows[0]["username"], "carol");
+    assert_eq!(rows[0]["reporter"], "alice");
+    assert_eq!(rows[0]["reason"], "insults");
+    assert_eq!(rows[0]["room"], "spectators");
+    assert!(rows[0]["resolved_at"].is_null());
+
+    // Only admins read or resolve the queue.
+    let dave = common::login(&h.s, "dave").await;
+    assert_eq!(dave.get("/api/admin/reports").await.status(), 403);
+    let path = format!("/api/admin/reports/{report}/resolve");
+    assert_eq!(post(&dave, &path, json!({})).await.0, 403);
+
+    // Pruning keeps the line an open report names, and forgets the rest.
+    store.prune_chat(common_now() + 1).await.unwrap();
+    assert!(store.chat_line(line_id).await.unwrap().is_some());
+    assert!(store.chat_line(kept).await.unwrap().is_none());
+
+    let (status, body) = post(&boss, &path, json!({})).await;
+    assert_eq!((status, &body["resolved"]), (200, &json!(true)), "{body}");
+    let (_, body) = post(&boss, &path, json!({})).await;
+    assert_eq!(body["resolved"], false, "resolved once");
+    let open: Value = boss.get("/api/admin/reports").await.json().await.unwrap();
+    assert_eq!(open, json!([]));
+    let all: Value = boss
+        .get("/api/admin/reports?all=true")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(all[0]["resolved_by"], "boss", "{all}");
+    store.prune_chat(common_now() + 1).await.unwrap();
+    assert!(store.chat_line(line_id).await.unwrap().is_none());
+}
+
+fn common_now() -> i64 {
+    qiyuan_testkit::clock::now_ms()
+}
+
+both!(
+    lines_reach_their_room_only,
+    a_muted_persons_line_is_refused,
+    lines_are_rate_limited,
+    a_report_reaches_the_admins_queue,
+);
