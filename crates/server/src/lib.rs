@@ -637,10 +637,7 @@ pub fn router(app: Arc<App>) -> Router {
             post(events::api::admin_close_table),
         )
         .route("/api/admin/reports", get(chat::api::reports))
-        .route(
-            "/api/admin/reports/{id}/resolve",
-            post(chat::api::resolve),
-        )
+        .route("/api/admin/reports/{id}/resolve", post(chat::api::resolve))
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(serve_metrics))
         .merge(by_id)

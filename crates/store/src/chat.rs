@@ -128,11 +128,7 @@ macro_rules! impl_chat {
                 .await
             }
 
-            async fn recent_chat_lines(
-                &self,
-                table: &str,
-                limit: i64,
-            ) -> Result<Vec<ChatLineRow>> {
+            async fn recent_chat_lines(&self, table: &str, limit: i64) -> Result<Vec<ChatLineRow>> {
                 let table = table.to_owned();
                 self.read_on(move |read| async move {
                     let mut lines: Vec<ChatLineRow> = sqlx::query_as(
@@ -194,10 +190,7 @@ macro_rules! impl_chat {
                          LEFT JOIN users a ON a.id = r.resolved_by \
                          {open} ORDER BY r.id LIMIT $1"
                     );
-                    Ok(sqlx::query_as(&sql)
-                        .bind(limit)
-                        .fetch_all(&read)
-                        .await?)
+                    Ok(sqlx::query_as(&sql).bind(limit).fetch_all(&read).await?)
                 })
                 .await
             }

@@ -19,7 +19,10 @@ const PAGE: i64 = 500;
 async fn admin(app: &App, headers: &HeaderMap) -> ApiResult<User> {
     let user = app.accounts.require_user(headers).await?;
     if !is_admin(&*app.store, &user).await? {
-        return Err(ApiError::forbidden("not_admin", "only an admin may do that"));
+        return Err(ApiError::forbidden(
+            "not_admin",
+            "only an admin may do that",
+        ));
     }
     Ok(user)
 }

@@ -65,7 +65,10 @@ mod tests {
             assert!(l.take(1, t).is_ok());
         }
         assert!(l.take(1, t).is_err());
-        assert!(l.take(2, t).is_ok(), "each person has a bucket of their own");
+        assert!(
+            l.take(2, t).is_ok(),
+            "each person has a bucket of their own"
+        );
         assert!(l.take(1, t + Duration::from_millis(500)).is_err());
         assert!(l.take(1, t + Duration::from_millis(1_000)).is_ok());
         assert!(l.take(1, t + Duration::from_millis(1_100)).is_err());

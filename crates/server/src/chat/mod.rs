@@ -33,9 +33,9 @@ use qiyuan_store::{ChatLineRow, NewChatLine, Store, StoreError};
 use crate::config::ChatConfig;
 use crate::error::ApiError;
 use crate::live::{self, Conn, ConnId};
+use crate::protocol::ServerMsg;
 use crate::protocol::client::{ChatReport, ChatSay};
 use crate::protocol::out::{ChatMsg, ChatRoom};
-use crate::protocol::ServerMsg;
 
 pub use filter::Filter;
 
@@ -238,11 +238,11 @@ impl Chat {
             }
         }
         let history = self.store.recent_chat_lines(table, HISTORY).await?;
-        for line in history.iter().filter(|l| l.room == ChatRoom::Spectators.as_str()) {
-            conn.reply(
-                &ServerMsg::Chat(message(line, ChatRoom::Spectators)),
-                None,
-            );
+        for line in history
+            .iter()
+            .filter(|l| l.room == ChatRoom::Spectators.as_str())
+        {
+            conn.reply(&ServerMsg::Chat(message(line, ChatRoom::Spectators)), None);
         }
         Ok(())
     }
@@ -264,10 +264,9 @@ impl Chat {
             .report_chat_line(report.line, user.id, &reason, crate::now_ms())
             .await
             .map_err(|e| match e {
-                StoreError::Conflict(_) => ApiError::bad_request(
-                    "already_reported",
-                    "you have reported this line already",
-                ),
+                StoreError::Conflict(_) => {
+                    ApiError::bad_request("already_reported", "you have reported this line already")
+                }
                 e => e.into(),
             })
     }

@@ -272,10 +272,7 @@ impl Router {
                 self.ack(id, Ack::Line { line });
             }
             HallMsg::ChatSpectators(c) => {
-                self.app
-                    .chat
-                    .spectators(&self.conn, &c.table, c.on)
-                    .await?;
+                self.app.chat.spectators(&self.conn, &c.table, c.on).await?;
                 self.ack(
                     id,
                     Ack::Table {
