@@ -13,6 +13,7 @@ mod events;
 mod group;
 mod lease;
 mod migrate;
+mod relations;
 mod types;
 
 use std::sync::Arc;
@@ -23,6 +24,7 @@ pub use backend::{PostgresStore, SqliteStore};
 pub use events::*;
 pub use group::{AppendPause, BATCH_SIZE_BOUNDS, WriterStats};
 pub use lease::{Lease, LeaseStore};
+pub use relations::{Blocked, Followed, Relation, RelationStore};
 pub use types::*;
 
 /// A failure of the store.
@@ -53,9 +55,10 @@ pub enum StoreError {
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// Everything qiyuan keeps. Both backends implement it with the same behaviour; the
-/// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s.
+/// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s,
+/// follows and blocks [`RelationStore`]'s.
 #[async_trait]
-pub trait Store: EventStore + LeaseStore + Send + Sync + 'static {
+pub trait Store: EventStore + LeaseStore + RelationStore + Send + Sync + 'static {
     /// The backend's name, `sqlite` or `postgres`, for logs.
     fn backend(&self) -> &'static str;
 

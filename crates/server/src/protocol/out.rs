@@ -13,6 +13,7 @@ use crate::error::ApiError;
 use crate::live::TableSummary;
 use crate::live::UserInfo;
 use crate::protocol::analysis;
+use crate::protocol::relations;
 use crate::protocol::patch::{PatchOp, PathKey};
 use crate::registry::Descriptor;
 
@@ -69,6 +70,10 @@ pub enum ServerMsg {
     /// An arbiter acted on this player or their game.
     #[serde(rename = "event.action")]
     EventAction(EventActionMsg),
+    /// A person this socket's user follows came, went, sat down to play or
+    /// began to watch.
+    #[serde(rename = "rel.presence")]
+    RelPresence(relations::PresenceMsg),
 }
 
 /// `event.round`: sent to both players of each board when a round is set up.
@@ -296,6 +301,11 @@ pub fn typescript() -> String {
         analysis::Position::decl(&cfg),
         analysis::AnalysisMsg::decl(&cfg),
         analysis::Line::decl(&cfg),
+        relations::Presence::decl(&cfg),
+        relations::FollowedPerson::decl(&cfg),
+        relations::Following::decl(&cfg),
+        relations::RelationView::decl(&cfg),
+        relations::PresenceMsg::decl(&cfg),
         qiyuan_table::Status::decl(&cfg),
         qiyuan_table::EndDetail::decl(&cfg),
         qiyuan_table::TimeControl::decl(&cfg),

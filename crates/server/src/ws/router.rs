@@ -253,6 +253,7 @@ impl Router {
             HallMsg::Watch(protocol::client::Watch { table, since }) => {
                 let handle = self.table(table).await?;
                 self.tables.insert(table.clone());
+                self.app.sockets.watching(self.conn.id, table, true);
                 self.send_table(
                     &handle,
                     TableMsg::Watch {
@@ -266,6 +267,7 @@ impl Router {
             HallMsg::Unwatch(protocol::client::Watch { table, .. }) => {
                 let handle = self.table(table).await?;
                 self.tables.remove(table);
+                self.app.sockets.watching(self.conn.id, table, false);
                 self.send_table(&handle, TableMsg::Unwatch { conn: self.conn.id })
                     .await?;
                 self.ack(

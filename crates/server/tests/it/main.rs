@@ -47,6 +47,7 @@ mod node_faults;
 mod origins;
 mod play;
 mod protocol_types;
+mod relations;
 mod rated_ends;
 mod replay_settings;
 mod sessions;
