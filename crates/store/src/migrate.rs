@@ -45,7 +45,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
         10,
         include_str!("../migrations/postgres/0010_username_marks.sql"),
     ),
-    (11, include_str!("../migrations/postgres/0011_relations.sql")),
+    (
+        11,
+        include_str!("../migrations/postgres/0011_relations.sql"),
+    ),
 ];
 
 /// Applies the migrations a pool has not seen. Written once for both backends.

@@ -710,7 +710,9 @@ async fn follows_friends_and_blocks() {
         assert!(s.follow(ann, cy, 12).await.unwrap(), "{name}");
         let f = s.following(ann).await.unwrap();
         assert_eq!(
-            f.iter().map(|f| (f.username.as_str(), f.mutual)).collect::<Vec<_>>(),
+            f.iter()
+                .map(|f| (f.username.as_str(), f.mutual))
+                .collect::<Vec<_>>(),
             [("bo", false), ("cy", false)],
             "{name}"
         );
@@ -756,7 +758,11 @@ async fn follows_friends_and_blocks() {
             "{name}"
         );
         let b = s.blocked(cy).await.unwrap();
-        assert_eq!((b.len(), b[0].username.as_str(), b[0].since), (1, "ann", 15), "{name}");
+        assert_eq!(
+            (b.len(), b[0].username.as_str(), b[0].since),
+            (1, "ann", 15),
+            "{name}"
+        );
         assert!(s.unblock(cy, ann).await.unwrap(), "{name}");
         assert!(!s.is_blocked(cy, ann).await.unwrap(), "{name}");
         assert!(s.follow(ann, cy, 18).await.unwrap(), "{name}: unblocked");

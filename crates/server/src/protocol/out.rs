@@ -13,8 +13,8 @@ use crate::error::ApiError;
 use crate::live::TableSummary;
 use crate::live::UserInfo;
 use crate::protocol::analysis;
-use crate::protocol::relations;
 use crate::protocol::patch::{PatchOp, PathKey};
+use crate::protocol::relations;
 use crate::registry::Descriptor;
 
 /// A message from the server.

@@ -57,7 +57,10 @@ async fn follow_unfollow_and_friends(backend: Backend) {
         [("bob".into(), false), ("cat".into(), false)]
     );
     let (_, v) = get(&bob, "/api/rel/with/ann").await;
-    assert_eq!((v["following"].clone(), v["followed_by"].clone()), (json!(false), json!(true)));
+    assert_eq!(
+        (v["following"].clone(), v["followed_by"].clone()),
+        (json!(false), json!(true))
+    );
 
     // Bob follows back (by his name's other case): friends.
     let v = rel(&bob, "follow", "ANN").await;
@@ -70,7 +73,10 @@ async fn follow_unfollow_and_friends(backend: Backend) {
 
     // Unfollowing ends the friendship, on both sides' lists.
     let v = rel(&bob, "unfollow", "ann").await;
-    assert_eq!((v["following"].clone(), v["friend"].clone()), (json!(false), json!(false)));
+    assert_eq!(
+        (v["following"].clone(), v["friend"].clone()),
+        (json!(false), json!(false))
+    );
     assert_eq!(following(&bob).await, []);
     assert_eq!(
         following(&ann).await,
@@ -82,12 +88,18 @@ async fn follow_unfollow_and_friends(backend: Backend) {
 
     // What cannot be done.
     let (status, body) = post(&ann, "/api/rel/follow/ann", json!({})).await;
-    assert_eq!((status, body["error"]["code"].clone()), (400, json!("self_relation")));
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (400, json!("self_relation"))
+    );
     let (status, _) = post(&ann, "/api/rel/follow/nobody_here", json!({})).await;
     assert_eq!(status, 404);
     let guest = server.guest().await;
     let (status, body) = post(&guest, "/api/rel/follow/ann", json!({})).await;
-    assert_eq!((status, body["error"]["code"].clone()), (403, json!("guest_relations")));
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (403, json!("guest_relations"))
+    );
     let (status, _) = post(&ann, &format!("/api/rel/follow/{}", guest.name), json!({})).await;
     assert_eq!(status, 404, "nobody follows a guest");
     let anonymous = reqwest::Client::new()
@@ -134,7 +146,11 @@ async fn a_block_refuses_follows_and_challenges(backend: Backend) {
 
     // Bob can neither follow her again nor challenge her; she can challenge him.
     let (status, body) = post(&bob, "/api/rel/follow/ann", json!({})).await;
-    assert_eq!((status, body["error"]["code"].clone()), (403, json!("blocked")), "{body}");
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (403, json!("blocked")),
+        "{body}"
+    );
     assert_eq!(following(&bob).await, []);
     let (status, body) = challenge(&bob, "ann").await;
     assert_eq!(status, 403, "a blocked person's challenge: {body}");
