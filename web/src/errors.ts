@@ -38,6 +38,10 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   bad_username: ['用户名不可用（3–20 个字母、数字或下划线）', 'That username cannot be used'],
   bad_password: ['密码不可用（至少 8 个字符）', 'That password cannot be used'],
   bad_request: ['请求有误', 'Bad request'],
+  // Relations (follow, block).
+  guest_relations: ['游客不能关注或拉黑，请先注册', 'Guests neither follow nor block: register first'],
+  self_relation: ['不能关注或拉黑自己', 'You cannot follow or block yourself'],
+  blocked: ['对方已将你拉黑', 'This person does not accept that from you'],
   // The table.
   not_seated: ['你没有坐在这张桌上', 'You are not seated at this table'],
   already_seated: ['你已经坐下了', 'You are already seated'],

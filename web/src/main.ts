@@ -19,6 +19,7 @@ import { profilePage } from './pages/profile';
 import { replayPage } from './replay/replay';
 import { eventsPage, eventPage, eventBanner } from './events/events';
 import { challengeBox } from './pages/challenges';
+import { friendsBox } from './people/friends';
 
 let cleanup: (() => void) | void;
 
@@ -43,6 +44,7 @@ function header() {
     ),
     eventBanner(),
     challengeBox(),
+    friendsBox(),
     h(
       'div.user-box',
       null,

@@ -42,6 +42,7 @@ const FEATURES: &[&str] = &[
     "bench",
     "chat",
     "web",
+    "relations",
 ];
 
 /// What the composition root holds for the route handlers: as far from the

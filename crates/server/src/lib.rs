@@ -17,7 +17,7 @@
 //!   store port (`qiyuan_store::Store`).
 //! - **Features**: [`solo`] (private and hot-seat tables), [`lobby`],
 //!   [`cluster`], [`lichess`], [`events`], [`ws`], [`api`], [`accounts`],
-//!   [`auth`], [`authority`], [`analysis`], [`bench`], [`chat`].
+//!   [`auth`], [`authority`], [`analysis`], [`bench`], [`chat`], [`relations`].
 //!
 //! A core module imports no feature module. What the core needs of a feature
 //! it asks through a port the core defines ([`live::LobbySink`],
@@ -51,6 +51,7 @@ pub mod logs;
 pub mod metrics;
 pub mod protocol;
 pub mod registry;
+pub mod relations;
 pub mod solo;
 pub(crate) mod web;
 pub mod ws;
@@ -355,6 +356,15 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         app.shutdown.clone(),
         banned,
     ));
+    // Presence pushed to followers as sockets come and go and games start.
+    let (changes, changed) = mpsc::unbounded_channel();
+    app.sockets.tell_changes(changes);
+    tokio::spawn(relations::tell_presence(
+        relations_of(&app),
+        changed,
+        app.table_events.clone(),
+        app.shutdown.clone(),
+    ));
     let router = router(app.clone());
     let sessions = (app.store.clone(), app.shutdown.clone());
     tokio::spawn(async move {
@@ -593,6 +603,16 @@ async fn serve_metrics(
     response
 }
 
+/// What the relations' routes and presence share.
+fn relations_of(app: &App) -> Arc<relations::Relations> {
+    Arc::new(relations::Relations {
+        store: app.store.clone(),
+        accounts: app.accounts.clone(),
+        sockets: app.sockets.clone(),
+        tables: app.tables.clone(),
+    })
+}
+
 /// Every route.
 pub fn router(app: Arc<App>) -> Router {
     // The routes that serve a game or table by id: a private table's are its
@@ -642,6 +662,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/metrics", get(serve_metrics))
         .merge(by_id)
         .merge(accounts::routes(app.accounts.clone()))
+        .merge(relations::routes(relations_of(&app)))
         .merge(lichess::routes(app.api.clone()))
         .merge(
             lichess::by_id(app.api.clone()).route_layer(middleware::from_fn_with_state(

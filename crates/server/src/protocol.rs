@@ -15,6 +15,7 @@ pub mod client;
 pub mod flat;
 pub mod out;
 pub mod patch;
+pub mod relations;
 
 pub use client::{
     Addressed, ClientMsg, Colour, CreateTable, HallMsg, Hotseat, LevelKey, PlayComputer, Seek,

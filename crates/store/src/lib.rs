@@ -14,6 +14,7 @@ mod events;
 mod group;
 mod lease;
 mod migrate;
+mod relations;
 mod types;
 
 use std::sync::Arc;
@@ -25,6 +26,7 @@ pub use chat::{ChatLineRow, ChatReportRow, ChatStore, NewChatLine};
 pub use events::*;
 pub use group::{AppendPause, BATCH_SIZE_BOUNDS, WriterStats};
 pub use lease::{Lease, LeaseStore};
+pub use relations::{Blocked, Followed, Relation, RelationStore};
 pub use types::*;
 
 /// A failure of the store.
@@ -56,9 +58,10 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// Everything qiyuan keeps. Both backends implement it with the same behaviour; the
 /// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s,
-/// table chat and its reports [`ChatStore`]'s.
+/// follows and blocks [`RelationStore`]'s, table chat and its reports
+/// [`ChatStore`]'s.
 #[async_trait]
-pub trait Store: EventStore + LeaseStore + ChatStore + Send + Sync + 'static {
+pub trait Store: EventStore + LeaseStore + RelationStore + ChatStore + Send + Sync + 'static {
     /// The backend's name, `sqlite` or `postgres`, for logs.
     fn backend(&self) -> &'static str;
 

@@ -18,6 +18,7 @@ pub const SQLITE: &[(i64, &str)] = &[
         9,
         include_str!("../migrations/sqlite/0009_username_marks.sql"),
     ),
+    (10, include_str!("../migrations/sqlite/0010_relations.sql")),
     (11, include_str!("../migrations/sqlite/0011_chat.sql")),
 ];
 
@@ -44,6 +45,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (
         10,
         include_str!("../migrations/postgres/0010_username_marks.sql"),
+    ),
+    (
+        11,
+        include_str!("../migrations/postgres/0011_relations.sql"),
     ),
     (12, include_str!("../migrations/postgres/0012_chat.sql")),
 ];

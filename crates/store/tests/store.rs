@@ -683,3 +683,88 @@ async fn a_fenced_old_owner_writes_nothing() {
         );
     }
 }
+
+/// Follows, friends (mutual follows) and blocks, which end the follows both
+/// ways and refuse new ones from the blocked side.
+#[tokio::test]
+async fn follows_friends_and_blocks() {
+    let (_dir, stores) = stores().await;
+    for s in stores {
+        let name = s.backend();
+        let mut ids = Vec::new();
+        for (i, who) in ["ann", "bo", "cy"].iter().enumerate() {
+            let u = s
+                .create_user(NewUser {
+                    username: (*who).into(),
+                    password_hash: Some("h".into()),
+                    guest: false,
+                    created_at: i as i64,
+                })
+                .await
+                .unwrap();
+            ids.push(u.id);
+        }
+        let (ann, bo, cy) = (ids[0], ids[1], ids[2]);
+        assert!(s.follow(ann, bo, 10).await.unwrap(), "{name}");
+        assert!(!s.follow(ann, bo, 11).await.unwrap(), "{name}: twice");
+        assert!(s.follow(ann, cy, 12).await.unwrap(), "{name}");
+        let f = s.following(ann).await.unwrap();
+        assert_eq!(
+            f.iter()
+                .map(|f| (f.username.as_str(), f.mutual))
+                .collect::<Vec<_>>(),
+            [("bo", false), ("cy", false)],
+            "{name}"
+        );
+        assert_eq!(f[0].since, 10, "{name}");
+        assert!(s.follow(bo, ann, 13).await.unwrap(), "{name}");
+        let f = s.following(ann).await.unwrap();
+        assert!(f[0].mutual && !f[1].mutual, "{name}: {f:?}");
+        let mut followers = s.followers(bo).await.unwrap();
+        followers.sort();
+        assert_eq!(followers, [ann], "{name}");
+        let r = s.relation(ann, bo).await.unwrap();
+        assert!(r.friends() && !r.blocking && !r.blocked_by, "{name}: {r:?}");
+        assert!(s.unfollow(bo, ann).await.unwrap(), "{name}");
+        assert!(!s.unfollow(bo, ann).await.unwrap(), "{name}: twice");
+        assert!(!s.relation(ann, bo).await.unwrap().friends(), "{name}");
+
+        // Cy blocks Ann: Ann's follow ends, and she cannot follow again.
+        assert!(s.follow(cy, ann, 14).await.unwrap(), "{name}");
+        assert!(s.block(cy, ann, 15).await.unwrap(), "{name}");
+        assert!(!s.block(cy, ann, 16).await.unwrap(), "{name}: twice");
+        assert!(s.is_blocked(cy, ann).await.unwrap(), "{name}");
+        assert!(!s.is_blocked(ann, cy).await.unwrap(), "{name}: one way");
+        let r = s.relation(ann, cy).await.unwrap();
+        assert_eq!(
+            r,
+            Relation {
+                following: false,
+                followed_by: false,
+                blocking: false,
+                blocked_by: true
+            },
+            "{name}"
+        );
+        assert!(!s.follow(ann, cy, 17).await.unwrap(), "{name}: blocked");
+        assert_eq!(
+            s.following(ann)
+                .await
+                .unwrap()
+                .iter()
+                .map(|f| f.username.as_str())
+                .collect::<Vec<_>>(),
+            ["bo"],
+            "{name}"
+        );
+        let b = s.blocked(cy).await.unwrap();
+        assert_eq!(
+            (b.len(), b[0].username.as_str(), b[0].since),
+            (1, "ann", 15),
+            "{name}"
+        );
+        assert!(s.unblock(cy, ann).await.unwrap(), "{name}");
+        assert!(!s.is_blocked(cy, ann).await.unwrap(), "{name}");
+        assert!(s.follow(ann, cy, 18).await.unwrap(), "{name}: unblocked");
+    }
+}

@@ -8,6 +8,7 @@ import { errorOf } from '../errors';
 import { playerLink, playerName, isComputer } from '../players';
 import { replayButton } from '../replay/link';
 import { tokensPanel } from './tokens';
+import { relationButtons } from '../people/friends';
 
 /** A stored game as the server lists it (docs/protocol.md `GameSummary`). */
 interface GameSummary {
@@ -78,7 +79,7 @@ export function profilePage(root: HTMLElement, name: string) {
           h(
             'div.panel',
             null,
-            h('div.profile-head', null, avatar(shown, 0), h('div', null, h('h2', null, shown), p.created_at ? h('div.hint', null, when(p.created_at)) : null)),
+            h('div.profile-head', null, avatar(shown, 0), h('div', null, h('h2', null, shown), p.created_at ? h('div.hint', null, when(p.created_at)) : null), isComputer(uname) ? null : relationButtons(uname, p.user.guest === true)),
             h(
               'div.ratings',
               null,

@@ -153,6 +153,12 @@ pub async fn challenge(
     if dest.id == caller.user.id {
         return Err(Error::bad("You cannot challenge yourself"));
     }
+    if crate::relations::is_blocked(&*api.store, dest.id, caller.user.id).await? {
+        return Err(Error::forbidden(format!(
+            "{} does not accept challenges from you",
+            dest.username
+        )));
+    }
     if f.fen.as_ref().is_some_and(|s| !s.is_empty()) {
         return Err(Error::bad(
             "Challenges from a position are not supported here",

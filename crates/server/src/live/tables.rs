@@ -220,6 +220,32 @@ impl Registry {
         self.lock().set_seats(id, people);
     }
 
+    /// The tables where `person` holds a seat on this node, each with whether
+    /// a game has started there (a person's presence: playing).
+    pub fn seats_of(&self, person: &str) -> Vec<(String, bool)> {
+        let live = self.lock();
+        let mut seats: Vec<(String, bool)> = live
+            .seated
+            .get(person)
+            .into_iter()
+            .flatten()
+            .map(|id| {
+                let played = live
+                    .by_id
+                    .get(id)
+                    .is_some_and(|h| h.played.load(Ordering::Relaxed));
+                (id.clone(), played)
+            })
+            .collect();
+        seats.sort();
+        seats
+    }
+
+    /// The people holding a seat at table `id` on this node.
+    pub fn people_at(&self, id: &str) -> Vec<String> {
+        self.lock().seats.get(id).cloned().unwrap_or_default()
+    }
+
     /// How many open tables `owner` opened at which no game has started yet.
     pub fn idle_tables_of(&self, owner: &str) -> usize {
         self.lock().idle_of(owner).count()

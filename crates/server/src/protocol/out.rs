@@ -14,6 +14,7 @@ use crate::live::TableSummary;
 use crate::live::UserInfo;
 use crate::protocol::analysis;
 use crate::protocol::patch::{PatchOp, PathKey};
+use crate::protocol::relations;
 use crate::registry::Descriptor;
 
 /// A message from the server.
@@ -72,6 +73,10 @@ pub enum ServerMsg {
     /// A line of chat in a room of a table this socket is at.
     #[serde(rename = "chat")]
     Chat(ChatMsg),
+    /// A person this socket's user follows came, went, sat down to play or
+    /// began to watch.
+    #[serde(rename = "rel.presence")]
+    RelPresence(relations::PresenceMsg),
 }
 
 /// A table's two chat rooms: its players' and its spectators'.
@@ -336,6 +341,11 @@ pub fn typescript() -> String {
         analysis::Position::decl(&cfg),
         analysis::AnalysisMsg::decl(&cfg),
         analysis::Line::decl(&cfg),
+        relations::Presence::decl(&cfg),
+        relations::FollowedPerson::decl(&cfg),
+        relations::Following::decl(&cfg),
+        relations::RelationView::decl(&cfg),
+        relations::PresenceMsg::decl(&cfg),
         qiyuan_table::Status::decl(&cfg),
         qiyuan_table::EndDetail::decl(&cfg),
         qiyuan_table::TimeControl::decl(&cfg),

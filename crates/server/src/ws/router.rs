@@ -294,6 +294,8 @@ impl Router {
             HallMsg::Watch(protocol::client::Watch { table, since }) => {
                 let handle = self.table(table).await?;
                 self.enter(&handle).await;
+                self.tables.insert(table.clone());
+                self.app.sockets.watching(self.conn.id, table, true);
                 self.send_table(
                     &handle,
                     TableMsg::Watch {
@@ -308,6 +310,7 @@ impl Router {
                 let handle = self.table(table).await?;
                 self.tables.remove(table);
                 self.app.chat.leave(table, self.conn.id);
+                self.app.sockets.watching(self.conn.id, table, false);
                 self.send_table(&handle, TableMsg::Unwatch { conn: self.conn.id })
                     .await?;
                 self.ack(

@@ -1,7 +1,7 @@
 //! The open WebSockets of each session, so that ending a session (logout, a
 //! ban, expiry) closes them at once, and a user's sockets can be told things.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::Utf8Bytes;
@@ -14,6 +14,9 @@ use crate::live;
 #[derive(Debug, Default)]
 pub struct Sockets {
     open: Mutex<HashMap<live::ConnId, SocketEntry>>,
+    /// Where the users whose sockets came, went or began or stopped watching
+    /// are told (the relations' presence), once someone listens.
+    changes: std::sync::OnceLock<mpsc::UnboundedSender<i64>>,
 }
 
 #[derive(Debug)]
@@ -24,6 +27,8 @@ struct SocketEntry {
     /// The SHA-256 of the session token the socket was opened with.
     session: String,
     kick: Arc<Kick>,
+    /// The tables the socket watches (a person's presence: watching).
+    watching: HashSet<String>,
 }
 
 /// How a socket is told that its session ended, and why (its close frame's
@@ -66,13 +71,30 @@ impl Sockets {
                 tx,
                 session,
                 kick: kick.clone(),
+                watching: HashSet::new(),
             },
         );
+        self.changed(user);
         kick
     }
 
     pub(super) fn remove(&self, conn: live::ConnId) {
-        self.lock().remove(&conn);
+        let gone = self.lock().remove(&conn);
+        if let Some(entry) = gone {
+            self.changed(entry.user);
+        }
+    }
+
+    /// Tells `changes` of every user whose sockets come, go, or begin or stop
+    /// watching a table from now on (only the first call is heard).
+    pub fn tell_changes(&self, changes: mpsc::UnboundedSender<i64>) {
+        let _ = self.changes.set(changes);
+    }
+
+    fn changed(&self, user: i64) {
+        if let Some(changes) = self.changes.get() {
+            let _ = changes.send(user);
+        }
     }
 
     fn close_where(&self, reason: &'static str, pick: impl Fn(&SocketEntry) -> bool) -> usize {
@@ -107,6 +129,45 @@ impl Sockets {
             .filter(|e| e.user == user)
             .filter(|e| e.tx.try_send(Utf8Bytes::from(text.to_string())).is_ok())
             .count()
+    }
+
+    /// The socket `conn` watches table `table` (`on`), or not any more.
+    pub(super) fn watching(&self, conn: live::ConnId, table: &str, on: bool) {
+        let user = {
+            let mut open = self.lock();
+            let Some(entry) = open.get_mut(&conn) else {
+                return;
+            };
+            let changed = if on {
+                entry.watching.insert(table.to_string())
+            } else {
+                entry.watching.remove(table)
+            };
+            changed.then_some(entry.user)
+        };
+        if let Some(user) = user {
+            self.changed(user);
+        }
+    }
+
+    /// Which of `users` have a socket open here, each with the tables their
+    /// sockets watch (in order, without repeats).
+    pub fn online_among(&self, users: &HashSet<i64>) -> HashMap<i64, Vec<String>> {
+        let mut online: HashMap<i64, Vec<String>> = HashMap::new();
+        for entry in self.lock().values().filter(|e| users.contains(&e.user)) {
+            let tables = online.entry(entry.user).or_default();
+            tables.extend(entry.watching.iter().cloned());
+        }
+        for tables in online.values_mut() {
+            tables.sort();
+            tables.dedup();
+        }
+        online
+    }
+
+    /// Whether `user` has a socket open here.
+    pub fn is_online(&self, user: i64) -> bool {
+        self.lock().values().any(|e| e.user == user)
     }
 
     /// Sockets open with a session.

@@ -49,6 +49,7 @@ mod origins;
 mod play;
 mod protocol_types;
 mod rated_ends;
+mod relations;
 mod replay_settings;
 mod sessions;
 mod solo;

@@ -2,7 +2,7 @@
 // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test it protocol_types`
 // writes it again; that test fails when this file is out of date.
 
-export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg } | { "t": "event.round", "d": EventRoundMsg } | { "t": "event.action", "d": EventActionMsg } | { "t": "chat", "d": ChatMsg };
+export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg } | { "t": "event.round", "d": EventRoundMsg } | { "t": "event.action", "d": EventActionMsg } | { "t": "chat", "d": ChatMsg } | { "t": "rel.presence", "d": PresenceMsg };
 
 export type Hello = { protocol: number, user: UserInfo | null, games: Array<string>, game_info: Array<Descriptor>, server_time: number, };
 
@@ -260,6 +260,28 @@ nodes: number,
  * first seat (black), -1 the second.
  */
 ownership?: Array<number>, };
+
+export type Presence = { "state": "offline" } | { "state": "online" } | { "state": "playing", table: string, } | { "state": "watching", table: string, };
+
+export type FollowedPerson = { username: string, 
+/**
+ * They follow back: the two are friends (好友).
+ */
+friend: boolean, 
+/**
+ * When the follow began (ms since the epoch).
+ */
+since: number, presence: Presence, };
+
+export type Following = { following: Array<FollowedPerson>, blocked: Array<string>, };
+
+export type RelationView = { following: boolean, followed_by: boolean, 
+/**
+ * Both follow: friends (好友).
+ */
+friend: boolean, blocking: boolean, blocked_by: boolean, };
+
+export type PresenceMsg = { username: string, presence: Presence, };
 
 export type Status = "waiting" | "playing" | "over";
 
