@@ -41,6 +41,7 @@ const FEATURES: &[&str] = &[
     "analysis",
     "bench",
     "web",
+    "people",
 ];
 
 /// What the composition root holds for the route handlers: as far from the
