@@ -21,10 +21,13 @@ use crate::live::ConnId;
 use crate::protocol::ServerMsg;
 use crate::protocol::out::Notification;
 
+/// A person's open page sockets: each one's id and where its frames go.
+type Pages = Vec<(ConnId, mpsc::Sender<Utf8Bytes>)>;
+
 /// This node's open page sockets, by person.
 #[derive(Debug, Default)]
 pub struct Hub {
-    open: Mutex<HashMap<UserId, Vec<(ConnId, mpsc::Sender<Utf8Bytes>)>>>,
+    open: Mutex<HashMap<UserId, Pages>>,
 }
 
 /// A socket's place in the hub: it leaves when this is dropped (the socket
@@ -49,9 +52,7 @@ impl Drop for Channel {
 }
 
 impl Hub {
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<UserId, Vec<(ConnId, mpsc::Sender<Utf8Bytes>)>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<UserId, Pages>> {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
 

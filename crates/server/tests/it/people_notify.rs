@@ -162,7 +162,11 @@ async fn a_paired_round_reaches_every_page(backend: Backend) {
         assert_eq!(n["event"], id.as_str());
         assert_eq!(n["table"], table.as_str());
         assert_eq!(n["round"], 1);
-        let opponent = if name == "player1" { "player2" } else { "player1" };
+        let opponent = if name == "player1" {
+            "player2"
+        } else {
+            "player1"
+        };
         assert_eq!(n["opponent"], opponent);
     }
     assert!(paired.elapsed() < Duration::from_secs(1));
