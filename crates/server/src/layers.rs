@@ -43,6 +43,7 @@ const FEATURES: &[&str] = &[
     "chat",
     "web",
     "relations",
+    "people",
 ];
 
 /// What the composition root holds for the route handlers: as far from the

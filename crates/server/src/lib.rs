@@ -49,6 +49,7 @@ pub mod live;
 pub mod lobby;
 pub mod logs;
 pub mod metrics;
+pub mod people;
 pub mod protocol;
 pub mod registry;
 pub mod relations;
@@ -103,6 +104,8 @@ pub struct App {
     pub address_cap: Arc<auth::AddressCap>,
     /// Open WebSockets by session and user, for logging out.
     pub sockets: Arc<ws::Sockets>,
+    /// This node's page sockets by person: each page's channel to its person.
+    pub people: Arc<people::Hub>,
     pub tables: Arc<live::Registry>,
     pub lobby: Arc<lobby::Lobby>,
     /// What `GET /metrics` shows.
@@ -264,7 +267,9 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     });
     let sockets = Arc::new(ws::Sockets::default());
     let hub = Arc::new(lichess::Hub::new(&config.api));
-    let hall = events::hall::Hall::new(env.clone(), cluster.clone(), sockets.clone());
+    let people = Arc::new(people::Hub::default());
+    let notifier = people::Notifier::new(people.clone(), cluster.clone());
+    let hall = events::hall::Hall::new(env.clone(), cluster.clone(), notifier.clone());
     let authority = authority::Authority {
         sockets: sockets.clone(),
         streams: hub.clone(),
@@ -283,6 +288,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
             cluster: cluster.clone(),
         },
         authority: authority.clone(),
+        people: notifier,
     });
     const HOUR: Duration = Duration::from_secs(3600);
     let chat = Arc::new(chat::Chat::new(store.clone(), &config.chat));
@@ -295,6 +301,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
         proxies: auth::Proxies::new(&config.trusted_proxies),
         address_cap: auth::AddressCap::new(config.max_sockets_per_address),
         sockets: sockets.clone(),
+        people: people.clone(),
         tables,
         lobby: lobby.clone(),
         metrics,
@@ -337,6 +344,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
                 lobby,
                 sockets,
                 streams: app.lichess.clone(),
+                people,
             };
             cluster.start(here).await?;
             tracing::info!(node = %cluster.node, "one of several nodes");

@@ -61,7 +61,9 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 /// follows and blocks [`RelationStore`]'s, table chat and its reports
 /// [`ChatStore`]'s.
 #[async_trait]
-pub trait Store: EventStore + LeaseStore + RelationStore + ChatStore + Send + Sync + 'static {
+pub trait Store:
+    EventStore + LeaseStore + RelationStore + ChatStore + Send + Sync + 'static
+{
     /// The backend's name, `sqlite` or `postgres`, for logs.
     fn backend(&self) -> &'static str;
 

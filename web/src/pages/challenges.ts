@@ -1,14 +1,17 @@
 // Challenges to this player from the Lichess-compatible API (a bot account, or a
 // board client): shown in the header of every page with accept and decline, so
 // a person in the hall can answer a bot's challenge as well as send one. The
-// server holds challenges in memory (`GET /api/challenge`, docs/api.md); the
-// header asks for them every few seconds while someone is logged in.
+// server holds challenges in memory (`GET /api/challenge`, docs/api.md): the
+// header reads them once as a page opens, then again only when the page's
+// channel (people/channel.ts) is told a challenge was made, answered or
+// withdrawn — it never polls.
 import { h, mount } from '../dom';
 import { api } from '../net/api';
 import { errorOf } from '../errors';
 import { session } from '../session';
 import { settings } from '../settings';
 import { toast } from '../ui';
+import { ensureChannel, onNotify } from '../people/channel';
 
 type Challenge = {
   id: string;
@@ -56,11 +59,18 @@ function row(c: Challenge, refresh: () => void): HTMLElement {
   );
 }
 
-let timer: number | undefined;
+/** The channel's listener of the header drawn last (the header is drawn again
+ * with every page). */
+let unsubscribe: (() => void) | undefined;
 
-/** The header's slot for incoming challenges, kept up to date while logged in. */
+/** The header's slot for incoming challenges, kept up to date while logged in
+ * by the page's channel. */
 export function challengeBox(): HTMLElement {
   const el = h('span.challenge-slot', { id: 'challenge-slot' });
+  // Every page has its channel: the header is drawn with each page.
+  ensureChannel();
+  unsubscribe?.();
+  unsubscribe = undefined;
   const user = session();
   if (!user || user.guest) return el;
   const refresh = () => {
@@ -70,7 +80,9 @@ export function challengeBox(): HTMLElement {
       .then((r) => mount(slot, r.in.map((c) => row(c, refresh))))
       .catch(() => undefined);
   };
-  if (timer === undefined) timer = window.setInterval(refresh, 3000);
+  unsubscribe = onNotify((n) => {
+    if (n.kind.startsWith('challenge')) refresh();
+  });
   setTimeout(refresh, 0);
   return el;
 }

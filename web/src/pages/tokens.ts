@@ -5,6 +5,7 @@ import { api } from '../net/api';
 import { session } from '../session';
 import { settings } from '../settings';
 import { allGames, gameName } from '../net/games';
+import { onNotify, reasonText } from '../people/channel';
 
 const SCOPES = ['board:play', 'bot:play', 'challenge:read', 'challenge:write', 'preference:read'];
 
@@ -95,18 +96,18 @@ function challengePanel(bot: string): HTMLElement {
   const variants = allGames().flatMap((g) => (g.api_variant ? [h('option', { value: g.api_variant.key }, gameName(g.name))] : []));
   const variant = h('select', { id: 'challenge-variant' }, variants) as HTMLSelectElement;
   const send = async () => {
-    await api('POST', `/api/challenge/${encodeURIComponent(bot)}`, { rated: false, 'clock.limit': 300, 'clock.increment': 3, color: 'white', variant: variant.value });
+    const made = await api<{ id: string }>('POST', `/api/challenge/${encodeURIComponent(bot)}`, { rated: false, 'clock.limit': 300, 'clock.increment': 3, color: 'white', variant: variant.value });
     mount(status, w('waiting'));
-    for (let i = 0; i < 120; i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      const r = await api<{ nowPlaying: Array<{ gameId: string; opponent?: { username?: string } }> }>('GET', '/api/account/playing');
-      const g = r.nowPlaying.find((x) => x.opponent?.username === bot);
-      if (g) {
-        location.hash = `#/table/${g.gameId}`;
-        return;
+    // The answer is pushed to the page's channel (people/channel.ts), which
+    // takes the challenger to the table once it is accepted.
+    const stop = onNotify((n) => {
+      if (!('id' in n) || n.id !== made.id) return;
+      if (n.kind === 'challenge_accepted' || n.kind === 'challenge_canceled') stop();
+      if (n.kind === 'challenge_declined') {
+        stop();
+        mount(status, `${w('noAnswer')}: ${reasonText(n.reason)}`);
       }
-    }
-    mount(status, w('noAnswer'));
+    });
   };
   return h(
     'div.panel',

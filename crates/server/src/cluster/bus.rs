@@ -65,6 +65,9 @@ pub enum BusMsg {
     /// To all: a token was revoked or logged out, a user's sessions ended or
     /// a user was banned; the sockets and API streams it covers end.
     Ended { ended: crate::authority::Ended },
+    /// To all: a message for every page socket of `user`, on whichever node
+    /// they are open (`crate::people`).
+    Notify { user: i64, text: String },
     /// To all: a node is stopping and gave its tables' leases up; the others
     /// take them over now.
     HandedOver { node: String },
@@ -243,6 +246,11 @@ async fn handle(cluster: &Arc<Cluster>, here: &Here, env: Envelope) {
         BusMsg::ApiEvent { user, event } => {
             if from != cluster.node {
                 here.streams.tell_here(user, &event);
+            }
+        }
+        BusMsg::Notify { user, text } => {
+            if from != cluster.node {
+                here.people.deliver(user, &text);
             }
         }
         BusMsg::ApiChat { table, line } => {

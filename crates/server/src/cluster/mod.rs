@@ -91,6 +91,8 @@ pub struct Here {
     pub sockets: Arc<crate::ws::Sockets>,
     /// The Lichess-compatible API's streams on this node.
     pub streams: Arc<crate::lichess::Hub>,
+    /// This node's page sockets by person, for notifications from elsewhere.
+    pub people: Arc<crate::people::Hub>,
 }
 
 /// This node among several.

@@ -19,7 +19,7 @@ use super::hall::Hall;
 use super::{EventData, load};
 use crate::error::ApiError;
 use crate::protocol::ServerMsg;
-use crate::protocol::out::EventActionMsg;
+use crate::protocol::out::{EventActionMsg, Notification};
 
 /// An arbiter's request.
 #[derive(Debug, Clone, Deserialize)]
@@ -225,7 +225,7 @@ pub async fn act(
     };
     let id = super::record_action(store, &ev.row.id, action).await?;
     let table = game.as_ref().and_then(|g| g.table_id.clone());
-    let msg = ServerMsg::EventAction(EventActionMsg {
+    let msg = EventActionMsg {
         event: ev.row.id.clone(),
         kind: req.kind.clone(),
         player: player.username.clone(),
@@ -235,7 +235,7 @@ pub async fn act(
         board: game.as_ref().map(|g| g.board),
         table: table.clone(),
         at,
-    });
+    };
     // Both players of the game hear it (the player alone without a game).
     let mut told = vec![player.user_id];
     if let Some(g) = &game {
@@ -245,7 +245,13 @@ pub async fn act(
     told.sort_unstable();
     told.dedup();
     for user in told {
-        hall.tell(user, &msg);
+        hall.tell(user, &ServerMsg::EventAction(msg.clone()));
+        hall.notify(
+            user,
+            Notification::Arbiter {
+                action: msg.clone(),
+            },
+        );
     }
     Ok(ActionDone {
         id,

@@ -39,7 +39,7 @@ use crate::config::Config;
 use crate::error::ApiError;
 use crate::live::TableEvent;
 use crate::protocol::ServerMsg;
-use crate::protocol::out::EventRoundMsg;
+use crate::protocol::out::{EventRoundMsg, Notification};
 
 /// The site-wide role of running the schedule, with several nodes.
 pub const ROLE: &str = "director";
@@ -507,7 +507,7 @@ impl Director {
         self.hall.command(&table, cmds).await?;
         g.table_id = Some(table.clone());
         for (seat, user) in [(0usize, g.white), (1, black)] {
-            let msg = ServerMsg::EventRound(EventRoundMsg {
+            let msg = EventRoundMsg {
                 event: ev.row.id.clone(),
                 name: ev.config.name.clone(),
                 round: g.round,
@@ -516,8 +516,9 @@ impl Director {
                 game: ev.config.game.clone(),
                 seat,
                 opponent: ev.name_of(if seat == 0 { black } else { g.white }),
-            });
-            self.hall.tell(user, &msg);
+            };
+            self.hall.tell(user, &ServerMsg::EventRound(msg.clone()));
+            self.hall.notify(user, Notification::Round(msg));
         }
         Ok(g)
     }

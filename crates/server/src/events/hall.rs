@@ -4,7 +4,8 @@
 //!
 //! It holds what it acts on, made in the composition root: the tables'
 //! environment (to make tables, and this node's tables), the cluster (to find
-//! a table another node owns), and the sockets (to tell players).
+//! a table another node owns), and the people's channels (to tell players, on
+//! whichever node their pages are open).
 
 use std::sync::Arc;
 
@@ -15,8 +16,9 @@ use tokio::sync::oneshot;
 use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::live::{self, Env, TableMsg};
+use crate::people::Notifier;
 use crate::protocol::ServerMsg;
-use crate::ws::Sockets;
+use crate::protocol::out::Notification;
 
 /// The live tables and sockets, as the events' code acts on them.
 #[derive(Clone)]
@@ -25,15 +27,15 @@ pub struct Hall {
     pub(super) env: Arc<Env>,
     /// Several nodes: where the tables other nodes own are found.
     pub(super) cluster: Option<Arc<Cluster>>,
-    sockets: Arc<Sockets>,
+    people: Notifier,
 }
 
 impl Hall {
-    pub fn new(env: Arc<Env>, cluster: Option<Arc<Cluster>>, sockets: Arc<Sockets>) -> Self {
+    pub fn new(env: Arc<Env>, cluster: Option<Arc<Cluster>>, people: Notifier) -> Self {
         Hall {
             env,
             cluster,
-            sockets,
+            people,
         }
     }
 
@@ -71,9 +73,14 @@ impl Hall {
         Some([came(0), came(1)])
     }
 
-    /// Sends a server message to every socket of the user.
+    /// Sends a server message to every page socket of the user, on every node.
     pub fn tell(&self, user: UserId, msg: &ServerMsg) {
-        self.sockets.send_to_user(user, &msg.encode(None));
+        self.people.tell(user, msg);
+    }
+
+    /// Notifies the user on every page they have open.
+    pub fn notify(&self, user: UserId, note: Notification) {
+        self.people.notify(user, note);
     }
 }
 

@@ -23,6 +23,7 @@ use super::players::{ChallengeUser, Players};
 use super::state::{Perf, Variant, color, speed_of};
 use super::stream::{Error, Result, form, ok};
 use crate::live::{self, TableHandle};
+use crate::protocol::out::{ChallengeNote, Notification};
 
 /// A challenge's time control as Lichess shows it.
 #[derive(Debug, Clone, Serialize)]
@@ -133,6 +134,29 @@ impl ChallengeEvent {
     }
 }
 
+/// Notifies both sides of challenge `c` on every page they have open.
+fn notify_both(
+    api: &Api,
+    c: &Challenge,
+    kind: fn(ChallengeNote) -> Notification,
+    table: Option<String>,
+    reason: Option<String>,
+) {
+    let note = ChallengeNote {
+        id: c.id.clone(),
+        from: c.challenger.1.clone(),
+        to: c.dest.1.clone(),
+        game: c.game.clone(),
+        rated: c.rated,
+        time: c.time,
+        color: c.color.clone(),
+        table,
+        reason,
+    };
+    api.people.notify(c.dest.0, kind(note.clone()));
+    api.people.notify(c.challenger.0, kind(note));
+}
+
 /// `POST /api/challenge/{username}`.
 pub async fn challenge(
     State(api): State<Arc<Api>>,
@@ -217,6 +241,7 @@ pub async fn challenge(
         tokio::time::sleep(expiry).await;
         api2.share().expire_challenge(&id2).await;
     });
+    notify_both(&api, &c, Notification::Challenge, None, None);
     let players = api.players();
     let to_dest = ChallengeEvent::challenge(players, &c, "in").await;
     share.tell(dest.id, &to_dest).await;
@@ -345,6 +370,8 @@ pub async fn accept(
     ];
     internal(&handle, cmds).await?;
     started(&api, &handle, Source::Friend).await;
+    let table = Some(handle.id.clone());
+    notify_both(&api, &c, Notification::ChallengeAccepted, table, None);
     Ok(axum::Json(Accepted {
         ok: true,
         game: handle.id,
@@ -404,7 +431,15 @@ pub async fn decline(
         .ok_or_else(|| Error::not_found("No such challenge"))?;
     let mut challenge = ChallengeJson::of(api.players(), &c, Some("out")).await;
     challenge.status = "declined";
-    challenge.decline_reason = Some(f.reason.unwrap_or_else(|| "generic".into()));
+    let reason = f.reason.unwrap_or_else(|| "generic".into());
+    challenge.decline_reason = Some(reason.clone());
+    notify_both(
+        &api,
+        &c,
+        Notification::ChallengeDeclined,
+        None,
+        Some(reason),
+    );
     let event = ChallengeEvent::ChallengeDeclined { challenge };
     share.tell(c.challenger.0, &event).await;
     Ok(ok())
@@ -424,6 +459,7 @@ pub async fn cancel(
         .ok_or_else(|| Error::not_found("No such challenge"))?;
     let mut challenge = ChallengeJson::of(api.players(), &c, Some("in")).await;
     challenge.status = "canceled";
+    notify_both(&api, &c, Notification::ChallengeCanceled, None, None);
     let event = ChallengeEvent::ChallengeCanceled { challenge };
     share.tell(c.dest.0, &event).await;
     Ok(ok())

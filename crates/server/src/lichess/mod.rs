@@ -75,6 +75,8 @@ pub struct Api {
     pub tables: TableFinder,
     /// Where a revoked token's streams and sockets are ended.
     pub authority: Authority,
+    /// The people's channels: challenges are told to every page of both sides.
+    pub people: crate::people::Notifier,
 }
 
 impl Api {

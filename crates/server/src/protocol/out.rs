@@ -77,6 +77,10 @@ pub enum ServerMsg {
     /// began to watch.
     #[serde(rename = "rel.presence")]
     RelPresence(relations::PresenceMsg),
+    /// Something for this person, pushed the moment it happens to every page
+    /// they have open, on every node.
+    #[serde(rename = "notify")]
+    Notify(Notification),
 }
 
 /// A table's two chat rooms: its players' and its spectators'.
@@ -108,6 +112,52 @@ pub struct ChatMsg {
     pub user: String,
     pub text: String,
     pub at: i64,
+}
+
+/// `notify`: what a person is told on every open page (`kind` says what).
+/// A challenge's notifications go to both its sides: `from` made it, `to`
+/// was challenged.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Notification {
+    /// A challenge was made.
+    Challenge(ChallengeNote),
+    /// The challenged accepted: the game is at `table`.
+    ChallengeAccepted(ChallengeNote),
+    /// The challenged declined, for `reason`.
+    ChallengeDeclined(ChallengeNote),
+    /// The challenger withdrew it.
+    ChallengeCanceled(ChallengeNote),
+    /// An event's round was paired: this person's table, to go to now.
+    Round(EventRoundMsg),
+    /// An event's arbiter acted on this person or their game (`action`'s
+    /// own `kind` says how).
+    Arbiter { action: EventActionMsg },
+}
+
+/// A challenge as a notification tells it.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ChallengeNote {
+    /// The challenge's id (its game's once accepted).
+    pub id: String,
+    /// The challenger's name.
+    pub from: String,
+    /// The challenged person's name.
+    pub to: String,
+    pub game: String,
+    pub rated: bool,
+    pub time: qiyuan_table::TimeControl,
+    /// The challenger's colour: `white`, `black` or `random`.
+    pub color: String,
+    /// `challenge_accepted`: the game's table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub table: Option<String>,
+    /// `challenge_declined`: the reason given (Lichess's keys: `generic`,
+    /// `later`, `tooFast`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reason: Option<String>,
 }
 
 /// `event.round`: sent to both players of each board when a round is set up.
@@ -327,6 +377,8 @@ pub fn typescript() -> String {
         EventActionMsg::decl(&cfg),
         ChatMsg::decl(&cfg),
         ChatRoom::decl(&cfg),
+        Notification::decl(&cfg),
+        ChallengeNote::decl(&cfg),
         TableSummary::decl(&cfg),
         crate::live::SeatSummary::decl(&cfg),
         UserInfo::decl(&cfg),

@@ -177,6 +177,13 @@ async fn connection(
         }
         _ => (None, None),
     };
+    // Every page's socket is a channel to its person (`crate::people`): what
+    // happens to them is pushed here until the socket closes.
+    let channel = conn
+        .user
+        .as_ref()
+        .filter(|_| kick.is_some())
+        .map(|user| app.people.open(user.id, conn.id, conn.tx.clone()));
     // The hello is the first frame: queued before the writer (and its first
     // ping) starts. A temporary, dropped once written: held in a variable, its
     // copy of every game's descriptor (7 KiB) stayed in the socket's task for
@@ -321,6 +328,8 @@ async fn connection(
     }
     reading.store(false, Ordering::Relaxed);
     app.sockets.remove(conn.id);
+    // Its sender too, or the writer would wait for the queue's end forever.
+    drop(channel);
     if let Some(reason) = logged_out {
         let _ = close_tx.send(CloseFrame {
             code: CLOSE_LOGGED_OUT,

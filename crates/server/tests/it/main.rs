@@ -46,6 +46,7 @@ mod multinode_api;
 mod no_game_names;
 mod node_faults;
 mod origins;
+mod people_notify;
 mod play;
 mod protocol_types;
 mod rated_ends;

@@ -2,7 +2,7 @@
 // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test it protocol_types`
 // writes it again; that test fails when this file is out of date.
 
-export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg } | { "t": "event.round", "d": EventRoundMsg } | { "t": "event.action", "d": EventActionMsg } | { "t": "chat", "d": ChatMsg } | { "t": "rel.presence", "d": PresenceMsg };
+export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg } | { "t": "event.round", "d": EventRoundMsg } | { "t": "event.action", "d": EventActionMsg } | { "t": "chat", "d": ChatMsg } | { "t": "rel.presence", "d": PresenceMsg } | { "t": "notify", "d": Notification };
 
 export type Hello = { protocol: number, user: UserInfo | null, games: Array<string>, game_info: Array<Descriptor>, server_time: number, };
 
@@ -66,6 +66,35 @@ export type ChatMsg = { table: string, room: ChatRoom,
 id: number, user: string, text: string, at: number, };
 
 export type ChatRoom = "players" | "spectators";
+
+export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, };
+
+export type ChallengeNote = { 
+/**
+ * The challenge's id (its game's once accepted).
+ */
+id: string, 
+/**
+ * The challenger's name.
+ */
+from: string, 
+/**
+ * The challenged person's name.
+ */
+to: string, game: string, rated: boolean, time: TimeControl, 
+/**
+ * The challenger's colour: `white`, `black` or `random`.
+ */
+color: string, 
+/**
+ * `challenge_accepted`: the game's table.
+ */
+table?: string, 
+/**
+ * `challenge_declined`: the reason given (Lichess's keys: `generic`,
+ * `later`, `tooFast`, ...).
+ */
+reason?: string, };
 
 export type TableSummary = { id: string, game: string, status: Status, seats: Array<SeatSummary>, time: TimeControl, rated: boolean, spectators: number, 
 /**

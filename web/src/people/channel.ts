@@ -1,0 +1,115 @@
+// The page's channel to its person (docs/protocol.md, `notify`): one WebSocket
+// for as long as someone is logged in, as Lichess's site socket. What happens to
+// them is pushed here the moment it happens — a challenge made, accepted,
+// declined or canceled, their tournament round paired, an arbiter's word — and
+// nothing is polled. A round paired takes the player to their table, as on
+// Lichess (but for the event's own page, which offers the game); so does a
+// challenge of theirs that was accepted.
+import { Socket } from '../net/socket';
+import type { Notification } from '../net/generated/protocol';
+import { session } from '../session';
+import { settings } from '../settings';
+import { toast } from '../ui';
+
+type Listener = (n: Notification) => void;
+
+let sock: Socket | null = null;
+/** The person the open channel is for. */
+let owner: string | null = null;
+const listeners = new Set<Listener>();
+
+const W = {
+  challenge: ['{from} 向你发起挑战', '{from} challenges you'],
+  accepted: ['{to} 接受了你的挑战', '{to} accepted your challenge'],
+  declined: ['{to} 拒绝了你的挑战：{reason}', '{to} declined your challenge: {reason}'],
+  canceled: ['{from} 撤回了挑战', '{from} withdrew the challenge'],
+  round: ['{name} 第{round}轮已配对：前往第{board}台', '{name} round {round} is paired: to board {board}'],
+  arbiter: ['裁判 {arbiter}：{reason}', 'Arbiter {arbiter}: {reason}'],
+} as const;
+
+/** Lichess's decline reasons, in both languages. */
+const REASONS: Record<string, [string, string]> = {
+  generic: ['现在不接受挑战', 'not accepting challenges at the moment'],
+  later: ['请稍后再试', 'not now, please ask again later'],
+  tooFast: ['时限太快', 'this time control is too fast'],
+  tooSlow: ['时限太慢', 'this time control is too slow'],
+  timeControl: ['不接受这个时限', 'not accepting this time control'],
+  rated: ['请发起排位赛', 'please send a rated challenge'],
+  casual: ['请发起友谊赛', 'please send a casual challenge'],
+  standard: ['不接受变体', 'not accepting variant challenges'],
+  variant: ['不接受这个变体', 'not accepting this variant'],
+  noBot: ['不接受机器人的挑战', 'not accepting challenges from bots'],
+  onlyBot: ['只接受机器人的挑战', 'only accepting challenges from bots'],
+};
+
+function say(k: keyof typeof W, vars: Record<string, string | number>): string {
+  const text = settings().lang === 'en' ? W[k][1] : W[k][0];
+  return text.replace(/\{(\w+)\}/g, (_, v: string) => String(vars[v] ?? ''));
+}
+
+/** A decline's reason as the sender reads it. */
+export function reasonText(reason: string | undefined): string {
+  const r = REASONS[reason ?? 'generic'] ?? REASONS.generic;
+  return settings().lang === 'en' ? r[1] : r[0];
+}
+
+/** Goes to a table unless this page is there already. */
+function goTo(table: string) {
+  if (location.hash !== `#/table/${table}`) location.hash = `#/table/${table}`;
+}
+
+/** What every page does with a notification, before the listeners. */
+function handle(n: Notification) {
+  const me = session()?.name;
+  switch (n.kind) {
+    case 'challenge':
+      if (n.to === me) toast(say('challenge', { from: n.from }));
+      break;
+    case 'challenge_accepted':
+      if (n.from === me && n.table) {
+        toast(say('accepted', { to: n.to }));
+        goTo(n.table);
+      }
+      break;
+    case 'challenge_declined':
+      if (n.from === me) toast(say('declined', { to: n.to, reason: reasonText(n.reason) }), 'error');
+      break;
+    case 'challenge_canceled':
+      if (n.to === me) toast(say('canceled', { from: n.from }));
+      break;
+    case 'round':
+      toast(say('round', { name: n.name, round: n.round, board: n.board }));
+      // The event's own page offers the game itself (`#my-game`); from
+      // anywhere else the player is taken there.
+      if (!location.hash.startsWith(`#/event/${n.event}`)) goTo(n.table);
+      break;
+    case 'arbiter':
+      toast(say('arbiter', { arbiter: n.action.arbiter, reason: n.action.reason }), 'error');
+      break;
+  }
+  for (const l of listeners) l(n);
+}
+
+/**
+ * Opens the channel for whoever is logged in now, or closes it when nobody is
+ * (called as each page is drawn: the same person keeps the same socket).
+ */
+export function ensureChannel() {
+  const name = session()?.name ?? null;
+  if (name === owner && (sock || !name)) return;
+  sock?.close();
+  sock = null;
+  owner = name;
+  if (!name) return;
+  const s = new Socket('/ws');
+  s.onMessage = (m) => {
+    if (m.t === 'notify') handle(m.d);
+  };
+  sock = s;
+}
+
+/** Calls `l` with every notification this page receives; the unsubscribe. */
+export function onNotify(l: Listener): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
