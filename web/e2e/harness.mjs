@@ -71,6 +71,8 @@ export async function startServer(bin = findBinary()) {
   }
   return {
     base,
+    /** The server's data folder (for the command line: `qiyuan admin … --data`). */
+    data,
     log: () => log,
     async stop() {
       proc.kill('SIGTERM');
@@ -122,7 +124,33 @@ export function useServerAndBrowser({ external = false, bin = findBinary } = {})
     get browser() {
       return browser;
     },
+    /** The server's data folder (not with an external server). */
+    get data() {
+      return server?.data;
+    },
   };
+}
+
+/** A call of the JSON API with a bearer `token`: its status and parsed body. */
+export async function apiCall(base, token, method, p, body) {
+  const r = await fetch(`${base}${p}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : null };
+}
+
+/** A session token of account `username` (registered with {@link PASSWORD}). */
+export async function sessionOf(base, username) {
+  const r = await fetch(`${base}/api/account/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password: PASSWORD }),
+  });
+  if (r.status !== 200) throw new Error(`cannot log ${username} in: ${r.status}`);
+  return (await r.json()).token;
 }
 
 /** The password every test account gets. */

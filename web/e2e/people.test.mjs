@@ -2,78 +2,19 @@
 // lobby page (and one of them looks at a profile) when the organiser starts
 // their event; the moment the round is paired, each page is taken to its
 // tournament table, as Lichess does — nothing polls for it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { findBinary, launch, register, stamp, newPage, consoleErrors, shotPath, PASSWORD } from './harness.mjs';
-
-let server;
-let browser;
-let base;
-let data;
-const bin = findBinary();
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+import { spawnSync } from 'node:child_process';
+import { findBinary, useServerAndBrowser, apiCall, sessionOf as loginOf, register, stamp, newPage, consoleErrors, shotPath, PASSWORD } from './harness.mjs';
 
 // A server of its own: the organiser's role is granted on its data folder.
-before(async () => {
-  data = mkdtempSync(path.join(tmpdir(), 'qiyuan-e2e-people-'));
-  const listen = `127.0.0.1:${await freePort()}`;
-  server = spawn(bin, ['serve', '--listen', listen, '--data', data], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } });
-  let log = '';
-  server.stdout.on('data', (d) => (log += d));
-  server.stderr.on('data', (d) => (log += d));
-  base = `http://${listen}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`no server:\n${log}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.kill('SIGTERM');
-  await new Promise((r) => server.on('exit', r));
-  rmSync(data, { recursive: true, force: true });
-});
-
-async function call(token, method, p, body) {
-  const r = await fetch(`${base}${p}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  return { status: r.status, body: text ? JSON.parse(text) : null };
-}
-
-async function sessionOf(username) {
-  const r = await fetch(`${base}/api/account/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password: PASSWORD }) });
-  assert.equal(r.status, 200);
-  return (await r.json()).token;
-}
+const env = useServerAndBrowser();
+const bin = findBinary();
+const call = (token, method, p, body) => apiCall(env.base, token, method, p, body);
+const sessionOf = (username) => loginOf(env.base, username);
 
 test('a player waiting on the lobby page is taken to their table when their round is paired', { timeout: 60_000 }, async () => {
+  const { base, browser, data } = env;
   const org = `porg${stamp}`;
   const reg = await fetch(`${base}/api/account/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: org, password: PASSWORD }) });
   assert.equal(reg.status, 201);
