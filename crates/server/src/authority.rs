@@ -18,10 +18,11 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use qiyuan_store::{Store, StoreError, UserId};
+use qiyuan_store::{Store, StoreError, User, UserId};
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::{BusMsg, Cluster};
+use crate::error::ApiError;
 use crate::lichess::Hub;
 use crate::ws::Sockets;
 
@@ -133,4 +134,21 @@ pub async fn watch(
 /// once.
 pub async fn is_muted(store: &dyn Store, user: UserId) -> Result<bool, StoreError> {
     Ok(store.roles(user).await?.iter().any(|r| r == "muted"))
+}
+
+/// Whether `user` holds `role` (`admin`, `organiser`, `arbiter`, `banned`, …),
+/// read from the store at each act.
+pub async fn has_role(store: &dyn Store, user: &User, role: &str) -> Result<bool, ApiError> {
+    Ok(store.roles(user.id).await?.iter().any(|r| r == role))
+}
+
+/// Refuses `user` (`403 not_admin`) unless they hold the admin role.
+pub async fn admin_only(store: &dyn Store, user: &User) -> Result<(), ApiError> {
+    if !has_role(store, user, "admin").await? {
+        return Err(ApiError::forbidden(
+            "not_admin",
+            "only an admin may do that",
+        ));
+    }
+    Ok(())
 }

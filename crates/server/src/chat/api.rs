@@ -7,29 +7,15 @@ use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use qiyuan_store::{ChatReportRow, Store, User};
+use qiyuan_store::ChatReportRow;
 use serde::{Deserialize, Serialize};
 
 use crate::App;
-use crate::error::{ApiError, ApiResult, Json, Query};
+use crate::authority::admin_only;
+use crate::error::{ApiResult, Json, Query};
 
 /// The most reports one page lists.
 const PAGE: i64 = 500;
-
-async fn admin(app: &App, headers: &HeaderMap) -> ApiResult<User> {
-    let user = app.accounts.require_user(headers).await?;
-    if !is_admin(&*app.store, &user).await? {
-        return Err(ApiError::forbidden(
-            "not_admin",
-            "only an admin may do that",
-        ));
-    }
-    Ok(user)
-}
-
-async fn is_admin(store: &dyn Store, user: &User) -> ApiResult<bool> {
-    Ok(store.roles(user.id).await?.iter().any(|r| r == "admin"))
-}
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -44,7 +30,8 @@ pub async fn reports(
     headers: HeaderMap,
     Query(q): Query<ReportsQuery>,
 ) -> ApiResult<Json<Vec<ChatReportRow>>> {
-    admin(&app, &headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
+    admin_only(&*app.store, &user).await?;
     Ok(Json(app.store.chat_reports(!q.all, PAGE).await?))
 }
 
@@ -60,7 +47,8 @@ pub async fn resolve(
     headers: HeaderMap,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Resolved>> {
-    let user = admin(&app, &headers).await?;
+    let user = app.accounts.require_user(&headers).await?;
+    admin_only(&*app.store, &user).await?;
     let resolved = app
         .store
         .resolve_chat_report(id, user.id, crate::now_ms())

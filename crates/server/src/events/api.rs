@@ -14,15 +14,12 @@ use serde_json::{Value, json};
 
 use super::{EventConfig, EventData, load};
 use crate::App;
+use crate::authority::{admin_only, has_role};
 use crate::error::{ApiError, ApiResult, Json, Query};
 use crate::registry::Games;
 
 /// Whether `user` holds `role` now: read from the store at every act, so a
 /// role taken away stops acting at once.
-pub(super) async fn has_role(store: &dyn Store, user: &User, role: &str) -> Result<bool, ApiError> {
-    Ok(store.roles(user.id).await?.iter().any(|r| r == role))
-}
-
 async fn event_or_404(store: &dyn Store, id: &str) -> Result<EventData, ApiError> {
     load(store, id)
         .await?
@@ -480,17 +477,6 @@ pub async fn trf(
 }
 
 // ---- the operator's basics, for accounts with the admin role ----
-
-/// Refuses `user` unless they hold the admin role.
-async fn admin_only(store: &dyn Store, user: &User) -> Result<(), ApiError> {
-    if !has_role(store, user, "admin").await? {
-        return Err(ApiError::forbidden(
-            "not_admin",
-            "only an admin may do that",
-        ));
-    }
-    Ok(())
-}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

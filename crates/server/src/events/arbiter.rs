@@ -65,7 +65,7 @@ pub async fn act(
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no event {event}")))?;
     if !ev.arbiters.contains(&arbiter.id)
-        || !super::api::has_role(store, arbiter, "arbiter").await?
+        || !crate::authority::has_role(store, arbiter, "arbiter").await?
     {
         return Err(ApiError::forbidden(
             "not_arbiter",
