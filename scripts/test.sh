@@ -35,6 +35,11 @@ fi
 # own; tests find it through QIYUAN_PYTHON.
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check chess sgfmill prometheus-client berserk
+# lichess-bot's own requirements: the lichess-bot test (crates/server/tests/it/lichess_bot.rs)
+# runs its unchanged copy beside the repository (../shared/vendor/lichess-bot; it is not on PyPI).
+if [ -f ../shared/vendor/lichess-bot/requirements.txt ]; then
+  .venv/bin/pip install -q --disable-pip-version-check -r ../shared/vendor/lichess-bot/requirements.txt
+fi
 export QIYUAN_PYTHON="${QIYUAN_PYTHON:-$PWD/.venv/bin/python}"
 
 echo "== cargo test (workspace)"

@@ -153,7 +153,20 @@ pub async fn create_table_http(
         username: user.username,
         guest: user.guest,
     };
+    let seat = c.seat;
+    let username = info.username.clone();
     let handle = create_table(&app.live, &info, c).await?;
+    // As the WebSocket's `create` does: the creator sits at `seat` (without a
+    // connection there: they are away until a page of theirs opens the table).
+    if let Some(seat) = seat {
+        let sit = qiyuan_table::Command::Sit {
+            user: username,
+            seat,
+        };
+        if let Err(reason) = handle.internal(vec![sit]).await? {
+            return Err(ApiError::bad_request("sit_refused", reason));
+        }
+    }
     Ok((
         StatusCode::CREATED,
         Json(json!({"table": handle.id, "invite": format!("/table/{}", handle.id)})),

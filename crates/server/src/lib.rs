@@ -612,7 +612,7 @@ async fn serve_metrics(
 }
 
 /// What the relations' routes and presence share.
-fn relations_of(app: &App) -> Arc<relations::Relations> {
+pub(crate) fn relations_of(app: &App) -> Arc<relations::Relations> {
     Arc::new(relations::Relations {
         store: app.store.clone(),
         accounts: app.accounts.clone(),

@@ -1,8 +1,9 @@
 //! The Python that runs the independent programs the tests compare with —
-//! python-chess, sgfmill, Prometheus's text parser.
+//! python-chess, sgfmill, Prometheus's text parser, berserk, lichess-bot.
 //!
-//! The Python is `$QIYUAN_PYTHON`, else the repository's `.venv` (`.ci/run`
-//! creates it with `pip install chess sgfmill prometheus-client berserk`); without
+//! The Python is `$QIYUAN_PYTHON`, else the repository's `.venv`
+//! (`scripts/test.sh` creates it with `pip install chess sgfmill
+//! prometheus-client berserk` and lichess-bot's `requirements.txt`); without
 //! either a test fails and says how to make one.
 
 use std::io::Write;
@@ -19,7 +20,8 @@ pub fn python(needs: &str) -> PathBuf {
     assert!(
         venv.exists(),
         "this test needs {needs}: set QIYUAN_PYTHON to a Python that has it, or create {} \
-         (python3 -m venv .venv && .venv/bin/pip install chess sgfmill prometheus-client berserk)",
+         (python3 -m venv .venv && .venv/bin/pip install chess sgfmill prometheus-client berserk \
+         -r ../shared/vendor/lichess-bot/requirements.txt)",
         venv.display()
     );
     venv

@@ -7,7 +7,7 @@ import { settings } from '../settings';
 import { allGames, gameName } from '../net/games';
 import { onNotify, reasonText } from '../people/channel';
 
-const SCOPES = ['board:play', 'bot:play', 'challenge:read', 'challenge:write', 'preference:read'];
+const SCOPES = ['board:play', 'bot:play', 'challenge:read', 'challenge:write', 'preference:read', 'email:read'];
 
 // This panel's words, Chinese and English (kept here: the panel is self-contained).
 const W = {

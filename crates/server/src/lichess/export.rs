@@ -45,7 +45,7 @@ struct PlayTime {
 /// Lichess's `User` (the fields a client reads).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-struct LichessUser {
+pub(super) struct LichessUser {
     id: String,
     username: String,
     /// By pool: a pool `chess:blitz` is `blitz`, a game's single pool its name.
@@ -60,7 +60,7 @@ struct LichessUser {
 }
 
 impl LichessUser {
-    async fn of(store: &dyn Store, user: &User) -> Result<Self> {
+    pub(super) async fn of(store: &dyn Store, user: &User) -> Result<Self> {
         let mut perfs = BTreeMap::new();
         for r in store.ratings(user.id).await? {
             let key = r.pool.rsplit(':').next().unwrap_or(&r.pool).to_string();
@@ -229,10 +229,102 @@ pub async fn game(
     Ok(record(&api, &id).await?.1)
 }
 
+/// A stored game as `GET /game/export/{id}` serves it: its PGN, or with
+/// `Accept: application/json` its JSON.
+pub(super) async fn game_reply(api: &Arc<Api>, headers: &HeaderMap, row: &GameRow) -> Result<Response> {
+    if accepts(headers, "application/json") {
+        let result = result_of(row);
+        return Ok(axum::Json(GameJson::of(&api.games, row, &result)).into_response());
+    }
+    Ok(record(api, &row.id).await?.1)
+}
+
+/// Whether a request's `Accept` names `what`.
+fn accepts(headers: &HeaderMap, what: &str) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains(what))
+}
+
+/// The most games `POST /api/games/export/_ids` exports at once (Lichess's).
+const MAX_EXPORT_IDS: usize = 300;
+
+/// `POST /api/games/export/_ids`: the games of a comma-separated list of ids
+/// (the body, plain text; at most 300), in the list's order, as PGN one after
+/// another (Lichess's default) or with `Accept: application/x-ndjson` one
+/// game per line as `GET /api/games/user` lists them. Unknown ids, games that
+/// are not chess or xiangqi and private games (单机) of anyone but the caller
+/// are left out; games in progress too (as Lichess, which exports finished
+/// games only here).
+pub async fn games_by_ids(
+    State(api): State<Arc<Api>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response> {
+    let text = std::str::from_utf8(&body).map_err(|_| Error::bad("ids: UTF-8 text"))?;
+    let ids: Vec<&str> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if ids.len() > MAX_EXPORT_IDS {
+        return Err(Error::bad(format!("At most {MAX_EXPORT_IDS} ids at once")));
+    }
+    let mut rows: Vec<GameRow> = Vec::new();
+    for id in ids {
+        if id.len() > 40 || rows.iter().any(|r| r.id == id) {
+            continue;
+        }
+        let Some(row) = api.store.game(id).await? else {
+            continue;
+        };
+        let hosted = api
+            .games
+            .get(&row.game)
+            .is_some_and(|d| d.api_variant.is_some());
+        if !hosted || row.status != qiyuan_store::GameStatus::Finished {
+            continue;
+        }
+        let params = std::collections::HashMap::from([("id".to_string(), id.to_string())]);
+        if crate::solo::check_owner(&*api.store, &params, &headers)
+            .await
+            .is_err()
+        {
+            continue;
+        }
+        rows.push(row);
+    }
+    games_reply(&api, &headers, &rows)
+}
+
+/// Stored games one after another: NDJSON by `Accept`, else PGN.
+fn games_reply(api: &Api, headers: &HeaderMap, rows: &[GameRow]) -> Result<Response> {
+    if accepts(headers, "ndjson") {
+        let mut text = String::new();
+        for row in rows {
+            let result = result_of(row);
+            let json = serde_json::to_string(&GameJson::of(&api.games, row, &result))
+                .map_err(Error::internal)?;
+            text.push_str(&json);
+            text.push('\n');
+        }
+        return Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response());
+    }
+    let mut text = String::new();
+    for row in rows {
+        if let Some(pgn) = &row.record {
+            text.push_str(pgn.trim_end());
+            text.push_str("\n\n\n");
+        }
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-chess-pgn")], text).into_response())
+}
+
 /// What a stored game's settings say of its clock.
 #[derive(Deserialize)]
-struct StoredSettings {
-    time: TimeControl,
+pub(super) struct StoredSettings {
+    pub(super) time: TimeControl,
 }
 
 /// What a stored game's result says.
@@ -367,27 +459,5 @@ pub async fn games_of_user(
                 .is_some_and(|d| d.api_variant.is_some())
         })
         .collect();
-    let ndjson = headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("ndjson"));
-    if ndjson {
-        let mut text = String::new();
-        for row in &rows {
-            let result = result_of(row);
-            let json = serde_json::to_string(&GameJson::of(&api.games, row, &result))
-                .map_err(Error::internal)?;
-            text.push_str(&json);
-            text.push('\n');
-        }
-        return Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response());
-    }
-    let mut text = String::new();
-    for row in &rows {
-        if let Some(pgn) = &row.record {
-            text.push_str(pgn.trim_end());
-            text.push_str("\n\n\n");
-        }
-    }
-    Ok(([(header::CONTENT_TYPE, "application/x-chess-pgn")], text).into_response())
+    games_reply(&api, &headers, &rows)
 }

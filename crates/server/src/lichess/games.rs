@@ -324,9 +324,19 @@ async fn play_move(
     let v = variant_of(&api.games, handle.game).ok_or_else(|| Error::not_found("No such game"))?;
     let action = from_api(&uci, &v).ok_or_else(|| Error::bad(format!("Invalid UCI move {uci}")))?;
     act(&handle, &caller, TableAct::Move { action, lag: None }).await?;
-    // `?offeringDraw=true`: the move and a draw offer with it (an offer the
-    // table refuses, the game having ended with the move, is dropped).
-    if offering_draw {
+    // `?offeringDraw=true`, or a draw offered on the player's own turn before
+    // (`draw/yes`): the move and a draw offer with it (an offer the table
+    // refuses — the game having ended with the move, or xiangqi's offers
+    // alternating — is dropped).
+    let standing = match api.hub.pending_offer(&id, &caller.user.username) {
+        Some(number) => snapshot(&handle, Some(caller.info()))
+            .await
+            .ok()
+            .and_then(|now| now.game)
+            .is_some_and(|g| g.number == number),
+        None => false,
+    };
+    if offering_draw || standing {
         let _ = act(&handle, &caller, TableAct::DrawOffer).await;
     }
     Ok(ok())
@@ -349,6 +359,24 @@ async fn command(
         "abort" => TableAct::Abort,
         "resign" => TableAct::Resign,
         "draw/yes" if theirs(game.draw_offer) => TableAct::DrawAccept,
+        // On one's own turn Lichess takes the offer, standing for the
+        // opponent: here it is made with the player's next move (the table's
+        // rule for chess and xiangqi: an offer follows one's own move). An
+        // event's table keeps the rule as the seed has it: refused.
+        "draw/yes"
+            if game.to_act.is_some_and(|s| s.index() == me)
+                && game.outcome.is_none()
+                && game.draw_offer.is_none() =>
+        {
+            if event_table(&api, &id).await? {
+                return Err(Error::bad(
+                    "At an event's table a draw is offered right after one's own move",
+                ));
+            }
+            let user = &caller.user.username;
+            api.hub.offer_with_next_move(&id, user, game.number);
+            return Ok(ok());
+        }
         "draw/yes" => TableAct::DrawOffer,
         "draw/no" if theirs(game.draw_offer) => TableAct::DrawDecline,
         "takeback/yes" if theirs(game.takeback_request) => TableAct::TakebackAccept,
@@ -369,6 +397,17 @@ async fn command(
     };
     act(&handle, &caller, a).await?;
     Ok(ok())
+}
+
+/// Whether table `id` is an event's (a tournament table: its rules are the
+/// event's, `TableConfig::tournament`).
+async fn event_table(api: &Api, id: &str) -> Result<bool> {
+    Ok(api
+        .store
+        .table(id)
+        .await?
+        .and_then(|row| serde_json::from_str::<crate::live::Stored>(&row.config).ok())
+        .is_some_and(|s| s.config.tournament))
 }
 
 /// What `POST /api/{board,bot}/game/{id}/chat` takes.

@@ -93,6 +93,9 @@ pub struct Hub {
     /// Each user's API games in progress (table ids), for `gameStart` on a new
     /// event stream.
     pub(super) playing: Mutex<HashMap<i64, Vec<String>>>,
+    /// Draw offers made on one's own turn, standing until one's next move
+    /// there: (table, user) → the table's game number then.
+    drawing: Mutex<HashMap<(String, String), u32>>,
     revocations: broadcast::Sender<Ended>,
 }
 
@@ -110,6 +113,7 @@ impl Hub {
             chat_feed: broadcast::channel(256).0,
             watched: Mutex::default(),
             playing: Mutex::default(),
+            drawing: Mutex::default(),
             revocations: broadcast::channel(64).0,
         }
     }
@@ -122,6 +126,36 @@ impl Hub {
         list.retain(|t| !t.is_closed());
         list.push(tx);
         rx
+    }
+
+    /// Whether `user` has an event stream open on this node (how Lichess
+    /// tells a bot online).
+    pub(super) fn listening(&self, user: i64) -> bool {
+        lock(&self.events)
+            .get(&user)
+            .is_some_and(|list| list.iter().any(|t| !t.is_closed()))
+    }
+
+    /// The users with an event stream open on this node.
+    pub(super) fn listeners(&self) -> Vec<i64> {
+        lock(&self.events)
+            .iter()
+            .filter(|(_, list)| list.iter().any(|t| !t.is_closed()))
+            .map(|(user, _)| *user)
+            .collect()
+    }
+
+    /// `user` offers a draw on their own turn in game `number` of `table`:
+    /// the offer is made with their next move there.
+    pub(super) fn offer_with_next_move(&self, table: &str, user: &str, number: u32) {
+        lock(&self.drawing).insert((table.to_string(), user.to_string()), number);
+    }
+
+    /// The game number of `user`'s draw offer waiting for their move at
+    /// `table`, if any (taken: it is made once).
+    pub(super) fn pending_offer(&self, table: &str, user: &str) -> Option<u32> {
+        let key = (table.to_string(), user.to_string());
+        lock(&self.drawing).remove(&key)
     }
 
     /// Sends an event to every event stream of `user` on this node (see

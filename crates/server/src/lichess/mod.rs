@@ -21,7 +21,11 @@
 //! - `forms`: what a request that begins a game says;
 //! - `challenges`: challenges between accounts;
 //! - `seeks`: seeks, and games against the built-in engine;
-//! - `export`: accounts, users, PGN and NDJSON exports.
+//! - `export`: accounts, users, PGN and NDJSON exports (one game, a user's,
+//!   by ids);
+//! - `users`: who is online and playing, accounts by id, the bots online,
+//!   rating histories, a user's current game, e-mail and kid mode;
+//! - `watching`: any game's stream, as its spectators follow it.
 
 mod challenges;
 mod events;
@@ -35,6 +39,8 @@ mod seeks;
 mod state;
 mod stream;
 pub mod tokens;
+mod users;
+mod watching;
 
 use std::sync::Arc;
 
@@ -127,9 +133,16 @@ pub fn routes(api: Arc<Api>) -> Router<Arc<App>> {
         .route("/api/account", get(export::account))
         .route("/api/account/playing", get(events::playing))
         .route("/api/account/preferences", get(export::preferences))
+        .route("/api/account/email", get(users::email))
+        .route("/api/account/kid", get(users::kid))
         .route("/api/user/{name}", get(export::user))
+        .route("/api/user/{name}/current-game", get(users::current_game))
+        .route("/api/user/{name}/rating-history", get(users::rating_history))
+        .route("/api/users", post(users::by_ids))
         .route("/api/games/user/{name}", get(export::games_of_user))
+        .route("/api/games/export/_ids", post(export::games_by_ids))
         .route("/api/stream/event", get(events::event_stream))
+        .route("/api/stream/game/{id}", get(watching::stream_game))
         .route("/api/challenge", get(challenges::list))
         .route("/api/challenge/ai", post(seeks::challenge_ai))
         .route("/api/challenge/{username}", post(challenges::challenge))
@@ -142,6 +155,8 @@ pub fn routes(api: Arc<Api>) -> Router<Arc<App>> {
     }
     r.with_state(api)
         .route("/api/board/seek", post(seeks::seek))
+        .route("/api/users/status", get(users::status))
+        .route("/api/bot/online", get(users::online_bots))
 }
 
 /// The API's routes that serve a game by id: [`crate::router`] puts

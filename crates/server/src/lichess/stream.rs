@@ -141,6 +141,17 @@ fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, String>> 
     Ok(out)
 }
 
+/// A request's query string (`a=1&b=x%2Cy`) as decoded fields; later
+/// repeats of a name win.
+pub fn query(raw: Option<&str>) -> Result<HashMap<String, String>> {
+    let mut out = HashMap::new();
+    for pair in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        out.insert(decode(k)?, decode(v)?);
+    }
+    Ok(out)
+}
+
 /// Percent-decoding of a form field (`+` is a space).
 fn decode(s: &str) -> Result<String> {
     let bytes = s.as_bytes();

@@ -20,12 +20,13 @@ use super::stream::{Error, Result, form, ok};
 use crate::auth::{self, RateLimit};
 
 /// The scopes a token may hold.
-pub const SCOPES: [&str; 5] = [
+pub const SCOPES: [&str; 6] = [
     "board:play",
     "bot:play",
     "challenge:read",
     "challenge:write",
     "preference:read",
+    "email:read",
 ];
 
 /// The most personal tokens one account may hold.

@@ -58,6 +58,7 @@ mod lag;
 mod pauses;
 mod presence;
 mod record;
+pub(crate) use record::ymd_of;
 mod replay;
 mod settlement;
 mod summary;

@@ -41,6 +41,12 @@ impl Live {
 /// `YYYY.MM.DD` of a Unix time in milliseconds (civil-from-days, proleptic
 /// Gregorian).
 fn date_of(ms: Millis) -> String {
+    let (y, m, d) = ymd_of(ms);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Year, month (1–12) and day of a Unix time in milliseconds (UTC).
+pub(crate) fn ymd_of(ms: Millis) -> (i64, i64, i64) {
     let days = (ms / 86_400_000) as i64;
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -51,7 +57,7 @@ fn date_of(ms: Millis) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
+    (y, m, d)
 }
 
 #[cfg(test)]
