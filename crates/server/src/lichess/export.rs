@@ -15,7 +15,7 @@ use qiyuan_table::TimeControl;
 use serde::{Deserialize, Serialize};
 
 use super::Api;
-use super::state::{color, speed_of};
+use super::state::{color, speed_of, status_name};
 use super::stream::{Error, Result};
 use crate::registry::Games;
 
@@ -394,12 +394,16 @@ impl<'a> GameJson<'a> {
             .as_ref()
             .and_then(|r| r.results.iter().position(|x| *x == SeatResult::Win))
             .map(color);
+        // Lichess's status of the stored end (`mate`, `draw`, …).
         let status = match row.status {
             qiyuan_store::GameStatus::Live => "started",
             _ => result
                 .as_ref()
                 .and_then(|r| r.reason.as_deref())
-                .unwrap_or("unknownFinish"),
+                .and_then(|r| {
+                    serde_json::from_value::<qiyuan_game::EndReason>(r.into()).ok()
+                })
+                .map_or("unknownFinish", |r| status_name(r, winner.is_some())),
         };
         GameJson {
             id: &row.id,

@@ -138,17 +138,21 @@ pub(super) fn status_of(outcome: Option<&Outcome>) -> (&'static str, Option<&'st
         .iter()
         .position(|r| *r == SeatResult::Win)
         .map(color);
-    let status = match outcome.reason {
+    (status_name(outcome.reason, winner.is_some()), winner)
+}
+
+/// Lichess's status of a game ended for `reason`, won by someone or not.
+pub(super) fn status_name(reason: EndReason, won: bool) -> &'static str {
+    match reason {
         EndReason::Checkmate => "mate",
         EndReason::Stalemate => "stalemate",
         EndReason::Resignation => "resign",
         EndReason::Timeout => "outoftime",
         EndReason::Escape => "timeout",
         EndReason::Aborted => "aborted",
-        _ if winner.is_some() => "variantEnd",
+        _ if won => "variantEnd",
         _ => "draw",
-    };
-    (status, winner)
+    }
 }
 
 /// The time Lichess shows for a seat without a clock.

@@ -88,7 +88,9 @@ pub async fn status(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Res
     let ids = q
         .get("ids")
         .ok_or_else(|| Error::bad("ids: a comma-separated list of user ids"))?;
-    let with_games = q.get("withGameIds").is_some_and(|v| v == "true");
+    let with_games = q
+        .get("withGameIds")
+        .is_some_and(|v| v.eq_ignore_ascii_case("true"));
     let api = &app.api;
     let mut out = Vec::new();
     for user in users_named(api, ids).await? {

@@ -1,7 +1,7 @@
 //! `GET /api/stream/game/{id}`: any game at a live table, as its spectators
 //! follow it on Lichess — first the game (`id`, `variant`, `players`,
-//! `status`, `fen`, …), then a line per move (`fen`, `lm`, `wc`, `bc`), and
-//! the game again once it ends. No authentication: chess and xiangqi show
+//! `status`, `fen`, …), then a line per move (`fen`, `lm`, `wc`, `bc`), the
+//! game again after a takeback, and once more when it ends. No authentication: chess and xiangqi show
 //! everything to everyone; a private table (单机) shows itself to its owner
 //! alone (their token or session).
 
@@ -198,14 +198,13 @@ impl Watch<'_> {
                     next = None;
                     continue;
                 };
+                // A new move: its line; moves taken back (or a new game of
+                // the table): the game again, as it now stands.
                 let ok = match sent {
-                    Some((number, n)) if number == game.number => {
-                        if game.moves.len() != n
-                            && let Some(line) = self.move_line(game)
-                        {
-                            lines.send(&line).await
-                        } else {
-                            true
+                    Some((number, n)) if number == game.number && game.moves.len() >= n => {
+                        match self.move_line(game).filter(|_| game.moves.len() > n) {
+                            Some(line) => lines.send(&line).await,
+                            None => true,
                         }
                     }
                     _ => lines.send(&self.game_line(&update, game).await).await,

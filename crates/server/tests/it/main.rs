@@ -38,6 +38,7 @@ mod fuzz_regressions;
 mod go_play;
 mod http_errors;
 mod lichess_api;
+mod lichess_berserk;
 mod lichess_bot;
 mod limits;
 mod login_attacks;
