@@ -149,7 +149,7 @@ async fn token_introspection(backend: Backend) {
     assert!(r.as_object().unwrap().contains_key("lip_nosuchtoken"));
     assert_eq!(
         r[&alice_c.token]["scopes"],
-        "board:play,bot:play,challenge:read,challenge:write,preference:read"
+        "board:play,bot:play,challenge:read,challenge:write,preference:read,email:read"
     );
     // A revoked token is no token.
     let gone = alice

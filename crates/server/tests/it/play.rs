@@ -408,20 +408,28 @@ async fn lobby_lists_tables_live(backend: Backend) {
     }
     wb.ok("sit", json!({"table": t, "seat": 1})).await;
     wb.ok("stand", json!({"table": t})).await;
-    // Tables can be created over HTTP too.
-    let r = a
-        .http
-        .post(format!("{}/api/tables", a.base))
-        .bearer_auth(&a.token)
-        .json(&json!({"game": "xiangqi"}))
-        .send()
-        .await
-        .unwrap();
+    // Tables can be created over HTTP too, with the `create` message's body:
+    // `seat` seats the creator there.
+    let create = |body: Value| {
+        a.http
+            .post(format!("{}/api/tables", a.base))
+            .bearer_auth(&a.token)
+            .json(&body)
+            .send()
+    };
+    let r = create(json!({"game": "xiangqi", "seat": 9})).await.unwrap();
+    assert_eq!(r.status(), 400);
+    let refused: Value = r.json().await.unwrap();
+    assert_eq!(refused["error"]["code"], "no_such_seat", "{refused}");
+    let r = create(json!({"game": "xiangqi", "seat": 1})).await.unwrap();
     assert_eq!(r.status(), 201);
     let created: Value = r.json().await.unwrap();
     let xq: Vec<Value> = a.get("/api/lobby/xiangqi").await.json().await.unwrap();
+    assert_eq!(xq.len(), 1, "{xq:?}");
     assert_eq!(xq[0]["id"], created["table"], "{xq:?}");
     assert_eq!(xq[0]["time"]["kind"], "qq", "the quick preset by default");
+    assert_eq!(xq[0]["seats"][1]["user"], a.name.as_str(), "{xq:?}");
+    assert!(xq[0]["seats"][0]["user"].is_null(), "{xq:?}");
     let http: Vec<Value> = a.get("/api/lobby/chess").await.json().await.unwrap();
     assert_eq!(http.len(), 1);
     assert_eq!(http[0]["seats"][0]["user"], a.name.as_str());
