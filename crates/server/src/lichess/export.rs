@@ -231,7 +231,11 @@ pub async fn game(
 
 /// A stored game as `GET /game/export/{id}` serves it: its PGN, or with
 /// `Accept: application/json` its JSON.
-pub(super) async fn game_reply(api: &Arc<Api>, headers: &HeaderMap, row: &GameRow) -> Result<Response> {
+pub(super) async fn game_reply(
+    api: &Arc<Api>,
+    headers: &HeaderMap,
+    row: &GameRow,
+) -> Result<Response> {
     if accepts(headers, "application/json") {
         let result = result_of(row);
         return Ok(axum::Json(GameJson::of(&api.games, row, &result)).into_response());
@@ -400,9 +404,7 @@ impl<'a> GameJson<'a> {
             _ => result
                 .as_ref()
                 .and_then(|r| r.reason.as_deref())
-                .and_then(|r| {
-                    serde_json::from_value::<qiyuan_game::EndReason>(r.into()).ok()
-                })
+                .and_then(|r| serde_json::from_value::<qiyuan_game::EndReason>(r.into()).ok())
                 .map_or("unknownFinish", |r| status_name(r, winner.is_some())),
         };
         GameJson {

@@ -137,7 +137,10 @@ pub fn routes(api: Arc<Api>) -> Router<Arc<App>> {
         .route("/api/account/kid", get(users::kid))
         .route("/api/user/{name}", get(export::user))
         .route("/api/user/{name}/current-game", get(users::current_game))
-        .route("/api/user/{name}/rating-history", get(users::rating_history))
+        .route(
+            "/api/user/{name}/rating-history",
+            get(users::rating_history),
+        )
         .route("/api/users", post(users::by_ids))
         .route("/api/games/user/{name}", get(export::games_of_user))
         .route("/api/games/export/_ids", post(export::games_by_ids))

@@ -219,9 +219,7 @@ pub async fn rating_history(
         .into_iter()
         .filter(|(pool, _)| {
             let game = pool.split(':').next().unwrap_or("");
-            api.games
-                .get(game)
-                .is_some_and(|g| g.api_variant.is_some())
+            api.games.get(game).is_some_and(|g| g.api_variant.is_some())
         })
         .map(|(pool, days)| History {
             name: pool_name(&pool),

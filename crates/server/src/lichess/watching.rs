@@ -186,9 +186,14 @@ impl Watch<'_> {
 
     /// The game's lines until it ends or the client goes: the game, each
     /// move, and the game again at its end.
-    async fn run(&self, first: Update, mut following: Following, lines: Lines, every: std::time::Duration) {
-        let mut beat =
-            tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    async fn run(
+        &self,
+        first: Update,
+        mut following: Following,
+        lines: Lines,
+        every: std::time::Duration,
+    ) {
+        let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
         // (game number, moves sent)
         let mut sent: Option<(u32, usize)> = None;
         let mut next = Some(first);

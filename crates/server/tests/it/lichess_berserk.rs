@@ -114,7 +114,10 @@ async fn berserk_calls_every_endpoint(backend: Backend) {
             missing.push(format!("{method} {template}"));
         }
     }
-    assert!(missing.is_empty(), "not answered: {missing:?}\ncalls: {calls:?}");
+    assert!(
+        missing.is_empty(),
+        "not answered: {missing:?}\ncalls: {calls:?}"
+    );
     // Nothing berserk asked was a path we do not have.
     for (m, p, status) in &calls {
         assert_ne!(*status, 405, "{m} {p}");
@@ -128,7 +131,11 @@ async fn berserk_calls_every_endpoint(backend: Backend) {
     let tested = seen["tested"].as_object().unwrap();
     assert_eq!(tested.len(), 3);
     assert_eq!(tested[&alice.token]["userId"], "alice");
-    assert_eq!(tested.values().filter(|v| v.is_null()).count(), 2, "{tested:?}");
+    assert_eq!(
+        tested.values().filter(|v| v.is_null()).count(),
+        2,
+        "{tested:?}"
+    );
     // Accounts and users.
     assert_eq!(seen["account"], "alice");
     assert_eq!(seen["preferences"], true);
@@ -189,12 +196,7 @@ async fn berserk_calls_every_endpoint(backend: Backend) {
             .unwrap()
             .contains("[Result \"1/2-1/2\"]")
     );
-    assert!(
-        seen["by_player"]
-            .as_array()
-            .unwrap()
-            .contains(&json!(game))
-    );
+    assert!(seen["by_player"].as_array().unwrap().contains(&json!(game)));
     assert_eq!(seen["games_by_ids"], json!([game]));
     assert_eq!(seen["games_by_ids_pgn"].as_array().unwrap().len(), 1);
     assert_eq!(seen["last"][0]["id"], game);
@@ -203,7 +205,10 @@ async fn berserk_calls_every_endpoint(backend: Backend) {
     let gone = seen["gone"].as_array().unwrap();
     assert!(gone.iter().any(|g| g["gone"] == true), "{gone:?}");
     // Bots.
-    assert_eq!(seen["bot_chat"], json!([{"user": "robo", "text": "good luck"}]));
+    assert_eq!(
+        seen["bot_chat"],
+        json!([{"user": "robo", "text": "good luck"}])
+    );
     assert_eq!(seen["bot_claim_too_soon"], 400);
     let history = seen["history"].as_array().unwrap();
     assert_eq!(history.len(), 1, "{history:?}");
@@ -224,9 +229,18 @@ both!(berserk_calls_every_endpoint);
 
 #[test]
 fn templates_match_paths() {
-    assert!(matches("/api/board/game/{id}/draw/{yes|no}", "/api/board/game/x/draw/no"));
-    assert!(!matches("/api/board/game/{id}/draw/{yes|no}", "/api/board/game/x/draw/maybe"));
+    assert!(matches(
+        "/api/board/game/{id}/draw/{yes|no}",
+        "/api/board/game/x/draw/no"
+    ));
+    assert!(!matches(
+        "/api/board/game/{id}/draw/{yes|no}",
+        "/api/board/game/x/draw/maybe"
+    ));
     assert!(matches("/api/user/{name}", "/api/user/alice"));
     assert!(!matches("/api/user/{name}", "/api/user/alice/current-game"));
-    assert!(matches("/api/board/game/{id}/claim-victory", "/api/board/game/x/claim-victory/"));
+    assert!(matches(
+        "/api/board/game/{id}/claim-victory",
+        "/api/board/game/x/claim-victory/"
+    ));
 }

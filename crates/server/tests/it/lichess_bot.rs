@@ -45,7 +45,10 @@ async fn plays_two_challenges(backend: Backend) {
     .await;
     let bot_c = s.register("lbot").await;
     let bot = token(&bot_c, "bot:play challenge:read challenge:write").await;
-    assert_eq!(bot.post("/api/bot/account/upgrade", &[]).await.status(), 200);
+    assert_eq!(
+        bot.post("/api/bot/account/upgrade", &[]).await.status(),
+        200
+    );
     let rival_c = s.register("rival").await;
     let rival = token(&rival_c, "bot:play challenge:read challenge:write").await;
     assert_eq!(
