@@ -473,6 +473,69 @@ async fn challenge_takeback_and_draw(backend: Backend) {
     assert_eq!(end["status"], "draw");
 }
 
+/// A draw offered on one's own turn, as Lichess takes it: `{"ok": true}`, and
+/// the offer reaches the opponent with the offerer's next move. In chess it
+/// stands then; in xiangqi the players' offers alternate (the seed's rule), so
+/// a second offer in a row is dropped at the move.
+async fn draw_offers_on_one_s_own_turn(backend: Backend) {
+    let s = server(backend).await;
+    let alice = token(&s.register("alice").await, PLAYER).await;
+    let bob = token(&s.register("bob").await, PLAYER).await;
+    let form = [("clock.limit", "600"), ("color", "white")];
+    let (game, _ae, _be) = challenge_game(&alice, &bob, "bob", &form).await;
+    let mut b = bob.stream(&format!("/api/board/game/stream/{game}")).await;
+    b.state_with(0).await;
+    // Alice's turn, no move yet: taken, not shown.
+    alice.ok(&format!("/api/board/game/{game}/draw/yes")).await;
+    alice.ok(&format!("/api/board/game/{game}/move/e2e4")).await;
+    let offered = b.state_with(1).await;
+    let offered = if offered["wdraw"] == true {
+        offered
+    } else {
+        b.until("wdraw", |v| v["wdraw"] == true).await
+    };
+    assert_eq!(moves(&offered), ["e2e4"]);
+    bob.ok(&format!("/api/board/game/{game}/draw/yes")).await;
+    let end = b.until("the end", over).await;
+    assert_eq!(end["status"], "draw");
+
+    let xiangqi = [
+        ("variant", "xiangqi"),
+        ("clock.limit", "600"),
+        ("color", "white"),
+    ];
+    let (game, _ae, _be) = challenge_game(&alice, &bob, "bob", &xiangqi).await;
+    let mut b = bob.stream(&format!("/api/board/game/stream/{game}")).await;
+    let mut a = alice
+        .stream(&format!("/api/board/game/stream/{game}"))
+        .await;
+    // Red offers with her first move (`offeringDraw`); black declines.
+    alice
+        .ok(&format!(
+            "/api/board/game/{game}/move/h3e3?offeringDraw=true"
+        ))
+        .await;
+    b.until("wdraw", |v| v["wdraw"] == true).await;
+    bob.ok(&format!("/api/board/game/{game}/draw/no")).await;
+    bob.ok(&format!("/api/board/game/{game}/move/h10g8")).await;
+    a.state_with(2).await;
+    // Red, on her turn, offers again: taken, then dropped at her move (no
+    // second offer in a row in xiangqi).
+    alice.ok(&format!("/api/board/game/{game}/draw/yes")).await;
+    alice.ok(&format!("/api/board/game/{game}/move/h1g3")).await;
+    // Had it stood, black's `draw/yes` would accept it: it is his own offer on
+    // his turn instead, made with his move (his first: it stands).
+    bob.ok(&format!("/api/board/game/{game}/draw/yes")).await;
+    bob.ok(&format!("/api/board/game/{game}/move/i10h10")).await;
+    let offered = a.until("bdraw", |v| v["bdraw"] == true).await;
+    assert_eq!(offered["status"], "started");
+    assert_eq!(offered["wdraw"], false);
+    assert_eq!(moves(&offered).len(), 4);
+    alice.ok(&format!("/api/board/game/{game}/resign")).await;
+    let end = a.until("the end", over).await;
+    assert_eq!(end["status"], "resign");
+}
+
 /// A bot account plays through the bot API: it upgrades, is refused the board
 /// API and rated games with humans, accepts a human's challenge from its event
 /// stream and plays its moves.
@@ -1088,6 +1151,7 @@ both!(
     berserk_plays_a_game,
     seek_pair_and_play_against_a_socket,
     challenge_takeback_and_draw,
+    draw_offers_on_one_s_own_turn,
     bot_account_plays,
     xiangqi_with_fairy_stockfish_moves,
     revocation_ends_streams,
