@@ -252,6 +252,7 @@ async fn watch_end(
     following.stop().await;
     share.unwatch(&table).await;
     share.forget_chat(&table).await;
+    api.hub.forget_offers(&table);
     let players = api.players();
     for (id, name) in &seated {
         api.hub.stop_playing(*id, &table);

@@ -1,6 +1,7 @@
 //! What the API keeps between requests, in memory on this node: each user's
 //! open event streams, the open challenges, each API game's chat, the tables
-//! whose end is being watched for `gameFinish`, and the revocations that end
+//! whose end is being watched for `gameFinish`, the draw offers made on one's
+//! own turn (waiting for one's move, on this node only), and the revocations that end
 //! streams (a token revoked, a session logged out, a user's sessions ended, a
 //! user banned: [`crate::authority::Ended`]).
 //!
@@ -156,6 +157,11 @@ impl Hub {
     pub(super) fn pending_offer(&self, table: &str, user: &str) -> Option<u32> {
         let key = (table.to_string(), user.to_string());
         lock(&self.drawing).remove(&key)
+    }
+
+    /// The draw offers waiting at `table` are forgotten (its game ended).
+    pub(super) fn forget_offers(&self, table: &str) {
+        lock(&self.drawing).retain(|(t, _), _| t != table);
     }
 
     /// Sends an event to every event stream of `user` on this node (see
