@@ -293,7 +293,10 @@ fn a_swap_keeps_the_settings_agreed_and_their_proposer() {
         user: user(0),
         proposal: Some(proposal),
     });
-    assert!(ev.iter().any(|e| matches!(e, Event::Started { .. })), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Started { .. })),
+        "{ev:?}"
+    );
     s.check_replay();
 }
 

@@ -168,15 +168,17 @@ where
                 break;
             };
             // The further notations are written from the position before the move.
-            let before = (!self.notations.is_empty()).then(|| {
-                serde_json::to_value(game.view(Viewer::Spectator)).unwrap_or(Value::Null)
-            });
+            let before = (!self.notations.is_empty())
+                .then(|| serde_json::to_value(game.view(Viewer::Spectator)).unwrap_or(Value::Null));
             let Ok(effects) = game.act(seat, mv) else {
                 break;
             };
             if let Some(before) = &before {
                 for ((_, write), list) in self.notations.iter().zip(more.iter_mut()) {
-                    list.push(write(before, &effects.canonical).unwrap_or_else(|| effects.display.clone()));
+                    list.push(
+                        write(before, &effects.canonical)
+                            .unwrap_or_else(|| effects.display.clone()),
+                    );
                 }
             }
             display.push(effects.display);

@@ -79,7 +79,10 @@ async fn chess_evaluations_stream_deepen_and_stop(backend: Backend) {
             first.len() <= 7 && !first.chars().nth(2).is_some_and(|c| c.is_ascii_lowercase()),
             "SAN, not UCI: {l}"
         );
-        assert!(l.get("pv_notations").is_none(), "chess has no further notation: {l}");
+        assert!(
+            l.get("pv_notations").is_none(),
+            "chess has no further notation: {l}"
+        );
         // After 1.e4 white stands about equal or better, from white's side.
         let cp = l["cp"].as_i64().expect("a centipawn score");
         assert!((-150..=250).contains(&cp), "{l}");
@@ -128,7 +131,11 @@ async fn a_new_request_replaces_the_search(backend: Backend) {
     // Black answers: Black's files are written in digits, and WXF is `H8+7`-like.
     assert!(chinese[0].as_str().unwrap().chars().count() == 4, "{last}");
     assert!(
-        wxf[0].as_str().unwrap().chars().all(|c| "KAEHRCP+-=0123456789".contains(c)),
+        wxf[0]
+            .as_str()
+            .unwrap()
+            .chars()
+            .all(|c| "KAEHRCP+-=0123456789".contains(c)),
         "{last}"
     );
     // The first search said it was done too.

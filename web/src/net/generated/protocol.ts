@@ -289,7 +289,7 @@ pv_display: Array<string>,
  * The line in the game's further notations by name (xiangqi's `wxf`), as
  * the replay viewer offers them.
  */
-pv_notations?: { [key in string]?: Array<string> }, 
+pv_notations?: { [key in string]: Array<string> }, 
 /**
  * Nodes searched (Go: playouts).
  */
