@@ -215,8 +215,11 @@ test('load (读入): a xiangqi position read in at the same table starts the nex
   await A.locator('#load-dialog .btn.primary').click();
   await B.locator('#time-accept-dialog').waitFor();
   await B.locator('#time-accept-dialog .btn.primary').click();
-  await A.click('#btn-start');
-  await B.click('#btn-start');
+  // 开始 after a game asks whether to swap sides (再来一局 would): both keep theirs.
+  for (const p of [A, B]) {
+    await p.click('#btn-start');
+    await p.locator('#start-dialog .btn:not(.primary)').click();
+  }
   for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
   for (const p of [A, B, C]) await waitForMoveCount(p, 0);
   await clickMove(A, 'b7b9', 'xiangqi');

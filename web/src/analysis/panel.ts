@@ -245,7 +245,8 @@ export function mountAnalysis(root: HTMLElement, o: Options): () => void {
       board.el.dataset.arrow = '';
     }
     if (gob) drawGo(null);
-    const shown = lineDisplays.slice(0, line.length).map((d, i) => d ?? line[i]);
+    // A move whose reading the server has not sent yet shows in the game's notation.
+    const shown = Array.from({ length: line.length }, (_, i) => lineDisplays[i] ?? line[i]);
     renderMoves(movesEl, shown, startPly(), ply - 1, (to) => void go(to));
     movesEl.querySelector('.move.active')?.scrollIntoView({ block: 'nearest' });
     markJudgements();

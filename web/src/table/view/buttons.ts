@@ -14,7 +14,7 @@ function btn(name: string, label: string, enabled: boolean, onclick: () => void,
 }
 
 /**
- * 开始. After a game at a table whose seats are sides (chess, xiangqi, Go), with
+ * 开始. After a game at a table whose sides can be swapped (chess, xiangqi), with
  * the same opponent still there, it asks whether to swap sides, as 再来一局 in
  * the result dialog does: swapping is the rematch (sides change, the opponent
  * is asked), keeping them is 开始 (ready, sides kept). Before a first game, or
