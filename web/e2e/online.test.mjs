@@ -139,9 +139,11 @@ test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator
   await C.click('#btn-analysis');
   await C.locator('#analysis-panel').waitFor();
   await waitForMoveCount(C, 4, '#analysis-moves');
+  // Back one: the line stays, its third move shown; a move there replaces the rest.
   await C.click('#analysis-back');
-  await waitForMoveCount(C, 3, '#analysis-moves');
+  await C.waitForFunction(() => document.querySelector('#analysis-moves .move.active')?.getAttribute('data-ply') === '3');
   await clickMove(C, 'g8f6', 'chess', '#analysis-panel');
+  await C.waitForFunction(() => document.querySelector('#analysis-moves .move.active')?.textContent === 'Nf6');
   await waitForMoveCount(C, 4, '#analysis-moves');
   assert.deepEqual(await moveTexts(C, '#analysis-moves'), ['f3', 'e5', 'g4', 'Nf6']);
   await C.screenshot({ path: shotPath('analysis-desktop.png'), fullPage: true });
