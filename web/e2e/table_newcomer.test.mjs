@@ -162,6 +162,17 @@ test('the promotion dialog shows its four pieces, named in the page\'s language'
   await page.context().close();
 });
 
+test('the profile\'s games link to the analysis board', async () => {
+  const name = await me(A);
+  await A.goto(`${web.base}/#/profile/${encodeURIComponent(name)}`);
+  await A.locator('#history').waitFor();
+  const link = A.locator(`#history tr[data-game="${table}"] a.analysis-link`);
+  assert.equal(await link.getAttribute('href'), `#/analysis/chess/${table}`);
+  await link.click();
+  await A.waitForURL(new RegExp(`#/analysis/chess/${table}$`));
+  await waitForMoveCount(A, 1, '#analysis-moves');
+});
+
 test('no console errors', () => {
   assert.deepEqual(consoleErrors, []);
 });
