@@ -1,6 +1,7 @@
 // The lobby (#14 point 3, lobby bullet), with three browsers against the real
-// server: 坐下 on a table card takes the seat; tables nobody sits at and tables
-// whose game is over leave the list; the online count counts the viewer; the
+// server: 坐下 on a table card takes the seat; tables nobody sits at leave the
+// list, and a table whose game is over stays while a player sits there waiting
+// (#46, tables); the online count counts the viewer; the
 // sidebar's rating shows the change of a rated game just played.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +14,7 @@ async function tableState(base, id) {
   return (await (await fetch(`${base}/api/game/${id}`)).json()).state;
 }
 
-test('坐下 takes the seat; empty and finished tables leave; the viewer is counted; the rating updates', { timeout: 90_000 }, async () => {
+test('坐下 takes the seat; empty tables leave, a finished one with a player waiting stays; the viewer is counted; the rating updates', { timeout: 90_000 }, async () => {
   const { base, browser } = env;
   const a = await newPage(browser, 'alice', base);
   const b = await newPage(browser, 'bob', base);
@@ -37,7 +38,8 @@ test('坐下 takes the seat; empty and finished tables leave; the viewer is coun
   assert.equal((await tableState(base, open)).seats[1].user, nameB, 'Bob took the empty seat');
   await b.screenshot({ path: shotPath('lobby-sat-down.png') });
 
-  // A table nobody sits at, and one whose game is over: listed by the server, not shown.
+  // A table nobody sits at: listed by the server, not shown; one whose game is
+  // over with its player still sitting there: shown, waiting for an opponent.
   const empty = await a.evaluate(async () => {
     const r = await fetch('/api/tables', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game: 'chess' }) });
     return (await r.json()).table;
@@ -53,7 +55,9 @@ test('坐下 takes the seat; empty and finished tables leave; the viewer is coun
   await b.goto(`${base}/#/lobby/chess`);
   await b.locator(`#table-list .table-card[data-table="${open}"]`).waitFor();
   assert.equal(await b.locator(`#table-list .table-card[data-table="${empty}"]`).count(), 0, 'no empty table');
-  assert.equal(await b.locator(`#table-list .table-card[data-table="${over}"]`).count(), 0, 'no finished table');
+  const waiting = b.locator(`#table-list .table-card[data-table="${over}"]`);
+  await waiting.waitFor();
+  assert.match(await waiting.locator('.table-no').textContent(), /等待中/);
 
   // A third user alone in the room of another game: the count includes them.
   const c = await newPage(browser, 'carol', base);

@@ -139,9 +139,11 @@ test('chess: time settings, takeback, draw offer, reload, checkmate; a spectator
   await C.click('#btn-analysis');
   await C.locator('#analysis-panel').waitFor();
   await waitForMoveCount(C, 4, '#analysis-moves');
+  // Back one: the line stays, its third move shown; a move there replaces the rest.
   await C.click('#analysis-back');
-  await waitForMoveCount(C, 3, '#analysis-moves');
+  await C.waitForFunction(() => document.querySelector('#analysis-moves .move.active')?.getAttribute('data-ply') === '3');
   await clickMove(C, 'g8f6', 'chess', '#analysis-panel');
+  await C.waitForFunction(() => document.querySelector('#analysis-moves .move.active')?.textContent === 'Nf6');
   await waitForMoveCount(C, 4, '#analysis-moves');
   assert.deepEqual(await moveTexts(C, '#analysis-moves'), ['f3', 'e5', 'g4', 'Nf6']);
   await C.screenshot({ path: shotPath('analysis-desktop.png'), fullPage: true });
@@ -215,8 +217,11 @@ test('load (读入): a xiangqi position read in at the same table starts the nex
   await A.locator('#load-dialog .btn.primary').click();
   await B.locator('#time-accept-dialog').waitFor();
   await B.locator('#time-accept-dialog .btn.primary').click();
-  await A.click('#btn-start');
-  await B.click('#btn-start');
+  // 开始 after a game asks whether to swap sides (再来一局 would): both keep theirs.
+  for (const p of [A, B]) {
+    await p.click('#btn-start');
+    await p.locator('#start-dialog .btn:not(.primary)').click();
+  }
   for (const p of [A, B]) await p.locator('#btn-resign:not([disabled])').waitFor();
   for (const p of [A, B, C]) await waitForMoveCount(p, 0);
   await clickMove(A, 'b7b9', 'xiangqi');

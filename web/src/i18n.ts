@@ -190,6 +190,26 @@ const S = {
   startPosition: ['开始局面', 'Start position'],
   notFinished: ['对局尚未结束', 'The game is not over yet'],
   winner: ['胜者', 'Winner'],
+  // Issue 46: promotion, refusals, the analysis board, the table's words.
+  queen: ['后', 'Queen'],
+  rook: ['车', 'Rook'],
+  bishop: ['象', 'Bishop'],
+  knight: ['马', 'Knight'],
+  drawDeclined: ['对方拒绝了和棋', 'Your opponent declined the draw'],
+  takebackDeclined: ['对方拒绝了悔棋', 'Your opponent declined the takeback'],
+  swapDeclined: ['对方没有同意交换', 'Your opponent did not agree to swap'],
+  takebacksOff: ['本局不允许悔棋', 'Takebacks are off in this game'],
+  analyseGame: ['研究这盘棋', 'Analyse this game'],
+  reviewGame: ['分析这盘棋', 'Review this game'],
+  forwardPly: ['前进', 'Forward'],
+  evalGraph: ['局势曲线', 'Evaluation graph'],
+  bestMove: ['最佳', 'Best'],
+  waitingForPlayer: ['等待对手入座', 'Waiting for an opponent to sit'],
+  swapAndStart: ['交换先后再开始', 'Swap sides and start'],
+  startSame: ['不交换，直接开始', 'Start without swapping'],
+  swapQuestion: ['下一局交换先后手吗？', 'Swap sides for the next game?'],
+  loadCasualHint: ['读入的局面或棋谱开始的对局不计积分（友谊赛）', 'A game from a position or record read in is casual (not rated)'],
+  loadedCasual: ['已读入局面：从读入局面开始的对局不计积分（友谊赛）', 'Position loaded: a game from a loaded position is casual (not rated)'],
 } as const;
 
 export type Key = keyof typeof S;

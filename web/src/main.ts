@@ -40,6 +40,7 @@ function header() {
       // A room per hosted game, in the registry's order.
       allGames().map((g) => navLink(`#/lobby/${g.name}`, gameName(g.name), `nav-${g.name}`)),
       navLink('#/offline/', t('offline'), 'nav-offline'),
+      navLink('#/analysis', t('analysis'), 'nav-analysis'),
       navLink('#/events', settings().lang === 'en' ? 'Events' : '比赛', 'nav-events'),
     ),
     eventBanner(),
@@ -122,7 +123,7 @@ function route(keepDialogs = false) {
       offlinePage(main, arg);
       return;
     case 'analysis':
-      cleanup = analysisPage(main, arg, parts[2]);
+      cleanup = analysisPage(main, arg || undefined, parts[2]);
       return;
     default:
       mount(main, h('div.panel', null, t('notFound')));

@@ -162,3 +162,25 @@ test('each socket opened gets pinging of its own, none while there is no socket'
   assert.deepEqual(sent.splice(0), [['ping', {}], ['watch', { table: 'T' }]], 'the new socket is pinged at once');
   conn.close();
 });
+
+test('a request is settled by its answer: resolved on the ack, rejected on a refusal', async () => {
+  const { sock, sent, deliver, answer } = fakeSocket();
+  const conn = connect('T', { onView: () => undefined, onStatus: () => undefined, onError: () => undefined }, sock);
+  sock.onOpen();
+  deliver({ t: 'sync', d: { table: 'T', v: 3, since: null, complete: true, batches: [], state } });
+  sent.length = 0;
+  const outcome = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => `refused ${e?.code ?? ''}`.trim());
+  // "Request sent" only once the server took it.
+  const taken = outcome(conn.request('draw.offer'));
+  assert.deepEqual(sent.shift(), ['draw.offer', { table: 'T' }]);
+  await answer();
+  assert.equal(await taken, 'ok');
+  const refused = outcome(conn.request('takeback.request'));
+  await answer(true);
+  assert.equal(await refused, 'refused');
+  // One lost with the socket and not carried out by the next view's version: dropped, and said so.
+  const lost = outcome(conn.request('draw.offer'));
+  sock.onState('closed');
+  deliver({ t: 'sync', d: { table: 'T', v: 5, since: null, complete: true, batches: [], state: { ...state, version: 5 } } });
+  assert.equal(await lost, 'refused dropped');
+});

@@ -219,7 +219,12 @@ pub struct Descriptor {
 }
 
 /// A position of one game for the analysis board (see [`study`]).
-type StudyFn = fn(&Value, &qiyuan_game::Setup, &[String]) -> Result<Box<dyn Study>, StudyError>;
+type StudyFn = fn(
+    &Value,
+    &qiyuan_game::Setup,
+    &[String],
+    &[(&'static str, replay::Notation)],
+) -> Result<Box<dyn Study>, StudyError>;
 /// A record's setup and moves (see [`Game::load`]).
 type LoadFn = fn(&Value, &str) -> Result<(qiyuan_game::Setup, Vec<String>), String>;
 
@@ -357,7 +362,7 @@ impl Descriptor {
         setup: &qiyuan_game::Setup,
         moves: &[String],
     ) -> Result<Box<dyn Study>, StudyError> {
-        (self.study)(options, setup, moves)
+        (self.study)(options, setup, moves, &self.notations)
     }
 
     /// A record's setup and moves, read by the game (for a game's review).

@@ -82,6 +82,9 @@ pub struct GameState {
     /// game, but not of the table's move list, and never taken back.
     #[serde(default)]
     pub preloaded: Vec<(Seat, String)>,
+    /// How the move list shows each of `preloaded` (SAN, Chinese notation).
+    #[serde(default)]
+    pub preloaded_displays: Vec<String>,
     /// Users by seat when the game started.
     pub players: Vec<UserId>,
     pub started_at: Millis,

@@ -66,6 +66,9 @@ pub struct GameView<V> {
     pub number: u32,
     pub settings: Settings,
     pub players: Vec<UserId>,
+    /// The moves read in with a record (读入) before the game started: part of
+    /// the game, before `moves` in its move list, never taken back.
+    pub loaded: Vec<MoveView>,
     pub moves: Vec<MoveView>,
     pub turn: Turn,
     /// The game's own phase, by name ([`GamePhase::name`]: `play`, `marking`, ...).
@@ -169,6 +172,21 @@ impl<G: Game> Table<G> {
                     number: gs.number,
                     settings: gs.settings.clone(),
                     players: gs.players.clone(),
+                    loaded: gs
+                        .preloaded
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (seat, action))| MoveView {
+                            seat: *seat,
+                            action: action.clone(),
+                            display: gs
+                                .preloaded_displays
+                                .get(i)
+                                .cloned()
+                                .unwrap_or_else(|| action.clone()),
+                            clock: None,
+                        })
+                        .collect(),
                     moves: if moves {
                         gs.actions.iter().map(MoveView::of).collect()
                     } else {

@@ -309,6 +309,19 @@ fn a_loaded_record_goes_on_from_its_last_position() {
     let gs = s.table.state().game.clone().unwrap();
     assert_eq!(gs.preloaded.len(), 3);
     assert!(gs.actions.is_empty());
+    // The move list shows them, in SAN, before the moves played.
+    let view = s
+        .table
+        .view(qiyuan_game::Viewer::Spectator, s.now)
+        .game
+        .unwrap();
+    let loaded: Vec<(&str, &str)> = view
+        .loaded
+        .iter()
+        .map(|m| (m.action.as_str(), m.display.as_str()))
+        .collect();
+    assert_eq!(loaded, [("e2e4", "e4"), ("e7e5", "e5"), ("g1f3", "Nf3")]);
+    assert!(view.moves.is_empty());
     // Black is to move: seat 1.
     assert_eq!(
         s.refused(Command::Act {

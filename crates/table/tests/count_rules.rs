@@ -250,6 +250,57 @@ fn swap_before_the_start() {
 }
 
 #[test]
+fn a_swap_keeps_the_settings_agreed_and_their_proposer() {
+    let mut s = Script::<Count>::new(cfg(TimeControl::None));
+    s.ok(Command::Sit {
+        user: user(0),
+        seat: Seat(0),
+    });
+    s.ok(Command::Sit {
+        user: user(1),
+        seat: Seat(1),
+    });
+    s.ok(Command::Propose {
+        user: user(0),
+        settings: Settings::casual(TimeControl::qq(10, 1, 30)),
+    });
+    let proposal = s.table.state().proposal.id;
+    s.ok(Command::Accept {
+        user: user(1),
+        proposal,
+    });
+    s.ok(Command::Swap {
+        user: user(0),
+        with: Seat(1),
+    });
+    s.ok(Command::Swap {
+        user: user(1),
+        with: Seat(0),
+    });
+    assert_eq!(s.table.seat_of("alice"), Some(Seat(1)));
+    // Alice's proposal is still hers; Bob's agreement went with him.
+    let st = s.table.state();
+    assert_eq!(st.proposal.by, Seat(1));
+    assert_eq!(st.proposal.id, proposal);
+    assert_eq!(st.seats[0].accepted, Some(proposal));
+    assert!(st.seats.iter().all(|x| !x.ready));
+    // Both press 开始 on their new sides, and nobody is asked again.
+    s.ok(Command::Ready {
+        user: user(1),
+        proposal: Some(proposal),
+    });
+    let ev = s.ok(Command::Ready {
+        user: user(0),
+        proposal: Some(proposal),
+    });
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Started { .. })),
+        "{ev:?}"
+    );
+    s.check_replay();
+}
+
+#[test]
 fn refusals_change_nothing() {
     let mut s = Script::<Count>::started(cfg(TimeControl::fischer(3, 2)));
     assert_eq!(s.refused(act(1, "1")).kind, K::NotYourTurn);

@@ -34,6 +34,9 @@ export interface BoardWidget {
   /** Drops a stored premove. */
   cancelPremove(): void;
   redraw(): void;
+  /** Draws arrows from square to square (the analysis board's best moves, the
+   * first the best); none clears them. */
+  arrows?(moves: Array<[string, string]>): void;
   destroy(): void;
 }
 
@@ -52,6 +55,8 @@ export interface StoneBoardState {
   ghost: 0 | 1 | -1;
   /** Whether vertex clicks do anything (play or marking). */
   clickable: boolean;
+  /** The analysis board's best move, shown as a ghost stone of the side to move. */
+  best?: string | null;
 }
 
 /** A board of stones (Go's Shudan goban), its points named as GTP vertices (`D4`). */

@@ -78,7 +78,7 @@ export function connectLobby(game: string, handlers: LobbyHandlers) {
         handlers.onPaired(msg.d.table);
         return;
       case 'error':
-        handlers.onError(msg.d.message);
+        handlers.onError(errorText(msg.d.code, msg.d.message));
         return;
     }
   };
@@ -96,7 +96,7 @@ export function connectLobby(game: string, handlers: LobbyHandlers) {
           const t = str(obj(r).table);
           if (t) handlers.onPaired(t);
         })
-        .catch((e: Error) => handlers.onError(e.message));
+        .catch((e: Error & { code?: string }) => handlers.onError(e.code ? errorText(e.code, e.message) : e.message));
     },
     cancelPair: () => sock.send('seek.cancel'),
     createTable: async (rated = !session()?.guest): Promise<string> => {

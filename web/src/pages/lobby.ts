@@ -148,8 +148,9 @@ export function lobbyPage(root: HTMLElement, game: string) {
   let lastTables: TableSummary[] = [];
   function renderTables(tables: TableSummary[]) {
     lastTables = tables;
-    // A table nobody sits at, or whose game is over, has nothing to join or watch.
-    const mine = tables.filter((x) => x.game === game && x.status !== 'over' && x.seats.some(Boolean));
+    // A table nobody sits at has nothing to join or watch; one whose game is over
+    // stays while a player sits there, waiting for the next game.
+    const mine = tables.filter((x) => x.game === game && x.seats.some(Boolean));
     if (!mine.length) {
       mount(grid, h('div.empty-list', null, t('noTables')));
       return;
@@ -161,7 +162,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
         h(
           'div.table-card',
           { 'data-table': tb.id },
-          h('div.table-no', null, h('span', null, `${t('table')} ${tb.id}`), h('span', null, tb.status === 'playing' ? t('playing') : tb.status === 'over' ? t('finished') : t('waiting'))),
+          h('div.table-no', null, h('span', null, `${t('table')} ${tb.id}`), h('span', null, tb.status === 'playing' ? t('playing') : tb.status === 'over' && !open ? t('finished') : t('waiting'))),
           h(
             'div.table-visual',
             null,

@@ -2,11 +2,12 @@
 import { h, mount } from '../dom';
 import { t, reasonText, paren, type Key } from '../i18n';
 import { api } from '../net/api';
-import { recordExtension, gameName } from '../net/games';
+import { recordExtension, gameName, gameInfo } from '../net/games';
 import { avatar } from '../ui';
 import { errorOf } from '../errors';
 import { playerLink, playerName, isComputer } from '../players';
 import { replayButton } from '../replay/link';
+import { analysisButton } from '../analysis/link';
 import { tokensPanel } from './tokens';
 import { relationButtons } from '../people/friends';
 
@@ -135,6 +136,8 @@ export function profilePage(root: HTMLElement, name: string) {
                           finished ? replayButton(g.id, '') : null,
                           finished ? ' ' : null,
                           finished ? h('a.record-link', { href: `/game/${g.id}.${recordExtension(g.game)}`, download: '' }, t('save')) : null,
+                          finished && gameInfo(g.game)?.analysis ? ' ' : null,
+                          finished ? analysisButton(g.game, g.id, '') : null,
                         ),
                       );
                     }),

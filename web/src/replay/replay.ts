@@ -11,6 +11,7 @@ import { errorOf } from '../errors';
 import { playerLink, playerName } from '../players';
 import type { Side } from '../boards/types';
 import { plugin } from '../games';
+import { analysisButton } from '../analysis/link';
 import type { ReplayData, Stage, Viewer } from './types';
 
 function gameLabel(game: string): string {
@@ -146,6 +147,7 @@ export function replayPage(root: HTMLElement, id: string): () => void {
               v.flips ? h('button.btn.btn-small', { id: 'replay-flip', onclick: () => ((orientation = orientation === 0 ? 1 : 0), paint()) }, t('flip')) : null,
               h('label.replay-notation', null, h('span.hint', null, t('notation')), select),
               h('a.btn.btn-small', { id: 'replay-download', href: d.record, download: '' }, t('download')),
+              d.finished ? analysisButton(d.game, d.id) : null,
             ),
             movesList(),
           ),

@@ -50,6 +50,10 @@ export interface Connection {
   /** Sends a table command (the table id is added); one lost with a dead socket
    * is sent again on the next if it was not carried out (above). */
   send<T extends CommandType>(t: T, ...d: FieldsArg<T>): void;
+  /** Sends a table command as `send` does, settled when the server answers: resolved
+   * on its `ack`, rejected with the refusal (`{code}`; the page is told of it through
+   * `onError` too) or when it is dropped unanswered after a reconnect. */
+  request<T extends CommandType>(t: T, ...d: FieldsArg<T>): Promise<unknown>;
   /** Sends at once, even while the socket is closing (`leave`). */
   sendNow<T extends CommandType>(t: T, ...d: FieldsArg<T>): void;
   /** The server's time now, as this socket estimates it (local time until known). */
@@ -70,6 +74,8 @@ export type SocketLike = Pick<Socket, 'send' | 'request' | 'sendNow' | 'close' |
 interface Command {
   msg: TableCommand;
   v: number | null;
+  /** Told of the answer, for `request`. */
+  settle?: { ok: (d: unknown) => void; fail: (e: unknown) => void };
 }
 
 /** A command's type and data as `send`'s arguments. (TypeScript checks a union's
@@ -94,10 +100,19 @@ export function connect<V>(id: string, h: ConnectionHandlers<V>, sock: SocketLik
     // A refusal reaches the page as an `error` message too (onError below).
     // `unavailable` (several nodes: the table's node is being replaced) did
     // nothing: the command is sent again a second later, a few times.
-    sock.request(...parts(c.msg)).then(done, (e: { code?: string }) => {
-      if (e?.code === 'unavailable' && tries < 5) setTimeout(() => issue(c, tries + 1), 1000);
-      else done();
-    });
+    sock.request(...parts(c.msg)).then(
+      (d) => {
+        done();
+        c.settle?.ok(d);
+      },
+      (e: { code?: string }) => {
+        if (e?.code === 'unavailable' && tries < 5) setTimeout(() => issue(c, tries + 1), 1000);
+        else {
+          done();
+          c.settle?.fail(e);
+        }
+      },
+    );
   };
   sock.onState = (s) => {
     if (s !== 'open') {
@@ -132,7 +147,10 @@ export function connect<V>(id: string, h: ConnectionHandlers<V>, sock: SocketLik
           held = false;
           for (const c of [...unacked]) {
             if (c.v === lastV) issue(c);
-            else unacked.delete(c);
+            else {
+              unacked.delete(c);
+              c.settle?.fail({ code: 'dropped' });
+            }
           }
         }
         return;
@@ -167,14 +185,16 @@ export function connect<V>(id: string, h: ConnectionHandlers<V>, sock: SocketLik
   // The one place a command is made whole: this table's id added to its fields.
   // (A generic `t` does not tell TypeScript which command's fields `d` holds.)
   const command = (t: CommandType, d: object | undefined): TableCommand => ({ t, d: { table: id, ...d } }) as TableCommand;
+  const send = (t: CommandType, d: object | undefined, settle?: Command['settle']) => {
+    // A move carries this client's lag (docs/protocol.md: `move`'s `lag`).
+    const lag = t === 'move' ? est.report() : undefined;
+    const c: Command = { msg: command(t, lag === undefined ? d : { ...d, lag }), v: lastV, settle };
+    unacked.add(c);
+    if (!held) issue(c);
+  };
   return {
-    send: (t, ...[d]) => {
-      // A move carries this client's lag (docs/protocol.md: `move`'s `lag`).
-      const lag = t === 'move' ? est.report() : undefined;
-      const c = { msg: command(t, lag === undefined ? d : { ...d, lag }), v: lastV };
-      unacked.add(c);
-      if (!held) issue(c);
-    },
+    send: (t, ...[d]) => send(t, d),
+    request: (t, ...[d]) => new Promise((ok, fail) => send(t, d, { ok, fail })),
     sendNow: (t, ...[d]) => sock.sendNow(...parts(command(t, d))),
     serverNow: () => est.serverNow(localNow()),
     say: (text) => sock.request('chat', { table: id, text }),

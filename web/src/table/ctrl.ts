@@ -7,6 +7,7 @@
 // what differs comes from the page's hooks and the game's descriptor.
 import { t } from '../i18n';
 import { toast } from '../ui';
+import { errorText } from '../errors';
 import { play as sound } from '../sound';
 import { gameInfo, recordExtension } from '../net/games';
 import type { SocketState } from '../net/socket';
@@ -90,8 +91,9 @@ export class TableCtrl<V> {
         if (this.chat.length > CHAT_LINES) this.chat.splice(0, this.chat.length - CHAT_LINES);
         redraw.chat();
       },
-      onError: (msg) => {
-        toast(msg, 'error');
+      onError: (msg, code) => {
+        // In the page's language: the server's English text only for a code this client does not know.
+        toast(errorText(code, msg), 'error');
         // Put a refused move back.
         if (this.state) redraw.all([]);
       },
@@ -119,6 +121,12 @@ export class TableCtrl<V> {
         this.declined = e.proposal;
         toast(t('proposalDeclined'), 'error');
       }
+    }
+    // The offerer is told of a decline (the decliner knows).
+    for (const e of events) {
+      if (me === null || e.type === undefined) continue;
+      if (e.type === 'draw_declined' && e.seat !== me) toast(t('drawDeclined'), 'error');
+      if (e.type === 'takeback_declined' && e.seat !== me) toast(t('takebackDeclined'), 'error');
     }
     const acted = events.filter((e) => e.type === 'acted').pop();
     if (acted?.type === 'acted') sound(acted.check ? 'check' : acted.capture ? 'capture' : 'move');
@@ -198,6 +206,12 @@ export class TableCtrl<V> {
     this.live.send(cmd, ...d);
   }
 
+  /** Sends a table command, settled by the server's answer: a request such as a
+   * draw offer says it was sent only once the server took it. */
+  request<T extends CommandType>(cmd: T, ...d: FieldsArg<T>): Promise<unknown> {
+    return this.live.request(cmd, ...d);
+  }
+
   sit(seat: number): void {
     this.send('sit', { seat });
   }
@@ -209,10 +223,10 @@ export class TableCtrl<V> {
   }
 
   /** Proposes the next game's settings, keeping what the proposal does not change. */
-  propose(change: { time?: TimeControl; setup?: { position: string } }): void {
+  propose(change: { time?: TimeControl; setup?: { position: string } }): Promise<unknown> {
     const cur = this.state!.proposal.settings;
     const setup = change.setup ?? 'standard';
-    this.send('propose', {
+    return this.request('propose', {
       settings: {
         time: change.time ?? cur.time,
         options: cur.options ?? {},

@@ -20,6 +20,8 @@ export interface LiveHandlers<V> {
 export interface LiveTable {
   /** Sends a table command (the table id is added). */
   send<T extends CommandType>(t: T, ...d: FieldsArg<T>): void;
+  /** Sends a table command, settled by the server's answer (see `Connection.request`). */
+  request<T extends CommandType>(t: T, ...d: FieldsArg<T>): Promise<unknown>;
   /** Sends at once, even while the socket is closing (`leave`). */
   sendNow<T extends CommandType>(t: T, ...d: FieldsArg<T>): void;
   /** The server's time now, as this browser estimates it (net/lag.ts). */
@@ -41,6 +43,7 @@ export function liveTable<V>(id: string, h: LiveHandlers<V>): LiveTable {
   });
   return {
     send: conn.send,
+    request: conn.request,
     sendNow: conn.sendNow,
     serverNow: conn.serverNow,
     say: conn.say,

@@ -61,13 +61,16 @@ function pieceTable(root: HTMLElement, id: string, game: string, makeBoard: () =
     const g = c.state.game;
     const b = g?.board;
     if (b && !isXiangqi(b) && b.start_fen) return b.start_fen;
+    // A record read in (its moves are `loaded`) starts from its own start, the standard one.
+    if (g?.loaded?.length) return undefined;
     const setup = g?.settings.setup;
     return typeof setup === 'object' && 'position' in setup ? setup.position : undefined;
   }
 
-  /** Each move in the game's canonical notation (UCI, ICCS). */
+  /** Each move in the game's canonical notation (UCI, ICCS), those read in with a record first. */
   function ucis(c: Ctx): string[] {
-    return (c.state.game?.moves ?? []).map((a) => a.action.toLowerCase().replace('-', ''));
+    const g = c.state.game;
+    return [...(g?.loaded ?? []), ...(g?.moves ?? [])].map((a) => a.action.toLowerCase().replace('-', ''));
   }
 
   function render(c: Ctx) {
@@ -120,7 +123,8 @@ function pieceTable(root: HTMLElement, id: string, game: string, makeBoard: () =
     // board's list, ICCS from the move itself.
     const want = settings().xqNotation;
     const wxf = b && isXiangqi(b) ? b.wxf_moves : null;
-    const displays = (g?.moves ?? []).map((x, i) => {
+    // The moves read in with a record (读入) come first: WXF's list holds them too.
+    const displays = [...(g?.loaded ?? []), ...(g?.moves ?? [])].map((x, i) => {
       if (wxf && want === 'wxf') return wxf[i] ?? x.display;
       if (wxf && want === 'iccs') return `${x.action.slice(0, 2)}-${x.action.replace('-', '').slice(2, 4)}`.toUpperCase();
       return x.display || x.action;

@@ -209,10 +209,11 @@ pub fn analyse(
                 if flag.load(Ordering::Relaxed) {
                     return;
                 }
-                if let Some(line) = parse_info(text, to_game, first_to_move)
-                    && let Some(line) = throttle.offer(line, Instant::now())
-                {
-                    send_line(&out, Some(line), false, reply.as_ref());
+                if let Some(mut line) = parse_info(text, to_game, first_to_move) {
+                    study.describe(&mut line);
+                    if let Some(line) = throttle.offer(line, Instant::now()) {
+                        send_line(&out, Some(line), false, reply.as_ref());
+                    }
                 }
             };
             if let Err(e) = analyst
@@ -339,6 +340,8 @@ pub fn parse_info(
         },
         best: pv.first().cloned(),
         pv,
+        pv_display: Vec::new(),
+        pv_notations: None,
         nodes,
         ownership: None,
     })

@@ -33,6 +33,10 @@ pub struct ReviewQuery {
     /// Milliseconds per position.
     #[serde(default)]
     ms: Option<u64>,
+    /// `false`: no evaluation, only the game's options, setup and moves (the
+    /// analysis board opens on the game's last position with them at once).
+    #[serde(default)]
+    evaluate: Option<bool>,
 }
 
 /// A move's judgement (lila's names).
@@ -75,6 +79,8 @@ pub struct MoveReview {
     pub judgement: Option<Judgement>,
     /// The engine's move in the position before, when it was another.
     pub best: Option<String>,
+    /// The same in the game's display notation (SAN, Chinese notation).
+    pub best_display: Option<String>,
 }
 
 /// One position's evaluation.
@@ -93,6 +99,8 @@ pub struct Review {
     /// The game's rule options and start, to replay its moves.
     pub options: serde_json::Value,
     pub setup: qiyuan_game::Setup,
+    /// The game's moves in its notation, from the setup.
+    pub played: Vec<String>,
     pub ms_per_position: u64,
     pub positions: Vec<PositionEval>,
     pub moves: Vec<MoveReview>,
@@ -147,6 +155,19 @@ pub async fn review(
             format!("at most {MAX_PLIES} moves are analysed"),
         ));
     }
+    if q.evaluate == Some(false) {
+        return Ok(Json(Review {
+            id,
+            game: row.game.clone(),
+            options: settings.options.clone(),
+            setup,
+            played: moves,
+            ms_per_position: 0,
+            positions: Vec::new(),
+            moves: Vec::new(),
+            counts: vec![Counts::default(); descriptor.seats as usize],
+        }));
+    }
     let positions = moves.len() + 1;
     let fair = (MAX_TOTAL.as_millis() as u64 / positions as u64).max(MIN_MS);
     let ms = q.ms.unwrap_or(DEFAULT_MS).clamp(MIN_MS, MAX_MS).min(fair);
@@ -163,7 +184,7 @@ pub async fn review(
         });
     let options = settings.options.clone();
     let game = row.game.clone();
-    let (shown_options, shown_setup) = (options.clone(), setup.clone());
+    let (shown_options, shown_setup, played) = (options.clone(), setup.clone(), moves.clone());
     let result = super::blocking(&app.compute, &owner, move |stop| {
         evaluate(&descriptor, &options, &setup, &moves, ms, end, stop).map(
             |(positions, reviewed)| {
@@ -189,6 +210,7 @@ pub async fn review(
         game,
         options: shown_options,
         setup: shown_setup,
+        played,
         ms_per_position: ms,
         positions,
         moves,
@@ -264,11 +286,11 @@ fn evaluate(
             let (before, after) = (evals[i].chances, evals[i + 1].chances);
             let sign = if seat == 0 { 1.0 } else { -1.0 };
             let loss = sign * (before - after);
-            let best = evals[i]
-                .line
+            let line = evals[i].line.as_ref();
+            let best = line.and_then(|l| l.best.clone()).filter(|b| b != mv);
+            let best_display = best
                 .as_ref()
-                .and_then(|l| l.best.clone())
-                .filter(|b| b != mv);
+                .and_then(|_| line.and_then(|l| l.pv_display.first().cloned()));
             MoveReview {
                 ply: i + 1,
                 mv: mv.clone(),
@@ -278,6 +300,7 @@ fn evaluate(
                 loss,
                 judgement: Judgement::of_drop(loss),
                 best,
+                best_display,
             }
         })
         .collect();

@@ -3,6 +3,8 @@
 //! games' side). They are the core's, so that the wire types name no feature;
 //! the analysis board itself is a feature that speaks them.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
@@ -62,8 +64,17 @@ pub struct Line {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub best: Option<String>,
-    /// The best line from the position.
+    /// The best line from the position, in the game's notation (UCI, ICCS, vertices).
     pub pv: Vec<String>,
+    /// The same line as players read it, in the game's display notation (SAN,
+    /// Chinese notation, a vertex), up to the first move that cannot be read.
+    #[serde(default)]
+    pub pv_display: Vec<String>,
+    /// The line in the game's further notations by name (xiangqi's `wxf`), as
+    /// the replay viewer offers them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub pv_notations: Option<BTreeMap<String, Vec<String>>>,
     /// Nodes searched (Go: playouts).
     pub nodes: u64,
     /// Go: each point's expected owner, row by row from the bottom, +1 the

@@ -61,6 +61,8 @@ fn alpha_beta_line(
         },
         best: pv.first().cloned(),
         pv,
+        pv_display: Vec::new(),
+        pv_notations: None,
         nodes,
         ownership: None,
     }
@@ -491,6 +493,8 @@ impl ComputerPlayers<qiyuan_go::Go> for GoBots {
                 win: if black { r.winrate } else { 1.0 - r.winrate },
                 best: Some(best.clone()),
                 pv: vec![best],
+                pv_display: Vec::new(),
+                pv_notations: None,
                 nodes: total,
                 ownership: Some(r.ownership),
             });

@@ -10,11 +10,16 @@ use qiyuan_game::{Game, Seat, Setup, Turn, Viewer};
 use serde_json::Value;
 
 use super::ComputerPlayers;
+use super::replay::Notation;
 use crate::protocol::analysis::{Line, Position};
 
 /// A position of some game on the analysis board.
-pub trait Study: Send {
+pub trait Study: Send + Sync {
     fn position(&self) -> Position;
+    /// Writes `line`'s moves as players read them: `pv_display` in the game's
+    /// display notation and `pv_notations` in its further ones (the replay
+    /// viewer's), up to the first move that cannot be played.
+    fn describe(&self, line: &mut Line);
     /// The engine's lines as it deepens, within `budget`; nothing for a game
     /// its computer players cannot analyse.
     fn analyse(&self, budget: &Budget, report: &mut dyn FnMut(Line));
@@ -67,6 +72,8 @@ struct StudyOf<G: Game, B> {
     moves: Vec<String>,
     /// The moves in the game's display notation.
     displays: Vec<String>,
+    /// The game's further notations (xiangqi's WXF), for the lines.
+    notations: Vec<(&'static str, Notation)>,
     bots: PhantomData<fn() -> B>,
 }
 
@@ -84,6 +91,7 @@ pub(super) fn study<G, B>(
     opts: &Value,
     setup: &Setup,
     moves: &[String],
+    notations: &[(&'static str, Notation)],
 ) -> Result<Box<dyn Study>, StudyError>
 where
     G: Game,
@@ -112,6 +120,7 @@ where
         game,
         moves: moves.to_vec(),
         displays,
+        notations: notations.to_vec(),
         bots: PhantomData,
     }))
 }
@@ -150,6 +159,40 @@ where
         }
     }
 
+    fn describe(&self, line: &mut Line) {
+        let mut game = self.game.clone();
+        let mut display = Vec::with_capacity(line.pv.len());
+        let mut more: Vec<Vec<String>> = vec![Vec::new(); self.notations.len()];
+        for mv in &line.pv {
+            let Turn::Seat(seat) = game.turn() else {
+                break;
+            };
+            // The further notations are written from the position before the move.
+            let before = (!self.notations.is_empty())
+                .then(|| serde_json::to_value(game.view(Viewer::Spectator)).unwrap_or(Value::Null));
+            let Ok(effects) = game.act(seat, mv) else {
+                break;
+            };
+            if let Some(before) = &before {
+                for ((_, write), list) in self.notations.iter().zip(more.iter_mut()) {
+                    list.push(
+                        write(before, &effects.canonical)
+                            .unwrap_or_else(|| effects.display.clone()),
+                    );
+                }
+            }
+            display.push(effects.display);
+        }
+        line.pv_display = display;
+        line.pv_notations = (!self.notations.is_empty()).then(|| {
+            self.notations
+                .iter()
+                .map(|(name, _)| name.to_string())
+                .zip(more)
+                .collect()
+        });
+    }
+
     fn engine_position(
         &self,
         protocol: crate::engines::Protocol,
@@ -179,7 +222,10 @@ where
                     stop.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
             });
-            B::analyse(&view, budget, report);
+            B::analyse(&view, budget, &mut |mut line| {
+                self.describe(&mut line);
+                report(line);
+            });
             drop(done);
         });
     }

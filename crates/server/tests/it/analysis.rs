@@ -69,6 +69,20 @@ async fn chess_evaluations_stream_deepen_and_stop(backend: Backend) {
     for l in &got {
         assert!(!l["pv"].as_array().unwrap().is_empty(), "a best line: {l}");
         assert!(legal.contains(&l["best"]), "the best move is legal: {l}");
+        // The line as people read it: SAN, one per move (black's reply is a
+        // piece or pawn move such as `e5` or `Nc6`, never a square pair).
+        let pv = l["pv"].as_array().unwrap();
+        let shown = l["pv_display"].as_array().expect("pv_display");
+        assert_eq!(shown.len(), pv.len(), "{l}");
+        let first = shown[0].as_str().unwrap();
+        assert!(
+            first.len() <= 7 && !first.chars().nth(2).is_some_and(|c| c.is_ascii_lowercase()),
+            "SAN, not UCI: {l}"
+        );
+        assert!(
+            l.get("pv_notations").is_none(),
+            "chess has no further notation: {l}"
+        );
         // After 1.e4 white stands about equal or better, from white's side.
         let cp = l["cp"].as_i64().expect("a centipawn score");
         assert!((-150..=250).contains(&cp), "{l}");
@@ -107,7 +121,23 @@ async fn a_new_request_replaces_the_search(backend: Backend) {
     let (got, done) = lines(&mut ws, "x2", 1000).await;
     assert!(done && !got.is_empty(), "{got:?}");
     let legal = second["d"]["legal"].as_array().unwrap();
-    assert!(legal.contains(&got.last().unwrap()["best"]));
+    let last = got.last().unwrap();
+    assert!(legal.contains(&last["best"]));
+    // The line in Chinese notation and in WXF, a move for each move.
+    let pv = last["pv"].as_array().unwrap().len();
+    let chinese = last["pv_display"].as_array().unwrap();
+    let wxf = last["pv_notations"]["wxf"].as_array().expect("WXF");
+    assert_eq!((chinese.len(), wxf.len()), (pv, pv), "{last}");
+    // Black answers: Black's files are written in digits, and WXF is `H8+7`-like.
+    assert!(chinese[0].as_str().unwrap().chars().count() == 4, "{last}");
+    assert!(
+        wxf[0]
+            .as_str()
+            .unwrap()
+            .chars()
+            .all(|c| "KAEHRCP+-=0123456789".contains(c)),
+        "{last}"
+    );
     // The first search said it was done too.
     assert!(
         ws.seen
@@ -205,6 +235,21 @@ async fn a_blunder_in_a_finished_game_is_marked(backend: Backend) {
     }
     assert_eq!(reviewed[6]["judgement"], Value::Null);
     assert_eq!(review["positions"][7]["chances"], 1.0);
+    // The better move, as people read it (SAN).
+    let best = reviewed[5]["best_display"].as_str().expect("best_display");
+    assert!(!best.is_empty() && best.len() <= 7, "{}", reviewed[5]);
+    assert_eq!(review["played"], json!(moves), "{review}");
+    // Unevaluated: the game's moves at once, nothing judged.
+    let quick: Value = a
+        .get(&format!("/api/game/{table}/analysis?evaluate=false"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(quick["played"], json!(moves), "{quick}");
+    assert_eq!(quick["setup"], "standard", "{quick}");
+    assert_eq!(quick["moves"], json!([]), "{quick}");
+    assert_eq!(quick["positions"], json!([]), "{quick}");
     // A game that does not exist, and one still being played.
     let resp = a.get("/api/game/nosuchgame/analysis").await;
     assert_eq!(resp.status(), 404);

@@ -123,10 +123,18 @@ impl<G: Game> Table<G> {
             return Ok(vec![Event::SwapRequested { seat, with }]);
         }
         self.state.seats.swap(seat.index(), with.index());
+        // Each player keeps their agreement to the settings (a swap changes sides,
+        // not the clock), and a proposal stays its proposer's: nobody is asked
+        // again. Both press 开始 again on their new side.
+        let by = &mut self.state.proposal.by;
+        if *by == seat {
+            *by = with;
+        } else if *by == with {
+            *by = seat;
+        }
         for s in &mut self.state.seats {
             s.swap_with = None;
             s.ready = false;
-            s.accepted = None;
         }
         self.clear_rematch();
         Ok(vec![Event::Swapped { a: seat, b: with }])

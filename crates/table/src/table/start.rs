@@ -24,6 +24,7 @@ impl<G: Game> Table<G> {
             options,
             setup,
             preloaded,
+            preloaded_displays,
         } = build_game::<G>(
             &settings,
             &self.proposed,
@@ -65,6 +66,7 @@ impl<G: Game> Table<G> {
             settings: settings.clone(),
             setup,
             preloaded,
+            preloaded_displays,
             players: players.clone(),
             started_at: now,
             actions: Vec::new(),
@@ -206,6 +208,7 @@ pub(super) struct Built<G: Game> {
     options: G::Options,
     setup: Setup,
     preloaded: Vec<(Seat, String)>,
+    preloaded_displays: Vec<String>,
 }
 
 /// The settings' options as the game's own type: `null` is the defaults.
@@ -235,6 +238,7 @@ pub(super) fn build_game<G: Game>(
                 options,
                 setup,
                 preloaded: Vec::new(),
+                preloaded_displays: Vec::new(),
             });
         }
         Err(e) => e.message,
@@ -251,6 +255,7 @@ pub(super) fn build_game<G: Game>(
     }
     let mut game = G::new(&options, &setup).map_err(|e| e.message)?;
     let mut preloaded = Vec::with_capacity(actions.len());
+    let mut preloaded_displays = Vec::with_capacity(actions.len());
     for (i, action) in actions.into_iter().enumerate() {
         let Turn::Seat(seat) = game.turn() else {
             return Err(format!("the record goes on after move {i}"));
@@ -259,6 +264,7 @@ pub(super) fn build_game<G: Game>(
             .act(seat, &action)
             .map_err(|r| format!("move {} of the record: {r}", i + 1))?;
         preloaded.push((seat, effects.canonical));
+        preloaded_displays.push(effects.display);
     }
     if game.outcome().is_some() {
         return Err("the recorded game is already over".into());
@@ -268,5 +274,6 @@ pub(super) fn build_game<G: Game>(
         options,
         setup,
         preloaded,
+        preloaded_displays,
     })
 }

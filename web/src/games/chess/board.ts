@@ -36,11 +36,11 @@ export function chessBoard(): BoardWidget {
   }
 
   function choosePromotion(dest: Key, pieceColor: 'white' | 'black', done: (r: string | null) => void) {
-    const roles: Array<[string, string]> = [
-      ['q', 'queen'],
-      ['r', 'rook'],
-      ['b', 'bishop'],
-      ['n', 'knight'],
+    const roles: Array<[string, string, 'queen' | 'rook' | 'bishop' | 'knight']> = [
+      ['q', 'queen', 'queen'],
+      ['r', 'rook', 'rook'],
+      ['b', 'bishop', 'bishop'],
+      ['n', 'knight', 'knight'],
     ];
     const overlay = h(
       'div.promotion',
@@ -49,14 +49,16 @@ export function chessBoard(): BoardWidget {
         'div.promotion-box',
         null,
         h('div.promotion-title', null, t('promoteTo')),
+        // `cg-wrap`: chessground's piece images apply inside its wrapper only.
         h(
-          'div.promotion-choices',
+          'div.promotion-choices.cg-wrap',
           null,
-          roles.map(([l, role]) =>
+          roles.map(([l, role, name]) =>
             h(
               `button.promo-choice.promo-${l}`,
-              { 'data-role': l, title: role, onclick: (e: Event) => (e.stopPropagation(), finish(l)) },
+              { 'data-role': l, title: t(name), 'aria-label': t(name), onclick: (e: Event) => (e.stopPropagation(), finish(l)) },
               h(`piece.${role}.${pieceColor}`, null),
+              h('span.promo-label', null, t(name)),
             ),
           ),
         ),
@@ -100,6 +102,7 @@ export function chessBoard(): BoardWidget {
     playPremove: () => cg.playPremove(),
     cancelPremove: () => cg.cancelPremove(),
     redraw: () => cg.redrawAll(),
+    arrows: (moves) => cg.setAutoShapes(moves.map(([orig, dest], i) => ({ orig: orig as Key, dest: dest as Key, brush: i === 0 ? 'paleGreen' : 'paleBlue' }))),
     destroy: () => cg.destroy(),
   };
 }

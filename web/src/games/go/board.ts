@@ -62,7 +62,9 @@ export function goBoard(): StoneBoard {
         markerMap[v[1]][v[0]] = { type: 'cross' };
       }
     }
-    const ghostStoneMap = grid(() => null) as Array<Array<{ sign: 0 | 1 | -1; faint?: boolean } | null>>;
+    const ghostStoneMap = grid(() => null) as Array<Array<{ sign: 0 | 1 | -1; faint?: boolean; type?: 'good' } | null>>;
+    const best = s.best ? toVertex(s.best, n) : null;
+    if (best && s.ghost && signMap[best[1]]?.[best[0]] === 0) ghostStoneMap[best[1]][best[0]] = { sign: s.ghost, type: 'good' };
     if (hover && s.clickable && s.ghost && signMap[hover[1]]?.[hover[0]] === 0) ghostStoneMap[hover[1]][hover[0]] = { sign: s.ghost, faint: true };
     const size = maxSize();
     render(
@@ -75,7 +77,8 @@ export function goBoard(): StoneBoard {
         animateStonePlacement: true,
         signMap,
         markerMap,
-        paintMap: s.dead ? paintMap : undefined,
+        // The count's areas, or the analysis board's territory estimate.
+        paintMap: s.dead || s.blackArea?.length || s.whiteArea?.length ? paintMap : undefined,
         dimmedVertices: dimmed,
         ghostStoneMap,
         onVertexClick: (_e: MouseEvent, v: Vertex) => {

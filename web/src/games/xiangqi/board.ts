@@ -134,6 +134,7 @@ export function xiangqiBoard(variant?: string): BoardWidget {
     playPremove: () => api.playPremove(),
     cancelPremove: () => api.cancelPremove(),
     redraw: () => api.redrawAll(),
+    arrows: (moves) => api.setAutoShapes(moves.map(([orig, dest], i) => ({ orig: toCg(orig), dest: toCg(dest), brush: i === 0 ? 'paleGreen' : 'paleBlue' }))),
     destroy: () => api.destroy(),
   };
 }

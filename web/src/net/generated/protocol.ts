@@ -277,9 +277,19 @@ win: number,
  */
 best?: string, 
 /**
- * The best line from the position.
+ * The best line from the position, in the game's notation (UCI, ICCS, vertices).
  */
 pv: Array<string>, 
+/**
+ * The same line as players read it, in the game's display notation (SAN,
+ * Chinese notation, a vertex), up to the first move that cannot be read.
+ */
+pv_display: Array<string>, 
+/**
+ * The line in the game's further notations by name (xiangqi's `wxf`), as
+ * the replay viewer offers them.
+ */
+pv_notations?: { [key in string]: Array<string> }, 
 /**
  * Nodes searched (Go: playouts).
  */
@@ -359,7 +369,12 @@ preview: V | null,
  */
 at: number, };
 
-export type GameView<V> = { number: number, settings: Settings, players: Array<string>, moves: Array<MoveView>, turn: Turn, 
+export type GameView<V> = { number: number, settings: Settings, players: Array<string>, 
+/**
+ * The moves read in with a record (读入) before the game started: part of
+ * the game, before `moves` in its move list, never taken back.
+ */
+loaded: Array<MoveView>, moves: Array<MoveView>, turn: Turn, 
 /**
  * The game's own phase, by name ([`GamePhase::name`]: `play`, `marking`, ...).
  */

@@ -31,10 +31,12 @@ export function drawOffers<V>(el: HTMLElement, ctrl: TableCtrl<V>) {
     const asker = s.seats.findIndex((x, i) => i !== seat && x.swap_with === seat);
     if (asker >= 0) el.appendChild(bar('swap', t('swapAsked'), () => ctrl.send('swap', { with: asker }), () => el.querySelector('#offer-swap')?.remove()));
   }
-  // The settings another seat proposed, until this seat agrees or declines:
-  // shown as soon as the viewer sits down at a table whose settings are set.
+  // The settings another seat proposed when the page opened, until this seat
+  // agrees or declines: shown as soon as the viewer sits down at a table whose
+  // settings are set. A proposal made while the page is open is asked in the
+  // proposal dialog alone (view/proposal.ts), never twice.
   const p = s.proposal;
-  if (p.by !== seat && s.seats[p.by]?.user && s.seats[seat]?.accepted !== p.id && ctrl.dismissedProposal !== p.id && s.status === 'waiting')
+  if (p.by !== seat && p.id === ctrl.firstProposal && s.seats[p.by]?.user && s.seats[seat]?.accepted !== p.id && ctrl.dismissedProposal !== p.id && s.status === 'waiting')
     el.appendChild(
       h(
         'div.offer-bar',

@@ -8,6 +8,7 @@ import { dialog } from '../../ui';
 import { play as sound } from '../../sound';
 import { playerName } from '../../players';
 import { replayButton } from '../../replay/link';
+import { analysisButton } from '../../analysis/link';
 import type { TableCtrl } from '../ctrl';
 import type { TableEvent } from '../connection';
 import { saveRecord } from './record';
@@ -47,7 +48,7 @@ export function resultDialog<V>(ctrl: TableCtrl<V>): ResultDialog {
       rows,
       // A game without moves has no record worth saving or replaying.
       gid && hasMoves ? h('div.result-sub', null, t('saveRecord')) : null,
-      gid && hasMoves ? h('div.result-sub', null, replayButton(gid, 'small')) : null,
+      gid && hasMoves ? h('div.result-sub', null, replayButton(gid, 'small'), ' ', analysisButton(ctrl.hooks.game, gid, 'small')) : null,
       ctrl.me() !== null && !ctrl.canRematch() ? h('div.result-sub', { id: 'opponent-left' }, t('opponentLeft')) : null,
     );
     open?.close();

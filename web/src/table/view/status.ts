@@ -13,6 +13,8 @@ export function statusText<V>(ctrl: TableCtrl<V>): string {
   if (s.status === 'over' && o) return resultLine(ctrl, o);
   if (s.status === 'playing') return ctrl.hooks.status(ctrl.ctx!);
   const mine = ctrl.me();
+  // Nobody to agree with yet: the table waits for a player, not for an answer.
+  if (mine !== null && s.seats.some((x) => !x.user)) return t('waitingForPlayer');
   if (s.proposal && mine !== null && s.proposal.by === mine && !ctrl.allAccepted()) return ctrl.declined === s.proposal.id ? t('proposalDeclined') : t('waitingAccept');
   return t('waitingToStart');
 }

@@ -36,7 +36,7 @@ export function openTime<V>(ctrl: TableCtrl<V>) {
       cls: 'primary',
       onClick: () => {
         const time = chosen === 'custom' && custom ? custom.value() : presets.find((x) => x.key === chosen)?.time;
-        if (time) ctrl.propose({ time });
+        if (time) void ctrl.propose({ time }).catch(() => undefined);
       },
     },
   ], { id: 'time-dialog' });
