@@ -164,11 +164,19 @@ impl Clock {
         let in_overtime = stones > 0 || (time <= 0.0 && self.main <= 0.0);
         let seconds = match self.overtime {
             Overtime::Canadian { period, stones: n } if in_overtime => {
-                let (t, s) = if stones > 0 { (time, stones) } else { (period, n) };
+                let (t, s) = if stones > 0 {
+                    (time, stones)
+                } else {
+                    (period, n)
+                };
                 t / f64::from(s.max(1))
             }
             Overtime::Byoyomi { period, .. } if in_overtime => {
-                if stones > 0 { time } else { period }
+                if stones > 0 {
+                    time
+                } else {
+                    period
+                }
             }
             overtime => {
                 let moves_left = (empties as f64 / 3.0).max(12.0);
@@ -285,21 +293,17 @@ pub fn run(options: Options) -> anyhow::Result<()> {
             Reply::Ok(t) => ('=', t, false),
             Reply::Err(t) => ('?', t, false),
             Reply::Quit => ('=', String::new(), true),
-            Reply::Analyze(request) => {
-                match session.analyze(&request, &id, &input, &mut out)? {
-                    Stream::Next(line) => {
-                        pending = Some(line);
-                        continue;
-                    }
-                    Stream::Waiting => continue,
-                    Stream::Closed => break,
+            Reply::Analyze(request) => match session.analyze(&request, &id, &input, &mut out)? {
+                Stream::Next(line) => {
+                    pending = Some(line);
+                    continue;
                 }
-            }
+                Stream::Waiting => continue,
+                Stream::Closed => break,
+            },
         };
         let sep = if text.is_empty() { "" } else { " " };
-        let sent = written(
-            write!(out, "{mark}{id}{sep}{text}\n\n").and_then(|()| out.flush()),
-        )?;
+        let sent = written(write!(out, "{mark}{id}{sep}{text}\n\n").and_then(|()| out.flush()))?;
         if quit || !sent {
             break;
         }
@@ -434,7 +438,12 @@ fn analysis_line(analysis: &Analysis, request: &Analyze, color: Color, size: u8)
         let values: Vec<String> = (0..size)
             .rev()
             .flat_map(|row| (0..size).map(move |col| row * size + col))
-            .map(|i| format!("{:.4}", sign as f32 * analysis.ownership.get(i).copied().unwrap_or(0.0)))
+            .map(|i| {
+                format!(
+                    "{:.4}",
+                    sign as f32 * analysis.ownership.get(i).copied().unwrap_or(0.0)
+                )
+            })
             .collect();
         parts.push(format!("ownership {}", values.join(" ")));
     }
@@ -548,11 +557,12 @@ impl Session {
                 None => Reply::Err("syntax error".into()),
             },
             "loadsgf" => self.loadsgf(arg(0), args.get(1).map(String::as_str)),
-            "lz-analyze" | "kata-analyze" => match parse_analyze(words[0] == "kata-analyze", args)
-            {
-                Some(request) => Reply::Analyze(request),
-                None => Reply::Err("syntax error".into()),
-            },
+            "lz-analyze" | "kata-analyze" => {
+                match parse_analyze(words[0] == "kata-analyze", args) {
+                    Some(request) => Reply::Analyze(request),
+                    None => Reply::Err("syntax error".into()),
+                }
+            }
             "time_left" => match (
                 parse_color(arg(0)),
                 arg(1).parse::<f64>(),
@@ -822,7 +832,7 @@ impl Session {
         out: &mut impl Write,
     ) -> anyhow::Result<Stream> {
         let color = request.color.unwrap_or_else(|| self.engine.to_move());
-        if !written(write!(out, "={id}\n").and_then(|()| out.flush()))? {
+        if !written(writeln!(out, "={id}").and_then(|()| out.flush()))? {
             return Ok(Stream::Closed);
         }
         let policy = self.settings.policy;
@@ -840,7 +850,8 @@ impl Session {
             if Instant::now() >= next_line {
                 next_line = Instant::now() + request.interval;
                 let text = analysis_line(&analysis, request, color, self.engine.size());
-                if !text.is_empty() && !written(writeln!(out, "{text}").and_then(|()| out.flush()))? {
+                if !text.is_empty() && !written(writeln!(out, "{text}").and_then(|()| out.flush()))?
+                {
                     return Ok(Stream::Closed);
                 }
             }

@@ -389,7 +389,11 @@ fn ponder_waits_for_ponderhit_or_stop() {
     e.send("ponderhit");
     let lines = e.until("bestmove");
     // The clock's share of 2 s, after the hit.
-    assert!(hit.elapsed() < Duration::from_millis(1500), "{:?}", hit.elapsed());
+    assert!(
+        hit.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        hit.elapsed()
+    );
     let last = lines.last().unwrap();
     let words: Vec<&str> = last.split_whitespace().collect();
     assert_eq!(words.len(), 4, "{last}");
@@ -408,13 +412,18 @@ fn ponder_waits_for_ponderhit_or_stop() {
     let lines = e.until("bestmove");
     for k in ["multipv 1", "multipv 2"] {
         assert!(
-            lines.iter().any(|l| l.starts_with("info depth 4") && l.contains(k)),
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 4") && l.contains(k)),
             "{lines:?}"
         );
     }
     e.send("setoption name MultiPV value 0");
     e.send("isready");
     let lines = e.until("readyok");
-    assert!(lines.iter().any(|l| l.contains("MultiPV must be")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("MultiPV must be")),
+        "{lines:?}"
+    );
     assert!(e.quit().success());
 }

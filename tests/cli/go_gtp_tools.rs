@@ -68,12 +68,19 @@ fn gnu_go_gives_qiyuan_two_stones_and_both_count_the_compensation() {
         e.ask("clear_board");
         e.ask("komi 0.5");
     }
-    assert!(ours.send("fixed_handicap 1").is_err(), "one stone is no handicap");
+    assert!(
+        ours.send("fixed_handicap 1").is_err(),
+        "one stone is no handicap"
+    );
     assert!(ours.send("fixed_handicap 10").is_err(), "too many for 9x9");
     let placed = ours.ask("fixed_handicap 2");
     let mut expected = fixed_handicap(9, 2).unwrap();
     expected.sort();
-    assert_eq!(sorted(&placed), expected, "qiyuan's stones are the usual ones");
+    assert_eq!(
+        sorted(&placed),
+        expected,
+        "qiyuan's stones are the usual ones"
+    );
     assert_eq!(
         ours.send("fixed_handicap 2"),
         Err("board not empty".to_string())
@@ -106,7 +113,11 @@ fn gnu_go_gives_qiyuan_two_stones_and_both_count_the_compensation() {
         }
         let seat = Seat(if color == "b" { 0 } else { 1 });
         game.act(seat, &mv).unwrap_or_else(|e| {
-            panic!("{} played {mv} illegally (move {}): {e}", mover.name, moves + 1)
+            panic!(
+                "{} played {mv} illegally (move {}): {e}",
+                mover.name,
+                moves + 1
+            )
         });
         other.ask(&format!("play {color} {mv}"));
         moves += 1;
@@ -119,7 +130,9 @@ fn gnu_go_gives_qiyuan_two_stones_and_both_count_the_compensation() {
     };
     let their_count = theirs.ask("final_score");
     let our_count = ours.ask("final_score");
-    eprintln!("handicap game: {ended} after {moves} moves; GNU Go {their_count}, qiyuan {our_count}");
+    eprintln!(
+        "handicap game: {ended} after {moves} moves; GNU Go {their_count}, qiyuan {our_count}"
+    );
     assert!(moves >= 10, "{ended} after {moves} moves");
     if ended == "two passes" {
         assert_eq!(game.phase(), Phase::Marking);
@@ -127,7 +140,11 @@ fn gnu_go_gives_qiyuan_two_stones_and_both_count_the_compensation() {
         // Two points for white for the two stones, as GNU Go's Chinese rules and
         // the hall count.
         let counted = Score::new(&area(game.board(), &dead, Counting::GnuGo), 0.5, 2.0);
-        assert_eq!(counted.to_string(), their_count, "our count of GNU Go's marking");
+        assert_eq!(
+            counted.to_string(),
+            their_count,
+            "our count of GNU Go's marking"
+        );
         assert_eq!(
             our_count.chars().next(),
             their_count.chars().next(),
@@ -140,15 +157,27 @@ fn gnu_go_gives_qiyuan_two_stones_and_both_count_the_compensation() {
     ours.ask("clear_board");
     let free = theirs.ask("place_free_handicap 3");
     assert_eq!(free.split_whitespace().count(), 3);
-    assert!(ours.send("set_free_handicap A1 A1").is_err(), "a point twice");
-    assert!(ours.send("set_free_handicap Z9 A1").is_err(), "off the board");
-    assert_eq!(sorted(&ours.ask(&format!("set_free_handicap {free}"))), sorted(&free));
+    assert!(
+        ours.send("set_free_handicap A1 A1").is_err(),
+        "a point twice"
+    );
+    assert!(
+        ours.send("set_free_handicap Z9 A1").is_err(),
+        "off the board"
+    );
+    assert_eq!(
+        sorted(&ours.ask(&format!("set_free_handicap {free}"))),
+        sorted(&free)
+    );
     for p in sorted(&free) {
         assert!(ours.send(&format!("play w {p}")).is_err(), "{p} is empty");
     }
     // White moves first after a handicap, and our engine answers.
     let reply = ours.ask("genmove w");
-    assert!(Point::from_gtp(&reply).is_ok() || reply == "pass", "{reply}");
+    assert!(
+        Point::from_gtp(&reply).is_ok() || reply == "pass",
+        "{reply}"
+    );
     // Our own free placement is the usual one.
     ours.ask("clear_board");
     assert_eq!(sorted(&ours.ask("place_free_handicap 4")), {
@@ -184,12 +213,20 @@ fn kgs_time_settings_and_cleanup() {
     e.ask("time_left b 1 3");
     let t = Instant::now();
     e.ask("genmove b");
-    assert!(t.elapsed() < Duration::from_millis(1500), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
     // Absolute time: the move takes a share of what is left.
     e.ask("kgs-time_settings absolute 12");
     let t = Instant::now();
     e.ask("genmove w");
-    assert!(t.elapsed() < Duration::from_millis(1500), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
 
     // Cleanup: white's two stones inside black's solid area are dead, and black
     // captures them instead of passing.
@@ -218,7 +255,10 @@ fn kgs_time_settings_and_cleanup() {
         e.ask(&format!("play {c} {v}"));
     }
     let mv = e.ask("kgs-genmove_cleanup b").to_uppercase();
-    assert_ne!(mv, "PASS", "cleanup passes with dead white stones on the board");
+    assert_ne!(
+        mv, "PASS",
+        "cleanup passes with dead white stones on the board"
+    );
     assert_ne!(mv, "RESIGN");
     assert!(e.send("kgs-genmove_cleanup x").is_err());
 }
@@ -273,7 +313,10 @@ fn loadsgf_sets_the_board_the_komi_and_the_compensation() {
 
     assert!(e.send("loadsgf /nonexistent/file.sgf").is_err());
     let bad = temp_sgf("bad.sgf", "(;FF[4]SZ[9];B[ee];W[ee])");
-    assert!(e.send(&format!("loadsgf {}", bad.display())).is_err(), "an illegal move loads");
+    assert!(
+        e.send(&format!("loadsgf {}", bad.display())).is_err(),
+        "an illegal move loads"
+    );
     assert!(e.send(&format!("loadsgf {path} x")).is_err());
     let _ = std::fs::remove_file(sgf);
     let _ = std::fs::remove_file(bad);
@@ -375,8 +418,14 @@ fn lz_analyze_and_kata_analyze_stream_until_the_next_command() {
             assert_eq!(kv["order"], order.to_string());
             assert_eq!(pv.first(), Some(mv), "the pv starts with the move");
         }
-        let visits: Vec<u32> = groups.iter().map(|(kv, _)| kv["visits"].parse().unwrap()).collect();
-        assert!(visits.windows(2).all(|w| w[0] >= w[1]), "by visits: {visits:?}");
+        let visits: Vec<u32> = groups
+            .iter()
+            .map(|(kv, _)| kv["visits"].parse().unwrap())
+            .collect();
+        assert!(
+            visits.windows(2).all(|w| w[0] >= w[1]),
+            "by visits: {visits:?}"
+        );
         seen += 1;
     }
     // Any command ends the stream with a blank line, then is answered.
@@ -453,7 +502,12 @@ fn quit_into_a_closed_pipe_is_clean() {
     drop(stdin);
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert!(status.success(), "{status}: {err}");
     assert!(err.is_empty(), "{err}");
 }

@@ -714,10 +714,19 @@ fn json_mode_writes_only_json_lines_on_stdout_and_stderr() {
             }
         }
         let pid = child.0.id().to_string();
-        assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         while child.0.try_wait().unwrap().is_none() {
-            assert!(std::time::Instant::now() < deadline, "no exit after SIGTERM");
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no exit after SIGTERM"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let parse = |path: &Path| -> Vec<Value> {
@@ -732,10 +741,17 @@ fn json_mode_writes_only_json_lines_on_stdout_and_stderr() {
         let stdout = parse(&out);
         assert_eq!(stdout.len(), 1, "{stdout:?}");
         assert_eq!(stdout[0]["address"], base.as_str(), "{stdout:?}");
-        assert!(stdout[0]["message"].as_str().unwrap().contains("serving on"));
+        assert!(
+            stdout[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("serving on")
+        );
         let stderr = parse(&err);
         assert!(
-            stderr.iter().any(|l| l["message"] == "qiyuan: shutting down"),
+            stderr
+                .iter()
+                .any(|l| l["message"] == "qiyuan: shutting down"),
             "{stderr:?}"
         );
         let started: Vec<&Value> = stderr

@@ -597,10 +597,10 @@ impl Engine {
             .collect();
         let dead = dead_stones(&self.board, &ownership);
         let score = Score::new(
-                &area(&self.board, &dead, Counting::Chinese),
-                self.komi,
-                self.compensation,
-            );
+            &area(&self.board, &dead, Counting::Chinese),
+            self.komi,
+            self.compensation,
+        );
         Estimate {
             score,
             dead,

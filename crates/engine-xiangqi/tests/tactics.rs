@@ -100,12 +100,19 @@ fn a_second_occurrence_of_a_game_position_is_not_a_draw() {
     // second time, which ends nothing under the hall's rules (nor Fairy-Stockfish's):
     // the search scores it as the lost position it is, not as a draw.
     let start = Position::from_fen("3k5/9/R8/9/9/7rr/9/9/9/5K3 w - - 0 1").expect("fen");
-    let moves: Vec<Move> = ["a7a6", "d9d8", "a6a7", "d8d9"].iter().map(|m| mv(m)).collect();
+    let moves: Vec<Move> = ["a7a6", "d9d8", "a6a7", "d8d9"]
+        .iter()
+        .map(|m| mv(m))
+        .collect();
     let mut p = start.clone();
     for &m in &moves {
         p.play(m).expect("legal");
     }
-    let banned: Vec<Move> = p.legal_moves().into_iter().filter(|&m| m != mv("a7a6")).collect();
+    let banned: Vec<Move> = p
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| m != mv("a7a6"))
+        .collect();
     let r = Searcher::new(16).search(
         &start,
         &moves,

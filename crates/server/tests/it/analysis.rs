@@ -364,7 +364,10 @@ async fn a_killed_idle_engine_is_reaped_counted_and_replaced() {
     let proc_entry = format!("/proc/{}", pids[0]);
     let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while std::path::Path::new(&proc_entry).exists() || !engines.pids("stockfish").is_empty() {
-        assert!(std::time::Instant::now() < until, "{proc_entry} is still there (a zombie?)");
+        assert!(
+            std::time::Instant::now() < until,
+            "{proc_entry} is still there (a zombie?)"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     let metrics = reqwest::get(format!("{}/metrics", server.base))
