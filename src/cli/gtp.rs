@@ -918,3 +918,64 @@ impl Session {
         Reply::Ok(lines.join("\n"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn kgs_time_settings_budget_each_kind() {
+        assert!(Clock::kgs(&words("none")).is_some_and(|c| c.budget(Color::Black, 81).is_none()));
+        // Absolute: a share of the main time, nothing after it.
+        let c = Clock::kgs(&words("absolute 120")).unwrap();
+        assert_eq!(c.overtime, Overtime::None);
+        let b = c.budget(Color::Black, 81).unwrap();
+        assert!((b - (120.0 / 27.0 - CLOCK_MARGIN)).abs() < 1e-9, "{b}");
+        // Byo-yomi in overtime: the period left, whatever the periods.
+        let mut c = Clock::kgs(&words("byoyomi 0 5 3")).unwrap();
+        assert!((c.budget(Color::White, 81).unwrap() - (5.0 - CLOCK_MARGIN)).abs() < 1e-9);
+        c.left[Color::White.index()] = Some((4.0, 2));
+        assert!((c.budget(Color::White, 81).unwrap() - (4.0 - CLOCK_MARGIN)).abs() < 1e-9);
+        // Canadian in overtime: the time left over the stones left.
+        let mut c = Clock::kgs(&words("canadian 0 30 10")).unwrap();
+        assert!((c.budget(Color::Black, 81).unwrap() - (3.0 - CLOCK_MARGIN)).abs() < 1e-9);
+        c.left[Color::Black.index()] = Some((10.0, 2));
+        assert!((c.budget(Color::Black, 81).unwrap() - (5.0 - CLOCK_MARGIN)).abs() < 1e-9);
+        for bad in [
+            "",
+            "fischer 10 5",
+            "absolute",
+            "byoyomi 10 5",
+            "canadian 10 x 5",
+            "absolute -1",
+        ] {
+            assert!(Clock::kgs(&words(bad)).is_none(), "{bad}");
+        }
+        // GTP's own: a period without stones is no limit.
+        assert!(Clock::gtp(0.0, 10.0, 0).budget(Color::Black, 81).is_none());
+    }
+
+    #[test]
+    fn analysis_requests_read_their_arguments() {
+        let r = parse_analyze(false, &words("b 50")).unwrap();
+        assert_eq!(
+            (r.color, r.interval, r.kata),
+            (Some(Color::Black), Duration::from_millis(500), false)
+        );
+        let r = parse_analyze(true, &words("interval 20 maxmoves 4 ownership true")).unwrap();
+        assert_eq!(
+            (r.color, r.interval, r.max_moves, r.ownership),
+            (None, Duration::from_millis(200), 4, true)
+        );
+        let r = parse_analyze(false, &words("w avoid b q16,r4 1 minmoves 2")).unwrap();
+        assert_eq!(r.color, Some(Color::White));
+        assert_eq!(r.interval, Duration::from_secs(1));
+        for bad in ["b frob 3", "interval", "maxmoves x", "interval -5"] {
+            assert!(parse_analyze(false, &words(bad)).is_none(), "{bad}");
+        }
+    }
+}
