@@ -56,7 +56,20 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    qiyuan_server::logs::init(&args.log, args.log_format);
+    let format = args.log_format;
+    qiyuan_server::logs::init(&args.log, format);
+    match serve(args) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // Told through the log, so that JSON mode stays JSON to the last line.
+        Err(e) => {
+            qiyuan_server::logs::fatal(format, &format_args!("{e:#}"));
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+fn serve(args: Args) -> anyhow::Result<()> {
+    let format = args.log_format;
     let mut config = qiyuan_server::Config::load(args.config.as_deref())?;
     if let Some(listen) = args.listen {
         config.listen = listen;
@@ -94,16 +107,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async move {
         let running = qiyuan_server::start(config).await?;
-        println!("qiyuan is serving on http://{}", running.addr);
+        qiyuan_server::logs::serving(format, running.addr);
         let stop = running.stopper();
         tokio::spawn(async move {
             shutdown_signal().await;
-            eprintln!("qiyuan: shutting down");
+            qiyuan_server::logs::shutting_down(format);
             let _ = stop.send(true);
         });
         running.wait().await
-    })?;
-    Ok(ExitCode::SUCCESS)
+    })
 }
 
 async fn shutdown_signal() {

@@ -317,3 +317,113 @@ fn fairy_stockfish_plays_a_whole_xiangqi_game_over_uci() {
     ]);
     assert_whole_game(&report);
 }
+
+/// python-chess takes `qiyuan-engine` by its path alone (the game from
+/// `QIYUAN_ENGINE_GAME`), reads three lines of a `MultiPV` analysis, and gets a
+/// move to ponder on with the engine's move.
+#[test]
+fn python_chess_reads_three_lines_from_qiyuan_engine_by_path() {
+    let script = r#"
+import sys, chess, chess.engine
+engine = chess.engine.SimpleEngine.popen_uci(sys.argv[1])
+board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+infos = engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)
+for info in infos:
+    print("line", info["multipv"], info["pv"][0].uci(), len(info["pv"]), info["score"].white())
+played = engine.play(board, chess.engine.Limit(time=0.3), ponder=True)
+print("play", played.move.uci(), played.ponder.uci() if played.ponder else "none")
+board.push(played.move)
+if played.ponder:
+    print("ponder legal", played.ponder in board.legal_moves)
+engine.quit()
+"#;
+    let out = Command::new(python())
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_qiyuan-engine"))
+        .env("QIYUAN_ENGINE_GAME", "chess")
+        .output()
+        .expect("python runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| l.starts_with("line "))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for (k, line) in lines.iter().enumerate() {
+        assert_eq!(line[1], (k + 1).to_string(), "{text}");
+        let pv_len: usize = line[3].parse().unwrap();
+        assert!(pv_len >= 2, "{text}");
+    }
+    let firsts: std::collections::HashSet<&str> = lines.iter().map(|l| l[2]).collect();
+    assert_eq!(firsts.len(), 3, "three different moves: {text}");
+    let play = text.lines().find(|l| l.starts_with("play ")).expect(&text);
+    assert!(!play.ends_with(" none"), "no move to ponder on: {text}");
+    assert!(text.contains("ponder legal True"), "{text}");
+}
+
+/// `go ponder` thinks until `ponderhit` (then the clock runs) or `stop`; the
+/// `bestmove` names the reply to ponder on.
+#[test]
+fn ponder_waits_for_ponderhit_or_stop() {
+    let mut e = Engine::start("chess");
+    e.send("uci");
+    let hello = e.until("uciok");
+    for option in ["option name MultiPV", "option name Ponder"] {
+        assert!(hello.iter().any(|l| l.starts_with(option)), "{hello:?}");
+    }
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        e.lines.try_iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove while pondering"
+    );
+    let hit = std::time::Instant::now();
+    e.send("ponderhit");
+    let lines = e.until("bestmove");
+    // The clock's share of 2 s, after the hit.
+    assert!(
+        hit.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        hit.elapsed()
+    );
+    let last = lines.last().unwrap();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{last}");
+    assert_eq!(words[2], "ponder", "{last}");
+
+    e.send("position startpos");
+    e.send("go ponder wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    e.bestmove();
+
+    // MultiPV over the raw protocol: each line numbered.
+    e.send("setoption name MultiPV value 2");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    for k in ["multipv 1", "multipv 2"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 4") && l.contains(k)),
+            "{lines:?}"
+        );
+    }
+    e.send("setoption name MultiPV value 0");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(
+        lines.iter().any(|l| l.contains("MultiPV must be")),
+        "{lines:?}"
+    );
+    assert!(e.quit().success());
+}

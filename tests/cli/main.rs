@@ -16,6 +16,7 @@ mod doudizhu;
 mod engine_protocols;
 mod go_gnugo;
 mod go_gtp;
+mod go_gtp_tools;
 mod go_score;
 mod operations;
 mod serve_limits;

@@ -660,3 +660,108 @@ fn postgres_dump_restores_into_a_new_server() {
         restored: format!("qiyuan_restored_{tag}"),
     });
 }
+
+/// Issue 47: in JSON mode every line on both streams is JSON — the address the
+/// server serves on (stdout), an engine's start (its pid a number, not
+/// `Some(…)`), and the shutdown on SIGTERM (stderr).
+#[test]
+fn json_mode_writes_only_json_lines_on_stdout_and_stderr() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let dir = temp_dir("jsononly");
+        let config = dir.join("qiyuan.toml");
+        std::fs::write(
+            &config,
+            r#"
+            [[engines]]
+            name = "stockfish"
+            path = "/usr/games/stockfish"
+            protocol = "uci"
+            games = ["chess"]
+            options = { Threads = 1, Hash = 16 }
+            movetime_ms = 50
+            processes = 1
+            "#,
+        )
+        .unwrap();
+        let (out, err) = (dir.join("stdout.log"), dir.join("stderr.log"));
+        let port = free_port();
+        let mut cmd = serve_command(env!("CARGO_BIN_EXE_qiyuan"), port, &dir.join("data"));
+        cmd.args(["--log-format", "json", "--config"])
+            .arg(&config)
+            .env("QIYUAN_LOG", "info")
+            .env_remove("RUST_LOG")
+            .env_remove("QIYUAN_LOG_FORMAT")
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(std::fs::File::create(&err).unwrap());
+        let mut child = KillOnDrop(cmd.spawn().expect("the qiyuan binary starts"));
+        let base = format!("http://127.0.0.1:{port}");
+        wait_ready(&base, Duration::from_secs(30)).await.unwrap();
+        // Stockfish analyses a position: its process starts and is logged.
+        let guest = Client::guest_at(&base).await.unwrap();
+        let mut socket = guest.connect().await.unwrap();
+        let id = socket
+            .send(
+                "analyse",
+                json!({"game": "chess", "moves": ["e2e4"], "engine": "stockfish", "time_ms": 200}),
+            )
+            .await
+            .unwrap();
+        loop {
+            let v = socket.recv().await.unwrap();
+            if v["id"] == id.as_str() && v["t"] == "analysis" && v["d"]["done"] == true {
+                break;
+            }
+        }
+        let pid = child.0.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while child.0.try_wait().unwrap().is_none() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no exit after SIGTERM"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let parse = |path: &Path| -> Vec<Value> {
+            let text = std::fs::read_to_string(path).unwrap();
+            text.lines()
+                .map(|l| {
+                    serde_json::from_str(l)
+                        .unwrap_or_else(|e| panic!("not JSON ({e}) in {}: {l}", path.display()))
+                })
+                .collect()
+        };
+        let stdout = parse(&out);
+        assert_eq!(stdout.len(), 1, "{stdout:?}");
+        assert_eq!(stdout[0]["address"], base.as_str(), "{stdout:?}");
+        assert!(
+            stdout[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("serving on")
+        );
+        let stderr = parse(&err);
+        assert!(
+            stderr
+                .iter()
+                .any(|l| l["message"] == "qiyuan: shutting down"),
+            "{stderr:?}"
+        );
+        let started: Vec<&Value> = stderr
+            .iter()
+            .filter(|l| l["message"] == "engine started")
+            .collect();
+        assert_eq!(started.len(), 1, "{stderr:?}");
+        assert!(started[0]["pid"].is_u64(), "{:?}", started[0]);
+        let text = std::fs::read_to_string(&err).unwrap();
+        assert!(!text.contains("Some("), "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}

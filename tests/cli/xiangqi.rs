@@ -86,6 +86,24 @@ fn play_reports_reason_and_ply() {
     assert!(!ok, "an illegal move is an error");
 }
 
+/// Issue 47: the hall's repetition rule (docs/engines.md, "Repetition"): a plain
+/// cycle — both horses out and back, neither side forcing — ends nothing at
+/// its position's second occurrence (Fairy-Stockfish plays on there too) and
+/// is drawn at the third (不变作和).
+#[test]
+fn a_plain_cycle_is_drawn_at_the_third_occurrence_not_the_second() {
+    let cycle = ["h0g2", "h9g7", "g2h0", "g7h9"];
+    let mut args = vec!["xiangqi", "play"];
+    args.extend(cycle);
+    let (ok, out, _) = qiyuan(&args);
+    assert!(ok);
+    assert_eq!(out.trim(), "ongoing ply 4");
+    args.extend(cycle);
+    let (ok, out, _) = qiyuan(&args);
+    assert!(ok);
+    assert_eq!(out.trim(), "draw repetition ply 8");
+}
+
 #[test]
 fn notation_prints_every_spelling() {
     let (ok, out, _) = qiyuan(&["xiangqi", "notation", "--move", "h2e2"]);

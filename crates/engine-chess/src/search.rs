@@ -275,6 +275,21 @@ impl Searcher {
         stop: &AtomicBool,
         on_iteration: &mut dyn FnMut(&Info) -> bool,
     ) -> SearchResult {
+        self.search_excluding(root, history, &[], limits, stop, on_iteration)
+    }
+
+    /// [`Searcher::search`] without the root moves `excluded` (the lines already
+    /// given of a multi-line analysis, UCI's `MultiPV`); `best` is `None` when no
+    /// other move is legal.
+    pub fn search_excluding(
+        &mut self,
+        root: &Chess,
+        history: &[u64],
+        excluded: &[Move],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&Info) -> bool,
+    ) -> SearchResult {
         let keep = (root.halfmoves() as usize).min(history.len());
         let stack = history[history.len() - keep..]
             .iter()
@@ -291,6 +306,6 @@ impl Searcher {
             seed: limits.seed,
         };
         self.0
-            .search(&mut node, stack, &[], &limits, stop, on_iteration)
+            .search(&mut node, stack, excluded, &limits, stop, on_iteration)
     }
 }

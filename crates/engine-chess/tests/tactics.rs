@@ -145,12 +145,14 @@ fn a_set_stop_flag_ends_the_search_at_once() {
 
 #[test]
 fn repeating_the_game_is_a_draw_the_lost_side_takes() {
-    // White is a queen and a rook down; Ng5 Kg8 Nf3 Kh8 has been played, so Ng5
-    // now repeats the position after the first Ng5: a draw, which beats losing.
+    // White is a queen and a rook down; Ng5 Kg8 Nf3 Kh8 has been played twice,
+    // so Ng5 now makes the position after the first Ng5 occur a third time: a
+    // draw (threefold repetition, which the hall applies), which beats losing.
     let start = pos("7k/qr6/8/8/8/5N2/5PPP/6K1 w - - 0 1");
     let mut history = Vec::new();
     let mut p = start.clone();
-    for uci in ["f3g5", "h8g8", "g5f3", "g8h8"] {
+    let cycle = ["f3g5", "h8g8", "g5f3", "g8h8"];
+    for uci in cycle.iter().chain(&cycle) {
         history.push(qiyuan_engine_chess::hash(&p));
         let m = UciMove::from_ascii(uci.as_bytes())
             .expect("uci")

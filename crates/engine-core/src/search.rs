@@ -244,6 +244,7 @@ impl<P: SearchPosition> Searcher<P> {
         }
         self.tt.new_search();
         let mut stack = stack;
+        let root_len = stack.len();
         stack.reserve(MAX_PLY + 2);
         let mut run = Run {
             tt: &mut self.tt,
@@ -255,6 +256,7 @@ impl<P: SearchPosition> Searcher<P> {
             killers: [[None; 2]; MAX_PLY + 1],
             evals: [-INF; MAX_PLY + 2],
             stack,
+            root_len,
             nodes: 0,
             node_limit: limits.nodes.max(1),
             stopped: false,
@@ -280,6 +282,8 @@ struct Run<'a, P: SearchPosition> {
     /// The positions before the current one since the last irreversible move:
     /// hash, and whether the side to move there was in check.
     stack: Vec<(u64, bool)>,
+    /// How many entries of `stack` are the game's positions before the root.
+    root_len: usize,
     nodes: u64,
     node_limit: u64,
     stopped: bool,
@@ -530,31 +534,52 @@ impl<P: SearchPosition> Run<'_, P> {
     /// A repetition of an earlier position (same side to move) since the last
     /// irreversible move: its score for the side to move (a draw, or by the
     /// perpetual-check rule).
+    ///
+    /// A position first seen inside the search repeats at its second occurrence
+    /// (the side that can repeat once can repeat again). A position of the game
+    /// before the root counts only at its third occurrence, as the rules judge a
+    /// game: chess's threefold repetition, and xiangqi's cycles, which the hall
+    /// rules on at the third occurrence (`qiyuan_xiangqi::rules`; a game that comes
+    /// back to a position once more goes on, as Fairy-Stockfish plays it too).
     fn repetition(&self, pos: &P, h: u64, ply: usize) -> Option<i32> {
         let n = self.stack.len();
         let window = (pos.halfmoves() as usize).min(n);
         let mut k = 2;
+        let mut nearest = None;
+        let mut before_root = 0;
         while k <= window {
-            if self.stack[n - k].0 == h {
-                if !P::PERPETUAL_CHECK_LOSES {
-                    return Some(0);
+            let j = n - k;
+            if self.stack[j].0 == h {
+                nearest.get_or_insert(k);
+                if j >= self.root_len {
+                    break;
                 }
-                let in_check = pos.in_check();
-                let flag = |i: usize| if i == n { in_check } else { self.stack[i].1 };
-                // Positions n-k+1, n-k+3, .. follow our moves: the opponent in
-                // check there means we checked.
-                let we_check = (n - k + 1..n).step_by(2).all(flag);
-                let they_check = (n - k + 2..=n).step_by(2).all(flag);
-                let lost = PERPETUAL - ply as i32;
-                return Some(match (we_check, they_check) {
-                    (true, false) => -lost,
-                    (false, true) => lost,
-                    _ => 0,
-                });
+                before_root += 1;
+                if before_root >= 2 {
+                    break;
+                }
             }
             k += 2;
         }
-        None
+        let k = nearest?;
+        if n - k < self.root_len && before_root < 2 {
+            return None;
+        }
+        if !P::PERPETUAL_CHECK_LOSES {
+            return Some(0);
+        }
+        let in_check = pos.in_check();
+        let flag = |i: usize| if i == n { in_check } else { self.stack[i].1 };
+        // Positions n-k+1, n-k+3, .. follow our moves: the opponent in
+        // check there means we checked.
+        let we_check = (n - k + 1..n).step_by(2).all(flag);
+        let they_check = (n - k + 2..=n).step_by(2).all(flag);
+        let lost = PERPETUAL - ply as i32;
+        Some(match (we_check, they_check) {
+            (true, false) => -lost,
+            (false, true) => lost,
+            _ => 0,
+        })
     }
 
     #[allow(clippy::too_many_arguments)]

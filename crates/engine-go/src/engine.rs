@@ -54,6 +54,34 @@ pub struct Report {
     pub ownership: Vec<f32>,
 }
 
+/// One root move of an analysis ([`Engine::analyze`]), with the line the search
+/// expects after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub mv: Move,
+    pub visits: u32,
+    /// For the side to move.
+    pub winrate: f32,
+    /// The share of the root's prior visits (its heuristic knowledge) this move had.
+    pub prior: f32,
+    /// The principal variation, this move first: the most visited child at each ply.
+    pub pv: Vec<Move>,
+}
+
+/// What an analysis found so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysis {
+    /// Root moves by visits, most visited first (only moves visited at least once).
+    pub lines: Vec<Line>,
+    /// Simulations through the root, kept from earlier searches included.
+    pub visits: u32,
+    /// As [`Report::ownership`].
+    pub ownership: Vec<f32>,
+    /// Black's expected margin at the count (komi and compensation included), from
+    /// the ownership.
+    pub black_lead: f64,
+}
+
 /// The count the engine expects, with the stones it thinks dead.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Estimate {
@@ -68,6 +96,13 @@ pub struct Estimate {
 pub struct Engine {
     board: Board,
     komi: f64,
+    /// Stones set up before the first move (handicap, SGF `AB`/`AW`): every move
+    /// is replayed on them.
+    setup: Vec<(Color, Point)>,
+    /// Who moves first after the setup.
+    first: Color,
+    /// Points white gets at the count for black's handicap stones.
+    compensation: f64,
     to_move: Color,
     history: Vec<(Color, Move)>,
     seen: HashSet<u64>,
@@ -87,6 +122,9 @@ impl Engine {
         Ok(Engine {
             board,
             komi,
+            setup: Vec::new(),
+            first: Color::Black,
+            compensation: 0.0,
             to_move: Color::Black,
             history: Vec::new(),
             seen,
@@ -113,6 +151,64 @@ impl Engine {
         self.tree_valid = false;
     }
 
+    /// The points white gets for black's handicap stones ([`Engine::set_up`]).
+    pub fn compensation(&self) -> f64 {
+        self.compensation
+    }
+
+    /// What the count takes from black's area: komi and the handicap compensation.
+    fn count_komi(&self) -> f64 {
+        self.komi + self.compensation
+    }
+
+    /// The stones set up before the first move.
+    pub fn setup(&self) -> &[(Color, Point)] {
+        &self.setup
+    }
+
+    /// Sets up stones on the empty board before the first move (handicap stones,
+    /// SGF `AB`/`AW`), with `first` to move after them and `compensation` points
+    /// for white at the count (Chinese rules: one per black handicap stone).
+    /// Refused, changing nothing, when a stone cannot be put (occupied, off the
+    /// board, without liberties); moves already played are kept after the setup.
+    pub fn set_up(
+        &mut self,
+        stones: &[(Color, Point)],
+        first: Color,
+        compensation: f64,
+    ) -> Result<(), IllegalMove> {
+        let mut board = Board::new(self.board.size()).unwrap_or_else(|_| self.board.clone());
+        for &(c, p) in stones {
+            board.setup(c, p)?;
+        }
+        let moves = std::mem::take(&mut self.history);
+        self.setup = stones.to_vec();
+        self.first = first;
+        self.compensation = compensation;
+        self.reset();
+        for (c, m) in moves {
+            if self.play(c, m).is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The position after the setup, before any move.
+    fn reset(&mut self) {
+        let mut board = Board::new(self.board.size()).unwrap_or_else(|_| self.board.clone());
+        for &(c, p) in &self.setup {
+            // Checked when it was set up.
+            let _ = board.setup(c, p);
+        }
+        self.board = board;
+        self.to_move = self.first;
+        self.history.clear();
+        self.seen.clear();
+        self.seen.insert(self.board.hash());
+        self.tree_valid = false;
+    }
+
     pub fn to_move(&self) -> Color {
         self.to_move
     }
@@ -121,15 +217,13 @@ impl Engine {
         &self.history
     }
 
-    /// Empties the board (same size and komi); the random state goes on.
+    /// Empties the board (same size and komi; no setup stones, no compensation);
+    /// the random state goes on.
     pub fn clear(&mut self) {
-        let fresh = Board::new(self.board.size()).unwrap_or_else(|_| self.board.clone());
-        self.board = fresh;
-        self.to_move = Color::Black;
-        self.history.clear();
-        self.seen.clear();
-        self.seen.insert(self.board.hash());
-        self.tree_valid = false;
+        self.setup.clear();
+        self.first = Color::Black;
+        self.compensation = 0.0;
+        self.reset();
     }
 
     /// Whether `color` may play `mv` now (simple ko, suicide, positional superko).
@@ -168,7 +262,7 @@ impl Engine {
             return false;
         }
         let moves = std::mem::take(&mut self.history);
-        self.clear();
+        self.reset();
         for (c, m) in moves {
             // Moves that were legal once replay legally.
             let _ = self.play(c, m);
@@ -219,7 +313,7 @@ impl Engine {
             board: &self.board,
             to_move: color,
             last: self.last_cells(),
-            komi: self.komi as f32,
+            komi: self.count_komi() as f32,
             forbidden: &forbidden,
         };
         let kept = u64::from(self.tree.root().n);
@@ -270,6 +364,80 @@ impl Engine {
         }
     }
 
+    /// Searches `playouts` more simulations for `color` (or until `stop` is set) on
+    /// the tree kept from move to move, and reports the root's moves with their
+    /// lines, for GUIs that show an engine's thoughts. Nothing is decided or played.
+    pub fn analyze(
+        &mut self,
+        color: Color,
+        playouts: u64,
+        policy: &Policy,
+        stop: &AtomicBool,
+    ) -> Analysis {
+        if color != self.to_move || !self.tree_valid {
+            self.to_move = color;
+            self.tree.clear();
+        }
+        self.tree_valid = true;
+        let forbidden = self.superko_cells(color);
+        let root = Root {
+            board: &self.board,
+            to_move: color,
+            last: self.last_cells(),
+            komi: self.count_komi() as f32,
+            forbidden: &forbidden,
+        };
+        if playouts > 0 {
+            self.tree
+                .search(&root, playouts, policy, &mut self.rng, stop);
+        }
+        let to_move = |cell: usize| match cell {
+            PASS => Move::Pass,
+            cell => Move::Place(self.board.point_of(cell)),
+        };
+        let nodes = &self.tree.nodes;
+        let children = self.tree.root().children();
+        let prior_total: f32 = children
+            .clone()
+            .map(|c| (nodes[c].v - nodes[c].n as f32).max(0.0))
+            .sum::<f32>()
+            .max(1.0);
+        let mut lines: Vec<Line> = children
+            .filter(|&c| nodes[c].n > 0)
+            .map(|c| {
+                let mut pv = vec![to_move(nodes[c].mv as usize)];
+                let mut at = c;
+                while pv.len() < 32 {
+                    let Some(next) = nodes[at]
+                        .children()
+                        .filter(|&k| nodes[k].n > 0)
+                        .max_by_key(|&k| nodes[k].n)
+                    else {
+                        break;
+                    };
+                    pv.push(to_move(nodes[next].mv as usize));
+                    at = next;
+                }
+                Line {
+                    mv: to_move(nodes[c].mv as usize),
+                    visits: nodes[c].n,
+                    winrate: nodes[c].winrate(),
+                    prior: (nodes[c].v - nodes[c].n as f32).max(0.0) / prior_total,
+                    pv,
+                }
+            })
+            .collect();
+        lines.sort_by_key(|l| std::cmp::Reverse(l.visits));
+        let ownership = self.ownership_of_tree();
+        let black_lead = f64::from(ownership.iter().sum::<f32>()) - self.count_komi();
+        Analysis {
+            lines,
+            visits: self.tree.root().n,
+            ownership,
+            black_lead,
+        }
+    }
+
     /// Our win rate if we pass now, from a search of the opponent's replies; None if
     /// the search was stopped before it could say.
     fn winrate_after_pass(
@@ -285,7 +453,7 @@ impl Engine {
             board: &board,
             to_move: color.opponent(),
             last: [PASS, last[0]],
-            komi: self.komi as f32,
+            komi: self.count_komi() as f32,
             forbidden: &[],
         };
         let budget = (settings.playouts / 4).clamp(100.min(settings.playouts), 20_000);
@@ -328,7 +496,11 @@ impl Engine {
             && *c == color.opponent()
         {
             let dead = dead_stones(&self.board, ownership);
-            let score = Score::new(&area(&self.board, &dead, Counting::Chinese), self.komi, 0.0);
+            let score = Score::new(
+                &area(&self.board, &dead, Counting::Chinese),
+                self.komi,
+                self.compensation,
+            );
             if score.winner() == Some(color) {
                 return Decision::Pass;
             }
@@ -424,7 +596,11 @@ impl Engine {
             .map(|p| own[self.board.cell_of(p)] / n)
             .collect();
         let dead = dead_stones(&self.board, &ownership);
-        let score = Score::new(&area(&self.board, &dead, Counting::Chinese), self.komi, 0.0);
+        let score = Score::new(
+            &area(&self.board, &dead, Counting::Chinese),
+            self.komi,
+            self.compensation,
+        );
         Estimate {
             score,
             dead,

@@ -19,6 +19,6 @@ pub mod playout;
 mod search;
 pub mod tactics;
 
-pub use engine::{Candidate, Decision, Engine, Estimate, Report};
+pub use engine::{Analysis, Candidate, Decision, Engine, Estimate, Line, Report};
 pub use level::{Level, LevelError, Settings};
 pub use playout::Policy;

@@ -83,13 +83,53 @@ fn wins_the_undefended_horse() {
 #[test]
 fn a_lost_side_repeats_for_a_draw_when_it_is_not_checking() {
     // Red is two rooks down and soon mated. The rook has gone a7-a6, a6-a7 (no
-    // checks) while the general stepped d9-d8-d9: a7a6 now repeats, a draw.
+    // checks) twice while the general stepped d9-d8-d9: a7a6 now makes its
+    // position's third occurrence, a draw by the hall's rules.
+    let cycle = ["a7a6", "d9d8", "a6a7", "d8d9"];
     let (m, score) = solve_after(
         "3k5/9/R8/9/9/7rr/9/9/9/5K3 w - - 0 1",
-        &["a7a6", "d9d8", "a6a7", "d8d9"],
+        &[cycle, cycle].concat(),
         5,
     );
     assert_eq!((m.as_str(), score), ("a7a6", Score::Cp(0)));
+}
+
+#[test]
+fn a_second_occurrence_of_a_game_position_is_not_a_draw() {
+    // The same, after one cycle only: a7a6 repeats a position of the game for the
+    // second time, which ends nothing under the hall's rules (nor Fairy-Stockfish's):
+    // the search scores it as the lost position it is, not as a draw.
+    let start = Position::from_fen("3k5/9/R8/9/9/7rr/9/9/9/5K3 w - - 0 1").expect("fen");
+    let moves: Vec<Move> = ["a7a6", "d9d8", "a6a7", "d8d9"]
+        .iter()
+        .map(|m| mv(m))
+        .collect();
+    let mut p = start.clone();
+    for &m in &moves {
+        p.play(m).expect("legal");
+    }
+    let banned: Vec<Move> = p
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| m != mv("a7a6"))
+        .collect();
+    let r = Searcher::new(16).search(
+        &start,
+        &moves,
+        &Limits {
+            depth: 3,
+            banned,
+            ..Limits::default()
+        },
+        &AtomicBool::new(false),
+        &mut |_| true,
+    );
+    assert_eq!(r.best, Some(mv("a7a6")));
+    assert!(
+        matches!(r.score, Score::Cp(cp) if cp < -300) || matches!(r.score, Score::Mate(m) if m < 0),
+        "{:?}",
+        r.score
+    );
 }
 
 #[test]

@@ -599,6 +599,7 @@ async fn serve_metrics(
     let mut text = app.metrics.render(app.tables.len());
     text.push_str(&app.metrics.render_store(&app.store.writer_stats()));
     text.push_str(&app.metrics.render_compute(&app.compute));
+    text.push_str(&app.metrics.render_engines(&app.engines.figures()));
     text.push_str(&app.metrics.render_stalls(&app.pauses));
     if let Some(cluster) = &app.cluster {
         text.push_str(&app.metrics.render_cluster(&cluster.figures()));

@@ -13,6 +13,10 @@
 //! which print every frame at `trace` (tungstenite's `writing frame`, in hex,
 //! and `Sending frame`, as text), are held at `debug` whatever `RUST_LOG` asks
 //! ([`QUIET`], a filter of its own beside the user's).
+//!
+//! In JSON mode every line the server writes is JSON, on both streams: the
+//! address it serves on goes to stdout as an object ([`serving`]), its shutdown
+//! to stderr ([`shutting_down`]), and a panic's message through the log.
 
 use qiyuan_game::Outcome;
 use serde::Serialize;
@@ -54,6 +58,10 @@ fn quiet() -> tracing_subscriber::filter::Targets {
     )
 }
 
+/// The target of the lines written to stdout, which scripts read (the address
+/// the server serves on): never on stderr, and shown whatever the filter says.
+const STDOUT: &str = "qiyuan::stdout";
+
 /// Logs to stderr in `format`, filtered by `RUST_LOG` or the given default
 /// (`info`, or a filter such as `warn,qiyuan::game=info`), and by [`QUIET`].
 pub fn init(default: &str, format: LogFormat) {
@@ -68,17 +76,65 @@ pub fn init(default: &str, format: LogFormat) {
     let layer = tracing_subscriber::fmt::layer()
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
-    let layer = match format {
-        LogFormat::Text => layer.with_filter(filter).boxed(),
-        LogFormat::Json => layer
-            .json()
-            .flatten_event(true)
-            .with_current_span(false)
-            .with_span_list(false)
-            .with_filter(filter)
-            .boxed(),
+    let not_stdout = tracing_subscriber::filter::filter_fn(|m| m.target() != STDOUT);
+    let filter = filter.and(not_stdout);
+    let layers = match format {
+        LogFormat::Text => vec![layer.with_filter(filter).boxed()],
+        LogFormat::Json => {
+            let stdout = tracing_subscriber::fmt::layer()
+                .with_ansi(false)
+                .with_writer(std::io::stdout)
+                .json()
+                .flatten_event(true)
+                .with_current_span(false)
+                .with_span_list(false)
+                .with_filter(tracing_subscriber::filter::filter_fn(|m| {
+                    m.target() == STDOUT
+                }))
+                .boxed();
+            let stderr = layer
+                .json()
+                .flatten_event(true)
+                .with_current_span(false)
+                .with_span_list(false)
+                .with_filter(filter)
+                .boxed();
+            // A panic's message is a log line too, not plain text on stderr.
+            std::panic::set_hook(Box::new(|info| {
+                tracing::error!(target: "qiyuan::panic", "{info}");
+            }));
+            vec![stdout, stderr]
+        }
     };
-    let _ = tracing_subscriber::registry().with(layer).try_init();
+    let _ = tracing_subscriber::registry().with(layers).try_init();
+}
+
+/// Says where the server serves, on stdout: a line of text, or in JSON mode an
+/// object with the address (`{"message": "qiyuan is serving on …", "address": …}`).
+pub fn serving(format: LogFormat, addr: std::net::SocketAddr) {
+    let url = format!("http://{addr}");
+    match format {
+        LogFormat::Text => println!("qiyuan is serving on {url}"),
+        LogFormat::Json => {
+            tracing::info!(target: STDOUT, address = %url, "qiyuan is serving on {url}");
+        }
+    }
+}
+
+/// Says the server is shutting down, on stderr (a log line in JSON mode).
+pub fn shutting_down(format: LogFormat) {
+    match format {
+        LogFormat::Text => eprintln!("qiyuan: shutting down"),
+        LogFormat::Json => tracing::info!("qiyuan: shutting down"),
+    }
+}
+
+/// A failure that stops the server, on stderr (a log line in JSON mode).
+pub fn fatal(format: LogFormat, error: &dyn std::fmt::Display) {
+    match format {
+        LogFormat::Text => eprintln!("qiyuan: {error}"),
+        LogFormat::Json => tracing::error!("qiyuan: {error}"),
+    }
 }
 
 /// The span of one HTTP request: its method and path, never its query.

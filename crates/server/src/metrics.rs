@@ -237,6 +237,49 @@ impl Metrics {
         out
     }
 
+    /// The operator's external engines: processes started, those that died
+    /// unasked (killed, crashed), and those running now, per engine.
+    pub fn render_engines(&self, engines: &[crate::engines::EngineFigures]) -> String {
+        let node = &self.node;
+        let mut out = String::new();
+        if engines.is_empty() {
+            return out;
+        }
+        for (name, kind, help, value) in [
+            (
+                "qiyuan_engine_starts_total",
+                "counter",
+                "External engine processes started.",
+                (|e: &crate::engines::EngineFigures| e.started.to_string())
+                    as fn(&crate::engines::EngineFigures) -> String,
+            ),
+            (
+                "qiyuan_engine_crashes_total",
+                "counter",
+                "External engine processes that exited without being asked to (killed, crashed).",
+                |e| e.crashed.to_string(),
+            ),
+            (
+                "qiyuan_engine_processes",
+                "gauge",
+                "External engine processes running now.",
+                |e| e.running.to_string(),
+            ),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} {kind}");
+            for e in engines {
+                let _ = writeln!(
+                    out,
+                    "{name}{{node=\"{node}\",engine=\"{}\"}} {}",
+                    escape(&e.name),
+                    value(e)
+                );
+            }
+        }
+        out
+    }
+
     /// The compute budget: its size, the searches running and waiting now,
     /// the most that ran at once, and the permits granted by class.
     pub fn render_compute(&self, compute: &crate::compute::Compute) -> String {

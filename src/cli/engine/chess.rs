@@ -3,7 +3,7 @@
 use super::*;
 use qiyuan_engine_chess::shakmaty::fen::Fen;
 use qiyuan_engine_chess::shakmaty::uci::UciMove;
-use qiyuan_engine_chess::shakmaty::{CastlingMode, Chess, Color, Position};
+use qiyuan_engine_chess::shakmaty::{CastlingMode, Chess, Color, Move, Position};
 use qiyuan_engine_chess::{Limits, Score, Searcher, hash};
 
 fn score_text(s: Score) -> String {
@@ -69,6 +69,8 @@ impl UciGame for Game {
                 "id author the qiyuan authors",
                 "option name Level type spin default 8 min 1 max 8",
                 "option name Hash type spin default 64 min 1 max 4096",
+                "option name MultiPV type spin default 1 min 1 max 64",
+                "option name Ponder type check default false",
                 "uciok",
             ]
         })
@@ -105,26 +107,38 @@ impl UciGame for Game {
         seed: u64,
         depth: Option<u32>,
         nodes: Option<u64>,
+        lines: usize,
     ) -> Job<Searcher> {
         let mut limits: Limits = level.limits(seed);
         narrowed(&mut limits.depth, &mut limits.nodes, depth, nodes);
         let (p, h) = (self.pos.clone(), self.history.clone());
         Box::new(move |s: &mut Searcher, stop: &AtomicBool, report| {
-            let r = s.search(&p, &h, &limits, stop, &mut |info| {
-                report(InfoLine {
-                    depth: info.depth,
-                    seldepth: info.seldepth,
-                    score: score_text(info.score),
-                    nodes: info.nodes,
-                    pv: info
-                        .pv
-                        .iter()
-                        .map(|m| UciMove::from_standard(*m).to_string())
-                        .collect(),
-                })
-            });
-            match r.best {
-                Some(m) => format!("bestmove {}", UciMove::from_standard(m)),
+            let text = |m: &Move| UciMove::from_standard(*m).to_string();
+            let mut excluded: Vec<Move> = Vec::new();
+            let mut first = None;
+            for multipv in 1..=lines.max(1) {
+                if multipv > 1 && stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let r = s.search_excluding(&p, &h, &excluded, &limits, stop, &mut |info| {
+                    report(InfoLine {
+                        multipv,
+                        depth: info.depth,
+                        seldepth: info.seldepth,
+                        score: score_text(info.score),
+                        nodes: info.nodes,
+                        pv: info.pv.iter().map(text).collect(),
+                    })
+                });
+                let Some(best) = r.best else { break };
+                excluded.push(best);
+                first.get_or_insert(r);
+            }
+            match first {
+                Some(r) => match r.best {
+                    Some(m) => bestmove_line(&text(&m), &r.pv.iter().map(text).collect::<Vec<_>>()),
+                    None => "bestmove 0000".into(),
+                },
                 None => "bestmove 0000".into(),
             }
         })

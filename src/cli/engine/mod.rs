@@ -29,7 +29,7 @@ pub enum Game {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Which game's engine to run.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, env = "QIYUAN_ENGINE_GAME")]
     pub game: Game,
     /// The level, 1 (weakest) to 8 (strongest); the protocol's `Level` option
     /// changes it.
@@ -105,6 +105,9 @@ struct Go {
     depth: Option<u32>,
     nodes: Option<u64>,
     infinite: bool,
+    /// `go ponder`: search the opponent's time until `ponderhit` (then the clock
+    /// of this command runs) or `stop`.
+    ponder: bool,
 }
 
 fn parse_number<T: std::str::FromStr>(words: &[&str], i: usize) -> Option<T> {
@@ -129,7 +132,8 @@ fn parse_go(words: &[&str], mover: usize) -> Go {
             "movetime" => go.movetime = parse_number(words, i),
             "depth" => go.depth = parse_number(words, i),
             "nodes" => go.nodes = parse_number(words, i),
-            "infinite" | "ponder" => go.infinite = true,
+            "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
             _ => {}
         }
     }
@@ -213,6 +217,18 @@ impl<S: Send + 'static> Worker<S> {
         self.searcher.as_mut()
     }
 
+    /// Sets the running search's stop flag after `d` (the clock starts at
+    /// `ponderhit`).
+    fn arm(&self, d: Duration) {
+        if let Some((_, flag)) = &self.running {
+            let timer = Arc::clone(flag);
+            std::thread::spawn(move || {
+                std::thread::sleep(d);
+                timer.store(true, Ordering::Relaxed);
+            });
+        }
+    }
+
     /// Starts `f` on a thread with the searcher and a fresh stop flag; a timer
     /// sets the flag after `hard`.
     fn start(
@@ -241,10 +257,26 @@ impl<S: Send + 'static> Worker<S> {
     }
 }
 
-/// After an infinite search, `bestmove` waits for `stop`.
-fn wait_for_stop(infinite: bool, stop: &AtomicBool) {
-    while infinite && !stop.load(Ordering::Relaxed) {
+/// After an infinite search, and a ponder search before `ponderhit`, `bestmove`
+/// waits for `stop` (or the hit).
+fn wait_for_stop(infinite: bool, pondering: &AtomicBool, stop: &AtomicBool) {
+    while (infinite || pondering.load(Ordering::Relaxed)) && !stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// The most lines `MultiPV` gives.
+const MAX_LINES: usize = 64;
+
+/// The `bestmove` line: the move, and the reply the engine expects as the move
+/// to ponder on when its line has one.
+#[cfg(any(feature = "chess", feature = "xiangqi"))]
+fn bestmove_line(best: &str, pv: &[String]) -> String {
+    match pv.get(1) {
+        Some(reply) if pv.first().map(String::as_str) == Some(best) => {
+            format!("bestmove {best} ponder {reply}")
+        }
+        _ => format!("bestmove {best}"),
     }
 }
 
@@ -271,6 +303,8 @@ fn parse_setoption(words: &[&str]) -> Option<(String, String)> {
 #[cfg(any(feature = "chess", feature = "xiangqi"))]
 /// One `info` line of a finished iteration, in the protocol's words.
 struct InfoLine {
+    /// Which line of a `MultiPV` analysis, from 1.
+    multipv: usize,
     depth: u32,
     seldepth: u32,
     score: String,
@@ -279,8 +313,8 @@ struct InfoLine {
 }
 
 #[cfg(any(feature = "chess", feature = "xiangqi"))]
-/// A search to run on the worker thread: it reports each iteration (which
-/// answers whether to go on) and returns the `bestmove` line.
+/// A search to run on the worker thread: it reports each iteration of each line
+/// (which answers whether to go on) and returns the `bestmove` line.
 type Job<S> =
     Box<dyn FnOnce(&mut S, &AtomicBool, &mut dyn FnMut(InfoLine) -> bool) -> String + Send>;
 
@@ -308,13 +342,16 @@ trait UciGame {
     fn mover(&self) -> usize;
     /// Plies played since the position's start (mixed into the seed).
     fn plies(&self) -> usize;
-    /// The search of the current position with these limits.
+    /// The search of the current position with these limits, `lines` best
+    /// moves (`MultiPV`): each line searched in turn without the moves of the
+    /// lines before it.
     fn job(
         &mut self,
         level: Level,
         seed: u64,
         depth: Option<u32>,
         nodes: Option<u64>,
+        lines: usize,
     ) -> Job<Self::Searcher>;
     /// Said on `quit`, if anything.
     fn farewell(&self) -> Option<&'static str>;
@@ -335,6 +372,13 @@ fn serve<G: UciGame>(
 ) -> anyhow::Result<()> {
     let mut worker = Worker::new(G::searcher(args.hash));
     let mut level = args.level;
+    let mut lines_wanted = 1;
+    // The running `go ponder`: whether it still ponders, when (ms after its
+    // start) `ponderhit` came, and its hard limit, which starts at the hit.
+    let mut pondering = Arc::new(AtomicBool::new(false));
+    let mut hit_ms = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let mut ponder_started = Instant::now();
+    let mut ponder_hard: Option<Duration> = None;
     for line in lines {
         let line = line?;
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -363,6 +407,15 @@ fn serve<G: UciGame>(
                         Ok(n) if (1..=8).contains(&n) => level = n,
                         _ => say(&format!("info string level must be 1..8, not {value}")),
                     }
+                } else if name == "multipv" {
+                    match value.parse::<usize>() {
+                        Ok(n) if (1..=MAX_LINES).contains(&n) => lines_wanted = n,
+                        _ => say(&format!(
+                            "info string MultiPV must be 1..{MAX_LINES}, not {value}"
+                        )),
+                    }
+                } else if name == "ponder" {
+                    // Pondering needs nothing set: `go ponder` is enough.
                 } else if G::is_hash_option(&name) {
                     if let (Ok(mb), Some(s)) = (value.parse::<usize>(), worker.idle()) {
                         G::resize(s, mb.clamp(1, 4096));
@@ -382,13 +435,31 @@ fn serve<G: UciGame>(
                 let lv = Level::get(level);
                 let (soft, hard) = plan_time(&go, mover, lv.movetime_ms);
                 let seed = args.seed.unwrap_or(0) ^ (game.plies() as u64).wrapping_mul(0x9E37_79B9);
-                let job = game.job(lv, seed, go.depth, go.nodes);
+                let job = game.job(lv, seed, go.depth, go.nodes, lines_wanted);
                 let infinite = go.infinite;
-                worker.start(hard, move |s, stop| {
-                    let t0 = Instant::now();
+                let line_count = lines_wanted;
+                pondering = Arc::new(AtomicBool::new(go.ponder));
+                hit_ms = Arc::new(std::sync::atomic::AtomicU64::new(0));
+                ponder_started = Instant::now();
+                ponder_hard = if go.ponder { hard } else { None };
+                let (ponder, hit) = (Arc::clone(&pondering), Arc::clone(&hit_ms));
+                let t0 = ponder_started;
+                worker.start(if go.ponder { None } else { hard }, move |s, stop| {
+                    // With several lines, each has its share of the soft limit.
+                    let mut current = 0;
+                    let mut line_start = t0;
                     let best = job(s, stop, &mut |info| {
+                        if info.multipv != current {
+                            current = info.multipv;
+                            line_start = Instant::now();
+                        }
+                        let multipv = if line_count > 1 {
+                            format!(" multipv {}", info.multipv)
+                        } else {
+                            String::new()
+                        };
                         say(&format!(
-                            "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+                            "info depth {} seldepth {}{multipv} score {} nodes {} nps {} time {} pv {}",
                             info.depth,
                             info.seldepth,
                             info.score,
@@ -397,25 +468,53 @@ fn serve<G: UciGame>(
                             t0.elapsed().as_millis(),
                             info.pv.join(" ")
                         ));
-                        soft.is_none_or(|d| t0.elapsed() < d)
+                        if ponder.load(Ordering::Relaxed) {
+                            return true;
+                        }
+                        // The clock runs from the ponderhit, if there was one.
+                        let since = Duration::from_millis(hit.load(Ordering::Relaxed));
+                        let clock_start = (t0 + since).max(if line_count > 1 {
+                            line_start
+                        } else {
+                            t0
+                        });
+                        soft.is_none_or(|d| {
+                            Instant::now().saturating_duration_since(clock_start)
+                                < d / line_count as u32
+                        })
                     });
-                    wait_for_stop(infinite, stop);
+                    wait_for_stop(infinite, &ponder, stop);
                     say(&best);
                 });
             }
-            "stop" => worker.stop(),
+            "stop" => {
+                pondering.store(false, Ordering::Relaxed);
+                worker.stop();
+            }
+            "ponderhit" => {
+                if pondering.swap(false, Ordering::Relaxed) {
+                    hit_ms.store(
+                        ponder_started.elapsed().as_millis() as u64,
+                        Ordering::Relaxed,
+                    );
+                    if let Some(d) = ponder_hard {
+                        worker.arm(d);
+                    }
+                }
+            }
             "quit" => {
+                pondering.store(false, Ordering::Relaxed);
                 worker.stop();
                 if let Some(bye) = game.farewell() {
                     say(bye);
                 }
                 break;
             }
-            "ponderhit" => {}
             _ if game.command(&words) => {}
             other => say(&format!("info string unknown command {other}")),
         }
     }
+    pondering.store(false, Ordering::Relaxed);
     worker.stop();
     Ok(())
 }

@@ -115,6 +115,8 @@ impl UciGame for Game {
                     "option name UCI_Variant type combo default xiangqi var xiangqi",
                     "option name Level type spin default 8 min 1 max 8",
                     "option name Hash type spin default 64 min 1 max 4096",
+                    "option name MultiPV type spin default 1 min 1 max 64",
+                    "option name Ponder type check default false",
                     "uciok",
                 ])
             }
@@ -177,23 +179,38 @@ impl UciGame for Game {
         seed: u64,
         depth: Option<u32>,
         nodes: Option<u64>,
+        lines: usize,
     ) -> Job<Searcher> {
         let mut limits: Limits = level.limits(seed);
         limits.banned = std::mem::take(&mut self.banned);
         narrowed(&mut limits.depth, &mut limits.nodes, depth, nodes);
         let (s0, ms, d) = (self.start.clone(), self.moves.clone(), self.dialect);
         Box::new(move |s: &mut Searcher, stop: &AtomicBool, report| {
-            let r = s.search(&s0, &ms, &limits, stop, &mut |info| {
-                report(InfoLine {
-                    depth: info.depth,
-                    seldepth: info.seldepth,
-                    score: score_text(info.score, d),
-                    nodes: info.nodes,
-                    pv: info.pv.iter().map(|m| move_text(*m, d)).collect(),
-                })
-            });
-            match (r.best, d) {
-                (Some(m), _) => format!("bestmove {}", move_text(m, d)),
+            let mut first = None;
+            for multipv in 1..=lines.max(1) {
+                if multipv > 1 && stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let r = s.search(&s0, &ms, &limits, stop, &mut |info| {
+                    report(InfoLine {
+                        multipv,
+                        depth: info.depth,
+                        seldepth: info.seldepth,
+                        score: score_text(info.score, d),
+                        nodes: info.nodes,
+                        pv: info.pv.iter().map(|m| move_text(*m, d)).collect(),
+                    })
+                });
+                // The next line leaves out this one's move, as `banmoves` does.
+                let Some(best) = r.best else { break };
+                limits.banned.push(best);
+                first.get_or_insert(r);
+            }
+            match (first.and_then(|r| r.best.map(|b| (b, r.pv))), d) {
+                (Some((m, pv)), _) => bestmove_line(
+                    &move_text(m, d),
+                    &pv.iter().map(|m| move_text(*m, d)).collect::<Vec<_>>(),
+                ),
                 (None, Dialect::Ucci) => "nobestmove".into(),
                 (None, Dialect::Uci) => "bestmove (none)".into(),
             }

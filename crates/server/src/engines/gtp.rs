@@ -10,13 +10,15 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
+
+use super::process::Watched;
 use tokio::time::Instant;
 
 use super::{EngineError, EngineLevel, EnginePosition, decision, option_text};
 use crate::bots::Thought;
 
 pub struct Client {
-    child: Child,
+    process: Watched,
     stdin: ChildStdin,
     lines: Lines<BufReader<ChildStdout>>,
     /// Whether the engine refused `time_settings`.
@@ -28,13 +30,14 @@ impl Client {
     /// commands (`level = 1` is `level 1`).
     pub async fn start(
         mut child: Child,
+        on_death: impl FnOnce(String) + Send + 'static,
         options: &BTreeMap<String, toml::Value>,
         within: Duration,
     ) -> Result<Client, EngineError> {
         let stdin = child.stdin.take().ok_or(EngineError::Closed)?;
         let stdout = child.stdout.take().ok_or(EngineError::Closed)?;
         let mut c = Client {
-            child,
+            process: Watched::new(child, on_death),
             stdin,
             lines: BufReader::new(stdout).lines(),
             no_time_settings: false,
@@ -49,7 +52,12 @@ impl Client {
     }
 
     pub fn pid(&self) -> Option<u32> {
-        self.child.id()
+        self.process.pid()
+    }
+
+    /// Whether the process still runs.
+    pub fn alive(&self) -> bool {
+        self.process.alive()
     }
 
     /// Sends one command and reads its answer: `Ok` for `= …`, `Refused` for `? …`.

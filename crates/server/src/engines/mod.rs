@@ -16,8 +16,15 @@
 //! (an engine killed mid-game is restarted, and the game goes on); if that fails
 //! too, or every process is busy past the deadline, the live table falls back to
 //! the game's built-in computer player for that move (see [`crate::live`]).
+//!
+//! Every process is watched by a task of its own ([`process`]): one that dies
+//! while idle (killed, crashed) is reaped at once, counted as a crash (shown in
+//! `/metrics` as `qiyuan_engine_crashes_total`) and left out of the pool, and a
+//! fresh one is started when the engine is next needed. An analysis that fails
+//! on a process before it said anything is tried once more on a fresh one.
 
 pub mod gtp;
+mod process;
 pub mod uci;
 
 use std::collections::{BTreeMap, HashMap};
@@ -224,6 +231,25 @@ impl Process {
             Process::Gtp(c) => c.pid(),
         }
     }
+
+    fn alive(&self) -> bool {
+        match self {
+            Process::Uci(c) => c.alive(),
+            Process::Gtp(c) => c.alive(),
+        }
+    }
+}
+
+/// What `/metrics` shows of one engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineFigures {
+    pub name: String,
+    /// Processes started since the server started.
+    pub started: u64,
+    /// Processes that exited without being asked to (killed, crashed).
+    pub crashed: u64,
+    /// Processes running now.
+    pub running: usize,
 }
 
 /// One configured engine and its pool of processes.
@@ -233,10 +259,15 @@ struct Engine {
     idle: Mutex<Vec<Process>>,
     /// One permit per process that may run at once.
     permits: Semaphore,
-    /// The pids of its live processes (idle or busy), for the operator and tests.
-    pids: Mutex<Vec<u32>>,
+    /// The pids of its live processes (idle or busy), for the operator and tests
+    /// (shared with the processes' watchers, which take out a dead one's).
+    pids: Arc<Mutex<Vec<u32>>>,
     /// Moves it has answered.
     served: std::sync::atomic::AtomicU64,
+    /// Processes started.
+    started: std::sync::atomic::AtomicU64,
+    /// Processes that died unasked (shared with their watchers).
+    crashed: Arc<std::sync::atomic::AtomicU64>,
     /// Until when it is not asked, after it could not be started: each move
     /// goes to the built-in player at once rather than wait for a start that
     /// fails again.
@@ -265,8 +296,10 @@ impl Engines {
                 config: c.clone(),
                 idle: Mutex::new(Vec::new()),
                 permits: Semaphore::new(c.processes),
-                pids: Mutex::new(Vec::new()),
+                pids: Default::default(),
                 served: Default::default(),
+                started: Default::default(),
+                crashed: Default::default(),
                 down_until: Mutex::new(None),
             });
             for (key, level) in c.keys() {
@@ -321,6 +354,20 @@ impl Engines {
             .collect()
     }
 
+    /// Each engine's processes started, crashed and running, for `/metrics`.
+    pub fn figures(&self) -> Vec<EngineFigures> {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.engines
+            .iter()
+            .map(|e| EngineFigures {
+                name: e.config.name.clone(),
+                started: e.started.load(Relaxed),
+                crashed: e.crashed.load(Relaxed),
+                running: lock(&e.pids).len(),
+            })
+            .collect()
+    }
+
     /// How many moves the engine called `name` has answered.
     pub fn served(&self, name: &str) -> u64 {
         self.engines
@@ -351,7 +398,7 @@ impl Engines {
             .map_err(|_| EngineError::Closed)?;
         let mut last = EngineError::Closed;
         for attempt in 0..2 {
-            let idle = lock(&engine.idle).pop();
+            let idle = engine.take_idle();
             let mut process = match idle {
                 Some(p) => p,
                 None => match engine.start().await {
@@ -433,20 +480,43 @@ impl Analyst {
             .permits
             .try_acquire()
             .map_err(|_| EngineError::Busy)?;
-        let idle = lock(&engine.idle).pop();
-        let mut process = match idle {
-            Some(p) => p,
-            None => engine.start().await?,
-        };
-        let result = match &mut process {
-            Process::Uci(c) => c.analyse(position, time, stop, on_info).await,
-            Process::Gtp(_) => Err(EngineError::NoPosition),
-        };
-        match &result {
-            Ok(()) | Err(EngineError::NoPosition) => lock(&engine.idle).push(process),
-            Err(e) => {
-                tracing::warn!(engine = %engine.config.name, "engine failed analysing: {e}");
-                engine.forget(&process);
+        let mut said = false;
+        let mut result = Err(EngineError::Closed);
+        // A process that fails before it said anything (it died since it was
+        // last used, or as it began) is replaced once.
+        for attempt in 0..2 {
+            let mut process = match engine.take_idle() {
+                Some(p) => p,
+                None => match engine.start().await {
+                    Ok(p) => p,
+                    Err(e) => {
+                        *lock(&engine.down_until) = Some(tokio::time::Instant::now() + DOWN_FOR);
+                        return Err(e);
+                    }
+                },
+            };
+            result = match &mut process {
+                Process::Uci(c) => {
+                    let mut seen = |line: &str| {
+                        said = true;
+                        on_info(line);
+                    };
+                    c.analyse(position, time, stop, &mut seen).await
+                }
+                Process::Gtp(_) => Err(EngineError::NoPosition),
+            };
+            match &result {
+                Ok(()) | Err(EngineError::NoPosition) => {
+                    lock(&engine.idle).push(process);
+                    break;
+                }
+                Err(e) => {
+                    tracing::warn!(engine = %engine.config.name, attempt, "engine failed analysing: {e}");
+                    engine.forget(&process);
+                    if said || matches!(e, EngineError::Timeout) {
+                        break;
+                    }
+                }
             }
         }
         result
@@ -454,6 +524,18 @@ impl Analyst {
 }
 
 impl Engine {
+    /// An idle process that still runs; the dead ones (their watchers reaped
+    /// and counted them) are dropped.
+    fn take_idle(&self) -> Option<Process> {
+        let mut idle = lock(&self.idle);
+        while let Some(p) = idle.pop() {
+            if p.alive() {
+                return Some(p);
+            }
+        }
+        None
+    }
+
     async fn start(&self) -> Result<Process, EngineError> {
         let c = &self.config;
         let mut cmd = tokio::process::Command::new(&c.path);
@@ -465,17 +547,44 @@ impl Engine {
         let child = cmd
             .spawn()
             .map_err(|e| EngineError::Spawn(c.path.display().to_string(), e))?;
-        let startup = Duration::from_millis(c.startup_ms);
-        let process = match c.protocol {
-            Protocol::Uci | Protocol::Ucci => {
-                Process::Uci(uci::Client::start(child, c.protocol, &c.options, startup).await?)
-            }
-            Protocol::Gtp => Process::Gtp(gtp::Client::start(child, &c.options, startup).await?),
-        };
-        if let Some(pid) = process.pid() {
+        self.started
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let pid = child.id();
+        if let Some(pid) = pid {
             lock(&self.pids).push(pid);
         }
-        tracing::info!(engine = %c.name, pid = ?process.pid(), "engine started");
+        // Told by the process's watcher when it dies unasked, having reaped it.
+        let on_death = {
+            let (name, pids, crashed) = (c.name.clone(), self.pids.clone(), self.crashed.clone());
+            move |status: String| {
+                crashed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Some(pid) = pid {
+                    lock(&pids).retain(|p| *p != pid);
+                }
+                tracing::warn!(engine = %name, pid, %status, "engine exited");
+            }
+        };
+        let startup = Duration::from_millis(c.startup_ms);
+        let started = match c.protocol {
+            Protocol::Uci | Protocol::Ucci => {
+                uci::Client::start(child, on_death, c.protocol, &c.options, startup)
+                    .await
+                    .map(Process::Uci)
+            }
+            Protocol::Gtp => gtp::Client::start(child, on_death, &c.options, startup)
+                .await
+                .map(Process::Gtp),
+        };
+        let process = match started {
+            Ok(p) => p,
+            Err(e) => {
+                if let Some(pid) = pid {
+                    lock(&self.pids).retain(|p| *p != pid);
+                }
+                return Err(e);
+            }
+        };
+        tracing::info!(engine = %c.name, pid, "engine started");
         Ok(process)
     }
 

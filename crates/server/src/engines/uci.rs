@@ -13,6 +13,8 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
+
+use super::process::Watched;
 use tokio::time::Instant;
 
 use super::{EngineError, EngineLevel, EnginePosition, Protocol, decision, option_text};
@@ -23,7 +25,7 @@ use qiyuan_engine_core::expected_of_cp;
 const AFTER_STOP: Duration = Duration::from_millis(500);
 
 pub struct Client {
-    child: Child,
+    process: Watched,
     stdin: ChildStdin,
     lines: Lines<BufReader<ChildStdout>>,
     protocol: Protocol,
@@ -36,6 +38,7 @@ impl Client {
     /// options and waits for `readyok`.
     pub async fn start(
         mut child: Child,
+        on_death: impl FnOnce(String) + Send + 'static,
         protocol: Protocol,
         options: &BTreeMap<String, toml::Value>,
         within: Duration,
@@ -43,7 +46,7 @@ impl Client {
         let stdin = child.stdin.take().ok_or(EngineError::Closed)?;
         let stdout = child.stdout.take().ok_or(EngineError::Closed)?;
         let mut c = Client {
-            child,
+            process: Watched::new(child, on_death),
             stdin,
             lines: BufReader::new(stdout).lines(),
             protocol,
@@ -64,7 +67,12 @@ impl Client {
     }
 
     pub fn pid(&self) -> Option<u32> {
-        self.child.id()
+        self.process.pid()
+    }
+
+    /// Whether the process still runs.
+    pub fn alive(&self) -> bool {
+        self.process.alive()
     }
 
     async fn send(&mut self, line: &str) -> Result<(), EngineError> {

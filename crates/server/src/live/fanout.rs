@@ -21,7 +21,7 @@ use qiyuan_game::Viewer;
 use qiyuan_table::Millis;
 use serde_json::Value;
 
-use super::{Conn, ConnId, TableKind, now};
+use super::{Conn, ConnId, Delivery, TableKind, now};
 use crate::protocol::ServerMsg;
 use crate::protocol::flat::{self, Flat};
 pub(super) use crate::protocol::out::Batch;
@@ -187,15 +187,22 @@ impl Fanout {
                     text
                 }
             };
-            if sub.conn.send(text) {
-                replaced.extend(sub.view.replace(view));
-                sub.moves = game.then_some(moves_now);
-            } else {
-                slow.push(*conn_id);
+            match sub.conn.offer(text) {
+                Delivery::Queued => {
+                    replaced.extend(sub.view.replace(view));
+                    sub.moves = game.then_some(moves_now);
+                }
+                failed => slow.push((*conn_id, failed)),
             }
         }
-        for conn_id in slow {
-            tracing::warn!(table = %id, conn = conn_id, "socket too slow; unsubscribed");
+        for (conn_id, failed) in slow {
+            // A connection whose reader has gone (an API request or stream that
+            // ended without unsubscribing) is not slow: it is forgotten quietly.
+            if failed == Delivery::Full {
+                tracing::warn!(table = %id, conn = conn_id, "socket too slow; unsubscribed");
+            } else {
+                tracing::debug!(table = %id, conn = conn_id, "connection gone; unsubscribed");
+            }
             self.subs.remove(&conn_id);
         }
         drop(replaced);

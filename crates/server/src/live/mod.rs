@@ -105,10 +105,30 @@ pub struct Conn {
     pub lag: Arc<LagMeter>,
 }
 
+/// What became of a message queued for a connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    Queued,
+    /// The queue is full: the connection does not keep up.
+    Full,
+    /// Nobody reads the queue any more: the connection has gone (a socket
+    /// closed, an API request or stream that ended).
+    Gone,
+}
+
 impl Conn {
     /// Queues a message; a socket too slow to take it is dropped by its caller.
     pub fn send(&self, text: impl Into<Utf8Bytes>) -> bool {
-        self.tx.try_send(text.into()).is_ok()
+        self.offer(text) == Delivery::Queued
+    }
+
+    /// Queues a message, saying why it was not.
+    pub fn offer(&self, text: impl Into<Utf8Bytes>) -> Delivery {
+        match self.tx.try_send(text.into()) {
+            Ok(()) => Delivery::Queued,
+            Err(mpsc::error::TrySendError::Full(_)) => Delivery::Full,
+            Err(mpsc::error::TrySendError::Closed(_)) => Delivery::Gone,
+        }
     }
 
     /// Queues a server message, answering request `id` if given.

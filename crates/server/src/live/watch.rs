@@ -238,13 +238,18 @@ impl Followers {
             return;
         }
         let text = Feed::Update(Box::new(Update::of(id, table, events, now()))).text();
-        self.conns.retain(|conn_id, conn| {
-            let sent = conn.send(text.clone());
-            if !sent {
-                tracing::warn!(table = %id, conn = conn_id, "follower too slow; unsubscribed");
-            }
-            sent
-        });
+        self.conns
+            .retain(|conn_id, conn| match conn.offer(text.clone()) {
+                super::Delivery::Queued => true,
+                super::Delivery::Full => {
+                    tracing::warn!(table = %id, conn = conn_id, "follower too slow; unsubscribed");
+                    false
+                }
+                super::Delivery::Gone => {
+                    tracing::debug!(table = %id, conn = conn_id, "follower gone; unsubscribed");
+                    false
+                }
+            });
     }
 }
 

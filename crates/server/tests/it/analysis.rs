@@ -367,6 +367,84 @@ async fn stockfish_analyses_over_uci() {
     assert_eq!(r["d"]["code"], "bad_level", "{r}");
 }
 
+/// Issue 47: an idle engine process killed from outside is reaped at once (no
+/// zombie), counted in `/metrics` as a crash, and the next analysis answers on
+/// a fresh process instead of coming back empty.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_idle_engine_is_reaped_counted_and_replaced() {
+    let server = start_with(Backend::Sqlite, |c| {
+        c.engines = qiyuan_server::Config::parse(
+            r#"
+            [[engines]]
+            name = "stockfish"
+            path = "/usr/games/stockfish"
+            protocol = "uci"
+            games = ["chess"]
+            options = { Threads = 1, Hash = 16 }
+            movetime_ms = 50
+            processes = 1
+            "#,
+        )
+        .unwrap()
+        .engines;
+    })
+    .await;
+    let engines = &server.running.as_ref().unwrap().app.engines;
+    let guest = server.guest().await;
+    let mut ws = guest.ws().await;
+    let mate = json!({"game": "chess", "moves": ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6"],
+                      "engine": "stockfish", "time_ms": 300});
+    let pos = analyse(&mut ws, "k1", mate.clone()).await;
+    assert_eq!(pos["t"], "position", "{pos}");
+    let (_, done) = lines(&mut ws, "k1", 100_000).await;
+    assert!(done);
+    let pids = engines.pids("stockfish");
+    assert_eq!(pids.len(), 1, "{pids:?}");
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &pids[0].to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // Reaped at once: a zombie keeps its /proc entry until it is waited for.
+    let proc_entry = format!("/proc/{}", pids[0]);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while std::path::Path::new(&proc_entry).exists() || !engines.pids("stockfish").is_empty() {
+        assert!(
+            std::time::Instant::now() < until,
+            "{proc_entry} is still there (a zombie?)"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let metrics = reqwest::get(format!("{}/metrics", server.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let sample = |name: &str| -> String {
+        metrics
+            .lines()
+            .find(|l| l.starts_with(&format!("{name}{{")) && l.contains("engine=\"stockfish\""))
+            .unwrap_or_else(|| panic!("no {name} in {metrics}"))
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(sample("qiyuan_engine_crashes_total"), "1", "{metrics}");
+    assert_eq!(sample("qiyuan_engine_starts_total"), "1", "{metrics}");
+    assert_eq!(sample("qiyuan_engine_processes"), "0", "{metrics}");
+    // The next analysis is answered, by a new process.
+    let pos = analyse(&mut ws, "k2", mate).await;
+    assert_eq!(pos["t"], "position", "{pos}");
+    let (got, _) = lines(&mut ws, "k2", 1).await;
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["best"], "h5f7", "{got:?}");
+    let now = engines.pids("stockfish");
+    assert_eq!(now.len(), 1);
+    assert_ne!(now[0], pids[0], "a new process");
+}
+
 both!(
     chess_evaluations_stream_deepen_and_stop,
     a_new_request_replaces_the_search,

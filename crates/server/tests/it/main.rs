@@ -20,6 +20,7 @@ mod nodes;
 mod proxy;
 
 mod analysis;
+mod api_game_logs;
 mod authority;
 mod bad_input;
 mod bench_client;
