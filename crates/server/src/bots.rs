@@ -652,17 +652,19 @@ pub fn turn(table: &dyn AnyTable, now: u64, trusteeship: bool) -> Option<Turn> {
 pub const RESCUE_MARGIN: u64 = 1_000;
 
 /// How long a player may be away during a game before the computer plays for
-/// them (托管): long enough for a page to hand the table over to the next
-/// (the 人机对弈 dialog's socket closes before the table page's opens) or a
-/// dropped connection to come back, short enough that the others do not wait
-/// long on an absent player.
+/// them (托管), at most: long enough for a page to hand the table over to the
+/// next (the 人机对弈 dialog's socket closes before the table page's opens) or
+/// a dropped connection to come back, short enough that the others do not
+/// wait long on an absent player. An operator's shorter grace for absence
+/// (`escape_grace_secs`) shortens it.
 pub const AWAY_TAKEOVER: u64 = 10_000;
 
 /// In a game with 托管, the next player the computer takes over (not a bot,
 /// not yet played for) and when, on the table's time: the player to act
 /// shortly before their flag would fall — unless the rules act for them then
 /// (a missed bid is a pass) —, so that a timeout never ends the hand; and a
-/// player away for [`AWAY_TAKEOVER`]. The earliest of these.
+/// player away for [`AWAY_TAKEOVER`] (or the table's shorter grace for
+/// absence). The earliest of these.
 pub fn takeover(table: &dyn AnyTable) -> Option<(String, u64)> {
     if !plays(table) || table.state().status != Status::Playing {
         return None;
@@ -676,7 +678,13 @@ pub fn takeover(table: &dyn AnyTable) -> Option<(String, u64)> {
             .and_then(|s| s.user.as_deref())
             .filter(|u| !is_bot(u))
     };
-    let clock = &state.game.as_ref()?.clock;
+    let game = state.game.as_ref()?;
+    let clock = &game.clock;
+    let grace = table
+        .config()
+        .grace
+        .unwrap_or_else(|| qiyuan_table::default_grace(&game.settings.time));
+    let away_for = AWAY_TAKEOVER.min(grace);
     let flag = clock.running_seat().and_then(|seat| {
         let user = person(seat)?;
         if table.acts_on_time_out(Seat(seat as u8)) {
@@ -688,7 +696,7 @@ pub fn takeover(table: &dyn AnyTable) -> Option<(String, u64)> {
     let away = (0..state.seats.len()).filter_map(|seat| {
         let user = person(seat)?;
         let since = state.seats[seat].absent_since?;
-        Some((user.to_string(), since.saturating_add(AWAY_TAKEOVER)))
+        Some((user.to_string(), since.saturating_add(away_for)))
     });
     flag.into_iter().chain(away).min_by_key(|(_, at)| *at)
 }
