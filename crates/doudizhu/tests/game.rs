@@ -593,7 +593,10 @@ fn the_record_names_each_action_in_both_languages_and_only_a_missed_bid_times_ou
     // In play the rules take no action for a seat out of time.
     assert_eq!(g.time_out_action(Seat(0)), None);
     let e = g.act(Seat(0), "BR").unwrap();
-    assert_eq!((e.canonical.as_str(), e.display.as_str()), ("BR", "小王 大王"));
+    assert_eq!(
+        (e.canonical.as_str(), e.display.as_str()),
+        ("BR", "小王 大王")
+    );
     g.act(Seat(1), "pass").unwrap();
     g.act(Seat(2), "pass").unwrap();
     g.act(Seat(0), "2").unwrap();

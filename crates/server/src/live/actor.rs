@@ -141,8 +141,8 @@ impl Live {
                     .games
                     .get(self.table.game_name())
                     .is_some_and(|g| g.trusteeship);
-            let bot = crate::bots::turn(&*self.table, now(), trusteeship)
-                .filter(|_| bot_idle != Some(v));
+            let bot =
+                crate::bots::turn(&*self.table, now(), trusteeship).filter(|_| bot_idle != Some(v));
             // 托管: shortly before the player to act would flag, or once a
             // player has been away a while, the computer takes their seat over.
             let rescue = crate::bots::takeover(&*self.table).filter(|_| trusteeship);

@@ -122,7 +122,11 @@ async fn the_landlords_first_play_is_timed_and_played_for_when_it_runs_out(backe
     let st = until(&mut ws, |st| actions_of(st, 0).len() > 1).await;
     assert_eq!(st["seats"][0]["trustee"], true, "{st}");
     assert_eq!(st["status"], "playing", "{st}");
-    assert!(events_of(&ws.seen, "trusteeship").iter().any(|e| e["seat"] == 0 && e["on"] == true));
+    assert!(
+        events_of(&ws.seen, "trusteeship")
+            .iter()
+            .any(|e| e["seat"] == 0 && e["on"] == true)
+    );
 }
 
 async fn a_player_arriving_after_the_dialog_closed_is_not_played_for(backend: Backend) {
@@ -150,7 +154,8 @@ async fn a_player_arriving_after_the_dialog_closed_is_not_played_for(backend: Ba
     assert_eq!(st["seats"][0]["connected"], true, "{st}");
     assert_eq!(st["game"]["board"]["to_act"], 0, "{st}");
     // The bid is theirs.
-    page.ok("move", json!({"table": t, "action": "bid 3"})).await;
+    page.ok("move", json!({"table": t, "action": "bid 3"}))
+        .await;
     let st = until(&mut page, |st| st["game"]["board"]["landlord"] == 0).await;
     assert_eq!(actions_of(&st, 0), ["bid 3"]);
 }
@@ -175,7 +180,10 @@ async fn trusteeship_is_handed_over_and_taken_back_by_its_buttons(backend: Backe
     let st = until(&mut ws, |st| st["seats"][0]["trustee"] == false).await;
     let played = actions_of(&st, 0).len();
     if st["status"] == "playing" {
-        until(&mut ws, |st| st["game"]["board"]["to_act"] == 0 || st["status"] == "over").await;
+        until(&mut ws, |st| {
+            st["game"]["board"]["to_act"] == 0 || st["status"] == "over"
+        })
+        .await;
         let waited = tokio::time::Instant::now();
         while waited.elapsed() < Duration::from_millis(2_000) {
             let _ = tokio::time::timeout(Duration::from_millis(200), ws.recv()).await;
@@ -205,7 +213,12 @@ async fn cards_are_named_in_the_move_list_and_the_record(backend: Backend) {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (m["action"].as_str().unwrap(), m["display"].as_str().unwrap()))
+        .map(|m| {
+            (
+                m["action"].as_str().unwrap(),
+                m["display"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(said, [("bid 3", "叫3分"), ("BR", "小王 大王")]);
     ws.ok("resign", json!({"table": t})).await;

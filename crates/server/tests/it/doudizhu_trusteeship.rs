@@ -12,8 +12,7 @@ use serde_json::{Value, json};
 use crate::common::*;
 
 /// Seat 0 holds the rocket and three bombs and bids first; the bottom is 7 2 2.
-pub const ROCKET_DEAL: &str =
-    "333344445555666BR/677788889999TTTTJ/JJJQQQQKKKKAAAA22/722 first 0";
+pub const ROCKET_DEAL: &str = "333344445555666BR/677788889999TTTTJ/JJJQQQQKKKKAAAA22/722 first 0";
 
 /// Seat 0's actions so far in the hand.
 fn seat0_actions(st: &Value) -> usize {
