@@ -140,7 +140,7 @@ for k, v in ENVELOPES.items():
 TYPES = ["ping", "lobby.subscribe", "lobby.unsubscribe", "create", "seek", "seek.cancel", "watch", "unwatch",
          "sit", "stand", "propose", "accept", "ready", "unready", "swap", "move", "draw.offer", "draw.accept",
          "draw.decline", "takeback.request", "takeback.accept", "takeback.decline", "claim", "resign", "abort",
-         "leave", "rematch", "add_bot", "remove_bot", "decline"]
+         "leave", "rematch", "add_bot", "remove_bot", "decline", "trusteeship.on", "trusteeship.off"]
 DATA = {
     "ping": "null",
     "lobby.subscribe": '{"game":"go"}',

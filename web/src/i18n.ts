@@ -112,6 +112,7 @@ const S = {
   r_adjudication: ['裁判判定', 'adjudication'],
   r_fouls: ['犯规', 'fouls'],
   r_counted: ['数子', 'counting'],
+  r_hand_emptied: ['出完手牌', 'hand played out'],
   animation: ['动画效果', 'Animation'],
   sound: ['声音效果', 'Sounds'],
   music: ['背景音乐', 'Background music'],

@@ -43,16 +43,29 @@ export function levelName(key: string): string {
   return /^\d+$/.test(key) ? (en ? `${word('level')}${key}` : `${key}${word('level')}`) : key;
 }
 
-/** The name shown for a seat's occupant: 电脑（高手） for a computer player. */
-export function playerName(user: string | null | undefined): string {
-  if (!user) return '?';
-  if (!isComputer(user)) return user;
-  const level = levelName(computerLevel(user));
-  return settings().lang === 'en' ? `${word('computer')} (${level})` : `${word('computer')}（${level}）`;
+const MARKS = { zh: '甲乙丙丁戊己庚辛', en: 'ABCDEFGH' } as const;
+
+/** Whether several computer players sit among `users`: then each is named apart by its seat. */
+export function computersApart(users: Array<string | null | undefined>): boolean {
+  return users.filter(isComputer).length > 1;
 }
 
-/** A player's name as a link to their profile; a computer player's is not a link. */
-export function playerLink(user: string | null | undefined, cls = 'player-link') {
-  if (!user || isComputer(user)) return h(`span.${cls}.computer`, { 'data-user': user ?? '' }, playerName(user));
+/**
+ * The name shown for a seat's occupant: 电脑（高手） for a computer player; with
+ * its `seat` (where several computer players sit, see computersApart), one
+ * named apart by the seat's mark as the records name it: 电脑（普通）乙, Computer (basic) B.
+ */
+export function playerName(user: string | null | undefined, seat?: number): string {
+  if (!user) return '?';
+  if (!isComputer(user)) return user;
+  const en = settings().lang === 'en';
+  const level = levelName(computerLevel(user));
+  const mark = seat === undefined ? '' : (en ? ' ' : '') + (MARKS[en ? 'en' : 'zh'][seat] ?? '');
+  return (en ? `${word('computer')} (${level})` : `${word('computer')}（${level}）`) + mark;
+}
+
+/** A player's name as a link to their profile; a computer player's is not a link (`seat`: see playerName). */
+export function playerLink(user: string | null | undefined, cls = 'player-link', seat?: number) {
+  if (!user || isComputer(user)) return h(`span.${cls}.computer`, { 'data-user': user ?? '' }, playerName(user, seat));
   return h(`a.${cls}`, { href: `#/profile/${encodeURIComponent(user)}`, 'data-user': user }, user);
 }

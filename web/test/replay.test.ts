@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { doudizhuText, playText } from '../src/games/doudizhu/notation.ts';
+import { biddingFlags, doudizhuText, playText } from '../src/games/doudizhu/notation.ts';
 import { update } from '../src/settings.ts';
 
 test('Doudizhu actions read as players say them: 不叫 while bidding, 不出 in play, 10 and the jokers', () => {
@@ -15,7 +15,15 @@ test('Doudizhu actions read as players say them: 不叫 while bidding, 不出 in
   assert.equal(doudizhuText('pass', 'bidding'), 'No bid');
   assert.equal(doudizhuText('pass', 'play'), 'Pass');
   assert.equal(doudizhuText('bid 3', 'bidding'), 'Bid 3');
-  assert.equal(doudizhuText('BR', 'play'), 'Black Joker Red Joker');
+  assert.equal(doudizhuText('BR', 'play'), 'Little Joker Big Joker');
+  assert.equal(doudizhuText('2R', 'play'), '2 Big Joker');
+});
+
+test('a pass in the move list is a bid until the first cards are played', () => {
+  // Two passes, a redeal, a bid of 3, the landlord's lead, a farmer's pass.
+  assert.deepEqual(biddingFlags(['pass', 'pass', 'pass', 'bid 3', 'BR', 'pass']), [true, true, true, true, false, false]);
+  assert.deepEqual(biddingFlags(['pass', 'bid 1']), [true, true]);
+  assert.deepEqual(biddingFlags([]), []);
 });
 
 test('computer players are named by level, never by their ids', async () => {
@@ -38,4 +46,11 @@ test('computer players are named by level, never by their ids', async () => {
   update({ lang: 'en' });
   assert.equal(playerName('bot:strong-k3x9q2'), 'Computer (strong)');
   assert.equal(playerName('bot:3-k3x9q2'), 'Computer (Level 3)');
+  // Several at one table: apart by their seats, as the records name them.
+  const { computersApart } = await import('../src/players.ts');
+  assert.ok(computersApart(['alice', 'bot:basic-aaaaaa', 'bot:basic-bbbbbb']));
+  assert.ok(!computersApart(['alice', 'bob', 'bot:basic-bbbbbb']));
+  assert.equal(playerName('bot:basic-bbbbbb', 2), 'Computer (basic) C');
+  update({ lang: 'zh-CN' });
+  assert.equal(playerName('bot:basic-aaaaaa', 1), '电脑（普通）乙');
 });

@@ -423,6 +423,28 @@ impl Clock {
         r
     }
 
+    /// The running seat's time for its move ran out and the rules acted for
+    /// it (Doudizhu: a missed bid is a pass): the move is charged all the
+    /// time it had but the last millisecond, which would flag it, and the
+    /// clock stops. Whatever is left (a QQ clock's countdown, which each move
+    /// has afresh) is the seat's for its next move. Returns the seat.
+    pub fn expire(&mut self, now: Millis) -> Option<usize> {
+        let running = self.running?;
+        let seat = running.seat;
+        if let Some(limit) = self.limit(seat) {
+            let raw = self.elapsed(now);
+            // Below the limit: never a flag.
+            let _ = self.charge(
+                seat,
+                limit.saturating_sub(1),
+                false,
+                running_started(&running, now, raw),
+            );
+        }
+        self.running = None;
+        Some(seat)
+    }
+
     /// Stops the running clock without charging anything (the game ended by
     /// something other than a move, and the time does not matter any more).
     pub fn halt(&mut self) {

@@ -367,3 +367,31 @@ fn the_limit_a_move_runs_against_is_named() {
     };
     assert_eq!(Clock::new(byo, 2).limit_kind(0), Some(TimeLimit::Overtime));
 }
+
+#[test]
+fn an_expired_turn_uses_its_time_but_flags_nobody() {
+    // A turn over its move time (步时): the move time is charged, the game
+    // time's rest stays, no flag.
+    let mut c = Clock::new(TimeControl::qq(30, 5, 180), 2);
+    c.start(0, 0);
+    assert_eq!(c.expire(5 * M), Some(0));
+    assert_eq!(c.running(), None);
+    let s = c.seat(0).unwrap();
+    assert!(!s.flagged);
+    assert_eq!(s.main, 25 * M + 1);
+    // A per-turn countdown alone (Doudizhu's presets): each turn has it afresh.
+    let per_turn = TimeControl::Qq {
+        game: 0,
+        per_move: 0,
+        countdown: 20 * S,
+    };
+    let mut c = Clock::new(per_turn, 3);
+    c.start(1, 0);
+    c.expire(20 * S);
+    assert!(!c.seat(1).unwrap().flagged);
+    c.start(1, 20 * S);
+    assert_eq!(c.flag_time(), Some(40 * S));
+    // Nothing runs: nothing to expire.
+    let mut c = Clock::new(per_turn, 3);
+    assert_eq!(c.expire(0), None);
+}

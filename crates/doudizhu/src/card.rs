@@ -58,6 +58,31 @@ impl Rank {
     }
 }
 
+/// The language cards are named in for players: Chinese or English.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lang {
+    Zh,
+    En,
+}
+
+impl Rank {
+    /// The rank as players say it: `10` for a ten, 小王 / Little Joker and
+    /// 大王 / Big Joker for the jokers, the letter for the others (`3`, `J`,
+    /// `A`, `2`). The letters `T`, `B` and `R` are for notation only.
+    pub const fn name(self, lang: Lang) -> &'static str {
+        const NAMES: [&str; 15] = [
+            "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "", "",
+        ];
+        match (self.0, lang) {
+            (13, Lang::Zh) => "小王",
+            (13, Lang::En) => "Little Joker",
+            (14, Lang::Zh) => "大王",
+            (14, Lang::En) => "Big Joker",
+            (i, _) => NAMES[i as usize],
+        }
+    }
+}
+
 impl fmt::Display for Rank {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.letter())
@@ -357,6 +382,20 @@ impl Counts {
             counts = counts.with(rank, 1);
         }
         Ok(counts)
+    }
+}
+
+impl Counts {
+    /// The cards as players say them, lowest first, one word a card:
+    /// `10 10 J`, `小王 大王` (`Little Joker Big Joker` in English).
+    pub fn spoken(self, lang: Lang) -> String {
+        let mut words = Vec::with_capacity(self.len());
+        for (r, n) in self.iter() {
+            for _ in 0..n {
+                words.push(r.name(lang));
+            }
+        }
+        words.join(" ")
     }
 }
 

@@ -8,7 +8,7 @@ use qiyuan_game::{
     Seat, SeatResult, Secret, Setup, SetupError, Turn, Viewer,
 };
 
-use crate::card::{Card, Counts, Hand};
+use crate::card::{Card, Counts, Hand, Lang};
 use crate::combo::{Combo, classify};
 use crate::enumerate::legal_plays;
 use crate::rng::{SecretStream, SplitMix64, derive};
@@ -363,10 +363,12 @@ impl Doudizhu {
         Err(Refusal::new(kind, message))
     }
 
-    fn effects(text: String) -> Effects {
+    /// An accepted action: its canonical text, shown as players say it (in
+    /// Chinese, the server's language for records: 叫3分, 不叫, 不出, 10 10 J).
+    fn effects(canonical: String, bidding: bool) -> Effects {
         Effects {
-            display: text.clone(),
-            canonical: text,
+            display: words(&canonical, bidding, Lang::Zh),
+            canonical,
             capture: false,
             check: false,
         }
@@ -409,7 +411,7 @@ impl Doudizhu {
         } else {
             self.to_act = seat.next(3);
         }
-        Ok(Self::effects(canonical))
+        Ok(Self::effects(canonical, true))
     }
 
     /// Everyone passed: the deal is kept for the record and a new one is drawn
@@ -438,7 +440,7 @@ impl Doudizhu {
                 self.passes = 0;
             }
             self.to_act = seat.next(3);
-            return Ok(Self::effects("pass".into()));
+            return Ok(Self::effects("pass".into(), false));
         };
         let hand = self.hands[seat.index()];
         let Some(taken) = hand.take(cards) else {
@@ -479,7 +481,7 @@ impl Doudizhu {
         } else {
             self.to_act = seat.next(3);
         }
-        Ok(Self::effects(canonical))
+        Ok(Self::effects(canonical, false))
     }
 
     /// The canonical actions with their seats, in order (every bid of every deal,
@@ -490,6 +492,12 @@ impl Doudizhu {
 
     fn is_over(&self) -> bool {
         self.winner.is_some()
+    }
+
+    /// How many actions were bids (or passes while bidding), over every deal:
+    /// they come before every play.
+    fn bids_made(&self) -> usize {
+        self.passed_out.iter().map(|p| p.bids.len()).sum::<usize>() + self.bids.len()
     }
 
     /// The full record: every deal, the bids and the plays, and the seed or the
@@ -520,9 +528,15 @@ impl Doudizhu {
             actions: self
                 .actions
                 .iter()
-                .map(|(seat, action)| RecordedAction {
-                    seat: *seat,
-                    action: action.clone(),
+                .enumerate()
+                .map(|(i, (seat, action))| {
+                    let bidding = i < self.bids_made();
+                    RecordedAction {
+                        seat: *seat,
+                        action: action.clone(),
+                        zh: words(action, bidding, Lang::Zh),
+                        en: words(action, bidding, Lang::En),
+                    }
                 })
                 .collect(),
             bombs: self.bombs,
@@ -546,7 +560,47 @@ pub enum Spring {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordedAction {
     pub seat: Seat,
+    /// The canonical action, as [`Game::act`] takes it (`bid 3`, `pass`,
+    /// `TTJJQ`, `BR`).
     pub action: String,
+    /// The action as players say it in Chinese (叫3分, 不叫, 不出, `10 10 J`,
+    /// 小王 大王); for reading only, never replayed.
+    #[serde(default)]
+    pub zh: String,
+    /// The same in English (`Bid 3`, `No bid`, `Pass`, `10 10 J`, `Little
+    /// Joker Big Joker`).
+    #[serde(default)]
+    pub en: String,
+}
+
+/// A canonical action (`bid 2`, `pass`, `TTJ`) as players say it in `lang`:
+/// a bid is 叫2分 / `Bid 2`, a pass 不叫 / `No bid` while `bidding` and 不出 /
+/// `Pass` in play, cards by their names (10, 小王, 大王; see [`Rank::name`]).
+///
+/// [`Rank::name`]: crate::Rank::name
+pub fn words(action: &str, bidding: bool, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    if is_pass(action) {
+        return match (bidding, zh) {
+            (true, true) => "不叫",
+            (true, false) => "No bid",
+            (false, true) => "不出",
+            (false, false) => "Pass",
+        }
+        .to_string();
+    }
+    // (A bare `2` is a bid while bidding, a two in play.)
+    if bidding && let Some(n) = parse_bid(action) {
+        return if zh {
+            format!("叫{n}分")
+        } else {
+            format!("Bid {n}")
+        };
+    }
+    match Counts::parse(action) {
+        Ok(cards) => cards.spoken(lang),
+        Err(_) => action.to_string(),
+    }
 }
 
 /// The JSON record of a hand. It holds every deal: a server keeps it to itself
@@ -947,6 +1001,18 @@ impl Game for Doudizhu {
 
     fn draw_offers(&self) -> DrawOffers {
         DrawOffers::None
+    }
+
+    /// Every bid and every play has the turn's clock, the first ones too:
+    /// a landlord who bid 3 at once is timed on the first play.
+    const TIMED_FROM_FIRST_ACTION: bool = true;
+
+    /// A missed bid is a pass (不叫), as QQ counts it; a hand is dealt again
+    /// only when all three pass. A missed play has no such rule: the table's
+    /// computer plays for the seat then (托管), or the time runs out.
+    fn time_out_action(&self, seat: Seat) -> Option<String> {
+        (!self.is_over() && self.landlord.is_none() && seat == self.to_act)
+            .then(|| "pass".to_string())
     }
 
     /// Never asked: Doudizhu has no draws by agreement ([`DrawOffers::None`]).

@@ -33,7 +33,7 @@ pub mod enumerate;
 pub mod rng;
 pub mod titles;
 
-pub use card::{Card, Counts, Hand, ParseCardError, ParseCardsError, Rank};
+pub use card::{Card, Counts, Hand, Lang, ParseCardError, ParseCardsError, Rank};
 pub use combo::{Combo, Kind, classify};
 pub use enumerate::{for_each_play, legal_plays};
 pub mod game;

@@ -564,3 +564,60 @@ fn a_secret_hand_records_its_deals_never_a_secret() {
         );
     }
 }
+
+#[test]
+fn cards_bids_and_passes_are_named_as_players_say_them() {
+    use qiyuan_doudizhu::Lang;
+    use qiyuan_doudizhu::game::words;
+    assert_eq!(words("TTJ", false, Lang::Zh), "10 10 J");
+    assert_eq!(words("BR", false, Lang::Zh), "小王 大王");
+    assert_eq!(words("BR", false, Lang::En), "Little Joker Big Joker");
+    assert_eq!(words("2R", false, Lang::En), "2 Big Joker");
+    assert_eq!(words("bid 2", true, Lang::Zh), "叫2分");
+    assert_eq!(words("bid 2", true, Lang::En), "Bid 2");
+    assert_eq!(words("pass", true, Lang::Zh), "不叫");
+    assert_eq!(words("pass", false, Lang::Zh), "不出");
+    assert_eq!(words("pass", true, Lang::En), "No bid");
+    assert_eq!(words("pass", false, Lang::En), "Pass");
+}
+
+#[test]
+fn the_record_names_each_action_in_both_languages_and_only_a_missed_bid_times_out_to_a_pass() {
+    // Seat 0 holds the rocket and bids first.
+    let deal = "333344445555666BR/677788889999TTTTJ/JJJQQQQKKKKAAAA22/722 first 0";
+    let mut g = Doudizhu::new(&Default::default(), &Setup::Position(deal.into())).unwrap();
+    assert_eq!(g.time_out_action(Seat(0)).as_deref(), Some("pass"));
+    assert_eq!(g.time_out_action(Seat(1)), None, "not its turn");
+    let e = g.act(Seat(0), "bid 3").unwrap();
+    assert_eq!(e.display, "叫3分");
+    // In play the rules take no action for a seat out of time.
+    assert_eq!(g.time_out_action(Seat(0)), None);
+    let e = g.act(Seat(0), "BR").unwrap();
+    assert_eq!(
+        (e.canonical.as_str(), e.display.as_str()),
+        ("BR", "小王 大王")
+    );
+    g.act(Seat(1), "pass").unwrap();
+    g.act(Seat(2), "pass").unwrap();
+    g.act(Seat(0), "2").unwrap();
+    let record = g.record_data(&RecordMeta::default());
+    let said: Vec<(&str, &str, &str)> = record
+        .actions
+        .iter()
+        .map(|a| (a.action.as_str(), a.zh.as_str(), a.en.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("bid 3", "叫3分", "Bid 3"),
+            ("BR", "小王 大王", "Little Joker Big Joker"),
+            ("pass", "不出", "Pass"),
+            ("pass", "不出", "Pass"),
+            ("2", "2", "2"),
+        ]
+    );
+    // The words are for reading: the record replays from its actions.
+    let text = g.record(&RecordMeta::default());
+    let (_, actions) = Doudizhu::load(&Default::default(), &text).unwrap();
+    assert_eq!(actions, ["bid 3", "BR", "pass", "pass", "2"]);
+}

@@ -651,6 +651,23 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// How draw offers work here.
     fn draw_offers(&self) -> DrawOffers;
 
+    /// Whether every turn is timed by the clock from the first action of the
+    /// game (a game of many short turns, such as Doudizhu's bidding and play):
+    /// then the clock starts with the first turn and no first-move timer
+    /// applies while a clock runs. Otherwise (chess, xiangqi, Go) each seat's
+    /// first move has the table's first-move timer and the clock starts once
+    /// every seat has moved.
+    const TIMED_FROM_FIRST_ACTION: bool = false;
+
+    /// The action the rules take for `seat` when its time for the turn runs
+    /// out (its clock, or the first-move timer), where they take one instead
+    /// of ending the game: Doudizhu counts a missed bid as a pass (不叫).
+    /// `None` (the default): running out of time loses, or aborts a game
+    /// whose first moves are not all made.
+    fn time_out_action(&self, _seat: Seat) -> Option<String> {
+        None
+    }
+
     /// The state as `viewer` may see it.
     fn view(&self, viewer: Viewer) -> Self::View;
 

@@ -416,10 +416,8 @@ pub async fn record_of(
             .get(&g.game)
             .map_or(&[][..], |d| d.bot_levels.as_slice());
         // Computer players by their names (电脑（3级）), as the record names them.
-        let names: Vec<String> = players
-            .iter()
-            .map(|p| crate::bots::record_name(&p.name, levels))
-            .collect();
+        let ids: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+        let names = crate::bots::record_names(&ids, levels);
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         record_file_name(&g.game, &names, g.started_at, ext)
     });

@@ -19,10 +19,16 @@
 //! at the table (so that bots alone never play on forever), and come back at once
 //! after a server restart.
 //!
-//! 托管 (games whose entry says so: Doudizhu): shortly before a player's time
-//! runs out, or while they are away, the computer plays their seat, as them,
-//! until they act again ([`rescue`], [`Memory::trust`]); a timeout no longer
-//! ends the hand.
+//! 托管 (games whose entry says so: Doudizhu): the computer plays a player's
+//! seat, as them, while the table marks the seat `trustee` — handed over by
+//! the player (`trusteeship.on`), or by the server ([`takeover`]) shortly
+//! before the player's time for a turn runs out (unless the rules act for the
+//! seat then: a missed bid is a pass) or once they have been away for
+//! [`AWAY_TAKEOVER`] — until the player takes it back (`trusteeship.off`, or
+//! any other command of theirs). A timeout no longer ends the hand, and a
+//! player whose socket is replaced by another within [`AWAY_TAKEOVER`] (a
+//! page that opens the table after the dialog that started it closed) is
+//! never played for.
 //!
 //! Escape: the table ends a hand at once when a player leaves (being away is no
 //! escape where the computer plays for the away player: the table's
@@ -31,7 +37,7 @@
 //! as a human still sits at the table.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -121,6 +127,27 @@ pub fn record_name(user: &str, levels: &[BotLevel]) -> String {
         None => key.to_string(),
     };
     format!("电脑（{level}）")
+}
+
+/// The seats' marks that name computer players apart: 甲, 乙, 丙, … by seat.
+const SEAT_MARKS: [&str; 8] = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛"];
+
+/// The occupants of a game's seats (in seat order) as records name them
+/// ([`record_name`]); where two computer players or more sit, each is named
+/// apart by its seat's mark: 电脑（普通）乙, 电脑（普通）丙.
+pub fn record_names(players: &[String], levels: &[BotLevel]) -> Vec<String> {
+    let computers = players.iter().filter(|p| is_bot(p)).count();
+    players
+        .iter()
+        .enumerate()
+        .map(|(seat, p)| {
+            let name = record_name(p, levels);
+            match SEAT_MARKS.get(seat) {
+                Some(mark) if computers > 1 && is_bot(p) => format!("{name}{mark}"),
+                _ => name,
+            }
+        })
+        .collect()
 }
 
 /// A new bot user id of the level `key`: `bot:strong-k3x9q2`. The random tail
@@ -242,25 +269,9 @@ pub const DRAW_ACCEPT_BELOW: f32 = 0.55;
 pub struct Memory {
     /// By bot: the game number and the bot's evaluations in it, oldest first.
     evals: HashMap<String, (u32, Vec<f32>)>,
-    /// Players the computer plays for (托管) until they act again.
-    trustees: HashSet<String>,
 }
 
 impl Memory {
-    /// The computer plays for `user` from now on (托管).
-    pub fn trust(&mut self, user: &str) {
-        self.trustees.insert(user.to_string());
-    }
-
-    /// `user` acted: they play for themselves again. True if they were trusted.
-    pub fn take_back(&mut self, user: &str) -> bool {
-        self.trustees.remove(user)
-    }
-
-    pub fn is_trustee(&self, user: &str) -> bool {
-        self.trustees.contains(user)
-    }
-
     fn record(&mut self, user: &str, game: u32, eval: f32) {
         let entry = self.evals.entry(user.to_string()).or_default();
         if entry.0 != game {
@@ -590,10 +601,9 @@ pub struct Turn {
 
 /// The bot to act now, if the seat to act in a game being played is a bot's;
 /// in a game with 托管 (`trusteeship`), also a player's whom the computer plays
-/// for: one in `memory`'s trustees (their time ran out) or one who is away. Such
-/// a seat is played at the game's first level, as its user. `now` is the
-/// table's time (for the clock).
-pub fn turn(table: &dyn AnyTable, now: u64, memory: &Memory, trusteeship: bool) -> Option<Turn> {
+/// for (the seat is marked `trustee`). Such a seat is played at the game's
+/// first level, as its user. `now` is the table's time (for the clock).
+pub fn turn(table: &dyn AnyTable, now: u64, trusteeship: bool) -> Option<Turn> {
     if !plays(table) || table.state().status != Status::Playing {
         return None;
     }
@@ -604,7 +614,7 @@ pub fn turn(table: &dyn AnyTable, now: u64, memory: &Memory, trusteeship: bool) 
         };
         let level = if is_bot(user) {
             level_of(user).unwrap_or_default().to_string()
-        } else if trusteeship && (memory.is_trustee(user) || s.absent_since.is_some()) {
+        } else if trusteeship && s.trustee {
             table.bot_levels().first()?.key.to_string()
         } else {
             continue;
@@ -641,22 +651,54 @@ pub fn turn(table: &dyn AnyTable, now: u64, memory: &Memory, trusteeship: bool) 
 /// How long before a player's flag would fall the computer takes over (托管).
 pub const RESCUE_MARGIN: u64 = 1_000;
 
-/// In a game with 托管, the player to act (not a bot, not yet played for) and
-/// when, on the table's time, the computer takes over their seat: shortly
-/// before their flag would fall, so that a timeout never ends the hand.
-pub fn rescue(table: &dyn AnyTable, memory: &Memory) -> Option<(String, u64)> {
+/// How long a player may be away during a game before the computer plays for
+/// them (托管), at most: long enough for a page to hand the table over to the
+/// next (the 人机对弈 dialog's socket closes before the table page's opens) or
+/// a dropped connection to come back, short enough that the others do not
+/// wait long on an absent player. An operator's shorter grace for absence
+/// (`escape_grace_secs`) shortens it.
+pub const AWAY_TAKEOVER: u64 = 10_000;
+
+/// In a game with 托管, the next player the computer takes over (not a bot,
+/// not yet played for) and when, on the table's time: the player to act
+/// shortly before their flag would fall — unless the rules act for them then
+/// (a missed bid is a pass) —, so that a timeout never ends the hand; and a
+/// player away for [`AWAY_TAKEOVER`] (or the table's shorter grace for
+/// absence). The earliest of these.
+pub fn takeover(table: &dyn AnyTable) -> Option<(String, u64)> {
     if !plays(table) || table.state().status != Status::Playing {
         return None;
     }
     let state = table.state();
-    let clock = &state.game.as_ref()?.clock;
-    let seat = clock.running_seat()?;
-    let user = state.seats.get(seat)?.user.as_deref()?;
-    if is_bot(user) || memory.is_trustee(user) {
-        return None;
-    }
-    let flag = clock.flag_time()?;
-    Some((user.to_string(), flag.saturating_sub(RESCUE_MARGIN)))
+    let person = |seat: usize| {
+        state
+            .seats
+            .get(seat)
+            .filter(|s| !s.trustee)
+            .and_then(|s| s.user.as_deref())
+            .filter(|u| !is_bot(u))
+    };
+    let game = state.game.as_ref()?;
+    let clock = &game.clock;
+    let grace = table
+        .config()
+        .grace
+        .unwrap_or_else(|| qiyuan_table::default_grace(&game.settings.time));
+    let away_for = AWAY_TAKEOVER.min(grace);
+    let flag = clock.running_seat().and_then(|seat| {
+        let user = person(seat)?;
+        if table.acts_on_time_out(Seat(seat as u8)) {
+            return None;
+        }
+        let at = clock.flag_time()?.saturating_sub(RESCUE_MARGIN);
+        Some((user.to_string(), at))
+    });
+    let away = (0..state.seats.len()).filter_map(|seat| {
+        let user = person(seat)?;
+        let since = state.seats[seat].absent_since?;
+        Some((user.to_string(), since.saturating_add(away_for)))
+    });
+    flag.into_iter().chain(away).min_by_key(|(_, at)| *at)
 }
 
 #[cfg(test)]
@@ -678,5 +720,23 @@ mod tests {
         assert_eq!(record_name("bot:x.y-k3x9q2", ENGINE_LEVELS), "电脑（x.y）");
         assert_eq!(record_name("alice", ENGINE_LEVELS), "alice");
         assert_eq!(level_of("bot:nodash"), None);
+    }
+
+    #[test]
+    fn computer_players_at_one_table_are_named_apart() {
+        let levels = &[BotLevel::builtin("basic", "普通", "Basic")];
+        let names = |p: &[&str]| {
+            let p: Vec<String> = p.iter().map(|s| s.to_string()).collect();
+            record_names(&p, levels)
+        };
+        assert_eq!(
+            names(&["alice", "bot:basic-aaaaaa", "bot:basic-bbbbbb"]),
+            ["alice", "电脑（普通）乙", "电脑（普通）丙"]
+        );
+        // One computer player needs no mark.
+        assert_eq!(
+            names(&["bot:basic-aaaaaa", "alice", "bob"]),
+            ["电脑（普通）", "alice", "bob"]
+        );
     }
 }

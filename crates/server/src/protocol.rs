@@ -239,7 +239,7 @@ mod tests {
     fn the_type_lists_come_from_the_enums() {
         let hall = client_types();
         let table = table_types();
-        assert_eq!((hall.len(), table.len()), (15, 22));
+        assert_eq!((hall.len(), table.len()), (15, 24));
         // The fuzz target numbers these first, then the table commands.
         assert_eq!(
             hall[..8],
@@ -254,7 +254,10 @@ mod tests {
                 "unwatch"
             ]
         );
-        assert_eq!((table[0], table[21]), ("sit", "decline"));
+        assert_eq!(
+            (table[0], table[21], table[23]),
+            ("sit", "decline", "trusteeship.off")
+        );
         for t in hall.iter().chain(table) {
             let text = format!(r#"{{"t":"{t}","d":{{}}}}"#);
             if let Err((e, _)) = parse(&text) {

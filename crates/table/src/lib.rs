@@ -67,6 +67,17 @@
 //!   table (not rated). A QQ clock with a move time (步时) is the exception: it
 //!   runs from the first move, the move time limits the first moves as every
 //!   other, and a first move over it ends the game as a missed first move does.
+//!   So does any clock in a game timed from its first action
+//!   ([`qiyuan_game::Game::TIMED_FROM_FIRST_ACTION`]: Doudizhu's turns).
+//! * Running out of time: where the rules act for a seat whose time ran out
+//!   ([`qiyuan_game::Game::time_out_action`]: a missed Doudizhu bid is a pass),
+//!   the table plays that action for it (the turn's time used up, no flag)
+//!   and the game goes on; otherwise the flag loses (or the first-move timer
+//!   aborts).
+//! * 托管 ([`TableConfig::trusteeship`]): [`Command::Trusteeship`] marks a
+//!   seat as played by the server's computer (the seat's view says
+//!   `trustee`) until its player takes it back; the mark lasts one game. The
+//!   table only keeps the mark: the server plays the seat's turns.
 //! * The abort rule: a game ended by resignation, time, escape or leaving before
 //!   every seat has acted is aborted ([`qiyuan_game::Outcome::aborted`]), not rated.
 //! * Draw offers follow [`qiyuan_game::Game::draw_offers`]: chess — right after

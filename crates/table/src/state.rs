@@ -35,6 +35,11 @@ pub struct SeatState {
     pub swap_with: Option<Seat>,
     /// Asked for a rematch after the last game.
     pub rematch: bool,
+    /// 托管: the server's computer plays this seat for its player during the
+    /// game (handed over by the player, or by the server when the player's
+    /// time ran out or they stayed away), until the player takes it back.
+    #[serde(default)]
+    pub trustee: bool,
 }
 
 /// One accepted action in the current game.

@@ -225,6 +225,14 @@ pub enum Command {
     Rematch {
         user: UserId,
     },
+    /// 托管: `on`, the player hands their seat to the server's computer for
+    /// the rest of the game (or the server does, for a player out of time or
+    /// away); off, the player takes it back (取消托管). Only during a game at a
+    /// table whose config allows it ([`TableConfig::trusteeship`]).
+    Trusteeship {
+        user: UserId,
+        on: bool,
+    },
     /// Fire the timers due now (flag fall, first-move timer, disconnection grace).
     /// The server sends it at [`crate::Table::next_deadline`]; `apply` also fires due
     /// timers before any other command.
@@ -313,7 +321,8 @@ impl Command {
             | Disconnect { user }
             | Reconnect { user }
             | Leave { user }
-            | Rematch { user } => Some(user),
+            | Rematch { user }
+            | Trusteeship { user, .. } => Some(user),
             Tick
             | Restart { .. }
             | Credit { .. }
@@ -415,6 +424,12 @@ pub enum Event {
     },
     RematchOffered {
         seat: Seat,
+    },
+    /// 托管 began (`on`) or ended for `seat`: the computer plays it, or its
+    /// player does again.
+    Trusteeship {
+        seat: Seat,
+        on: bool,
     },
     /// `seat` turned down proposal `proposal`.
     Declined {

@@ -25,6 +25,9 @@ pub struct SeatView {
     /// connection indicator. The table measures nothing, so it is `None` here;
     /// the server's fan-out fills it in from its sockets.
     pub lag_ms: Option<Millis>,
+    /// 托管: the computer plays this seat for its player until they take it
+    /// back ([`crate::Command::Trusteeship`]).
+    pub trustee: bool,
 }
 
 /// An action in the move list.
@@ -160,6 +163,7 @@ impl<G: Game> Table<G> {
                 rematch: s.rematch,
                 escape_at: s.absent_since.zip(grace).map(|(t, g)| t.saturating_add(g)),
                 lag_ms: None,
+                trustee: s.trustee,
             })
             .collect();
         let game = match (self.game(), state.game.as_ref()) {

@@ -208,3 +208,138 @@ fn no_draw_offers_and_no_chosen_deals_in_doudizhu() {
         );
     }
 }
+
+#[test]
+fn a_missed_bid_is_a_pass_and_only_three_deal_again() {
+    let mut s = Script::<Doudizhu>::started(config());
+    let first = to_act(&s);
+    // The first bid is timed by the turn's clock, not a first-move timer.
+    let gv = s.table.view(Viewer::Spectator, s.now).game.unwrap();
+    assert_eq!(gv.clock.running, Some(first as usize));
+    assert_eq!(gv.first_move_deadline, None);
+    assert_eq!(s.table.next_deadline(), Some(s.now + 20 * S));
+    // Missed: a pass (不叫), and the next seat bids on its own clock.
+    s.wait(20 * S);
+    let events = s.tick();
+    assert!(ended(&events).is_none(), "{events:?}");
+    let board = s.table.view(Viewer::Spectator, s.now).game.unwrap().board;
+    let bids: Vec<(Seat, u8)> = board.bids.iter().map(|b| (b.seat, b.bid)).collect();
+    assert_eq!(bids, vec![(Seat(first), 0)]);
+    let moves = &s.table.state().game.as_ref().unwrap().actions;
+    assert_eq!(
+        (moves[0].action.as_str(), moves[0].display.as_str()),
+        ("pass", "不叫")
+    );
+    let second = to_act(&s);
+    assert_eq!(second, (first + 1) % 3);
+    assert_eq!(s.table.next_deadline(), Some(s.now + 20 * S));
+    // The two others miss theirs too: only then is the deal void, and dealt
+    // again with the same first bidder.
+    s.wait(20 * S);
+    s.tick();
+    assert_eq!(s.table.game().unwrap().redeals(), 0);
+    s.wait(20 * S);
+    s.tick();
+    let g = s.table.game().unwrap();
+    assert_eq!(g.redeals(), 1);
+    assert_eq!(s.table.state().status, qiyuan_table::Status::Playing);
+    assert_eq!(s.table.state().game.as_ref().unwrap().end_detail, None);
+    assert_eq!(to_act(&s), first);
+    s.check_replay();
+}
+
+#[test]
+fn the_landlord_who_bid_three_at_once_is_timed_on_the_first_play() {
+    let mut s = Script::<Doudizhu>::started(config());
+    let first = to_act(&s);
+    s.play(first, S, "bid 3");
+    let gv = s.table.view(Viewer::Spectator, s.now).game.unwrap();
+    assert_eq!(gv.board.landlord, Some(Seat(first)));
+    assert_eq!(gv.clock.running, Some(first as usize));
+    assert_eq!(s.table.next_deadline(), Some(s.now + 20 * S));
+    // No rule plays for a landlord out of time: at a table without 托管
+    // the flag ends the hand (not counted: the farmers have not acted).
+    s.wait(20 * S);
+    let (o, _) = ended(&s.tick()).expect("the flag fell");
+    assert_eq!(o.reason, EndReason::Aborted);
+    assert_eq!(
+        s.table.state().game.as_ref().unwrap().end_detail,
+        Some(qiyuan_table::EndDetail::NotCounted)
+    );
+    s.check_replay();
+}
+
+#[test]
+fn without_a_clock_a_missed_first_bid_is_a_pass_too() {
+    let mut s = Script::<Doudizhu>::started(TableConfig::casual(TimeControl::None));
+    let first = to_act(&s);
+    let at = s.table.first_move_deadline().expect("the first-move timer");
+    s.now = at;
+    let events = s.tick();
+    assert!(ended(&events).is_none(), "{events:?}");
+    assert_eq!(to_act(&s), (first + 1) % 3);
+    s.check_replay();
+}
+
+#[test]
+fn trusteeship_is_handed_over_and_taken_back_by_its_player() {
+    let mut c = config();
+    c.trusteeship = true;
+    let mut s = Script::<Doudizhu>::started(c);
+    s.ok(Command::Trusteeship {
+        user: user(1),
+        on: true,
+    });
+    let seats = s.table.view(Viewer::Spectator, s.now).seats;
+    assert_eq!(
+        seats.iter().map(|x| x.trustee).collect::<Vec<_>>(),
+        [false, true, false]
+    );
+    assert_eq!(
+        s.refused(Command::Trusteeship {
+            user: user(1),
+            on: true
+        })
+        .kind,
+        K::NotAllowed
+    );
+    s.ok(Command::Trusteeship {
+        user: user(1),
+        on: false,
+    });
+    assert!(!s.table.state().seats[1].trustee);
+    assert_eq!(
+        s.refused(Command::Trusteeship {
+            user: user(1),
+            on: false
+        })
+        .kind,
+        K::NotAllowed
+    );
+    // The mark lasts the game it was given for.
+    s.ok(Command::Trusteeship {
+        user: user(2),
+        on: true,
+    });
+    s.ok(Command::Resign { user: user(0) });
+    assert!(s.table.state().seats.iter().all(|x| !x.trustee));
+    assert_eq!(
+        s.refused(Command::Trusteeship {
+            user: user(2),
+            on: true
+        })
+        .kind,
+        K::NoGame
+    );
+    s.check_replay();
+    // A table where the computer plays for no one refuses it.
+    let mut s = Script::<Doudizhu>::started(config());
+    assert_eq!(
+        s.refused(Command::Trusteeship {
+            user: user(0),
+            on: true
+        })
+        .kind,
+        K::NotAllowed
+    );
+}

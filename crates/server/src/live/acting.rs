@@ -46,8 +46,6 @@ impl Live {
         hotseat::admits(&*self.table, self.kind, self.owner.as_deref(), Some(&user))?;
         // Hot-seat (单机): the user acts for the seat to move, or the one named.
         let name = hotseat::acting_as(&*self.table, self.kind, &user.username, expect, &act);
-        // A player the computer played for (托管) takes their seat back by acting.
-        self.bots.take_back(&name);
         if let Some(seat) = expect
             && self.table.seat_of(&name) != Some(seat)
         {
@@ -98,6 +96,20 @@ impl Live {
             let _ = self
                 .apply_and_commit(Command::Reconnect { user: name.clone() })
                 .await;
+        }
+        // A player the computer plays for (托管) takes their seat back by any
+        // command of theirs (取消托管 is one too; 托管 itself is not).
+        if !matches!(act, TableAct::Trusteeship { .. })
+            && self
+                .table
+                .seat_of(&name)
+                .is_some_and(|s| self.table.state().seats[s.index()].trustee)
+        {
+            let cmd = Command::Trusteeship {
+                user: name.clone(),
+                on: false,
+            };
+            let _ = self.apply_and_commit(cmd).await;
         }
         // A spectator who leaves stops watching: live only, like watching.
         if matches!(act, TableAct::Leave) && self.table.is_watching(&name) {
@@ -212,6 +224,7 @@ fn command(
             return crate::bots::add(table, levels, &user, seat, level.as_deref());
         }
         TableAct::RemoveBot { seat } => return crate::bots::remove(table, &user, seat),
+        TableAct::Trusteeship { on } => Command::Trusteeship { user, on },
     })
 }
 

@@ -134,16 +134,18 @@ impl Live {
             if thinking.as_ref().is_some_and(|t| t.version != v) {
                 thinking = None;
             }
-            let trusteeship = self
-                .env
-                .games
-                .get(self.table.game_name())
-                .is_some_and(|g| g.trusteeship);
-            let bot = crate::bots::turn(&*self.table, now(), &self.bots, trusteeship)
-                .filter(|_| bot_idle != Some(v));
-            // 托管: shortly before the player to act would flag, the computer
-            // takes their seat over.
-            let rescue = crate::bots::rescue(&*self.table, &self.bots).filter(|_| trusteeship);
+            // (The table's own config too: it refuses 托管 without it.)
+            let trusteeship = self.table.config().trusteeship
+                && self
+                    .env
+                    .games
+                    .get(self.table.game_name())
+                    .is_some_and(|g| g.trusteeship);
+            let bot =
+                crate::bots::turn(&*self.table, now(), trusteeship).filter(|_| bot_idle != Some(v));
+            // 托管: shortly before the player to act would flag, or once a
+            // player has been away a while, the computer takes their seat over.
+            let rescue = crate::bots::takeover(&*self.table).filter(|_| trusteeship);
             let rescue_in = rescue.as_ref().map(|(_, at)| until(*at));
             let bot_at = match (&bot, bot_due) {
                 _ if thinking.is_some() => None,
@@ -210,9 +212,10 @@ impl Live {
                     }
                 }
                 _ = tokio::time::sleep(rescue_in.unwrap_or_default()), if rescue_in.is_some() => {
-                    if let Some((user, _)) = &rescue {
-                        tracing::info!(table = %self.id, %user, "the computer plays for a player out of time (托管)");
-                        self.bots.trust(user);
+                    if let Some((user, _)) = rescue {
+                        tracing::info!(table = %self.id, %user, "the computer plays for a player out of time or away (托管)");
+                        let cmd = Command::Trusteeship { user, on: true };
+                        let _ = self.apply_and_commit(cmd).await;
                     }
                 }
                 _ = lag_tick.tick(), if !self.fanout.is_empty() => self.publish_lags(),

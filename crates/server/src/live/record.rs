@@ -15,12 +15,9 @@ impl Live {
             site: Some(self.env.rules.site.clone()),
             date: Some(date_of(gs.started_at)),
             start: Some(UtcDateTime::from_unix_millis(gs.started_at)),
-            // Computer players by their names (电脑（3级）), not their ids.
-            players: gs
-                .players
-                .iter()
-                .map(|p| crate::bots::record_name(p, self.table.bot_levels()))
-                .collect(),
+            // Computer players by their names (电脑（3级）), not their ids,
+            // and apart where several sit (电脑（普通）乙, 电脑（普通）丙).
+            players: crate::bots::record_names(&gs.players, self.table.bot_levels()),
             ratings,
             event: Some(format!("{} table {}", self.env.rules.site, self.id)),
             ..RecordMeta::default()

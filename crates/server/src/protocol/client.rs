@@ -128,6 +128,13 @@ pub enum TableCommand {
     RemoveBot(AtSeat),
     #[serde(rename = "decline")]
     Decline(Answer),
+    /// 托管: the computer plays the sender's seat for the rest of the game, as
+    /// them, until they take it back (only where the game has it: Doudizhu).
+    #[serde(rename = "trusteeship.on")]
+    TrusteeshipOn(Acting),
+    /// 取消托管: the sender takes their seat back from the computer.
+    #[serde(rename = "trusteeship.off")]
+    TrusteeshipOff(Acting),
 }
 
 /// Where a table command goes, and what the client believes of the table.
@@ -165,7 +172,9 @@ impl TableCommand {
             | C::Resign(d)
             | C::Abort(d)
             | C::Leave(d)
-            | C::Rematch(d) => (&d.table, d.game.as_ref(), d.seat),
+            | C::Rematch(d)
+            | C::TrusteeshipOn(d)
+            | C::TrusteeshipOff(d) => (&d.table, d.game.as_ref(), d.seat),
             C::Propose(d) => (&d.table, d.game.as_ref(), d.seat),
             C::Accept(d) | C::Decline(d) => (&d.table, d.game.as_ref(), d.seat),
             C::Ready(d) => (&d.table, d.game.as_ref(), d.seat),
@@ -221,6 +230,8 @@ impl TableCommand {
                 level: d.level.map(|l| l.0),
             },
             C::RemoveBot(d) => TableAct::RemoveBot { seat: d.seat },
+            C::TrusteeshipOn(_) => TableAct::Trusteeship { on: true },
+            C::TrusteeshipOff(_) => TableAct::Trusteeship { on: false },
         };
         (addressed, act)
     }
@@ -402,6 +413,10 @@ pub enum TableAct {
     /// Take a computer player off its seat (between games).
     RemoveBot {
         seat: Seat,
+    },
+    /// 托管 on or off (取消托管) for the player's own seat.
+    Trusteeship {
+        on: bool,
     },
 }
 

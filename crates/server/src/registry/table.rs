@@ -86,6 +86,10 @@ pub trait AnyTable: Send + Sync {
     /// in Go's marking), the choice of a computer player at that seat, made from
     /// that seat's view only.
     fn bot_choice(&self, seat: Seat) -> Option<BotChoice>;
+    /// Whether the rules act for `seat` when its time for the turn runs out
+    /// ([`Game::time_out_action`]: a missed Doudizhu bid is a pass), so that
+    /// the computer need not step in for it.
+    fn acts_on_time_out(&self, seat: Seat) -> bool;
 }
 
 /// `view`'s text and index made from `before`, the same view as another viewer
@@ -382,6 +386,11 @@ where
             legal: game.legal_actions(seat),
             must,
         })
+    }
+    fn acts_on_time_out(&self, seat: Seat) -> bool {
+        self.table
+            .game()
+            .is_some_and(|g| g.time_out_action(seat).is_some())
     }
 }
 

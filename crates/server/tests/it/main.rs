@@ -32,6 +32,7 @@ mod deal_secrets;
 mod doudizhu_bots;
 mod doudizhu_leak;
 mod doudizhu_points;
+mod doudizhu_table;
 mod doudizhu_trusteeship;
 mod empty_tables;
 mod external_engines;

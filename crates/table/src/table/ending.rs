@@ -145,6 +145,8 @@ impl<G: Game> Table<G> {
         for s in &mut self.state.seats {
             s.ready = false;
             s.rematch = false;
+            // 托管 lasts the game it was given for.
+            s.trustee = false;
         }
         Ok(vec![Event::Ended { outcome, rated }])
     }

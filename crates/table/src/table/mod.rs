@@ -378,6 +378,7 @@ impl<G: Game> Table<G> {
             Command::Reconnect { user } => self.reconnect(&user),
             Command::Leave { user } => self.leave(&user, now),
             Command::Rematch { user } => self.rematch(&user, now),
+            Command::Trusteeship { user, on } => self.trusteeship(&user, on),
             Command::Tick => Ok(Vec::new()),
             Command::Restart { down_since } => Ok(self.restart(down_since, now)),
             Command::Credit { from, to } => Ok(self.credit(from, to, now)),

@@ -72,6 +72,40 @@ impl<G: Game> Table<G> {
                 return Err(refusal);
             }
         };
+        self.acted(seat, effects, turn, outcome, now)
+    }
+
+    /// The action the rules take for `seat`, whose time for the turn ran out
+    /// ([`Game::time_out_action`]): the turn's time is used up without a
+    /// flag, and the action is played as the seat's. A refusal (a game that
+    /// named an action it does not take) changes nothing.
+    pub(super) fn act_by_rule(&mut self, seat: Seat, action: &str, now: Millis) -> R {
+        let game = self.game.as_ref().ok_or_else(no_game)?;
+        let mut after = game.clone();
+        let effects = after.act(seat, action).map_err(game_refusal)?;
+        let outcome = after.outcome();
+        if let Some(o) = &outcome {
+            o.check(self.seats_n)
+                .map_err(|e| TableRefusal::new(K::BadOutcome, format!("{}: {e}", G::NAME)))?;
+        }
+        let turn = after.turn();
+        self.game = Some(after);
+        if let Some(gs) = self.state.game.as_mut() {
+            gs.clock.expire(now);
+        }
+        self.acted(seat, effects, turn, outcome, now)
+    }
+
+    /// The bookkeeping of an accepted action: the move list, who has acted,
+    /// offers it cancels, the next seat's clock, and the game's end.
+    fn acted(
+        &mut self,
+        seat: Seat,
+        effects: qiyuan_game::Effects,
+        turn: Turn,
+        outcome: Option<qiyuan_game::Outcome>,
+        now: Millis,
+    ) -> R {
         let gs = self.state.game.as_mut().ok_or_else(no_game)?;
         let clock_after = match gs.settings.time {
             TimeControl::None => None,
@@ -134,7 +168,8 @@ impl<G: Game> Table<G> {
 
     /// Starts the clock of the seat to act, once every seat has made its first
     /// action (before that the first-move timer applies and no clock runs), or at
-    /// once for a clock whose per-move limit (步时) governs the first moves too. No
+    /// once for a clock whose per-move limit (步时) governs the first moves too,
+    /// at a tournament table, and in a game timed from its first action. No
     /// clock runs while several seats may act (Go's marking).
     pub(super) fn run_clock(&mut self, turn: &Turn, now: Millis) {
         let Some(gs) = self.state.game.as_mut() else {
@@ -143,8 +178,9 @@ impl<G: Game> Table<G> {
         gs.clock.halt();
         // At a tournament table the clock runs from the round's start: an absent
         // player's time is used up while they are away (seed 002, 迟到).
-        let limits_first_moves =
-            gs.settings.time.per_move_limit().is_some() || self.config.tournament;
+        let limits_first_moves = gs.settings.time.per_move_limit().is_some()
+            || self.config.tournament
+            || G::TIMED_FROM_FIRST_ACTION;
         if let Turn::Seat(s) = turn
             && (limits_first_moves || gs.acted.iter().all(|a| *a))
         {

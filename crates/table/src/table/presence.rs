@@ -48,6 +48,32 @@ impl<G: Game> Table<G> {
         Ok(vec![Event::Reconnected { seat }])
     }
 
+    /// 托管 on or off for `user`'s seat: during a game, at a table where the
+    /// server may play for a player; turning on what is on (or off what is
+    /// off) is refused.
+    pub(super) fn trusteeship(&mut self, user: &str, on: bool) -> R {
+        let seat = self.seated(user)?;
+        if !self.config.trusteeship {
+            return refuse(K::NotAllowed, "the computer does not play for players here");
+        }
+        if !self.is_playing() {
+            return refuse(K::NoGame, "托管 is for a game being played");
+        }
+        let s = &mut self.state.seats[seat.index()];
+        if s.trustee == on {
+            return refuse(
+                K::NotAllowed,
+                if on {
+                    "the computer already plays for you (托管)"
+                } else {
+                    "the computer does not play for you"
+                },
+            );
+        }
+        s.trustee = on;
+        Ok(vec![Event::Trusteeship { seat, on }])
+    }
+
     pub(super) fn leave(&mut self, user: &str, now: Millis) -> R {
         if self.state.spectators.remove(user) {
             return Ok(vec![Event::Unwatched { user: user.into() }]);

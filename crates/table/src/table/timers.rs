@@ -54,10 +54,13 @@ impl<G: Game> Table<G> {
             out.push((t, (Seat(r.seat as u8), Timer::Flag)));
         }
         // A clock with a per-move limit (步时) runs from the first move and limits
-        // it; only clocks without one leave the first moves to this timer.
+        // it, and so does any clock in a game timed from its first action;
+        // only other clocks (and no clock) leave the first moves to this timer.
+        let clock_times_first = gs.settings.time.per_move_limit().is_some()
+            || (G::TIMED_FROM_FIRST_ACTION && !gs.settings.time.is_unlimited());
         if let Some(Turn::Seat(s)) = self.game.as_ref().map(|g| g.turn())
             && !gs.acted[s.index()]
-            && gs.settings.time.per_move_limit().is_none()
+            && !clock_times_first
         {
             let t = gs
                 .turn_since
@@ -99,6 +102,14 @@ impl<G: Game> Table<G> {
         let Some((at, (seat, timer))) = due else {
             return Vec::new();
         };
+        // Where the rules act for a seat out of time (a missed bid is a pass),
+        // they do, and the game goes on.
+        if matches!(timer, Timer::Flag | Timer::FirstMove)
+            && let Some(action) = self.game.as_ref().and_then(|g| g.time_out_action(seat))
+            && let Ok(events) = self.act_by_rule(seat, &action, now)
+        {
+            return events;
+        }
         let ended = match timer {
             Timer::Flag => {
                 let mut limit = None;

@@ -11,7 +11,6 @@ const S = {
   add: ['添加电脑', 'Add computer'],
   basic: ['普通', 'Basic'],
   strong: ['高手', 'Strong'],
-  computer: ['电脑', 'Computer'],
   remove: ['移走电脑', 'Remove computer'],
 } as const;
 
@@ -21,13 +20,6 @@ function txt(k: keyof typeof S): string {
 
 export function isBot(user: unknown): user is string {
   return typeof user === 'string' && user.startsWith('bot:');
-}
-
-/** A bot's name as players read it: 电脑（高手）. */
-export function botName(user: string): string {
-  const level = user.slice(4).split('-')[0];
-  const strength = level === 'strong' ? txt('strong') : txt('basic');
-  return settings().lang === 'en' ? `${txt('computer')} (${strength})` : `${txt('computer')}（${strength}）`;
 }
 
 /**

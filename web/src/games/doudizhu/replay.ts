@@ -1,7 +1,7 @@
 // Doudizhu in the replay viewer: every seat's hand face up, what each seat did
 // last in the go-round, the bottom cards and the multiplier.
 import { h, mount } from '../../dom';
-import { playerLink } from '../../players';
+import { computersApart, playerLink } from '../../players';
 import { view, type Viewer } from '../../replay/types';
 import { cardEl, sortHand } from './cards';
 import { doudizhuText } from './notation';
@@ -17,6 +17,8 @@ export const doudizhuViewer: Viewer = {
       show(i) {
         const start = view(data, i, 0);
         const landlord = typeof start.landlord === 'number' ? start.landlord : null;
+        // Two computer players are named apart by their seats, as the records name them.
+        const apart = computersApart(data.players);
         const seats = [0, 1, 2].map((s) => {
           const v = view(data, i, s);
           const hands = start.hands as string[][] | null | undefined;
@@ -42,7 +44,7 @@ export const doudizhuViewer: Viewer = {
             h(
               'div.replay-seat-head',
               null,
-              playerLink(data.players[s]),
+              playerLink(data.players[s], 'player-link', apart ? s : undefined),
               landlord === null ? null : h(`span.role${landlord === s ? '.landlord' : ''}`, null, landlord === s ? tx('landlord') : tx('farmer')),
               h('span.hint.count', null, String(hand.length)),
             ),

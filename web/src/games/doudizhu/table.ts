@@ -10,11 +10,21 @@ import { tableShell, type ShellContext as Shell } from '../../table/shell';
 import type { DoudizhuView } from '../../net/generated/protocol';
 import { tx } from './text';
 import { cardBack, cardEl, playEls, ranksOf, sortHand } from './cards';
-import { botControls, botName, isBot } from './bots';
+import { botControls } from './bots';
+import { biddingFlags, doudizhuText } from './notation';
+import { computersApart, playerName } from '../../players';
 import './ddz.css';
 
 /** This folder's game, as the server's registry names it. */
 const GAME = 'doudizhu';
+
+/** A phone's hand holds at most this many cards a row. */
+const PHONE_ROW = 10;
+
+/** Whether the screen is a phone's (ddz.css's narrow layout). */
+function narrow(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 760px)').matches;
+}
 
 type ShellContext = Shell<DoudizhuView>;
 /** The hand's view, or nothing of it before a hand has been dealt. */
@@ -51,10 +61,21 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
     return { bottom: me, right: (me + 1) % 3, left: (me + 2) % 3 };
   }
 
+  /** A seat's player by name; two computer players apart by their seats (电脑（普通）乙). */
   function nameOf(c: ShellContext, seat: number): string {
-    const user = c.state.seats?.[seat]?.user;
-    if (isBot(user)) return botName(user);
-    return user ?? tx('seatN', { n: seat + 1 });
+    const seats = c.state.seats ?? [];
+    const user = seats[seat]?.user;
+    if (!user) return tx('seatN', { n: seat + 1 });
+    return playerName(user, computersApart(seats.map((s) => s.user)) ? seat : undefined);
+  }
+
+  /** Whether the computer plays this seat for its player (托管). */
+  function trustee(c: ShellContext, seat: number): boolean {
+    return c.playing && c.state.seats?.[seat]?.trustee === true;
+  }
+
+  function trusteeMark(c: ShellContext, seat: number) {
+    return trustee(c, seat) ? h('span.ddz-trustee', { id: `trustee-${seat}`, title: tx('trusteeHint') }, tx('trustee')) : null;
   }
 
   function roleOf(b: B, seat: number): string {
@@ -102,6 +123,7 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
         h(`div.ddz-avatar${b.landlord === seat ? '.landlord' : ''}`, null, b.landlord === seat ? '地' : nameOf(c, seat).slice(0, 1).toUpperCase()),
         h('div.ddz-name', null, nameOf(c, seat)),
         roleOf(b, seat) ? h(`div.ddz-role${b.landlord === seat ? '.landlord' : ''}`, null, roleOf(b, seat)) : null,
+        trusteeMark(c, seat),
         h('div.ddz-count', { id: `count-${seat}`, 'data-count': count }, cardBack({ small: true }), h('span', null, String(count))),
       ),
       revealed ? h('div.ddz-reveal', { id: `reveal-${seat}` }, revealed.map((x) => cardEl(x, { small: true }))) : null,
@@ -142,22 +164,30 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
     const myTurn = c.playing && me !== null && b.to_act === me;
     const legal: string[] = myTurn ? b.legal ?? [] : [];
     const spectatorSeat = me === null ? positions(c).bottom : null;
+    const cardEls = hand.map((x, i) =>
+      cardEl(x, {
+        index: i,
+        selected: selected.has(x),
+        onclick: () => {
+          if (selected.has(x)) selected.delete(x);
+          else selected.add(x);
+          render(c);
+        },
+      }),
+    );
+    // On a phone the hand is two overlapping rows (the high cards behind), so
+    // that each card shows enough of itself to read and to tap.
+    const rows = narrow() && hand.length > PHONE_ROW ? [cardEls.slice(0, Math.ceil(hand.length / 2)), cardEls.slice(Math.ceil(hand.length / 2))] : [cardEls];
     const handEl =
       me !== null
         ? h(
-            'div.ddz-hand',
+            `div.ddz-hand${rows.length > 1 ? '.rows' : ''}`,
             { id: 'ddz-hand' },
-            hand.map((x, i) =>
-              cardEl(x, {
-                index: i,
-                selected: selected.has(x),
-                onclick: () => {
-                  if (selected.has(x)) selected.delete(x);
-                  else selected.add(x);
-                  render(c);
-                },
-              }),
-            ),
+            rows.map((row) => {
+              const el = h('div.ddz-hand-row', null, row);
+              el.style.setProperty('--n', String(Math.max(1, row.length)));
+              return el;
+            }),
           )
         : spectatorSeat !== null
           ? opponent(c, spectatorSeat, 'left')
@@ -197,12 +227,18 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
         }, tx('play')),
       );
     }
-    // Custom properties need setProperty (a style object cannot set them).
-    if (handEl && me !== null) handEl.style.setProperty('--n', String(Math.max(1, hand.length)));
+    // 托管: hand the seat to the computer, or take it back (取消托管); beside
+    // the player's name, apart from the turn's buttons.
+    const trust =
+      c.playing && me !== null
+        ? trustee(c, me)
+          ? h('button.btn.btn-small.primary.ddz-trust', { id: 'btn-untrust', onclick: () => c.live.send('trusteeship.off', {}) }, tx('untrust'))
+          : h('button.btn.btn-small.ddz-trust', { id: 'btn-trust', onclick: () => c.live.send('trusteeship.on', {}) }, tx('trustee'))
+        : null;
     return h(
       `div.ddz-me${myTurn ? '.to-act' : ''}`,
       { id: 'ddz-me' },
-      me !== null ? h('div.ddz-me-head', null, h('span.ddz-name', null, nameOf(c, me)), roleOf(b, me) ? h(`span.ddz-role${b.landlord === me ? '.landlord' : ''}`, null, roleOf(b, me)) : null, actEl(acts.get(me))) : null,
+      me !== null ? h('div.ddz-me-head', null, h('span.ddz-name', null, nameOf(c, me)), roleOf(b, me) ? h(`span.ddz-role${b.landlord === me ? '.landlord' : ''}`, null, roleOf(b, me)) : null, trusteeMark(c, me), trust, actEl(acts.get(me))) : null,
       h('div.ddz-buttons', { id: 'ddz-buttons' }, buttons),
       handEl,
     );
@@ -225,16 +261,15 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
       mount(playsPanel, h('div.moves-empty', null, tx('noPlays')));
       return;
     }
+    // Each action as players say it: 叫3分, 不叫, 不出, cards by their names (10, 小王, 大王).
+    const bidding = biddingFlags(moves.map((m) => m.action));
     mount(
       playsPanel,
-      moves.map((m, i) =>
-        h(
-          'div.ddz-log-row',
-          { 'data-ply': i + 1 },
-          h('span.ddz-log-who', null, nameOf(c, m.seat)),
-          /^bid /.test(m.action) ? tx('bidN', { n: m.action.slice(4) }) : m.action === 'pass' ? tx('passPlay') : h('span.ddz-log-cards', null, m.display || m.action),
-        ),
-      ),
+      moves.map((m, i) => {
+        const words = doudizhuText(m.action, bidding[i] ? 'bidding' : 'play');
+        const cards = m.action !== 'pass' && !/^bid /.test(m.action);
+        return h('div.ddz-log-row', { 'data-ply': i + 1 }, h('span.ddz-log-who', null, nameOf(c, m.seat)), cards ? h('span.ddz-log-cards', null, words) : words);
+      }),
     );
     playsPanel.scrollTop = playsPanel.scrollHeight;
   }
@@ -298,7 +333,13 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
 
   // Relabelled with every render (a language switch redraws the table in place).
   const movesTitle = h('div.panel-title', null, tx('moves'));
-  return tableShell(root, id, {
+  // The hand's rows follow the screen's width (a phone turned, a window resized).
+  const screen = typeof window.matchMedia === 'function' ? window.matchMedia('(max-width: 760px)') : null;
+  const relayout = () => {
+    if (ctx) render(ctx);
+  };
+  screen?.addEventListener('change', relayout);
+  const close = tableShell(root, id, {
     game: GAME,
     seats: 3,
     main: felt,
@@ -307,7 +348,8 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
       const b = board(c);
       const role = roleOf(b, seat);
       const count = c.state.game ? tx('cardsLeft', { n: b.counts?.[seat] ?? 0 }) : '';
-      return [role, count].filter(Boolean).join(' · ') || tx('seatN', { n: seat + 1 });
+      const auto = trustee(c, seat) ? tx('trustee') : '';
+      return [role, count, auto].filter(Boolean).join(' · ') || tx('seatN', { n: seat + 1 });
     },
     render: (c: ShellContext) => {
       movesTitle.textContent = tx('moves');
@@ -335,4 +377,8 @@ export function doudizhuTablePage(root: HTMLElement, id: string): () => void {
       );
     },
   });
+  return () => {
+    screen?.removeEventListener('change', relayout);
+    close();
+  };
 }

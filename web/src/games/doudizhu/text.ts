@@ -35,4 +35,7 @@ export const tx = texts({
   notLegal: ['这手牌不能出', 'Those cards cannot be played now'],
   redeal: ['无人叫地主，重新发牌', 'Nobody bid: dealt again'],
   seatN: ['{n}号位', 'Seat {n}'],
+  trustee: ['托管', 'Auto-play'],
+  untrust: ['取消托管', 'Stop auto-play'],
+  trusteeHint: ['电脑正在替这位玩家出牌', 'The computer plays for this player'],
 });

@@ -348,7 +348,7 @@ display: string, capture: boolean, check: boolean, clock: ClockView, } | { "type
 /**
  * When the seat loses by escape unless it comes back.
  */
-deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "declined", seat: Seat, proposal: number, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, reason?: string | null, } | { "type": "warned", seat: Seat, reason: string, } | { "type": "violated", seat: Seat, count: number, reason: string, };
+deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "trusteeship", seat: Seat, on: boolean, } | { "type": "declined", seat: Seat, proposal: number, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, reason?: string | null, } | { "type": "warned", seat: Seat, reason: string, } | { "type": "violated", seat: Seat, count: number, reason: string, };
 
 export type TableView<V> = { 
 /**
@@ -409,7 +409,12 @@ escape_at: number | null,
  * connection indicator. The table measures nothing, so it is `None` here;
  * the server's fan-out fills it in from its sockets.
  */
-lag_ms: number | null, };
+lag_ms: number | null, 
+/**
+ * 托管: the computer plays this seat for its player until they take it
+ * back ([`crate::Command::Trusteeship`]).
+ */
+trustee: boolean, };
 
 export type MoveView = { seat: Seat, action: string, display: string, 
 /**
@@ -505,7 +510,7 @@ export type ClientMsg = TableCommand | HallMsg;
 
 export type HallMsg = { "t": "ping", "d": Ping } | { "t": "lobby.subscribe", "d": LobbyRoom } | { "t": "lobby.unsubscribe", "d": LobbyRoom } | { "t": "create", "d": CreateTable } | { "t": "seek", "d": Seek } | { "t": "seek.cancel" } | { "t": "watch", "d": Watch } | { "t": "unwatch", "d": Watch } | { "t": "play_computer", "d": PlayComputer } | { "t": "hotseat", "d": Hotseat } | { "t": "analyse", "d": Analyse } | { "t": "analyse.stop" } | { "t": "chat", "d": ChatSay } | { "t": "chat.spectators", "d": ChatSpectators } | { "t": "chat.report", "d": ChatReport };
 
-export type TableCommand = { "t": "sit", "d": AtSeat } | { "t": "stand", "d": Acting } | { "t": "propose", "d": Propose } | { "t": "accept", "d": Answer } | { "t": "ready", "d": Ready } | { "t": "unready", "d": Acting } | { "t": "swap", "d": Swap } | { "t": "move", "d": Move } | { "t": "draw.offer", "d": Acting } | { "t": "draw.accept", "d": Acting } | { "t": "draw.decline", "d": Acting } | { "t": "takeback.request", "d": Acting } | { "t": "takeback.accept", "d": Acting } | { "t": "takeback.decline", "d": Acting } | { "t": "claim", "d": MakeClaim } | { "t": "resign", "d": Acting } | { "t": "abort", "d": Acting } | { "t": "leave", "d": Acting } | { "t": "rematch", "d": Acting } | { "t": "add_bot", "d": AddBot } | { "t": "remove_bot", "d": AtSeat } | { "t": "decline", "d": Answer };
+export type TableCommand = { "t": "sit", "d": AtSeat } | { "t": "stand", "d": Acting } | { "t": "propose", "d": Propose } | { "t": "accept", "d": Answer } | { "t": "ready", "d": Ready } | { "t": "unready", "d": Acting } | { "t": "swap", "d": Swap } | { "t": "move", "d": Move } | { "t": "draw.offer", "d": Acting } | { "t": "draw.accept", "d": Acting } | { "t": "draw.decline", "d": Acting } | { "t": "takeback.request", "d": Acting } | { "t": "takeback.accept", "d": Acting } | { "t": "takeback.decline", "d": Acting } | { "t": "claim", "d": MakeClaim } | { "t": "resign", "d": Acting } | { "t": "abort", "d": Acting } | { "t": "leave", "d": Acting } | { "t": "rematch", "d": Acting } | { "t": "add_bot", "d": AddBot } | { "t": "remove_bot", "d": AtSeat } | { "t": "decline", "d": Answer } | { "t": "trusteeship.on", "d": Acting } | { "t": "trusteeship.off", "d": Acting };
 
 export type Acting = { table: string, game?: string, seat?: Seat, };
 

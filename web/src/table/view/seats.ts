@@ -5,7 +5,7 @@
 import { h, mount } from '../../dom';
 import { t } from '../../i18n';
 import { avatar } from '../../ui';
-import { playerLink, playerName } from '../../players';
+import { computersApart, playerLink, playerName } from '../../players';
 import type { TableCtrl } from '../ctrl';
 
 /** Draws the seats of `ctrl`'s table into `el`. */
@@ -26,10 +26,12 @@ function seatCard<V>(ctrl: TableCtrl<V>, seat: number) {
   const turn = s.game?.turn;
   const toMove = playing && typeof turn === 'object' && ('seat' in turn ? turn.seat === seat : turn.all.includes(seat));
   const mine = ctrl.me();
+  // Several computer players at one table are named apart by their seats.
+  const apart = computersApart(s.seats.map((x) => x.user)) ? seat : undefined;
   return h(
     `div.seat-card${toMove ? '.to-move' : ''}${mine === seat ? '.mine' : ''}`,
     { id: `seat-${seat}`, 'data-seat': seat },
-    avatar(name ? playerName(name) : '?', ctrl.sides.length ? seat : 0),
+    avatar(name ? playerName(name, apart) : '?', ctrl.sides.length ? seat : 0),
     h(
       'div.who',
       null,
@@ -37,7 +39,7 @@ function seatCard<V>(ctrl: TableCtrl<V>, seat: number) {
         'div.name',
         null,
         // A computer player by its name in words, never a profile link.
-        name ? playerLink(name, 'player-name') : h('span.hint', null, t('emptySeat')),
+        name ? playerLink(name, 'player-name', apart) : h('span.hint', null, t('emptySeat')),
         x.ready && !playing ? h('span.ready-tag', null, t('ready')) : null,
         name ? lagIndicator(ctrl.lagMs[seat] ?? null, seat) : null,
       ),
