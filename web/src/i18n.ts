@@ -112,6 +112,8 @@ const S = {
   r_adjudication: ['裁判判定', 'adjudication'],
   r_fouls: ['犯规', 'fouls'],
   r_counted: ['数子', 'counting'],
+  r_other: ['其他', 'other'],
+  r_hand_emptied: ['出完手牌', 'a hand played out'],
   animation: ['动画效果', 'Animation'],
   sound: ['声音效果', 'Sounds'],
   music: ['背景音乐', 'Background music'],
@@ -165,11 +167,13 @@ const S = {
   rated: ['计积分', 'rated'],
   clockKind: ['计时方式', 'Clock'],
   gameKind: ['棋类', 'Game'],
-  speed_bullet: ['超快棋', 'bullet'],
-  speed_blitz: ['快棋', 'blitz'],
-  speed_rapid: ['快速', 'rapid'],
-  speed_classical: ['慢棋', 'classical'],
-  speed_correspondence: ['通讯赛', 'correspondence'],
+  // Lichess's Chinese names (crates/clock `Speed::label`): 快棋 is rapid, where QQ's 快棋 preset plays.
+  speed_ultrabullet: ['超级子弹棋', 'UltraBullet'],
+  speed_bullet: ['子弹棋', 'Bullet'],
+  speed_blitz: ['超快棋', 'Blitz'],
+  speed_rapid: ['快棋', 'Rapid'],
+  speed_classical: ['慢棋', 'Classical'],
+  speed_correspondence: ['通讯棋', 'Correspondence'],
   casual: ['友谊赛', 'casual'],
   rematchAsked: ['对方请求再来一局', 'Your opponent wants a rematch'],
   confirmLeave: ['对局中离开将判负（逃跑），确定离开吗？', 'Leaving a live game loses it. Leave?'],
@@ -238,8 +242,9 @@ export function paren(x: string): string {
   return settings().lang === 'en' ? ` (${x})` : `（${x}）`;
 }
 
-/** A string for a server-sent end reason, e.g. `checkmate`. */
+/** A string for a server-sent end reason, e.g. `checkmate`; a reason this
+ * client does not know yet is "other", never the server's code. */
 export function reasonText(reason: string): string {
   const k = `r_${reason}` as Key;
-  return k in S ? t(k) : reason;
+  return k in S ? t(k) : t('r_other');
 }

@@ -59,3 +59,4 @@ mod table_feedback;
 mod toy_game;
 mod usernames;
 mod view_patches;
+mod web_assets;
