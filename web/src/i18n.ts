@@ -138,6 +138,8 @@ const S = {
   leaderboard: ['积分榜', 'Leaderboard'],
   noPoints: ['暂无积分', 'No points yet'],
   hotseat: ['双人同屏', 'Two players, one screen'],
+  goConfirm: ['围棋落子确认（点两下落子）', 'Go: confirm each move (tap twice)'],
+  goConfirmHint: ['再点一下此处落子', 'Tap the point again to play'],
   offlineHint: ['单机模式：不需联网，不计积分', 'Offline: no network, no rating'],
   newGame: ['新局', 'New game'],
   flip: ['翻转', 'Flip'],

@@ -4,7 +4,7 @@ import { t } from '../i18n';
 import { login, register, guest } from '../session';
 import { errorOf } from '../errors';
 import { settingsReady, settings } from '../settings';
-import { nameFault, passwordFault, RULE_TEXT, NAME_WIDTH } from './names';
+import { nameFault, passwordFault, RULE_TEXT } from './names';
 
 /** A rule or fault of ./names in the page's language. */
 const rule = (k: keyof typeof RULE_TEXT) => RULE_TEXT[k][settings().lang === 'en' ? 1 : 0];
@@ -22,7 +22,6 @@ export function loginPage(root: HTMLElement, mode: 'login' | 'register', next: s
     user.setAttribute('aria-describedby', 'name-rule');
     pass.setAttribute('aria-describedby', 'password-rule');
     pass.setAttribute('minlength', '8');
-    user.setAttribute('maxlength', String(NAME_WIDTH.max));
   }
   /** The page's own verdict on what is typed: the first fault, in words, or ''. */
   const fault = (): string => {
