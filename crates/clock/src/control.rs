@@ -513,7 +513,13 @@ mod tests {
         let speed = |p: Preset| p.control().speed();
         assert_eq!(speed(Preset::Quick).label().0, Preset::Quick.label().0);
         assert_eq!(speed(Preset::Match), Speed::Classical);
-        for p in [Preset::Bullet, Preset::Blitz, Preset::Rapid, Preset::Classical, Preset::Correspondence] {
+        for p in [
+            Preset::Bullet,
+            Preset::Blitz,
+            Preset::Rapid,
+            Preset::Classical,
+            Preset::Correspondence,
+        ] {
             let (zh, en) = p.label();
             assert!(zh.starts_with(speed(p).label().0), "{p:?}: {zh}");
             assert!(en.starts_with(speed(p).label().1), "{p:?}: {en}");

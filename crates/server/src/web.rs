@@ -128,7 +128,10 @@ mod tests {
         assert!(accepts("br;q=0.5, gzip;q=1.0", "br"));
         assert!(accepts("*", "br"));
         assert!(!accepts("*;q=0", "br"));
-        assert!(!accepts("br;q=0, *", "br"), "a coding named is not taken back by *");
+        assert!(
+            !accepts("br;q=0, *", "br"),
+            "a coding named is not taken back by *"
+        );
         assert!(!accepts("br;q=nonsense", "br"));
     }
 }

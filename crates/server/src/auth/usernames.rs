@@ -63,7 +63,9 @@ fn is_cjk(c: char) -> bool {
 pub fn validate_username(name: &str) -> Result<(), BadUsername> {
     // Counted in characters first, so that a long name is refused before its
     // characters are looked up.
-    if name.chars().count() > *USERNAME_WIDTH.end() || !USERNAME_WIDTH.contains(&display_width(name)) {
+    if name.chars().count() > *USERNAME_WIDTH.end()
+        || !USERNAME_WIDTH.contains(&display_width(name))
+    {
         return Err(BadUsername::Length);
     }
     if !name

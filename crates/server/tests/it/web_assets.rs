@@ -29,11 +29,7 @@ async fn scripts_come_compressed(backend: Backend) {
     let server = start(backend).await;
     // reqwest is built without decompression: bodies arrive as sent.
     let http = reqwest::Client::new();
-    let page = http
-        .get(format!("{}/", server.base))
-        .send()
-        .await
-        .unwrap();
+    let page = http.get(format!("{}/", server.base)).send().await.unwrap();
     assert_eq!(page.headers()["cache-control"], "no-cache");
     let html = page.text().await.unwrap();
     let script = html
@@ -57,21 +53,45 @@ async fn scripts_come_compressed(backend: Backend) {
         plain_h["cache-control"],
         "public, max-age=31536000, immutable"
     );
-    assert!(plain_h["content-type"].to_str().unwrap().contains("javascript"));
+    assert!(
+        plain_h["content-type"]
+            .to_str()
+            .unwrap()
+            .contains("javascript")
+    );
     assert!(plain.len() > 10_000, "the script: {} bytes", plain.len());
 
     let (gz_h, gz) = get(Some("gzip, deflate")).await;
     assert_eq!(gz_h["content-encoding"], "gzip");
     assert_eq!(gz_h["vary"], "accept-encoding");
     assert_eq!(gz_h["cache-control"], "public, max-age=31536000, immutable");
-    assert!(gz.len() * 2 < plain.len(), "gzip: {} of {}", gz.len(), plain.len());
-    assert_eq!(pipe("gzip", &["-dc"], &gz), plain, "gzip decodes to the script");
+    assert!(
+        gz.len() * 2 < plain.len(),
+        "gzip: {} of {}",
+        gz.len(),
+        plain.len()
+    );
+    assert_eq!(
+        pipe("gzip", &["-dc"], &gz),
+        plain,
+        "gzip decodes to the script"
+    );
 
     let (br_h, br) = get(Some("gzip, deflate, br, zstd")).await;
     assert_eq!(br_h["content-encoding"], "br");
-    assert!(br.len() < gz.len(), "brotli {} < gzip {}", br.len(), gz.len());
-    let node = "process.stdout.write(require('zlib').brotliDecompressSync(require('fs').readFileSync(0)))";
-    assert_eq!(pipe("node", &["-e", node], &br), plain, "brotli decodes to the script");
+    assert!(
+        br.len() < gz.len(),
+        "brotli {} < gzip {}",
+        br.len(),
+        gz.len()
+    );
+    let node =
+        "process.stdout.write(require('zlib').brotliDecompressSync(require('fs').readFileSync(0)))";
+    assert_eq!(
+        pipe("node", &["-e", node], &br),
+        plain,
+        "brotli decodes to the script"
+    );
 
     // A refused coding is not sent.
     let (h, body) = get(Some("br;q=0, gzip;q=0")).await;
