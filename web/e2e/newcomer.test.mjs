@@ -170,6 +170,8 @@ test('no raw codes on the walkthrough pages: lobby, table, result, profile, even
   const { table } = await req(p, 'play_computer', { game: 'chess', level: '1', colour: 0 });
   await p.goto(`${base}/#/table/${table}`);
   await p.locator('#table-page[data-status="playing"]').waitFor();
+  // The seat's rating is the one of the table's pool, named: 快棋 for the 快棋 clock.
+  await p.waitForFunction(() => /快棋 1500\?/.test(document.querySelector('#seat-0 .sub')?.textContent ?? ''), null, { timeout: 10_000 });
   await req(p, 'resign', { table });
   await p.locator('#result-dialog').waitFor();
   await noRawCodes(p, 'table and result');
