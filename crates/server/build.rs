@@ -10,12 +10,14 @@ use std::process::Command;
 use std::time::SystemTime;
 
 /// The web client's sources, relative to web/.
-const WATCHED: [&str; 5] = [
+const WATCHED: [&str; 6] = [
     "src",
     "index.html",
     "package.json",
     "package-lock.json",
     "public",
+    // The build's own steps (the precompressed copies, the Go board's picture left out).
+    "vite.config.ts",
 ];
 
 fn main() {

@@ -167,6 +167,7 @@ export async function register(page, base, name) {
   await page.goto(`${base}/#/register`);
   await page.fill('#username', name);
   await page.fill('#password', PASSWORD);
+  await page.fill('#password2', PASSWORD);
   await page.click('#submit');
   await page.locator('#lobby').waitFor();
   assert.equal((await page.locator('#me').textContent()).trim(), name);

@@ -1,6 +1,7 @@
-// The phone (#14 point 5) at 390×844: a game of chess, xiangqi and Go in progress
-// shows the board and both clocks together on one screen, nothing wider than the
-// phone; at the end of a Doudizhu hand played out, the seats, the centre and the
+// The phone (#14 point 5, #46) at 390×844: a game of chess, xiangqi and Go in
+// progress shows the board, both clocks and the buttons that can act on the first
+// screen, every room of the menu in reach, nothing wider than the phone; Go's
+// move confirmation; at the end of a Doudizhu hand played out, the seats, the centre and the
 // player's own area do not overlap, every revealed hand stays inside its seat
 // with each card's rank in view.
 import { test } from 'node:test';
@@ -24,6 +25,23 @@ test('at 390×844 the board and both clocks fit on one screen', { timeout: 90_00
     const board = p.locator('cg-board, .shudan-goban').first();
     await board.waitFor();
     await p.locator('.clock').nth(1).waitFor();
+    await p.locator('#table-page[data-status="playing"]').waitFor();
+    await p.locator('#btn-resign:not([disabled])').waitFor();
+    // The first screen (issue 46): the board, both clocks and every button that
+    // can act now (resign, draw, ...) within 844 px without scrolling.
+    await p.evaluate(() => window.scrollTo(0, 0));
+    const first = await p.evaluate(() => {
+      const box = (e) => ({ id: e.id || e.className, ...e.getBoundingClientRect().toJSON() });
+      const shown = (e) => e.getBoundingClientRect().height > 0;
+      return [document.querySelector('cg-board, .shudan-goban'), ...document.querySelectorAll('.clock'), ...document.querySelectorAll('#table-buttons button:not([disabled])')].filter(shown).map(box);
+    });
+    assert.ok(first.filter((b) => /^btn-/.test(b.id)).length >= 3, `${game}: the buttons that act: ${JSON.stringify(first.map((b) => b.id))}`);
+    assert.ok(first.some((b) => b.id === 'btn-resign'), `${game}: resign is shown`);
+    for (const b of first) assert.ok(b.top >= 0 && b.bottom <= PHONE.height && b.right <= PHONE.width + 1, `${game}: ${b.id} on the first screen: ${Math.round(b.top)}–${Math.round(b.bottom)}`);
+    // The whole menu in reach: every room's link inside the screen, 比赛 included.
+    const nav = await p.evaluate(() => [...document.querySelectorAll('.nav-link')].map((e) => ({ id: e.id, ...e.getBoundingClientRect().toJSON() })));
+    assert.ok(nav.some((n) => n.id === 'nav-events'));
+    for (const n of nav) assert.ok(n.left >= 0 && n.right <= PHONE.width && n.top >= 0 && n.bottom <= PHONE.height, `${game}: ${n.id} in reach: ${JSON.stringify(n)}`);
     await board.scrollIntoViewIfNeeded();
     const r = await p.evaluate(() => {
       const box = (e) => e.getBoundingClientRect().toJSON();
@@ -44,6 +62,41 @@ test('at 390×844 the board and both clocks fit on one screen', { timeout: 90_00
     await p.screenshot({ path: shotPath(`phone-${game}.png`) });
     await req(p, 'resign', { table }).catch(() => undefined);
   }
+  // 比赛 is a tap away.
+  await p.goto(`${base}/#/lobby/chess`);
+  await p.locator('#lobby').waitFor();
+  await p.click('#nav-events');
+  await p.locator('#events-page').waitFor();
+  assert.deepEqual(consoleErrors, []);
+});
+
+test('Go on a phone: with move confirmation a tap shows the stone and a second tap plays it', { timeout: 60_000 }, async () => {
+  const { base, browser } = env;
+  const p = await newPage(browser, 'phone-go', base, PHONE);
+  await register(p, base, `pg${stamp}`);
+  // The setting, in the settings dialog.
+  await p.click('#open-settings');
+  const box = p.locator('#settings-dialog input[name="goConfirm"]');
+  await box.check();
+  await p.click('#settings-dialog .modal-buttons .btn');
+  await installSocket(p);
+  const { table } = await req(p, 'play_computer', { game: 'go', level: '1', colour: 0, options: { size: 19 } });
+  await p.goto(`${base}/#/table/${table}`);
+  await p.locator('#table-page[data-status="playing"]').waitFor();
+  const point = p.locator('#go-board .shudan-vertex[data-x="3"][data-y="15"]'); // D4
+  await point.click();
+  await p.locator('#go-board[data-pending="D4"]').waitFor();
+  await p.waitForTimeout(500);
+  assert.equal(await p.locator('#moves .go-move').count(), 0, 'one tap plays nothing');
+  await p.screenshot({ path: shotPath('phone-go-confirm.png') });
+  // A tap elsewhere moves the stone shown; a second tap there plays it.
+  const other = p.locator('#go-board .shudan-vertex[data-x="15"][data-y="3"]'); // Q16
+  await other.click();
+  await p.locator('#go-board[data-pending="Q16"]').waitFor();
+  await other.click();
+  await p.waitForFunction(() => document.querySelectorAll('#moves .go-move').length >= 1, null, { timeout: 10_000 });
+  assert.match(await p.locator('#moves .go-move').first().textContent(), /Q16/);
+  await req(p, 'resign', { table }).catch(() => undefined);
   assert.deepEqual(consoleErrors, []);
 });
 

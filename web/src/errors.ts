@@ -35,8 +35,8 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   timeout: ['请求超时', 'The request timed out'],
   bad_credentials: ['用户名或密码错误', 'Wrong username or password'],
   username_taken: ['该用户名已被使用', 'That username is taken'],
-  bad_username: ['用户名不可用（3–20 个字母、数字或下划线）', 'That username cannot be used'],
-  bad_password: ['密码不可用（至少 8 个字符）', 'That password cannot be used'],
+  bad_username: ['用户名不可用：需 3–20 个字宽（汉字算 2），由汉字、字母、数字、_ 或 - 组成，不能与他人的名字相像，也不能混用不同文字', 'That username cannot be used: 3–20 columns wide (a Chinese character counts 2), letters, digits, _ or -, not looking like another player\'s name, in one script'],
+  bad_password: ['密码不可用（至少 8 个字符）', 'That password cannot be used (at least 8 characters)'],
   bad_request: ['请求有误', 'Bad request'],
   // Relations (follow, block).
   guest_relations: ['游客不能关注或拉黑，请先注册', 'Guests neither follow nor block: register first'],

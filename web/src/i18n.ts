@@ -112,6 +112,7 @@ const S = {
   r_adjudication: ['裁判判定', 'adjudication'],
   r_fouls: ['犯规', 'fouls'],
   r_counted: ['数子', 'counting'],
+  r_other: ['其他', 'other'],
   r_hand_emptied: ['出完手牌', 'hand played out'],
   animation: ['动画效果', 'Animation'],
   sound: ['声音效果', 'Sounds'],
@@ -137,6 +138,8 @@ const S = {
   leaderboard: ['积分榜', 'Leaderboard'],
   noPoints: ['暂无积分', 'No points yet'],
   hotseat: ['双人同屏', 'Two players, one screen'],
+  goConfirm: ['围棋落子确认（点两下落子）', 'Go: confirm each move (tap twice)'],
+  goConfirmHint: ['再点一下此处落子', 'Tap the point again to play'],
   offlineHint: ['单机模式：不需联网，不计积分', 'Offline: no network, no rating'],
   newGame: ['新局', 'New game'],
   flip: ['翻转', 'Flip'],
@@ -166,11 +169,13 @@ const S = {
   rated: ['计积分', 'rated'],
   clockKind: ['计时方式', 'Clock'],
   gameKind: ['棋类', 'Game'],
-  speed_bullet: ['超快棋', 'bullet'],
-  speed_blitz: ['快棋', 'blitz'],
-  speed_rapid: ['快速', 'rapid'],
-  speed_classical: ['慢棋', 'classical'],
-  speed_correspondence: ['通讯赛', 'correspondence'],
+  // Lichess's Chinese names (crates/clock `Speed::label`): 快棋 is rapid, where QQ's 快棋 preset plays.
+  speed_ultrabullet: ['超级子弹棋', 'UltraBullet'],
+  speed_bullet: ['子弹棋', 'Bullet'],
+  speed_blitz: ['超快棋', 'Blitz'],
+  speed_rapid: ['快棋', 'Rapid'],
+  speed_classical: ['慢棋', 'Classical'],
+  speed_correspondence: ['通讯棋', 'Correspondence'],
   casual: ['友谊赛', 'casual'],
   rematchAsked: ['对方请求再来一局', 'Your opponent wants a rematch'],
   confirmLeave: ['对局中离开将判负（逃跑），确定离开吗？', 'Leaving a live game loses it. Leave?'],
@@ -259,8 +264,9 @@ export function paren(x: string): string {
   return settings().lang === 'en' ? ` (${x})` : `（${x}）`;
 }
 
-/** A string for a server-sent end reason, e.g. `checkmate`. */
+/** A string for a server-sent end reason, e.g. `checkmate`; a reason this
+ * client does not know yet is "other", never the server's code. */
 export function reasonText(reason: string): string {
   const k = `r_${reason}` as Key;
-  return k in S ? t(k) : reason;
+  return k in S ? t(k) : t('r_other');
 }

@@ -13,6 +13,7 @@ import { allGames, loadGames, gameName } from './net/games';
 import { offlinePage } from './pages/offline';
 import { analysisPage } from './pages/analysis';
 import { loginPage } from './pages/login';
+import { landingPage } from './pages/landing';
 import { lobbyPage } from './pages/lobby';
 import { tableRoute } from './table/route';
 import { profilePage } from './pages/profile';
@@ -23,8 +24,8 @@ import { friendsBox } from './people/friends';
 
 let cleanup: (() => void) | void;
 
-/** The first room: the registry's first game's lobby. */
-const home = () => `#/lobby/${allGames()[0]?.name ?? ''}`;
+/** The first room: the registry's first game's lobby (the landing page before logging in). */
+const home = () => (session() ? `#/lobby/${allGames()[0]?.name ?? ''}` : '#/');
 
 function header() {
   const s = session();
@@ -91,13 +92,19 @@ function route(keepDialogs = false) {
     cleanup = replayPage(main, arg ?? '');
     return;
   }
-  const needLogin = page === 'lobby' || page === 'table' || page === '' || page === 'profile';
-  if (needLogin && !session()) {
+  // Before logging in, the hall is open to look at: the landing page, the
+  // lobbies and the tables (to watch); a seat, a table of one's own and a
+  // profile ask for a session.
+  if (page === 'profile' && !session()) {
     loginPage(main, 'login', location.hash);
     return;
   }
   switch (page) {
     case '':
+      if (!session()) {
+        cleanup = landingPage(main);
+        return;
+      }
       location.hash = home();
       return;
     case 'login':

@@ -1,13 +1,22 @@
 // How a seat's occupant is named and linked everywhere: an account by its name,
 // linking to its profile; a computer player (a user id `bot:<level>-xxxxxx`, see
 // docs/protocol.md "Computer players") as 电脑（普通/高手）, by the level's own name
-// in the games' registry entries (`bot_levels`), and never by its raw id.
+// in the games' registry entries (`bot_levels`), and never by its raw id; a
+// hot-seat stand-in (`hotseat:<n>:<owner>`, the other side of a table one person
+// plays alone) as 2号玩家 / Player 2, which links nowhere (it has no profile).
 import { h } from './dom';
 import { settings } from './settings';
 import { allGames } from './net/games';
 
 export function isComputer(user: unknown): user is string {
   return typeof user === 'string' && user.startsWith('bot:');
+}
+
+/** The seat number (1-based) of a hot-seat stand-in `hotseat:<n>:<owner>`; null for anyone else. */
+export function standInSeat(user: unknown): number | null {
+  if (typeof user !== 'string') return null;
+  const m = /^hotseat:(\d+):/.exec(user);
+  return m ? Number(m[1]) : null;
 }
 
 /** The level key of a computer player's id: `bot:strong-k3x9q2` → `strong`. */
@@ -22,6 +31,7 @@ const WORDS = {
   basic: ['普通', 'basic'],
   strong: ['高手', 'strong'],
   level: ['级', 'level '],
+  player: ['号玩家', 'Player '],
 } as const;
 
 function word(k: keyof typeof WORDS): string {
@@ -53,19 +63,22 @@ export function computersApart(users: Array<string | null | undefined>): boolean
 /**
  * The name shown for a seat's occupant: 电脑（高手） for a computer player; with
  * its `seat` (where several computer players sit, see computersApart), one
- * named apart by the seat's mark as the records name it: 电脑（普通）乙, Computer (basic) B.
+ * named apart by the seat's mark as the records name it: 电脑（普通）乙, Computer (basic) B;
+ * a hot-seat stand-in as 2号玩家 / Player 2.
  */
 export function playerName(user: string | null | undefined, seat?: number): string {
   if (!user) return '?';
-  if (!isComputer(user)) return user;
   const en = settings().lang === 'en';
+  const standIn = standInSeat(user);
+  if (standIn !== null) return en ? `${word('player')}${standIn}` : `${standIn}${word('player')}`;
+  if (!isComputer(user)) return user;
   const level = levelName(computerLevel(user));
   const mark = seat === undefined ? '' : (en ? ' ' : '') + (MARKS[en ? 'en' : 'zh'][seat] ?? '');
   return (en ? `${word('computer')} (${level})` : `${word('computer')}（${level}）`) + mark;
 }
 
-/** A player's name as a link to their profile; a computer player's is not a link (`seat`: see playerName). */
+/** A player's name as a link to their profile; a computer player's or a hot-seat stand-in's is not a link (`seat`: see playerName). */
 export function playerLink(user: string | null | undefined, cls = 'player-link', seat?: number) {
-  if (!user || isComputer(user)) return h(`span.${cls}.computer`, { 'data-user': user ?? '' }, playerName(user, seat));
+  if (!user || isComputer(user) || standInSeat(user) !== null) return h(`span.${cls}.computer`, { 'data-user': user ?? '' }, playerName(user, seat));
   return h(`a.${cls}`, { href: `#/profile/${encodeURIComponent(user)}`, 'data-user': user }, user);
 }

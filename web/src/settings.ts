@@ -15,6 +15,13 @@ export interface Settings {
   pieceTheme: 'traditional' | 'modern';
   xqNotation: 'chinese' | 'wxf' | 'iccs';
   lang: Lang;
+  /** Go: a tap shows the stone, a second tap on the point plays it (19×19 points are small on a phone). */
+  goConfirm: boolean;
+}
+
+/** A touch screen (a phone, a tablet): its points are small under a finger. */
+function coarsePointer(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
 }
 
 function browserLang(): Lang {
@@ -34,6 +41,7 @@ export function defaults(): Settings {
     pieceTheme: 'traditional',
     xqNotation: 'chinese',
     lang: browserLang(),
+    goConfirm: coarsePointer(),
   };
 }
 

@@ -105,6 +105,7 @@ export function settingsDialog(onChange: () => void) {
       toggle('music', 'music'),
       toggle('flash', 'flash'),
       toggle('premove', 'premove'),
+      toggle('goConfirm', 'goConfirm'),
       choice('boardTheme', 'boardTheme', [
         ['wood', t('themeWood')],
         ['green', t('themeGreen')],

@@ -78,6 +78,20 @@ impl Speed {
             Speed::Correspondence => "correspondence",
         }
     }
+
+    /// The speed's name, Chinese and English, as a rating pool of it is called
+    /// (the web client's `speed_*` words say the same): Lichess's Chinese names,
+    /// so that 快棋 is the speed QQ's 快棋 preset plays at (rapid).
+    pub fn label(self) -> (&'static str, &'static str) {
+        match self {
+            Speed::UltraBullet => ("超级子弹棋", "UltraBullet"),
+            Speed::Bullet => ("子弹棋", "Bullet"),
+            Speed::Blitz => ("超快棋", "Blitz"),
+            Speed::Rapid => ("快棋", "Rapid"),
+            Speed::Classical => ("慢棋", "Classical"),
+            Speed::Correspondence => ("通讯棋", "Correspondence"),
+        }
+    }
 }
 
 /// The longest main time of a live game (a player's): 6 hours.
@@ -267,8 +281,10 @@ impl TimeControl {
         }
     }
 
-    /// The control as a PGN `TimeControl` tag where PGN can say it (`600+5`,
-    /// `1/86400`, `-`), else a short description.
+    /// The control as a PGN `TimeControl` tag in the standard's forms (`600+5`,
+    /// `1/86400`, `-`); `?` for a clock the standard has no form for (QQ,
+    /// byo-yomi, Canadian), whose settings a record writes in a tag of its own
+    /// (`qiyuan_game::RecordTime::pgn_detail_tag`).
     pub fn pgn(&self) -> String {
         let s = |ms: Millis| ms / SECOND;
         match *self {
@@ -281,21 +297,9 @@ impl TimeControl {
                 }
             }
             TimeControl::Correspondence { days } => format!("1/{}", u64::from(days) * 86_400),
-            TimeControl::Qq {
-                game,
-                per_move,
-                countdown,
-            } => format!("qq {}/{}/{}", s(game), s(per_move), s(countdown)),
-            TimeControl::ByoYomi {
-                main,
-                periods,
-                period,
-            } => format!("{}+{}x{} byo-yomi", s(main), periods, s(period)),
-            TimeControl::Canadian {
-                main,
-                moves,
-                period,
-            } => format!("{}+{}/{} canadian", s(main), moves, s(period)),
+            TimeControl::Qq { .. } | TimeControl::ByoYomi { .. } | TimeControl::Canadian { .. } => {
+                "?".into()
+            }
         }
     }
 }
@@ -374,17 +378,17 @@ impl Preset {
     /// The preset's name as the table's dialog shows it, Chinese and English.
     pub fn label(self) -> (&'static str, &'static str) {
         match self {
-            Preset::Quick => ("快棋", "quick"),
-            Preset::Match => ("比赛", "match"),
-            Preset::Bullet => ("超快棋", "bullet"),
-            Preset::Blitz => ("快棋 3+2", "blitz"),
-            Preset::Rapid => ("快棋 10+5", "rapid"),
-            Preset::Classical => ("慢棋", "classical"),
-            Preset::ByoYomiFast => ("读秒 快", "byo-yomi fast"),
-            Preset::ByoYomiNormal => ("读秒", "byo-yomi"),
-            Preset::ByoYomiSlow => ("读秒 慢", "byo-yomi slow"),
+            Preset::Quick => ("快棋", "Quick"),
+            Preset::Match => ("比赛", "Match"),
+            Preset::Bullet => ("子弹棋", "Bullet"),
+            Preset::Blitz => ("超快棋 3+2", "Blitz"),
+            Preset::Rapid => ("快棋 10+5", "Rapid"),
+            Preset::Classical => ("慢棋", "Classical"),
+            Preset::ByoYomiFast => ("读秒 快", "Byo-yomi, fast"),
+            Preset::ByoYomiNormal => ("读秒", "Byo-yomi"),
+            Preset::ByoYomiSlow => ("读秒 慢", "Byo-yomi, slow"),
             Preset::CanadianClub => ("加拿大读秒", "Canadian"),
-            Preset::Correspondence => ("通讯棋", "correspondence"),
+            Preset::Correspondence => ("通讯棋", "Correspondence"),
         }
     }
 
@@ -499,5 +503,26 @@ mod tests {
         let back: TimeControl = serde_json::from_str(&json).unwrap();
         assert_eq!(back, TimeControl::fischer(3, 2));
         assert_eq!(TimeControl::fischer(3, 2).pgn(), "180+2");
+        assert_eq!(TimeControl::qq(10, 1, 30).pgn(), "?");
+    }
+
+    #[test]
+    fn presets_play_in_the_pool_of_their_name() {
+        // The 快棋 preset is rated in the pool called 快棋; each Fischer preset
+        // names the speed it plays at first.
+        let speed = |p: Preset| p.control().speed();
+        assert_eq!(speed(Preset::Quick).label().0, Preset::Quick.label().0);
+        assert_eq!(speed(Preset::Match), Speed::Classical);
+        for p in [
+            Preset::Bullet,
+            Preset::Blitz,
+            Preset::Rapid,
+            Preset::Classical,
+            Preset::Correspondence,
+        ] {
+            let (zh, en) = p.label();
+            assert!(zh.starts_with(speed(p).label().0), "{p:?}: {zh}");
+            assert!(en.starts_with(speed(p).label().1), "{p:?}: {en}");
+        }
     }
 }

@@ -498,31 +498,46 @@ pub enum RecordTime {
 }
 
 impl RecordTime {
-    /// The PGN `TimeControl` tag where PGN can say it (`600+5`, `600`,
-    /// `1/86400`, `-` for none), else a short description (`qq 600/60/30`,
-    /// `600+3x30 byo-yomi`, `1200+25/600 canadian`). Chess and xiangqi PGN both
-    /// write it so.
+    /// The PGN `TimeControl` tag's value in the PGN standard's own forms
+    /// (section 9.6.1): `-` for no clock, `600` for sudden death, `600+5` with an
+    /// increment, `1/86400` for one move per period of seconds. A clock the
+    /// standard has no form for (QQ's 局时/步时/读秒, byo-yomi, Canadian) is `?`,
+    /// the standard's "unknown", and its settings go in a tag of their own
+    /// ([`RecordTime::pgn_detail_tag`]), so that no reader misreads them.
     pub fn pgn_tag(&self) -> String {
         match *self {
             RecordTime::Untimed => "-".into(),
             RecordTime::Fischer { main, increment: 0 } => main.to_string(),
             RecordTime::Fischer { main, increment } => format!("{main}+{increment}"),
             RecordTime::PerMove { limit } => format!("1/{limit}"),
+            RecordTime::Qq { .. } | RecordTime::ByoYomi { .. } | RecordTime::Canadian { .. } => {
+                "?".into()
+            }
+        }
+    }
+
+    /// The tag that carries a clock the PGN `TimeControl` cannot say, in
+    /// seconds: `TimeControlQQ` `600/60/30` (局时/步时/读秒), `TimeControlByoYomi`
+    /// `600+3x30` (main time + periods × period), `TimeControlCanadian`
+    /// `1200+25/600` (main time + moves / period). None for the others.
+    pub fn pgn_detail_tag(&self) -> Option<(&'static str, String)> {
+        match *self {
+            RecordTime::Untimed | RecordTime::Fischer { .. } | RecordTime::PerMove { .. } => None,
             RecordTime::Qq {
                 game,
                 per_move,
                 countdown,
-            } => format!("qq {game}/{per_move}/{countdown}"),
+            } => Some(("TimeControlQQ", format!("{game}/{per_move}/{countdown}"))),
             RecordTime::ByoYomi {
                 main,
                 periods,
                 period,
-            } => format!("{main}+{periods}x{period} byo-yomi"),
+            } => Some(("TimeControlByoYomi", format!("{main}+{periods}x{period}"))),
             RecordTime::Canadian {
                 main,
                 moves,
                 period,
-            } => format!("{main}+{moves}/{period} canadian"),
+            } => Some(("TimeControlCanadian", format!("{main}+{moves}/{period}"))),
         }
     }
 }
@@ -878,24 +893,80 @@ mod tests {
                 per_move: 60,
                 countdown: 30
             }),
-            "qq 600/60/30"
+            "?"
+        );
+        // Only the standard's forms: `-`, `?`, seconds, seconds+increment,
+        // moves/seconds (periods joined by `:`, which we never need).
+        let standard = |v: &str| {
+            v == "-"
+                || v == "?"
+                || v.split(':').all(|d| {
+                    let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
+                    match (d.split_once('+'), d.split_once('/')) {
+                        (Some((a, b)), None) | (None, Some((a, b))) => digits(a) && digits(b),
+                        (None, None) => digits(d) || d.strip_prefix('*').is_some_and(digits),
+                        _ => false,
+                    }
+                })
+        };
+        let all = [
+            RecordTime::Untimed,
+            RecordTime::Fischer {
+                main: 180,
+                increment: 2,
+            },
+            RecordTime::Fischer {
+                main: 60,
+                increment: 0,
+            },
+            RecordTime::PerMove { limit: 259_200 },
+            RecordTime::Qq {
+                game: 1800,
+                per_move: 300,
+                countdown: 180,
+            },
+            RecordTime::ByoYomi {
+                main: 600,
+                periods: 3,
+                period: 30,
+            },
+            RecordTime::Canadian {
+                main: 1200,
+                moves: 25,
+                period: 600,
+            },
+        ];
+        for t in all {
+            assert!(standard(&t.pgn_tag()), "{t:?}: {}", t.pgn_tag());
+            // What the standard cannot say is said in a tag of its own.
+            assert_eq!(t.pgn_tag() == "?", t.pgn_detail_tag().is_some(), "{t:?}");
+        }
+        let detail = |t: RecordTime| t.pgn_detail_tag().unwrap();
+        assert_eq!(
+            detail(RecordTime::Qq {
+                game: 600,
+                per_move: 60,
+                countdown: 30
+            }),
+            ("TimeControlQQ", "600/60/30".into())
         );
         assert_eq!(
-            tag(RecordTime::ByoYomi {
+            detail(RecordTime::ByoYomi {
                 main: 600,
                 periods: 3,
                 period: 30
             }),
-            "600+3x30 byo-yomi"
+            ("TimeControlByoYomi", "600+3x30".into())
         );
         assert_eq!(
-            tag(RecordTime::Canadian {
+            detail(RecordTime::Canadian {
                 main: 1200,
                 moves: 25,
                 period: 600
             }),
-            "1200+25/600 canadian"
+            ("TimeControlCanadian", "1200+25/600".into())
         );
+        assert!(RecordTime::Untimed.pgn_detail_tag().is_none());
     }
 
     #[test]

@@ -112,9 +112,13 @@ pub fn level_of(user: &str) -> Option<&str> {
 }
 
 /// A seat's occupant as records name it: an account by its name, a computer
-/// player as 电脑 with its level's name (`电脑（高手）`, `电脑（3级）`), never by its
-/// id; `levels` are the game's.
+/// player as 电脑 with its level's name (`电脑（高手）`, `电脑（3级）`), a hot-seat
+/// stand-in as its owner at that seat (`amy（2号位）`: one person plays every seat),
+/// never by its id; `levels` are the game's.
 pub fn record_name(user: &str, levels: &[BotLevel]) -> String {
+    if let Occupant::StandIn { seat, owner } = Occupant::of(user) {
+        return format!("{owner}（{}号位）", seat.0 + 1);
+    }
     let Some(key) = level_of(user) else {
         return user.to_string();
     };
@@ -719,6 +723,8 @@ mod tests {
         assert_eq!(record_name("bot:1-k3x9q2", ENGINE_LEVELS), "电脑（1级）");
         assert_eq!(record_name("bot:x.y-k3x9q2", ENGINE_LEVELS), "电脑（x.y）");
         assert_eq!(record_name("alice", ENGINE_LEVELS), "alice");
+        let stand_in = Occupant::stand_in_name("amy", Seat(1));
+        assert_eq!(record_name(&stand_in, ENGINE_LEVELS), "amy（2号位）");
         assert_eq!(level_of("bot:nodash"), None);
     }
 

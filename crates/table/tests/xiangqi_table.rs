@@ -250,6 +250,9 @@ fn xiangqi_record_after_resignation() {
     let record = s.table.record(qiyuan_game::RecordMeta::default()).unwrap();
     assert!(record.contains("1-0"), "{record}");
     assert!(record.contains("alice"), "{record}");
+    // QQ's clock has no form in the PGN standard: `?`, and its settings in a tag of their own.
+    assert!(record.contains("[TimeControl \"?\"]"), "{record}");
+    assert!(record.contains("[TimeControlQQ \"600/60/30\"]"), "{record}");
 }
 
 #[test]

@@ -237,6 +237,9 @@ impl Game for Xiangqi {
         tag("Black", meta.players.get(1));
         if let Some(tc) = &meta.time_control {
             tags.push(("TimeControl".into(), tc.pgn_tag()));
+            if let Some((name, value)) = tc.pgn_detail_tag() {
+                tags.push((name.into(), value));
+            }
         }
         let result = match (&meta.outcome, self.game.ending()) {
             (Some(o), _) => o.score.clone(),

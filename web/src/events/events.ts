@@ -6,6 +6,7 @@ import { h, mount } from '../dom';
 import { api, ApiError } from '../net/api';
 import { session } from '../session';
 import { settings } from '../settings';
+import { gameName } from '../net/games';
 import './events.css';
 
 const S = {
@@ -116,7 +117,7 @@ export function eventsPage(main: HTMLElement, game?: string): () => void {
             'tr.event-row',
             { 'data-event': e.id },
             h('td', null, h('a.event-link', { href: `#/event/${e.id}` }, e.name)),
-            h('td', null, e.game),
+            h('td', null, gameName(e.game)),
             h('td', null, statusText(e.status)),
             h('td', null, String(e.rounds)),
           ),
@@ -208,7 +209,7 @@ export function eventPage(main: HTMLElement, id: string): () => void {
         'div.panel',
         null,
         h('h2', { id: 'event-name' }, ev.config.name),
-        h('p.event-info', null, `${ev.config.game} · ${t('rounds')} ${ev.config.rounds} · `, h('span', { id: 'event-status' }, statusText(ev.status)), ' · ', h('a', { href: `/event/${ev.id}.trf`, id: 'event-trf' }, t('trf'))),
+        h('p.event-info', null, `${gameName(ev.config.game)} · ${t('rounds')} ${ev.config.rounds} · `, h('span', { id: 'event-status' }, statusText(ev.status)), ' · ', h('a', { href: `/event/${ev.id}.trf`, id: 'event-trf' }, t('trf'))),
         canRegister ? h('button.btn.primary', { id: 'event-register', onclick: () => act('register') }, t('register')) : null,
         mine && !mine.withdrawn && ev.status !== 'finished' ? h('button.btn', { id: 'event-withdraw', onclick: () => act('withdraw') }, t('withdraw')) : null,
         h('span.hint', { id: 'event-error' }),

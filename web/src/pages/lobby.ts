@@ -17,6 +17,7 @@ import { errorOf } from '../errors';
 import { playerName, playerLink } from '../players';
 import { gameInfo, gameName, gameIcon } from '../net/games';
 import { computerButton } from './computer';
+import { mainPool, poolOfGame, poolShortName } from '../net/pools';
 
 interface LeaderRow {
   rank: number;
@@ -75,11 +76,18 @@ export function lobbyPage(root: HTMLElement, game: string) {
   const ratingEl = h('div.hint', { id: 'my-rating' });
   let online: string[] = [];
   let lastRatings: Array<{ pool: string; rating: number; provisional?: boolean; games?: number }> = [];
+  // Each rating with its pool's name: the pool of quick pairing first (1500? when
+  // there is none yet), then the player's other pools of this game, most played first.
   function showRating(list: typeof lastRatings) {
     lastRatings = list;
-    const mine = list.filter((r) => r.pool === game || r.pool.startsWith(game + ':')).sort((a, b) => (b.games ?? 0) - (a.games ?? 0))[0];
-    ratingEl.textContent = `${t('rating')}: ${me?.guest ? '—' : mine ? Math.round(mine.rating) + (mine.provisional ? '?' : '') : '1500?'}`;
-    ratingEl.dataset.rating = mine ? String(Math.round(mine.rating)) : '';
+    const main = mainPool(game);
+    const others = list.filter((r) => poolOfGame(r.pool, game) && r.pool !== main).sort((a, b) => (b.games ?? 0) - (a.games ?? 0));
+    const first = list.find((r) => r.pool === main) ?? { pool: main, rating: 1500, provisional: true };
+    const text = (r: { pool: string; rating: number; provisional?: boolean }) =>
+      `${poolShortName(r.pool)} ${me?.guest ? '—' : Math.round(r.rating) + (r.provisional ? '?' : '')}`;
+    ratingEl.textContent = `${t('rating')}: ${[first, ...(me?.guest ? [] : others)].map(text).join(' · ')}`;
+    ratingEl.dataset.rating = list.some((r) => r.pool === main) ? String(Math.round(first.rating)) : '';
+    ratingEl.dataset.pool = main;
   }
   showRating(Object.entries(me?.ratings ?? {}).map(([pool, r]) => ({ pool, ...r })));
   if (me && !me.guest)
@@ -131,6 +139,11 @@ export function lobbyPage(root: HTMLElement, game: string) {
   async function sitAt(tb: TableSummary) {
     const seat = tb.seats.findIndex((x) => !x);
     if (seat < 0) return;
+    // Looking round before logging in: a seat asks for a session first.
+    if (!me) {
+      location.hash = '#/login';
+      return;
+    }
     const sock = new Socket('/ws');
     try {
       sock.send('watch', { table: tb.id });
@@ -200,10 +213,12 @@ export function lobbyPage(root: HTMLElement, game: string) {
             'div.lobby-head',
             null,
             h('h2', null, `${gameName(game)} · ${t('tables')}`),
-            ratedChoice,
-            pairBox,
+            me ? [ratedChoice, pairBox] : null,
             computerButton(game),
-            h('button.btn.blue', {
+            // Before logging in: the room is open to watch; playing starts with a login.
+            me ? null : h('a.btn.primary', { href: '#/login', id: 'lobby-login' }, t('login')),
+            me ? null : h('a.btn', { href: '#/register', id: 'lobby-register' }, t('register')),
+            me ? h('button.btn.blue', {
               id: 'new-table',
               onclick: async () => {
                 // Some games' tables are made with their options (Go's size and komi, a clock);
@@ -218,18 +233,20 @@ export function lobbyPage(root: HTMLElement, game: string) {
                   toast(errorOf(e), 'error');
                 }
               },
-            }, t('newTable')),
+            }, t('newTable')) : null,
           ),
           grid,
         ),
         h(
           'div',
           null,
-          h(
-            'div.panel',
-            null,
-            h('div.profile-head', null, avatar(me?.name ?? '?', 0), h('div', null, h('div', { style: { fontWeight: '600' } }, me?.name ?? ''), ratingEl)),
-          ),
+          me
+            ? h(
+                'div.panel',
+                null,
+                h('div.profile-head', null, avatar(me.name, 0), h('div', null, h('div', { style: { fontWeight: '600' } }, me.name), ratingEl)),
+              )
+            : null,
           h('div.panel', null, h('div.panel-title', null, t('players'), countEl), onlineEl),
           keepsPoints ? h('div.panel', null, h('div.panel-title', null, t('leaderboard')), boardEl) : null,
           h('div.panel', null, h('a', { href: `#/offline/${game}` }, `${t('offline')} · ${t('hotseat')}`)),

@@ -1,8 +1,9 @@
 // A player's profile: ratings per game and the game history.
 import { h, mount } from '../dom';
-import { t, reasonText, paren, type Key } from '../i18n';
+import { t, reasonText, paren } from '../i18n';
+import { poolName } from '../net/pools';
 import { api } from '../net/api';
-import { recordExtension, gameName, gameInfo } from '../net/games';
+import { recordExtension, gameInfo } from '../net/games';
 import { avatar } from '../ui';
 import { errorOf } from '../errors';
 import { playerLink, playerName, isComputer } from '../players';
@@ -54,15 +55,6 @@ function when(v: unknown): string {
   const d = new Date(n);
   return isNaN(d.getTime()) ? String(v) : d.toLocaleString();
 }
-
-/** A rating pool's name: `chess:blitz` is chess at blitz speed. */
-function poolName(pool: string): string {
-  const [game, speed] = pool.split(':');
-  const g = gameName(game);
-  const sp = speed ? `speed_${speed}` : '';
-  return speed ? `${g} · ${sp in SPEEDS ? t(sp as Key) : speed}` : g;
-}
-const SPEEDS = { speed_bullet: 1, speed_blitz: 1, speed_rapid: 1, speed_classical: 1, speed_correspondence: 1 };
 
 export function profilePage(root: HTMLElement, name: string) {
   mount(root, h('div.panel', null, t('connecting')));

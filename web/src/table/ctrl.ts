@@ -9,7 +9,8 @@ import { t } from '../i18n';
 import { toast } from '../ui';
 import { errorText } from '../errors';
 import { play as sound } from '../sound';
-import { gameInfo, recordExtension } from '../net/games';
+import { gameInfo, quickPairing, recordExtension } from '../net/games';
+import { poolOf, poolShortName } from '../net/pools';
 import type { SocketState } from '../net/socket';
 import type { Batch, ChatMsg, RatingChange, TableView, TimeControl } from '../net/generated/protocol';
 import type { ShellContext, ShellHooks } from './hooks';
@@ -140,7 +141,7 @@ export class TableCtrl<V> {
     // A finished rated game changes ratings: ask again.
     for (const r of batch.ratings) {
       forgetRatings(r.user);
-      this.ratings.delete(r.user);
+      for (const key of [...this.ratings.keys()]) if (key.endsWith(` ${r.user}`)) this.ratings.delete(key);
     }
   }
 
@@ -188,17 +189,25 @@ export class TableCtrl<V> {
   }
 
   /** A seat's rating as its card shows it, asked of its player's profile once. */
+  /** `name`'s rating in the pool of the table's time control (its game's, or the
+   * one being proposed), with the pool's name where the game has several. */
   ratingText(name: string | null): string {
     if (!this.hooks.ratings || !name) return '';
-    if (!this.ratings.has(name)) {
-      this.ratings.set(name, null);
-      void ratingOf(name, this.hooks.game).then((r) => {
-        this.ratings.set(name, r);
+    const s = this.state;
+    const settings = s && (s.status === 'playing' || s.status === 'over') ? s.game?.settings : s?.proposal?.settings;
+    const pool = poolOf(this.hooks.game, settings?.time ?? quickPairing(this.hooks.game));
+    const key = `${pool} ${name}`;
+    if (!this.ratings.has(key)) {
+      this.ratings.set(key, null);
+      void ratingOf(name, pool).then((r) => {
+        this.ratings.set(key, r);
         if (r && !this.closed && this.state) this.redraw.seats();
       });
     }
-    const r = this.ratings.get(name);
-    return r ? ` · ${Math.round(r.rating)}${r.provisional ? '?' : ''}` : '';
+    const r = this.ratings.get(key);
+    if (!r) return '';
+    const label = pool.includes(':') ? `${poolShortName(pool)} ` : '';
+    return ` · ${label}${Math.round(r.rating)}${r.provisional ? '?' : ''}`;
   }
 
   /** Sends a table command (the table id is added). */

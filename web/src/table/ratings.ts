@@ -31,11 +31,11 @@ export function forgetRatings(name?: string): void {
   else cache.delete(name);
 }
 
-/** `name`'s rating in `game` (its first pool of the game); 1500? for an account without one; null for none. */
-export async function ratingOf(name: string, game: string): Promise<Rating | null> {
+/** `name`'s rating in `pool` (the table's, net/pools `poolOf`); 1500? for an
+ * account without one there; null for no account. */
+export async function ratingOf(name: string, pool: string): Promise<Rating | null> {
   const profile = await profileOf(name);
   if (!profile) return null;
-  const list = profile.ratings;
-  const r = list.find((x) => x.pool === game) ?? list.find((x) => x.pool.startsWith(game + ':'));
+  const r = profile.ratings.find((x) => x.pool === pool);
   return r ? { rating: r.rating, provisional: r.provisional } : { rating: 1500, provisional: true };
 }

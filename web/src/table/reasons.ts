@@ -32,6 +32,9 @@ const REASONS: Record<string, Pair> = {
   fouls: ['三次犯规判负', 'three fouls lose'],
 };
 
+/** A reason this client does not know yet: never the server's code. */
+const OTHER: Pair = ['对局结束', 'game over'];
+
 /** A stalemate that a side wins: the side without a move loses (困毙). */
 const TRAPPED: Pair = ['困毙：无子可走判负', 'no legal move (困毙) loses'];
 
@@ -52,7 +55,7 @@ export function endReasonText(o: Pick<Outcome, 'reason' | 'results'>, detail: En
   if (detail && DETAILS[detail]) return DETAILS[detail][i];
   if (o.reason === 'stalemate' && o.results.includes('win')) return TRAPPED[i];
   const r = REASONS[o.reason];
-  return r ? r[i] : o.reason;
+  return r ? r[i] : OTHER[i];
 }
 
 /** Every reason the server names (`EndReason`), for the tests. */

@@ -66,6 +66,10 @@ pub fn write(game: &ChessGame, meta: &RecordMeta) -> String {
             .time_control
             .map_or_else(|| "-".to_string(), |t| t.pgn_tag()),
     );
+    // A clock PGN has no form for (QQ's): `?` above, its settings here.
+    if let Some((name, value)) = meta.time_control.and_then(|t| t.pgn_detail_tag()) {
+        tag(&mut out, name, &value);
+    }
     tag(&mut out, "Termination", termination(outcome.as_ref()));
     if let Some(fen) = game.start_fen() {
         // Standard chess from another position, as Lichess and python-chess write

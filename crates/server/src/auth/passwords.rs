@@ -12,10 +12,15 @@ use tokio::sync::{Semaphore, oneshot};
 
 use crate::error::{ApiError, ApiResult};
 
-/// Passwords: at least 6 characters, at most 200 (hashing cost is bounded).
+/// The fewest characters a password has; the register page says and checks
+/// the same (`web/src/pages/names.ts`).
+pub const PASSWORD_MIN: usize = 8;
+
+/// Passwords: at least [`PASSWORD_MIN`] characters, at most 200 (hashing cost
+/// is bounded).
 pub fn validate_password(password: &str) -> Result<(), &'static str> {
     match password.chars().count() {
-        0..6 => Err("a password has at least 6 characters"),
+        0..PASSWORD_MIN => Err("a password has at least 8 characters"),
         201.. => Err("a password has at most 200 characters"),
         _ => Ok(()),
     }
@@ -208,6 +213,16 @@ fn dummy_hash() -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passwords_have_eight_characters() {
+        assert!(validate_password("1234567").is_err());
+        assert!(validate_password("12345678").is_ok());
+        // Characters, not bytes: eight Chinese characters are eight.
+        assert!(validate_password("一二三四五六七八").is_ok());
+        assert!(validate_password("一二三四五六七").is_err());
+        assert!(validate_password(&"x".repeat(201)).is_err());
+    }
 
     #[test]
     fn passwords_hash_and_verify() {

@@ -8,7 +8,9 @@ use unicode_security::{GeneralSecurityProfile, RestrictionLevel, RestrictionLeve
 /// Why a username cannot be registered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadUsername {
-    #[error("a username has 3 to 20 characters (2 to 20 in Han characters)")]
+    #[error(
+        "a username is 3 to 20 columns wide: a letter, digit, '_' or '-' takes 1, a Chinese, Japanese or Korean character 2"
+    )]
     Length,
     #[error("a username starts with a letter")]
     Start,
@@ -30,15 +32,40 @@ pub fn normalize_username(name: &str) -> String {
     name.trim().nfkc().collect()
 }
 
-/// Checks a (normalised) username: 3 to 20 characters (2 to 20 wholly in Han
-/// characters, so 王伟 is fine), letters (any script, so 棋手小王 is fine),
-/// digits, `_` and `-`, beginning with a letter; only characters
+/// The narrowest and widest a username may be, in columns (see [`display_width`]):
+/// two Chinese characters (王伟) or three Latin letters at least; ten Chinese
+/// characters or twenty letters at most. The web page's register form checks
+/// the same figures (`web/src/pages/names.ts`).
+pub const USERNAME_WIDTH: std::ops::RangeInclusive<usize> = 3..=20;
+
+/// How wide a name is on screen, as Chinese players count a nickname: a
+/// Chinese, Japanese or Korean character (Han, kana, Hangul, Bopomofo) takes two
+/// columns, every other character one. Not bytes (UTF-8 would make 王 three) and
+/// not characters (which would make 王 as narrow as `a`).
+pub fn display_width(name: &str) -> usize {
+    name.chars().map(|c| if is_cjk(c) { 2 } else { 1 }).sum()
+}
+
+/// Whether `c` is written in a CJK script: the scripts of Han-based writing
+/// (Han, Bopomofo; kana; Hangul), but not the common characters (digits, `_`)
+/// that belong to every script.
+fn is_cjk(c: char) -> bool {
+    let set = unicode_security::mixed_script::AugmentedScriptSet::for_char(c);
+    (set.hanb || set.jpan || set.kore) && !set.is_all()
+}
+
+/// Checks a (normalised) username: 3 to 20 columns wide ([`USERNAME_WIDTH`];
+/// a CJK character is two, so 王伟 is fine and 王 is not), letters (any script,
+/// so 棋手小王 is fine), digits, `_` and `-`, beginning with a letter; only characters
 /// Unicode TS #39 allows in identifiers (no fillers such as U+3164, no invisible
 /// ones); one script, or the mixes of Han that CJK names use ("highly
 /// restrictive"); not posing as a guest, even through look-alike letters.
 pub fn validate_username(name: &str) -> Result<(), BadUsername> {
-    let count = name.chars().count();
-    if !(min_length(name)..=20).contains(&count) {
+    // Counted in characters first, so that a long name is refused before its
+    // characters are looked up.
+    if name.chars().count() > *USERNAME_WIDTH.end()
+        || !USERNAME_WIDTH.contains(&display_width(name))
+    {
         return Err(BadUsername::Length);
     }
     if !name
@@ -70,24 +97,25 @@ pub fn validate_username(name: &str) -> Result<(), BadUsername> {
     Ok(())
 }
 
-/// The fewest characters a username has: 3, or 2 for a name written wholly in
-/// Han characters, as most Chinese names are (王伟).
-fn min_length(name: &str) -> usize {
-    // Han alone belongs to all three CJK writing systems; Common characters
-    // (digits, `_`) belong to every script.
-    let han = |c: char| {
-        let set = unicode_security::mixed_script::AugmentedScriptSet::for_char(c);
-        set.hanb && set.jpan && set.kore && !set.is_all()
-    };
-    if name.chars().all(han) { 2 } else { 3 }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn check(name: &str) -> Result<(), BadUsername> {
         validate_username(&normalize_username(name))
+    }
+
+    #[test]
+    fn widths() {
+        assert_eq!(display_width("abc"), 3);
+        assert_eq!(display_width("小王"), 4);
+        assert_eq!(display_width("棋手小王"), 8);
+        assert_eq!(display_width("王Wang_2"), 8);
+        assert_eq!(display_width("ゆき"), 4);
+        assert_eq!(display_width("김민"), 4);
+        assert_eq!(display_width("Иван"), 4);
+        // Digits and '_' belong to every script: one column.
+        assert_eq!(display_width("12_"), 3);
     }
 
     #[test]
@@ -99,12 +127,18 @@ mod tests {
         assert!(check("王Wang").is_ok(), "Han with Latin is a usual CJK mix");
         assert_eq!(check("ab"), Err(BadUsername::Length));
         assert_eq!(check(&"a".repeat(21)), Err(BadUsername::Length));
-        // Two characters suffice in Han alone.
+        // Width, not characters or bytes: a CJK character is two columns.
         assert!(check("王伟").is_ok());
+        assert!(check("小王").is_ok());
+        assert!(check("ゆき").is_ok());
+        assert!(check("김민").is_ok());
+        assert!(check("王a").is_ok(), "three columns");
         assert_eq!(check("王"), Err(BadUsername::Length));
-        assert_eq!(check("王a"), Err(BadUsername::Length));
-        assert_eq!(check("ゆき"), Err(BadUsername::Length));
-        assert_eq!(check("王_"), Err(BadUsername::Length));
+        assert!(check("王_").is_ok(), "three columns");
+        assert!(check(&"王".repeat(10)).is_ok(), "twenty columns");
+        assert_eq!(check(&"王".repeat(11)), Err(BadUsername::Length));
+        assert!(check(&"a".repeat(20)).is_ok());
+        assert_eq!(check("a1"), Err(BadUsername::Length));
         assert_eq!(check("1abc"), Err(BadUsername::Start));
         assert_eq!(check("a b c"), Err(BadUsername::Character));
         assert_eq!(check("a<script>"), Err(BadUsername::Character));

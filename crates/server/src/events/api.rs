@@ -464,9 +464,10 @@ pub async fn trf(
     State(app): State<Arc<App>>,
     Path(file): Path<String>,
     uri: axum::http::Uri,
+    headers: axum::http::HeaderMap,
 ) -> ApiResult<Response> {
     let Some(id) = file.strip_suffix(".trf") else {
-        return Ok(crate::web::serve(uri).await);
+        return Ok(crate::web::serve(uri, headers).await);
     };
     let ev = event_or_404(&*app.store, id).await?;
     Ok((

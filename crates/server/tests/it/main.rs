@@ -63,3 +63,4 @@ mod table_feedback;
 mod toy_game;
 mod usernames;
 mod view_patches;
+mod web_assets;

@@ -2,7 +2,8 @@
 //! beside `admin`, no look-alike — Cyrillic, fullwidth, mathematical bold, `rn`
 //! for `m`, filler characters, mixed scripts, accents and other marks — can be
 //! registered (nor `zoe` beside `Zoë`), and `guest` is reserved by look too;
-//! two-character Chinese names are fine.
+//! two-character Chinese names are fine, a name's length being its display
+//! width (a Chinese character two columns, a letter one: 3 to 20).
 
 use serde_json::{Value, json};
 
@@ -53,10 +54,10 @@ async fn lookalikes_cannot_sit_beside_admin(backend: Backend) {
         ("Adm\u{12f}n", 409, "username_taken"),  // i with ogonek
         ("Zoe", 409, "username_taken"),          // Zoë came first
         ("zoé", 409, "username_taken"),
-        // Two characters only in Han; one never.
+        // By display width (a CJK character is two columns): 3 to 20.
         ("王", 400, "bad_username"),
-        ("王a", 400, "bad_username"),
-        ("かな", 400, "bad_username"),
+        ("ab", 400, "bad_username"),
+        ("王王王王王王王王王王王", 400, "bad_username"), // 22 columns
     ];
     for (name, status, code) in cases {
         let got = register(name).await;
@@ -76,6 +77,10 @@ async fn lookalikes_cannot_sit_beside_admin(backend: Backend) {
         "王伟",
         "王玮",
         "李娜",
+        "小王",
+        "王a",
+        "かな",
+        "王王王王王王王王王王", // 20 columns
     ] {
         assert_eq!(register(name).await.0, 201, "{name}");
     }

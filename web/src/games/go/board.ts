@@ -5,6 +5,8 @@ import { h as ph, render } from 'preact';
 import { BoundedGoban, type Marker, type Vertex } from '@sabaki/shudan';
 import '@sabaki/shudan/css/goban.css';
 import { h } from '../../dom';
+import { settings } from '../../settings';
+import { t } from '../../i18n';
 import type { StoneBoard, StoneBoardState } from '../../boards/types';
 
 const LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
@@ -26,6 +28,9 @@ export function goBoard(): StoneBoard {
   const el = h('div.go-board', { id: 'go-board' });
   let state: StoneBoardState | null = null;
   let hover: Vertex | null = null;
+  // With move confirmation (the `goConfirm` setting): the point tapped once,
+  // shown as a stone; a second tap there plays it, a tap elsewhere moves it.
+  let pending: Vertex | null = null;
   let cb: (gtp: string) => void = () => undefined;
 
   function maxSize(): number {
@@ -66,6 +71,13 @@ export function goBoard(): StoneBoard {
     const best = s.best ? toVertex(s.best, n) : null;
     if (best && s.ghost && signMap[best[1]]?.[best[0]] === 0) ghostStoneMap[best[1]][best[0]] = { sign: s.ghost, type: 'good' };
     if (hover && s.clickable && s.ghost && signMap[hover[1]]?.[hover[0]] === 0) ghostStoneMap[hover[1]][hover[0]] = { sign: s.ghost, faint: true };
+    if (pending && (!s.clickable || signMap[pending[1]]?.[pending[0]] !== 0)) pending = null;
+    if (pending && s.ghost) {
+      ghostStoneMap[pending[1]][pending[0]] = { sign: s.ghost };
+      markerMap[pending[1]][pending[0]] = { type: 'point', label: '' };
+    }
+    el.dataset.pending = pending ? toGtp(pending, n) : '';
+    el.title = pending ? t('goConfirmHint') : '';
     const size = maxSize();
     render(
       ph(BoundedGoban, {
@@ -82,7 +94,14 @@ export function goBoard(): StoneBoard {
         dimmedVertices: dimmed,
         ghostStoneMap,
         onVertexClick: (_e: MouseEvent, v: Vertex) => {
-          if (state?.clickable) cb(toGtp(v, n));
+          if (!state?.clickable) return;
+          // Marking dead stones (no ghost stone to place) is never confirmed.
+          if (settings().goConfirm && state.ghost && signMap[v[1]]?.[v[0]] === 0) {
+            const again = pending && pending[0] === v[0] && pending[1] === v[1];
+            pending = again ? null : v;
+            if (!again) return draw();
+          }
+          cb(toGtp(v, n));
         },
         onVertexMouseEnter: (_e: MouseEvent, v: Vertex) => {
           hover = v;

@@ -42,8 +42,8 @@ export function tableLayout<V>(root: HTMLElement, ctrl: TableCtrl<V>): TableLayo
     h(
       'div.side-col',
       null,
-      h('div.panel', null, h('div.panel-title', null, l.title, l.spectators), l.timeControl, l.seats, l.status, l.offers),
-      h('div.panel', null, l.buttons),
+      h('div.panel.seats-panel', null, h('div.panel-title', null, l.title, l.spectators), l.timeControl, l.seats, l.status, l.offers),
+      h('div.panel.buttons-panel', null, l.buttons),
       ...panels,
       chat.el,
     ),
