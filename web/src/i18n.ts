@@ -111,6 +111,7 @@ const S = {
   r_aborted: ['对局作废', 'aborted'],
   r_adjudication: ['裁判判定', 'adjudication'],
   r_fouls: ['犯规', 'fouls'],
+  r_violations: ['违例', 'violations'],
   r_counted: ['数子', 'counting'],
   animation: ['动画效果', 'Animation'],
   sound: ['声音效果', 'Sounds'],

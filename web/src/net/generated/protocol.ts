@@ -468,7 +468,7 @@ export type Setup = "standard" | { "position": string } | { "seed": number } | {
 
 export type SeatResult = "win" | "loss" | "draw" | "void";
 
-export type EndReason = "checkmate" | "stalemate" | "insufficient_material" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "perpetual_check" | "perpetual_chase" | "repetition" | "move_limit" | "counted" | "hand_emptied" | "resignation" | "timeout" | "agreement" | "escape" | "aborted" | "adjudication" | "fouls";
+export type EndReason = "checkmate" | "stalemate" | "insufficient_material" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "perpetual_check" | "perpetual_chase" | "repetition" | "move_limit" | "counted" | "hand_emptied" | "resignation" | "timeout" | "agreement" | "escape" | "aborted" | "adjudication" | "fouls" | "violations";
 
 export type Outcome = { 
 /**

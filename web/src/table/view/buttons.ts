@@ -29,7 +29,8 @@ export function drawButtons<V>(el: HTMLElement, ctrl: TableCtrl<V>) {
     hooks.offers ? btn('draw', t('draw'), seated && playing && s.game?.draw_offer == null, offer('draw.offer')) : null,
     hooks.load ? btn('load', t('load'), seated && !playing, () => openLoad(ctrl)) : null,
     btn('time', t('time'), seated && !playing, () => openTime(ctrl)),
-    hooks.offers ? btn('takeback', t('takeback'), seated && playing && (s.game?.moves ?? []).length > 0 && s.game?.takeback_request == null, offer('takeback.request')) : null,
+    // No 悔棋 where the game's settings allow none (an event's tables).
+    hooks.offers && s.game?.settings.takebacks !== false ? btn('takeback', t('takeback'), seated && playing && (s.game?.moves ?? []).length > 0 && s.game?.takeback_request == null, offer('takeback.request')) : null,
     btn('resign', t('resign'), seated && playing, () =>
       dialog(t('resign'), t('confirmResign'), [{ label: t('cancel') }, { label: t('resign'), cls: 'primary', onClick: () => ctrl.send('resign') }], { id: 'resign-dialog' }),
     ),
