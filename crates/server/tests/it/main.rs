@@ -33,6 +33,7 @@ mod doudizhu_leak;
 mod doudizhu_points;
 mod doudizhu_trusteeship;
 mod empty_tables;
+mod event_results;
 mod external_engines;
 mod fuzz_regressions;
 mod go_play;
