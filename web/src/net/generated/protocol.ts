@@ -59,6 +59,22 @@ export type EventActionMsg = { event: string,
  */
 kind: string, player: string, arbiter: string, reason: string, round: number | null, board: number | null, table: string | null, at: number, };
 
+export type EventEndedMsg = { event: string, name: string, 
+/**
+ * `rounds_played`: all its rounds were played; `no_pairing`: no legal
+ * pairing (FIDE C.04 absolute criteria) remains for the next round;
+ * `no_players`: nobody is left to pair.
+ */
+reason: string, 
+/**
+ * The rounds played.
+ */
+rounds: number, 
+/**
+ * In words (English), for a log or an organiser.
+ */
+detail: string, at: number, };
+
 export type ChatMsg = { table: string, room: ChatRoom, 
 /**
  * The line's id, which `chat.report` names.
@@ -67,7 +83,7 @@ id: number, user: string, text: string, at: number, };
 
 export type ChatRoom = "players" | "spectators";
 
-export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, };
+export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, } | { "kind": "event_ended" } & EventEndedMsg;
 
 export type ChallengeNote = { 
 /**
