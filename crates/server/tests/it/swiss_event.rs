@@ -691,9 +691,10 @@ async fn whole_event(backend: Backend) {
     )
     .await;
     heard(hall.ws(&b4[0].black), "disqualify").await;
+    // Moves were made: the game is lost as played (FIDE), not by forfeit.
     assert_eq!(
         wait_result(&org, &id, 4, b4[0].board).await,
-        ("-".to_string(), "+".to_string())
+        ("0".to_string(), "1".to_string())
     );
     for _ in 0..3 {
         act(
