@@ -82,12 +82,6 @@ fn first_move_timer_loses_at_a_tournament_table() {
     s.wait(S);
     let (o, _) = ended(&s.tick()).expect("lost");
     assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
-    // Tournament tables keep their settings.
-    let r = s.refused(Command::Propose {
-        user: user(0),
-        settings: qiyuan_table::Settings::casual(TimeControl::None),
-    });
-    assert_eq!(r.kind, K::SettingsFixed);
     s.check_replay();
 }
 
@@ -163,6 +157,12 @@ fn resignation_before_both_moved_loses_at_a_tournament_table() {
         assert_eq!(o.reason, EndReason::Resignation, "moved: {moved}");
         assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
         assert!(!rated);
+        // Tournament tables keep their settings.
+        let r = s.refused(Command::Propose {
+            user: user(0),
+            settings: qiyuan_table::Settings::casual(TimeControl::None),
+        });
+        assert_eq!(r.kind, K::SettingsFixed);
         s.check_replay();
     }
 }
