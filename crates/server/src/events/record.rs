@@ -18,9 +18,10 @@
 //! rating by a factor of the deviations times (score − expected score), so
 //! the new change is the old one scaled by the new result's (score −
 //! expected) over the old one's, the expected score from the ratings before
-//! the game (stored with it); a game that was not rated (a forfeit corrected
-//! to a played result), or whose old result was the expected one, is rated
-//! afresh from the ratings before it with the players' present deviations.
+//! the game (stored with it); a game whose old result was the expected one
+//! is rated afresh from the ratings before it with the players' present
+//! deviations. A game its table did not rate (a forfeit, a game decided
+//! before both moved) stays unrated.
 //! The difference between the new and the old change is applied to the
 //! players' present ratings.
 
@@ -247,7 +248,9 @@ pub async fn amend(
             points: Vec::new(),
         };
         amend.result = serde_json::to_string(&new).map_err(ApiError::internal)?;
-        if row.rated {
+        // Only a game its table rated is rated again (one decided before
+        // both moved, or a forfeit, stays unrated whatever the correction).
+        if row.rated && row.players.iter().any(|p| p.rating_diff.is_some()) {
             rerate(
                 store, games, ev, &row, &old, &new, !forfeit, now, &mut amend,
             )
