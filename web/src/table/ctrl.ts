@@ -148,7 +148,8 @@ export class TableCtrl<V> {
   /** Whether a rematch can be asked for: the game is over and nobody left. */
   canRematch(): boolean {
     const s = this.state;
-    return !!s && this.me() !== null && s.status === 'over' && s.seats.every((x) => !!x.user);
+    // An event's table plays one game: no 再来一局 there.
+    return !!s && !s.tournament && this.me() !== null && s.status === 'over' && s.seats.every((x) => !!x.user);
   }
 
   /** Whether every other seat agreed to the proposal (the proposer's own agreement is its proposing, or its 开始). */

@@ -439,7 +439,9 @@ async fn absence_is_a_forfeit(backend: Backend) {
     let black = g1["black"].as_str().unwrap().to_string();
     let ws = &mut player(&mut s, &black).1;
     ws.send("watch", json!({"table": t1})).await;
-    ws.expect("sync").await;
+    let sync = ws.expect("sync").await;
+    // The table says it is an event's: the client offers no rematch there.
+    assert_eq!(sync["d"]["state"]["tournament"], true, "{sync}");
     // Past the move limit, before the forfeit time: nothing has happened.
     tokio::time::sleep(Duration::from_millis(1800)).await;
     let ev = event(&s.org, &s.id).await;

@@ -371,6 +371,11 @@ you: Seat | null, game: GameView<V> | null,
  */
 preview: V | null, 
 /**
+ * A tournament table (an event's board): one game with fixed settings,
+ * no takebacks, no rematch.
+ */
+tournament: boolean, 
+/**
  * The moment the view was taken.
  */
 at: number, };
