@@ -119,6 +119,14 @@ export class TableCtrl<V> {
         this.declined = e.proposal;
         toast(t('proposalDeclined'), 'error');
       }
+      // An arbiter's warning, foul or violation, shown at the table (the
+      // reason is the arbiter's text: shown as text).
+      if (e.type === 'warned' || e.type === 'fouled' || e.type === 'violated') {
+        const who = s.seats?.[e.seat]?.user ?? '';
+        const what = e.type === 'warned' ? t('arbWarned') : e.type === 'fouled' ? t('arbFouled') : t('arbViolated');
+        const count = e.type === 'warned' ? '' : ` (${e.count}/3)`;
+        toast(`${what}${count} · ${who}${e.reason ? `: ${e.reason}` : ''}`, 'error');
+      }
     }
     const acted = events.filter((e) => e.type === 'acted').pop();
     if (acted?.type === 'acted') sound(acted.check ? 'check' : acted.capture ? 'capture' : 'move');
