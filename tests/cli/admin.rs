@@ -74,6 +74,7 @@ fn roles_bans_and_an_event_export() {
             status: "registering".into(),
             created_at: 0,
             updated_at: 0,
+            end_reason: None,
         }))
         .unwrap();
     runtime

@@ -384,6 +384,28 @@ impl Clock {
         }
     }
 
+    /// `seat`, away since the game started and yet to make its first move,
+    /// arrives at `now`, `late` after the start (a tournament's late arrival,
+    /// seed 002): its main time is the control's less `late`, as if its clock
+    /// had run from the start, and if its clock is running the move it is to
+    /// make starts now, so that a per-move limit (步时) or a countdown (读秒)
+    /// runs from its arrival, not from the start.
+    pub fn arrive(&mut self, seat: usize, late: Millis, now: Millis) {
+        let initial = self.control.initial_main();
+        let Some(t) = self.seats.get_mut(seat) else {
+            return;
+        };
+        t.main = initial.saturating_sub(late);
+        if let Some(r) = self
+            .running
+            .as_mut()
+            .filter(|r| r.seat == seat && r.since.is_some())
+        {
+            r.since = Some(now);
+            r.banked = 0;
+        }
+    }
+
     /// The running seat has moved at `now`; the server measured `lag` for the move.
     /// Charges the move (less the compensated lag), applies increments and periods,
     /// and stops the clock. Returns `Err` when the seat had already run out of time:

@@ -926,7 +926,10 @@ impl Game for Doudizhu {
     ///   were played out, at the current multiplier (both farmers pay if a farmer
     ///   resigns); during bidding as above without the extra doubling.
     fn conceded(&self, seat: Seat, reason: EndReason) -> Outcome {
-        let escape = matches!(reason, EndReason::Escape | EndReason::Fouls);
+        let escape = matches!(
+            reason,
+            EndReason::Escape | EndReason::Fouls | EndReason::Violations
+        );
         let bid = i64::from(self.bid.max(1));
         let mut unit = bid * (1i64 << self.bombs.min(40));
         if escape {

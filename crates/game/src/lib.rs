@@ -297,6 +297,8 @@ pub enum EndReason {
     Adjudication,
     /// Lost for three recorded fouls.
     Fouls,
+    /// Lost for three violations (违例, seed 002).
+    Violations,
 }
 
 /// A finished game's outcome.

@@ -572,7 +572,7 @@ fn reason_letter(reason: EndReason) -> &'static str {
     match reason {
         EndReason::Resignation => "R",
         EndReason::Timeout => "T",
-        EndReason::Escape | EndReason::Fouls => "F",
+        EndReason::Escape | EndReason::Fouls | EndReason::Violations => "F",
         _ => "",
     }
 }

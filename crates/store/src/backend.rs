@@ -1469,6 +1469,53 @@ macro_rules! impl_store {
                 .await
             }
 
+            async fn amend_game(&self, amend: &Finish) -> Result<bool> {
+                let amend = amend.clone();
+                self.write(move |c| Box::pin(async move {
+                    let amend = &amend;
+                    let mut tx = c.begin().await?;
+                    let done = sqlx::query(
+                        "UPDATE games SET result = $2, record = $3 WHERE id = $1 AND status = 'finished'",
+                    )
+                    .bind(&amend.game_id)
+                    .bind(&amend.result)
+                    .bind(&amend.record)
+                    .execute(&mut *tx)
+                    .await?;
+                    if done.rows_affected() == 0 {
+                        return Ok(false);
+                    }
+                    for (seat, diff) in &amend.rating_diffs {
+                        sqlx::query(
+                            "UPDATE game_players SET rating_diff = $3 WHERE game_id = $1 AND seat = $2",
+                        )
+                        .bind(&amend.game_id)
+                        .bind(seat)
+                        .bind(diff)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    for r in &amend.ratings {
+                        sqlx::query(
+                            "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, \
+                             games = $6, updated_at = $7 WHERE user_id = $1 AND pool = $2",
+                        )
+                        .bind(r.user_id)
+                        .bind(&r.pool)
+                        .bind(r.rating)
+                        .bind(r.deviation)
+                        .bind(r.volatility)
+                        .bind(r.games)
+                        .bind(r.updated_at)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    tx.commit().await?;
+                    Ok(true)
+                }))
+                .await
+            }
+
             async fn append(&self, table: &str, version: i64, at: i64, entry: &str) -> Result<()> {
                 self.appends.append(table, version, at, entry, None).await
             }

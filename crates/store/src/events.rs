@@ -24,6 +24,8 @@ pub struct EventRow {
     pub status: String,
     pub created_at: i64,
     pub updated_at: i64,
+    /// Why the event ended, once it has (JSON, the server's; opaque here).
+    pub end_reason: Option<String>,
 }
 
 /// A registered player.
@@ -88,6 +90,9 @@ pub struct EventActionRow {
     pub kind: String,
     pub reason: String,
     pub at: i64,
+    /// What the reason does not say, as JSON (the server's; opaque here): a
+    /// correction's result before and after, an action of the server's own.
+    pub detail: Option<String>,
 }
 
 /// Roles and events. Both backends implement it with the same SQL.
@@ -114,6 +119,9 @@ pub trait EventStore: Send + Sync {
     async fn events_list(&self, status: Option<&str>, limit: i64) -> Result<Vec<EventRow>>;
     /// Replaces an event's settings and status.
     async fn update_event(&self, id: &str, config: &str, status: &str, at: i64) -> Result<()>;
+    /// Ends an event (status `finished`) with the reason why; whether it was
+    /// not finished before (so that one end is told once).
+    async fn end_event(&self, id: &str, reason: &str, at: i64) -> Result<bool>;
     async fn add_arbiter(&self, event: &str, user: UserId) -> Result<()>;
     async fn arbiters(&self, event: &str) -> Result<Vec<UserId>>;
 
@@ -183,7 +191,8 @@ pub trait EventStore: Send + Sync {
     async fn event_actions(&self, event: &str) -> Result<Vec<EventActionRow>>;
 }
 
-const EVENT_COLUMNS: &str = "id, organiser, game, config, status, created_at, updated_at";
+const EVENT_COLUMNS: &str =
+    "id, organiser, game, config, status, created_at, updated_at, end_reason";
 
 macro_rules! impl_events {
     ($store:ty) => {
@@ -251,7 +260,7 @@ macro_rules! impl_events {
                 self.write(move |c| Box::pin(async move {
                     let e = &e;
                     sqlx::query(&format!(
-                        "INSERT INTO events ({EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                        "INSERT INTO events ({EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
                     ))
                     .bind(&e.id)
                     .bind(e.organiser)
@@ -260,6 +269,7 @@ macro_rules! impl_events {
                     .bind(&e.status)
                     .bind(e.created_at)
                     .bind(e.updated_at)
+                    .bind(&e.end_reason)
                     .execute(&mut *c)
                     .await
                     .map_err(conflict("event id"))?;
@@ -305,6 +315,24 @@ macro_rules! impl_events {
                         }
                     };
                     Ok(rows)
+                }))
+                .await
+            }
+
+            async fn end_event(&self, id: &str, reason: &str, at: i64) -> Result<bool> {
+                let id = id.to_owned();
+                let reason = reason.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let done = sqlx::query(
+                        "UPDATE events SET status = 'finished', end_reason = $2, updated_at = $3 \
+                         WHERE id = $1 AND status <> 'finished'",
+                    )
+                    .bind(&id)
+                    .bind(&reason)
+                    .bind(at)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(done.rows_affected() > 0)
                 }))
                 .await
             }
@@ -668,8 +696,8 @@ macro_rules! impl_events {
                     let a = &a;
                     let id: i64 = sqlx::query_scalar(
                         "INSERT INTO event_actions \
-                         (event_id, round, board, user_id, arbiter, kind, reason, at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                         (event_id, round, board, user_id, arbiter, kind, reason, at, detail) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
                     )
                     .bind(event)
                     .bind(a.round)
@@ -679,6 +707,7 @@ macro_rules! impl_events {
                     .bind(&a.kind)
                     .bind(&a.reason)
                     .bind(a.at)
+                    .bind(&a.detail)
                     .fetch_one(&mut *c)
                     .await?;
                     Ok(id)
@@ -691,7 +720,7 @@ macro_rules! impl_events {
                 self.write(move |c| Box::pin(async move {
                     let event: &str = &event;
                     Ok(sqlx::query_as(
-                        "SELECT id, round, board, user_id, arbiter, kind, reason, at \
+                        "SELECT id, round, board, user_id, arbiter, kind, reason, at, detail \
                          FROM event_actions WHERE event_id = $1 ORDER BY id",
                     )
                     .bind(event)

@@ -147,6 +147,12 @@ pub trait Store:
     /// their new ratings and the points to add to theirs, in one transaction. Returns false, changing nothing, if
     /// the game was already finished (a restart replaying the end).
     async fn finish_game(&self, finish: &Finish) -> Result<bool>;
+    /// Amends a finished game (an arbiter's correction, an event's headers):
+    /// replaces its result and record and, where given, its players' rating
+    /// changes and their ratings now (`points` are not used), in one
+    /// transaction. Returns false, changing nothing, if the game is not
+    /// finished.
+    async fn amend_game(&self, amend: &Finish) -> Result<bool>;
 
     // ---- the table log ----
 

@@ -64,8 +64,12 @@ fn buchholz_family_with_unplayed_rounds() {
             (2, 10, vec![600, 500, 200, 100]),
             // 3: D 1, forfeit loss (dummy ½), absent (dummy ½).
             (3, 5, vec![200, 150, 50, 50]),
-            // 4: C ½, half-point bye (dummy 1), B 1. SB: ½·½ + ½·1.
-            (4, 10, vec![250, 150, 50, 75]),
+            // 4: C, half-point bye (dummy 1), B 1. C withdrew after round 2
+            // (16.3.2): their absence in round 3, after their last round
+            // that was not voluntary, counts as a draw, so C counts 1 (½
+            // + 0 for the forfeit loss + ½), not ½. Cut-1 removes the bye
+            // (voluntary), the median also a 1. SB: ½·1 + ½·1.
+            (4, 10, vec![300, 200, 100, 100]),
             // 5: bye (dummy 2), B 1, A 3. SB: 2 + 1.
             (5, 20, vec![600, 500, 200, 300]),
         ]
@@ -97,7 +101,7 @@ fn progressive_and_wins() {
 fn default_order_ranks_the_event() {
     let table = standings(&event(), 3, &DEFAULT_ORDER);
     let order: Vec<u32> = table.iter().map(|s| s.start_rank).collect();
-    // 1 (3), 5 (2), then 2 and 4 on 1 point split by Buchholz 6 to 2½, then 3.
+    // 1 (3), 5 (2), then 2 and 4 on 1 point split by Buchholz 6 to 3, then 3.
     assert_eq!(order, vec![1, 5, 2, 4, 3]);
     let places: Vec<usize> = table.iter().map(|s| s.place).collect();
     assert_eq!(places, vec![1, 2, 3, 4, 5]);
@@ -122,8 +126,9 @@ fn direct_encounter() {
         .collect();
     assert_eq!(
         order,
-        vec![(2, vec![0]), (3, vec![100]), (1, vec![0]), (4, vec![0])]
+        vec![(2, vec![0]), (3, vec![1]), (1, vec![2]), (4, vec![0])]
     );
+    // The place within the tied group: 3 first, 1 second; alone, 0.
     // With Buchholz first (1: 1+0, 3: 1+2) the tie is already broken and
     // direct encounter compares no one.
     let table = standings(&t, 2, &[Tiebreak::Buchholz, Tiebreak::DirectEncounter]);

@@ -124,6 +124,9 @@ pub struct TableView<V> {
     /// The position the current proposal loads (读入) as this viewer sees it,
     /// until that game starts: every seat sees the loaded position at once.
     pub preview: Option<V>,
+    /// A tournament table (an event's board): one game with fixed settings,
+    /// no takebacks, no rematch.
+    pub tournament: bool,
     /// The moment the view was taken.
     pub at: Millis,
 }
@@ -224,6 +227,7 @@ impl<G: Game> Table<G> {
             },
             game,
             preview: self.preview().map(|g| g.view(viewer)),
+            tournament: self.config().tournament,
             at: now,
         }
     }

@@ -71,18 +71,74 @@ fn first_move_timer_loses_at_a_tournament_table() {
     c.settings.rated = true;
     c.first_move = Some(60 * S);
     let mut s = Script::<Count>::started(c);
-    s.play(0, 10 * S, "1");
-    s.wait(60 * S);
-    let (o, rated) = ended(&s.tick()).expect("lost");
-    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    // Neither has come: the late-arrival limit (the first-move time and a
+    // grace time after the start; the server forfeits them before) ends it,
+    // against the player to move.
+    s.ok(Command::Disconnect { user: user(0) });
+    s.ok(Command::Disconnect { user: user(1) });
+    let grace = qiyuan_table::default_grace(&TimeControl::fischer(3, 2));
+    s.wait(60 * S + grace - S);
+    assert!(ended(&s.tick()).is_none());
+    s.wait(S);
+    let (o, _) = ended(&s.tick()).expect("lost");
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+    s.check_replay();
+}
+
+/// Seed 002's late arrival at a tournament table with a per-move limit
+/// (步时): a player who has not come is not flagged before the late limit;
+/// when they come their main time is charged from the game's start and
+/// their per-move limit starts; when both are late, each is charged their
+/// own lateness (Black from the start, not from White's move).
+#[test]
+fn late_arrivals_at_a_tournament_table() {
+    let mut c = cfg(TimeControl::qq(10, 1, 30));
+    c.tournament = true;
+    c.settings.rated = true;
+    c.first_move = Some(5 * M);
+    // As the server sets an event's tables: nobody escapes before the late
+    // limit.
+    c.grace = Some(10 * M);
+    let mut s = Script::<Count>::started(c);
+    let start = s.now;
+    s.ok(Command::Disconnect { user: user(0) });
+    s.ok(Command::Disconnect { user: user(1) });
+    // Three minutes: three times the per-move limit, nobody flagged.
+    s.wait(3 * M);
+    assert!(
+        ended(&s.tick()).is_none(),
+        "an absent player is not flagged"
+    );
+    s.ok(Command::Reconnect { user: user(0) });
+    let main = |s: &Script<Count>, seat: usize| {
+        s.table
+            .state()
+            .game
+            .as_ref()
+            .unwrap()
+            .clock
+            .seat(seat)
+            .unwrap()
+            .main
+    };
+    assert_eq!(main(&s, 0), 7 * M, "charged from the start");
+    // Alice's minute per move runs from her arrival: 55 s is in time.
+    s.play(0, 55 * S, "1");
+    assert_eq!(main(&s, 0), 7 * M - 55 * S);
+    // Bob, still away, is not flagged by his minute either.
+    s.wait(2 * M);
+    assert!(ended(&s.tick()).is_none());
+    s.ok(Command::Reconnect { user: user(1) });
+    let late = s.now - start;
+    assert_eq!(main(&s, 1), 10 * M - late, "Bob's own lateness");
+    s.play(1, 59 * S, "1");
+    assert_eq!(main(&s, 1), 10 * M - late - 59 * S);
+    assert!(s.outcome().is_none());
+    // Once both have come the per-move limit is the clock's as ever.
+    s.wait(M + 5 * S);
+    let (o, _) = ended(&s.tick()).expect("flagged");
     assert_eq!(o.reason, EndReason::Timeout);
-    assert!(!rated);
-    // Tournament tables keep their settings.
-    let r = s.refused(Command::Propose {
-        user: user(0),
-        settings: qiyuan_table::Settings::casual(TimeControl::None),
-    });
-    assert_eq!(r.kind, K::SettingsFixed);
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
     s.check_replay();
 }
 
@@ -101,6 +157,12 @@ fn resignation_before_both_moved_loses_at_a_tournament_table() {
         assert_eq!(o.reason, EndReason::Resignation, "moved: {moved}");
         assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
         assert!(!rated);
+        // Tournament tables keep their settings.
+        let r = s.refused(Command::Propose {
+            user: user(0),
+            settings: qiyuan_table::Settings::casual(TimeControl::None),
+        });
+        assert_eq!(r.kind, K::SettingsFixed);
         s.check_replay();
     }
 }

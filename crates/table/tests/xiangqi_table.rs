@@ -333,6 +333,8 @@ fn three_violations_lose_and_a_warning_changes_nothing() {
     }))
     .unwrap();
     assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+    // Said as what it is, not as fouls.
+    assert_eq!(o.reason, qiyuan_game::EndReason::Violations);
     // Nothing more at a tournament table: no rematch, no second game.
     assert_eq!(
         s.refused(Command::Rematch { user: user(0) }).kind,

@@ -122,6 +122,14 @@ export class TableCtrl<V> {
         this.declined = e.proposal;
         toast(t('proposalDeclined'), 'error');
       }
+      // An arbiter's warning, foul or violation, shown at the table (the
+      // reason is the arbiter's text: shown as text).
+      if (e.type === 'warned' || e.type === 'fouled' || e.type === 'violated') {
+        const who = s.seats?.[e.seat]?.user ?? '';
+        const what = e.type === 'warned' ? t('arbWarned') : e.type === 'fouled' ? t('arbFouled') : t('arbViolated');
+        const count = e.type === 'warned' ? '' : ` (${e.count}/3)`;
+        toast(`${what}${count} · ${who}${e.reason ? `: ${e.reason}` : ''}`, 'error');
+      }
     }
     // The offerer is told of a decline (the decliner knows).
     for (const e of events) {
@@ -157,7 +165,8 @@ export class TableCtrl<V> {
   /** Whether a rematch can be asked for: the game is over and nobody left. */
   canRematch(): boolean {
     const s = this.state;
-    return !!s && this.me() !== null && s.status === 'over' && s.seats.every((x) => !!x.user);
+    // An event's table plays one game: no 再来一局 there.
+    return !!s && !s.tournament && this.me() !== null && s.status === 'over' && s.seats.every((x) => !!x.user);
   }
 
   /** Whether every other seat agreed to the proposal (the proposer's own agreement is its proposing, or its 开始). */

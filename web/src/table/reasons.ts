@@ -30,6 +30,7 @@ const REASONS: Record<string, Pair> = {
   aborted: ['对局作废，不计分', 'aborted: not counted'],
   adjudication: ['裁判判定', 'decided by the arbiter'],
   fouls: ['三次犯规判负', 'three fouls lose'],
+  violations: ['三次违例判负', 'three violations lose'],
 };
 
 /** A reason this client does not know yet: never the server's code. */

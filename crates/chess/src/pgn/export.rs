@@ -153,7 +153,7 @@ fn termination(outcome: Option<&Outcome>) -> &'static str {
         EndReason::Timeout => "time forfeit",
         EndReason::Escape | EndReason::Aborted => "abandoned",
         EndReason::Adjudication => "adjudication",
-        EndReason::Fouls => "rules infraction",
+        EndReason::Fouls | EndReason::Violations => "rules infraction",
         _ => "normal",
     }
 }

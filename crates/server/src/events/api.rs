@@ -69,6 +69,7 @@ pub async fn list(
             "name": config["name"],
             "game": row.game,
             "status": row.status,
+            "end": ended(&row),
             "rounds": config["rounds"],
             "starts_at": config["starts_at"],
             "time": config["time"],
@@ -100,6 +101,7 @@ pub async fn create(
         config: serde_json::to_string(&config).map_err(ApiError::internal)?,
         status: "registering".into(),
         created_at: now,
+        end_reason: None,
         updated_at: now,
     };
     app.store.create_event(&row).await?;
@@ -360,6 +362,14 @@ pub async fn action(
     ))
 }
 
+/// Why an event ended (null while it has not): the stored reason.
+fn ended(row: &qiyuan_store::EventRow) -> Value {
+    row.end_reason
+        .as_deref()
+        .and_then(|r| serde_json::from_str(r).ok())
+        .unwrap_or(Value::Null)
+}
+
 /// `GET /api/event/{id}`: the event, its players, pairings per round (with
 /// their tables), standings, crosstable and the arbiters' report.
 pub async fn show(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
@@ -430,11 +440,30 @@ async fn view(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
         .await?
         .into_iter()
         .map(|a| {
+            let detail: Value = a
+                .detail
+                .as_deref()
+                .and_then(|d| serde_json::from_str(d).ok())
+                .unwrap_or(Value::Null);
+            // The server's own acts (the late-arrival forfeit) are the
+            // system's: `by` says who acted, `system` or `arbiter`.
+            let system = detail["system"] == true;
             json!({
                 "id": a.id,
                 "kind": a.kind,
                 "player": ev.name_of(a.user_id),
-                "arbiter": names.get(&a.arbiter).cloned(),
+                "by": if system { "system" } else { "arbiter" },
+                "arbiter": if system { None } else { names.get(&a.arbiter).cloned() },
+                // A result's change: before (null: none yet) and after, as
+                // records write it (`1-0`), and the TRF codes after.
+                "result": if detail["after"].is_null() { Value::Null } else {
+                    json!({
+                        "before": detail["before"],
+                        "after": detail["after"],
+                        "white": detail["white"],
+                        "black": detail["black"],
+                    })
+                },
                 "reason": a.reason,
                 "round": a.round,
                 "board": a.board,
@@ -446,6 +475,8 @@ async fn view(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
     Ok(json!({
         "id": ev.row.id,
         "status": ev.row.status,
+        // Why it ended, once it has: {reason, rounds, detail, at}.
+        "end": ended(&ev.row),
         "organiser": organiser,
         "arbiters": ev.arbiters.iter().filter_map(|a| names.get(a)).collect::<Vec<_>>(),
         "config": ev.config,

@@ -119,6 +119,8 @@ pub async fn act(
             format!("{} has no game being played in round {round}", req.player),
         )
     };
+    // The board's result before and after, where the action changes it.
+    let mut detail: Option<serde_json::Value> = None;
     match req.kind.as_str() {
         "warning" | "foul" | "violation" => {
             let table = live(&game).ok_or_else(need_game)?;
@@ -139,7 +141,7 @@ pub async fn act(
             };
             hall.command(&table, vec![cmd]).await?;
             if req.kind == "violation" && req.grave {
-                disqualify(store, hall, &ev, player.user_id, round).await?;
+                detail = disqualify(store, hall, &ev, player.user_id, round).await?;
             }
         }
         "adjudicate" => {
@@ -192,17 +194,27 @@ pub async fn act(
             store
                 .set_event_result(&ev.row.id, g.round, g.board, Some(w), Some(b))
                 .await?;
-            if let Some(table) = table {
-                let _ = hall
-                    .command(&table, vec![Command::Decide { decision }])
-                    .await;
+            detail = Some(correction(&g, w, b));
+            match table {
+                Some(table) => {
+                    let _ = hall
+                        .command(&table, vec![Command::Decide { decision }])
+                        .await;
+                }
+                // A finished game: its own result, record and ratings follow.
+                None => {
+                    let mut g = g.clone();
+                    g.white_result = Some(w.into());
+                    g.black_result = Some(b.into());
+                    super::record::amend(store, &hall.env.games, &ev, &g).await?;
+                }
             }
         }
         "forfeit" => {
             let g = game.clone().ok_or_else(need_game)?;
-            forfeit(store, hall, &ev, &g, player.user_id).await?;
+            detail = forfeit(store, hall, &ev, &g, player.user_id, true).await?;
         }
-        "disqualify" => disqualify(store, hall, &ev, player.user_id, round).await?,
+        "disqualify" => detail = disqualify(store, hall, &ev, player.user_id, round).await?,
         other => {
             return Err(ApiError::bad_request(
                 "bad_action",
@@ -222,6 +234,7 @@ pub async fn act(
         kind: req.kind.clone(),
         reason: req.reason.clone(),
         at,
+        detail: detail.as_ref().map(|d| d.to_string()),
     };
     let id = super::record_action(store, &ev.row.id, action).await?;
     let table = game.as_ref().and_then(|g| g.table_id.clone());
@@ -262,15 +275,34 @@ pub async fn act(
     })
 }
 
-/// `user` loses board `g` by forfeit: the result first (the arbiter's word
-/// stands even if the table's game has just ended), then the table.
+/// A board's result before and after an action, as records write them
+/// (`null` before: it had none).
+fn correction(g: &EventGameRow, w: &str, b: &str) -> serde_json::Value {
+    let before = match (g.white_result.as_deref(), g.black_result.as_deref()) {
+        (Some(w), Some(b)) => serde_json::Value::from(super::record::pgn_result(w, b).0),
+        _ => serde_json::Value::Null,
+    };
+    serde_json::json!({
+        "before": before,
+        "after": super::record::pgn_result(w, b).0,
+        "white": w,
+        "black": b,
+    })
+}
+
+/// `user` loses board `g`: by forfeit, or (`forfeit` false) as a game
+/// played, when moves were made (a disqualification in the middle of a game,
+/// FIDE: the game is lost). The result first (the arbiter's word stands even
+/// if the table's game has just ended), then the table, or the finished
+/// game's own result and record. The board's result before and after.
 async fn forfeit(
     store: &dyn Store,
     hall: &Hall,
     ev: &EventData,
     g: &EventGameRow,
     user: i64,
-) -> Result<(), ApiError> {
+    forfeit: bool,
+) -> Result<Option<serde_json::Value>, ApiError> {
     let Some(_black) = g.black else {
         return Err(ApiError::new(
             axum::http::StatusCode::CONFLICT,
@@ -279,38 +311,48 @@ async fn forfeit(
         ));
     };
     let white_loses = g.white == user;
-    let (w, b) = if white_loses { ("-", "+") } else { ("+", "-") };
+    let (w, b) = match (white_loses, forfeit) {
+        (true, true) => ("-", "+"),
+        (false, true) => ("+", "-"),
+        (true, false) => ("0", "1"),
+        (false, false) => ("1", "0"),
+    };
     store
         .set_event_result(&ev.row.id, g.round, g.board, Some(w), Some(b))
         .await?;
-    if let Some(table) = &g.table_id
-        && g.white_result.is_none()
-    {
-        let seat = Seat(if white_loses { 0 } else { 1 });
-        let _ = hall
-            .command(
-                table,
-                vec![Command::Decide {
-                    decision: Decision::Loses {
-                        seat,
-                        forfeit: true,
-                    },
-                }],
-            )
-            .await;
+    let detail = correction(g, w, b);
+    match &g.table_id {
+        Some(table) if g.white_result.is_none() => {
+            let seat = Seat(if white_loses { 0 } else { 1 });
+            let _ = hall
+                .command(
+                    table,
+                    vec![Command::Decide {
+                        decision: Decision::Loses { seat, forfeit },
+                    }],
+                )
+                .await;
+        }
+        Some(_) => {
+            let mut g = g.clone();
+            g.white_result = Some(w.into());
+            g.black_result = Some(b.into());
+            super::record::amend(store, &hall.env.games, ev, &g).await?;
+        }
+        None => {}
     }
-    Ok(())
+    Ok(Some(detail))
 }
 
 /// Disqualifies `user`: never paired again; a game of theirs being played is
-/// lost by forfeit.
+/// lost: by forfeit if no move was made in it, else as a game played.
 async fn disqualify(
     store: &dyn Store,
     hall: &Hall,
     ev: &EventData,
     user: i64,
     round: i64,
-) -> Result<(), ApiError> {
+) -> Result<Option<serde_json::Value>, ApiError> {
     let withdrawn = ev.player(user).is_some_and(|p| p.withdrawn);
     store
         .set_event_player(&ev.row.id, user, withdrawn, true)
@@ -321,7 +363,11 @@ async fn disqualify(
         .filter(|g| g.white_result.is_none())
         .cloned()
     {
-        forfeit(store, hall, ev, &g, user).await?;
+        let moved = match &g.table_id {
+            Some(table) => hall.moves(table).await.unwrap_or(0) > 0,
+            None => false,
+        };
+        return forfeit(store, hall, ev, &g, user, !moved).await;
     }
-    Ok(())
+    Ok(None)
 }

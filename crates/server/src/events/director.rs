@@ -18,9 +18,16 @@
 //! and their clocks run from the start (tournament tables), with both players
 //! counted absent until their socket comes to the table. At the round's start
 //! plus the forfeit time, a player who is neither at the table nor has moved
-//! loses by forfeit; when both are absent both lose by forfeit. A player who
-//! arrived in time plays on with the time left. After a restart the forfeit
-//! time counts again from the restart for the players still to come back.
+//! loses by forfeit; when both are absent both lose by forfeit. Before that no
+//! flag falls for a player who has not come, whatever the clock (a per-move
+//! limit 步时 or a countdown 读秒 would otherwise flag them in seconds): the
+//! late rule governs absence. A player who arrives in time has their main time
+//! charged from the game's start, whoever was to move (so when both are late,
+//! each is charged their own lateness), and their per-move limit and countdown
+//! start when they arrive; a player whose main time ran out while away has
+//! only the countdown, or (a clock without one) loses on time when they come.
+//! After a restart the forfeit time counts again from the restart for the
+//! players still to come back.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -39,7 +46,7 @@ use crate::config::Config;
 use crate::error::ApiError;
 use crate::live::TableEvent;
 use crate::protocol::ServerMsg;
-use crate::protocol::out::{EventRoundMsg, Notification};
+use crate::protocol::out::{EventEndedMsg, EventRoundMsg, Notification};
 
 /// The site-wide role of running the schedule, with several nodes.
 pub const ROLE: &str = "director";
@@ -138,6 +145,11 @@ pub struct Director {
     /// not here is no event's (or a restart has not stepped its event yet:
     /// the sweep finds it).
     boards: HashMap<String, String>,
+    /// The event of each board of a round being played whose game's record
+    /// has not been stamped yet ([`super::record::amend`]), by table: a board
+    /// whose result was written before its game ended (a forfeit, an
+    /// arbiter's decision) is no open board any more when its end is heard.
+    stamps: HashMap<String, String>,
 }
 
 impl Director {
@@ -154,6 +166,7 @@ impl Director {
             escape_grace_secs: config.escape_grace_secs,
             started: crate::now_ms(),
             boards: HashMap::new(),
+            stamps: HashMap::new(),
         }
     }
 
@@ -217,11 +230,27 @@ impl Director {
     /// A game ended: its board's result, and what follows from it (the
     /// round's end, the next round's pairing when it is due at once).
     pub async fn game_ended(&mut self, table: &str, outcome: &Outcome) -> Result<(), ApiError> {
-        let Some(event) = self.boards.get(table).cloned() else {
+        if let Some(event) = self.boards.get(table).cloned() {
+            return self
+                .take_results(&event, &[(table.to_string(), outcome.clone())])
+                .await;
+        }
+        // A board whose result was written before its game ended: its
+        // record still gets the event's headers and the board's result.
+        let Some(event) = self.stamps.remove(table) else {
             return Ok(());
         };
-        self.take_results(&event, &[(table.to_string(), outcome.clone())])
-            .await
+        let Some(ev) = load(&*self.store, &event).await? else {
+            return Ok(());
+        };
+        if let Some(g) = ev
+            .games
+            .iter()
+            .find(|g| g.table_id.as_deref() == Some(table))
+        {
+            super::record::amend(&*self.store, &self.hall.env.games, &ev, g).await?;
+        }
+        Ok(())
     }
 
     /// The safety net: every open board's game read from the store, and the
@@ -287,15 +316,31 @@ impl Director {
             else {
                 continue;
             };
-            if g.white_result.is_some() {
-                continue;
+            if g.white_result.is_none() {
+                let (w, b) = results_of(outcome);
+                self.store
+                    .set_event_result(id, g.round, g.board, Some(w), Some(b))
+                    .await?;
+                g.white_result = Some(w.into());
+                g.black_result = Some(b.into());
             }
-            let (w, b) = results_of(outcome);
-            self.store
-                .set_event_result(id, g.round, g.board, Some(w), Some(b))
-                .await?;
-            g.white_result = Some(w.into());
-            g.black_result = Some(b.into());
+        }
+        // Each ended game's own record says the event, round and board, and
+        // has the board's result (an arbiter's or the forfeit's).
+        for (table, _) in ends {
+            if let Some(g) = ev
+                .games
+                .iter()
+                .find(|g| g.round == round && g.table_id.as_deref() == Some(table.as_str()))
+                && let Err(e) = {
+                    // Heard and stamped: no longer open, nothing to wait for.
+                    self.stamps.remove(table.as_str());
+                    self.boards.remove(table.as_str());
+                    super::record::amend(&*self.store, &self.hall.env.games, &ev, g).await
+                }
+            {
+                tracing::warn!(event = %id, %table, "cannot stamp the game's record: {}", e.message);
+            }
         }
         self.advance(ev).await
     }
@@ -327,33 +372,97 @@ impl Director {
         self.boards.retain(|_, event| *event != id);
         let done = ev.paired();
         if done >= i64::from(ev.config.rounds) {
-            self.store
-                .update_event(&id, &ev.row.config, "finished", now)
-                .await?;
-            tracing::info!(event = %id, "event finished");
-            return Ok(());
+            let detail = format!("all {done} rounds were played");
+            return self.end(&ev, "rounds_played", done, detail, now).await;
         }
         let last_end = ev.rounds.last().and_then(|r| r.finished_at);
         let due = next_due(&ev.config.schedule, ev.config.starts_at, done, last_end);
-        if now >= due && self.pair_next(&ev, done + 1, now).await? {
-            // Set the round's tables up at once: the round has started.
-            if let Some(ev) = load(&*self.store, &id).await?
-                && let Some(round) = ev.current().cloned()
-            {
-                self.play_round(&ev, &round, now).await?;
+        if now < due {
+            return Ok(());
+        }
+        match self.pair_next(&ev, done + 1, now).await? {
+            Paired::Round => {
+                // Set the round's tables up at once: the round has started.
+                if let Some(ev) = load(&*self.store, &id).await?
+                    && let Some(round) = ev.current().cloned()
+                {
+                    self.play_round(&ev, &round, now).await?;
+                }
+            }
+            Paired::Nobody => {
+                // Nobody to pair: before the first round the event waits for
+                // entries, and so while late entries may still come; after
+                // that nobody will come, and the event ends.
+                let entries_may_come = done == 0
+                    || ev
+                        .config
+                        .late_entry_until_round
+                        .is_some_and(|r| i64::from(r) > done);
+                if !entries_may_come {
+                    let detail = format!("nobody is left to pair for round {}", done + 1);
+                    return self.end(&ev, "no_players", done, detail, now).await;
+                }
+            }
+            Paired::Impossible(why) => {
+                // The pairing is a pure function of what is stored: what
+                // cannot be paired now never will be (until a correction,
+                // which only an arbiter makes, and the event has ended by
+                // then). Ending it is what a director would do.
+                let detail = format!("round {} cannot be paired: {why}", done + 1);
+                return self.end(&ev, "no_pairing", done, detail, now).await;
             }
         }
         Ok(())
     }
 
-    /// Pairs round `round` and writes it (once), then sets up its tables.
-    async fn pair_next(&self, ev: &EventData, round: i64, now: i64) -> Result<bool, ApiError> {
+    /// Ends event `ev` after `rounds` rounds for `reason`, stores why, and
+    /// tells its players, organiser and arbiters (once: the store says
+    /// whether this call ended it).
+    async fn end(
+        &mut self,
+        ev: &EventData,
+        reason: &str,
+        rounds: i64,
+        detail: String,
+        now: i64,
+    ) -> Result<(), ApiError> {
+        let msg = EventEndedMsg {
+            event: ev.row.id.clone(),
+            name: ev.config.name.clone(),
+            reason: reason.to_string(),
+            rounds,
+            detail,
+            at: now,
+        };
+        let stored = serde_json::to_string(&msg).map_err(ApiError::internal)?;
+        if !self.store.end_event(&ev.row.id, &stored, now).await? {
+            return Ok(());
+        }
+        tracing::info!(event = %ev.row.id, reason, rounds, "event finished: {}", msg.detail);
+        let mut told: Vec<i64> = ev.players.iter().map(|p| p.user_id).collect();
+        told.push(ev.row.organiser);
+        told.extend(&ev.arbiters);
+        told.sort_unstable();
+        told.dedup();
+        for user in told {
+            self.hall
+                .notify(user, Notification::EventEnded(msg.clone()));
+        }
+        Ok(())
+    }
+
+    /// Pairs round `round` and writes it (once).
+    async fn pair_next(&self, ev: &EventData, round: i64, now: i64) -> Result<Paired, ApiError> {
         let t = ev.tournament();
-        let pairing = qiyuan_swiss::pair(&t)
-            .map_err(|e| ApiError::bad_request("cannot_pair", e.to_string()))?;
+        let pairing = match qiyuan_swiss::pair(&t) {
+            Ok(pairing) => pairing,
+            Err(e @ qiyuan_swiss::PairError::NoValidPairing) => {
+                return Ok(Paired::Impossible(e.to_string()));
+            }
+            Err(e) => return Err(ApiError::bad_request("cannot_pair", e.to_string())),
+        };
         if pairing.games.is_empty() && pairing.bye.is_none() {
-            // Nobody to pair (no players yet): the round waits for entries.
-            return Ok(false);
+            return Ok(Paired::Nobody);
         }
         let user_of = |rank: u32| {
             ev.players
@@ -397,7 +506,9 @@ impl Director {
         if paired {
             tracing::info!(event = %ev.row.id, round, boards = games.len(), "round paired");
         }
-        Ok(paired)
+        // Not written: another step wrote it first; its tables are set up
+        // by the next step, as this one's would be.
+        Ok(Paired::Round)
     }
 
     /// A round being played: its tables, late arrivals, its end; whether it
@@ -429,6 +540,17 @@ impl Director {
             self.store
                 .round_checked(&ev.row.id, round.round, now)
                 .await?;
+        }
+        // A board open until now whose result was written before its end was
+        // heard (a forfeit, an arbiter's decision): its end, when heard,
+        // stamps its record.
+        for g in &games_now {
+            if let Some(table) = &g.table_id
+                && g.white_result.is_some()
+                && self.boards.contains_key(table)
+            {
+                self.stamps.insert(table.clone(), ev.row.id.clone());
+            }
         }
         // The open boards' tables, where the ends heard are taken.
         self.boards.retain(|_, event| *event != ev.row.id);
@@ -467,9 +589,11 @@ impl Director {
         let config = TableConfig {
             settings: ev.config.settings(),
             tournament: true,
-            // The clock runs from the start at a tournament table: the
-            // first-move timer would only duplicate the late-arrival rule.
-            first_move: Some(qiyuan_table::clock::DAY),
+            // The clock runs from the start at a tournament table; the
+            // first-move time is the late-arrival time: before it no flag
+            // falls for a player who has not come (the forfeit governs
+            // absence), and their per-move limit starts when they come.
+            first_move: Some(forfeit),
             // An absent player is dealt with at the forfeit time, not by escape.
             grace: Some(forfeit + grace),
             trusteeship: false,
@@ -583,11 +707,33 @@ impl Director {
                     ev.config.forfeit_secs
                 ),
                 at: crate::now_ms(),
+                // The server's own act (the late-arrival rule), in the
+                // organiser's name as the event's row must have a person.
+                detail: Some(
+                    serde_json::json!({
+                        "system": true,
+                        "before": null,
+                        "after": super::record::pgn_result(results.0, results.1).0,
+                        "white": results.0,
+                        "black": results.1,
+                    })
+                    .to_string(),
+                ),
             };
             super::record_action(&*self.store, &ev.row.id, action).await?;
         }
         Ok(())
     }
+}
+
+/// What pairing the next round gave.
+enum Paired {
+    /// The round is paired (by this step or another).
+    Round,
+    /// Nobody to pair.
+    Nobody,
+    /// No pairing satisfies the absolute criteria.
+    Impossible(String),
 }
 
 /// TRF results (white's, black's) of a game the table ended.

@@ -73,6 +73,22 @@ impl Hall {
         Some([came(0), came(1)])
     }
 
+    /// How many moves the game being played at a table has (none if the
+    /// table is not live or not playing).
+    pub async fn moves(&self, table: &str) -> Option<usize> {
+        let handle = match self.env.tables.get(table) {
+            Some(handle) => handle,
+            None => self.cluster.as_ref()?.route(table).await?,
+        };
+        let (reply, wait) = oneshot::channel();
+        handle.tx.send(TableMsg::Snapshot { reply }).await.ok()?;
+        let view = wait.await.ok()?;
+        if view["status"] != "playing" {
+            return None;
+        }
+        Some(view["game"]["moves"].as_array().map_or(0, Vec::len))
+    }
+
     /// Sends a server message to every page socket of the user, on every node.
     pub fn tell(&self, user: UserId, msg: &ServerMsg) {
         self.people.tell(user, msg);

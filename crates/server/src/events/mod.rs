@@ -16,7 +16,9 @@
 //! - [`director`]: the schedule (pairing, tables, late arrival, results);
 //! - [`arbiter`]: warnings, fouls, violations, adjudications, forfeits,
 //!   disqualification;
-//! - [`hall`]: what those two do to live tables and players' sockets.
+//! - [`hall`]: what those two do to live tables and players' sockets;
+//! - [`record`]: an event game's stored record and result kept in agreement
+//!   with its board (event headers, forfeits, corrections and their ratings).
 
 use std::collections::HashMap;
 
@@ -38,6 +40,7 @@ pub mod api;
 pub mod arbiter;
 pub mod director;
 pub mod hall;
+pub mod record;
 
 /// The roles an operator grants.
 pub const ROLES: &[&str] = &["admin", "organiser", "arbiter", "banned", "muted"];

@@ -133,6 +133,8 @@ pub enum Notification {
     /// An event's arbiter acted on this person or their game (`action`'s
     /// own `kind` says how).
     Arbiter { action: EventActionMsg },
+    /// An event this person plays in, organises or arbitrates has ended.
+    EventEnded(EventEndedMsg),
 }
 
 /// A challenge as a notification tells it.
@@ -171,6 +173,22 @@ pub struct EventRoundMsg {
     pub game: String,
     pub seat: usize,
     pub opponent: String,
+}
+
+/// An event's end, as its players, organiser and arbiters are told.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct EventEndedMsg {
+    pub event: String,
+    pub name: String,
+    /// `rounds_played`: all its rounds were played; `no_pairing`: no legal
+    /// pairing (FIDE C.04 absolute criteria) remains for the next round;
+    /// `no_players`: nobody is left to pair.
+    pub reason: String,
+    /// The rounds played.
+    pub rounds: i64,
+    /// In words (English), for a log or an organiser.
+    pub detail: String,
+    pub at: i64,
 }
 
 /// `event.action`: an arbiter's action, sent to both players of the game.
@@ -375,6 +393,7 @@ pub fn typescript() -> String {
         LobbyPage::decl(&cfg),
         EventRoundMsg::decl(&cfg),
         EventActionMsg::decl(&cfg),
+        EventEndedMsg::decl(&cfg),
         ChatMsg::decl(&cfg),
         ChatRoom::decl(&cfg),
         Notification::decl(&cfg),

@@ -221,9 +221,10 @@ fn points(result: &str) -> u32 {
 }
 
 /// The standings as the seed's tiebreaks give them, by hand: Buchholz with
-/// every unplayed round counted against a dummy of one's own final score
-/// (C.07, 2023), progressive score, direct encounter among players still
-/// tied when all of them met, wins (byes and forfeits included).
+/// every unplayed round counted against a dummy of one's own final score and
+/// a withdrawn or disqualified opponent's later rounds as draws (C.07, 2023),
+/// progressive score, direct encounter's place among players still tied,
+/// wins (byes and forfeits included).
 fn hand_standings(ev: &Value) -> Vec<(String, u32, u32, u32, u32, u32)> {
     let names: Vec<String> = ev["players"]
         .as_array()
@@ -259,6 +260,29 @@ fn hand_standings(ev: &Value) -> Vec<(String, u32, u32, u32, u32, u32)> {
         .iter()
         .map(|n| (n, rounds[n].iter().map(|e| points(&e.1)).sum()))
         .collect();
+    // An opponent's score as Buchholz sees it (C.07 2023, 16.3.2): the rounds
+    // after their last round that was not a voluntary unplayed one (a game,
+    // a forfeit win, the bye), without an opponent, count as draws.
+    let voluntary = |e: &(Option<String>, String)| !played(e) && points(&e.1) < 10;
+    let adjusted: HashMap<&String, u32> = names
+        .iter()
+        .map(|n| {
+            let rs = &rounds[n];
+            let last = rs.iter().rposition(|e| !voluntary(e)).map_or(0, |i| i + 1);
+            let adj = rs
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    if i < last || e.0.is_some() {
+                        points(&e.1)
+                    } else {
+                        5
+                    }
+                })
+                .sum();
+            (n, adj)
+        })
+        .collect();
     let mut rows: Vec<(String, u32, u32, u32, u32, u32)> = names
         .iter()
         .map(|n| {
@@ -268,7 +292,7 @@ fn hand_standings(ev: &Value) -> Vec<(String, u32, u32, u32, u32, u32)> {
                 .iter()
                 .map(|e| {
                     if played(e) {
-                        score[e.0.as_ref().unwrap()] * 10
+                        adjusted[e.0.as_ref().unwrap()] * 10
                     } else {
                         own * 10
                     }
@@ -287,33 +311,72 @@ fn hand_standings(ev: &Value) -> Vec<(String, u32, u32, u32, u32, u32)> {
             (n.clone(), own, bh, ps, 0, wins)
         })
         .collect();
-    // Direct encounter within groups tied on score, Buchholz and progressive.
+    // Direct encounter within groups tied on score, Buchholz and progressive:
+    // the place in the group (1 the best; 0 when nobody is separated). When
+    // all have met, by the points among them; when not, one is ahead of the
+    // rest only with more points than any of them could have had winning
+    // the games they did not play.
     let keys: Vec<(u32, u32, u32)> = rows.iter().map(|r| (r.1, r.2, r.3)).collect();
+    let mut places = vec![0; rows.len()];
     for i in 0..rows.len() {
         let group: Vec<usize> = (0..rows.len()).filter(|&j| keys[j] == keys[i]).collect();
-        if group.len() < 2 {
+        if group.len() < 2 || group[0] != i {
             continue;
         }
         let members: Vec<&String> = group.iter().map(|&j| &rows[j].0).collect();
-        let all_met = members.iter().all(|a| {
-            members.iter().all(|b| {
-                a == b
-                    || rounds[*a]
-                        .iter()
-                        .any(|e| played(e) && e.0.as_ref() == Some(b))
+        // (points among them, opponents among them met), per member.
+        let among: Vec<(u32, u32)> = members
+            .iter()
+            .map(|a| {
+                let games: Vec<_> = rounds[*a]
+                    .iter()
+                    .filter(|e| played(e) && members.contains(&e.0.as_ref().unwrap()))
+                    .collect();
+                (games.iter().map(|e| points(&e.1)).sum(), games.len() as u32)
             })
+            .collect();
+        let others = members.len() as u32 - 1;
+        let all_met = among.iter().all(|m| m.1 == others);
+        let most = |k: usize| among[k].0 + (others - among[k].1) * 10;
+        let mut order: Vec<usize> = (0..members.len()).collect();
+        order.sort_by(|&a, &b| {
+            among[b]
+                .0
+                .cmp(&among[a].0)
+                .then(most(b).cmp(&most(a)))
+                .then(rank(members[a]).cmp(&rank(members[b])))
         });
-        if all_met {
-            rows[i].4 = rounds[&rows[i].0]
-                .iter()
-                .filter(|e| played(e) && members.contains(&e.0.as_ref().unwrap()))
-                .map(|e| points(&e.1) * 10)
-                .sum();
+        let mut place = vec![1u32; members.len()];
+        let mut current = 1;
+        let mut separate = true;
+        for k in 1..order.len() {
+            let before = among[order[k - 1]].0;
+            let moved = if all_met {
+                before != among[order[k]].0
+            } else {
+                separate && order[k..].iter().all(|&j| before > most(j))
+            };
+            if moved {
+                current = k as u32 + 1;
+            } else if !all_met {
+                separate = false;
+            }
+            place[order[k]] = current;
+        }
+        if place.iter().all(|&p| p == 1) {
+            continue;
+        }
+        for (k, &j) in group.iter().enumerate() {
+            places[j] = place[k];
         }
     }
+    for (row, place) in rows.iter_mut().zip(places) {
+        row.4 = place;
+    }
+    // A direct-encounter place ranks lower-first.
     rows.sort_by(|a, b| {
-        (b.1, b.2, b.3, b.4, b.5)
-            .cmp(&(a.1, a.2, a.3, a.4, a.5))
+        (b.1, b.2, b.3, a.4, b.5)
+            .cmp(&(a.1, a.2, a.3, b.4, a.5))
             .then(rank(&a.0).cmp(&rank(&b.0)))
     });
     rows
@@ -628,9 +691,10 @@ async fn whole_event(backend: Backend) {
     )
     .await;
     heard(hall.ws(&b4[0].black), "disqualify").await;
+    // Moves were made: the game is lost as played (FIDE), not by forfeit.
     assert_eq!(
         wait_result(&org, &id, 4, b4[0].board).await,
-        ("-".to_string(), "+".to_string())
+        ("0".to_string(), "1".to_string())
     );
     for _ in 0..3 {
         act(
@@ -643,8 +707,11 @@ async fn whole_event(backend: Backend) {
         .await;
     }
     let ws = hall.ws(&b4[1].white);
-    ended(ws, &b4[1].table).await;
+    let end = ended(ws, &b4[1].table).await;
     assert_eq!(events_of(&ws.seen, "violated").len(), 3);
+    // A readable reason: three violations, not fouls.
+    let end = events_of(std::slice::from_ref(&end), "ended")[0].clone();
+    assert_eq!(end["outcome"]["reason"], "violations", "{end}");
     assert_eq!(
         wait_result(&org, &id, 4, b4[1].board).await,
         ("1".to_string(), "0".to_string())
@@ -679,7 +746,7 @@ async fn whole_event(backend: Backend) {
         .map(|s| {
             let tb = |i: usize| {
                 let v = s["tiebreaks"][i]["value"].as_f64().unwrap();
-                if i == 3 {
+                if i >= 2 {
                     v as u32
                 } else {
                     (v * 100.0).round() as u32
@@ -1143,6 +1210,7 @@ async fn thousand_players() {
             config: config.to_string(),
             status: "registering".into(),
             created_at: now_ms(),
+            end_reason: None,
             updated_at: now_ms(),
         })
         .await

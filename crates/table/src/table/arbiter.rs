@@ -65,8 +65,8 @@ impl<G: Game> Table<G> {
             reason,
         }];
         if count >= 3 {
-            // 违例三次者判负 (seed 002), like three fouls.
-            let outcome = self.conceded(seat, EndReason::Fouls);
+            // 违例三次者判负 (seed 002), like three fouls, and said so.
+            let outcome = self.conceded(seat, EndReason::Violations);
             let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
             events.extend(self.end(outcome, rated, now)?);
         }

@@ -375,7 +375,7 @@ impl<G: Game> Table<G> {
             Command::Resign { user } => self.resign(&user, now),
             Command::Abort { user } => self.abort(&user, now),
             Command::Disconnect { user } => self.disconnect(&user, now),
-            Command::Reconnect { user } => self.reconnect(&user),
+            Command::Reconnect { user } => self.reconnect(&user, now),
             Command::Leave { user } => self.leave(&user, now),
             Command::Rematch { user } => self.rematch(&user, now),
             Command::Trusteeship { user, on } => self.trusteeship(&user, on),

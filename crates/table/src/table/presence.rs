@@ -40,10 +40,21 @@ impl<G: Game> Table<G> {
         Ok(vec![Event::Disconnected { seat, deadline }])
     }
 
-    pub(super) fn reconnect(&mut self, user: &str) -> R {
+    pub(super) fn reconnect(&mut self, user: &str, now: Millis) -> R {
         let seat = self.seated(user)?;
         if self.state.seats[seat.index()].absent_since.take().is_none() {
             return refuse(K::NotAllowed, "not disconnected");
+        }
+        // A late arrival at a tournament table (seed 002, 迟到): the player's
+        // time ran from the game's start while they were away, whoever was to
+        // move, and their per-move limit (步时) starts when they come.
+        let playing = self.is_playing();
+        if self.config.tournament
+            && let Some(gs) = self.state.game.as_mut().filter(|_| playing)
+            && !gs.acted[seat.index()]
+        {
+            let late = now.saturating_sub(gs.started_at);
+            gs.clock.arrive(seat.index(), late, now);
         }
         Ok(vec![Event::Reconnected { seat }])
     }

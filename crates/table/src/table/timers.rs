@@ -25,6 +25,18 @@ impl<G: Game> Table<G> {
             .map(|(t, _)| t)
     }
 
+    /// At a tournament table: until when a player who has not come is
+    /// neither flagged nor loses for a first move not made. The first-move
+    /// time is the event's late-arrival time, at which the server forfeits
+    /// the absent; the table's own timer waits a grace time more, so that
+    /// it only ends a game the server did not (it ends it as a first move
+    /// not made).
+    fn late_limit(&self, started_at: Millis, time: &TimeControl) -> Millis {
+        started_at
+            .saturating_add(self.first_move_time(time))
+            .saturating_add(self.grace())
+    }
+
     fn first_move_time(&self, time: &TimeControl) -> Millis {
         self.config.first_move.unwrap_or(match time {
             TimeControl::Correspondence { days } => u64::from(*days) * DAY,
@@ -51,21 +63,41 @@ impl<G: Game> Table<G> {
             return out;
         };
         if let (Some(t), Some(r)) = (gs.clock.flag_time(), gs.clock.running()) {
+            // At a tournament table a player who has not come (away and yet
+            // to make a first move) is not flagged before the late-arrival
+            // time: the late rule (a forfeit) governs absence.
+            let away = self.config.tournament
+                && !gs.acted[r.seat]
+                && self.state.seats[r.seat].absent_since.is_some();
+            let t = if away {
+                t.max(self.late_limit(gs.started_at, &gs.settings.time))
+            } else {
+                t
+            };
             out.push((t, (Seat(r.seat as u8), Timer::Flag)));
         }
         // A clock with a per-move limit (步时) runs from the first move and limits
         // it, and so does any clock in a game timed from its first action;
         // only other clocks (and no clock) leave the first moves to this timer.
+        // At a tournament table the clock runs from the start and governs a
+        // player who is there; the timer is only for one who has not come
+        // (at the late-arrival limit, whatever the clock).
         let clock_times_first = gs.settings.time.per_move_limit().is_some()
             || (G::TIMED_FROM_FIRST_ACTION && !gs.settings.time.is_unlimited());
         if let Some(Turn::Seat(s)) = self.game.as_ref().map(|g| g.turn())
             && !gs.acted[s.index()]
-            && !clock_times_first
         {
-            let t = gs
-                .turn_since
-                .saturating_add(self.first_move_time(&gs.settings.time));
-            out.push((t, (s, Timer::FirstMove)));
+            if self.config.tournament {
+                if self.state.seats[s.index()].absent_since.is_some() {
+                    let t = self.late_limit(gs.started_at, &gs.settings.time);
+                    out.push((t, (s, Timer::FirstMove)));
+                }
+            } else if !clock_times_first {
+                let t = gs
+                    .turn_since
+                    .saturating_add(self.first_move_time(&gs.settings.time));
+                out.push((t, (s, Timer::FirstMove)));
+            }
         }
         // Nobody wins by escape while away too: if every seat is absent, the
         // clocks decide.

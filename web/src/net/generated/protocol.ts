@@ -59,6 +59,22 @@ export type EventActionMsg = { event: string,
  */
 kind: string, player: string, arbiter: string, reason: string, round: number | null, board: number | null, table: string | null, at: number, };
 
+export type EventEndedMsg = { event: string, name: string, 
+/**
+ * `rounds_played`: all its rounds were played; `no_pairing`: no legal
+ * pairing (FIDE C.04 absolute criteria) remains for the next round;
+ * `no_players`: nobody is left to pair.
+ */
+reason: string, 
+/**
+ * The rounds played.
+ */
+rounds: number, 
+/**
+ * In words (English), for a log or an organiser.
+ */
+detail: string, at: number, };
+
 export type ChatMsg = { table: string, room: ChatRoom, 
 /**
  * The line's id, which `chat.report` names.
@@ -67,7 +83,7 @@ id: number, user: string, text: string, at: number, };
 
 export type ChatRoom = "players" | "spectators";
 
-export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, };
+export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, } | { "kind": "event_ended" } & EventEndedMsg;
 
 export type ChallengeNote = { 
 /**
@@ -365,6 +381,11 @@ you: Seat | null, game: GameView<V> | null,
  */
 preview: V | null, 
 /**
+ * A tournament table (an event's board): one game with fixed settings,
+ * no takebacks, no rematch.
+ */
+tournament: boolean, 
+/**
  * The moment the view was taken.
  */
 at: number, };
@@ -488,7 +509,7 @@ export type Setup = "standard" | { "position": string } | { "seed": number } | {
 
 export type SeatResult = "win" | "loss" | "draw" | "void";
 
-export type EndReason = "checkmate" | "stalemate" | "insufficient_material" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "perpetual_check" | "perpetual_chase" | "repetition" | "move_limit" | "counted" | "hand_emptied" | "resignation" | "timeout" | "agreement" | "escape" | "aborted" | "adjudication" | "fouls";
+export type EndReason = "checkmate" | "stalemate" | "insufficient_material" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "perpetual_check" | "perpetual_chase" | "repetition" | "move_limit" | "counted" | "hand_emptied" | "resignation" | "timeout" | "agreement" | "escape" | "aborted" | "adjudication" | "fouls" | "violations";
 
 export type Outcome = { 
 /**

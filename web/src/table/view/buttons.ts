@@ -62,7 +62,9 @@ export function drawButtons<V>(el: HTMLElement, ctrl: TableCtrl<V>) {
     hooks.offers ? btn('draw', t('draw'), seated && playing && s.game?.draw_offer == null, offer('draw.offer')) : null,
     hooks.load ? btn('load', t('load'), seated && !playing, () => openLoad(ctrl)) : null,
     btn('time', t('time'), seated && !playing, () => openTime(ctrl)),
-    hooks.offers
+    // No 悔棋 at an event's table (its settings allow none); elsewhere a table
+    // whose settings allow none shows it disabled, with the reason.
+    hooks.offers && !s.tournament
       ? Object.assign(btn('takeback', t('takeback'), seated && playing && takebacks && (s.game?.moves ?? []).length > 0 && s.game?.takeback_request == null, offer('takeback.request')), {
           title: takebacks ? '' : t('takebacksOff'),
         })

@@ -1,0 +1,445 @@
+//! An event game's own record and result, kept in agreement with the event's
+//! board (issue 44): when a board's game ends, its stored record is given the
+//! event's name (`Event`), round (`Round`), board (`Board`) and how a forfeit
+//! ended it (`Termination`), with the result the TRF has; when an arbiter
+//! corrects or adjudicates a finished game, its stored result and record
+//! change to the arbiter's, and, where it was rated, both players' rating
+//! changes are recomputed for that game.
+//!
+//! Results as records write them, from the board's TRF codes: `1`/`0` `1-0`,
+//! `=`/`=` `1/2-1/2`, a forfeit `+`/`-` `1-0` with `[Termination "forfeit"]`,
+//! and a void game (both absent, TRF `-`/`-`) `0-0` with
+//! `[Termination "double forfeit"]`, as FIDE's own results write a double
+//! forfeit: PGN's `*` would say the game is still going on. Go's SGF gets
+//! `EV`, `RO` and `RE` (`W+F`/`B+F` for a forfeit, `Void` for none).
+//!
+//! The rating change of a corrected game is computed again for the new
+//! result (none for a forfeit, which FIDE does not rate): Glicko-2 moves a
+//! rating by a factor of the deviations times (score − expected score), so
+//! the new change is the old one scaled by the new result's (score −
+//! expected) over the old one's, the expected score from the ratings before
+//! the game (stored with it); a game whose old result was the expected one
+//! is rated afresh from the ratings before it with the players' present
+//! deviations. A game its table did not rate (a forfeit, a game decided
+//! before both moved) stays unrated.
+//! The difference between the new and the old change is applied to the
+//! players' present ratings.
+
+use qiyuan_game::{EndReason, Outcome, SeatResult};
+use qiyuan_store::{EventGameRow, Finish, RatingRow, Store};
+
+use super::EventData;
+use crate::error::ApiError;
+use crate::registry::Games;
+
+/// The PGN result and termination of a board's TRF results.
+pub fn pgn_result(white: &str, black: &str) -> (&'static str, Option<&'static str>) {
+    match (white, black) {
+        ("1", _) => ("1-0", None),
+        ("0", _) => ("0-1", None),
+        ("=", _) => ("1/2-1/2", None),
+        ("+", _) => ("1-0", Some("forfeit")),
+        ("-", "+") => ("0-1", Some("forfeit")),
+        ("-", _) => ("0-0", Some("double forfeit")),
+        _ => ("*", None),
+    }
+}
+
+/// Each seat's result of a board's TRF results.
+fn seat_results(white: &str, black: &str) -> Vec<SeatResult> {
+    let one = |c: &str| match c {
+        "1" | "+" => SeatResult::Win,
+        "=" => SeatResult::Draw,
+        _ => SeatResult::Loss,
+    };
+    if white == "-" && black == "-" {
+        return vec![SeatResult::Void; 2];
+    }
+    vec![one(white), one(black)]
+}
+
+/// What an event stamps on a game's record.
+pub struct Stamp<'a> {
+    pub event: &'a str,
+    pub round: i64,
+    pub board: i64,
+    pub white: &'a str,
+    pub black: &'a str,
+}
+
+/// `record` with the event's headers and the board's result: a PGN's tags
+/// (and its movetext's final result), or an SGF's properties.
+pub fn stamp(record: &str, s: &Stamp<'_>) -> String {
+    let (result, termination) = pgn_result(s.white, s.black);
+    if record.trim_start().starts_with('(') {
+        return stamp_sgf(record, s);
+    }
+    let event = s.event.replace(['\\', '"'], "").replace(['\n', '\r'], " ");
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut body = String::new();
+    let mut in_tags = true;
+    for line in record.lines() {
+        let t = line.trim();
+        if in_tags && t.starts_with('[') && t.ends_with(']') {
+            if let Some((name, value)) = t[1..t.len() - 1].split_once(' ') {
+                tags.push((name.to_string(), value.trim().trim_matches('"').to_string()));
+            }
+            continue;
+        }
+        if in_tags && t.is_empty() {
+            continue;
+        }
+        in_tags = false;
+        body.push_str(line);
+        body.push('\n');
+    }
+    let mut set = |name: &str, value: String| match tags.iter_mut().find(|(n, _)| n == name) {
+        Some(tag) => tag.1 = value,
+        None => tags.push((name.to_string(), value)),
+    };
+    set("Event", event);
+    set("Round", s.round.to_string());
+    set("Board", s.board.to_string());
+    set("Result", result.to_string());
+    match termination {
+        Some(t) => set("Termination", t.to_string()),
+        None => tags.retain(|(n, _)| n != "Termination"),
+    }
+    // The movetext ends with the result.
+    let mut words: Vec<&str> = body.split_whitespace().collect();
+    if words
+        .last()
+        .is_some_and(|w| ["1-0", "0-1", "1/2-1/2", "*", "0-0"].contains(w))
+    {
+        words.pop();
+    }
+    let mut out = String::new();
+    for (name, value) in &tags {
+        out.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    out.push('\n');
+    let mut line = String::new();
+    for w in words.into_iter().chain(std::iter::once(result)) {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// An SGF record with `EV`, `RO` and `RE` set in its root node.
+fn stamp_sgf(record: &str, s: &Stamp<'_>) -> String {
+    // Seat 0 (White in the event's words) is Black at Go. A played result
+    // keeps the record's own (`B+R`, `W+3.5`) when it names the same winner.
+    let existing = record
+        .find("RE[")
+        .and_then(|i| record[i + 3..].split(']').next())
+        .unwrap_or("");
+    let keep = |prefix: &str| existing.starts_with(prefix);
+    let re = match (s.white, s.black) {
+        ("-", "-") => "Void".to_string(),
+        ("+", _) => "B+F".to_string(),
+        ("-", _) => "W+F".to_string(),
+        ("1", _) if !keep("B+") || existing == "B+F" => "B+".to_string(),
+        ("0", _) if !keep("W+") || existing == "W+F" => "W+".to_string(),
+        ("=", _) if existing != "0" => "0".to_string(),
+        _ => String::new(),
+    };
+    let esc = |v: &str| v.replace('\\', "\\\\").replace(']', "\\]");
+    // The root node's properties follow the first `;`.
+    let Some(at) = record.find(';') else {
+        return record.to_string();
+    };
+    let mut props = format!("EV[{}]RO[{}.{}]", esc(s.event), s.round, s.board);
+    let mut rest = record[at + 1..].to_string();
+    // A record stamped before (a correction) has them already.
+    let mut names = vec!["EV[", "RO["];
+    if !re.is_empty() {
+        names.push("RE[");
+        props.push_str(&format!("RE[{re}]"));
+    }
+    for name in names {
+        remove_property(&mut rest, name);
+    }
+    format!("{};{props}{rest}", &record[..at])
+}
+
+/// Removes the first property `name` (`EV[`) from an SGF node's text, its
+/// value's escaped brackets included.
+fn remove_property(text: &mut String, name: &str) {
+    let Some(i) = text.find(name) else {
+        return;
+    };
+    let mut escaped = false;
+    for (k, c) in text[i + name.len()..].char_indices() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            ']' if !escaped => {
+                text.replace_range(i..i + name.len() + k + 1, "");
+                return;
+            }
+            _ => escaped = false,
+        }
+    }
+}
+
+/// Writes board `g`'s result into its finished game's stored row: the record
+/// stamped with the event's headers; when `g`'s result differs from the
+/// game's stored outcome (a correction, an adjudication, a forfeit of a game
+/// that had ended otherwise), the outcome too, and the rating changes
+/// recomputed. Nothing when the game has not finished or is not stored.
+pub async fn amend(
+    store: &dyn Store,
+    games: &Games,
+    ev: &EventData,
+    g: &EventGameRow,
+) -> Result<(), ApiError> {
+    let (Some(table), Some(black), Some(w), Some(b)) = (
+        g.table_id.as_deref(),
+        g.black,
+        g.white_result.as_deref(),
+        g.black_result.as_deref(),
+    ) else {
+        return Ok(());
+    };
+    let Some(row) = store.game(table).await? else {
+        return Ok(());
+    };
+    let (Some(result), Some(record)) = (row.result.as_deref(), row.record.as_deref()) else {
+        return Ok(());
+    };
+    let Ok(old) = serde_json::from_str::<Outcome>(result) else {
+        return Ok(());
+    };
+    let now = crate::now_ms();
+    let mut amend = Finish {
+        game_id: row.id.clone(),
+        at: now,
+        result: result.to_string(),
+        record: stamp(
+            record,
+            &Stamp {
+                event: &ev.config.name,
+                round: g.round,
+                board: g.board,
+                white: w,
+                black: b,
+            },
+        ),
+        rating_diffs: Vec::new(),
+        ratings: Vec::new(),
+        points: Vec::new(),
+    };
+    let wanted = seat_results(w, b);
+    let forfeit = [w, b].iter().any(|c| *c == "+" || *c == "-");
+    if old.results != wanted {
+        let new = Outcome {
+            results: wanted,
+            reason: EndReason::Adjudication,
+            score: pgn_result(w, b).0.to_string(),
+            points: Vec::new(),
+        };
+        amend.result = serde_json::to_string(&new).map_err(ApiError::internal)?;
+        // Only a game its table rated is rated again (one decided before
+        // both moved, or a forfeit, stays unrated whatever the correction).
+        if row.rated && row.players.iter().any(|p| p.rating_diff.is_some()) {
+            rerate(
+                store, games, ev, &row, &old, &new, !forfeit, now, &mut amend,
+            )
+            .await?;
+        }
+        tracing::info!(
+            event = %ev.row.id, round = g.round, board = g.board, game = %row.id,
+            "a finished game's result corrected to {}", new.score
+        );
+    }
+    let _ = black;
+    store.amend_game(&amend).await?;
+    Ok(())
+}
+
+/// The rating changes of game `row` computed again for `outcome` (`rated`:
+/// whether it counts at all), into `amend`.
+#[allow(clippy::too_many_arguments)]
+async fn rerate(
+    store: &dyn Store,
+    games: &Games,
+    ev: &EventData,
+    row: &qiyuan_store::GameRow,
+    old: &Outcome,
+    outcome: &Outcome,
+    rated: bool,
+    now: i64,
+    amend: &mut Finish,
+) -> Result<(), ApiError> {
+    let pool = match games.get(&ev.config.game) {
+        Some(d) => d.pool(ev.config.time.speed()),
+        None => return Ok(()),
+    };
+    let mut holders = Vec::new();
+    let mut present = Vec::new();
+    for p in &row.players {
+        let now_rating = match p.user_id {
+            Some(id) => store.rating(id, &pool).await?,
+            None => None,
+        };
+        let rating = qiyuan_rating::Rating {
+            rating: p.rating.map(|r| r as f64).unwrap_or(1500.0),
+            deviation: now_rating.as_ref().map_or(350.0, |r| r.deviation),
+            volatility: now_rating.as_ref().map_or(0.06, |r| r.volatility),
+            games: now_rating.as_ref().map_or(0, |r| (r.games - 1).max(0)),
+        };
+        holders.push(qiyuan_rating::SeatHolder {
+            account: p.user_id.is_some() && p.rating.is_some(),
+            rating,
+        });
+        present.push(now_rating);
+    }
+    let settled = qiyuan_rating::settle(qiyuan_rating::GameEnd {
+        outcome,
+        rated,
+        keeps_points: false,
+        seats: &holders,
+    })
+    .map_err(ApiError::internal)?;
+    let score = |r: Option<&SeatResult>| match r {
+        Some(SeatResult::Win) => Some(1.0),
+        Some(SeatResult::Draw) => Some(0.5),
+        Some(SeatResult::Loss) => Some(0.0),
+        _ => None,
+    };
+    for (i, ((p, seat), now_rating)) in row
+        .players
+        .iter()
+        .zip(&settled.seats)
+        .zip(&present)
+        .enumerate()
+    {
+        let (Some(user_id), Some(current)) = (p.user_id, now_rating) else {
+            continue;
+        };
+        let old_diff = p.rating_diff.unwrap_or(0);
+        // Glicko-2 moves a rating by a factor (the player's deviation and the
+        // opponent's) times (score − expected score): for a game that was
+        // rated, the new change is the old one scaled by the new result's
+        // (score − expected) over the old's; the deviations are the game's
+        // own. Where that cannot be (the game was not rated, or the old
+        // result was the expected one), the change computed afresh.
+        let opponent = 1 - i.min(1);
+        let expected = row.players.get(opponent).and_then(|o| {
+            Some(expected_score(
+                p.rating? as f64,
+                o.rating? as f64,
+                present
+                    .get(opponent)?
+                    .as_ref()
+                    .map_or(350.0, |r| r.deviation),
+            ))
+        });
+        let scaled = match (
+            p.rating_diff,
+            expected,
+            score(old.results.get(i)),
+            score(outcome.results.get(i)),
+        ) {
+            (Some(d), Some(e), Some(so), Some(sn)) if rated && (so - e).abs() > 0.01 => {
+                Some((d as f64 * (sn - e) / (so - e)).round() as i64)
+            }
+            _ => None,
+        };
+        let new_diff = scaled.unwrap_or_else(|| seat.rating.as_ref().map_or(0, |c| c.diff));
+        amend.rating_diffs.push((p.seat, new_diff));
+        if new_diff != old_diff {
+            amend.ratings.push(RatingRow {
+                user_id,
+                pool: pool.clone(),
+                rating: current.rating + (new_diff - old_diff) as f64,
+                deviation: current.deviation,
+                volatility: current.volatility,
+                games: current.games,
+                updated_at: now,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Glicko-2's expected score of a player rated `own` against one rated
+/// `other` with deviation `deviation`.
+fn expected_score(own: f64, other: f64, deviation: f64) -> f64 {
+    const SCALE: f64 = 173.7178;
+    let phi = deviation / SCALE;
+    let g = 1.0 / (1.0 + 3.0 * phi * phi / (std::f64::consts::PI * std::f64::consts::PI)).sqrt();
+    1.0 / (1.0 + (-g * (own - other) / SCALE).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Stamp, stamp};
+
+    const PGN: &str = "[Event \"qiyuan table abc\"]\n[Site \"qiyuan\"]\n[Round \"?\"]\n\
+        [White \"p01\"]\n[Black \"p02\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+
+    fn s<'a>(white: &'a str, black: &'a str) -> Stamp<'a> {
+        Stamp {
+            event: "Club \"night\" 周五夜",
+            round: 3,
+            board: 2,
+            white,
+            black,
+        }
+    }
+
+    #[test]
+    fn pgn_headers_and_results() {
+        let out = stamp(PGN, &s("1", "0"));
+        assert!(out.contains("[Event \"Club night 周五夜\"]"), "{out}");
+        assert!(out.contains("[Round \"3\"]\n"), "{out}");
+        assert!(out.contains("[Board \"2\"]\n"), "{out}");
+        assert!(out.contains("[Result \"1-0\"]\n"), "{out}");
+        assert!(out.contains("[Site \"qiyuan\"]"), "{out}");
+        assert!(out.ends_with("\n1. e4 e5 1-0\n"), "{out}");
+        assert!(!out.contains("Termination"), "{out}");
+        // A correction stamps again: one set of tags, the new result.
+        let again = stamp(&out, &s("0", "1"));
+        assert_eq!(again.matches("[Round ").count(), 1, "{again}");
+        assert!(again.ends_with("1. e4 e5 0-1\n"), "{again}");
+        let forfeit = stamp(PGN, &s("-", "+"));
+        assert!(forfeit.contains("[Result \"0-1\"]"), "{forfeit}");
+        assert!(forfeit.contains("[Termination \"forfeit\"]"), "{forfeit}");
+        let void = stamp(PGN, &s("-", "-"));
+        assert!(void.contains("[Result \"0-0\"]"), "{void}");
+        assert!(void.contains("[Termination \"double forfeit\"]"), "{void}");
+        assert!(void.ends_with(" 0-0\n"), "{void}");
+        // Back to a played result: no termination left over.
+        assert!(!stamp(&void, &s("=", "=")).contains("Termination"));
+    }
+
+    #[test]
+    fn sgf_properties() {
+        let sgf = "(;GM[1]FF[4]SZ[19]RE[B+R];B[pd];W[dd])";
+        let out = stamp(sgf, &s("-", "+"));
+        assert!(
+            out.starts_with("(;EV[Club \"night\" 周五夜]RO[3.2]RE[W+F]GM[1]"),
+            "{out}"
+        );
+        assert_eq!(out.matches("RE[").count(), 1, "{out}");
+        let played = stamp(sgf, &s("1", "0"));
+        assert!(played.contains("RE[B+R]"), "{played}");
+        // Stamped again (a correction): each property once.
+        let again = stamp(&out, &s("1", "0"));
+        assert_eq!(again.matches("EV[").count(), 1, "{again}");
+        assert_eq!(again.matches("RO[").count(), 1, "{again}");
+        assert_eq!(again.matches("RE[").count(), 1, "{again}");
+        assert!(again.contains("RE[B+]"), "{again}");
+        assert!(stamp(sgf, &s("0", "1")).contains("RE[W+]"));
+    }
+}
