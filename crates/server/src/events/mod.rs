@@ -16,7 +16,8 @@
 //! - [`director`]: the schedule (pairing, tables, late arrival, results);
 //! - [`arbiter`]: warnings, fouls, violations, adjudications, forfeits,
 //!   disqualification;
-//! - [`hall`]: what those two do to live tables and players' sockets.
+//! - [`hall`]: what those two do to live tables and players' sockets;
+//! - [`follow`]: each event's open pages told when it changes.
 
 use std::collections::HashMap;
 
@@ -37,6 +38,7 @@ use crate::registry::Games;
 pub mod api;
 pub mod arbiter;
 pub mod director;
+pub mod follow;
 pub mod hall;
 
 /// The roles an operator grants.

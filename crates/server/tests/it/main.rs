@@ -37,6 +37,7 @@ mod external_engines;
 mod fuzz_regressions;
 mod go_play;
 mod http_errors;
+mod invitations;
 mod lichess_api;
 mod limits;
 mod login_attacks;

@@ -6,7 +6,7 @@ export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { ser
 
 export type Hello = { protocol: number, user: UserInfo | null, games: Array<string>, game_info: Array<Descriptor>, server_time: number, };
 
-export type Ack = { table: string, v: number, } | { table: string, seat: number, } | { table: string, invite: string, } | { table: string, } | { game: string, } | { seeking: boolean, } | { cancelled: boolean, } | { line: number, } | { report: number, };
+export type Ack = { table: string, v: number, } | { table: string, seat: number, } | { table: string, invite: string, } | { table: string, } | { game: string, } | { seeking: boolean, } | { cancelled: boolean, } | { line: number, } | { report: number, } | { event: string, };
 
 export type ErrorMsg = { code: string, message: string, table?: string, };
 
@@ -67,7 +67,7 @@ id: number, user: string, text: string, at: number, };
 
 export type ChatRoom = "players" | "spectators";
 
-export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, };
+export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, } | { "kind": "invitation" } & InvitationNote | { "kind": "invitation_accepted" } & InvitationNote | { "kind": "invitation_declined" } & InvitationNote | { "kind": "event_changed", event: string, };
 
 export type ChallengeNote = { 
 /**
@@ -312,6 +312,51 @@ friend: boolean, blocking: boolean, blocked_by: boolean, };
 
 export type PresenceMsg = { username: string, presence: Presence, };
 
+export type InvitationNote = { 
+/**
+ * The invitation's secret id, which its answers name.
+ */
+id: string, 
+/**
+ * Who invites.
+ */
+from: string, 
+/**
+ * Who is invited (for a link taken: who took it).
+ */
+to: string, table: string, game: string, 
+/**
+ * `invitation_declined`: the reason given (`generic`, `later`, `busy`,
+ * `tooFast`, `tooSlow`, `rated`, `casual`).
+ */
+reason?: string, };
+
+export type InviteLink = { 
+/**
+ * The link's secret.
+ */
+token: string, table: string, 
+/**
+ * The link's path on this server (`/#/join/{token}`).
+ */
+url: string, };
+
+export type LinkView = { table: string, game: string, 
+/**
+ * Who made the link.
+ */
+from: string, 
+/**
+ * Whether its seat is still free to take.
+ */
+open: boolean, 
+/**
+ * Who took its seat.
+ */
+taken_by: string | null, };
+
+export type SeatedAt = { table: string, seat: number, };
+
 export type Status = "waiting" | "playing" | "over";
 
 export type EndDetail = "abort" | "first_move" | "not_counted" | "main_time" | "move_time" | "countdown" | "overtime";
@@ -488,7 +533,7 @@ export type Claim = "threefold_repetition" | "fifty_moves";
 
 export type ClientMsg = TableCommand | HallMsg;
 
-export type HallMsg = { "t": "ping", "d": Ping } | { "t": "lobby.subscribe", "d": LobbyRoom } | { "t": "lobby.unsubscribe", "d": LobbyRoom } | { "t": "create", "d": CreateTable } | { "t": "seek", "d": Seek } | { "t": "seek.cancel" } | { "t": "watch", "d": Watch } | { "t": "unwatch", "d": Watch } | { "t": "play_computer", "d": PlayComputer } | { "t": "hotseat", "d": Hotseat } | { "t": "analyse", "d": Analyse } | { "t": "analyse.stop" } | { "t": "chat", "d": ChatSay } | { "t": "chat.spectators", "d": ChatSpectators } | { "t": "chat.report", "d": ChatReport };
+export type HallMsg = { "t": "ping", "d": Ping } | { "t": "lobby.subscribe", "d": LobbyRoom } | { "t": "lobby.unsubscribe", "d": LobbyRoom } | { "t": "create", "d": CreateTable } | { "t": "seek", "d": Seek } | { "t": "seek.cancel" } | { "t": "watch", "d": Watch } | { "t": "unwatch", "d": Watch } | { "t": "play_computer", "d": PlayComputer } | { "t": "hotseat", "d": Hotseat } | { "t": "analyse", "d": Analyse } | { "t": "analyse.stop" } | { "t": "chat", "d": ChatSay } | { "t": "chat.spectators", "d": ChatSpectators } | { "t": "chat.report", "d": ChatReport } | { "t": "event.follow", "d": EventRef } | { "t": "event.unfollow", "d": EventRef };
 
 export type TableCommand = { "t": "sit", "d": AtSeat } | { "t": "stand", "d": Acting } | { "t": "propose", "d": Propose } | { "t": "accept", "d": Answer } | { "t": "ready", "d": Ready } | { "t": "unready", "d": Acting } | { "t": "swap", "d": Swap } | { "t": "move", "d": Move } | { "t": "draw.offer", "d": Acting } | { "t": "draw.accept", "d": Acting } | { "t": "draw.decline", "d": Acting } | { "t": "takeback.request", "d": Acting } | { "t": "takeback.accept", "d": Acting } | { "t": "takeback.decline", "d": Acting } | { "t": "claim", "d": MakeClaim } | { "t": "resign", "d": Acting } | { "t": "abort", "d": Acting } | { "t": "leave", "d": Acting } | { "t": "rematch", "d": Acting } | { "t": "add_bot", "d": AddBot } | { "t": "remove_bot", "d": AtSeat } | { "t": "decline", "d": Answer };
 
@@ -584,6 +629,8 @@ export type ChatSay = { table: string, text: string, };
 export type ChatSpectators = { table: string, on: boolean, };
 
 export type ChatReport = { line: number, reason?: string, };
+
+export type EventRef = { event: string, };
 
 export type ChessView = { 
 /**
