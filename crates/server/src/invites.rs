@@ -332,7 +332,7 @@ async fn decline(
     let reason = reason.unwrap_or_else(|| "generic".into());
     if !REASONS.contains(&reason.as_str()) {
         return Err(ApiError::bad_request(
-            "bad_reason",
+            "unknown_reason",
             format!("a decline's reason is one of {}", REASONS.join(", ")),
         ));
     }

@@ -10,6 +10,7 @@ import type { Notification } from '../net/generated/protocol';
 import { session } from '../session';
 import { settings } from '../settings';
 import { toast } from '../ui';
+import { inviteReasonText } from './invites';
 
 type Listener = (n: Notification) => void;
 
@@ -25,6 +26,9 @@ const W = {
   canceled: ['{from} 撤回了挑战', '{from} withdrew the challenge'],
   round: ['{name} 第{round}轮已配对：前往第{board}台', '{name} round {round} is paired: to board {board}'],
   arbiter: ['裁判 {arbiter}：{reason}', 'Arbiter {arbiter}: {reason}'],
+  invitation: ['{from} 邀请你入座', '{from} invites you to a table'],
+  invitationAccepted: ['{to} 接受了你的邀请', '{to} accepted your invitation'],
+  invitationDeclined: ['{to} 拒绝了你的邀请：{reason}', '{to} declined your invitation: {reason}'],
 } as const;
 
 /** Lichess's decline reasons, in both languages. */
@@ -86,6 +90,17 @@ function handle(n: Notification) {
     case 'arbiter':
       toast(say('arbiter', { arbiter: n.action.arbiter, reason: n.action.reason }), 'error');
       break;
+    case 'invitation':
+      if (n.to === me) toast(say('invitation', { from: n.from }));
+      break;
+    case 'invitation_accepted':
+      if (n.from === me) toast(say('invitationAccepted', { to: n.to }));
+      break;
+    case 'invitation_declined':
+      if (n.from === me) toast(say('invitationDeclined', { to: n.to, reason: inviteReasonText(n.reason) }), 'error');
+      break;
+    case 'event_changed':
+      break;
   }
   for (const l of listeners) l(n);
 }
@@ -105,7 +120,40 @@ export function ensureChannel() {
   s.onMessage = (m) => {
     if (m.t === 'notify') handle(m.d);
   };
+  // A socket opened again follows again what the page follows.
+  s.onOpen = () => {
+    for (const event of followed) s.sendNow('event.follow', { event });
+  };
   sock = s;
+}
+
+/** The events whose pages are open here (told `event_changed`). */
+const followed = new Set<string>();
+
+/**
+ * Follows event `event` on the page's channel (its page is open): `notify`
+ * `event_changed` comes whenever it changes, and once at the start. Works for
+ * anyone, logged in or not (a page without a person has a socket for this
+ * alone). The unfollow.
+ */
+export function followEvent(event: string): () => void {
+  if (!sock) {
+    // Nobody logged in: a socket for the event's page alone.
+    sock = new Socket('/ws');
+    sock.onMessage = (m) => {
+      if (m.t === 'notify') handle(m.d);
+    };
+    const s = sock;
+    s.onOpen = () => {
+      for (const e of followed) s.sendNow('event.follow', { event: e });
+    };
+  }
+  followed.add(event);
+  sock.sendNow('event.follow', { event });
+  return () => {
+    followed.delete(event);
+    sock?.sendNow('event.unfollow', { event });
+  };
 }
 
 /** Calls `l` with every notification this page receives; the unsubscribe. */

@@ -292,7 +292,7 @@ impl Router {
             }
             HallMsg::EventFollow(protocol::client::EventRef { event }) => {
                 if event.is_empty() || event.len() > 64 {
-                    return Err(ApiError::bad_request("bad_event", "not an event's id"));
+                    return Err(ApiError::bad_request("bad_event_id", "not an event's id"));
                 }
                 if !self.events.contains_key(event) && self.events.len() >= MAX_FOLLOWED_EVENTS {
                     return Err(ApiError::bad_request(

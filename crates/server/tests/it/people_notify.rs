@@ -325,5 +325,5 @@ async fn an_event_page_is_told_of_changes(backend: Backend) {
     quiet(&mut gone).await;
 
     let r = page.act("event.follow", json!({"event": ""})).await;
-    assert_eq!(r["d"]["code"], "bad_event");
+    assert_eq!(r["d"]["code"], "bad_event_id");
 }
