@@ -98,7 +98,11 @@ async fn an_invitation_reaches_every_page_and_is_answered(backend: Backend) {
         json!({"reason": "<script>"}),
     )
     .await;
-    assert_eq!((status, code(&body)), (400, json!("unknown_reason")), "{body}");
+    assert_eq!(
+        (status, code(&body)),
+        (400, json!("unknown_reason")),
+        "{body}"
+    );
     let (status, body) = post(
         &cat,
         &format!("/api/invite/{id_c}/decline"),
