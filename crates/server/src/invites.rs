@@ -41,8 +41,32 @@ pub const REASONS: &[&str] = &[
 /// How many open invitations to them a person's pages list.
 const LISTED: i64 = 50;
 
+/// How many invitations and links one person makes in a minute, so that
+/// nobody floods another's pages.
+const PER_MINUTE: u32 = 20;
+
+/// What the routes share: the app, and each inviter's count of invitations.
+pub struct Invites {
+    app: Arc<App>,
+    limit: crate::auth::RateLimit,
+}
+
+impl Invites {
+    /// Counts one invitation (or link) of `user`: `429 rate_limited` past
+    /// [`PER_MINUTE`].
+    fn count(&self, user: &User) -> ApiResult<()> {
+        self.limit
+            .hit(&user.id.to_string(), std::time::Instant::now())
+            .map_err(|wait| crate::auth::rate_limited("too many invitations", wait))
+    }
+}
+
 /// The invitations' routes.
 pub fn routes<S: Clone + Send + Sync + 'static>(app: Arc<App>) -> Router<S> {
+    let invites = Arc::new(Invites {
+        app,
+        limit: crate::auth::RateLimit::new(PER_MINUTE, std::time::Duration::from_secs(60)),
+    });
     Router::new()
         .route("/api/invite", get(list))
         .route("/api/invite/to/{name}", post(invite))
@@ -50,7 +74,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(app: Arc<App>) -> Router<S> {
         .route("/api/invite/{id}/decline", post(decline))
         .route("/api/invite/link/{token}", get(link).post(take_link))
         .route("/api/table/{id}/invite-link", post(make_link))
-        .with_state(app)
+        .with_state(invites)
 }
 
 fn notifier(app: &App) -> Notifier {
@@ -193,13 +217,15 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> ApiResult<T> {
 /// `POST /api/invite/to/{name}` with `{"table": id}`: the invitation, told
 /// to both on every page.
 async fn invite(
-    State(app): State<Arc<App>>,
+    State(invites): State<Arc<Invites>>,
     headers: HeaderMap,
     Path(name): Path<String>,
     bytes: Bytes,
 ) -> ApiResult<Json<InvitationNote>> {
-    let me = account(&app, &headers).await?;
+    let app = &invites.app;
+    let me = account(app, &headers).await?;
     let InviteBody { table: id } = body(&bytes)?;
+    invites.count(&me)?;
     let other = app
         .store
         .user_by_name(&crate::auth::normalize_username(&name))
@@ -212,8 +238,8 @@ async fn invite(
             "you cannot invite yourself",
         ));
     }
-    not_blocked(&app, &me, &other).await?;
-    let handle = table(&app, &id).await?;
+    not_blocked(app, &me, &other).await?;
+    let handle = table(app, &id).await?;
     at_table(&handle, &me)?;
     if handle.sitting.has(&other.username) {
         return Err(ApiError::new(
@@ -239,7 +265,7 @@ async fn invite(
         reason: None,
     };
     tracing::info!(from = %me.username, to = %other.username, table = %handle.id, "invitation");
-    let people = notifier(&app);
+    let people = notifier(app);
     people.notify(other.id, Notification::Invitation(note.clone()));
     people.notify(me.id, Notification::Invitation(note.clone()));
     Ok(Json(note))
@@ -248,15 +274,16 @@ async fn invite(
 /// `GET /api/invite`: the open invitations to the caller, newest first (a
 /// page that opens reads what it missed here).
 async fn list(
-    State(app): State<Arc<App>>,
+    State(invites): State<Arc<Invites>>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Vec<InvitationNote>>> {
-    let me = account(&app, &headers).await?;
+    let app = &invites.app;
+    let me = account(app, &headers).await?;
     let mut notes = Vec::new();
     for row in app.store.invitations_to(me.id, LISTED).await? {
         // Tables that closed have nothing to offer.
         if app.table(&row.table).await.is_some() {
-            notes.push(note_of(&app, &row, &me.username, None).await?);
+            notes.push(note_of(app, &row, &me.username, None).await?);
         }
     }
     Ok(Json(notes))
@@ -265,16 +292,17 @@ async fn list(
 /// `POST /api/invite/{id}/accept`: the invited person sits at the table's
 /// first free seat; both are told.
 async fn accept(
-    State(app): State<Arc<App>>,
+    State(invites): State<Arc<Invites>>,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<SeatedAt>> {
-    let me = account(&app, &headers).await?;
-    let row = mine(&app, &me, &id).await?;
+    let app = &invites.app;
+    let me = account(app, &headers).await?;
+    let row = mine(app, &me, &id).await?;
     if !row.is_open() {
         return Err(answered(&row));
     }
-    let handle = table(&app, &row.table).await?;
+    let handle = table(app, &row.table).await?;
     if !app
         .store
         .answer_invitation(&id, "accepted", me.id, None, crate::now_ms())
@@ -286,15 +314,15 @@ async fn accept(
             "this invitation was answered already",
         ));
     }
-    let seat = match seat(&app, &handle, &me).await {
+    let seat = match seat(app, &handle, &me).await {
         Ok(seat) => seat,
         Err(e) => {
             app.store.reopen_invitation(&id).await?;
             return Err(e);
         }
     };
-    let note = note_of(&app, &row, &me.username, None).await?;
-    let people = notifier(&app);
+    let note = note_of(app, &row, &me.username, None).await?;
+    let people = notifier(app);
     people.notify(
         row.from_user,
         Notification::InvitationAccepted(note.clone()),
@@ -318,12 +346,13 @@ fn answered(row: &InvitationRow) -> ApiError {
 /// `POST /api/invite/{id}/decline` with `{"reason": key}` (one of
 /// [`REASONS`]; `generic` if none): the inviter is told the reason.
 async fn decline(
-    State(app): State<Arc<App>>,
+    State(invites): State<Arc<Invites>>,
     headers: HeaderMap,
     Path(id): Path<String>,
     bytes: Bytes,
 ) -> ApiResult<Json<InvitationNote>> {
-    let me = account(&app, &headers).await?;
+    let app = &invites.app;
+    let me = account(app, &headers).await?;
     let DeclineBody { reason } = if bytes.is_empty() {
         DeclineBody::default()
     } else {
@@ -336,7 +365,7 @@ async fn decline(
             format!("a decline's reason is one of {}", REASONS.join(", ")),
         ));
     }
-    let row = mine(&app, &me, &id).await?;
+    let row = mine(app, &me, &id).await?;
     if !app
         .store
         .answer_invitation(&id, "declined", me.id, Some(&reason), crate::now_ms())
@@ -344,8 +373,8 @@ async fn decline(
     {
         return Err(answered(&row));
     }
-    let note = note_of(&app, &row, &me.username, Some(reason)).await?;
-    let people = notifier(&app);
+    let note = note_of(app, &row, &me.username, Some(reason)).await?;
+    let people = notifier(app);
     people.notify(
         row.from_user,
         Notification::InvitationDeclined(note.clone()),
@@ -357,12 +386,14 @@ async fn decline(
 /// `POST /api/table/{id}/invite-link`: a new link that seats whoever opens
 /// it first (made by a player at the table, or who opened it).
 async fn make_link(
-    State(app): State<Arc<App>>,
+    State(invites): State<Arc<Invites>>,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, Json<InviteLink>)> {
-    let me = account(&app, &headers).await?;
-    let handle = table(&app, &id).await?;
+    let app = &invites.app;
+    let me = account(app, &headers).await?;
+    invites.count(&me)?;
+    let handle = table(app, &id).await?;
     at_table(&handle, &me)?;
     let invitation = NewInvitation {
         token: token(),
@@ -400,8 +431,12 @@ async fn name_of(app: &App, id: Option<i64>) -> ApiResult<Option<String>> {
 
 /// `GET /api/invite/link/{token}`: the table a link offers, and whether its
 /// seat is still free (anyone with the link may ask).
-async fn link(State(app): State<Arc<App>>, Path(token): Path<String>) -> ApiResult<Json<LinkView>> {
-    let row = link_row(&app, &token).await?;
+async fn link(
+    State(invites): State<Arc<Invites>>,
+    Path(token): Path<String>,
+) -> ApiResult<Json<LinkView>> {
+    let app = &invites.app;
+    let row = link_row(app, &token).await?;
     let handle = app.table(&row.table).await;
     Ok(Json(LinkView {
         game: handle
@@ -409,10 +444,8 @@ async fn link(State(app): State<Arc<App>>, Path(token): Path<String>) -> ApiResu
             .map(|h| h.game.to_string())
             .unwrap_or_default(),
         open: row.is_open() && handle.is_some(),
-        from: name_of(&app, Some(row.from_user))
-            .await?
-            .unwrap_or_default(),
-        taken_by: name_of(&app, row.taken_by).await?,
+        from: name_of(app, Some(row.from_user)).await?.unwrap_or_default(),
+        taken_by: name_of(app, row.taken_by).await?,
         table: row.table,
     }))
 }
@@ -421,12 +454,13 @@ async fn link(State(app): State<Arc<App>>, Path(token): Path<String>) -> ApiResu
 /// first free one at its table), unless someone took it before (`409
 /// invite_taken`, naming them); whoever made the link is told.
 async fn take_link(
-    State(app): State<Arc<App>>,
+    State(invites): State<Arc<Invites>>,
     headers: HeaderMap,
     Path(token): Path<String>,
 ) -> ApiResult<Json<SeatedAt>> {
-    let me = account(&app, &headers).await?;
-    let row = link_row(&app, &token).await?;
+    let app = &invites.app;
+    let me = account(app, &headers).await?;
+    let row = link_row(app, &token).await?;
     let taken = |by: Option<String>| {
         ApiError::new(
             StatusCode::CONFLICT,
@@ -444,29 +478,29 @@ async fn take_link(
         ));
     }
     if !row.is_open() {
-        return Err(taken(name_of(&app, row.taken_by).await?));
+        return Err(taken(name_of(app, row.taken_by).await?));
     }
     if let Some(maker) = app.store.user(row.from_user).await? {
-        not_blocked(&app, &me, &maker).await?;
+        not_blocked(app, &me, &maker).await?;
     }
-    let handle = table(&app, &row.table).await?;
+    let handle = table(app, &row.table).await?;
     if !app
         .store
         .answer_invitation(&token, "accepted", me.id, None, crate::now_ms())
         .await?
     {
-        let now = link_row(&app, &token).await?;
-        return Err(taken(name_of(&app, now.taken_by).await?));
+        let now = link_row(app, &token).await?;
+        return Err(taken(name_of(app, now.taken_by).await?));
     }
-    let seat = match seat(&app, &handle, &me).await {
+    let seat = match seat(app, &handle, &me).await {
         Ok(seat) => seat,
         Err(e) => {
             app.store.reopen_invitation(&token).await?;
             return Err(e);
         }
     };
-    let note = note_of(&app, &row, &me.username, None).await?;
-    notifier(&app).notify(row.from_user, Notification::InvitationAccepted(note));
+    let note = note_of(app, &row, &me.username, None).await?;
+    notifier(app).notify(row.from_user, Notification::InvitationAccepted(note));
     Ok(Json(SeatedAt {
         table: handle.id,
         seat,

@@ -6,18 +6,20 @@
 // Lichess (but for the event's own page, which offers the game); so does a
 // challenge of theirs that was accepted.
 import { Socket } from '../net/socket';
-import type { Notification } from '../net/generated/protocol';
+import type { Notification, PresenceMsg } from '../net/generated/protocol';
 import { session } from '../session';
 import { settings } from '../settings';
 import { toast } from '../ui';
 import { inviteReasonText } from './invites';
 
 type Listener = (n: Notification) => void;
+type PresenceListener = (p: PresenceMsg) => void;
 
 let sock: Socket | null = null;
 /** The person the open channel is for. */
 let owner: string | null = null;
 const listeners = new Set<Listener>();
+const presenceListeners = new Set<PresenceListener>();
 
 const W = {
   challenge: ['{from} 向你发起挑战', '{from} challenges you'],
@@ -32,7 +34,7 @@ const W = {
 } as const;
 
 /** Lichess's decline reasons, in both languages. */
-const REASONS: Record<string, [string, string]> = {
+export const REASONS: Record<string, [string, string]> = {
   generic: ['现在不接受挑战', 'not accepting challenges at the moment'],
   later: ['请稍后再试', 'not now, please ask again later'],
   tooFast: ['时限太快', 'this time control is too fast'],
@@ -119,6 +121,7 @@ export function ensureChannel() {
   const s = new Socket('/ws');
   s.onMessage = (m) => {
     if (m.t === 'notify') handle(m.d);
+    else if (m.t === 'rel.presence') for (const l of presenceListeners) l(m.d);
   };
   // A socket opened again follows again what the page follows.
   s.onOpen = () => {
@@ -154,6 +157,12 @@ export function followEvent(event: string): () => void {
     followed.delete(event);
     sock?.sendNow('event.unfollow', { event });
   };
+}
+
+/** Calls `l` with every presence change of a person followed (`rel.presence`); the unsubscribe. */
+export function onPresence(l: PresenceListener): () => void {
+  presenceListeners.add(l);
+  return () => presenceListeners.delete(l);
 }
 
 /** Calls `l` with every notification this page receives; the unsubscribe. */

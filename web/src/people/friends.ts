@@ -12,6 +12,7 @@ import { settings } from '../settings';
 import { toast } from '../ui';
 import { inviteTo } from './invites';
 import { challengeDialog } from './challenge';
+import { onPresence } from './channel';
 import type { FollowedPerson, Following, Presence, RelationView } from '../net/generated/protocol';
 
 const W = {
@@ -98,6 +99,9 @@ function listView(f: Following): HTMLElement {
   );
 }
 
+/** The presence listener of the header drawn last. */
+let offPresence: (() => void) | undefined;
+
 /**
  * The header's friends button and its panel (accounts only): the list is read
  * when the panel opens, and again when it is opened the next time.
@@ -106,14 +110,19 @@ export function friendsBox(): HTMLElement | null {
   const s = session();
   if (!s || s.guest) return null;
   const panel = h('div.friends-panel', { id: 'friends-panel', hidden: true });
-  const load = async () => {
-    mount(panel, h('div.hint', null, '…'));
+  const load = async (again = false) => {
+    if (!again) mount(panel, h('div.hint', null, '…'));
     try {
       mount(panel, listView(await api<Following>('GET', '/api/rel/following')));
     } catch (e) {
       mount(panel, h('div.hint', null, errorOf(e)));
     }
   };
+  // An open panel follows the presence pushed on the page's channel.
+  offPresence?.();
+  offPresence = onPresence(() => {
+    if (!panel.hidden && panel.isConnected) void load(true);
+  });
   const button = h(
     'button.btn.btn-small',
     {

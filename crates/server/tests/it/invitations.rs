@@ -193,6 +193,22 @@ async fn what_cannot_be_invited(backend: Backend) {
     assert_eq!(status, 404);
     let (status, body) = post(&ann, "/api/invite/to/bob", json!({"tabel": table})).await;
     assert_eq!((status, code(&body)), (400, json!("bad_body")));
+
+    // Nobody floods another's pages: 20 invitations and links a minute.
+    // (Ann's five invitations and link above count too.)
+    let mut made = 0;
+    loop {
+        let (status, body) =
+            post(&ann, &format!("/api/table/{table}/invite-link"), json!({})).await;
+        if status == 429 {
+            assert_eq!(code(&body), "rate_limited");
+            break;
+        }
+        assert_eq!(status, 201, "{body}");
+        made += 1;
+        assert!(made <= 20, "no limit");
+    }
+    assert_eq!(made, 15);
 }
 
 async fn an_invite_link_seats_exactly_one(backend: Backend) {
