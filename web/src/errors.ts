@@ -46,6 +46,7 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   // Invitations to a table.
   guest_invite: ['游客不能邀请或被邀请，请先注册', 'Guests neither invite nor are invited: register first'],
   self_invite: ['不能邀请自己', 'You cannot invite yourself'],
+  invite_only: ['这是邀请桌，只有受邀的人能观战或入座', 'This table is for the people invited to it: ask its players for an invitation'],
   invitation_answered: ['这个邀请已经答复过了', 'This invitation was answered already'],
   invite_taken: ['这个邀请链接的座位已经有人了', 'This invite link’s seat is taken'],
   unknown_reason: ['没有这个理由', 'No such reason'],

@@ -464,6 +464,11 @@ pub struct CreateTable {
     #[serde(default)]
     #[ts(optional)]
     pub setup: Option<qiyuan_game::Setup>,
+    /// A table for the people invited to it (by name or by link) alone:
+    /// listed nowhere; nobody else watches it, sits there or reads its chat.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub invite_only: bool,
 }
 
 fn yes() -> bool {

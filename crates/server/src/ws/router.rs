@@ -95,7 +95,14 @@ impl Router {
             (Some(owner), Some(user)) => owner.id == user.id,
             _ => false,
         };
-        if owner || !live::TableKind::of_stored(&handle.id).is_private() {
+        let invited = !handle.invite_only
+            || owner
+            || self
+                .conn
+                .user
+                .as_ref()
+                .is_some_and(|u| handle.sitting.has(&u.username));
+        if owner || (!live::TableKind::of_stored(&handle.id).is_private() && invited) {
             self.app
                 .chat
                 .join(&handle.id, &handle.sitting, &self.conn)

@@ -302,11 +302,70 @@ async fn spectators_are_named(backend: Backend) {
     }
 }
 
+/// A table for the invited (`invite_only`) is listed nowhere, and nobody
+/// without an invitation watches it, sits there or reads its chat; the link
+/// seats its taker, who then plays there like anyone; a restart keeps it so.
+async fn a_table_for_the_invited_stays_private(backend: Backend) {
+    let mut s = common::start(backend).await;
+    let ann = s.register("ann").await;
+    let bob = s.register("bob").await;
+    let eve = s.register("eve").await;
+    let mut wa = ann.ws().await;
+    let table = wa
+        .create(json!({"game": "chess", "time": common::blitz(), "seat": 0, "invite_only": true}))
+        .await;
+    wa.event("sat").await;
+    let lobby: Value = eve.get("/api/lobby/chess").await.json().await.unwrap();
+    assert!(
+        !lobby.to_string().contains(&table),
+        "listed nowhere: {lobby}"
+    );
+    let mut we = eve.ws().await;
+    let r = we.act("watch", json!({"table": table})).await;
+    assert_eq!(r["d"]["code"], "invite_only", "{r}");
+    let r = we.act("sit", json!({"table": table, "seat": 1})).await;
+    assert_eq!(r["d"]["code"], "invite_only", "{r}");
+    let r = we.act("chat", json!({"table": table, "text": "hi"})).await;
+    assert_eq!(r["t"], "error", "no chat for the uninvited: {r}");
+    // Ann's line in the players' room reaches nobody outside.
+    wa.ok("chat", json!({"table": table, "text": "only us"}))
+        .await;
+
+    // Bob takes the link's seat, then watches and plays as anyone would.
+    let (status, link) = post(&ann, &format!("/api/table/{table}/invite-link"), json!({})).await;
+    assert_eq!(status, 201, "{link}");
+    let token = link["token"].as_str().unwrap();
+    let (status, seat) = post(&bob, &format!("/api/invite/link/{token}"), json!({})).await;
+    assert_eq!(status, 200, "{seat}");
+    let mut wb = bob.ws().await;
+    wb.send("watch", json!({"table": table})).await;
+    wb.expect("sync").await;
+    wb.ok("chat", json!({"table": table, "text": "hello ann"}))
+        .await;
+    let heard = wa.expect("chat").await;
+    assert_eq!(heard["d"]["text"], "hello ann");
+    // Eve has heard nothing of it.
+    let nothing = tokio::time::timeout(Duration::from_millis(300), we.expect("chat")).await;
+    assert!(nothing.is_err(), "{nothing:?}");
+
+    // After a restart the table is still for the invited.
+    s.restart().await;
+    let eve = common::login(&s, "eve").await;
+    let mut we = eve.ws().await;
+    let r = we.act("watch", json!({"table": table})).await;
+    assert_eq!(r["d"]["code"], "invite_only", "{r}");
+    let bob = common::login(&s, "bob").await;
+    let mut wb = bob.ws().await;
+    wb.send("watch", json!({"table": table})).await;
+    wb.expect("sync").await;
+}
+
 both!(
     an_invitation_reaches_every_page_and_is_answered,
     what_cannot_be_invited,
     an_invite_link_seats_exactly_one,
-    spectators_are_named
+    spectators_are_named,
+    a_table_for_the_invited_stays_private
 );
 
 /// An account registered on the node at `base`, as a client of that node.

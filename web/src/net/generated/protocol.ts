@@ -573,7 +573,12 @@ seat?: Seat, takebacks?: boolean,
 /**
  * Where the game starts (读入): `"standard"` or `{"position": FEN}`.
  */
-setup?: Setup, };
+setup?: Setup, 
+/**
+ * A table for the people invited to it (by name or by link) alone:
+ * listed nowhere; nobody else watches it, sits there or reads its chat.
+ */
+invite_only?: boolean, };
 
 export type LevelKey = string | number;
 
