@@ -108,3 +108,37 @@ test('two friends meet at a table through an invitation, and a spectator chats a
   const unexpected = consoleErrors.filter((e) => !e.startsWith('[C]') || !(e.includes('/api/invite/link/') || e.includes('status of 409')));
   assert.deepEqual(unexpected, []);
 });
+
+test('an invite-only table: listed nowhere, closed to others, and its link seats whoever opens it', { timeout: 60_000 }, async () => {
+  const D = await newPage(web.browser, 'D', web.base);
+  const E = await newPage(web.browser, 'E', web.base);
+  const F = await newPage(web.browser, 'F', web.base);
+  const [d, e, f] = [`fd${stamp}`, `fe${stamp}`, `ff${stamp}`];
+  await register(D, web.base, d);
+  await register(E, web.base, e);
+  await register(F, web.base, f);
+  await D.goto(`${web.base}/#/lobby/chess`);
+  await D.click('#new-private-table');
+  await D.waitForURL(/#\/table\//);
+  const id = decodeURIComponent(D.url().split('#/table/')[1]);
+  await D.locator('#seat-0 .player-name', { hasText: d }).waitFor();
+  // Not in the lobby others see; a stranger who has its address is refused.
+  await F.goto(`${web.base}/#/lobby/chess`);
+  await F.locator('#lobby').waitFor();
+  await F.waitForTimeout(300);
+  assert.equal(await F.locator(`#lobby [data-table="${id}"]`).count(), 0);
+  assert.equal((await F.locator('#lobby').textContent()).includes(id), false);
+
+  // D makes the link; E opens it and is seated.
+  await D.click('#invite-link');
+  const url = await D.locator('#invite-url').inputValue();
+  assert.match(url, /\/#\/join\/[A-Za-z0-9]{24}$/);
+  await E.goto(url);
+  await E.waitForFunction((t) => location.hash === `#/table/${encodeURIComponent(t)}`, id);
+  await E.locator('#seat-1 .player-name', { hasText: e }).waitFor();
+  await D.locator('#seat-1 .player-name', { hasText: e }).waitFor();
+  // F opens the same link: it says who took the seat.
+  await F.goto(url);
+  await F.locator('#join-taken', { hasText: e }).waitFor();
+  await F.screenshot({ path: shotPath('friends-link-taken.png') });
+});

@@ -12,7 +12,9 @@
 //! inviter, or whom the inviter blocks, cannot be invited nor take their
 //! link. Each invitation is answered once ([`qiyuan_store::InvitationStore`]
 //! takes the answer atomically), so a link seats exactly one person; a seat
-//! that could not be given opens the invitation again.
+//! that could not be given opens the invitation again. The seat is given as
+//! the server gives seats (an internal `sit`), which is how a table made for
+//! the invited alone (`invite_only`, see `live`) lets them in.
 
 use std::sync::Arc;
 
