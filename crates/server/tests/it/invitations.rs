@@ -348,6 +348,13 @@ async fn a_table_for_the_invited_stays_private(backend: Backend) {
     let nothing = tokio::time::timeout(Duration::from_millis(300), we.expect("chat")).await;
     assert!(nothing.is_err(), "{nothing:?}");
 
+    // Its game is read by id by its people alone.
+    let r = eve.get(&format!("/api/game/{table}")).await;
+    assert_eq!(r.status(), 403);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(code(&body), "invite_only");
+    assert_eq!(ann.get(&format!("/api/game/{table}")).await.status(), 200);
+
     // After a restart the table is still for the invited.
     s.restart().await;
     let eve = common::login(&s, "eve").await;
