@@ -133,6 +133,7 @@ test('an invite-only table: listed nowhere, closed to others, and its link seats
   await D.click('#invite-link');
   const url = await D.locator('#invite-url').inputValue();
   assert.match(url, /\/#\/join\/[A-Za-z0-9]{24}$/);
+  await D.locator('#invite-link-dialog .modal-buttons .btn').last().click();
   await E.goto(url);
   await E.waitForFunction((t) => location.hash === `#/table/${encodeURIComponent(t)}`, id);
   await E.locator('#seat-1 .player-name', { hasText: e }).waitFor();
@@ -141,4 +142,17 @@ test('an invite-only table: listed nowhere, closed to others, and its link seats
   await F.goto(url);
   await F.locator('#join-taken', { hasText: e }).waitFor();
   await F.screenshot({ path: shotPath('friends-link-taken.png') });
+
+  // F challenges D from D's profile (game, clock, colour, rated or casual);
+  // D, at the table, declines with a reason, which F's page shows.
+  await F.goto(`${web.base}/#/profile/${encodeURIComponent(d)}`);
+  await F.click('#challenge-button');
+  await F.selectOption('#challenge-clock', '1');
+  await F.selectOption('#challenge-colour', 'black');
+  await F.click('#challenge-dialog .modal-buttons .btn.primary');
+  const incoming = D.locator('#challenge-slot .challenge-in', { hasText: f });
+  await incoming.waitFor({ timeout: 2_000 });
+  await incoming.locator('select').selectOption('tooFast');
+  await incoming.locator('button', { hasText: '拒绝' }).click();
+  await F.locator('.toast', { hasText: '时限太快' }).waitFor({ timeout: 2_000 });
 });
