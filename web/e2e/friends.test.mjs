@@ -6,7 +6,9 @@
 // spectates, is named in the table's list of spectators, and chats in the
 // spectators' room, which the players read only once they choose to (markup in
 // a line stays text). Last, an invite link to the table, now full, says its
-// seat is taken.
+// seat is taken. A second test makes an invite-only table: listed nowhere, its
+// link seats the first to open it and then says who did; and a challenge sent
+// from a profile is declined with a reason the challenger is shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServerAndBrowser, register, stamp, newPage, consoleErrors, shotPath } from './harness.mjs';
