@@ -42,6 +42,18 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   guest_relations: ['游客不能关注或拉黑，请先注册', 'Guests neither follow nor block: register first'],
   self_relation: ['不能关注或拉黑自己', 'You cannot follow or block yourself'],
   blocked: ['对方已将你拉黑', 'This person does not accept that from you'],
+  blocking: ['你已将对方拉黑，请先取消拉黑', 'You block this person: unblock them first'],
+  // Invitations to a table.
+  guest_invite: ['游客不能邀请或被邀请，请先注册', 'Guests neither invite nor are invited: register first'],
+  self_invite: ['不能邀请自己', 'You cannot invite yourself'],
+  invite_only: ['这是邀请桌，只有受邀的人能观战或入座', 'This table is for the people invited to it: ask its players for an invitation'],
+  invitation_answered: ['这个邀请已经答复过了', 'This invitation was answered already'],
+  invite_taken: ['这个邀请链接的座位已经有人了', 'This invite link’s seat is taken'],
+  unknown_reason: ['没有这个理由', 'No such reason'],
+  bad_body: ['请求内容有误', 'The request’s body cannot be read'],
+  // Event pages.
+  too_many_events: ['同时关注的比赛太多了', 'Following too many events at once'],
+  bad_event_id: ['没有这个比赛', 'Not an event'],
   // The table.
   not_seated: ['你没有坐在这张桌上', 'You are not seated at this table'],
   already_seated: ['你已经坐下了', 'You are already seated'],

@@ -21,6 +21,8 @@ const S = {
   comingSoon: ['即将开放', 'Coming soon'],
   tables: ['游戏桌', 'Tables'],
   newTable: ['创建新桌', 'New table'],
+  inviteOnlyTable: ['邀请桌', 'Invite-only table'],
+  inviteOnlyHint: ['不在大厅列出，只有受邀的人能入座、观战和聊天', 'Listed nowhere: only the people you invite sit, watch and chat there'],
   quickPair: ['快速开始', 'Quick pairing'],
   cancelPair: ['取消匹配', 'Cancel pairing'],
   searching: ['正在匹配对手…', 'Looking for an opponent…'],

@@ -21,6 +21,7 @@ import { replayPage } from './replay/replay';
 import { eventsPage, eventPage, eventBanner } from './events/events';
 import { challengeBox } from './pages/challenges';
 import { friendsBox } from './people/friends';
+import { invitationBox, joinPage } from './people/invites';
 
 let cleanup: (() => void) | void;
 
@@ -46,6 +47,7 @@ function header() {
     ),
     eventBanner(),
     challengeBox(),
+    invitationBox(),
     friendsBox(),
     h(
       'div.user-box',
@@ -131,6 +133,9 @@ function route(keepDialogs = false) {
       return;
     case 'analysis':
       cleanup = analysisPage(main, arg || undefined, parts[2]);
+      return;
+    case 'join':
+      cleanup = joinPage(main, arg ?? '');
       return;
     default:
       mount(main, h('div.panel', null, t('notFound')));

@@ -19,6 +19,11 @@ export function standInSeat(user: unknown): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** Whether a name is a guest's (`Guest-xxxxxx`: no account's name has a hyphen). */
+export function isGuestName(user: string): boolean {
+  return /^Guest-/.test(user);
+}
+
 /** The level key of a computer player's id: `bot:strong-k3x9q2` → `strong`. */
 export function computerLevel(user: string): string {
   const rest = user.slice(4);

@@ -139,7 +139,7 @@ pub async fn create_table(
         rated: c.rated,
         takebacks: c.takebacks,
     };
-    live::create_for(env, &c.game, settings, Some(user), c.seat).await
+    live::create_for(env, &c.game, settings, Some(user), c.seat, c.invite_only).await
 }
 
 pub async fn create_table_http(

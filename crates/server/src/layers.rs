@@ -44,6 +44,7 @@ const FEATURES: &[&str] = &[
     "web",
     "relations",
     "people",
+    "invites",
 ];
 
 /// What the composition root holds for the route handlers: as far from the

@@ -17,7 +17,8 @@
 //!   store port (`qiyuan_store::Store`).
 //! - **Features**: [`solo`] (private and hot-seat tables), [`lobby`],
 //!   [`cluster`], [`lichess`], [`events`], [`ws`], [`api`], [`accounts`],
-//!   [`auth`], [`authority`], [`analysis`], [`bench`], [`chat`], [`relations`].
+//!   [`auth`], [`authority`], [`analysis`], [`bench`], [`chat`], [`relations`],
+//!   [`invites`].
 //!
 //! A core module imports no feature module. What the core needs of a feature
 //! it asks through a port the core defines ([`live::LobbySink`],
@@ -42,6 +43,7 @@ pub mod config;
 pub mod engines;
 pub mod error;
 pub mod events;
+pub mod invites;
 #[cfg(test)]
 mod layers;
 pub mod lichess;
@@ -356,6 +358,11 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
 
     let director = events::director::Director::new(app.hall.clone(), &app.config);
     tokio::spawn(events::director::run(director));
+    tokio::spawn(events::follow::run(
+        app.store.clone(),
+        app.people.clone(),
+        app.shutdown.clone(),
+    ));
     // Bans given elsewhere (the command line, another node) end connections here.
     let banned = authority::banned_now(&*app.store).await;
     tokio::spawn(authority::watch(
@@ -367,9 +374,12 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
     // Presence pushed to followers as sockets come and go and games start.
     let (changes, changed) = mpsc::unbounded_channel();
     app.sockets.tell_changes(changes);
+    let (elsewhere_tx, elsewhere) = mpsc::unbounded_channel();
+    app.people.on_elsewhere(elsewhere_tx);
     tokio::spawn(relations::tell_presence(
         relations_of(&app),
         changed,
+        elsewhere,
         app.table_events.clone(),
         app.shutdown.clone(),
     ));
@@ -619,6 +629,8 @@ pub(crate) fn relations_of(app: &App) -> Arc<relations::Relations> {
         accounts: app.accounts.clone(),
         sockets: app.sockets.clone(),
         tables: app.tables.clone(),
+        people: app.people.clone(),
+        cluster: app.cluster.clone(),
     })
 }
 
@@ -672,6 +684,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(by_id)
         .merge(accounts::routes(app.accounts.clone()))
         .merge(relations::routes(relations_of(&app)))
+        .merge(invites::routes(app.clone()))
         .merge(lichess::routes(app.api.clone()))
         .merge(
             lichess::by_id(app.api.clone()).route_layer(middleware::from_fn_with_state(

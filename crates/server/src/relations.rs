@@ -40,6 +40,10 @@ pub struct Relations {
     pub accounts: Arc<Accounts>,
     pub sockets: Arc<Sockets>,
     pub tables: Arc<live::Registry>,
+    /// Where people are as the other nodes see them.
+    pub people: Arc<crate::people::Hub>,
+    /// With several nodes: where this node tells what it sees of people.
+    pub cluster: Option<Arc<crate::cluster::Cluster>>,
 }
 
 /// Whether `blocker` blocks `blocked`: whoever refuses a blocked person
@@ -93,10 +97,21 @@ impl Relations {
         Ok(Json(self.store.relation(me.id, other.id).await?.into()))
     }
 
+    /// Where each of `people` (id and name) is now, on every node: what this
+    /// node sees ([`Relations::presence_here`]) merged with what the others
+    /// told ([`Presence::merge`]).
+    pub fn presence_of(&self, people: &[(UserId, &str)]) -> Vec<Presence> {
+        self.presence_here(people)
+            .into_iter()
+            .zip(people)
+            .map(|(here, (id, _))| here.merge(self.people.elsewhere(*id)))
+            .collect()
+    }
+
     /// Where each of `people` (id and name) is now, on this node: seated at a
     /// table with a game started, else watching a table, else connected,
     /// else offline.
-    pub fn presence_of(&self, people: &[(UserId, &str)]) -> Vec<Presence> {
+    pub fn presence_here(&self, people: &[(UserId, &str)]) -> Vec<Presence> {
         let ids: HashSet<UserId> = people.iter().map(|(id, _)| *id).collect();
         let online: HashMap<UserId, Vec<String>> = self.sockets.online_among(&ids);
         people
@@ -237,21 +252,34 @@ pub fn blocked(who: &str) -> ApiError {
 
 /// Pushes each person's presence to their followers' sockets here when it
 /// changes: on a socket of theirs opening, closing, watching or unwatching
-/// (`users`, from [`Sockets::tell_changes`]) and on a game starting or ending
-/// at a table where they sit (`events`). Runs until the server stops.
+/// (`users`, from [`Sockets::tell_changes`]), on a game starting or ending
+/// at a table where they sit (`events`), and on another node telling what it
+/// sees of them (`elsewhere`, from [`crate::people::Hub::on_elsewhere`]).
+/// With several nodes, what this node sees of a person is told to the others
+/// as it changes (`BusMsg::Presence`). Runs until the server stops.
 pub async fn tell_presence(
     rel: Arc<Relations>,
     mut users: tokio::sync::mpsc::UnboundedReceiver<i64>,
+    mut elsewhere: tokio::sync::mpsc::UnboundedReceiver<UserId>,
     events: live::TableEvents,
     shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     use tokio::sync::broadcast::error::RecvError;
     let mut tables = events.subscribe();
-    // What each person's followers were last told (offline people are forgotten).
-    let mut told: HashMap<UserId, Presence> = HashMap::new();
+    // What each person's followers were last told, and what the other nodes
+    // were last told of them (offline people are forgotten).
+    let mut told = Told::default();
     loop {
         tokio::select! {
             user = users.recv() => match user {
+                Some(user) => {
+                    if let Ok(Some(user)) = rel.store.user(user).await {
+                        rel.tell(&mut told, &user).await;
+                    }
+                }
+                None => break,
+            },
+            user = elsewhere.recv() => match user {
                 Some(user) => {
                     if let Ok(Some(user)) = rel.store.user(user).await {
                         rel.tell(&mut told, &user).await;
@@ -275,23 +303,51 @@ pub async fn tell_presence(
     }
 }
 
+/// What was told last, per person: to their followers here, and (with
+/// several nodes) to the other nodes.
+#[derive(Default)]
+struct Told {
+    followers: HashMap<UserId, Presence>,
+    nodes: HashMap<UserId, Presence>,
+}
+
+/// Records `presence` as told to `to` for `user`: false if it was told
+/// already (offline is what anyone unknown is).
+fn news(to: &mut HashMap<UserId, Presence>, user: UserId, presence: &Presence) -> bool {
+    if to.get(&user) == Some(presence)
+        || (*presence == Presence::Offline && !to.contains_key(&user))
+    {
+        return false;
+    }
+    if *presence == Presence::Offline {
+        to.remove(&user);
+    } else {
+        to.insert(user, presence.clone());
+    }
+    true
+}
+
 impl Relations {
-    /// Tells `user`'s followers where they are now, unless that is what they
-    /// were last told.
-    async fn tell(&self, told: &mut HashMap<UserId, Presence>, user: &User) {
-        let presence = self
-            .presence_of(&[(user.id, user.username.as_str())])
+    /// Tells the other nodes what this one sees of `user` if that changed,
+    /// and `user`'s followers here where they are now (on every node), unless
+    /// that is what they were last told.
+    async fn tell(&self, told: &mut Told, user: &User) {
+        let here = self
+            .presence_here(&[(user.id, user.username.as_str())])
             .pop()
             .unwrap_or(Presence::Offline);
-        if told.get(&user.id) == Some(&presence)
-            || (presence == Presence::Offline && !told.contains_key(&user.id))
+        if let Some(cluster) = &self.cluster
+            && news(&mut told.nodes, user.id, &here)
         {
-            return;
+            let msg = crate::cluster::BusMsg::Presence {
+                user: user.id,
+                presence: here.clone(),
+            };
+            cluster.send_all(&msg).await;
         }
-        if presence == Presence::Offline {
-            told.remove(&user.id);
-        } else {
-            told.insert(user.id, presence.clone());
+        let presence = here.merge(self.people.elsewhere(user.id));
+        if !news(&mut told.followers, user.id, &presence) {
+            return;
         }
         let followers = match self.store.followers(user.id).await {
             Ok(followers) => followers,

@@ -49,19 +49,40 @@ pub async fn check_owner(
         return Ok(());
     };
     let table = id.split('-').next().unwrap_or(id);
-    if !TableKind::of_stored(table).is_private() {
-        return Ok(());
-    }
+    let private = TableKind::of_stored(table).is_private();
+    // No such stored table: the route's to answer. (A public table's row is
+    // read too: one made for the invited alone is theirs as a private one is
+    // its owner's.)
     let Some(row) = store.table(table).await? else {
         return Ok(());
     };
-    let Some(caller) = caller_id(store, headers).await? else {
-        return Err(TableKind::refused());
+    let stored = serde_json::from_str::<live::Stored>(&row.config).ok();
+    let invite_only = stored.as_ref().is_some_and(|s| s.invite_only);
+    if !private && !invite_only {
+        return Ok(());
+    }
+    let refused = || {
+        if private {
+            TableKind::refused()
+        } else {
+            TableKind::invited_only()
+        }
     };
-    let owner = serde_json::from_str::<live::Stored>(&row.config)
-        .ok()
-        .and_then(|s| s.owner);
+    let Some(caller) = caller_id(store, headers).await? else {
+        return Err(refused());
+    };
+    let owner = stored.and_then(|s| s.owner);
     let admitted = match owner {
+        // A table for the invited: its owner, or someone who played there.
+        Some(owner) if invite_only => {
+            owner.id == caller
+                || store
+                    .games_of_table(table)
+                    .await?
+                    .iter()
+                    .flat_map(|g| &g.players)
+                    .any(|p| p.user_id == Some(caller))
+        }
         Some(owner) => owner.id == caller,
         // Stored before owners were kept: the account among its players.
         None => store
@@ -71,11 +92,7 @@ pub async fn check_owner(
             .flat_map(|g| &g.players)
             .any(|p| p.user_id == Some(caller)),
     };
-    if admitted {
-        Ok(())
-    } else {
-        Err(TableKind::refused())
-    }
+    if admitted { Ok(()) } else { Err(refused()) }
 }
 
 /// The account a request's session or API token belongs to.

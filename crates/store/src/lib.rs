@@ -12,6 +12,7 @@ mod backend;
 mod chat;
 mod events;
 mod group;
+mod invitations;
 mod lease;
 mod migrate;
 mod relations;
@@ -25,6 +26,7 @@ pub use backend::{PostgresStore, SqliteStore};
 pub use chat::{ChatLineRow, ChatReportRow, ChatStore, NewChatLine};
 pub use events::*;
 pub use group::{AppendPause, BATCH_SIZE_BOUNDS, WriterStats};
+pub use invitations::{InvitationRow, InvitationStore, NewInvitation};
 pub use lease::{Lease, LeaseStore};
 pub use relations::{Blocked, Followed, Relation, RelationStore};
 pub use types::*;
@@ -59,10 +61,10 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 /// Everything qiyuan keeps. Both backends implement it with the same behaviour; the
 /// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s,
 /// follows and blocks [`RelationStore`]'s, table chat and its reports
-/// [`ChatStore`]'s.
+/// [`ChatStore`]'s, invitations to tables [`InvitationStore`]'s.
 #[async_trait]
 pub trait Store:
-    EventStore + LeaseStore + RelationStore + ChatStore + Send + Sync + 'static
+    EventStore + LeaseStore + RelationStore + ChatStore + InvitationStore + Send + Sync + 'static
 {
     /// The backend's name, `sqlite` or `postgres`, for logs.
     fn backend(&self) -> &'static str;

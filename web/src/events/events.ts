@@ -7,6 +7,7 @@ import { api, ApiError } from '../net/api';
 import { session } from '../session';
 import { settings } from '../settings';
 import { gameName } from '../net/games';
+import { followEvent, onNotify } from '../people/channel';
 import './events.css';
 
 const S = {
@@ -189,7 +190,6 @@ function arbiterPanel(ev: EventView, after: () => void) {
 /** `#/event/{id}`: the event, refreshed every two seconds. */
 export function eventPage(main: HTMLElement, id: string): () => void {
   let stopped = false;
-  let timer: number | undefined;
   const root = h('div.events', { id: 'event-page' });
   mount(main, root);
   const me = session()?.name;
@@ -280,10 +280,16 @@ export function eventPage(main: HTMLElement, id: string): () => void {
       });
   }
   load();
-  timer = window.setInterval(load, 2000);
+  // Read again whenever the server says the event changed (a round paired, a
+  // result, a registration): pushed on the page's channel, never polled.
+  const unfollow = followEvent(id);
+  const unlisten = onNotify((n) => {
+    if (n.kind === 'event_changed' && n.event === id) load();
+  });
   return () => {
     stopped = true;
-    if (timer !== undefined) window.clearInterval(timer);
+    unlisten();
+    unfollow();
   };
 }
 

@@ -11,7 +11,7 @@ import { errorOf } from '../errors';
 import { session } from '../session';
 import { settings } from '../settings';
 import { toast } from '../ui';
-import { ensureChannel, onNotify } from '../people/channel';
+import { ensureChannel, onNotify, REASONS, reasonText } from '../people/channel';
 
 type Challenge = {
   id: string;
@@ -41,9 +41,16 @@ function timeText(tc: Challenge['timeControl']): string {
 function row(c: Challenge, refresh: () => void): HTMLElement {
   const who = c.challenger.title ? `${c.challenger.title} ${c.challenger.name}` : c.challenger.name;
   const what = [c.variant?.name ?? '', timeText(c.timeControl), c.rated ? w('rated') : w('casual')].filter(Boolean).join(' · ');
+  // The reason a decline gives, shown to the challenger in their language.
+  const reason = h(
+    'select.challenge-reason',
+    { id: `challenge-reason-${c.id}` },
+    Object.keys(REASONS).map((k) => h('option', { value: k }, reasonText(k))),
+  ) as HTMLSelectElement;
   const act = async (verb: 'accept' | 'decline') => {
     try {
-      const r = await api<{ ok: boolean; game?: string }>('POST', `/api/challenge/${encodeURIComponent(c.id)}/${verb}`, {});
+      const body = verb === 'decline' ? { reason: reason.value } : {};
+      const r = await api<{ ok: boolean; game?: string }>('POST', `/api/challenge/${encodeURIComponent(c.id)}/${verb}`, body);
       if (verb === 'accept' && r.game) location.hash = `#/table/${r.game}`;
     } catch (e) {
       toast(errorOf(e), 'error');
@@ -55,6 +62,7 @@ function row(c: Challenge, refresh: () => void): HTMLElement {
     { id: `challenge-${c.id}` },
     h('span', null, `${who} ${w('challenges')}（${what}）`),
     h('button.btn.small.primary', { id: `challenge-accept-${c.id}`, onclick: () => act('accept') }, w('accept')),
+    reason,
     h('button.btn.small', { id: `challenge-decline-${c.id}`, onclick: () => act('decline') }, w('decline')),
   );
 }

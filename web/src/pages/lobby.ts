@@ -9,7 +9,7 @@ import { avatar, toast } from '../ui';
 import { connectLobby, type TableSummary } from '../net/protocol';
 import { describeTc } from '../net/model';
 import { session } from '../session';
-import { ratedSelect } from '../table/create';
+import { createTable, ratedSelect } from '../table/create';
 import { plugin } from '../games';
 import { api } from '../net/api';
 import { Socket } from '../net/socket';
@@ -234,6 +234,19 @@ export function lobbyPage(root: HTMLElement, game: string) {
                 }
               },
             }, t('newTable')) : null,
+            // A table for the invited alone: listed nowhere; friends are
+            // invited from the table, or anyone by its link.
+            me && !me.guest
+              ? h(
+                  'button.btn',
+                  {
+                    id: 'new-private-table',
+                    title: t('inviteOnlyHint'),
+                    onclick: () => void createTable(game, { invite_only: true, rated: ratedChoice.value === 'rated' }),
+                  },
+                  t('inviteOnlyTable'),
+                )
+              : null,
           ),
           grid,
         ),

@@ -6,17 +6,20 @@
 // Lichess (but for the event's own page, which offers the game); so does a
 // challenge of theirs that was accepted.
 import { Socket } from '../net/socket';
-import type { Notification } from '../net/generated/protocol';
+import type { Notification, PresenceMsg } from '../net/generated/protocol';
 import { session } from '../session';
 import { settings } from '../settings';
 import { toast } from '../ui';
+import { inviteReasonText } from './invites';
 
 type Listener = (n: Notification) => void;
+type PresenceListener = (p: PresenceMsg) => void;
 
 let sock: Socket | null = null;
 /** The person the open channel is for. */
 let owner: string | null = null;
 const listeners = new Set<Listener>();
+const presenceListeners = new Set<PresenceListener>();
 
 const W = {
   challenge: ['{from} 向你发起挑战', '{from} challenges you'],
@@ -25,10 +28,13 @@ const W = {
   canceled: ['{from} 撤回了挑战', '{from} withdrew the challenge'],
   round: ['{name} 第{round}轮已配对：前往第{board}台', '{name} round {round} is paired: to board {board}'],
   arbiter: ['裁判 {arbiter}：{reason}', 'Arbiter {arbiter}: {reason}'],
+  invitation: ['{from} 邀请你入座', '{from} invites you to a table'],
+  invitationAccepted: ['{to} 接受了你的邀请', '{to} accepted your invitation'],
+  invitationDeclined: ['{to} 拒绝了你的邀请：{reason}', '{to} declined your invitation: {reason}'],
 } as const;
 
 /** Lichess's decline reasons, in both languages. */
-const REASONS: Record<string, [string, string]> = {
+export const REASONS: Record<string, [string, string]> = {
   generic: ['现在不接受挑战', 'not accepting challenges at the moment'],
   later: ['请稍后再试', 'not now, please ask again later'],
   tooFast: ['时限太快', 'this time control is too fast'],
@@ -86,6 +92,17 @@ function handle(n: Notification) {
     case 'arbiter':
       toast(say('arbiter', { arbiter: n.action.arbiter, reason: n.action.reason }), 'error');
       break;
+    case 'invitation':
+      if (n.to === me) toast(say('invitation', { from: n.from }));
+      break;
+    case 'invitation_accepted':
+      if (n.from === me) toast(say('invitationAccepted', { to: n.to }));
+      break;
+    case 'invitation_declined':
+      if (n.from === me) toast(say('invitationDeclined', { to: n.to, reason: inviteReasonText(n.reason) }), 'error');
+      break;
+    case 'event_changed':
+      break;
   }
   for (const l of listeners) l(n);
 }
@@ -104,8 +121,48 @@ export function ensureChannel() {
   const s = new Socket('/ws');
   s.onMessage = (m) => {
     if (m.t === 'notify') handle(m.d);
+    else if (m.t === 'rel.presence') for (const l of presenceListeners) l(m.d);
+  };
+  // A socket opened again follows again what the page follows.
+  s.onOpen = () => {
+    for (const event of followed) s.sendNow('event.follow', { event });
   };
   sock = s;
+}
+
+/** The events whose pages are open here (told `event_changed`). */
+const followed = new Set<string>();
+
+/**
+ * Follows event `event` on the page's channel (its page is open): `notify`
+ * `event_changed` comes whenever it changes, and once at the start. Works for
+ * anyone, logged in or not (a page without a person has a socket for this
+ * alone). The unfollow.
+ */
+export function followEvent(event: string): () => void {
+  if (!sock) {
+    // Nobody logged in: a socket for the event's page alone.
+    sock = new Socket('/ws');
+    sock.onMessage = (m) => {
+      if (m.t === 'notify') handle(m.d);
+    };
+    const s = sock;
+    s.onOpen = () => {
+      for (const e of followed) s.sendNow('event.follow', { event: e });
+    };
+  }
+  followed.add(event);
+  sock.sendNow('event.follow', { event });
+  return () => {
+    followed.delete(event);
+    sock?.sendNow('event.unfollow', { event });
+  };
+}
+
+/** Calls `l` with every presence change of a person followed (`rel.presence`); the unsubscribe. */
+export function onPresence(l: PresenceListener): () => void {
+  presenceListeners.add(l);
+  return () => presenceListeners.delete(l);
 }
 
 /** Calls `l` with every notification this page receives; the unsubscribe. */

@@ -10,6 +10,9 @@ import { errorOf } from '../errors';
 import { session } from '../session';
 import { settings } from '../settings';
 import { toast } from '../ui';
+import { inviteTo } from './invites';
+import { challengeDialog } from './challenge';
+import { onPresence } from './channel';
 import type { FollowedPerson, Following, Presence, RelationView } from '../net/generated/protocol';
 
 const W = {
@@ -28,6 +31,8 @@ const W = {
   followsYou: ['关注了你', 'follows you'],
   blocked: ['已拉黑', 'Blocked'],
   blockedBy: ['对方已将你拉黑', 'This person blocks you'],
+  invite: ['邀请入座', 'Invite'],
+  challenge: ['挑战', 'Challenge'],
   blockSure: ['拉黑后双方互相取消关注，对方不能再向你挑战。确定吗？', 'Blocking ends both follows and refuses their challenges. Block?'],
 } as const;
 
@@ -46,13 +51,38 @@ function presenceView(p: Presence): HTMLElement {
   }
 }
 
+/** The table this page shows, if it is a table's page. */
+function tableHere(): string | null {
+  const m = /^#\/table\/([^/]+)/.exec(location.hash);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
 function personRow(p: FollowedPerson): HTMLElement {
+  const table = tableHere();
   return h(
     'div.friend-row',
     { 'data-user': p.username, 'data-state': p.presence.state },
     h('span.presence-dot', { 'data-state': p.presence.state }),
     h('a.friend-name', { href: `#/profile/${encodeURIComponent(p.username)}` }, p.username),
     presenceView(p.presence),
+    // A friend is invited to the table this page shows (the server refuses
+    // unless one sits there).
+    p.friend && table
+      ? h(
+          'button.btn.btn-small.primary',
+          {
+            class: 'friend-invite',
+            'data-user': p.username,
+            onclick: (e: Event) => {
+              const b = e.currentTarget as HTMLButtonElement;
+              b.disabled = true;
+              void inviteTo(p.username, table).then((ok) => (b.disabled = ok));
+            },
+          },
+          w('invite'),
+        )
+      : null,
+    h('button.btn.btn-small', { class: 'friend-challenge', 'data-user': p.username, onclick: () => challengeDialog(p.username) }, w('challenge')),
   );
 }
 
@@ -69,6 +99,9 @@ function listView(f: Following): HTMLElement {
   );
 }
 
+/** The presence listener of the header drawn last. */
+let offPresence: (() => void) | undefined;
+
 /**
  * The header's friends button and its panel (accounts only): the list is read
  * when the panel opens, and again when it is opened the next time.
@@ -77,14 +110,19 @@ export function friendsBox(): HTMLElement | null {
   const s = session();
   if (!s || s.guest) return null;
   const panel = h('div.friends-panel', { id: 'friends-panel', hidden: true });
-  const load = async () => {
-    mount(panel, h('div.hint', null, '…'));
+  const load = async (again = false) => {
+    if (!again) mount(panel, h('div.hint', null, '…'));
     try {
       mount(panel, listView(await api<Following>('GET', '/api/rel/following')));
     } catch (e) {
       mount(panel, h('div.hint', null, errorOf(e)));
     }
   };
+  // An open panel follows the presence pushed on the page's channel.
+  offPresence?.();
+  offPresence = onPresence(() => {
+    if (!panel.hidden && panel.isConnected) void load(true);
+  });
   const button = h(
     'button.btn.btn-small',
     {

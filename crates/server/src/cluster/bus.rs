@@ -68,6 +68,12 @@ pub enum BusMsg {
     /// To all: a message for every page socket of `user`, on whichever node
     /// they are open (`crate::people`).
     Notify { user: i64, text: String },
+    /// To all: where `user` is as the sending node sees them (its sockets
+    /// and tables), for their followers on every node (`crate::relations`).
+    Presence {
+        user: i64,
+        presence: crate::protocol::relations::Presence,
+    },
     /// To all: a node is stopping and gave its tables' leases up; the others
     /// take them over now.
     HandedOver { node: String },
@@ -251,6 +257,11 @@ async fn handle(cluster: &Arc<Cluster>, here: &Here, env: Envelope) {
         BusMsg::Notify { user, text } => {
             if from != cluster.node {
                 here.people.deliver(user, &text);
+            }
+        }
+        BusMsg::Presence { user, presence } => {
+            if from != cluster.node {
+                here.people.presence_elsewhere(&from, user, presence);
             }
         }
         BusMsg::ApiChat { table, line } => {

@@ -43,6 +43,8 @@ impl Proxy {
             played: Arc::new(AtomicBool::new(true)),
             // Who sits at a table another node owns is not known here.
             sitting: Arc::default(),
+            // Nor whether it is for the invited: its task refuses the others.
+            invite_only: false,
         };
         let task = Task {
             cluster,

@@ -377,6 +377,14 @@ pub async fn show(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiRes
     Ok(Json(view(&*app.store, &ev).await?))
 }
 
+/// The event `id` as `GET /api/event/{id}` shows it (`None`: no such event).
+pub async fn public_view(store: &dyn Store, id: &str) -> Result<Option<Value>, ApiError> {
+    match load(store, id).await? {
+        Some(ev) => Ok(Some(view(store, &ev).await?)),
+        None => Ok(None),
+    }
+}
+
 async fn view(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
     let players: Vec<Value> = ev
         .players

@@ -19,6 +19,7 @@
 //! - [`hall`]: what those two do to live tables and players' sockets;
 //! - [`record`]: an event game's stored record and result kept in agreement
 //!   with its board (event headers, forfeits, corrections and their ratings).
+//! - [`follow`]: each event's open pages told when it changes.
 
 use std::collections::HashMap;
 
@@ -39,6 +40,7 @@ use crate::registry::Games;
 pub mod api;
 pub mod arbiter;
 pub mod director;
+pub mod follow;
 pub mod hall;
 pub mod record;
 

@@ -44,6 +44,8 @@ impl Live {
         let user = conn.user.clone().ok_or_else(ApiError::unauthorized)?;
         // A private table (单机) is its owner's alone.
         hotseat::admits(&*self.table, self.kind, self.owner.as_deref(), Some(&user))?;
+        // A table for the invited: its owner's and its seated people's.
+        self.admit_invited(Some(&user))?;
         // Hot-seat (单机): the user acts for the seat to move, or the one named.
         let name = hotseat::acting_as(&*self.table, self.kind, &user.username, expect, &act);
         if let Some(seat) = expect

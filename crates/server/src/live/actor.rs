@@ -55,6 +55,8 @@ pub(super) struct Live {
     pub(super) listed: Option<TableSummary>,
     /// Pauses ([`super::pauses`]) are credited up to this time.
     pub(super) credited: qiyuan_table::Millis,
+    /// For the people invited alone (see [`TableHandle::invite_only`]).
+    pub(super) invite_only: bool,
 }
 
 impl Live {
@@ -84,6 +86,7 @@ impl Live {
             accounts: Default::default(),
             listed: None,
             credited: now(),
+            invite_only: false,
         }
     }
 
@@ -100,6 +103,7 @@ impl Live {
             owner: self.owner.clone(),
             played: self.played.clone(),
             sitting: self.sitting.clone(),
+            invite_only: self.invite_only,
         };
         let env = self.env.clone();
         self.list();

@@ -103,6 +103,14 @@ impl TableKind {
         self == TableKind::HotSeat
     }
 
+    /// The refusal of a table for the invited to anyone else.
+    pub fn invited_only() -> ApiError {
+        ApiError::forbidden(
+            "invite_only",
+            "this table is for the people invited to it: ask its players for an invitation or its link",
+        )
+    }
+
     /// The refusal of a private table to anyone but its owner.
     pub fn refused() -> ApiError {
         ApiError::forbidden(

@@ -213,6 +213,9 @@ pub struct Stored {
     pub config: TableConfig,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<Owner>,
+    /// For the people invited alone (see [`TableHandle::invite_only`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub invite_only: bool,
 }
 
 /// A live table's address.
@@ -229,6 +232,11 @@ pub struct TableHandle {
     /// Who sits there now (kept by the table's task), for the features that
     /// tell players from spectators.
     pub sitting: Arc<Sitting>,
+    /// The table is for the people invited to it alone (an invitation or a
+    /// link seats them): listed nowhere, and only its owner and those seated
+    /// there watch it, act there or join its chat (a table another node owns
+    /// is not known so here: its task still refuses).
+    pub invite_only: bool,
 }
 
 /// The people sitting at a table now, by name, as its task last saw them
@@ -325,6 +333,7 @@ pub async fn create_seating_as<'a>(
         id,
         kind: TableKind::Public,
         owner: None,
+        invite_only: false,
     };
     create_configured(env, game, config, claim, made, None).await
 }
@@ -340,6 +349,7 @@ pub async fn create_for(
     settings: Settings,
     owner: Option<&UserInfo>,
     seat: Option<Seat>,
+    invite_only: bool,
 ) -> Result<TableHandle, ApiError> {
     let claim = Claim {
         owner: owner.map(|u| u.username.as_str()),
@@ -351,6 +361,7 @@ pub async fn create_for(
         id: new_id(),
         kind: TableKind::Public,
         owner: owner.map(Owner::of),
+        invite_only,
     };
     let (handle, _) = create_configured(env, game, config, claim, made, seat).await?;
     Ok(handle)
@@ -378,6 +389,7 @@ pub async fn create_started(
         id: kind.new_id(),
         kind,
         owner: Some(Owner::of(owner)),
+        invite_only: false,
     };
     let (handle, _) = create_configured(env, game, config, claim, made, None).await?;
     Ok(handle)
@@ -409,6 +421,7 @@ pub async fn create_with(
         id: new_id(),
         kind: TableKind::Public,
         owner: None,
+        invite_only: false,
     };
     let (handle, _) = create_configured(env, game, config, Claim::server(), made, None).await?;
     Ok(handle)
@@ -419,6 +432,7 @@ struct Made {
     id: String,
     kind: TableKind,
     owner: Option<Owner>,
+    invite_only: bool,
 }
 
 async fn create_configured<'a>(
@@ -446,10 +460,16 @@ async fn create_configured<'a>(
         env.rules.max_tables_per_user,
         env.rules.max_idle_tables_per_user,
     )?;
-    let Made { id, kind, owner } = made;
+    let Made {
+        id,
+        kind,
+        owner,
+        invite_only,
+    } = made;
     let stored = Stored {
         config,
         owner: owner.clone(),
+        invite_only,
     };
     let row = TableRow {
         id: id.clone(),
@@ -473,6 +493,7 @@ async fn create_configured<'a>(
     let mut live = Live::new(env.clone(), id.into(), kind, table, 0);
     live.lease = lease;
     live.owner = owner.map(Arc::new);
+    live.invite_only = invite_only;
     Ok((live.spawn(), reservation))
 }
 
@@ -499,7 +520,11 @@ pub async fn restore_leased(
     row: &TableRow,
     lease: Option<i64>,
 ) -> anyhow::Result<()> {
-    let Stored { config, owner } = serde_json::from_str(&row.config)?;
+    let Stored {
+        config,
+        owner,
+        invite_only,
+    } = serde_json::from_str(&row.config)?;
     let replayed = replay::replay(env, &row.id, &row.game, config).await?;
     let down_since = replayed.last_at.unwrap_or_else(now);
     let mut live = Live::new(
@@ -511,6 +536,7 @@ pub async fn restore_leased(
     );
     live.lease = lease;
     live.owner = owner.map(Arc::new);
+    live.invite_only = invite_only;
     live.fanout.restore_history(replayed.history);
     // Games that ended before the crash but whose end was not yet written.
     live.restore_game_rows().await;

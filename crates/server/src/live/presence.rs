@@ -27,14 +27,33 @@ impl Live {
     }
 
     /// Whether the table admits a socket's or a follower's user: a private
-    /// table (单机) is its owner's alone.
+    /// table (单机) is its owner's alone; one for the invited, its owner's and
+    /// its seated people's.
     pub(super) fn admit(&self, conn: &Conn) -> Result<(), ApiError> {
         hotseat::admits(
             &*self.table,
             self.kind,
             self.owner.as_deref(),
             conn.user.as_ref(),
-        )
+        )?;
+        self.admit_invited(conn.user.as_ref())
+    }
+
+    /// At a table for the invited alone: its owner, or someone seated there
+    /// (an invitation or a link seats them).
+    pub(super) fn admit_invited(&self, user: Option<&super::UserInfo>) -> Result<(), ApiError> {
+        if !self.invite_only {
+            return Ok(());
+        }
+        let admitted = user.is_some_and(|u| {
+            self.owner.as_ref().is_some_and(|o| o.id == u.id)
+                || self.table.seat_of(&u.username).is_some()
+        });
+        if admitted {
+            Ok(())
+        } else {
+            Err(super::TableKind::invited_only())
+        }
     }
 
     /// A socket or a follower comes: a seated player back from away

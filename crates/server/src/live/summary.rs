@@ -54,8 +54,8 @@ impl Live {
     /// node shares, and most batches (the moves) change nothing it shows.
     pub(super) fn list(&mut self) {
         self.hold_seats(false);
-        // A private table (单机) is listed nowhere.
-        if !self.kind.listed() {
+        // A private table (单机) is listed nowhere, nor one for the invited.
+        if !self.kind.listed() || self.invite_only {
             return;
         }
         let summary = self.summary();

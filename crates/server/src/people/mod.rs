@@ -8,6 +8,12 @@
 //! nodes over the bus (`BusMsg::Notify`) to those on every other node, whose
 //! bus listener hands it to its own hub. Nothing is stored: a page that was
 //! closed learns what it missed from the HTTP API when it opens.
+//!
+//! With several nodes the hub also keeps where each person is as the other
+//! nodes see them (`BusMsg::Presence`), for the relations' presence. And it
+//! keeps the sockets that follow a page's subject (an event's page:
+//! `event.follow`), which the feature that owns the subject tells of its
+//! changes (`events::follow`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -20,14 +26,45 @@ use crate::cluster::{BusMsg, Cluster};
 use crate::live::ConnId;
 use crate::protocol::ServerMsg;
 use crate::protocol::out::Notification;
+use crate::protocol::relations::Presence;
 
 /// A person's open page sockets: each one's id and where its frames go.
 type Pages = Vec<(ConnId, mpsc::Sender<Utf8Bytes>)>;
 
-/// This node's open page sockets, by person.
+/// This node's open page sockets, by person; and, with several nodes, where
+/// each person is as the other nodes see them (their presence, told over the
+/// bus), which the relations merge with this node's.
 #[derive(Debug, Default)]
 pub struct Hub {
     open: Mutex<HashMap<UserId, Pages>>,
+    /// Each person's presence by node, for the other nodes that see them
+    /// anywhere (a node that sees them offline is forgotten).
+    elsewhere: Mutex<HashMap<UserId, HashMap<String, Presence>>>,
+    /// Told of each person whose presence elsewhere changed.
+    changed: Mutex<Option<mpsc::UnboundedSender<UserId>>>,
+    /// The sockets following a page's subject (`event:{id}`: an event's
+    /// page), by subject.
+    subjects: Mutex<HashMap<String, Pages>>,
+}
+
+/// A socket's following of a subject: it ends when this is dropped.
+#[derive(Debug)]
+pub struct Follow {
+    hub: Arc<Hub>,
+    subject: String,
+    conn: ConnId,
+}
+
+impl Drop for Follow {
+    fn drop(&mut self) {
+        let mut subjects = self.hub.subjects_lock();
+        if let Some(conns) = subjects.get_mut(&self.subject) {
+            conns.retain(|(c, _)| *c != self.conn);
+            if conns.is_empty() {
+                subjects.remove(&self.subject);
+            }
+        }
+    }
 }
 
 /// A socket's place in the hub: it leaves when this is dropped (the socket
@@ -89,6 +126,89 @@ impl Hub {
     /// How many sockets `user` has open on this node.
     pub fn open_for(&self, user: UserId) -> usize {
         self.lock().get(&user).map_or(0, Vec::len)
+    }
+
+    fn elsewhere_lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<UserId, HashMap<String, Presence>>> {
+        self.elsewhere.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Node `node` sees `user` so now (told over the bus); whoever listens
+    /// ([`Hub::on_elsewhere`]) hears of it.
+    pub fn presence_elsewhere(&self, node: &str, user: UserId, presence: Presence) {
+        {
+            let mut elsewhere = self.elsewhere_lock();
+            let nodes = elsewhere.entry(user).or_default();
+            if presence == Presence::Offline {
+                nodes.remove(node);
+            } else {
+                nodes.insert(node.to_string(), presence);
+            }
+            if nodes.is_empty() {
+                elsewhere.remove(&user);
+            }
+        }
+        let changed = self.changed.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = changed.as_ref() {
+            let _ = tx.send(user);
+        }
+    }
+
+    /// Where `user` is as the other nodes see them: the most any of them
+    /// sees ([`Presence::merge`]).
+    pub fn elsewhere(&self, user: UserId) -> Presence {
+        self.elsewhere_lock()
+            .get(&user)
+            .into_iter()
+            .flat_map(|nodes| nodes.values().cloned())
+            .fold(Presence::Offline, Presence::merge)
+    }
+
+    fn subjects_lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Pages>> {
+        self.subjects.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Socket `conn`, whose frames go to `tx`, follows `subject` until the
+    /// returned [`Follow`] is dropped.
+    pub fn follow(
+        self: &Arc<Self>,
+        subject: String,
+        conn: ConnId,
+        tx: mpsc::Sender<Utf8Bytes>,
+    ) -> Follow {
+        self.subjects_lock()
+            .entry(subject.clone())
+            .or_default()
+            .push((conn, tx));
+        Follow {
+            hub: self.clone(),
+            subject,
+            conn,
+        }
+    }
+
+    /// The subjects some socket here follows.
+    pub fn subjects(&self) -> Vec<String> {
+        self.subjects_lock().keys().cloned().collect()
+    }
+
+    /// Queues `text` on every socket here following `subject`.
+    pub fn tell_followers(&self, subject: &str, text: &str) -> usize {
+        let subjects = self.subjects_lock();
+        let Some(conns) = subjects.get(subject) else {
+            return 0;
+        };
+        let text = Utf8Bytes::from(text.to_string());
+        conns
+            .iter()
+            .filter(|(_, tx)| tx.try_send(text.clone()).is_ok())
+            .count()
+    }
+
+    /// Tells `tx` of every person whose presence elsewhere changes.
+    pub fn on_elsewhere(&self, tx: mpsc::UnboundedSender<UserId>) {
+        *self.changed.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx);
     }
 }
 

@@ -70,6 +70,12 @@ pub enum HallMsg {
     /// A report of a chat line, for the admins' queue.
     #[serde(rename = "chat.report")]
     ChatReport(ChatReport),
+    /// Be told (`notify` `event_changed`) when an event changes: its page
+    /// is open.
+    #[serde(rename = "event.follow")]
+    EventFollow(EventRef),
+    #[serde(rename = "event.unfollow")]
+    EventUnfollow(EventRef),
 }
 
 /// The commands a client sends to a table. Every one names its table and may
@@ -473,6 +479,11 @@ pub struct CreateTable {
     #[serde(default)]
     #[ts(optional)]
     pub setup: Option<qiyuan_game::Setup>,
+    /// A table for the people invited to it (by name or by link) alone:
+    /// listed nowhere; nobody else watches it, sits there or reads its chat.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub invite_only: bool,
 }
 
 fn yes() -> bool {
@@ -601,6 +612,13 @@ pub struct ChatReport {
     pub reason: Option<String>,
 }
 
+/// `event.follow`, `event.unfollow`: an event's id.
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct EventRef {
+    pub event: String,
+}
+
 /// The TypeScript declarations of every client message and what it carries
 /// (the types it shares with the server's messages are declared there).
 pub fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
@@ -630,5 +648,6 @@ pub fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
         ChatSay::decl(cfg),
         ChatSpectators::decl(cfg),
         ChatReport::decl(cfg),
+        EventRef::decl(cfg),
     ]
 }

@@ -13,6 +13,7 @@ use crate::error::ApiError;
 use crate::live::TableSummary;
 use crate::live::UserInfo;
 use crate::protocol::analysis;
+use crate::protocol::invitations;
 use crate::protocol::patch::{PatchOp, PathKey};
 use crate::protocol::relations;
 use crate::registry::Descriptor;
@@ -135,6 +136,16 @@ pub enum Notification {
     Arbiter { action: EventActionMsg },
     /// An event this person plays in, organises or arbitrates has ended.
     EventEnded(EventEndedMsg),
+    /// `from` invites `to` to a table (told to both).
+    Invitation(invitations::InvitationNote),
+    /// The invited person took their seat (told to both; for a link, `to`
+    /// is whoever opened it).
+    InvitationAccepted(invitations::InvitationNote),
+    /// The invited person declined, for `reason` (told to both).
+    InvitationDeclined(invitations::InvitationNote),
+    /// An event whose page this socket has open changed: its standings,
+    /// rounds or players are to be read again (`event.follow`).
+    EventChanged { event: String },
 }
 
 /// A challenge as a notification tells it.
@@ -240,6 +251,8 @@ pub enum Ack {
     Line { line: i64 },
     /// `chat.report`: the report's id.
     Report { report: i64 },
+    /// `event.follow`, `event.unfollow`: the event.
+    Event { event: String },
 }
 
 /// `error`: a typed code, a message for people, and the table it concerns.
@@ -417,6 +430,10 @@ pub fn typescript() -> String {
         relations::Following::decl(&cfg),
         relations::RelationView::decl(&cfg),
         relations::PresenceMsg::decl(&cfg),
+        invitations::InvitationNote::decl(&cfg),
+        invitations::InviteLink::decl(&cfg),
+        invitations::LinkView::decl(&cfg),
+        invitations::SeatedAt::decl(&cfg),
         qiyuan_table::Status::decl(&cfg),
         qiyuan_table::EndDetail::decl(&cfg),
         qiyuan_table::TimeControl::decl(&cfg),

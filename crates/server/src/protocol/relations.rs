@@ -4,19 +4,42 @@
 //! changes (`rel.presence`). They are the core's, so that the wire types name
 //! no feature; the relations feature speaks them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// Where a person is: not connected, on some page, seated at a table where a
 /// game is played, or watching a table they do not sit at. Read from this
 /// node's sockets and live tables.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "state", rename_all = "lowercase")]
 pub enum Presence {
     Offline,
     Online,
     Playing { table: String },
     Watching { table: String },
+}
+
+impl Presence {
+    /// How much it says: playing over watching over online over offline,
+    /// so that what several nodes each see of a person is one presence
+    /// (the most any of them sees).
+    pub fn rank(&self) -> u8 {
+        match self {
+            Presence::Offline => 0,
+            Presence::Online => 1,
+            Presence::Watching { .. } => 2,
+            Presence::Playing { .. } => 3,
+        }
+    }
+
+    /// The one presence of what several nodes see.
+    pub fn merge(self, other: Presence) -> Presence {
+        if other.rank() > self.rank() {
+            other
+        } else {
+            self
+        }
+    }
 }
 
 /// One person someone follows, with their presence.

@@ -22,7 +22,12 @@ pub(super) struct Router {
     lobbies: HashMap<String, JoinHandle<()>>,
     /// The analysis board's search, stopped when the socket closes.
     analysis: crate::analysis::Running,
+    /// The events whose changes the socket is told (their pages are open).
+    events: HashMap<String, crate::people::Follow>,
 }
+
+/// The most events one socket follows at once.
+const MAX_FOLLOWED_EVENTS: usize = 8;
 
 impl Router {
     pub(super) fn new(app: Arc<App>, conn: Conn) -> Router {
@@ -32,6 +37,7 @@ impl Router {
             tables: HashSet::new(),
             lobbies: HashMap::new(),
             analysis: Default::default(),
+            events: HashMap::new(),
         }
     }
 
@@ -89,7 +95,14 @@ impl Router {
             (Some(owner), Some(user)) => owner.id == user.id,
             _ => false,
         };
-        if owner || !live::TableKind::of_stored(&handle.id).is_private() {
+        let invited = !handle.invite_only
+            || owner
+            || self
+                .conn
+                .user
+                .as_ref()
+                .is_some_and(|u| handle.sitting.has(&u.username));
+        if owner || (!live::TableKind::of_stored(&handle.id).is_private() && invited) {
             self.app
                 .chat
                 .join(&handle.id, &handle.sitting, &self.conn)
@@ -284,6 +297,38 @@ impl Router {
                 let report = self.app.chat.report(&self.conn, report).await?;
                 self.ack(id, Ack::Report { report });
             }
+            HallMsg::EventFollow(protocol::client::EventRef { event }) => {
+                if event.is_empty() || event.len() > 64 {
+                    return Err(ApiError::bad_request("bad_event_id", "not an event's id"));
+                }
+                if !self.events.contains_key(event) && self.events.len() >= MAX_FOLLOWED_EVENTS {
+                    return Err(ApiError::bad_request(
+                        "too_many_events",
+                        format!("a socket follows at most {MAX_FOLLOWED_EVENTS} events"),
+                    ));
+                }
+                let follow = self.app.people.follow(
+                    crate::events::follow::subject(event),
+                    self.conn.id,
+                    self.conn.tx.clone(),
+                );
+                self.events.insert(event.clone(), follow);
+                self.ack(
+                    id,
+                    Ack::Event {
+                        event: event.clone(),
+                    },
+                );
+            }
+            HallMsg::EventUnfollow(protocol::client::EventRef { event }) => {
+                self.events.remove(event);
+                self.ack(
+                    id,
+                    Ack::Event {
+                        event: event.clone(),
+                    },
+                );
+            }
             HallMsg::SeekCancel => {
                 let mut cancelled = self.app.lobby.cancel_seeks(self.conn.id);
                 if let Some(cluster) = &self.app.cluster {
@@ -363,6 +408,7 @@ impl Router {
     /// seeks are dropped, lobby forwarding stops.
     pub(super) async fn closed(&mut self) {
         self.analysis.stop();
+        self.events.clear();
         self.app.lobby.cancel_seeks(self.conn.id);
         if let Some(cluster) = &self.app.cluster {
             cluster.cancel_seek(self.conn.id).await;

@@ -40,6 +40,7 @@ mod external_engines;
 mod fuzz_regressions;
 mod go_play;
 mod http_errors;
+mod invitations;
 mod lichess_api;
 mod lichess_berserk;
 mod lichess_bot;

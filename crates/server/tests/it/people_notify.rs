@@ -200,7 +200,8 @@ async fn a_paired_round_reaches_every_page(backend: Backend) {
 
 both!(
     challenges_reach_every_page,
-    a_paired_round_reaches_every_page
+    a_paired_round_reaches_every_page,
+    an_event_page_is_told_of_changes
 );
 
 /// An account registered on the node at `base`, as a client of that node.
@@ -266,4 +267,63 @@ async fn a_challenge_on_one_node_reaches_a_page_on_another() {
     quiet(&mut bob_on_b).await;
     a.stop().await;
     b.stop().await;
+}
+
+/// An event's page follows it (`event.follow`): a registration, made by
+/// anyone, is told to it within a second (`event_changed`), where the page
+/// once asked every two seconds; a page following another event hears
+/// nothing of it, nor one that stopped following.
+async fn an_event_page_is_told_of_changes(backend: Backend) {
+    let s = common::start(backend).await;
+    let store = s.running.as_ref().unwrap().app.store.clone();
+    let org = s.register("org").await;
+    qiyuan_server::events::grant(&*store, "org", "organiser")
+        .await
+        .unwrap();
+    let config = json!({
+        "name": "Follow 关注",
+        "game": "chess",
+        "time": {"kind": "fischer", "base": 60000, "increment": 0},
+        "rounds": 1,
+        "starts_at": now_ms() + 3_600_000,
+        "schedule": {"kind": "after_previous", "pause_secs": 1.0},
+        "forfeit_secs": 60.0,
+    });
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let (status, created) = post(&org, "/api/events", config.clone()).await;
+        assert_eq!(status, 201, "{created}");
+        ids.push(created["id"].as_str().unwrap().to_string());
+    }
+    let viewer = s.register("viewer").await;
+    let mut page = viewer.ws().await;
+    let mut other = viewer.ws().await;
+    let mut gone = org.ws().await;
+    page.ok("event.follow", json!({"event": ids[0]})).await;
+    other.ok("event.follow", json!({"event": ids[1]})).await;
+    gone.ok("event.follow", json!({"event": ids[0]})).await;
+    // Each is told once as it begins to follow.
+    for ws in [&mut page, &mut other, &mut gone] {
+        let first = tokio::time::timeout(Duration::from_secs(2), ws.expect("notify"))
+            .await
+            .expect("told at the first read");
+        assert_eq!(first["d"]["kind"], "event_changed");
+    }
+    gone.ok("event.unfollow", json!({"event": ids[0]})).await;
+
+    let player = s.register("player").await;
+    let (status, r) = post(
+        &player,
+        &format!("/api/event/{}/register", ids[0]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{r}");
+    let n = notified(&mut page, "event_changed").await;
+    assert_eq!(n["event"], ids[0].as_str());
+    quiet(&mut other).await;
+    quiet(&mut gone).await;
+
+    let r = page.act("event.follow", json!({"event": ""})).await;
+    assert_eq!(r["d"]["code"], "bad_event_id");
 }

@@ -3,16 +3,38 @@
 // status line and offers; the buttons; the game's own panels; the chat). The other views
 // draw into the elements it makes.
 import { h, mount } from '../../dom';
-import { t, type Key } from '../../i18n';
+import { t, texts, type Key } from '../../i18n';
 import type { TableCtrl } from '../ctrl';
 import { tcText } from '../timeText';
 import { chatPanel, type ChatPanel } from './chat';
+import { inviteButtons } from '../../people/invites';
+import { isGuestName } from '../../players';
+
+const tx = texts({
+  watching: ['观战：', 'Watching: '],
+  guests: ['{n} 位游客', '{n} guest(s)'],
+});
+
+/** Who watches: the accounts by name (as text), the guests counted. */
+function drawSpectators(el: HTMLElement, names: string[]) {
+  const people = names.filter((n) => !isGuestName(n));
+  const guests = names.length - people.length;
+  el.dataset.count = String(names.length);
+  mount(
+    el,
+    names.length ? tx('watching') : null,
+    people.map((n, i) => [i ? '、' : null, h('a.spectator', { href: `#/profile/${encodeURIComponent(n)}`, 'data-user': n }, n)]),
+    guests ? h('span.spectator-guests', { 'data-guests': String(guests) }, `${people.length ? ' + ' : ''}${tx('guests', { n: guests })}`) : null,
+  );
+}
 
 export interface TableLayout {
   page: HTMLElement;
   banner: HTMLElement;
   title: HTMLElement;
   spectators: HTMLElement;
+  spectatorList: HTMLElement;
+  invite: HTMLElement;
   timeControl: HTMLElement;
   seats: HTMLElement;
   status: HTMLElement;
@@ -29,6 +51,8 @@ export function tableLayout<V>(root: HTMLElement, ctrl: TableCtrl<V>): TableLayo
     banner: h('div.conn-banner', { id: 'conn-banner', style: { display: 'none' } }, t('connecting')),
     title: h('span', { id: 'table-title' }),
     spectators: h('span.spectators', { id: 'spectators' }),
+    spectatorList: h('div.spectator-list.hint', { id: 'spectator-list' }),
+    invite: h('div', { id: 'table-invite' }),
     timeControl: h('div.hint', { id: 'time-control' }),
     seats: h('div.seats', { id: 'seats' }),
     status: h('div.status-line', { id: 'status' }),
@@ -42,8 +66,8 @@ export function tableLayout<V>(root: HTMLElement, ctrl: TableCtrl<V>): TableLayo
     h(
       'div.side-col',
       null,
-      h('div.panel.seats-panel', null, h('div.panel-title', null, l.title, l.spectators), l.timeControl, l.seats, l.status, l.offers),
-      h('div.panel.buttons-panel', null, l.buttons),
+      h('div.panel.seats-panel', null, h('div.panel-title', null, l.title, l.spectators), l.spectatorList, l.timeControl, l.seats, l.status, l.offers),
+      h('div.panel.buttons-panel', null, l.buttons, l.invite),
       ...panels,
       chat.el,
     ),
@@ -69,7 +93,12 @@ export function drawHeader<V>(l: TableLayout, ctrl: TableCtrl<V>) {
   // from it when the board takes a move.
   l.page.dataset.status = s.status;
   l.title.textContent = `${t(game as Key)} · ${t('table')} ${ctrl.id}`;
-  l.spectators.textContent = `${t('spectators')} ${(s.spectators ?? []).length}`;
+  const watching = s.spectators ?? [];
+  l.spectators.textContent = `${t('spectators')} ${watching.length}`;
+  drawSpectators(l.spectatorList, watching);
+  // A seated account invites a friend, or anyone by link, while a seat is free.
+  const free = s.seats.some((seat) => !seat.user);
+  mount(l.invite, free ? inviteButtons(ctrl.id, s.you !== null && s.you !== undefined) : null);
   const settings = s.status === 'playing' || s.status === 'over' ? s.game?.settings : s.proposal?.settings;
   const rated = settings?.rated ? t('rated') : t('casual');
   l.timeControl.textContent = `${t('timePreset')}: ${tcText(settings?.time, game)} · ${rated}`;
