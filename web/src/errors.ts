@@ -21,6 +21,7 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   hidden_while_playing: ['对局结束后才能查看', 'Shown once the game is over'],
   too_many_tables: ['你同时占用的桌子太多了（含人机、单机），请先下完或离开一桌', 'You hold too many tables at once (games against the computer and private ones included): finish or leave one first'],
   private_table: ['这是别人的单机桌，只有桌主能观看或入座', 'This is someone else\'s private table: only its owner may watch or sit there'],
+  sit_refused: ['无法在这个座位入座', 'That seat cannot be taken'],
   unavailable: ['这张桌子暂时连不上（服务器正在切换），请稍后再试', 'The table cannot be reached for a moment (a server is being replaced); try again'],
   internal: ['服务器出错，请重试', 'The server failed; try again'],
   // HTTP.
