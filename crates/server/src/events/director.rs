@@ -438,7 +438,8 @@ impl Director {
         if !self.store.end_event(&ev.row.id, &stored, now).await? {
             return Ok(());
         }
-        tracing::info!(event = %ev.row.id, reason, rounds, "event finished: {}", msg.detail);
+        let detail = &msg.detail;
+        tracing::info!(event = %ev.row.id, reason, rounds, detail = %detail, "event finished");
         let mut told: Vec<i64> = ev.players.iter().map(|p| p.user_id).collect();
         told.push(ev.row.organiser);
         told.extend(&ev.arbiters);
