@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::error::ApiError;
 
 pub mod analysis;
+pub mod chat;
 pub mod client;
 pub mod flat;
 pub mod out;
@@ -239,7 +240,7 @@ mod tests {
     fn the_type_lists_come_from_the_enums() {
         let hall = client_types();
         let table = table_types();
-        assert_eq!((hall.len(), table.len()), (15, 22));
+        assert_eq!((hall.len(), table.len()), (18, 22));
         // The fuzz target numbers these first, then the table commands.
         assert_eq!(
             hall[..8],

@@ -20,6 +20,7 @@ pub const SQLITE: &[(i64, &str)] = &[
     ),
     (10, include_str!("../migrations/sqlite/0010_relations.sql")),
     (11, include_str!("../migrations/sqlite/0011_chat.sql")),
+    (12, include_str!("../migrations/sqlite/0012_chat_rooms.sql")),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -51,6 +52,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
         include_str!("../migrations/postgres/0011_relations.sql"),
     ),
     (12, include_str!("../migrations/postgres/0012_chat.sql")),
+    (
+        13,
+        include_str!("../migrations/postgres/0013_chat_rooms.sql"),
+    ),
 ];
 
 /// Applies the migrations a pool has not seen. Written once for both backends.

@@ -68,6 +68,12 @@ pub enum BusMsg {
     /// To all: a message for every page socket of `user`, on whichever node
     /// they are open (`crate::people`).
     Notify { user: i64, text: String },
+    /// To all: a chat line delivered on the sender's node, for the sockets
+    /// at the same place on the others (`crate::chat`).
+    Chat {
+        at: crate::chat::ChatAt,
+        text: String,
+    },
     /// To all: a node is stopping and gave its tables' leases up; the others
     /// take them over now.
     HandedOver { node: String },
@@ -236,6 +242,7 @@ async fn handle(cluster: &Arc<Cluster>, here: &Here, env: Envelope) {
             if from != cluster.node {
                 match change {
                     crate::lobby::Change::Table(s) => {
+                        cluster.seated_elsewhere(&s);
                         here.lobby.publish_remote(s);
                     }
                     crate::lobby::Change::Gone { game, id } => here.lobby.remove_remote(&game, &id),
@@ -251,6 +258,11 @@ async fn handle(cluster: &Arc<Cluster>, here: &Here, env: Envelope) {
         BusMsg::Notify { user, text } => {
             if from != cluster.node {
                 here.people.deliver(user, &text);
+            }
+        }
+        BusMsg::Chat { at, text } => {
+            if from != cluster.node {
+                here.chat.deliver_here(&at, &text);
             }
         }
         BusMsg::ApiChat { table, line } => {
