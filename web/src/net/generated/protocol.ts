@@ -2,11 +2,11 @@
 // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test it protocol_types`
 // writes it again; that test fails when this file is out of date.
 
-export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg } | { "t": "event.round", "d": EventRoundMsg } | { "t": "event.action", "d": EventActionMsg } | { "t": "chat", "d": ChatMsg } | { "t": "rel.presence", "d": PresenceMsg } | { "t": "notify", "d": Notification };
+export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg } | { "t": "event.round", "d": EventRoundMsg } | { "t": "event.action", "d": EventActionMsg } | { "t": "chat", "d": ChatMsg } | { "t": "rel.presence", "d": PresenceMsg } | { "t": "notify", "d": Notification } | { "t": "chat.line", "d": PlaceLine };
 
 export type Hello = { protocol: number, user: UserInfo | null, games: Array<string>, game_info: Array<Descriptor>, server_time: number, };
 
-export type Ack = { table: string, v: number, } | { table: string, seat: number, } | { table: string, invite: string, } | { table: string, } | { game: string, } | { seeking: boolean, } | { cancelled: boolean, } | { line: number, } | { report: number, };
+export type Ack = { table: string, v: number, } | { table: string, seat: number, } | { table: string, invite: string, } | { table: string, } | { game: string, } | { seeking: boolean, } | { cancelled: boolean, } | { line: number, } | { joined: boolean, } | { report: number, };
 
 export type ErrorMsg = { code: string, message: string, table?: string, };
 
@@ -67,7 +67,21 @@ id: number, user: string, text: string, at: number, };
 
 export type ChatRoom = "players" | "spectators";
 
-export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, };
+export type ChatPlace = { "kind": "lobby", game: string, } | { "kind": "event", event: string, } | { "kind": "private", with: string, };
+
+export type PlaceLine = { place: ChatPlace, 
+/**
+ * The line's id, which `chat.report` names.
+ */
+id: number, user: string, text: string, at: number, 
+/**
+ * An announcement of the event's arbiters or organiser.
+ */
+announcement: boolean, };
+
+export type MentionAt = { "kind": "table", table: string, room: ChatRoom, } | { "kind": "lobby", game: string, } | { "kind": "event", event: string, };
+
+export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, } | { "kind": "mention", by: string, text: string, at: MentionAt, line: number, } | { "kind": "announcement", event: string, name: string, by: string, text: string, line: number, } | { "kind": "muted", until: number, reason: string, };
 
 export type ChallengeNote = { 
 /**
@@ -488,7 +502,7 @@ export type Claim = "threefold_repetition" | "fifty_moves";
 
 export type ClientMsg = TableCommand | HallMsg;
 
-export type HallMsg = { "t": "ping", "d": Ping } | { "t": "lobby.subscribe", "d": LobbyRoom } | { "t": "lobby.unsubscribe", "d": LobbyRoom } | { "t": "create", "d": CreateTable } | { "t": "seek", "d": Seek } | { "t": "seek.cancel" } | { "t": "watch", "d": Watch } | { "t": "unwatch", "d": Watch } | { "t": "play_computer", "d": PlayComputer } | { "t": "hotseat", "d": Hotseat } | { "t": "analyse", "d": Analyse } | { "t": "analyse.stop" } | { "t": "chat", "d": ChatSay } | { "t": "chat.spectators", "d": ChatSpectators } | { "t": "chat.report", "d": ChatReport };
+export type HallMsg = { "t": "ping", "d": Ping } | { "t": "lobby.subscribe", "d": LobbyRoom } | { "t": "lobby.unsubscribe", "d": LobbyRoom } | { "t": "create", "d": CreateTable } | { "t": "seek", "d": Seek } | { "t": "seek.cancel" } | { "t": "watch", "d": Watch } | { "t": "unwatch", "d": Watch } | { "t": "play_computer", "d": PlayComputer } | { "t": "hotseat", "d": Hotseat } | { "t": "analyse", "d": Analyse } | { "t": "analyse.stop" } | { "t": "chat", "d": ChatSay } | { "t": "chat.spectators", "d": ChatSpectators } | { "t": "chat.report", "d": ChatReport } | { "t": "chat.join", "d": ChatJoin } | { "t": "chat.leave", "d": ChatJoin } | { "t": "chat.post", "d": ChatPost };
 
 export type TableCommand = { "t": "sit", "d": AtSeat } | { "t": "stand", "d": Acting } | { "t": "propose", "d": Propose } | { "t": "accept", "d": Answer } | { "t": "ready", "d": Ready } | { "t": "unready", "d": Acting } | { "t": "swap", "d": Swap } | { "t": "move", "d": Move } | { "t": "draw.offer", "d": Acting } | { "t": "draw.accept", "d": Acting } | { "t": "draw.decline", "d": Acting } | { "t": "takeback.request", "d": Acting } | { "t": "takeback.accept", "d": Acting } | { "t": "takeback.decline", "d": Acting } | { "t": "claim", "d": MakeClaim } | { "t": "resign", "d": Acting } | { "t": "abort", "d": Acting } | { "t": "leave", "d": Acting } | { "t": "rematch", "d": Acting } | { "t": "add_bot", "d": AddBot } | { "t": "remove_bot", "d": AtSeat } | { "t": "decline", "d": Answer };
 
@@ -584,6 +598,10 @@ export type ChatSay = { table: string, text: string, };
 export type ChatSpectators = { table: string, on: boolean, };
 
 export type ChatReport = { line: number, reason?: string, };
+
+export type ChatJoin = { place: ChatPlace, };
+
+export type ChatPost = { place: ChatPlace, text: string, announce?: boolean, };
 
 export type ChessView = { 
 /**
