@@ -7,6 +7,7 @@ import { api, ApiError } from '../net/api';
 import { session } from '../session';
 import { settings } from '../settings';
 import './events.css';
+import { roomPanel, type RoomPanel } from '../people/rooms';
 
 const S = {
   events: ['比赛', 'Events'],
@@ -194,8 +195,12 @@ export function eventPage(main: HTMLElement, id: string): () => void {
   const me = session()?.name;
   // Made once, so that a refresh keeps what the arbiter is typing.
   let panel: HTMLElement | null = null;
+  // The event's room, made once the event is read (its arbiters and
+  // organiser post announcements there).
+  let room: RoomPanel | null = null;
   const render = (ev: EventView) => {
     if (me && ev.arbiters.includes(me) && !panel) panel = arbiterPanel(ev, load);
+    room ??= roomPanel({ kind: 'event', event: ev.id }, !!me && (ev.arbiters.includes(me) || ev.organiser === me));
     const mine = ev.players.find((p) => p.user === me);
     const canRegister = !mine && ev.status !== 'finished';
     const current = ev.rounds.find((r) => r.round === ev.current_round);
@@ -250,6 +255,7 @@ export function eventPage(main: HTMLElement, id: string): () => void {
         ),
       ),
       panel,
+      room.el,
       ev.actions.length
         ? h(
             'div.panel',
@@ -283,6 +289,7 @@ export function eventPage(main: HTMLElement, id: string): () => void {
   return () => {
     stopped = true;
     if (timer !== undefined) window.clearInterval(timer);
+    room?.close();
   };
 }
 

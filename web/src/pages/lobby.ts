@@ -17,6 +17,7 @@ import { errorOf } from '../errors';
 import { playerName, playerLink } from '../players';
 import { gameInfo, gameName, gameIcon } from '../net/games';
 import { computerButton } from './computer';
+import { roomPanel } from '../people/rooms';
 
 interface LeaderRow {
   rank: number;
@@ -36,6 +37,8 @@ export function lobbyPage(root: HTMLElement, game: string) {
     return;
   }
   const grid = h('div.table-grid', { id: 'table-list' });
+  // The game's room (大厅聊天), made once: a relabelled layout keeps its lines.
+  const room = roomPanel({ kind: 'lobby', game });
   const pairBox = h('div.pairing', { id: 'pairing' });
   const onlineEl = h('ul.online-list', { id: 'online-list' });
   const countEl = h('span.hint', { id: 'online-count' });
@@ -230,6 +233,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
             h('div.profile-head', null, avatar(me?.name ?? '?', 0), h('div', null, h('div', { style: { fontWeight: '600' } }, me?.name ?? ''), ratingEl)),
           ),
           h('div.panel', null, h('div.panel-title', null, t('players'), countEl), onlineEl),
+          room.el,
           keepsPoints ? h('div.panel', null, h('div.panel-title', null, t('leaderboard')), boardEl) : null,
           h('div.panel', null, h('a', { href: `#/offline/${game}` }, `${t('offline')} · ${t('hotseat')}`)),
         ),
@@ -250,5 +254,6 @@ export function lobbyPage(root: HTMLElement, game: string) {
     alive = false;
     offLanguage();
     lobby.close();
+    room.close();
   };
 }

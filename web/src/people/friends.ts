@@ -11,6 +11,7 @@ import { session } from '../session';
 import { settings } from '../settings';
 import { toast } from '../ui';
 import type { FollowedPerson, Following, Presence, RelationView } from '../net/generated/protocol';
+import { listenForMessages, messageButton } from './messages';
 
 const W = {
   friends: ['好友', 'Friends'],
@@ -53,6 +54,7 @@ function personRow(p: FollowedPerson): HTMLElement {
     h('span.presence-dot', { 'data-state': p.presence.state }),
     h('a.friend-name', { href: `#/profile/${encodeURIComponent(p.username)}` }, p.username),
     presenceView(p.presence),
+    messageButton(p.username),
   );
 }
 
@@ -76,6 +78,8 @@ function listView(f: Following): HTMLElement {
 export function friendsBox(): HTMLElement | null {
   const s = session();
   if (!s || s.guest) return null;
+  // Private messages open their conversation on whichever page is shown.
+  listenForMessages();
   const panel = h('div.friends-panel', { id: 'friends-panel', hidden: true });
   const load = async () => {
     mount(panel, h('div.hint', null, '…'));
