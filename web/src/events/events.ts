@@ -200,7 +200,7 @@ export function eventPage(main: HTMLElement, id: string): () => void {
   let room: RoomPanel | null = null;
   const render = (ev: EventView) => {
     if (me && ev.arbiters.includes(me) && !panel) panel = arbiterPanel(ev, load);
-    room ??= roomPanel({ kind: 'event', event: ev.id }, !!me && (ev.arbiters.includes(me) || ev.organiser === me));
+    room ??= roomPanel({ kind: 'event', event: ev.id }, !!me && (ev.arbiters.includes(me) || ev.organiser === me), !!me && ev.arbiters.includes(me));
     const mine = ev.players.find((p) => p.user === me);
     const canRegister = !mine && ev.status !== 'finished';
     const current = ev.rounds.find((r) => r.round === ev.current_round);

@@ -8,6 +8,7 @@
 import { h, clear } from '../dom';
 import { texts, onLanguage } from '../i18n';
 import { errorOf } from '../errors';
+import { api } from '../net/api';
 import { session } from '../session';
 import { toast } from '../ui';
 import type { ChatPlace, PlaceLine } from '../net/generated/protocol';
@@ -25,6 +26,9 @@ const tx = texts({
   reported: ['已举报，管理员会处理', 'Reported: an administrator will look at it'],
   none: ['还没有人说话', 'Nobody has said anything yet'],
   login: ['登录或以游客进入后即可聊天', 'Log in or enter as a guest to chat'],
+  mute: ['禁言 10 分钟', 'Mute for 10 minutes'],
+  muteSure: ['将 {user} 禁言 10 分钟（所有聊天）？', 'Mute {user} for 10 minutes (every chat)?'],
+  mutedDone: ['{user} 已被禁言', '{user} is muted'],
 });
 
 /** Reports a chat line of any place into the admins' queue. */
@@ -35,8 +39,9 @@ export function reportLine(id: number) {
   );
 }
 
-/** One line as the rooms and conversations draw it. */
-export function lineView(l: PlaceLine): HTMLElement {
+/** One line as the rooms and conversations draw it; `mute`: the arbiter's
+ * button that mutes its writer. */
+export function lineView(l: PlaceLine, mute?: (user: string) => void): HTMLElement {
   const mine = l.user === session()?.name;
   return h(
     `div.chat-line${l.announcement ? '.chat-announcement' : ''}`,
@@ -46,6 +51,7 @@ export function lineView(l: PlaceLine): HTMLElement {
     ': ',
     h('span.chat-text', null, l.text),
     mine ? null : h('button.chat-report', { type: 'button', title: tx('report'), onclick: () => reportLine(l.id) }, '⚑'),
+    mine || !mute ? null : h('button.chat-report.chat-mute', { type: 'button', title: tx('mute'), onclick: () => mute(l.user) }, '🔇'),
   );
 }
 
@@ -57,9 +63,11 @@ export interface RoomPanel {
 
 /**
  * The chat panel of a game's or an event's room. `announcer`: the person may
- * post announcements there (an event's arbiter or organiser).
+ * post announcements there (an event's arbiter or organiser); `arbiter`: they
+ * may mute the event's players (a player's line has the button; the server
+ * refuses anyone else, `not_in_event`).
  */
-export function roomPanel(place: ChatPlace, announcer = false): RoomPanel {
+export function roomPanel(place: ChatPlace, announcer = false, arbiter = false): RoomPanel {
   const key = placeKey(place);
   const kind = place.kind === 'event' ? 'event' : 'lobby';
   const lines: PlaceLine[] = [];
@@ -81,6 +89,17 @@ export function roomPanel(place: ChatPlace, announcer = false): RoomPanel {
     channelRequest('chat.post', { place, text, announce: announcer && announce.checked }).catch((e) => toast(errorOf(e), 'error'));
   }
 
+  const mute =
+    arbiter && place.kind === 'event'
+      ? (user: string) => {
+          if (!confirm(tx('muteSure', { user }))) return;
+          api('POST', `/api/event/${encodeURIComponent(place.event)}/mute`, { user, seconds: 600, reason: 'chat' }).then(
+            () => toast(tx('mutedDone', { user })),
+            (e) => toast(errorOf(e), 'error'),
+          );
+        }
+      : undefined;
+
   function draw() {
     title.textContent = tx(kind);
     input.placeholder = tx('placeholder');
@@ -89,7 +108,7 @@ export function roomPanel(place: ChatPlace, announcer = false): RoomPanel {
     const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
     clear(list);
     if (!lines.length) list.appendChild(h('div.hint.chat-none', null, tx('none')));
-    for (const l of lines) list.appendChild(lineView(l));
+    for (const l of lines) list.appendChild(lineView(l, mute));
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
 

@@ -105,10 +105,9 @@ pub async fn report_person(
         .report_person(person.id, user.id, &reason, crate::now_ms())
         .await
         .map_err(|e| match e {
-            StoreError::Conflict(_) => ApiError::bad_request(
-                "already_reported",
-                "you have reported this person already",
-            ),
+            StoreError::Conflict(_) => {
+                ApiError::bad_request("already_reported", "you have reported this person already")
+            }
             e => e.into(),
         })?;
     Ok(Json(Filed { report }))

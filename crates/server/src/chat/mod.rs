@@ -418,7 +418,8 @@ impl Chat {
         }
         // A private message is reported by its two people alone.
         let line = self.store.chat_line(report.line).await?;
-        if !line.is_some_and(|l| l.room != "private" || places::in_conversation(&l.table, user.id)) {
+        if !line.is_some_and(|l| l.room != "private" || places::in_conversation(&l.table, user.id))
+        {
             return Err(ApiError::not_found(format!("no chat line {}", report.line)));
         }
         self.store

@@ -66,7 +66,14 @@ pub struct PlaceLine {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MentionAt {
     /// A table's room.
-    Table { table: String, room: ChatRoom },
-    Lobby { game: String },
-    Event { event: String },
+    Table {
+        table: String,
+        room: ChatRoom,
+    },
+    Lobby {
+        game: String,
+    },
+    Event {
+        event: String,
+    },
 }
