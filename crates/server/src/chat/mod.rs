@@ -71,9 +71,9 @@ const HISTORY: i64 = 50;
 /// The longest reason a report may give, in characters.
 const MAX_REASON: usize = 500;
 
-/// How long the event a table plays for (or that it plays for none) is
-/// believed before it is read again.
-const EVENT_OF_TABLE: Duration = Duration::from_secs(10);
+/// How long that a table plays for no event is believed before it is read
+/// again (a table an event has seated its players at plays for it for good).
+const NO_EVENT: Duration = Duration::from_secs(60);
 
 /// The chat on this node: the sockets in each table's rooms and in each
 /// place beyond the tables, the moderation every line passes, and the ways a
@@ -184,21 +184,24 @@ impl Chat {
         Ok(self.filter.apply(&text))
     }
 
-    /// The event whose game `table` plays, if any (read again after
-    /// [`EVENT_OF_TABLE`]).
+    /// The event whose game `table` plays, if any (none read again after
+    /// [`NO_EVENT`]).
     async fn event_of(&self, table: &str) -> Result<Option<String>, ApiError> {
         let now = Instant::now();
+        let fresh = |(event, at): &(Option<String>, Instant)| {
+            event.is_some() || now.duration_since(*at) < NO_EVENT
+        };
         let known = lock(&self.events_of)
             .get(table)
-            .filter(|(_, at)| now.duration_since(*at) < EVENT_OF_TABLE)
+            .filter(|known| fresh(known))
             .map(|(event, _)| event.clone());
         if let Some(event) = known {
             return Ok(event);
         }
         let event = self.store.event_of_table(table).await?;
         let mut known = lock(&self.events_of);
-        if known.len() > 10_000 {
-            known.retain(|_, (_, at)| now.duration_since(*at) < EVENT_OF_TABLE);
+        if known.len() > 20_000 {
+            known.retain(|_, (_, at)| now.duration_since(*at) < NO_EVENT);
         }
         known.insert(table.to_string(), (event.clone(), now));
         Ok(event)
