@@ -14,7 +14,8 @@
 # before `--threads` need), PG (the PostgreSQL URL), LOG (the server's `--log` filter: warn),
 # STAGGER (1: each pair's first game cut short, so that games end and start all through
 # the run, `--stagger`), LOGDIR (a folder that keeps each run's server log), METRICS (a path prefix: each run's
-# `/metrics` at its end is kept as PREFIX.GAMES.BINARY).
+# `/metrics` at its end is kept as PREFIX.GAMES.BINARY), CHAT (seconds: each game's players write a
+# table chat line every CHAT seconds and hold a page socket each, `--chat-every`).
 set -euo pipefail
 store=$1
 bins=($2)
@@ -39,6 +40,9 @@ if [ -n "${TIMELINE:-}" ]; then
 fi
 if [ -n "${STAGGER:-}" ]; then
   extra+=(--stagger)
+fi
+if [ -n "${CHAT:-}" ]; then
+  extra+=(--chat-every "$CHAT")
 fi
 pg=${PG:-postgres://root@127.0.0.1:5432/test}
 log=${LOG:-warn}

@@ -62,6 +62,12 @@ pub struct Args {
     /// open for a while, the measured part included.
     #[arg(long)]
     stagger: bool,
+    /// Chat and presence: each game's players take turns to write a line at
+    /// their table every this many seconds, and each holds a second socket,
+    /// their page's channel (the issue's "a chat line per game every 10 s":
+    /// `--chat-every 10`).
+    #[arg(long)]
+    chat_every: Option<f64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -154,8 +160,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             server_pid: args.server_pid,
             plies: args.plies,
             stagger: args.stagger,
+            chat_every: args.chat_every.map(Duration::from_secs_f64),
         })
         .await?;
+        if let Some(every) = args.chat_every {
+            println!(
+                "chat: a line per game every {every} s and a page socket per player; \
+                 {} lines in the measured part, {} refused or unanswered",
+                report.chat_lines, report.chat_errors
+            );
+        }
         println!(
             "games started {}, finished {}, failed {} ({} stopped after the run)",
             report.games_started, report.games_finished, report.errors, report.stuck

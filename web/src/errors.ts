@@ -95,7 +95,14 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   // Chat.
   muted: ['你已被禁言，发言不会送达', 'You are muted: your lines are not delivered'],
   chat_too_fast: ['发言太快了，请稍等', 'You are writing too fast; wait a moment'],
-  already_reported: ['你已经举报过这句话了', 'You have reported this line already'],
+  already_reported: ['你已经举报过了，管理员会处理', 'You have reported this already'],
+  chat_off: ['组织者已关闭本赛事棋手的聊天', 'The organiser has switched the players’ chat off for this event'],
+  not_in_room: ['请先进入聊天室', 'Join the room first'],
+  guest_private: ['游客不能发私信，请注册', 'Guests send no private messages: register first'],
+  self_message: ['不能给自己发私信', 'You cannot write to yourself'],
+  self_report: ['不能举报自己', 'You cannot report yourself'],
+  bad_mute: ['禁言时长无效', 'That mute’s length is not valid'],
+  not_in_event: ['此人没有参加本赛事', 'That person does not play in this event'],
   bad_role: ['没有这种角色', 'No such role'],
   // Events (Swiss tournaments) and their arbiters.
   not_organiser: ['只有本赛事的组织者可以这样做', 'Only the event’s organiser can do that'],

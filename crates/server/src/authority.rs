@@ -129,11 +129,18 @@ pub async fn watch(
     }
 }
 
-/// Whether `user` is muted (role `muted`): a chat line of theirs is delivered
-/// to nobody. Read from the store each time, so a mute or its lift holds at
-/// once.
+/// Whether `user` is muted (the role `muted`, or a timed mute running): a
+/// chat line of theirs is delivered to nobody. Read from the store each time,
+/// so a mute, its end or its lift holds at once.
 pub async fn is_muted(store: &dyn Store, user: UserId) -> Result<bool, StoreError> {
-    Ok(store.roles(user).await?.iter().any(|r| r == "muted"))
+    Ok(muted_until(store, user).await?.is_some())
+}
+
+/// Until when `user` is muted: `Some(i64::MAX)` under the `muted` role (until
+/// it is taken away), else the end of their latest timed mute still running
+/// (an admin's or an event arbiter's, `crate::chat::mutes`); `None`: not muted.
+pub async fn muted_until(store: &dyn Store, user: UserId) -> Result<Option<i64>, StoreError> {
+    store.muted_until(user, crate::now_ms()).await
 }
 
 /// Whether `user` holds `role` (`admin`, `organiser`, `arbiter`, `banned`, …),

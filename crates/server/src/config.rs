@@ -277,7 +277,8 @@ impl Default for ClusterConfig {
     }
 }
 
-/// `[chat]`: table chat and its moderation.
+/// `[chat]`: chat and its moderation, the same in every room (tables, games'
+/// and events' rooms, private messages).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ChatConfig {

@@ -290,10 +290,16 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
             cluster: cluster.clone(),
         },
         authority: authority.clone(),
-        people: notifier,
+        people: notifier.clone(),
     });
     const HOUR: Duration = Duration::from_secs(3600);
-    let chat = Arc::new(chat::Chat::new(store.clone(), &config.chat));
+    let chat = Arc::new(chat::Chat::new(
+        store.clone(),
+        &config.chat,
+        games.names(),
+        notifier,
+        cluster.clone(),
+    ));
     tokio::spawn(chat::prune(
         store.clone(),
         config.chat.retention_days,
@@ -347,6 +353,7 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
                 sockets,
                 streams: app.lichess.clone(),
                 people,
+                chat: app.chat.clone(),
             };
             cluster.start(here).await?;
             tracing::info!(node = %cluster.node, "one of several nodes");
@@ -679,6 +686,11 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/api/admin/reports", get(chat::api::reports))
         .route("/api/admin/reports/{id}/resolve", post(chat::api::resolve))
+        .route("/api/report/{name}", post(chat::api::report_person))
+        .route("/api/admin/mute", post(chat::mutes::admin_mute))
+        .route("/api/admin/unmute", post(chat::mutes::admin_unmute))
+        .route("/api/event/{id}/mute", post(chat::mutes::event_mute))
+        .route("/api/event/{id}/unmute", post(chat::mutes::event_unmute))
         .route("/ws", get(ws::upgrade))
         .route("/metrics", get(serve_metrics))
         .merge(by_id)

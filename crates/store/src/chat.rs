@@ -1,8 +1,10 @@
-//! Table chat, kept for moderation: every line delivered (its table, room,
-//! author and text), and the reports people file against a line, which admins
-//! list and resolve. Lines older than the operator's retention are pruned,
-//! except those an open report still names. The store knows nothing of rooms
-//! beyond their names, nor of who may read them.
+//! Chat, kept for moderation: every line delivered (its place — a table, or
+//! the key the server gives a game's room, an event's or a conversation —,
+//! room, author and text), the reports people file against a line or a person,
+//! which admins list and resolve, and timed mutes. Lines older than the
+//! operator's retention are pruned, except those an open report still names.
+//! The store knows nothing of rooms beyond their names, nor of who may read
+//! them.
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -36,19 +38,22 @@ pub struct ChatLineRow {
     pub at: i64,
 }
 
-/// A report of a line, with the line it names and who filed it.
+/// A report of a line, with the line it names, or of a person (from their
+/// profile: no line), and who filed it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct ChatReportRow {
     pub id: i64,
-    pub line_id: i64,
+    /// The line reported; `None`: a person was.
+    pub line_id: Option<i64>,
+    /// The line's place (a table's id, or the server's key of a room).
     #[sqlx(rename = "table_id")]
-    pub table: String,
-    pub room: String,
-    /// The line's author.
+    pub table: Option<String>,
+    pub room: Option<String>,
+    /// The person reported: the line's author, or the profile's owner.
     pub username: String,
-    pub text: String,
+    pub text: Option<String>,
     /// When the line was written.
-    pub line_at: i64,
+    pub line_at: Option<i64>,
     /// Who reported it, by name.
     pub reporter: String,
     pub reason: String,
@@ -59,7 +64,19 @@ pub struct ChatReportRow {
     pub resolved_by: Option<String>,
 }
 
-/// Chat lines and their reports.
+/// A timed mute to keep: `user` writes no chat line until `until`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewMute {
+    pub user: UserId,
+    pub until: i64,
+    pub by: UserId,
+    /// Given by an arbiter of this event.
+    pub event: Option<String>,
+    pub reason: String,
+    pub at: i64,
+}
+
+/// Chat lines, their reports, and mutes.
 #[async_trait]
 pub trait ChatStore: Send + Sync {
     /// Keeps a line; its id (increasing).
@@ -76,16 +93,39 @@ pub trait ChatStore: Send + Sync {
         reason: &str,
         at: i64,
     ) -> Result<i64>;
-    /// Reports, oldest first: the open ones only, or all; at most `limit`.
+    /// Files `reporter`'s report of the person `person` (from their profile);
+    /// its id. A second open report of the same person by the same reporter is
+    /// a [`crate::StoreError::Conflict`].
+    async fn report_person(
+        &self,
+        person: UserId,
+        reporter: UserId,
+        reason: &str,
+        at: i64,
+    ) -> Result<i64>;
+    /// Reports of lines and of people, oldest first: the open ones only, or
+    /// all; at most `limit`.
     async fn chat_reports(&self, open_only: bool, limit: i64) -> Result<Vec<ChatReportRow>>;
     /// Marks a report resolved by `by`; false if there is no such open report.
     async fn resolve_chat_report(&self, id: i64, by: UserId, at: i64) -> Result<bool>;
     /// Forgets the lines written before `before` that no open report names
     /// (their resolved reports go with them); how many lines.
     async fn prune_chat(&self, before: i64) -> Result<u64>;
+    /// Keeps a timed mute; its id.
+    async fn add_mute(&self, mute: &NewMute) -> Result<i64>;
+    /// When `user`'s latest mute running at `now` ends (`None`: not muted);
+    /// `i64::MAX` under the `muted` role, until it is taken away. One read:
+    /// every chat line asks it.
+    async fn muted_until(&self, user: UserId, now: i64) -> Result<Option<i64>>;
+    /// Ends `user`'s mutes running at `now` (those of event `event` only, if
+    /// given); how many.
+    async fn lift_mutes(&self, user: UserId, event: Option<&str>, now: i64) -> Result<u64>;
+    /// The event whose game table `table` plays, if any.
+    async fn event_of_table(&self, table: &str) -> Result<Option<String>>;
 }
 
-const REPORT_COLUMNS: &str = "r.id, r.line_id, l.table_id, l.room, l.username, l.text, \
+const REPORT_COLUMNS: &str = "r.id, r.line_id, l.table_id, l.room, \
+     COALESCE(l.username, p.username) AS username, l.text, \
      l.at AS line_at, u.username AS reporter, r.reason, r.at, r.resolved_at, \
      a.username AS resolved_by";
 
@@ -185,7 +225,8 @@ macro_rules! impl_chat {
                     };
                     let sql = format!(
                         "SELECT {REPORT_COLUMNS} FROM chat_reports r \
-                         JOIN chat_lines l ON l.id = r.line_id \
+                         LEFT JOIN chat_lines l ON l.id = r.line_id \
+                         LEFT JOIN users p ON p.id = r.person \
                          JOIN users u ON u.id = r.reporter \
                          LEFT JOIN users a ON a.id = r.resolved_by \
                          {open} ORDER BY r.id LIMIT $1"
@@ -225,13 +266,109 @@ macro_rules! impl_chat {
                         .await?;
                         let done = sqlx::query(
                             "DELETE FROM chat_lines WHERE at < $1 AND id NOT IN \
-                             (SELECT line_id FROM chat_reports)",
+                             (SELECT line_id FROM chat_reports WHERE line_id IS NOT NULL)",
                         )
                         .bind(before)
                         .execute(&mut *c)
                         .await?;
                         Ok(done.rows_affected())
                     })
+                })
+                .await
+            }
+
+            async fn report_person(
+                &self,
+                person: UserId,
+                reporter: UserId,
+                reason: &str,
+                at: i64,
+            ) -> Result<i64> {
+                let reason = reason.to_owned();
+                self.write(move |c| {
+                    Box::pin(async move {
+                        let id: i64 = sqlx::query_scalar(
+                            "INSERT INTO chat_reports (person, reporter, reason, at) \
+                             VALUES ($1, $2, $3, $4) RETURNING id",
+                        )
+                        .bind(person)
+                        .bind(reporter)
+                        .bind(&reason)
+                        .bind(at)
+                        .fetch_one(&mut *c)
+                        .await
+                        .map_err(conflict("report"))?;
+                        Ok(id)
+                    })
+                })
+                .await
+            }
+
+            async fn add_mute(&self, mute: &NewMute) -> Result<i64> {
+                let mute = mute.clone();
+                self.write(move |c| {
+                    Box::pin(async move {
+                        let id: i64 = sqlx::query_scalar(
+                            "INSERT INTO mutes (user_id, until, by_user, event_id, reason, at) \
+                             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                        )
+                        .bind(mute.user)
+                        .bind(mute.until)
+                        .bind(mute.by)
+                        .bind(&mute.event)
+                        .bind(&mute.reason)
+                        .bind(mute.at)
+                        .fetch_one(&mut *c)
+                        .await?;
+                        Ok(id)
+                    })
+                })
+                .await
+            }
+
+            async fn muted_until(&self, user: UserId, now: i64) -> Result<Option<i64>> {
+                self.read_on(move |read| async move {
+                    Ok(sqlx::query_scalar(
+                        "SELECT CASE WHEN EXISTS (SELECT 1 FROM user_roles \
+                         WHERE user_id = $1 AND role = 'muted') THEN 9223372036854775807 \
+                         ELSE (SELECT MAX(until) FROM mutes WHERE user_id = $1 AND until > $2) END",
+                    )
+                    .bind(user)
+                    .bind(now)
+                    .fetch_one(&read)
+                    .await?)
+                })
+                .await
+            }
+
+            async fn lift_mutes(&self, user: UserId, event: Option<&str>, now: i64) -> Result<u64> {
+                let event = event.map(str::to_owned);
+                self.write(move |c| {
+                    Box::pin(async move {
+                        let done = sqlx::query(
+                            "UPDATE mutes SET until = $2 WHERE user_id = $1 AND until > $2 \
+                             AND ($3 IS NULL OR event_id = $3)",
+                        )
+                        .bind(user)
+                        .bind(now)
+                        .bind(&event)
+                        .execute(&mut *c)
+                        .await?;
+                        Ok(done.rows_affected())
+                    })
+                })
+                .await
+            }
+
+            async fn event_of_table(&self, table: &str) -> Result<Option<String>> {
+                let table = table.to_owned();
+                self.read_on(move |read| async move {
+                    Ok(sqlx::query_scalar(
+                        "SELECT event_id FROM event_games WHERE table_id = $1 LIMIT 1",
+                    )
+                    .bind(table)
+                    .fetch_optional(&read)
+                    .await?)
                 })
                 .await
             }

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore};
-pub use chat::{ChatLineRow, ChatReportRow, ChatStore, NewChatLine};
+pub use chat::{ChatLineRow, ChatReportRow, ChatStore, NewChatLine, NewMute};
 pub use events::*;
 pub use group::{AppendPause, BATCH_SIZE_BOUNDS, WriterStats};
 pub use invitations::{InvitationRow, InvitationStore, NewInvitation};

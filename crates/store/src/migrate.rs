@@ -20,6 +20,7 @@ pub const SQLITE: &[(i64, &str)] = &[
     ),
     (10, include_str!("../migrations/sqlite/0010_relations.sql")),
     (11, include_str!("../migrations/sqlite/0011_chat.sql")),
+    (12, include_str!("../migrations/sqlite/0012_chat_rooms.sql")),
     (
         13,
         include_str!("../migrations/sqlite/0013_invitations.sql"),
@@ -56,6 +57,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
         include_str!("../migrations/postgres/0011_relations.sql"),
     ),
     (12, include_str!("../migrations/postgres/0012_chat.sql")),
+    (
+        13,
+        include_str!("../migrations/postgres/0013_chat_rooms.sql"),
+    ),
     (
         14,
         include_str!("../migrations/postgres/0014_invitations.sql"),

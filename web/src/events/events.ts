@@ -9,6 +9,7 @@ import { settings } from '../settings';
 import { gameName } from '../net/games';
 import { followEvent, onNotify } from '../people/channel';
 import './events.css';
+import { roomPanel, type RoomPanel } from '../people/rooms';
 
 const S = {
   events: ['比赛', 'Events'],
@@ -195,8 +196,12 @@ export function eventPage(main: HTMLElement, id: string): () => void {
   const me = session()?.name;
   // Made once, so that a refresh keeps what the arbiter is typing.
   let panel: HTMLElement | null = null;
+  // The event's room, made once the event is read (its arbiters and
+  // organiser post announcements there).
+  let room: RoomPanel | null = null;
   const render = (ev: EventView) => {
     if (me && ev.arbiters.includes(me) && !panel) panel = arbiterPanel(ev, load);
+    room ??= roomPanel({ kind: 'event', event: ev.id }, !!me && (ev.arbiters.includes(me) || ev.organiser === me), !!me && ev.arbiters.includes(me));
     const mine = ev.players.find((p) => p.user === me);
     const canRegister = !mine && ev.status !== 'finished';
     const current = ev.rounds.find((r) => r.round === ev.current_round);
@@ -251,6 +256,7 @@ export function eventPage(main: HTMLElement, id: string): () => void {
         ),
       ),
       panel,
+      room.el,
       ev.actions.length
         ? h(
             'div.panel',
@@ -290,6 +296,7 @@ export function eventPage(main: HTMLElement, id: string): () => void {
     stopped = true;
     unlisten();
     unfollow();
+    room?.close();
   };
 }
 

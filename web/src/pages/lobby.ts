@@ -18,6 +18,7 @@ import { playerName, playerLink } from '../players';
 import { gameInfo, gameName, gameIcon } from '../net/games';
 import { computerButton } from './computer';
 import { mainPool, poolOfGame, poolShortName } from '../net/pools';
+import { roomPanel } from '../people/rooms';
 
 interface LeaderRow {
   rank: number;
@@ -37,6 +38,8 @@ export function lobbyPage(root: HTMLElement, game: string) {
     return;
   }
   const grid = h('div.table-grid', { id: 'table-list' });
+  // The game's room (大厅聊天), made once: a relabelled layout keeps its lines.
+  const room = roomPanel({ kind: 'lobby', game });
   const pairBox = h('div.pairing', { id: 'pairing' });
   const onlineEl = h('ul.online-list', { id: 'online-list' });
   const countEl = h('span.hint', { id: 'online-count' });
@@ -261,6 +264,7 @@ export function lobbyPage(root: HTMLElement, game: string) {
               )
             : null,
           h('div.panel', null, h('div.panel-title', null, t('players'), countEl), onlineEl),
+          room.el,
           keepsPoints ? h('div.panel', null, h('div.panel-title', null, t('leaderboard')), boardEl) : null,
           h('div.panel', null, h('a', { href: `#/offline/${game}` }, `${t('offline')} · ${t('hotseat')}`)),
         ),
@@ -281,5 +285,6 @@ export function lobbyPage(root: HTMLElement, game: string) {
     alive = false;
     offLanguage();
     lobby.close();
+    room.close();
   };
 }

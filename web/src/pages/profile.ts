@@ -12,6 +12,7 @@ import { analysisButton } from '../analysis/link';
 import { tokensPanel } from './tokens';
 import { relationButtons } from '../people/friends';
 import { challengeButton } from '../people/challenge';
+import { profileButtons } from '../people/messages';
 
 /** A stored game as the server lists it (docs/protocol.md `GameSummary`). */
 interface GameSummary {
@@ -73,7 +74,7 @@ export function profilePage(root: HTMLElement, name: string) {
           h(
             'div.panel',
             null,
-            h('div.profile-head', null, avatar(shown, 0), h('div', null, h('h2', null, shown), p.created_at ? h('div.hint', null, when(p.created_at)) : null), isComputer(uname) ? null : relationButtons(uname, p.user.guest === true), isComputer(uname) || p.user.guest ? null : challengeButton(uname)),
+            h('div.profile-head', null, avatar(shown, 0), h('div', null, h('h2', null, shown), p.created_at ? h('div.hint', null, when(p.created_at)) : null), isComputer(uname) ? null : relationButtons(uname, p.user.guest === true), isComputer(uname) ? null : profileButtons(uname, p.user.guest === true), isComputer(uname) || p.user.guest ? null : challengeButton(uname)),
             h(
               'div.ratings',
               null,

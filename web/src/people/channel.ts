@@ -1,12 +1,15 @@
 // The page's channel to its person (docs/protocol.md, `notify`): one WebSocket
 // for as long as someone is logged in, as Lichess's site socket. What happens to
 // them is pushed here the moment it happens — a challenge made, accepted,
-// declined or canceled, their tournament round paired, an arbiter's word — and
-// nothing is polled. A round paired takes the player to their table, as on
+// declined or canceled, their tournament round paired, an arbiter's word, a
+// mention, an announcement, a mute — and nothing is polled. The chat beyond the
+// tables (games' and events' rooms, private messages: rooms.ts, messages.ts)
+// speaks over it too. A round paired takes the player to their table, as on
 // Lichess (but for the event's own page, which offers the game); so does a
 // challenge of theirs that was accepted.
 import { Socket } from '../net/socket';
-import type { Notification, PresenceMsg } from '../net/generated/protocol';
+import type { ClientType, DataArg } from '../net/socket';
+import type { ChatPlace, Notification, PlaceLine, PresenceMsg } from '../net/generated/protocol';
 import { session } from '../session';
 import { settings } from '../settings';
 import { toast } from '../ui';
@@ -20,6 +23,9 @@ let sock: Socket | null = null;
 let owner: string | null = null;
 const listeners = new Set<Listener>();
 const presenceListeners = new Set<PresenceListener>();
+const lineListeners = new Set<(line: PlaceLine) => void>();
+/** The rooms this page is in, by `placeKey`. */
+const joined = new Map<string, ChatPlace>();
 
 const W = {
   challenge: ['{from} 向你发起挑战', '{from} challenges you'],
@@ -31,6 +37,10 @@ const W = {
   invitation: ['{from} 邀请你入座', '{from} invites you to a table'],
   invitationAccepted: ['{to} 接受了你的邀请', '{to} accepted your invitation'],
   invitationDeclined: ['{to} 拒绝了你的邀请：{reason}', '{to} declined your invitation: {reason}'],
+  mention: ['{by} 提到了你：{text}', '{by} mentioned you: {text}'],
+  announcement: ['{name} 公告（{by}）：{text}', '{name} announcement ({by}): {text}'],
+  muted: ['你已被禁言 {minutes} 分钟：{reason}', 'You are muted for {minutes} min: {reason}'],
+  mutedForever: ['你已被禁言：{reason}', 'You are muted: {reason}'],
 } as const;
 
 /** Lichess's decline reasons, in both languages. */
@@ -103,6 +113,19 @@ function handle(n: Notification) {
       break;
     case 'event_changed':
       break;
+    case 'mention':
+      toast(say('mention', { by: n.by, text: n.text }));
+      break;
+    case 'announcement':
+      toast(say('announcement', { name: n.name, by: n.by, text: n.text }));
+      break;
+    case 'muted': {
+      const minutes = Math.max(1, Math.ceil((n.until - Date.now()) / 60000));
+      // A mute without end (the `muted` role) reads i64::MAX.
+      const forever = n.until > Date.now() + 10 * 365 * 24 * 3600 * 1000;
+      toast(say(forever ? 'mutedForever' : 'muted', { minutes, reason: n.reason }), 'error');
+      break;
+    }
   }
   for (const l of listeners) l(n);
 }
@@ -122,10 +145,14 @@ export function ensureChannel() {
   s.onMessage = (m) => {
     if (m.t === 'notify') handle(m.d);
     else if (m.t === 'rel.presence') for (const l of presenceListeners) l(m.d);
+    else if (m.t === 'chat.line') for (const l of lineListeners) l(m.d);
   };
-  // A socket opened again follows again what the page follows.
+  // A socket opened again follows again what the page follows, and is in no
+  // room: the rooms this page is in are joined again (their latest lines come
+  // again; listeners drop the ones they have by id).
   s.onOpen = () => {
     for (const event of followed) s.sendNow('event.follow', { event });
+    for (const place of joined.values()) s.sendNow('chat.join', { place });
   };
   sock = s;
 }
@@ -163,6 +190,35 @@ export function followEvent(event: string): () => void {
 export function onPresence(l: PresenceListener): () => void {
   presenceListeners.add(l);
   return () => presenceListeners.delete(l);
+}
+
+/** Calls `l` with every chat line this page receives (rooms joined, private messages); the unsubscribe. */
+export function onChatLine(l: (line: PlaceLine) => void): () => void {
+  lineListeners.add(l);
+  return () => lineListeners.delete(l);
+}
+
+/** A request on the page's channel (rejected when nobody is logged in). */
+export function channelRequest<T extends ClientType>(t: T, ...d: DataArg<T>): Promise<unknown> {
+  ensureChannel();
+  if (!sock) return Promise.reject(Object.assign(new Error('not logged in'), { code: 'not_logged_in' }));
+  return sock.request(t, ...d);
+}
+
+/** The same place as a key. */
+export function placeKey(p: ChatPlace): string {
+  return JSON.stringify(p);
+}
+
+/** Joins a game's or an event's room (again after a reconnection) until `leavePlace`. */
+export function joinPlace(place: ChatPlace): Promise<unknown> {
+  joined.set(placeKey(place), place);
+  return channelRequest('chat.join', { place });
+}
+
+export function leavePlace(place: ChatPlace) {
+  if (!joined.delete(placeKey(place))) return;
+  sock?.sendNow('chat.leave', { place });
 }
 
 /** Calls `l` with every notification this page receives; the unsubscribe. */

@@ -14,6 +14,7 @@ import { inviteTo } from './invites';
 import { challengeDialog } from './challenge';
 import { onPresence } from './channel';
 import type { FollowedPerson, Following, Presence, RelationView } from '../net/generated/protocol';
+import { listenForMessages, messageButton } from './messages';
 
 const W = {
   friends: ['好友', 'Friends'],
@@ -83,6 +84,7 @@ function personRow(p: FollowedPerson): HTMLElement {
         )
       : null,
     h('button.btn.btn-small', { class: 'friend-challenge', 'data-user': p.username, onclick: () => challengeDialog(p.username) }, w('challenge')),
+    messageButton(p.username),
   );
 }
 
@@ -109,6 +111,8 @@ let offPresence: (() => void) | undefined;
 export function friendsBox(): HTMLElement | null {
   const s = session();
   if (!s || s.guest) return null;
+  // Private messages open their conversation on whichever page is shown.
+  listenForMessages();
   const panel = h('div.friends-panel', { id: 'friends-panel', hidden: true });
   const load = async (again = false) => {
     if (!again) mount(panel, h('div.hint', null, '…'));

@@ -247,6 +247,17 @@ impl Socket {
     pub async fn close(mut self) {
         let _ = self.stream.close(None).await;
     }
+
+    /// Holds the socket open, reading (and so answering the server's pings)
+    /// until it closes: a page that only listens, as a page's channel to its
+    /// person does.
+    pub async fn hold(mut self) {
+        while let Some(Ok(msg)) = self.stream.next().await {
+            if let Message::Text(text) = msg {
+                self.received += text.len() as u64;
+            }
+        }
+    }
 }
 
 /// An `event` as the server writes it (`"patch"` last, after its events)

@@ -1,6 +1,8 @@
 //! The load generator (`qiyuan bench-load`): N concurrent chess games between
 //! simulated players over real WebSockets, measuring accepted moves per second
-//! and the time from a player's move to the opponent receiving it.
+//! and the time from a player's move to the opponent receiving it; with
+//! [`LoadConfig::chat_every`], the players chat at their tables and hold their
+//! pages' channels too.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -44,6 +46,11 @@ pub struct LoadConfig {
     /// `plies` long, and with games longer than the ramp and the measured part
     /// together none ends while it is measured.
     pub stagger: bool,
+    /// Chat and presence (issue #43): each game's players take turns to write
+    /// a line at their table every this long (the first at a time of the
+    /// pair's own), and each player holds a second socket, their page's
+    /// channel (registered for notifications, counted in presence).
+    pub chat_every: Option<Duration>,
 }
 
 /// What a run measured.
@@ -94,6 +101,10 @@ pub struct LoadReport {
     pub server_rss: Option<u64>,
     /// The load generator's own CPU time (user + system) over the measured part.
     pub own_cpu: Option<Duration>,
+    /// Chat lines acknowledged during the measured part, and lines refused or
+    /// unanswered over the whole run (with [`LoadConfig::chat_every`]).
+    pub chat_lines: u64,
+    pub chat_errors: u64,
 }
 
 impl LoadReport {
@@ -199,6 +210,9 @@ struct Counters {
     measured_ends: AtomicU64,
     measured_start_us: AtomicU64,
     measured_end_us: AtomicU64,
+    /// Chat lines acknowledged in the measured part, and refused at any time.
+    chat_lines: AtomicU64,
+    chat_errors: AtomicU64,
 }
 
 fn mean_ms(sum: &AtomicU64, n: u64) -> f64 {
@@ -236,6 +250,7 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
             let result = pair(
                 &http,
                 &cfg,
+                i,
                 first_plies,
                 &deadline,
                 &counters,
@@ -354,6 +369,8 @@ pub async fn run_load(cfg: LoadConfig) -> anyhow::Result<LoadReport> {
         server_threads,
         server_rss,
         own_cpu,
+        chat_lines: counters.chat_lines.load(Ordering::Relaxed),
+        chat_errors: counters.chat_errors.load(Ordering::Relaxed),
     })
 }
 
@@ -390,9 +407,11 @@ impl Deadline {
 }
 
 /// Two simulated players playing game after game until the deadline.
+#[allow(clippy::too_many_arguments)]
 async fn pair(
     http: &reqwest::Client,
     cfg: &LoadConfig,
+    index: usize,
     first_plies: usize,
     deadline: &Deadline,
     counters: &Counters,
@@ -413,6 +432,18 @@ async fn pair(
         on(&white, k).connect().await?,
         on(&black, k + 1).connect().await?,
     ];
+    // With chat: each player's page channel, held open and read.
+    let mut pages = Vec::new();
+    if cfg.chat_every.is_some() {
+        for (c, i) in [(&white, k), (&black, k + 1)] {
+            let page = on(c, i).connect().await?;
+            pages.push(tokio::spawn(page.hold()));
+        }
+    }
+    // The pair's first line at a time of its own within the period.
+    let mut next_line = cfg
+        .chat_every
+        .map(|every| Instant::now() + every.mul_f64((index % 101) as f64 / 101.0));
     add_us(&counters.setup_us, began);
     let mut first = true;
     while !deadline.passed() {
@@ -507,6 +538,22 @@ async fn pair(
                     .event_bytes
                     .fetch_add(event_bytes, Ordering::Relaxed);
             }
+            if let (Some(every), Some(at)) = (cfg.chat_every, next_line.as_mut())
+                && Instant::now() >= *at
+            {
+                *at += every;
+                let line = json!({"table": table, "text": format!("gl hf {ply}")});
+                match ws[mover].call("chat", line).await {
+                    Ok(_) if measuring.load(Ordering::Relaxed) => {
+                        counters.chat_lines.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        counters.chat_errors.fetch_add(1, Ordering::Relaxed);
+                        tracing::warn!("a chat line failed: {e:#}");
+                    }
+                }
+            }
             if !cfg.think.is_zero() {
                 tokio::time::sleep(cfg.think).await;
             }
@@ -531,6 +578,9 @@ async fn pair(
     }
     for s in ws {
         s.close().await;
+    }
+    for page in pages {
+        page.abort();
     }
     Ok(())
 }

@@ -1,26 +1,48 @@
-//! Chat at each table (issue #43), with moderation.
+//! Chat, with moderation (issue #43): at each table, in each game's room
+//! (大厅), in each event's room, and between two people.
 //!
 //! A table has two rooms: its players' and its spectators'. Who is who is the
 //! table's own knowledge, read when a line is written and when it is delivered
-//! ([`live::Sitting`]): a person sitting at the table is a player, anyone else
-//! at it a spectator. A player writes into the players' room and a spectator
-//! into the spectators'; a spectator never reads the players' room, and a
-//! player reads the spectators' only after asking to (`chat.spectators`).
-//! Lines do not pass through the table's log: the sockets that watch or play at
-//! a table join its rooms here (the socket router tells [`Chat::join`] and
-//! [`Chat::leave`]), and a line goes to those of them that may read it.
+//! ([`live::Sitting`]; for a table another node owns, its proxy's copy, kept
+//! from the lobby's summaries): a person sitting at the table is a player,
+//! anyone else at it a spectator. A player writes into the players' room and a
+//! spectator into the spectators'; a spectator never reads the players' room,
+//! and a player reads the spectators' only after asking to
+//! (`chat.spectators`). Lines do not pass through the table's log: the sockets
+//! that watch or play at a table join its rooms here (the socket router tells
+//! [`Chat::join`] and [`Chat::leave`]), and a line goes to those of them that
+//! may read it. The rooms beyond the tables and private messages are
+//! [`places`].
 //!
-//! Moderation: a muted person's line is refused ([`crate::authority::is_muted`],
-//! read from the store at each line); each person may write `burst` lines at
-//! once and one more every `every_ms` ([`limit`]); the configured words become
-//! `***` ([`filter`]); every line is kept in the store before it is delivered,
-//! for `retention_days`, and a report of a line files a row in the queue that
-//! admins list and resolve ([`api`]). Lines are plain text: control characters
-//! become spaces, and clients never render them as markup.
+//! Moderation, the same in every room: a muted person's line is refused
+//! ([`crate::authority::is_muted`]: the `muted` role, or a timed mute of an
+//! admin's or an event arbiter's, [`mutes`], read from the store at each
+//! line); each person may write `burst` lines at once and one more every
+//! `every_ms`, across all rooms ([`limit`]); the configured words become `***`
+//! ([`filter`]); every line is kept in the store before it is delivered, for
+//! `retention_days`, and a report of a line or of a person files a row in the
+//! queue that admins list and resolve ([`api`]). Lines are plain text: control
+//! characters become spaces, and clients never render them as markup.
+//!
+//! The chat policy: the players of an event's game write in their table's
+//! players' room only while the event's `players_chat` is on (its default;
+//! the organiser may switch it off, as FIDE arbiters forbid talking during a
+//! game), and then not in the event's room either (its arbiters' and
+//! organiser's announcements are always delivered). Other tables, rated or
+//! casual, keep their players' room open, as Lichess does.
+//!
+//! With several nodes a line is delivered here and published on the bus
+//! ([`BusMsg::Chat`]); each other node delivers it to its own sockets in the
+//! room ([`Chat::deliver_here`]). Private messages, mentions (`@name`,
+//! [`mentions`]) and announcements reach a person's every page through the
+//! page channel ([`crate::people::Notifier`]), which crosses nodes itself.
 
 pub mod api;
 mod filter;
 mod limit;
+mod mentions;
+pub mod mutes;
+pub mod places;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -30,10 +52,15 @@ use axum::extract::ws::Utf8Bytes;
 use axum::http::StatusCode;
 use qiyuan_store::{ChatLineRow, NewChatLine, Store, StoreError};
 
+use serde::{Deserialize, Serialize};
+
+use crate::cluster::{BusMsg, Cluster};
 use crate::config::ChatConfig;
 use crate::error::ApiError;
-use crate::live::{self, Conn, ConnId};
+use crate::live::{self, Conn, ConnId, UserInfo};
+use crate::people::Notifier;
 use crate::protocol::ServerMsg;
+use crate::protocol::chat::MentionAt;
 use crate::protocol::client::{ChatReport, ChatSay};
 use crate::protocol::out::{ChatMsg, ChatRoom};
 
@@ -44,14 +71,39 @@ const HISTORY: i64 = 50;
 /// The longest reason a report may give, in characters.
 const MAX_REASON: usize = 500;
 
-/// The chat of every table on this node: the sockets in each table's rooms,
-/// and the moderation every line passes.
+/// How long that a table plays for no event is believed before it is read
+/// again (a table an event has seated its players at plays for it for good).
+const NO_EVENT: Duration = Duration::from_secs(60);
+
+/// The chat on this node: the sockets in each table's rooms and in each
+/// place beyond the tables, the moderation every line passes, and the ways a
+/// line leaves this node.
 pub struct Chat {
     store: Arc<dyn Store>,
     filter: Filter,
     limiter: limit::Limiter,
     max_chars: usize,
     rooms: Mutex<HashMap<String, Rooms>>,
+    /// The game's rooms and events' rooms: their sockets here, by place key.
+    places: places::Places,
+    /// Each table's event (`None`: none) and when that was read.
+    events_of: Mutex<HashMap<String, (Option<String>, Instant)>>,
+    /// Pushes to a person's every page (private messages, mentions,
+    /// announcements, mutes).
+    notifier: Notifier,
+    /// Several nodes: where a line goes to reach the others' sockets.
+    cluster: Option<Arc<Cluster>>,
+}
+
+/// Where a line delivered on one node goes on the others (the bus's
+/// [`BusMsg::Chat`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum ChatAt {
+    /// A table's room: the sockets at the table that read it.
+    Table { table: String, room: ChatRoom },
+    /// A game's or event's room, by its key: the sockets that joined it.
+    Place { key: String },
 }
 
 /// One table's rooms: who is in them.
@@ -83,13 +135,120 @@ impl Rooms {
 }
 
 impl Chat {
-    pub fn new(store: Arc<dyn Store>, config: &ChatConfig) -> Chat {
+    /// The chat of this node: its `games` have a room each.
+    pub fn new(
+        store: Arc<dyn Store>,
+        config: &ChatConfig,
+        games: Vec<&'static str>,
+        notifier: Notifier,
+        cluster: Option<Arc<Cluster>>,
+    ) -> Chat {
         Chat {
             store,
             filter: Filter::new(&config.filter),
             limiter: limit::Limiter::new(config.burst, Duration::from_millis(config.every_ms)),
             max_chars: config.max_chars,
             rooms: Mutex::default(),
+            places: places::Places::new(games),
+            events_of: Mutex::default(),
+            notifier,
+            cluster,
+        }
+    }
+
+    /// Checks a line `user` writes anywhere: plain text on one line, not
+    /// empty, not too long; the writer not muted and within the rate. The
+    /// text as it is kept and delivered (filtered).
+    async fn check(&self, user: &UserInfo, text: &str) -> Result<String, ApiError> {
+        let text = plain(text);
+        if text.is_empty() {
+            return Err(ApiError::bad_request("bad_message", "a chat line has text"));
+        }
+        if text.chars().count() > self.max_chars {
+            return Err(ApiError::bad_request(
+                "too_large",
+                format!("a chat line has at most {} characters", self.max_chars),
+            ));
+        }
+        if let Some(until) = crate::authority::muted_until(&*self.store, user.id).await? {
+            return Err(mutes::refusal(until));
+        }
+        if let Err(wait) = self.limiter.take(user.id, Instant::now()) {
+            let ms = wait.as_millis() + 1;
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "chat_too_fast",
+                format!("too many chat lines; the next in {ms} ms"),
+            ));
+        }
+        Ok(self.filter.apply(&text))
+    }
+
+    /// The event whose game `table` plays, if any (none read again after
+    /// [`NO_EVENT`]).
+    async fn event_of(&self, table: &str) -> Result<Option<String>, ApiError> {
+        let now = Instant::now();
+        let fresh = |(event, at): &(Option<String>, Instant)| {
+            event.is_some() || now.duration_since(*at) < NO_EVENT
+        };
+        let known = lock(&self.events_of)
+            .get(table)
+            .filter(|known| fresh(known))
+            .map(|(event, _)| event.clone());
+        if let Some(event) = known {
+            return Ok(event);
+        }
+        let event = self.store.event_of_table(table).await?;
+        let mut known = lock(&self.events_of);
+        if known.len() > 20_000 {
+            known.retain(|_, (_, at)| now.duration_since(*at) < NO_EVENT);
+        }
+        known.insert(table.to_string(), (event.clone(), now));
+        Ok(event)
+    }
+
+    /// Refuses `user`'s line in a players' room of event `event`, or in its
+    /// room, while the event's players' chat is off and they play in it.
+    async fn event_policy(&self, event: &str, user: &UserInfo) -> Result<(), ApiError> {
+        let Some(ev) = crate::events::load(&*self.store, event).await? else {
+            return Ok(());
+        };
+        let plays = ev
+            .player(user.id)
+            .is_some_and(|p| !p.withdrawn && !p.disqualified);
+        if !ev.config.players_chat && plays {
+            return Err(ApiError::forbidden(
+                "chat_off",
+                "the organiser has switched the players' chat off for this event",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Sends `frame` to the other nodes, for their sockets at `at`.
+    fn publish(&self, at: ChatAt, frame: &Utf8Bytes) {
+        if let Some(cluster) = self.cluster.clone() {
+            let text = frame.to_string();
+            tokio::spawn(async move {
+                cluster.send_all(&BusMsg::Chat { at, text }).await;
+            });
+        }
+    }
+
+    /// A line another node delivered: to this node's sockets at `at` that
+    /// read it.
+    pub fn deliver_here(&self, at: &ChatAt, text: &str) {
+        let frame = Utf8Bytes::from(text.to_string());
+        match at {
+            ChatAt::Table { table, room } => {
+                let rooms = self.rooms();
+                if let Some(r) = rooms.get(table) {
+                    for member in r.members.values().filter(|m| r.reads(m, *room)) {
+                        member.conn.send(frame.clone());
+                    }
+                }
+            }
+            ChatAt::Place { key } => self.places.deliver(key, &frame),
         }
     }
 
@@ -155,52 +314,35 @@ impl Chat {
     }
 
     /// A line from `conn` at a table it watches or plays at: checked, kept,
-    /// then delivered to every socket at the table that reads its room. The
-    /// line's id.
+    /// then delivered to every socket at the table that reads its room, on
+    /// every node. The line's id.
     pub async fn say(&self, conn: &Conn, say: &ChatSay) -> Result<i64, ApiError> {
         let user = conn.user.as_ref().ok_or_else(ApiError::unauthorized)?;
-        let room = {
+        let (room, sitting) = {
             let rooms = self.rooms();
             let r = rooms
                 .get(&say.table)
                 .filter(|r| r.members.contains_key(&conn.id))
                 .ok_or_else(not_at_table)?;
-            if r.sitting.has(&user.username) {
+            let room = if r.sitting.has(&user.username) {
                 ChatRoom::Players
             } else {
                 ChatRoom::Spectators
-            }
+            };
+            (room, r.sitting.clone())
         };
-        let text = plain(&say.text);
-        if text.is_empty() {
-            return Err(ApiError::bad_request("bad_message", "a chat line has text"));
+        if room == ChatRoom::Players
+            && let Some(event) = self.event_of(&say.table).await?
+        {
+            self.event_policy(&event, user).await?;
         }
-        if text.chars().count() > self.max_chars {
-            return Err(ApiError::bad_request(
-                "too_large",
-                format!("a chat line has at most {} characters", self.max_chars),
-            ));
-        }
-        if crate::authority::is_muted(&*self.store, user.id).await? {
-            return Err(ApiError::forbidden(
-                "muted",
-                "you are muted: your chat lines are not delivered",
-            ));
-        }
-        if let Err(wait) = self.limiter.take(user.id, Instant::now()) {
-            let ms = wait.as_millis() + 1;
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "chat_too_fast",
-                format!("too many chat lines; the next in {ms} ms"),
-            ));
-        }
+        let text = self.check(user, &say.text).await?;
         let line = NewChatLine {
             table: say.table.clone(),
             room: room.as_str().into(),
             user: user.id,
             username: user.username.clone(),
-            text: self.filter.apply(&text),
+            text,
             at: crate::now_ms(),
         };
         let id = self.store.add_chat_line(&line).await?;
@@ -212,13 +354,33 @@ impl Chat {
             text: line.text,
             at: line.at,
         };
-        let frame: Utf8Bytes = ServerMsg::Chat(msg).encode(None).into();
-        let rooms = self.rooms();
-        if let Some(r) = rooms.get(&say.table) {
-            for member in r.members.values().filter(|m| r.reads(m, room)) {
-                member.conn.send(frame.clone());
-            }
-        }
+        let mention = mentions::Mention {
+            by: user,
+            text: &msg.text,
+            line: id,
+            at: MentionAt::Table {
+                table: msg.table.clone(),
+                room,
+            },
+        };
+        let frame: Utf8Bytes = ServerMsg::Chat(msg.clone()).encode(None).into();
+        self.deliver_here(
+            &ChatAt::Table {
+                table: say.table.clone(),
+                room,
+            },
+            frame.as_str(),
+        );
+        self.publish(
+            ChatAt::Table {
+                table: say.table.clone(),
+                room,
+            },
+            &frame,
+        );
+        // A line of the players' room is for the players alone.
+        let may_read = |name: &str| room == ChatRoom::Spectators || sitting.has(name);
+        mentions::tell(&*self.store, &self.notifier, mention, may_read).await;
         Ok(id)
     }
 
@@ -257,7 +419,10 @@ impl Chat {
                 format!("a report's reason has at most {MAX_REASON} characters"),
             ));
         }
-        if self.store.chat_line(report.line).await?.is_none() {
+        // A private message is reported by its two people alone.
+        let line = self.store.chat_line(report.line).await?;
+        if !line.is_some_and(|l| l.room != "private" || places::in_conversation(&l.table, user.id))
+        {
             return Err(ApiError::not_found(format!("no chat line {}", report.line)));
         }
         self.store
@@ -270,6 +435,10 @@ impl Chat {
                 e => e.into(),
             })
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn not_at_table() -> ApiError {

@@ -74,6 +74,12 @@ pub enum BusMsg {
         user: i64,
         presence: crate::protocol::relations::Presence,
     },
+    /// To all: a chat line delivered on the sender's node, for the sockets
+    /// at the same place on the others (`crate::chat`).
+    Chat {
+        at: crate::chat::ChatAt,
+        text: String,
+    },
     /// To all: a node is stopping and gave its tables' leases up; the others
     /// take them over now.
     HandedOver { node: String },
@@ -242,6 +248,7 @@ async fn handle(cluster: &Arc<Cluster>, here: &Here, env: Envelope) {
             if from != cluster.node {
                 match change {
                     crate::lobby::Change::Table(s) => {
+                        cluster.seated_elsewhere(&s);
                         here.lobby.publish_remote(s);
                     }
                     crate::lobby::Change::Gone { game, id } => here.lobby.remove_remote(&game, &id),
@@ -262,6 +269,11 @@ async fn handle(cluster: &Arc<Cluster>, here: &Here, env: Envelope) {
         BusMsg::Presence { user, presence } => {
             if from != cluster.node {
                 here.people.presence_elsewhere(&from, user, presence);
+            }
+        }
+        BusMsg::Chat { at, text } => {
+            if from != cluster.node {
+                here.chat.deliver_here(&at, &text);
             }
         }
         BusMsg::ApiChat { table, line } => {

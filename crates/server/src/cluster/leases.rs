@@ -228,13 +228,46 @@ impl Cluster {
             .flatten()
             .filter(|l| l.live)
             .map(|l| l.node);
-        let mut proxies = lock(&self.proxies);
-        if let Some(p) = proxies.get(id) {
-            return Some(p.handle.clone());
+        let handle = {
+            let mut proxies = lock(&self.proxies);
+            if let Some(p) = proxies.get(id) {
+                return Some(p.handle.clone());
+            }
+            let p = proxy::Proxy::spawn(self.clone(), id.to_string(), game, owner);
+            let handle = p.handle.clone();
+            proxies.insert(id.to_string(), p);
+            handle
+        };
+        // Who sits there, as the lobby last told: the table's chat tells its
+        // players from its spectators by it (later changes come on the bus).
+        let key = self.key(&format!("lobby:{game}"));
+        let mut redis = self.redis.clone();
+        let summary: redis::RedisResult<Option<String>> = self
+            .timed(redis::cmd("HGET").arg(&key).arg(id).query_async(&mut redis))
+            .await;
+        if let Some(summary) = summary
+            .ok()
+            .flatten()
+            .and_then(|s| serde_json::from_str::<crate::live::TableSummary>(&s).ok())
+        {
+            self.seated_elsewhere(&summary);
         }
-        let p = proxy::Proxy::spawn(self.clone(), id.to_string(), game, owner);
-        let handle = p.handle.clone();
-        proxies.insert(id.to_string(), p);
         Some(handle)
+    }
+
+    /// A table another node owns changed (its lobby summary): the people
+    /// sitting there, for its proxy here.
+    pub(super) fn seated_elsewhere(&self, summary: &crate::live::TableSummary) {
+        if let Some(p) = lock(&self.proxies).get(&summary.id) {
+            p.handle.sitting.relay(
+                summary
+                    .seats
+                    .iter()
+                    .filter_map(|s| s.user.as_deref())
+                    .filter(|u| crate::live::Occupant::of(u).is_person())
+                    .map(str::to_string)
+                    .collect(),
+            );
+        }
     }
 }

@@ -93,6 +93,8 @@ pub struct Here {
     pub streams: Arc<crate::lichess::Hub>,
     /// This node's page sockets by person, for notifications from elsewhere.
     pub people: Arc<crate::people::Hub>,
+    /// This node's chat rooms, for lines written elsewhere.
+    pub chat: Arc<crate::chat::Chat>,
 }
 
 /// This node among several.

@@ -41,7 +41,8 @@ impl Proxy {
             tx,
             owner: None,
             played: Arc::new(AtomicBool::new(true)),
-            // Who sits at a table another node owns is not known here.
+            // Who sits there, kept from the lobby's summaries of the table
+            // (`Cluster::seated_elsewhere`).
             sitting: Arc::default(),
             // Nor whether it is for the invited: its task refuses the others.
             invite_only: false,

@@ -113,7 +113,7 @@ pub async fn create(
 }
 
 /// `PATCH /api/event/{id}`: the organiser replaces the settings before the
-/// event starts (the name and the schedule also after).
+/// event starts (the name, the schedule and the players' chat also after).
 pub async fn change(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
@@ -129,11 +129,12 @@ pub async fn change(
         let mut same = config.clone();
         same.name = ev.config.name.clone();
         same.schedule = ev.config.schedule.clone();
+        same.players_chat = ev.config.players_chat;
         if same != ev.config {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "event_started",
-                "once the event has started only its name and schedule may change",
+                "once the event has started only its name, schedule and players' chat may change",
             ));
         }
     }

@@ -156,6 +156,16 @@ pub struct EventConfig {
     /// `won`); default the seed's: Buchholz, progressive, direct encounter, wins.
     #[serde(default = "default_tiebreaks")]
     pub tiebreaks: Vec<String>,
+    /// Whether the players may chat: in their game's players' room and in the
+    /// event's room (default on; the organiser may switch it off at any time;
+    /// the arbiters' announcements are delivered either way). See
+    /// [`crate::chat`].
+    #[serde(default = "players_chat")]
+    pub players_chat: bool,
+}
+
+fn players_chat() -> bool {
+    true
 }
 
 const DAY_SECS: f64 = 86_400.0;

@@ -261,6 +261,14 @@ impl Sitting {
         self.0.read().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Who sits at a table another node owns, as its summary last told: a
+    /// proxy's copy.
+    pub fn relay(&self, people: Vec<String>) {
+        if *self.read() != people {
+            *self.0.write().unwrap_or_else(|e| e.into_inner()) = people;
+        }
+    }
+
     /// Tells who sits there now; a write only when it changed (most batches
     /// are moves, which change nobody).
     pub(super) fn tell<'a>(&self, people: impl Iterator<Item = &'a str> + Clone) {

@@ -76,6 +76,15 @@ pub enum HallMsg {
     EventFollow(EventRef),
     #[serde(rename = "event.unfollow")]
     EventUnfollow(EventRef),
+    /// Enter a game's room, an event's room or a conversation (see
+    /// [`super::chat`]).
+    #[serde(rename = "chat.join")]
+    ChatJoin(super::chat::ChatJoin),
+    #[serde(rename = "chat.leave")]
+    ChatLeave(super::chat::ChatJoin),
+    /// A line for a game's room, an event's room or a person.
+    #[serde(rename = "chat.post")]
+    ChatPost(super::chat::ChatPost),
 }
 
 /// The commands a client sends to a table. Every one names its table and may
@@ -649,5 +658,7 @@ pub fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
         ChatSpectators::decl(cfg),
         ChatReport::decl(cfg),
         EventRef::decl(cfg),
+        super::chat::ChatJoin::decl(cfg),
+        super::chat::ChatPost::decl(cfg),
     ]
 }

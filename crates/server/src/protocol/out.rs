@@ -82,10 +82,14 @@ pub enum ServerMsg {
     /// they have open, on every node.
     #[serde(rename = "notify")]
     Notify(Notification),
+    /// A line of a game's room or an event's room this socket joined, or a
+    /// private message to or from this person (on every page they have open).
+    #[serde(rename = "chat.line")]
+    ChatLine(super::chat::PlaceLine),
 }
 
 /// A table's two chat rooms: its players' and its spectators'.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ChatRoom {
     Players,
@@ -146,6 +150,25 @@ pub enum Notification {
     /// An event whose page this socket has open changed: its standings,
     /// rounds or players are to be read again (`event.follow`).
     EventChanged { event: String },
+    /// `by` mentioned this person (`@name`) in a line written `at`.
+    Mention {
+        by: String,
+        text: String,
+        at: super::chat::MentionAt,
+        line: i64,
+    },
+    /// An announcement of an event this person plays in, by its arbiter or
+    /// organiser `by`.
+    Announcement {
+        event: String,
+        name: String,
+        by: String,
+        text: String,
+        line: i64,
+    },
+    /// This person was muted until `until` (ms since the epoch) by an admin
+    /// or an event's arbiter: no chat line of theirs is delivered till then.
+    Muted { until: i64, reason: String },
 }
 
 /// A challenge as a notification tells it.
@@ -247,8 +270,10 @@ pub enum Ack {
     /// `seek.cancel`: whether a seek was waiting; `analyse.stop`: whether a
     /// search was running.
     Cancelled { cancelled: bool },
-    /// `chat`: the line's id.
+    /// `chat`, `chat.post`: the line's id.
     Line { line: i64 },
+    /// `chat.join` (true), `chat.leave` (false).
+    Joined { joined: bool },
     /// `chat.report`: the report's id.
     Report { report: i64 },
     /// `event.follow`, `event.unfollow`: the event.
@@ -409,6 +434,9 @@ pub fn typescript() -> String {
         EventEndedMsg::decl(&cfg),
         ChatMsg::decl(&cfg),
         ChatRoom::decl(&cfg),
+        super::chat::ChatPlace::decl(&cfg),
+        super::chat::PlaceLine::decl(&cfg),
+        super::chat::MentionAt::decl(&cfg),
         Notification::decl(&cfg),
         ChallengeNote::decl(&cfg),
         TableSummary::decl(&cfg),

@@ -329,6 +329,18 @@ impl Router {
                     },
                 );
             }
+            HallMsg::ChatJoin(join) => {
+                self.app.chat.join_place(&self.conn, &join.place).await?;
+                self.ack(id, Ack::Joined { joined: true });
+            }
+            HallMsg::ChatLeave(leave) => {
+                self.app.chat.leave_place(self.conn.id, &leave.place);
+                self.ack(id, Ack::Joined { joined: false });
+            }
+            HallMsg::ChatPost(post) => {
+                let line = self.app.chat.post(&self.conn, post).await?;
+                self.ack(id, Ack::Line { line });
+            }
             HallMsg::SeekCancel => {
                 let mut cancelled = self.app.lobby.cancel_seeks(self.conn.id);
                 if let Some(cluster) = &self.app.cluster {
@@ -416,6 +428,7 @@ impl Router {
         for (_, task) in self.lobbies.drain() {
             task.abort();
         }
+        self.app.chat.leave_places(self.conn.id);
         for table in std::mem::take(&mut self.tables) {
             self.app.chat.leave(&table, self.conn.id);
             if let Ok(handle) = self.table(&table).await {

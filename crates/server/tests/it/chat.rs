@@ -25,7 +25,7 @@ async fn server(backend: Backend) -> TestServer {
 
 /// Reads until the server has answered a ping sent now: every message queued
 /// for the socket before it has been read.
-async fn settle(ws: &mut Ws) {
+pub(crate) async fn settle(ws: &mut Ws) {
     let id = json!(format!("settle{}", ws.seen.len()));
     ws.send_raw(&json!({"t": "ping", "d": {}, "id": id}).to_string())
         .await;

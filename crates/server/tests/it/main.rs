@@ -25,6 +25,7 @@ mod authority;
 mod bad_input;
 mod bench_client;
 mod chat;
+mod chat_rooms;
 mod chess_rules;
 mod compute_budget;
 mod computer_players;

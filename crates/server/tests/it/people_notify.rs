@@ -13,7 +13,7 @@ use crate::common::{self, Backend, Client, Ws, post};
 use crate::nodes::Site;
 
 /// The next `notify` of `kind` on `ws`, which must come within a second.
-async fn notified(ws: &mut Ws, kind: &str) -> Value {
+pub(crate) async fn notified(ws: &mut Ws, kind: &str) -> Value {
     let wait = async {
         loop {
             let m = ws.expect("notify").await;
@@ -28,7 +28,7 @@ async fn notified(ws: &mut Ws, kind: &str) -> Value {
 }
 
 /// Nothing is notified on `ws` for a while.
-async fn quiet(ws: &mut Ws) {
+pub(crate) async fn quiet(ws: &mut Ws) {
     let heard = tokio::time::timeout(Duration::from_millis(300), ws.expect("notify")).await;
     assert!(heard.is_err(), "told what was not theirs: {heard:?}");
 }
@@ -205,7 +205,7 @@ both!(
 );
 
 /// An account registered on the node at `base`, as a client of that node.
-async fn account(base: &str, name: &str) -> Client {
+pub(crate) async fn account(base: &str, name: &str) -> Client {
     let http = reqwest::Client::new();
     let session =
         qiyuan_testkit::accounts::register(&http, base, name, qiyuan_testkit::accounts::PASSWORD)
@@ -220,7 +220,7 @@ async fn account(base: &str, name: &str) -> Client {
 }
 
 /// The same session on another node.
-fn on(c: &Client, base: &str) -> Client {
+pub(crate) fn on(c: &Client, base: &str) -> Client {
     Client {
         http: c.http.clone(),
         base: base.to_string(),

@@ -1,0 +1,22 @@
+-- Chat beyond the table (issue #43): timed mutes, and reports of a person
+-- (from their profile) in the same queue as reports of a line. Lines of the
+-- game rooms, events and private messages are kept in chat_lines like a
+-- table's, under their place's key.
+CREATE TABLE mutes (
+    id       BIGSERIAL PRIMARY KEY,
+    user_id  BIGINT NOT NULL REFERENCES users(id),
+    until    BIGINT NOT NULL,
+    by_user  BIGINT NOT NULL REFERENCES users(id),
+    -- An event's arbiter's mute: the event.
+    event_id TEXT,
+    reason   TEXT   NOT NULL,
+    at       BIGINT NOT NULL
+);
+CREATE INDEX mutes_user ON mutes(user_id, until);
+
+-- A report names a line, or (line_id NULL) a person.
+ALTER TABLE chat_reports ALTER COLUMN line_id DROP NOT NULL;
+ALTER TABLE chat_reports ADD COLUMN person BIGINT REFERENCES users(id);
+CREATE UNIQUE INDEX chat_reports_person_open ON chat_reports(person, reporter)
+    WHERE person IS NOT NULL AND resolved_at IS NULL;
+CREATE INDEX event_games_table ON event_games(table_id);
