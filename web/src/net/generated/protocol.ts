@@ -6,7 +6,7 @@ export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { ser
 
 export type Hello = { protocol: number, user: UserInfo | null, games: Array<string>, game_info: Array<Descriptor>, server_time: number, };
 
-export type Ack = { table: string, v: number, } | { table: string, seat: number, } | { table: string, invite: string, } | { table: string, } | { game: string, } | { seeking: boolean, } | { cancelled: boolean, } | { line: number, } | { joined: boolean, } | { report: number, };
+export type Ack = { table: string, v: number, } | { table: string, seat: number, } | { table: string, invite: string, } | { table: string, } | { game: string, } | { seeking: boolean, } | { cancelled: boolean, } | { line: number, } | { joined: boolean, } | { report: number, } | { event: string, };
 
 export type ErrorMsg = { code: string, message: string, table?: string, };
 
@@ -59,6 +59,22 @@ export type EventActionMsg = { event: string,
  */
 kind: string, player: string, arbiter: string, reason: string, round: number | null, board: number | null, table: string | null, at: number, };
 
+export type EventEndedMsg = { event: string, name: string, 
+/**
+ * `rounds_played`: all its rounds were played; `no_pairing`: no legal
+ * pairing (FIDE C.04 absolute criteria) remains for the next round;
+ * `no_players`: nobody is left to pair.
+ */
+reason: string, 
+/**
+ * The rounds played.
+ */
+rounds: number, 
+/**
+ * In words (English), for a log or an organiser.
+ */
+detail: string, at: number, };
+
 export type ChatMsg = { table: string, room: ChatRoom, 
 /**
  * The line's id, which `chat.report` names.
@@ -81,7 +97,7 @@ announcement: boolean, };
 
 export type MentionAt = { "kind": "table", table: string, room: ChatRoom, } | { "kind": "lobby", game: string, } | { "kind": "event", event: string, };
 
-export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, } | { "kind": "mention", by: string, text: string, at: MentionAt, line: number, } | { "kind": "announcement", event: string, name: string, by: string, text: string, line: number, } | { "kind": "muted", until: number, reason: string, };
+export type Notification = { "kind": "challenge" } & ChallengeNote | { "kind": "challenge_accepted" } & ChallengeNote | { "kind": "challenge_declined" } & ChallengeNote | { "kind": "challenge_canceled" } & ChallengeNote | { "kind": "round" } & EventRoundMsg | { "kind": "arbiter", action: EventActionMsg, } | { "kind": "event_ended" } & EventEndedMsg | { "kind": "invitation" } & InvitationNote | { "kind": "invitation_accepted" } & InvitationNote | { "kind": "invitation_declined" } & InvitationNote | { "kind": "event_changed", event: string, } | { "kind": "mention", by: string, text: string, at: MentionAt, line: number, } | { "kind": "announcement", event: string, name: string, by: string, text: string, line: number, } | { "kind": "muted", until: number, reason: string, };
 
 export type ChallengeNote = { 
 /**
@@ -291,9 +307,19 @@ win: number,
  */
 best?: string, 
 /**
- * The best line from the position.
+ * The best line from the position, in the game's notation (UCI, ICCS, vertices).
  */
 pv: Array<string>, 
+/**
+ * The same line as players read it, in the game's display notation (SAN,
+ * Chinese notation, a vertex), up to the first move that cannot be read.
+ */
+pv_display: Array<string>, 
+/**
+ * The line in the game's further notations by name (xiangqi's `wxf`), as
+ * the replay viewer offers them.
+ */
+pv_notations?: { [key in string]: Array<string> }, 
 /**
  * Nodes searched (Go: playouts).
  */
@@ -326,6 +352,51 @@ friend: boolean, blocking: boolean, blocked_by: boolean, };
 
 export type PresenceMsg = { username: string, presence: Presence, };
 
+export type InvitationNote = { 
+/**
+ * The invitation's secret id, which its answers name.
+ */
+id: string, 
+/**
+ * Who invites.
+ */
+from: string, 
+/**
+ * Who is invited (for a link taken: who took it).
+ */
+to: string, table: string, game: string, 
+/**
+ * `invitation_declined`: the reason given (`generic`, `later`, `busy`,
+ * `tooFast`, `tooSlow`, `rated`, `casual`).
+ */
+reason?: string, };
+
+export type InviteLink = { 
+/**
+ * The link's secret.
+ */
+token: string, table: string, 
+/**
+ * The link's path on this server (`/#/join/{token}`).
+ */
+url: string, };
+
+export type LinkView = { table: string, game: string, 
+/**
+ * Who made the link.
+ */
+from: string, 
+/**
+ * Whether its seat is still free to take.
+ */
+open: boolean, 
+/**
+ * Who took its seat.
+ */
+taken_by: string | null, };
+
+export type SeatedAt = { table: string, seat: number, };
+
 export type Status = "waiting" | "playing" | "over";
 
 export type EndDetail = "abort" | "first_move" | "not_counted" | "main_time" | "move_time" | "countdown" | "overtime";
@@ -352,7 +423,7 @@ display: string, capture: boolean, check: boolean, clock: ClockView, } | { "type
 /**
  * When the seat loses by escape unless it comes back.
  */
-deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "declined", seat: Seat, proposal: number, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, reason?: string | null, } | { "type": "warned", seat: Seat, reason: string, } | { "type": "violated", seat: Seat, count: number, reason: string, };
+deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "trusteeship", seat: Seat, on: boolean, } | { "type": "declined", seat: Seat, proposal: number, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, reason?: string | null, } | { "type": "warned", seat: Seat, reason: string, } | { "type": "violated", seat: Seat, count: number, reason: string, };
 
 export type TableView<V> = { 
 /**
@@ -369,11 +440,21 @@ you: Seat | null, game: GameView<V> | null,
  */
 preview: V | null, 
 /**
+ * A tournament table (an event's board): one game with fixed settings,
+ * no takebacks, no rematch.
+ */
+tournament: boolean, 
+/**
  * The moment the view was taken.
  */
 at: number, };
 
-export type GameView<V> = { number: number, settings: Settings, players: Array<string>, moves: Array<MoveView>, turn: Turn, 
+export type GameView<V> = { number: number, settings: Settings, players: Array<string>, 
+/**
+ * The moves read in with a record (读入) before the game started: part of
+ * the game, before `moves` in its move list, never taken back.
+ */
+loaded: Array<MoveView>, moves: Array<MoveView>, turn: Turn, 
 /**
  * The game's own phase, by name ([`GamePhase::name`]: `play`, `marking`, ...).
  */
@@ -408,7 +489,12 @@ escape_at: number | null,
  * connection indicator. The table measures nothing, so it is `None` here;
  * the server's fan-out fills it in from its sockets.
  */
-lag_ms: number | null, };
+lag_ms: number | null, 
+/**
+ * 托管: the computer plays this seat for its player until they take it
+ * back ([`crate::Command::Trusteeship`]).
+ */
+trustee: boolean, };
 
 export type MoveView = { seat: Seat, action: string, display: string, 
 /**
@@ -482,7 +568,7 @@ export type Setup = "standard" | { "position": string } | { "seed": number } | {
 
 export type SeatResult = "win" | "loss" | "draw" | "void";
 
-export type EndReason = "checkmate" | "stalemate" | "insufficient_material" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "perpetual_check" | "perpetual_chase" | "repetition" | "move_limit" | "counted" | "hand_emptied" | "resignation" | "timeout" | "agreement" | "escape" | "aborted" | "adjudication" | "fouls";
+export type EndReason = "checkmate" | "stalemate" | "insufficient_material" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "perpetual_check" | "perpetual_chase" | "repetition" | "move_limit" | "counted" | "hand_emptied" | "resignation" | "timeout" | "agreement" | "escape" | "aborted" | "adjudication" | "fouls" | "violations";
 
 export type Outcome = { 
 /**
@@ -502,9 +588,9 @@ export type Claim = "threefold_repetition" | "fifty_moves";
 
 export type ClientMsg = TableCommand | HallMsg;
 
-export type HallMsg = { "t": "ping", "d": Ping } | { "t": "lobby.subscribe", "d": LobbyRoom } | { "t": "lobby.unsubscribe", "d": LobbyRoom } | { "t": "create", "d": CreateTable } | { "t": "seek", "d": Seek } | { "t": "seek.cancel" } | { "t": "watch", "d": Watch } | { "t": "unwatch", "d": Watch } | { "t": "play_computer", "d": PlayComputer } | { "t": "hotseat", "d": Hotseat } | { "t": "analyse", "d": Analyse } | { "t": "analyse.stop" } | { "t": "chat", "d": ChatSay } | { "t": "chat.spectators", "d": ChatSpectators } | { "t": "chat.report", "d": ChatReport } | { "t": "chat.join", "d": ChatJoin } | { "t": "chat.leave", "d": ChatJoin } | { "t": "chat.post", "d": ChatPost };
+export type HallMsg = { "t": "ping", "d": Ping } | { "t": "lobby.subscribe", "d": LobbyRoom } | { "t": "lobby.unsubscribe", "d": LobbyRoom } | { "t": "create", "d": CreateTable } | { "t": "seek", "d": Seek } | { "t": "seek.cancel" } | { "t": "watch", "d": Watch } | { "t": "unwatch", "d": Watch } | { "t": "play_computer", "d": PlayComputer } | { "t": "hotseat", "d": Hotseat } | { "t": "analyse", "d": Analyse } | { "t": "analyse.stop" } | { "t": "chat", "d": ChatSay } | { "t": "chat.spectators", "d": ChatSpectators } | { "t": "chat.report", "d": ChatReport } | { "t": "event.follow", "d": EventRef } | { "t": "event.unfollow", "d": EventRef } | { "t": "chat.join", "d": ChatJoin } | { "t": "chat.leave", "d": ChatJoin } | { "t": "chat.post", "d": ChatPost };
 
-export type TableCommand = { "t": "sit", "d": AtSeat } | { "t": "stand", "d": Acting } | { "t": "propose", "d": Propose } | { "t": "accept", "d": Answer } | { "t": "ready", "d": Ready } | { "t": "unready", "d": Acting } | { "t": "swap", "d": Swap } | { "t": "move", "d": Move } | { "t": "draw.offer", "d": Acting } | { "t": "draw.accept", "d": Acting } | { "t": "draw.decline", "d": Acting } | { "t": "takeback.request", "d": Acting } | { "t": "takeback.accept", "d": Acting } | { "t": "takeback.decline", "d": Acting } | { "t": "claim", "d": MakeClaim } | { "t": "resign", "d": Acting } | { "t": "abort", "d": Acting } | { "t": "leave", "d": Acting } | { "t": "rematch", "d": Acting } | { "t": "add_bot", "d": AddBot } | { "t": "remove_bot", "d": AtSeat } | { "t": "decline", "d": Answer };
+export type TableCommand = { "t": "sit", "d": AtSeat } | { "t": "stand", "d": Acting } | { "t": "propose", "d": Propose } | { "t": "accept", "d": Answer } | { "t": "ready", "d": Ready } | { "t": "unready", "d": Acting } | { "t": "swap", "d": Swap } | { "t": "move", "d": Move } | { "t": "draw.offer", "d": Acting } | { "t": "draw.accept", "d": Acting } | { "t": "draw.decline", "d": Acting } | { "t": "takeback.request", "d": Acting } | { "t": "takeback.accept", "d": Acting } | { "t": "takeback.decline", "d": Acting } | { "t": "claim", "d": MakeClaim } | { "t": "resign", "d": Acting } | { "t": "abort", "d": Acting } | { "t": "leave", "d": Acting } | { "t": "rematch", "d": Acting } | { "t": "add_bot", "d": AddBot } | { "t": "remove_bot", "d": AtSeat } | { "t": "decline", "d": Answer } | { "t": "trusteeship.on", "d": Acting } | { "t": "trusteeship.off", "d": Acting };
 
 export type Acting = { table: string, game?: string, seat?: Seat, };
 
@@ -542,7 +628,12 @@ seat?: Seat, takebacks?: boolean,
 /**
  * Where the game starts (读入): `"standard"` or `{"position": FEN}`.
  */
-setup?: Setup, };
+setup?: Setup, 
+/**
+ * A table for the people invited to it (by name or by link) alone:
+ * listed nowhere; nobody else watches it, sits there or reads its chat.
+ */
+invite_only?: boolean, };
 
 export type LevelKey = string | number;
 
@@ -598,6 +689,8 @@ export type ChatSay = { table: string, text: string, };
 export type ChatSpectators = { table: string, on: boolean, };
 
 export type ChatReport = { line: number, reason?: string, };
+
+export type EventRef = { event: string, };
 
 export type ChatJoin = { place: ChatPlace, };
 
