@@ -257,7 +257,7 @@ pub async fn amend(
             .await?;
         }
         tracing::info!(
-            event = %ev.row.id, round = g.round, board = g.board, game = %row.id,
+            event = %ev.row.id, round = g.round, board_no = g.board, game = %row.id,
             "a finished game's result corrected to {}", new.score
         );
     }

@@ -159,9 +159,10 @@ struct History {
     points: Vec<[i64; 4]>,
 }
 
-/// Lichess's name of a pool: a chess pool by its speed (`Blitz`), another
-/// game's by game and speed (`Xiangqi`, `Xiangqi Blitz`).
-fn pool_name(pool: &str) -> String {
+/// Lichess's name of a pool: a pool of Lichess's own game (the API variant
+/// `standard`: chess) by its speed (`Blitz`), another game's by game and speed
+/// (`Xiangqi`, `Xiangqi Blitz`).
+fn pool_name(pool: &str, standard: bool) -> String {
     let cap = |s: &str| {
         let mut c = s.chars();
         c.next()
@@ -169,7 +170,7 @@ fn pool_name(pool: &str) -> String {
             .unwrap_or_default()
     };
     match pool.split_once(':') {
-        Some(("chess", speed)) => cap(speed),
+        Some((_, speed)) if standard => cap(speed),
         _ => pool.split(':').map(cap).collect::<Vec<_>>().join(" "),
     }
 }
@@ -222,7 +223,15 @@ pub async fn rating_history(
             api.games.get(game).is_some_and(|g| g.api_variant.is_some())
         })
         .map(|(pool, days)| History {
-            name: pool_name(&pool),
+            name: {
+                let game = pool.split(':').next().unwrap_or("");
+                let standard = api
+                    .games
+                    .get(game)
+                    .and_then(|g| g.api_variant.as_ref())
+                    .is_some_and(|v| v.key == "standard");
+                pool_name(&pool, standard)
+            },
             points: days
                 .into_iter()
                 .map(|((y, m, d), r)| [y, m - 1, d, r])
@@ -297,8 +306,8 @@ pub async fn kid(State(api): State<Arc<Api>>, headers: HeaderMap) -> Result<Resp
 mod tests {
     #[test]
     fn pools_are_named_as_lichess_names_them() {
-        assert_eq!(super::pool_name("chess:blitz"), "Blitz");
-        assert_eq!(super::pool_name("xiangqi"), "Xiangqi");
-        assert_eq!(super::pool_name("xiangqi:rapid"), "Xiangqi Rapid");
+        assert_eq!(super::pool_name("chess:blitz", true), "Blitz");
+        assert_eq!(super::pool_name("xiangqi", false), "Xiangqi");
+        assert_eq!(super::pool_name("xiangqi:rapid", false), "Xiangqi Rapid");
     }
 }
