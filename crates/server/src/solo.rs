@@ -34,10 +34,13 @@ use crate::protocol::Hotseat;
 
 /// Refuses a request naming a private table's game by id (`{id}`, or `{file}`
 /// as `{id}.{ext}`; a game id is `{table}` or `{table}-{n}`) to anyone but the
-/// table's owner, by session or API token. Anything else passes (a table that
-/// does not exist is the route's to answer).
+/// table's owner, by session or API token; one made for the invited alone
+/// (`invite_only`) to its owner, whoever played there and, where the live
+/// tables are at hand (`tables`), whoever holds a seat there now. Anything else
+/// passes (a table that does not exist is the route's to answer).
 pub async fn check_owner(
     store: &dyn Store,
+    tables: Option<&live::Registry>,
     params: &HashMap<String, String>,
     headers: &HeaderMap,
 ) -> Result<(), ApiError> {
@@ -75,7 +78,17 @@ pub async fn check_owner(
     let admitted = match owner {
         // A table for the invited: its owner, or someone who played there.
         Some(owner) if invite_only => {
+            let seated_now = match tables {
+                Some(tables) => store.user(caller).await?.is_some_and(|u| {
+                    tables
+                        .seats_of(&u.username)
+                        .iter()
+                        .any(|(id, _)| id == table)
+                }),
+                None => false,
+            };
             owner.id == caller
+                || seated_now
                 || store
                     .games_of_table(table)
                     .await?
@@ -118,7 +131,7 @@ pub async fn only_owner(
     req: Request,
     next: Next,
 ) -> Response {
-    match check_owner(&*app.store, &params, req.headers()).await {
+    match check_owner(&*app.store, Some(&app.tables), &params, req.headers()).await {
         Ok(()) => next.run(req).await,
         Err(e) => e.into_response(),
     }

@@ -256,8 +256,9 @@ pub async fn amend(
             )
             .await?;
         }
+        let board_no = g.board;
         tracing::info!(
-            event = %ev.row.id, round = g.round, board_no = g.board, game = %row.id,
+            event = %ev.row.id, round = g.round, board_no, game = %row.id,
             "a finished game's result corrected to {}", new.score
         );
     }

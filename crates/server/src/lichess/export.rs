@@ -291,7 +291,7 @@ pub async fn games_by_ids(
             continue;
         }
         let params = std::collections::HashMap::from([("id".to_string(), id.to_string())]);
-        if crate::solo::check_owner(&*api.store, &params, &headers)
+        if crate::solo::check_owner(&*api.store, None, &params, &headers)
             .await
             .is_err()
         {

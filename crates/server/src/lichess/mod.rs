@@ -179,7 +179,7 @@ pub async fn only_owner(
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
-    match crate::solo::check_owner(&*app.store, &params, req.headers()).await {
+    match crate::solo::check_owner(&*app.store, Some(&app.tables), &params, req.headers()).await {
         Ok(()) => next.run(req).await,
         Err(e) => stream::Error::from(e).into_response(),
     }
