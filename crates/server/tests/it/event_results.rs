@@ -131,17 +131,7 @@ async fn wait_end(c: &Client, id: &str) -> Value {
 
 /// The next `notify` of `kind` on `ws` (within five seconds).
 async fn notified(ws: &mut Ws, kind: &str) -> Value {
-    let wait = async {
-        loop {
-            let m = ws.expect("notify").await;
-            if m["d"]["kind"] == kind {
-                return m["d"].clone();
-            }
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(5), wait)
-        .await
-        .unwrap_or_else(|_| panic!("no notify {kind}"))
+    crate::people_notify::notified_within(ws, kind, Duration::from_secs(5)).await
 }
 
 /// The player named `name` of the event.

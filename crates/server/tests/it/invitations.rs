@@ -12,27 +12,7 @@ use serde_json::{Value, json};
 
 use crate::common::{self, Backend, Client, Ws, post};
 use crate::nodes::Site;
-
-/// The next `notify` of `kind` on `ws`, which must come within a second.
-async fn notified(ws: &mut Ws, kind: &str) -> Value {
-    let wait = async {
-        loop {
-            let m = ws.expect("notify").await;
-            if m["d"]["kind"] == kind {
-                return m["d"].clone();
-            }
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(1), wait)
-        .await
-        .unwrap_or_else(|_| panic!("no notify {kind} within a second"))
-}
-
-/// No `notify` on `ws` for a while.
-async fn quiet(ws: &mut Ws) {
-    let heard = tokio::time::timeout(Duration::from_millis(300), ws.expect("notify")).await;
-    assert!(heard.is_err(), "told what was not theirs: {heard:?}");
-}
+use crate::people_notify::{account, notified, on, quiet};
 
 /// A new chess table with `c` seated at seat 0; the table and `c`'s socket
 /// there.
@@ -374,32 +354,6 @@ both!(
     spectators_are_named,
     a_table_for_the_invited_stays_private
 );
-
-/// An account registered on the node at `base`, as a client of that node.
-async fn account(base: &str, name: &str) -> Client {
-    let http = reqwest::Client::new();
-    let session =
-        qiyuan_testkit::accounts::register(&http, base, name, qiyuan_testkit::accounts::PASSWORD)
-            .await;
-    Client {
-        http,
-        base: base.to_string(),
-        ws_url: format!("{}/ws", base.replacen("http", "ws", 1)),
-        token: session.token,
-        name: session.name,
-    }
-}
-
-/// The same session on another node.
-fn on(c: &Client, base: &str) -> Client {
-    Client {
-        http: c.http.clone(),
-        base: base.to_string(),
-        ws_url: format!("{}/ws", base.replacen("http", "ws", 1)),
-        token: c.token.clone(),
-        name: c.name.clone(),
-    }
-}
 
 /// The next `rel.presence` about `name` on `ws`, within a second.
 async fn presence_pushed(ws: &mut Ws, name: &str) -> Value {

@@ -14,6 +14,11 @@ use crate::nodes::Site;
 
 /// The next `notify` of `kind` on `ws`, which must come within a second.
 pub(crate) async fn notified(ws: &mut Ws, kind: &str) -> Value {
+    notified_within(ws, kind, Duration::from_secs(1)).await
+}
+
+/// The next `notify` of `kind` on `ws`, which must come within `limit`.
+pub(crate) async fn notified_within(ws: &mut Ws, kind: &str, limit: Duration) -> Value {
     let wait = async {
         loop {
             let m = ws.expect("notify").await;
@@ -22,9 +27,9 @@ pub(crate) async fn notified(ws: &mut Ws, kind: &str) -> Value {
             }
         }
     };
-    tokio::time::timeout(Duration::from_secs(1), wait)
+    tokio::time::timeout(limit, wait)
         .await
-        .unwrap_or_else(|_| panic!("no notify {kind} within a second"))
+        .unwrap_or_else(|_| panic!("no notify {kind} within {limit:?}"))
 }
 
 /// Nothing is notified on `ws` for a while.
