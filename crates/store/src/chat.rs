@@ -129,8 +129,44 @@ const REPORT_COLUMNS: &str = "r.id, r.line_id, l.table_id, l.room, \
      l.at AS line_at, u.username AS reporter, r.reason, r.at, r.resolved_at, \
      a.username AS resolved_by";
 
+/// A report of a line (its id).
+const REPORT_LINE: &str =
+    "INSERT INTO chat_reports (line_id, reporter, reason, at) VALUES ($1, $2, $3, $4) RETURNING id";
+/// A report of a person (their id).
+const REPORT_PERSON: &str =
+    "INSERT INTO chat_reports (person, reporter, reason, at) VALUES ($1, $2, $3, $4) RETURNING id";
+
 macro_rules! impl_chat {
     ($store:ty) => {
+        impl $store {
+            /// A report into the admins' queue by `sql` ([`REPORT_LINE`] or
+            /// [`REPORT_PERSON`]), naming `what` (a line or a person).
+            async fn insert_report(
+                &self,
+                sql: &'static str,
+                what: i64,
+                reporter: UserId,
+                reason: &str,
+                at: i64,
+            ) -> Result<i64> {
+                let reason = reason.to_owned();
+                self.write(move |c| {
+                    Box::pin(async move {
+                        let id: i64 = sqlx::query_scalar(sql)
+                            .bind(what)
+                            .bind(reporter)
+                            .bind(&reason)
+                            .bind(at)
+                            .fetch_one(&mut *c)
+                            .await
+                            .map_err(conflict("report"))?;
+                        Ok(id)
+                    })
+                })
+                .await
+            }
+        }
+
         #[async_trait]
         impl ChatStore for $store {
             async fn add_chat_line(&self, line: &NewChatLine) -> Result<i64> {
@@ -192,24 +228,8 @@ macro_rules! impl_chat {
                 reason: &str,
                 at: i64,
             ) -> Result<i64> {
-                let reason = reason.to_owned();
-                self.write(move |c| {
-                    Box::pin(async move {
-                        let id: i64 = sqlx::query_scalar(
-                            "INSERT INTO chat_reports (line_id, reporter, reason, at) \
-                             VALUES ($1, $2, $3, $4) RETURNING id",
-                        )
-                        .bind(line)
-                        .bind(reporter)
-                        .bind(&reason)
-                        .bind(at)
-                        .fetch_one(&mut *c)
-                        .await
-                        .map_err(conflict("report"))?;
-                        Ok(id)
-                    })
-                })
-                .await
+                self.insert_report(REPORT_LINE, line, reporter, reason, at)
+                    .await
             }
 
             async fn chat_reports(
@@ -284,24 +304,8 @@ macro_rules! impl_chat {
                 reason: &str,
                 at: i64,
             ) -> Result<i64> {
-                let reason = reason.to_owned();
-                self.write(move |c| {
-                    Box::pin(async move {
-                        let id: i64 = sqlx::query_scalar(
-                            "INSERT INTO chat_reports (person, reporter, reason, at) \
-                             VALUES ($1, $2, $3, $4) RETURNING id",
-                        )
-                        .bind(person)
-                        .bind(reporter)
-                        .bind(&reason)
-                        .bind(at)
-                        .fetch_one(&mut *c)
-                        .await
-                        .map_err(conflict("report"))?;
-                        Ok(id)
-                    })
-                })
-                .await
+                self.insert_report(REPORT_PERSON, person, reporter, reason, at)
+                    .await
             }
 
             async fn add_mute(&self, mute: &NewMute) -> Result<i64> {
