@@ -41,6 +41,9 @@ fn finished(g: &Value) -> bool {
 async fn plays_two_challenges(backend: Backend) {
     let s = common::start_with(backend, |c| {
         c.api.keepalive_secs = 2.0;
+        // Under a loaded CI machine the engine's first move (a new process)
+        // can take long: no side's first move is timed out by the table.
+        c.first_move_secs = Some(180.0);
     })
     .await;
     let bot_c = s.register("lbot").await;

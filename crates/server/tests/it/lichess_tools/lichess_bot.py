@@ -54,7 +54,7 @@ engine:
   lichess_bot_tbs:
     syzygy: {{enabled: false}}
     gaviota: {{enabled: false}}
-abort_time: 30
+abort_time: 180
 move_overhead: 500
 challenge:
   concurrency: 1
