@@ -122,6 +122,8 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   cannot_pair: ['这一轮无法编排', 'The round cannot be paired'],
   refused: ['对局拒绝了这一操作', 'The game refused that'],
   bad_event: ['赛事设置无效', 'The event’s settings are not valid'],
+  event_finished: ['赛事已结束', 'The event has finished'],
+  not_event_staff: ['只有本赛事的组织者和裁判可以查看', 'Only the event’s organiser and arbiters can see that'],
 };
 
 /** The message for a server error code in the interface language; `fallback` (the

@@ -19,6 +19,7 @@ import { tableRoute } from './table/route';
 import { profilePage } from './pages/profile';
 import { replayPage } from './replay/replay';
 import { eventsPage, eventPage, eventBanner } from './events/events';
+import { newEventPage } from './events/organise';
 import { challengeBox } from './pages/challenges';
 import { friendsBox } from './people/friends';
 import { invitationBox, joinPage } from './people/invites';
@@ -127,6 +128,9 @@ function route(keepDialogs = false) {
       return;
     case 'event':
       cleanup = eventPage(main, arg);
+      return;
+    case 'new-event':
+      cleanup = newEventPage(main);
       return;
     case 'offline':
       offlinePage(main, arg);

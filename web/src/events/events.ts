@@ -10,6 +10,8 @@ import { gameName } from '../net/games';
 import { followEvent, onNotify } from '../people/channel';
 import './events.css';
 import { roomPanel, type RoomPanel } from '../people/rooms';
+import { tcText } from '../table/timeText';
+import { organiserPanel, type EventConfig } from './organise';
 
 const S = {
   events: ['比赛', 'Events'],
@@ -50,6 +52,51 @@ const S = {
   adjudicate: ['判定结果', 'Adjudicate'],
   forfeit: ['判负（弃权）', 'Forfeit'],
   disqualify: ['取消比赛资格', 'Disqualify'],
+  clock: ['用时', 'Clock'],
+  startsAt: ['开始时间', 'Starts'],
+  schedule: ['赛程', 'Schedule'],
+  afterPrevious: ['每轮在上一轮全部结束 {p} 后开始', 'Each round starts {p} after the previous one has ended'],
+  atOnce: ['每轮在上一轮全部结束后立即开始', 'Each round starts as soon as the previous one has ended'],
+  fixedTimes: ['各轮开始时间（且不早于上一轮结束）：{t}', 'Rounds start at (never before the previous one ends): {t}'],
+  forfeitRule: ['迟到 {p} 未到场判负', 'A player not at the table {p} after the round starts loses by forfeit'],
+  ratedYes: ['计等级分', 'Rated'],
+  ratedNo: ['不计等级分', 'Not rated'],
+  lateEntry: ['可报名至第{n}轮', 'Late entry until round {n}'],
+  secs: ['{n}秒', '{n} s'],
+  mins: ['{n}分钟', '{n} min'],
+  hours: ['{n}小时', '{n} h'],
+  paused: ['赛程暂停中', 'schedule paused'],
+  ended: ['结束原因：{r}', 'Ended: {r}'],
+  end_rounds_played: ['所有轮次已下完', 'all rounds were played'],
+  end_no_pairing: ['无法再编排合法的一轮', 'no legal pairing remains'],
+  end_no_players: ['没有可编排的棋手', 'nobody is left to pair'],
+  end_organiser: ['组织者结束了比赛', 'the organiser ended the event'],
+  tbLegend: ['破同分规则', 'Tiebreaks'],
+  tb_BH: ['布赫霍尔茨分（Buchholz）：所有对手积分之和', 'Buchholz: the sum of the opponents’ scores'],
+  'tb_BH-C1': ['去掉最低一个对手分的布赫霍尔茨分', 'Buchholz cut 1: the opponents’ scores without the lowest'],
+  'tb_BH-M1': ['去掉最高和最低对手分的布赫霍尔茨分', 'Median Buchholz: without the highest and the lowest'],
+  tb_SB: ['索伦森-伯格分：所胜对手积分加所和对手积分的一半', 'Sonneborn-Berger: the scores of the opponents beaten plus half of those drawn'],
+  tb_PS: ['累进分：每轮之后积分的累加', 'Progressive score: the sum of the scores after each round'],
+  tb_DE: ['直接对局：同分者之间的对局结果', 'Direct encounter: the results between the tied players'],
+  tb_WIN: ['胜局数（含判胜）', 'Wins, forfeits included'],
+  tb_WON: ['实际对弈的胜局数', 'Wins over the board'],
+  ctLegend: ['交叉表代码：“2w0” 指对第2号选手、执先手（w 先手，b 后手）、结果 0', 'Crosstable codes: “2w0” is against start rank 2, with White (w White, b Black), result 0'],
+  r_1: ['胜', 'won'],
+  r_0: ['负', 'lost'],
+  'r_=': ['和', 'drawn'],
+  'r_+': ['对方弃权，判胜', 'won by forfeit'],
+  'r_-': ['弃权判负', 'lost by forfeit'],
+  r_H: ['请求轮空，得半分', 'half-point bye (requested)'],
+  r_F: ['轮空，得一分', 'full-point bye'],
+  r_U: ['编排轮空，得一分', 'pairing bye (one point)'],
+  r_Z: ['请求轮空，得零分', 'zero-point bye (requested)'],
+  r_W: ['胜（不计等级分）', 'won (unrated)'],
+  r_D: ['和（不计等级分）', 'drawn (unrated)'],
+  r_L: ['负（不计等级分）', 'lost (unrated)'],
+  vsRank: ['对第{n}号', 'against no. {n}'],
+  asWhite: ['执先手', 'with White'],
+  asBlack: ['执后手', 'with Black'],
+  newEvent: ['新建比赛', 'New event'],
 } as const;
 
 type Key = keyof typeof S;
@@ -90,7 +137,8 @@ interface EventView {
   status: string;
   organiser: string | null;
   arbiters: string[];
-  config: { name: string; game: string; rounds: number; starts_at: number; forfeit_secs: number };
+  config: EventConfig;
+  end: { reason: string; rounds: number; detail: string } | null;
   current_round: number | null;
   players: { user: string; start_rank: number; rating: number | null; withdrawn: boolean; disqualified: boolean }[];
   rounds: Round[];
@@ -99,12 +147,61 @@ interface EventView {
   actions: { id: number; kind: string; player: string; arbiter: string | null; reason: string; round: number | null; board: number | null; at: number }[];
 }
 
+/** A length of time in words (`90` → `1分钟30秒` / `1 min 30 s`). */
+export function duration(secs: number): string {
+  const parts: string[] = [];
+  let rest = Math.round(secs);
+  const hrs = Math.floor(rest / 3600);
+  rest -= hrs * 3600;
+  const min = Math.floor(rest / 60);
+  rest -= min * 60;
+  if (hrs) parts.push(t('hours', { n: hrs }));
+  if (min) parts.push(t('mins', { n: min }));
+  if (rest || !parts.length) parts.push(t('secs', { n: rest }));
+  return parts.join(settings().lang === 'en' ? ' ' : '');
+}
+
+const when = (ms: number) => new Date(ms).toLocaleString(settings().lang === 'en' ? 'en-GB' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The schedule in words. */
+function scheduleText(c: EventConfig): string {
+  const s = c.schedule ?? { kind: 'after_previous', pause_secs: 60 };
+  if (s.kind === 'fixed') return t('fixedTimes', { t: s.times.map(when).join('、') });
+  return s.pause_secs > 0 ? t('afterPrevious', { p: duration(s.pause_secs) }) : t('atOnce');
+}
+
+/** A tiebreak code (`BH`, `PS`, …) in words. */
+export function tiebreakText(code: string): string {
+  const k = `tb_${code}`;
+  return k in S ? t(k as Key) : code;
+}
+
+/** A crosstable cell (`2w0`, `+`, `H`) in words. */
+export function crossText(cell: string): string {
+  const m = /^(\d*)([wb]?)(.)$/.exec(cell.trim());
+  if (!m) return cell;
+  const [, opp, colour, result] = m;
+  const parts: string[] = [];
+  if (opp) parts.push(t('vsRank', { n: opp }));
+  if (colour) parts.push(t(colour === 'w' ? 'asWhite' : 'asBlack'));
+  const rk = `r_${result}`;
+  parts.push(rk in S ? t(rk as Key) : result);
+  return parts.join(settings().lang === 'en' ? ', ' : '，');
+}
+
 const statusText = (s: string) => (s === 'registering' || s === 'running' || s === 'finished' ? t(s) : s);
 
 /** `#/events` or `#/events/{game}`: the events, newest first. */
 export function eventsPage(main: HTMLElement, game?: string): () => void {
   const list = h('div.events-list', { id: 'events-list' });
-  mount(main, h('div.panel.events', { id: 'events-page' }, h('h2', null, t('events')), list));
+  const tools = h('span.event-tools');
+  mount(main, h('div.panel.events', { id: 'events-page' }, h('h2', null, t('events'), ' ', tools), list));
+  if (session() && !session()?.guest)
+    void api<{ organiser: boolean }>('GET', '/api/events/me')
+      .then((r) => {
+        if (r.organiser) mount(tools, h('a.btn.primary', { id: 'new-event', href: '#/new-event' }, t('newEvent')));
+      })
+      .catch(() => undefined);
   const q = game ? `?game=${encodeURIComponent(game)}` : '';
   void api<EventSummary[]>('GET', `/api/events${q}`).then((events) => {
     if (!events.length) return mount(list, h('p.hint', null, t('noEvents')));
@@ -162,8 +259,18 @@ function roundTable(r: Round) {
 
 function arbiterPanel(ev: EventView, after: () => void) {
   const kind = h('select', { id: 'arbiter-kind' }, (['warning', 'foul', 'violation', 'adjudicate', 'forfeit', 'disqualify'] as const).map((k) => h('option', { value: k }, t(k))));
-  const player = h('select', { id: 'arbiter-player' }, ev.players.map((p) => h('option', { value: p.user }, p.user)));
+  const player = h('select', { id: 'arbiter-player' }) as HTMLSelectElement;
   const reason = h('input', { id: 'arbiter-reason', placeholder: t('reason') }) as HTMLInputElement;
+  // The round (default the latest): a finished round's result is corrected.
+  const round = h('select', { id: 'arbiter-round' }) as HTMLSelectElement;
+  // Refilled at each read of the event (a late entry, a new round), keeping
+  // what is chosen.
+  const update = (ev: EventView) => {
+    const [p, r] = [player.value, round.value];
+    mount(player, ev.players.map((x) => h('option', { value: x.user, selected: x.user === p }, x.user)));
+    mount(round, [...ev.rounds].reverse().map((x) => h('option', { value: String(x.round), selected: String(x.round) === r }, t('round', { n: x.round }))));
+  };
+  update(ev);
   const result = h('select', { id: 'arbiter-result' }, ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'].map((r) => h('option', { value: r }, r)));
   const status = h('span.hint', { id: 'arbiter-status' });
   const submit = h(
@@ -174,6 +281,7 @@ function arbiterPanel(ev: EventView, after: () => void) {
         try {
           const body: Record<string, unknown> = { kind: (kind as HTMLSelectElement).value, player: (player as HTMLSelectElement).value, reason: reason.value };
           if (body.kind === 'adjudicate') body.result = (result as HTMLSelectElement).value;
+          if (round.value) body.round = Number(round.value);
           await api('POST', `/api/event/${ev.id}/action`, body);
           status.textContent = '✓';
           reason.value = '';
@@ -185,7 +293,7 @@ function arbiterPanel(ev: EventView, after: () => void) {
     },
     t('act'),
   );
-  return h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), kind, player, result, reason, submit, status);
+  return { el: h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), kind, player, round, result, reason, submit, status), update };
 }
 
 /** `#/event/{id}`: the event, refreshed every two seconds. */
@@ -195,12 +303,20 @@ export function eventPage(main: HTMLElement, id: string): () => void {
   mount(main, root);
   const me = session()?.name;
   // Made once, so that a refresh keeps what the arbiter is typing.
-  let panel: HTMLElement | null = null;
+  let panel: ReturnType<typeof arbiterPanel> | null = null;
+  let organiser: ReturnType<typeof organiserPanel> | null = null;
   // The event's room, made once the event is read (its arbiters and
   // organiser post announcements there).
   let room: RoomPanel | null = null;
   const render = (ev: EventView) => {
-    if (me && ev.arbiters.includes(me) && !panel) panel = arbiterPanel(ev, load);
+    if (me && ev.arbiters.includes(me)) {
+      if (panel) panel.update(ev);
+      else panel = arbiterPanel(ev, load);
+    }
+    if (me && ev.organiser === me) {
+      if (organiser) organiser.update(ev);
+      else organiser = organiserPanel(ev, load);
+    }
     room ??= roomPanel({ kind: 'event', event: ev.id }, !!me && (ev.arbiters.includes(me) || ev.organiser === me), !!me && ev.arbiters.includes(me));
     const mine = ev.players.find((p) => p.user === me);
     const canRegister = !mine && ev.status !== 'finished';
@@ -214,11 +330,31 @@ export function eventPage(main: HTMLElement, id: string): () => void {
         'div.panel',
         null,
         h('h2', { id: 'event-name' }, ev.config.name),
-        h('p.event-info', null, `${gameName(ev.config.game)} · ${t('rounds')} ${ev.config.rounds} · `, h('span', { id: 'event-status' }, statusText(ev.status)), ' · ', h('a', { href: `/event/${ev.id}.trf`, id: 'event-trf' }, t('trf'))),
+        h(
+          'p.event-info',
+          null,
+          h('span', { id: 'event-game' }, gameName(ev.config.game)),
+          ` · ${t('rounds')} ${ev.config.rounds} · `,
+          h('span', { id: 'event-status' }, statusText(ev.status), ev.config.paused && ev.status !== 'finished' ? ` (${t('paused')})` : ''),
+          ' · ',
+          h('a', { href: `/event/${ev.id}.trf`, id: 'event-trf' }, t('trf')),
+        ),
+        h(
+          'dl.event-facts',
+          { id: 'event-facts' },
+          h('dt', null, t('startsAt')),
+          h('dd', { id: 'event-starts' }, when(ev.config.starts_at)),
+          h('dt', null, t('clock')),
+          h('dd', { id: 'event-clock' }, tcText(ev.config.time, ev.config.game), ' · ', ev.config.rated ? t('ratedYes') : t('ratedNo')),
+          h('dt', null, t('schedule')),
+          h('dd', { id: 'event-schedule' }, scheduleText(ev.config), (settings().lang === 'en' ? '. ' : '。'), t('forfeitRule', { p: duration(ev.config.forfeit_secs ?? 900) }), ev.config.late_entry_until_round ? ` · ${t('lateEntry', { n: ev.config.late_entry_until_round })}` : ''),
+        ),
+        ev.end ? h('p.event-end', { id: 'event-end' }, t('ended', { r: `end_${ev.end.reason}` in S ? t(`end_${ev.end.reason}` as Key) : ev.end.reason })) : null,
         canRegister ? h('button.btn.primary', { id: 'event-register', onclick: () => act('register') }, t('register')) : null,
         mine && !mine.withdrawn && ev.status !== 'finished' ? h('button.btn', { id: 'event-withdraw', onclick: () => act('withdraw') }, t('withdraw')) : null,
         h('span.hint', { id: 'event-error' }),
       ),
+      organiser?.el ?? null,
       h(
         'div.panel',
         null,
@@ -226,11 +362,12 @@ export function eventPage(main: HTMLElement, id: string): () => void {
         h(
           'table.event-table',
           { id: 'event-standings' },
-          h('tr', null, h('th', null, t('place')), h('th', null, t('player')), h('th', null, t('score')), tb.map((c) => h('th', null, c))),
+          h('tr', null, h('th', null, t('place')), h('th', null, t('player')), h('th', null, t('score')), tb.map((c) => h('th', { title: tiebreakText(c) }, c))),
           ev.standings.map((s) =>
             h('tr.ev-standing', { 'data-user': s.user }, h('td', null, String(s.place)), h('td', null, s.user), h('td.ev-score', null, String(s.score)), s.tiebreaks.map((x) => h('td', null, String(x.value)))),
           ),
         ),
+        tb.length ? h('dl.event-legend', { id: 'tiebreak-legend' }, h('dt', null, t('tbLegend')), tb.map((c) => h('dd', { 'data-code': c }, h('b', null, c), ' — ', tiebreakText(c)))) : null,
       ),
       h('div.panel', { id: 'event-rounds' }, [...ev.rounds].reverse().map(roundTable)),
       h(
@@ -252,10 +389,11 @@ export function eventPage(main: HTMLElement, id: string): () => void {
         h(
           'table.event-table',
           { id: 'event-crosstable' },
-          ev.crosstable.map((c) => h('tr', null, h('td', null, String(c.start_rank)), h('td', null, c.user), c.rounds.map((r) => h('td', null, r)), h('td', null, String(c.score)))),
+          ev.crosstable.map((c) => h('tr', null, h('td', null, String(c.start_rank)), h('td', null, c.user), c.rounds.map((r) => h('td.ev-cross', { title: crossText(r) }, r)), h('td', null, String(c.score)))),
         ),
+        h('p.hint', { id: 'crosstable-legend' }, t('ctLegend'), (settings().lang === 'en' ? '. ' : '。'), ['1', '=', '0', '+', '-', 'H', 'F', 'U', 'Z'].map((r) => `${r} ${t(`r_${r}` as Key)}`).join(' · ')),
       ),
-      panel,
+      panel?.el ?? null,
       room.el,
       ev.actions.length
         ? h(

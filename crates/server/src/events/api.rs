@@ -124,6 +124,12 @@ pub async fn change(
     let ev = event_or_404(&*app.store, &id).await?;
     organiser_only(&*app.store, &ev, &user).await?;
     config.check(&app.games)?;
+    if ev.row.status == "finished" {
+        return Err(finished());
+    }
+    // Paused and resumed by their own endpoints only.
+    let mut config = config;
+    config.paused = ev.config.paused;
     if ev.row.status != "registering" {
         // Once under way only what does not change the games may change.
         let mut same = config.clone();
@@ -149,6 +155,11 @@ pub async fn change(
 #[serde(deny_unknown_fields)]
 pub struct ArbiterReq {
     user: String,
+    /// `table` (监局裁判) or `chief` (裁判长): accepted and checked, not
+    /// stored yet (every arbiter of an event holds the one arbiter's powers
+    /// until the roles are stored).
+    #[serde(default)]
+    role: Option<String>,
 }
 
 /// `POST /api/event/{id}/arbiters`: the organiser names an arbiter (an
@@ -162,6 +173,16 @@ pub async fn add_arbiter(
     let user = app.accounts.require_user(&headers).await?;
     let ev = event_or_404(&*app.store, &id).await?;
     organiser_only(&*app.store, &ev, &user).await?;
+    if req
+        .role
+        .as_deref()
+        .is_some_and(|r| r != "table" && r != "chief")
+    {
+        return Err(ApiError::bad_request(
+            "bad_role",
+            "an event's arbiter is a table arbiter (table) or the chief arbiter (chief)",
+        ));
+    }
     let arbiter = app
         .store
         .user_by_name(&req.user)
@@ -180,7 +201,246 @@ pub async fn add_arbiter(
         )));
     }
     app.store.add_arbiter(&id, arbiter.id).await?;
-    Ok(Json(json!({"id": id, "arbiter": arbiter.username})))
+    Ok(Json(
+        json!({"id": id, "arbiter": arbiter.username, "role": req.role}),
+    ))
+}
+
+/// `409 event_finished`: a finished event changes no more.
+fn finished() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "event_finished",
+        "the event has finished",
+    )
+}
+
+/// The event `id` for its organiser to run: not finished.
+async fn to_run(app: &App, headers: &HeaderMap, id: &str) -> Result<EventData, ApiError> {
+    let user = app.accounts.require_user(headers).await?;
+    let ev = event_or_404(&*app.store, id).await?;
+    organiser_only(&*app.store, &ev, &user).await?;
+    if ev.row.status == "finished" {
+        return Err(finished());
+    }
+    Ok(ev)
+}
+
+/// Stores `config` as event `ev`'s settings, its status unchanged.
+async fn store_config(app: &App, ev: &EventData, config: &EventConfig) -> Result<(), ApiError> {
+    let text = serde_json::to_string(config).map_err(ApiError::internal)?;
+    app.store
+        .update_event(&ev.row.id, &text, &ev.row.status, crate::now_ms())
+        .await?;
+    Ok(())
+}
+
+/// What the organiser's controls answer: the event's state after the act.
+fn run_state(ev: &EventData, config: &EventConfig, status: &str) -> Json<Value> {
+    Json(run_json(ev, config, status))
+}
+
+fn run_json(ev: &EventData, config: &EventConfig, status: &str) -> Value {
+    json!({
+        "id": ev.row.id,
+        "status": status,
+        "paused": config.paused,
+        "rounds": config.rounds,
+        "paired": ev.paired(),
+        "registration_opens": config.registration_opens,
+        "registration_closes": config.registration_closes,
+        "starts_at": config.starts_at,
+    })
+}
+
+/// `POST /api/event/{id}/open`: the organiser opens registration now (before
+/// the start): registration opens at once and a closing time already past is
+/// dropped.
+pub async fn open_registration(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let ev = to_run(&app, &headers, &id).await?;
+    if ev.row.status != "registering" {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "event_started",
+            "the event has started: late entries follow late_entry_until_round",
+        ));
+    }
+    let now = crate::now_ms();
+    let mut config = ev.config.clone();
+    config.registration_opens = Some(now);
+    if config.registration_closes.is_some_and(|t| t <= now) {
+        config.registration_closes = None;
+    }
+    store_config(&app, &ev, &config).await?;
+    Ok(run_state(&ev, &config, &ev.row.status))
+}
+
+/// `POST /api/event/{id}/start`: the organiser starts the event now (round 1
+/// is paired at the schedule's next tick); a paused schedule is resumed.
+pub async fn start(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let ev = to_run(&app, &headers, &id).await?;
+    if ev.row.status != "registering" {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "event_started",
+            "the event has started already",
+        ));
+    }
+    let now = crate::now_ms();
+    let mut config = ev.config.clone();
+    config.starts_at = now;
+    config.paused = false;
+    if let super::Schedule::Fixed { times } = &mut config.schedule
+        && let Some(first) = times.first_mut()
+    {
+        *first = (*first).min(now);
+    }
+    store_config(&app, &ev, &config).await?;
+    Ok(run_state(&ev, &config, &ev.row.status))
+}
+
+/// `POST /api/event/{id}/pause` and `/resume`: the organiser pauses the
+/// schedule (no round is paired, a round being played goes on) or resumes
+/// it (the next round follows as the schedule says, at once if it is due).
+pub async fn pause(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    set_paused(&app, &headers, &id, true).await
+}
+
+pub async fn resume(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    set_paused(&app, &headers, &id, false).await
+}
+
+async fn set_paused(
+    app: &App,
+    headers: &HeaderMap,
+    id: &str,
+    paused: bool,
+) -> ApiResult<Json<Value>> {
+    let ev = to_run(app, headers, id).await?;
+    let mut config = ev.config.clone();
+    config.paused = paused;
+    store_config(app, &ev, &config).await?;
+    Ok(run_state(&ev, &config, &ev.row.status))
+}
+
+/// `POST /api/event/{id}/rounds`: the organiser adds a round (at most 50).
+pub async fn add_round(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let ev = to_run(&app, &headers, &id).await?;
+    let mut config = ev.config.clone();
+    config.rounds += 1;
+    config.check(&app.games)?;
+    store_config(&app, &ev, &config).await?;
+    Ok(run_state(&ev, &config, &ev.row.status))
+}
+
+/// `POST /api/event/{id}/end`: the organiser ends the event: at once when no
+/// round is being played (reason `organiser`), else no round follows the one
+/// being played, and the event ends with it (reason `rounds_played`).
+pub async fn end(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let ev = to_run(&app, &headers, &id).await?;
+    let paired = ev.paired();
+    let mut config = ev.config.clone();
+    if paired > 0 {
+        // No round after those paired, whatever the schedule does next.
+        config.rounds = paired as u32;
+        store_config(&app, &ev, &config).await?;
+    }
+    if let Some(round) = ev.current() {
+        let mut state = run_json(&ev, &config, &ev.row.status);
+        state["ends_after_round"] = json!(round.round);
+        return Ok(Json(state));
+    }
+    let now = crate::now_ms();
+    let msg = crate::protocol::out::EventEndedMsg {
+        event: ev.row.id.clone(),
+        name: ev.config.name.clone(),
+        reason: "organiser".into(),
+        rounds: paired,
+        detail: format!("the organiser ended the event after {paired} rounds"),
+        at: now,
+    };
+    let stored = serde_json::to_string(&msg).map_err(ApiError::internal)?;
+    if app.store.end_event(&ev.row.id, &stored, now).await? {
+        tracing::info!(event = %ev.row.id, rounds = paired, "event ended by its organiser");
+        let mut told: Vec<i64> = ev.players.iter().map(|p| p.user_id).collect();
+        told.push(ev.row.organiser);
+        told.extend(&ev.arbiters);
+        told.sort_unstable();
+        told.dedup();
+        for user in told {
+            app.hall.notify(
+                user,
+                crate::protocol::out::Notification::EventEnded(msg.clone()),
+            );
+        }
+    }
+    Ok(run_state(&ev, &config, "finished"))
+}
+
+/// `GET /api/event/{id}/presence`: for the event's organiser and arbiters,
+/// each player's presence now (before a round: who is here), on every node.
+pub async fn presence(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let user = app.accounts.require_user(&headers).await?;
+    let ev = event_or_404(&*app.store, &id).await?;
+    let organiser =
+        ev.row.organiser == user.id && has_role(&*app.store, &user, "organiser").await?;
+    let arbiter = ev.arbiters.contains(&user.id) && has_role(&*app.store, &user, "arbiter").await?;
+    if !organiser && !arbiter {
+        return Err(ApiError::forbidden(
+            "not_event_staff",
+            "only the event's organiser and arbiters see its players' presence",
+        ));
+    }
+    let people: Vec<(i64, &str)> = ev
+        .players
+        .iter()
+        .map(|p| (p.user_id, p.username.as_str()))
+        .collect();
+    let seen = crate::relations_of(&app).presence_of(&people);
+    let players: Vec<Value> = ev
+        .players
+        .iter()
+        .zip(seen)
+        .map(|(p, seen)| {
+            let here = seen != crate::protocol::relations::Presence::Offline;
+            json!({
+                "user": p.username,
+                "online": here,
+                "presence": seen,
+                "withdrawn": p.withdrawn,
+                "disqualified": p.disqualified,
+            })
+        })
+        .collect();
+    Ok(Json(json!({"id": id, "players": players})))
 }
 
 /// The rating a player enters with: their rating in the event's pool.
@@ -597,6 +857,18 @@ pub async fn admin_close_table(
     Ok(Json(
         json!({"table": id, "closed": true, "game_ended": ended}),
     ))
+}
+
+/// `GET /api/events/me`: the event roles the caller holds (the web client
+/// offers the organiser's pages to organisers).
+pub async fn my_roles(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+    let user = app.accounts.require_user(&headers).await?;
+    let roles = app.store.roles(user.id).await?;
+    let has = |r: &str| roles.iter().any(|x| x == r);
+    Ok(Json(json!({
+        "organiser": has("organiser") && !user.guest,
+        "arbiter": has("arbiter") && !user.guest,
+    })))
 }
 
 /// `GET /api/events/my-game`: the caller's game being played in a running

@@ -350,7 +350,8 @@ impl Director {
         let id = ev.row.id.clone();
         let now = crate::now_ms();
         if ev.row.status == "registering" {
-            if now < ev.config.starts_at {
+            // Paused before its start, the event waits for the organiser.
+            if now < ev.config.starts_at || ev.config.paused {
                 return Ok(());
             }
             self.store
@@ -374,6 +375,11 @@ impl Director {
         if done >= i64::from(ev.config.rounds) {
             let detail = format!("all {done} rounds were played");
             return self.end(&ev, "rounds_played", done, detail, now).await;
+        }
+        if ev.config.paused {
+            // The organiser paused the schedule: no round is paired until
+            // they resume it (the round just played has been taken).
+            return Ok(());
         }
         let last_end = ev.rounds.last().and_then(|r| r.finished_at);
         let due = next_due(&ev.config.schedule, ev.config.starts_at, done, last_end);

@@ -162,6 +162,11 @@ pub struct EventConfig {
     /// [`crate::chat`].
     #[serde(default = "players_chat")]
     pub players_chat: bool,
+    /// The schedule is paused: no round is paired while it is (a round being
+    /// played goes on). Set by `POST /api/event/{id}/pause` and `/resume`
+    /// only: a `PATCH` keeps the stored value whatever it sends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paused: bool,
 }
 
 fn players_chat() -> bool {
