@@ -102,7 +102,7 @@ async fn organiser_runs_the_event(backend: Backend) {
     let nobody = server.register("nobody").await;
     let mut players = Vec::new();
     for i in 1..=4 {
-        players.push(server.register(&format!("p{i}")).await);
+        players.push(server.register(&format!("player{i}")).await);
     }
     qiyuan_server::events::grant(&*store, "org", "organiser")
         .await
@@ -199,7 +199,7 @@ async fn organiser_runs_the_event(backend: Backend) {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert_eq!(seen[0]["user"], "p1");
+    assert_eq!(seen[0]["user"], "player1");
     assert_eq!(seen[0]["online"], true, "{seen}");
     assert_eq!(seen[0]["presence"]["state"], "online");
     assert_eq!(seen[1]["online"], false, "{seen}");
