@@ -279,6 +279,16 @@ test('a club runs a whole event from the organiser page', { timeout: 180_000 }, 
   assert.ok(titles.some((x) => /^对第\d+号，执(先|后)手，(胜|负|和)$/.test(x)), titles.join(' | '));
   assert.ok(titles.some((x) => /弃权/.test(x)), titles.join(' | '));
   await O.screenshot({ path: shotPath('event-club-finished.png'), fullPage: true });
+  // The same page in English, for a visitor whose browser asks for it.
+  const en = await (await browser.newContext({ locale: 'en-US' })).newPage();
+  await en.goto(`${base}/#/event/${id}`);
+  await en.locator('#tiebreak-legend dd[data-code="BH"]', { hasText: 'Buchholz: the sum of the opponents’ scores' }).waitFor();
+  assert.match(await en.locator('#event-game').textContent(), /^Chess$/);
+  assert.match(await en.locator('#event-schedule').textContent(), /Each round starts as soon as the previous one has ended.*20 s after the round starts loses by forfeit/);
+  assert.match(await en.locator('#crosstable-legend').textContent(), /“2w0” is against start rank 2, with White/);
+  assert.match(await en.locator('#event-end').textContent(), /all rounds were played/);
+  const enTitles = await en.locator('#event-crosstable .ev-cross').evaluateAll((els) => els.map((e) => e.title));
+  assert.ok(enTitles.some((x) => /^against no\. \d+, with (White|Black), (won|lost|drawn)$/.test(x)), enTitles.join(' | '));
   console.log(`the whole event took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   assert.deepEqual(consoleErrors, []);
 });
