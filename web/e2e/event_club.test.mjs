@@ -1,7 +1,7 @@
 // A whole Swiss event as a club runs it, in a real browser against the real
 // server: the organiser (granted the role with `qiyuan admin grant`) creates the
 // event on the organiser's page (a wrong field is explained in words first),
-// adds rounds, opens registration, names two arbiters (a chief and a table
+// adds a round, edits it, opens registration, names two arbiters (a chief and a table
 // arbiter), sees who is here, pauses and resumes the schedule and starts the
 // event; eight players register (four on the event page, four over the API),
 // one of them never comes (lost by forfeit), a latecomer enters during round 1;
@@ -133,6 +133,14 @@ test('a club runs a whole event from the organiser page', { timeout: 180_000 }, 
       throw new Error(`${who} not named: ${await O.locator('#org-status').textContent()} / ${await O.locator('#org-arbiters').textContent()}`);
     });
   }
+
+  // The organiser edits the settings: a new name.
+  await O.click('#org-edit');
+  await O.fill('#org-edit-slot #ev-name', `${name} 秋季`);
+  await O.click('#org-edit-slot #ev-submit');
+  await O.locator('#event-name', { hasText: '秋季' }).waitFor();
+  assert.equal(await O.locator('#org-edit-slot #event-form').count(), 0, 'the form closes once saved');
+  assert.equal((await read()).config.late_entry_until_round, 2, 'the other settings kept');
 
   // Four players register on the event page, three over the API, and the
   // one who will not come.
