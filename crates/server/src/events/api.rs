@@ -124,9 +124,6 @@ pub async fn change(
     let ev = event_or_404(&*app.store, &id).await?;
     organiser_only(&*app.store, &ev, &user).await?;
     config.check(&app.games)?;
-    if ev.row.status == "finished" {
-        return Err(finished());
-    }
     // Paused and resumed by their own endpoints only.
     let mut config = config;
     config.paused = ev.config.paused;
