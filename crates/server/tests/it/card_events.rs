@@ -251,6 +251,27 @@ async fn points_event(backend: Backend) {
     assert_eq!(told["d"]["seat"], 0);
     assert!(told["d"]["table"].is_string());
     p01.close().await;
+    // The hand being played, as `my-game` finds it for a player.
+    let mine: Value = players[0]
+        .get("/api/events/my-game")
+        .await
+        .json()
+        .await
+        .unwrap();
+    if !mine.is_null() {
+        assert_eq!(mine["event"], id.as_str());
+        assert_eq!(mine["round"], 1);
+        assert!(mine["hand"].is_i64() && mine["table"].is_string(), "{mine}");
+    }
+    // Byes and the TRF file are the Swiss events'.
+    let (status, _) = post(
+        &players[9],
+        &format!("/api/event/{id}/bye"),
+        json!({"round": 2, "kind": "half"}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(org.get(&format!("/event/{id}.trf")).await.status(), 400);
 
     let ev = wait(&org, &id, "round 1 played", |ev| round_done(ev, 1)).await;
     let c1 = chips(&ev, 1, &all);
