@@ -26,6 +26,10 @@ pub const SQLITE: &[(i64, &str)] = &[
         include_str!("../migrations/sqlite/0013_invitations.sql"),
     ),
     (15, include_str!("../migrations/sqlite/0015_event_end.sql")),
+    (
+        17,
+        include_str!("../migrations/sqlite/0017_arbiter_roles.sql"),
+    ),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -68,6 +72,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (
         16,
         include_str!("../migrations/postgres/0016_event_end.sql"),
+    ),
+    (
+        17,
+        include_str!("../migrations/postgres/0017_arbiter_roles.sql"),
     ),
 ];
 

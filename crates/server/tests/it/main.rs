@@ -36,6 +36,7 @@ mod doudizhu_points;
 mod doudizhu_table;
 mod doudizhu_trusteeship;
 mod empty_tables;
+mod event_arbiters;
 mod event_results;
 mod external_engines;
 mod fuzz_regressions;
