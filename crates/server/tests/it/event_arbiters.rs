@@ -362,6 +362,18 @@ async fn referral(backend: Backend) {
     let mut e = start(backend).await;
     e.moves(&["e2e4", "e7e5"]).await;
     let black = e.name(false);
+    let white = e.name(true);
+    let (status, body) = e
+        .act(
+            &e.tab,
+            json!({"kind": "warning", "player": white, "reason": "spoke to a spectator"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    e.white
+        .1
+        .ok("move", json!({"table": e.table, "action": "g1f3"}))
+        .await;
     let (status, body) = e
         .act(
             &e.tab,
@@ -413,6 +425,37 @@ async fn referral(backend: Backend) {
         "{body}"
     );
     assert_eq!(game_view(&e.org, &e.table).await["fouls"], json!([0, 1]));
+    // The record, once the game is over, has the acts where they happened.
+    e.black.1.ok("resign", json!({"table": e.table})).await;
+    let rec = stamped_record(&e, &e.table).await;
+    let rec = rec.split_whitespace().collect::<Vec<_>>().join(" ");
+    let warned = rec
+        .find(&format!(
+            "{{Arbiter tab: warning, {white}: spoke to a spectator}}"
+        ))
+        .unwrap_or_else(|| panic!("{rec}"));
+    let fouled = rec
+        .find(&format!(
+            "{{Arbiter chief: foul, {black}: touch-move: a foul}}"
+        ))
+        .unwrap_or_else(|| panic!("{rec}"));
+    let (e5, nf3) = (rec.find("e5").unwrap(), rec.find("Nf3").unwrap());
+    assert!(e5 < warned && warned < nf3 && nf3 < fouled, "{rec}");
+    assert!(!rec.contains("referred"), "{rec}");
+}
+
+/// A game's stored record once the event has stamped it.
+async fn stamped_record(e: &Ev, table: &str) -> String {
+    let store = e.server.running.as_ref().unwrap().app.store.clone();
+    for _ in 0..100 {
+        if let Some(r) = store.game(table).await.unwrap().and_then(|g| g.record)
+            && r.contains("[Board ")
+        {
+            return r;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no stamped record for {table}");
 }
 
 /// A fifty-move claim after two moves at an event's table is incorrect:
