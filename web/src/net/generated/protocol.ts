@@ -55,7 +55,8 @@ export type EventRoundMsg = { event: string, name: string, round: number, board:
 
 export type EventActionMsg = { event: string, 
 /**
- * `warning`, `foul`, `violation`, `adjudicate`, `forfeit`, `disqualify`.
+ * `warning`, `foul`, `violation`, `restore`, `clock`, `pause`, `resume`,
+ * `refer`, `adjudicate`, `forfeit`, `disqualify`, `decide`.
  */
 kind: string, player: string, arbiter: string, reason: string, round: number | null, board: number | null, table: string | null, at: number, };
 
