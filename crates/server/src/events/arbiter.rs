@@ -470,7 +470,7 @@ pub(super) fn referral_of(a: &EventActionRow) -> Option<i64> {
 
 /// Seconds as milliseconds: finite, 0 (or, `positive`, more) to a day.
 fn secs_ms(s: f64, positive: bool) -> Option<u64> {
-    (s.is_finite() && s >= 0.0 && s <= 86_400.0 && (!positive || s > 0.0))
+    (s.is_finite() && (0.0..=86_400.0).contains(&s) && (!positive || s > 0.0))
         .then(|| (s * 1000.0).round() as u64)
 }
 
