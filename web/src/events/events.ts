@@ -50,6 +50,12 @@ const S = {
   adjudicate: ['判定结果', 'Adjudicate'],
   forfeit: ['判负（弃权）', 'Forfeit'],
   disqualify: ['取消比赛资格', 'Disqualify'],
+  restore: ['恢复局面（保留前 N 步）', 'Restore the position (keep N moves)'],
+  clock: ['调整时钟（秒，负数为扣时）', 'Adjust the clock (seconds, negative removes)'],
+  pause: ['暂停计时', 'Pause the clocks'],
+  resume: ['恢复计时', 'Resume the clocks'],
+  refer: ['提交裁判长', 'Refer to the chief arbiter'],
+  arbNumber: ['步数或秒数', 'Moves or seconds'],
 } as const;
 
 type Key = keyof typeof S;
@@ -161,7 +167,11 @@ function roundTable(r: Round) {
 }
 
 function arbiterPanel(ev: EventView, after: () => void) {
-  const kind = h('select', { id: 'arbiter-kind' }, (['warning', 'foul', 'violation', 'adjudicate', 'forfeit', 'disqualify'] as const).map((k) => h('option', { value: k }, t(k))));
+  // A table arbiter's acts, then the chief's (the server refuses those to a
+  // table arbiter once a chief is named: chief_only).
+  const kinds = ['warning', 'foul', 'violation', 'restore', 'clock', 'pause', 'resume', 'refer', 'adjudicate', 'forfeit', 'disqualify'] as const;
+  const kind = h('select', { id: 'arbiter-kind' }, kinds.map((k) => h('option', { value: k }, t(k))));
+  const amount = h('input', { id: 'arbiter-amount', type: 'number', placeholder: t('arbNumber') }) as HTMLInputElement;
   const player = h('select', { id: 'arbiter-player' }, ev.players.map((p) => h('option', { value: p.user }, p.user)));
   const reason = h('input', { id: 'arbiter-reason', placeholder: t('reason') }) as HTMLInputElement;
   const result = h('select', { id: 'arbiter-result' }, ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'].map((r) => h('option', { value: r }, r)));
@@ -174,6 +184,8 @@ function arbiterPanel(ev: EventView, after: () => void) {
         try {
           const body: Record<string, unknown> = { kind: (kind as HTMLSelectElement).value, player: (player as HTMLSelectElement).value, reason: reason.value };
           if (body.kind === 'adjudicate') body.result = (result as HTMLSelectElement).value;
+          if (body.kind === 'restore') body.ply = Number(amount.value);
+          if (body.kind === 'clock') body.seconds = Number(amount.value);
           await api('POST', `/api/event/${ev.id}/action`, body);
           status.textContent = '✓';
           reason.value = '';
@@ -185,7 +197,7 @@ function arbiterPanel(ev: EventView, after: () => void) {
     },
     t('act'),
   );
-  return h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), kind, player, result, reason, submit, status);
+  return h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), kind, player, result, amount, reason, submit, status);
 }
 
 /** `#/event/{id}`: the event, refreshed every two seconds. */
