@@ -2,8 +2,8 @@
 // an organiser with `qiyuan admin grant`, the organiser creates an event over
 // the API, two people register on the event page, the round is paired and the
 // page offers each their game; they play it at the tournament table (moves by
-// clicking squares, then a resignation) and the event page's standings show the
-// result.
+// clicking squares, an arbiter's warning and pause shown at both players'
+// tables, then a resignation) and the event page's standings show the result.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -88,6 +88,15 @@ test('register for an event, get paired, play the round, see the standings', { t
   const created = await call(token, 'POST', '/api/events', config(Date.now() + 3_600_000));
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const id = created.body.id;
+  // A table arbiter (监局裁判), named without a role.
+  const arb = `arb${stamp}`;
+  const arbReg = await fetch(`${base}/api/account/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: arb, password: PASSWORD }) });
+  assert.equal(arbReg.status, 201);
+  const arbToken = (await arbReg.json()).token;
+  assert.equal(spawnSync(bin, ['admin', 'grant', arb, 'arbiter', '--data', data], { encoding: 'utf8' }).status, 0);
+  const named = await call(token, 'POST', `/api/event/${id}/arbiters`, { user: arb });
+  assert.equal(named.status, 200, JSON.stringify(named.body));
+  assert.equal(named.body.role, 'table');
 
   const names = [`ann${stamp}`, `ben${stamp}`];
   const pages = [];
@@ -125,6 +134,19 @@ test('register for an event, get paired, play the round, see the standings', { t
   await waitForMoveCount(black, 1);
   await clickMove(black, 'e7e5', 'chess');
   await waitForMoveCount(white, 2);
+  // The arbiter warns White and stops the clocks: both players' tables show
+  // the warning in the arbiter's record and the pause in the status line.
+  const act = (body) => call(arbToken, 'POST', `/api/event/${id}/action`, { player: game.white, ...body });
+  assert.equal((await act({ kind: 'warning', reason: 'spoke to a spectator' })).status, 200);
+  assert.equal((await act({ kind: 'pause', reason: 'a dispute' })).status, 200);
+  for (const p of [white, black]) {
+    await p.locator('#arbiter-marks', { hasText: /警告 1|warnings 1/ }).waitFor();
+    assert.match(await p.locator('#arbiter-marks').textContent(), new RegExp(game.white));
+    await p.locator('#status', { hasText: /裁判暂停了比赛|The arbiter paused the game/ }).waitFor();
+  }
+  await black.screenshot({ path: shotPath('event-arbiter-marks.png'), fullPage: true });
+  assert.equal((await act({ kind: 'resume', reason: 'settled' })).status, 200);
+  await black.locator('#status', { hasText: /裁判暂停了比赛|The arbiter paused the game/ }).waitFor({ state: 'detached' });
   await black.locator('#btn-resign:not([disabled])').click();
   await black.locator('#resign-dialog .btn.primary').click();
   await white.locator('#result-dialog').waitFor();

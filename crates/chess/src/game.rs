@@ -398,6 +398,7 @@ impl Game for ChessGame {
     type View = ChessView;
 
     const NAME: &'static str = "chess";
+    const HAS_CLAIMS: bool = true;
 
     fn new(options: &ChessOptions, setup: &Setup) -> Result<Self, SetupError> {
         let game = match setup {

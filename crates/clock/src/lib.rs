@@ -573,6 +573,30 @@ impl Clock {
         }
     }
 
+    /// An arbiter adds (`delta` > 0) or removes time from `seat`'s main time
+    /// (never below zero); a seat out of time that is given some is no longer
+    /// flagged. The running move's time so far stays charged to it.
+    pub fn adjust(&mut self, seat: usize, delta: i64) {
+        if let Some(t) = self.seats.get_mut(seat) {
+            t.main = if delta >= 0 {
+                t.main.saturating_add(delta.unsigned_abs())
+            } else {
+                t.main.saturating_sub(delta.unsigned_abs())
+            };
+            if t.main > 0 {
+                t.flagged = false;
+            }
+        }
+    }
+
+    /// An arbiter sets `seat`'s main time (a restored position's clocks).
+    pub fn set_main(&mut self, seat: usize, main: Millis) {
+        if let Some(t) = self.seats.get_mut(seat) {
+            t.main = main;
+            t.flagged = false;
+        }
+    }
+
     /// Credits the time between `down_since` and `now` back to the running seat:
     /// the server was down and nobody could move. `down_since` is clamped to the
     /// running clock's start.

@@ -395,3 +395,34 @@ fn an_expired_turn_uses_its_time_but_flags_nobody() {
     let mut c = Clock::new(per_turn, 3);
     assert_eq!(c.expire(0), None);
 }
+
+#[test]
+fn an_arbiter_adds_and_removes_main_time_and_the_flag_follows() {
+    let mut c = Clock::new(
+        TimeControl::Fischer {
+            base: 5 * M,
+            increment: 0,
+        },
+        2,
+    );
+    let mut t = 0;
+    c.start(0, t);
+    mv(&mut c, &mut t, M, 1).unwrap();
+    // Seat 1 is running with 5 minutes: two more for it, one less for seat 0.
+    c.adjust(1, (2 * M) as i64);
+    c.adjust(0, -((M) as i64));
+    assert_eq!(c.seat(0).unwrap().main, 3 * M);
+    let grace = c.seat(1).unwrap().lag.grace();
+    assert_eq!(c.flag_time(), Some(t + 7 * M + grace));
+    // Removing more than is left leaves none: the running seat flags at once.
+    c.adjust(1, -((60 * M) as i64));
+    assert_eq!(c.seat(1).unwrap().main, 0);
+    assert_eq!(c.flagged(t + grace), Some(1));
+    // A paused clock does not flag; resumed, it does.
+    c.pause(t);
+    assert_eq!(c.flag_time(), None);
+    c.resume(t + 10 * M);
+    assert_eq!(c.flagged(t + 10 * M + grace), Some(1));
+    c.set_main(1, 4 * M);
+    assert_eq!(c.flag_time(), Some(t + 10 * M + 4 * M + grace));
+}

@@ -618,6 +618,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// a fresh secret per game, which the server takes from the operating system.
     const RANDOM: bool = false;
 
+    /// Whether the rules give players draws to claim ([`Game::claim`]: chess's
+    /// threefold repetition and fifty moves). Where they do, a claim the game
+    /// refuses at a tournament table is an incorrect claim and costs time
+    /// (FIDE 9.5.3); where they do not, a claim is only refused.
+    const HAS_CLAIMS: bool = false;
+
     /// A new game. An impossible position is refused with a message saying why.
     fn new(options: &Self::Options, setup: &Setup) -> Result<Self, SetupError>;
 

@@ -147,8 +147,12 @@ pub trait EventStore: Send + Sync {
     /// Ends an event (status `finished`) with the reason why; whether it was
     /// not finished before (so that one end is told once).
     async fn end_event(&self, id: &str, reason: &str, at: i64) -> Result<bool>;
-    async fn add_arbiter(&self, event: &str, user: UserId) -> Result<()>;
+    /// Names an arbiter of the event with a role (`table`, `chief`); naming
+    /// one again sets the role.
+    async fn add_arbiter(&self, event: &str, user: UserId, role: &str) -> Result<()>;
     async fn arbiters(&self, event: &str) -> Result<Vec<UserId>>;
+    /// The event's arbiters with their roles, by user id.
+    async fn arbiter_roles(&self, event: &str) -> Result<Vec<(UserId, String)>>;
 
     // ---- players ----
 
@@ -423,16 +427,18 @@ macro_rules! impl_events {
                 .await
             }
 
-            async fn add_arbiter(&self, event: &str, user: UserId) -> Result<()> {
+            async fn add_arbiter(&self, event: &str, user: UserId, role: &str) -> Result<()> {
                 let event = event.to_owned();
+                let role = role.to_owned();
                 self.write(move |c| Box::pin(async move {
                     let event: &str = &event;
                     sqlx::query(
-                        "INSERT INTO event_arbiters (event_id, user_id) VALUES ($1, $2) \
-                         ON CONFLICT (event_id, user_id) DO NOTHING",
+                        "INSERT INTO event_arbiters (event_id, user_id, role) VALUES ($1, $2, $3) \
+                         ON CONFLICT (event_id, user_id) DO UPDATE SET role = excluded.role",
                     )
                     .bind(event)
                     .bind(user)
+                    .bind(&role)
                     .execute(&mut *c)
                     .await?;
                     Ok(())
@@ -446,6 +452,20 @@ macro_rules! impl_events {
                     let event: &str = &event;
                     Ok(sqlx::query_scalar(
                         "SELECT user_id FROM event_arbiters WHERE event_id = $1 ORDER BY user_id",
+                    )
+                    .bind(event)
+                    .fetch_all(&mut *c)
+                    .await?)
+                }))
+                .await
+            }
+
+            async fn arbiter_roles(&self, event: &str) -> Result<Vec<(UserId, String)>> {
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    Ok(sqlx::query_as::<_, (UserId, String)>(
+                        "SELECT user_id, role FROM event_arbiters WHERE event_id = $1 ORDER BY user_id",
                     )
                     .bind(event)
                     .fetch_all(&mut *c)

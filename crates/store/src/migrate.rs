@@ -27,6 +27,10 @@ pub const SQLITE: &[(i64, &str)] = &[
     ),
     (15, include_str!("../migrations/sqlite/0015_event_end.sql")),
     (
+        17,
+        include_str!("../migrations/sqlite/0017_arbiter_roles.sql"),
+    ),
+    (
         20,
         include_str!("../migrations/sqlite/0020_card_events.sql"),
     ),
@@ -72,6 +76,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (
         16,
         include_str!("../migrations/postgres/0016_event_end.sql"),
+    ),
+    (
+        17,
+        include_str!("../migrations/postgres/0017_arbiter_roles.sql"),
     ),
     (
         20,

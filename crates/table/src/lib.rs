@@ -119,7 +119,7 @@ mod view;
 
 pub use qiyuan_clock::{self as clock, ClockView, Millis, Preset, Speed, TimeControl};
 pub use state::{ActionRecord, DrawOffer, GameState, SeatState, State, Status, TakebackRequest};
-pub use table::{Table, default_grace};
+pub use table::{INCORRECT_CLAIM_BONUS, Table, default_grace};
 pub use types::{
     Command, Decision, EndDetail, Event, LogEntry, Proposal, ReplayError, Settings, SettingsError,
     TableConfig, TableRefusal, TableRefusalKind, UserId,

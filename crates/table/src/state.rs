@@ -122,6 +122,12 @@ pub struct GameState {
     /// Violations (违例) recorded by an arbiter, per seat.
     #[serde(default)]
     pub violations: Vec<u8>,
+    /// Warnings (警告) given by an arbiter, per seat.
+    #[serde(default)]
+    pub warnings: Vec<u8>,
+    /// Since when an arbiter has stopped the clocks (none: they run).
+    #[serde(default)]
+    pub paused_at: Option<Millis>,
 }
 
 impl GameState {

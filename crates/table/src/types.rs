@@ -286,6 +286,26 @@ pub enum Command {
     Decide {
         decision: Decision,
     },
+    /// An arbiter restores the position after the game's first `ply` actions
+    /// (an illegal move found later, seed 002 第3条8): the game is a replay of
+    /// them. `clocks`: each seat's main time from now on, as the arbiter sets
+    /// it; none, the clocks stand as they are (the current turn's time charged,
+    /// nothing given back).
+    Restore {
+        ply: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<Vec<Millis>>,
+    },
+    /// An arbiter adds (`delta` > 0) or removes main time (ms) from `seat`.
+    AdjustClock {
+        seat: Seat,
+        delta: i64,
+    },
+    /// An arbiter stops the game's clocks: no timer fires and no move, offer
+    /// or claim is taken until [`Command::Unpause`] (a resignation is).
+    Pause,
+    /// An arbiter starts a paused game's clocks again.
+    Unpause,
 }
 
 /// How an arbiter ends a game ([`Command::Decide`]).
@@ -338,7 +358,11 @@ impl Command {
             | Foul { .. }
             | Warn { .. }
             | Violation { .. }
-            | Decide { .. } => None,
+            | Decide { .. }
+            | Restore { .. }
+            | AdjustClock { .. }
+            | Pause
+            | Unpause => None,
         }
     }
 }
@@ -471,6 +495,31 @@ pub enum Event {
         seat: Seat,
         count: u8,
         reason: String,
+    },
+    /// An arbiter restored the position after the game's first `ply` actions.
+    Restored {
+        ply: u32,
+        clock: ClockView,
+    },
+    /// An arbiter added (`delta` > 0) or removed main time from `seat`.
+    ClockAdjusted {
+        seat: Seat,
+        delta: i64,
+        clock: ClockView,
+    },
+    /// An arbiter stopped (`paused`) or started again the game's clocks.
+    Paused {
+        paused: bool,
+        clock: ClockView,
+    },
+    /// At a tournament table `seat`'s claim was found incorrect (FIDE 9.5.3):
+    /// the game goes on and `opponent` gets `added` ms more.
+    ClaimIncorrect {
+        seat: Seat,
+        opponent: Seat,
+        added: Millis,
+        reason: String,
+        clock: ClockView,
     },
 }
 

@@ -91,6 +91,12 @@ pub struct GameView<V> {
     /// counted (`abort`, `first_move`, `not_counted`).
     pub end_detail: Option<EndDetail>,
     pub rated: bool,
+    /// An arbiter's warnings, fouls and violations in this game, per seat.
+    pub warnings: Vec<u8>,
+    pub fouls: Vec<u8>,
+    pub violations: Vec<u8>,
+    /// An arbiter has stopped the clocks.
+    pub paused: bool,
 }
 
 /// The parts of a [`TableView`] that [`Table::view_again`] may have changed
@@ -210,6 +216,10 @@ impl<G: Game> Table<G> {
                     outcome: gs.outcome.clone(),
                     end_detail: gs.end_detail,
                     rated: gs.rated,
+                    warnings: gs.warnings.clone(),
+                    fouls: gs.fouls.clone(),
+                    violations: gs.violations.clone(),
+                    paused: gs.paused_at.is_some(),
                 })
             }
             _ => None,

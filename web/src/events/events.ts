@@ -97,6 +97,12 @@ const S = {
   asWhite: ['执先手', 'with White'],
   asBlack: ['执后手', 'with Black'],
   newEvent: ['新建比赛', 'New event'],
+  restore: ['恢复局面（保留前 N 步）', 'Restore the position (keep N moves)'],
+  clockAdjust: ['调整时钟（秒，负数为扣时）', 'Adjust the clock (seconds, negative removes)'],
+  pause: ['暂停计时', 'Pause the clocks'],
+  resume: ['恢复计时', 'Resume the clocks'],
+  refer: ['提交裁判长', 'Refer to the chief arbiter'],
+  arbNumber: ['步数或秒数', 'Moves or seconds'],
 } as const;
 
 type Key = keyof typeof S;
@@ -258,7 +264,11 @@ function roundTable(r: Round) {
 }
 
 function arbiterPanel(ev: EventView, after: () => void) {
-  const kind = h('select', { id: 'arbiter-kind' }, (['warning', 'foul', 'violation', 'adjudicate', 'forfeit', 'disqualify'] as const).map((k) => h('option', { value: k }, t(k))));
+  // A table arbiter's acts, then the chief's (the server refuses those to a
+  // table arbiter once a chief is named: chief_only).
+  const kinds = ['warning', 'foul', 'violation', 'restore', 'clock', 'pause', 'resume', 'refer', 'adjudicate', 'forfeit', 'disqualify'] as const;
+  const kind = h('select', { id: 'arbiter-kind' }, kinds.map((k) => h('option', { value: k }, t(k === 'clock' ? 'clockAdjust' : k))));
+  const amount = h('input', { id: 'arbiter-amount', type: 'number', placeholder: t('arbNumber') }) as HTMLInputElement;
   const player = h('select', { id: 'arbiter-player' }) as HTMLSelectElement;
   const reason = h('input', { id: 'arbiter-reason', placeholder: t('reason') }) as HTMLInputElement;
   // The round (default the latest): a finished round's result is corrected.
@@ -282,6 +292,8 @@ function arbiterPanel(ev: EventView, after: () => void) {
           const body: Record<string, unknown> = { kind: (kind as HTMLSelectElement).value, player: (player as HTMLSelectElement).value, reason: reason.value };
           if (body.kind === 'adjudicate') body.result = (result as HTMLSelectElement).value;
           if (round.value) body.round = Number(round.value);
+          if (body.kind === 'restore') body.ply = Number(amount.value);
+          if (body.kind === 'clock') body.seconds = Number(amount.value);
           await api('POST', `/api/event/${ev.id}/action`, body);
           status.textContent = '✓';
           reason.value = '';
@@ -293,7 +305,7 @@ function arbiterPanel(ev: EventView, after: () => void) {
     },
     t('act'),
   );
-  return { el: h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), kind, player, round, result, reason, submit, status), update };
+  return { el: h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), kind, player, round, result, amount, reason, submit, status), update };
 }
 
 /** `#/event/{id}`: the event, refreshed every two seconds. */

@@ -130,6 +130,18 @@ export class TableCtrl<V> {
         const count = e.type === 'warned' ? '' : ` (${e.count}/3)`;
         toast(`${what}${count} · ${who}${e.reason ? `: ${e.reason}` : ''}`, 'error');
       }
+      // The arbiter's other acts at the table, and an incorrect claim.
+      if (e.type === 'restored') toast(t('arbRestored').replace('{n}', String(e.ply)), 'error');
+      if (e.type === 'clock_adjusted') {
+        const who = s.seats?.[e.seat]?.user ?? '';
+        const secs = Math.round(e.delta / 1000);
+        toast(`${t('arbClockAdded')} · ${who} ${secs > 0 ? '+' : ''}${secs}s`, 'error');
+      }
+      if (e.type === 'paused') toast(e.paused ? t('arbPaused') : t('arbResumed'), 'error');
+      if (e.type === 'claim_incorrect') {
+        const who = s.seats?.[e.opponent]?.user ?? '';
+        toast(`${t('claimIncorrect')} · ${who} +${Math.round(e.added / 1000)}s`, 'error');
+      }
     }
     // The offerer is told of a decline (the decliner knows).
     for (const e of events) {

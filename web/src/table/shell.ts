@@ -13,7 +13,7 @@ import type { TableEvent } from './connection';
 import type { ShellHooks } from './hooks';
 import { drawButtons } from './view/buttons';
 import { clockTicker } from './view/clocks';
-import { drawConnection, drawHeader, tableLayout } from './view/layout';
+import { drawConnection, drawHeader, drawMarks, tableLayout } from './view/layout';
 import { drawOffers } from './view/offers';
 import { proposalDialog } from './view/proposal';
 import { resultDialog } from './view/result';
@@ -62,6 +62,7 @@ export function tableShell<V>(root: HTMLElement, id: string, hooks: ShellHooks<V
     hooks.render(ctx);
     layout.chat.draw();
     layout.status.textContent = statusText(ctrl);
+    drawMarks(layout, ctrl);
     result.update(events);
     proposal.update();
   }

@@ -152,15 +152,17 @@ pub async fn change(
 #[serde(deny_unknown_fields)]
 pub struct ArbiterReq {
     user: String,
-    /// `table` (监局裁判) or `chief` (裁判长): accepted and checked, not
-    /// stored yet (every arbiter of an event holds the one arbiter's powers
-    /// until the roles are stored).
-    #[serde(default)]
-    role: Option<String>,
+    /// `table` (监局裁判, the default) or `chief` (裁判长).
+    #[serde(default = "table_role")]
+    role: String,
+}
+
+fn table_role() -> String {
+    "table".into()
 }
 
 /// `POST /api/event/{id}/arbiters`: the organiser names an arbiter (an
-/// account with the arbiter role).
+/// account with the arbiter role) as a table arbiter or the chief arbiter.
 pub async fn add_arbiter(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
@@ -170,16 +172,6 @@ pub async fn add_arbiter(
     let user = app.accounts.require_user(&headers).await?;
     let ev = event_or_404(&*app.store, &id).await?;
     organiser_only(&*app.store, &ev, &user).await?;
-    if req
-        .role
-        .as_deref()
-        .is_some_and(|r| r != "table" && r != "chief")
-    {
-        return Err(ApiError::bad_request(
-            "bad_role",
-            "an event's arbiter is a table arbiter (table) or the chief arbiter (chief)",
-        ));
-    }
     let arbiter = app
         .store
         .user_by_name(&req.user)
@@ -197,7 +189,20 @@ pub async fn add_arbiter(
             arbiter.username
         )));
     }
-    app.store.add_arbiter(&id, arbiter.id).await?;
+    if req.role != "table" && req.role != "chief" {
+        return Err(ApiError::bad_request(
+            "bad_role",
+            "an arbiter's role is table or chief",
+        ));
+    }
+    // One chief arbiter: naming another makes the previous one a table
+    // arbiter.
+    if req.role == "chief" {
+        for old in ev.chiefs.iter().filter(|c| **c != arbiter.id) {
+            app.store.add_arbiter(&id, *old, "table").await?;
+        }
+    }
+    app.store.add_arbiter(&id, arbiter.id, &req.role).await?;
     Ok(Json(
         json!({"id": id, "arbiter": arbiter.username, "role": req.role}),
     ))
@@ -711,9 +716,45 @@ async fn view(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
             names.insert(*a, u.username);
         }
     }
-    let actions: Vec<Value> = store
-        .event_actions(&ev.row.id)
-        .await?
+    let rows = store.event_actions(&ev.row.id).await?;
+    // A table arbiter's referrals, each with the chief's decision (null:
+    // open).
+    let referrals: Vec<Value> = rows
+        .iter()
+        .filter(|a| a.kind == "refer")
+        .map(|r| {
+            let decision = rows
+                .iter()
+                .find(|d| d.kind == "decide" && super::arbiter::referral_of(d) == Some(r.id))
+                .map(|d| {
+                    let detail: Value = d
+                        .detail
+                        .as_deref()
+                        .and_then(|x| serde_json::from_str(x).ok())
+                        .unwrap_or(Value::Null);
+                    json!({
+                        "id": d.id,
+                        "text": d.reason,
+                        "by": names.get(&d.arbiter).cloned(),
+                        "action": detail["action"],
+                        "action_id": detail["action_id"],
+                        "at": d.at,
+                    })
+                });
+            json!({
+                "id": r.id,
+                "player": ev.name_of(r.user_id),
+                "by": names.get(&r.arbiter).cloned(),
+                "text": r.reason,
+                "round": r.round,
+                "board": r.board,
+                "at": r.at,
+                "open": decision.is_none(),
+                "decision": decision,
+            })
+        })
+        .collect();
+    let actions: Vec<Value> = rows
         .into_iter()
         .map(|a| {
             let detail: Value = a
@@ -756,6 +797,13 @@ async fn view(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
         "end": ended(&ev.row),
         "organiser": organiser,
         "arbiters": ev.arbiters.iter().filter_map(|a| names.get(a)).collect::<Vec<_>>(),
+        // Each arbiter's role: `table` (监局裁判) or `chief` (裁判长).
+        "arbiter_roles": ev.arbiters.iter().filter_map(|a| names.get(a).map(|n| json!({
+            "user": n,
+            "role": if ev.chiefs.contains(a) { "chief" } else { "table" },
+        }))).collect::<Vec<_>>(),
+        "chief": ev.chiefs.first().and_then(|c| names.get(c)),
+        "referrals": referrals,
         "config": ev.config,
         "current_round": ev.current().map(|r| r.round),
         "players": players,

@@ -1,14 +1,23 @@
-//! Arbiters' actions on an event's games (seed 002): warning (警告), foul
-//! (犯规; the third in a game loses it, by the table's rule), violation (违例;
-//! the third loses; a grave one may also disqualify), adjudication or the
-//! correction of a result, forfeit, and disqualification from the event
-//! (取消比赛资格: no later pairings; a game in progress is lost by forfeit).
+//! Arbiters' actions on an event's games (seed 002), by role. A table arbiter
+//! (监局裁判) watches the games: warning (警告), foul (犯规; the third in a game
+//! loses it, by the table's rule), violation (违例; the third loses), a
+//! position restored (第3条8: an illegal move found later), time added to or
+//! removed from a clock, the clocks stopped and started again, and a case
+//! referred to the chief. The chief arbiter (裁判长) may do all that, and
+//! decides: a grave violation (情节严重: also disqualified), adjudication or
+//! the correction of a result, forfeit, disqualification from the event
+//! (取消比赛资格: no later pairings; a game in progress is lost), and the
+//! decision on a referral (with one of those actions, or none). Until the
+//! organiser names a chief, every arbiter of the event has the chief's powers.
 //!
 //! Only an arbiter of the event who still holds the arbiter role may act (the
 //! role is read at each act), and never on a game they play. Every action has
 //! a reason and a time, is stored in the event report, goes to both players'
-//! sockets (`event.action`), and the ones that touch a live game are table
-//! commands, so they are in the game's log and its events as well.
+//! sockets (`event.action`; a referral and its decision go to the arbiters
+//! instead), and the ones that touch a live game are table commands, so they
+//! are in the game's log and its events as well. An action on a live game
+//! keeps the number of moves played when it happened (`ply` in its detail):
+//! the game's record writes it there as a comment.
 
 use qiyuan_game::Seat;
 use qiyuan_store::{EventActionRow, EventGameRow, Store, User};
@@ -27,7 +36,8 @@ use crate::protocol::out::{EventActionMsg, Notification};
 pub struct ActionRequest {
     /// `warning`, `foul`, `violation`, `adjudicate`, `forfeit`, `disqualify`.
     pub kind: String,
-    /// The player it concerns.
+    /// The player it concerns (for `decide`: the referral's, if omitted).
+    #[serde(default)]
     pub player: String,
     pub reason: String,
     /// The round (default: the current one, or the last).
@@ -40,6 +50,42 @@ pub struct ActionRequest {
     /// For `violation`: grave (情节严重) — the player is also disqualified.
     #[serde(default)]
     pub grave: bool,
+    /// For `restore`: the number of moves of the game to keep (the position
+    /// after them is restored).
+    #[serde(default)]
+    pub ply: Option<u32>,
+    /// For `restore`: each seat's main time from then on, in seconds (White,
+    /// Black); none: the clocks stand as they are.
+    #[serde(default)]
+    pub clocks: Option<Vec<f64>>,
+    /// For `clock`: seconds added to the player's main time (negative:
+    /// removed).
+    #[serde(default)]
+    pub seconds: Option<f64>,
+    /// For `decide`: the referral decided (the `id` of its `refer` action).
+    #[serde(default)]
+    pub referral: Option<i64>,
+    /// For `decide`: the chief's action taken with the decision, on the
+    /// referral's player (`warning`, `foul`, `violation`, `adjudicate`,
+    /// `forfeit`, `disqualify`, ...), with this request's `result`/`grave`.
+    #[serde(default)]
+    pub action: Option<String>,
+}
+
+/// The acts only the chief arbiter may do.
+fn chief_only(req: &ActionRequest) -> bool {
+    matches!(
+        req.kind.as_str(),
+        "adjudicate" | "forfeit" | "disqualify" | "decide"
+    ) || (req.kind == "violation" && req.grave)
+}
+
+/// `403 chief_only`: a table arbiter asked for a chief arbiter's act.
+fn not_chief(kind: &str) -> ApiError {
+    ApiError::forbidden(
+        "chief_only",
+        format!("only the chief arbiter may {kind}; a table arbiter refers the case (refer)"),
+    )
 }
 
 /// What the action did.
@@ -71,6 +117,50 @@ pub async fn act(
             "not_arbiter",
             "only an arbiter of this event may do that",
         ));
+    }
+    // Until the organiser names a chief, every arbiter of the event has the
+    // chief's powers (an event with one arbiter; events from before roles).
+    if chief_only(&req) && !ev.chiefs.is_empty() && !ev.chiefs.contains(&arbiter.id) {
+        return Err(not_chief(&req.kind));
+    }
+    // A decision answers an open referral, about the referral's player.
+    let mut req = req;
+    let mut referral: Option<EventActionRow> = None;
+    if req.kind == "decide" {
+        let id = req.referral.ok_or_else(|| {
+            ApiError::bad_request("bad_action", "decide names the referral it decides")
+        })?;
+        let actions = store.event_actions(&ev.row.id).await?;
+        let r = actions
+            .iter()
+            .find(|a| a.id == id && a.kind == "refer")
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(format!("no referral {id} in this event")))?;
+        if actions
+            .iter()
+            .any(|a| a.kind == "decide" && referral_of(a) == Some(id))
+        {
+            return Err(ApiError::new(
+                axum::http::StatusCode::CONFLICT,
+                "referral_decided",
+                format!("referral {id} is already decided"),
+            ));
+        }
+        if req.player.is_empty() {
+            req.player = ev.name_of(r.user_id);
+        }
+        if req.round.is_none() {
+            req.round = r.round;
+        }
+        if let Some(a) = req.action.as_deref()
+            && matches!(a, "decide" | "refer")
+        {
+            return Err(ApiError::bad_request(
+                "bad_action",
+                "a decision's action is one arbiters take on a player",
+            ));
+        }
+        referral = Some(r);
     }
     if req.reason.trim().is_empty() || req.reason.chars().count() > 500 {
         return Err(ApiError::bad_request(
@@ -121,7 +211,87 @@ pub async fn act(
     };
     // The board's result before and after, where the action changes it.
     let mut detail: Option<serde_json::Value> = None;
+    // The moves played when the action touched a live game (the record's
+    // comment goes there).
+    let ply = match live(&game) {
+        Some(t) => hall.moves(&t).await,
+        None => None,
+    };
     match req.kind.as_str() {
+        "restore" => {
+            let table = live(&game).ok_or_else(need_game)?;
+            let keep = req
+                .ply
+                .ok_or_else(|| ApiError::bad_request("bad_action", "restore names a ply"))?;
+            let clocks = match &req.clocks {
+                None => None,
+                Some(c) => Some(
+                    c.iter()
+                        .map(|s| secs_ms(*s, false))
+                        .collect::<Option<Vec<_>>>()
+                        .filter(|c| c.len() == 2)
+                        .ok_or_else(|| {
+                            ApiError::bad_request(
+                                "bad_action",
+                                "clocks: two times in seconds, 0 to a day",
+                            )
+                        })?,
+                ),
+            };
+            hall.command(
+                &table,
+                vec![Command::Restore {
+                    ply: keep,
+                    clocks: clocks.clone(),
+                }],
+            )
+            .await?;
+            detail = Some(serde_json::json!({"restored": keep, "clocks": clocks}));
+        }
+        "clock" => {
+            let table = live(&game).ok_or_else(need_game)?;
+            let seat = seat.ok_or_else(need_game)?;
+            let delta = req
+                .seconds
+                .filter(|s| *s != 0.0)
+                .and_then(|s| secs_ms(s.abs(), true).map(|ms| (ms as i64) * s.signum() as i64))
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "bad_action",
+                        "seconds: the time added (negative: removed), at most a day",
+                    )
+                })?;
+            hall.command(&table, vec![Command::AdjustClock { seat, delta }])
+                .await?;
+            detail = Some(serde_json::json!({"delta_ms": delta}));
+        }
+        "pause" | "resume" => {
+            let table = live(&game).ok_or_else(need_game)?;
+            let cmd = if req.kind == "pause" {
+                Command::Pause
+            } else {
+                Command::Unpause
+            };
+            hall.command(&table, vec![cmd]).await?;
+        }
+        // A table arbiter's case for the chief: nothing changes yet.
+        "refer" => detail = Some(serde_json::json!({"open": true})),
+        "decide" => {
+            let id = referral.as_ref().map(|r| r.id);
+            let mut done = None;
+            if let Some(kind) = req.action.clone() {
+                let mut sub = req.clone();
+                sub.kind = kind;
+                sub.referral = None;
+                sub.action = None;
+                done = Some(Box::pin(act(store, hall, arbiter, event, sub)).await?);
+            }
+            detail = Some(serde_json::json!({
+                "referral": id,
+                "action": done.as_ref().map(|d| d.kind.clone()),
+                "action_id": done.as_ref().map(|d| d.id),
+            }));
+        }
         "warning" | "foul" | "violation" => {
             let table = live(&game).ok_or_else(need_game)?;
             let seat = seat.ok_or_else(need_game)?;
@@ -219,10 +389,15 @@ pub async fn act(
             return Err(ApiError::bad_request(
                 "bad_action",
                 format!(
-                    "unknown action {other:?} (warning, foul, violation, adjudicate, forfeit, disqualify)"
+                    "unknown action {other:?} (warning, foul, violation, restore, clock, pause, resume, refer, adjudicate, forfeit, disqualify, decide)"
                 ),
             ));
         }
+    }
+    if let Some(ply) = ply {
+        let mut d = detail.take().unwrap_or_else(|| serde_json::json!({}));
+        d["ply"] = serde_json::Value::from(ply);
+        detail = Some(d);
     }
     let at = crate::now_ms();
     let action = EventActionRow {
@@ -249,9 +424,19 @@ pub async fn act(
         table: table.clone(),
         at,
     };
-    // Both players of the game hear it (the player alone without a game).
+    // Both players of the game hear it (the player alone without a game); a
+    // referral and its decision are the arbiters' business: the chief hears
+    // of a referral, the referring arbiter of its decision.
     let mut told = vec![player.user_id];
-    if let Some(g) = &game {
+    if req.kind == "refer" {
+        told = if ev.chiefs.is_empty() {
+            ev.arbiters.clone()
+        } else {
+            ev.chiefs.clone()
+        };
+    } else if let Some(r) = &referral {
+        told = vec![r.arbiter];
+    } else if let Some(g) = &game {
         told.push(g.white);
         told.extend(g.black);
     }
@@ -273,6 +458,20 @@ pub async fn act(
         board: game.as_ref().map(|g| g.board),
         table,
     })
+}
+
+/// The referral a `decide` action answers.
+pub(super) fn referral_of(a: &EventActionRow) -> Option<i64> {
+    a.detail
+        .as_deref()
+        .and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok())
+        .and_then(|d| d["referral"].as_i64())
+}
+
+/// Seconds as milliseconds: finite, 0 (or, `positive`, more) to a day.
+fn secs_ms(s: f64, positive: bool) -> Option<u64> {
+    (s.is_finite() && (0.0..=86_400.0).contains(&s) && (!positive || s > 0.0))
+        .then(|| (s * 1000.0).round() as u64)
 }
 
 /// A board's result before and after an action, as records write them

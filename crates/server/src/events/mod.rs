@@ -14,8 +14,10 @@
 //!
 //! - [`api`]: the HTTP endpoints (events, registration, byes, arbiters, TRF);
 //! - [`director`]: the schedule (pairing, tables, late arrival, results);
-//! - [`arbiter`]: warnings, fouls, violations, adjudications, forfeits,
-//!   disqualification;
+//! - [`arbiter`]: the two arbiter roles and their acts: warnings, fouls,
+//!   violations, restored positions, clocks adjusted and stopped, referrals
+//!   (table arbiters and the chief); adjudications, forfeits,
+//!   disqualification and decided referrals (the chief);
 //! - [`hall`]: what those two do to live tables and players' sockets;
 //! - [`record`]: an event game's stored record and result kept in agreement
 //!   with its board (event headers, forfeits, corrections and their ratings).
@@ -381,6 +383,10 @@ pub struct EventData {
     pub tables: Vec<EventTableRow>,
     /// Their hands.
     pub hands: Vec<EventHandRow>,
+    /// The arbiters named chief arbiter (裁判长); the others are table
+    /// arbiters (监局裁判). At most one (naming another makes the previous
+    /// one a table arbiter).
+    pub chiefs: Vec<UserId>,
 }
 
 /// Loads an event.
@@ -389,12 +395,18 @@ pub async fn load(store: &dyn Store, id: &str) -> Result<Option<EventData>, ApiE
         return Ok(None);
     };
     let config: EventConfig = serde_json::from_str(&row.config).map_err(ApiError::internal)?;
+    let roles = store.arbiter_roles(id).await?;
     Ok(Some(EventData {
+        chiefs: roles
+            .iter()
+            .filter(|(_, r)| r == "chief")
+            .map(|(u, _)| *u)
+            .collect(),
         players: store.event_players(id).await?,
         byes: store.event_byes(id).await?,
         rounds: store.event_rounds(id).await?,
         games: store.event_games(id).await?,
-        arbiters: store.arbiters(id).await?,
+        arbiters: roles.iter().map(|(u, _)| *u).collect(),
         tables: if config.kind.at_tables_of_three() {
             store.event_tables(id).await?
         } else {

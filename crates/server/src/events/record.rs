@@ -220,6 +220,8 @@ pub async fn amend(
         return Ok(());
     };
     let now = crate::now_ms();
+    let comments = arbiter_comments(store, ev, g).await?;
+    let record = &with_comments(record, &comments);
     let mut amend = Finish {
         game_id: row.id.clone(),
         at: now,
@@ -265,6 +267,195 @@ pub async fn amend(
     let _ = black;
     store.amend_game(&amend).await?;
     Ok(())
+}
+
+/// The arbiters' acts during board `g`'s game, as its record's comments: the
+/// number of moves played when each happened (a restored position: the moves
+/// kept) and its words (`Arbiter tab: warning, p01: spoke`). A referral and
+/// its decision are the arbiters' business and not written (an act decided on
+/// one is); acts after the game (a correction) are in the record's headers.
+async fn arbiter_comments(
+    store: &dyn Store,
+    ev: &EventData,
+    g: &EventGameRow,
+) -> Result<Vec<(usize, String)>, ApiError> {
+    let mut out = Vec::new();
+    for a in store.event_actions(&ev.row.id).await? {
+        if a.round != Some(g.round) || a.board != Some(g.board) {
+            continue;
+        }
+        let detail: serde_json::Value = a
+            .detail
+            .as_deref()
+            .and_then(|d| serde_json::from_str(d).ok())
+            .unwrap_or_default();
+        let at = detail["restored"]
+            .as_u64()
+            .or_else(|| detail["ply"].as_u64());
+        let (Some(at), false) = (at, detail["system"] == true) else {
+            continue;
+        };
+        let what = match a.kind.as_str() {
+            "refer" | "decide" => continue,
+            "restore" => format!("position restored after {at} moves"),
+            "clock" => {
+                let secs = detail["delta_ms"].as_i64().unwrap_or(0) / 1000;
+                format!("clock {secs:+} s")
+            }
+            "pause" => "clocks stopped".into(),
+            "resume" => "clocks started".into(),
+            "violation" if detail["after"].is_string() => "grave violation".into(),
+            other => other.to_string(),
+        };
+        let arbiter = store
+            .user(a.arbiter)
+            .await?
+            .map(|u| u.username)
+            .unwrap_or_default();
+        out.push((
+            at as usize,
+            format!(
+                "Arbiter {arbiter}: {what}, {}: {}",
+                ev.name_of(a.user_id),
+                a.reason
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// `record` (PGN or SGF) with each comment after its number of moves: a PGN
+/// `{...}` comment after that move (and its clock comment), an SGF `C[]` in
+/// that move's node (0: before the first move, the root node). A comment
+/// already there is not written again (a record is stamped more than once).
+pub fn with_comments(record: &str, comments: &[(usize, String)]) -> String {
+    let sgf = record.trim_start().starts_with('(');
+    // Records are wrapped: a comment written before may span lines.
+    let flat = record.split_whitespace().collect::<Vec<_>>().join(" ");
+    let comments: Vec<(usize, String)> = comments
+        .iter()
+        .map(|(at, text)| {
+            let text: String = text
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            let text = if sgf {
+                text.replace('\\', "\\\\").replace(']', "\\]")
+            } else {
+                text.replace(['{', '}'], "")
+            };
+            (*at, text.split_whitespace().collect::<Vec<_>>().join(" "))
+        })
+        .filter(|(_, text)| !flat.contains(text.as_str()))
+        .collect();
+    if comments.is_empty() {
+        return record.to_string();
+    }
+    let at = |ply: usize| -> String {
+        comments
+            .iter()
+            .filter(|(a, _)| *a == ply)
+            .map(|(_, t)| {
+                if sgf {
+                    format!("C[{t}]")
+                } else {
+                    format!(" {{{t}}}")
+                }
+            })
+            .collect()
+    };
+    if sgf {
+        return sgf_comments(record, &at);
+    }
+    let (head, body) = match record.find("\n\n") {
+        Some(i) => record.split_at(i + 2),
+        None => ("", record),
+    };
+    let chars: Vec<char> = body.chars().collect();
+    let mut out = String::from(head);
+    let first = at(0);
+    if !first.is_empty() {
+        out.push_str(first.trim_start());
+        out.push(' ');
+    }
+    let mut ply = 0;
+    let mut due = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '{' {
+            while i < chars.len() {
+                out.push(chars[i]);
+                i += 1;
+                if chars[i - 1] == '}' {
+                    break;
+                }
+            }
+            continue;
+        }
+        if c.is_whitespace() {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && !chars[i].is_whitespace() && chars[i] != '{' {
+            i += 1;
+        }
+        let token: String = chars[start..i].iter().collect();
+        if due {
+            // After the last move and its clock comment, before what follows.
+            let trimmed = out.trim_end().len();
+            let tail = out.split_off(trimmed);
+            out.push_str(&at(ply));
+            out.push_str(&tail);
+            due = false;
+        }
+        out.push_str(&token);
+        let number = token
+            .trim_end_matches('.')
+            .chars()
+            .all(|c| c.is_ascii_digit());
+        let result = ["1-0", "0-1", "1/2-1/2", "*", "0-0"].contains(&token.as_str());
+        if !number && !result {
+            ply += 1;
+            due = true;
+        }
+    }
+    if due {
+        let trimmed = out.trim_end().len();
+        let tail = out.split_off(trimmed);
+        out.push_str(&at(ply));
+        out.push_str(&tail);
+    }
+    out
+}
+
+/// An SGF record with `at(n)`'s comments in the node of its `n`th move (`B[`
+/// or `W[` after a `;`), `at(0)`'s in the root node.
+fn sgf_comments(record: &str, at: &dyn Fn(usize) -> String) -> String {
+    let mut out = String::new();
+    let mut ply = 0;
+    let mut rest = record;
+    if let Some(i) = rest.find(';') {
+        out.push_str(&rest[..=i]);
+        out.push_str(&at(0));
+        rest = &rest[i + 1..];
+    }
+    while let Some(i) = rest.find(';') {
+        out.push_str(&rest[..=i]);
+        rest = &rest[i + 1..];
+        if rest.starts_with("B[") || rest.starts_with("W[") {
+            ply += 1;
+            // The move's property, to its closing bracket.
+            let end = rest.find(']').map_or(rest.len(), |e| e + 1);
+            out.push_str(&rest[..end]);
+            out.push_str(&at(ply));
+            rest = &rest[end..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The rating changes of game `row` computed again for `outcome` (`rated`:
@@ -384,7 +575,7 @@ fn expected_score(own: f64, other: f64, deviation: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Stamp, stamp};
+    use super::{Stamp, stamp, with_comments};
 
     const PGN: &str = "[Event \"qiyuan table abc\"]\n[Site \"qiyuan\"]\n[Round \"?\"]\n\
         [White \"p01\"]\n[Black \"p02\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
@@ -422,6 +613,32 @@ mod tests {
         assert!(void.ends_with(" 0-0\n"), "{void}");
         // Back to a played result: no termination left over.
         assert!(!stamp(&void, &s("=", "=")).contains("Termination"));
+    }
+
+    #[test]
+    fn comments_at_their_moves() {
+        let pgn =
+            "[Event \"x\"]\n\n1. e4 { [%clk 0:09:58] } 1... e5 { [%clk 0:09:57] } 2. Nf3 1-0\n";
+        let c = vec![
+            (0, "Arbiter a: pause, p: x".to_string()),
+            (2, "Arbiter a: warning, p: spoke {loudly}".to_string()),
+            (3, "Arbiter a: foul, p: y".to_string()),
+        ];
+        let out = with_comments(pgn, &c);
+        assert_eq!(
+            out,
+            "[Event \"x\"]\n\n{Arbiter a: pause, p: x} 1. e4 { [%clk 0:09:58] } 1... e5 { [%clk 0:09:57] } {Arbiter a: warning, p: spoke loudly} 2. Nf3 {Arbiter a: foul, p: y} 1-0\n"
+        );
+        // Written once, also when the record was wrapped since.
+        assert_eq!(with_comments(&out, &c), out);
+        let wrapped = out.replace("warning, p:", "warning,\np:");
+        assert_eq!(with_comments(&wrapped, &c), wrapped);
+        let sgf = "(;GM[1]SZ[9];B[ee];W[cc];B[gg])";
+        let out = with_comments(sgf, &[(2, "Arbiter a: warning, p: [x]".into())]);
+        assert_eq!(
+            out,
+            "(;GM[1]SZ[9];B[ee];W[cc]C[Arbiter a: warning, p: [x\\]];B[gg])"
+        );
     }
 
     #[test]

@@ -229,7 +229,8 @@ pub struct EventEndedMsg {
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct EventActionMsg {
     pub event: String,
-    /// `warning`, `foul`, `violation`, `adjudicate`, `forfeit`, `disqualify`.
+    /// `warning`, `foul`, `violation`, `restore`, `clock`, `pause`, `resume`,
+    /// `refer`, `adjudicate`, `forfeit`, `disqualify`, `decide`.
     pub kind: String,
     pub player: String,
     pub arbiter: String,

@@ -37,6 +37,7 @@ mod doudizhu_points;
 mod doudizhu_table;
 mod doudizhu_trusteeship;
 mod empty_tables;
+mod event_arbiters;
 mod event_organiser;
 mod event_results;
 mod external_engines;

@@ -4,7 +4,7 @@
 use qiyuan_clock::Millis;
 use qiyuan_game::{EndReason, Game, Outcome, Seat};
 
-use super::{K, R, Table, no_game, refuse};
+use super::{K, R, Table, empty_clock, no_game, refuse};
 use crate::types::{Decision, Event, TableRefusal};
 
 impl<G: Game> Table<G> {
@@ -46,6 +46,11 @@ impl<G: Game> Table<G> {
     /// A warning (警告): it changes nothing but the record.
     pub(super) fn warn(&mut self, seat: Seat, reason: String) -> R {
         self.arbiter_seat(seat)?;
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        if gs.warnings.len() < self.seats_n as usize {
+            gs.warnings.resize(self.seats_n as usize, 0);
+        }
+        gs.warnings[seat.index()] = gs.warnings[seat.index()].saturating_add(1);
         Ok(vec![Event::Warned { seat, reason }])
     }
 
@@ -100,6 +105,125 @@ impl<G: Game> Table<G> {
             Decision::Void => (Outcome::aborted(self.seats_n), false),
         };
         self.end(outcome, rated, now)
+    }
+
+    /// Restores the position after the first `ply` actions (seed 002 第3条8):
+    /// the time of the turn under way is charged as a takeback charges it, the
+    /// game is replayed from its actions up to `ply`, and the clocks are the
+    /// arbiter's `clocks` or stand as they are. A paused game stays paused.
+    pub(super) fn restore(&mut self, ply: u32, clocks: Option<Vec<Millis>>, now: Millis) -> R {
+        if !self.is_playing() {
+            return refuse(K::NoGame, "no game is being played");
+        }
+        let n = self.seats_n as usize;
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        if ply as usize >= gs.actions.len() {
+            return refuse(
+                K::NotAllowed,
+                format!(
+                    "the game has {} actions: a position before the last one is restored",
+                    gs.actions.len()
+                ),
+            );
+        }
+        if clocks.as_ref().is_some_and(|c| c.len() != n) {
+            return refuse(K::NotAllowed, format!("one time per seat ({n})"));
+        }
+        let limit = gs.clock.running_seat().and_then(|s| gs.clock.limit_kind(s));
+        if let Err(flag) = gs.clock.stop(now) {
+            return self.end_by_table(Seat(flag.seat as u8), EndReason::Timeout, limit, now);
+        }
+        gs.actions.truncate(ply as usize);
+        self.cuts += 1;
+        let options = self.options.as_ref().ok_or_else(no_game)?;
+        let game = qiyuan_game::replay::<G>(options, &gs.setup, &gs.played()).map_err(|e| {
+            TableRefusal::new(K::NotAllowed, format!("the game does not replay: {e}"))
+        })?;
+        for (i, acted) in gs.acted.iter_mut().enumerate() {
+            *acted = gs.actions.iter().any(|a| a.seat.index() == i);
+        }
+        for o in gs.offered_at.iter_mut() {
+            if o.is_some_and(|at| at > ply as usize) {
+                *o = None;
+            }
+        }
+        gs.draw = None;
+        gs.takeback = None;
+        gs.turn_since = now;
+        if let Some(clocks) = clocks {
+            for (i, main) in clocks.into_iter().enumerate() {
+                gs.clock.set_main(i, main);
+            }
+        }
+        let paused = gs.paused_at.is_some();
+        let turn = game.turn();
+        self.game = Some(game);
+        self.run_clock(&turn, now);
+        if paused && let Some(gs) = self.state.game.as_mut() {
+            gs.clock.pause(now);
+        }
+        Ok(vec![Event::Restored {
+            ply,
+            clock: self.clock_view(now).unwrap_or_else(|| empty_clock(now)),
+        }])
+    }
+
+    /// Adds or removes main time for `seat`. Time taken away from the seat to
+    /// move may flag it at once (the timers fire after the command).
+    pub(super) fn adjust_clock(&mut self, seat: Seat, delta: i64, now: Millis) -> R {
+        self.arbiter_seat(seat)?;
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        if gs.settings.time.is_unlimited() {
+            return refuse(K::NotAllowed, "this game has no clock");
+        }
+        gs.clock.adjust(seat.index(), delta);
+        Ok(vec![Event::ClockAdjusted {
+            seat,
+            delta,
+            clock: self.clock_view(now).unwrap_or_else(|| empty_clock(now)),
+        }])
+    }
+
+    /// Stops the clocks (the move under way keeps the time it used).
+    pub(super) fn pause(&mut self, now: Millis) -> R {
+        if !self.is_playing() {
+            return refuse(K::NoGame, "no game is being played");
+        }
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        if gs.paused_at.is_some() {
+            return refuse(K::NotAllowed, "the game is already paused");
+        }
+        gs.paused_at = Some(now);
+        gs.clock.pause(now);
+        Ok(vec![Event::Paused {
+            paused: true,
+            clock: self.clock_view(now).unwrap_or_else(|| empty_clock(now)),
+        }])
+    }
+
+    /// Starts the clocks again. The pause is charged to no timer: the
+    /// first-move timer and an absent player's grace count on from where
+    /// they stood.
+    pub(super) fn unpause(&mut self, now: Millis) -> R {
+        if !self.is_playing() {
+            return refuse(K::NoGame, "no game is being played");
+        }
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        let Some(since) = gs.paused_at.take() else {
+            return refuse(K::NotAllowed, "the game is not paused");
+        };
+        let stopped = now.saturating_sub(since);
+        gs.turn_since = gs.turn_since.saturating_add(stopped).min(now);
+        gs.clock.resume(now);
+        for s in self.state.seats.iter_mut() {
+            if let Some(a) = s.absent_since.as_mut() {
+                *a = (*a).saturating_add(stopped).min(now);
+            }
+        }
+        Ok(vec![Event::Paused {
+            paused: false,
+            clock: self.clock_view(now).unwrap_or_else(|| empty_clock(now)),
+        }])
     }
 
     /// An arbiter's command about `seat` needs a game being played and the seat.

@@ -5,20 +5,56 @@
 use qiyuan_clock::Millis;
 use qiyuan_game::{Claim, EndReason, Game, Outcome, Seat, SeatResult};
 
-use super::{K, R, Table, game_refusal, no_game, refuse};
+use super::{K, R, Table, empty_clock, game_refusal, no_game, refuse};
 use crate::state::Status;
 use crate::types::{EndDetail, Event, TableRefusal};
+
+/// What an incorrect claim at a tournament table gives the opponent (FIDE
+/// 9.5.3: two minutes).
+pub const INCORRECT_CLAIM_BONUS: Millis = 120_000;
 
 impl<G: Game> Table<G> {
     /// A draw claimed as the rules allow (threefold, fifty moves).
     pub(super) fn claim(&mut self, user: &str, claim: Claim, now: Millis) -> R {
         let seat = self.playing_seat(user)?;
         let game = self.game.as_mut().ok_or_else(no_game)?;
-        let outcome = game.claim(seat, claim).map_err(game_refusal)?;
+        let outcome = match game.claim(seat, claim) {
+            Ok(outcome) => outcome,
+            // At a tournament table an incorrect claim costs (FIDE 9.5.3):
+            // the opponent gets two more minutes and the game goes on.
+            Err(r)
+                if self.config.tournament
+                    && G::HAS_CLAIMS
+                    && r.kind == qiyuan_game::RefusalKind::ClaimRefused =>
+            {
+                return self.incorrect_claim(seat, r.message, now);
+            }
+            Err(r) => return Err(game_refusal(r)),
+        };
         // A claimed draw counts exactly when the game does: not in a
         // casual game, nor from a loaded position.
         let rated = self.state.game.as_ref().is_some_and(|g| g.rated);
         self.end(outcome, rated, now)
+    }
+
+    /// `seat`'s claim was incorrect: its opponent (the next seat; events are
+    /// two-player games) gets [`INCORRECT_CLAIM_BONUS`] more main time.
+    fn incorrect_claim(&mut self, seat: Seat, reason: String, now: Millis) -> R {
+        let opponent = seat.next(self.seats_n);
+        let gs = self.state.game.as_mut().ok_or_else(no_game)?;
+        let added = if gs.settings.time.is_unlimited() {
+            0
+        } else {
+            INCORRECT_CLAIM_BONUS
+        };
+        gs.clock.adjust(opponent.index(), added as i64);
+        Ok(vec![Event::ClaimIncorrect {
+            seat,
+            opponent,
+            added,
+            reason,
+            clock: self.clock_view(now).unwrap_or_else(|| empty_clock(now)),
+        }])
     }
 
     /// A resignation: the game is lost (or aborted before every seat has acted).

@@ -36,6 +36,7 @@ use crate::types::{
     TableRefusalKind as K, UserId,
 };
 
+pub use ending::INCORRECT_CLAIM_BONUS;
 pub use presence::default_grace;
 use start::{TRIAL, build_game, loads_position, parse_options};
 
@@ -353,6 +354,22 @@ impl<G: Game> Table<G> {
     }
 
     fn handle(&mut self, cmd: Command, now: Millis) -> R {
+        // While an arbiter has stopped the clocks the game stands: no move,
+        // offer, takeback or claim (a resignation, presence and the arbiter's
+        // own commands go on).
+        if self.paused()
+            && matches!(
+                cmd,
+                Command::Act { .. }
+                    | Command::OfferDraw { .. }
+                    | Command::AcceptDraw { .. }
+                    | Command::RequestTakeback { .. }
+                    | Command::AcceptTakeback { .. }
+                    | Command::Claim { .. }
+            )
+        {
+            return refuse(K::NotAllowed, "the game is paused by an arbiter");
+        }
         match cmd {
             Command::Sit { user, seat } => self.sit(user, seat),
             Command::Stand { user } => self.stand(&user),
@@ -387,11 +404,25 @@ impl<G: Game> Table<G> {
             Command::Warn { seat, reason } => self.warn(seat, reason),
             Command::Violation { seat, reason } => self.violation(seat, reason, now),
             Command::Decide { decision } => self.decide(decision, now),
+            Command::Restore { ply, clocks } => self.restore(ply, clocks, now),
+            Command::AdjustClock { seat, delta } => self.adjust_clock(seat, delta, now),
+            Command::Pause => self.pause(now),
+            Command::Unpause => self.unpause(now),
         }
     }
 
     pub(crate) fn is_playing(&self) -> bool {
         self.state.status == Status::Playing
+    }
+
+    /// Whether an arbiter has stopped the game's clocks.
+    pub fn paused(&self) -> bool {
+        self.is_playing()
+            && self
+                .state
+                .game
+                .as_ref()
+                .is_some_and(|g| g.paused_at.is_some())
     }
 }
 

@@ -84,6 +84,8 @@ impl<G: Game> Table<G> {
             end_detail: None,
             fouls: vec![0; n],
             violations: vec![0; n],
+            warnings: vec![0; n],
+            paused_at: None,
         });
         let turn = game.turn();
         self.game = Some(game);

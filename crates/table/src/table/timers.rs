@@ -62,6 +62,10 @@ impl<G: Game> Table<G> {
         let Some(gs) = self.state.game.as_ref() else {
             return out;
         };
+        // An arbiter stopped the clocks: nothing falls due until they run.
+        if gs.paused_at.is_some() {
+            return out;
+        }
         if let (Some(t), Some(r)) = (gs.clock.flag_time(), gs.clock.running()) {
             // At a tournament table a player who has not come (away and yet
             // to make a first move) is not flagged before the late-arrival

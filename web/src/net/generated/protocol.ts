@@ -55,7 +55,8 @@ export type EventRoundMsg = { event: string, name: string, round: number, board:
 
 export type EventActionMsg = { event: string, 
 /**
- * `warning`, `foul`, `violation`, `adjudicate`, `forfeit`, `disqualify`.
+ * `warning`, `foul`, `violation`, `restore`, `clock`, `pause`, `resume`,
+ * `refer`, `adjudicate`, `forfeit`, `disqualify`, `decide`.
  */
 kind: string, player: string, arbiter: string, reason: string, round: number | null, board: number | null, table: string | null, at: number, };
 
@@ -423,7 +424,7 @@ display: string, capture: boolean, check: boolean, clock: ClockView, } | { "type
 /**
  * When the seat loses by escape unless it comes back.
  */
-deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "trusteeship", seat: Seat, on: boolean, } | { "type": "declined", seat: Seat, proposal: number, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, reason?: string | null, } | { "type": "warned", seat: Seat, reason: string, } | { "type": "violated", seat: Seat, count: number, reason: string, };
+deadline: number | null, } | { "type": "reconnected", seat: Seat, } | { "type": "rematch_offered", seat: Seat, } | { "type": "trusteeship", seat: Seat, on: boolean, } | { "type": "declined", seat: Seat, proposal: number, } | { "type": "ended", outcome: Outcome, rated: boolean, } | { "type": "resumed", clock: ClockView | null, } | { "type": "fouled", seat: Seat, count: number, reason?: string | null, } | { "type": "warned", seat: Seat, reason: string, } | { "type": "violated", seat: Seat, count: number, reason: string, } | { "type": "restored", ply: number, clock: ClockView, } | { "type": "clock_adjusted", seat: Seat, delta: number, clock: ClockView, } | { "type": "paused", paused: boolean, clock: ClockView, } | { "type": "claim_incorrect", seat: Seat, opponent: Seat, added: number, reason: string, clock: ClockView, };
 
 export type TableView<V> = { 
 /**
@@ -476,7 +477,15 @@ first_move_deadline: number | null, outcome: Outcome | null,
  * ran out (`main_time`, `move_time`, `countdown`, `overtime`), or why it was not
  * counted (`abort`, `first_move`, `not_counted`).
  */
-end_detail: EndDetail | null, rated: boolean, };
+end_detail: EndDetail | null, rated: boolean, 
+/**
+ * An arbiter's warnings, fouls and violations in this game, per seat.
+ */
+warnings: Array<number>, fouls: Array<number>, violations: Array<number>, 
+/**
+ * An arbiter has stopped the clocks.
+ */
+paused: boolean, };
 
 export type SeatView = { user: string | null, connected: boolean, accepted: number | null, ready: boolean, swap_with: Seat | null, rematch: boolean, 
 /**

@@ -38,6 +38,8 @@ export interface TableLayout {
   timeControl: HTMLElement;
   seats: HTMLElement;
   status: HTMLElement;
+  /** The arbiter's warnings, fouls and violations in the game, per player. */
+  marks: HTMLElement;
   offers: HTMLElement;
   buttons: HTMLElement;
   chat: ChatPanel;
@@ -56,6 +58,7 @@ export function tableLayout<V>(root: HTMLElement, ctrl: TableCtrl<V>): TableLayo
     timeControl: h('div.hint', { id: 'time-control' }),
     seats: h('div.seats', { id: 'seats' }),
     status: h('div.status-line', { id: 'status' }),
+    marks: h('div.hint.arbiter-marks', { id: 'arbiter-marks' }),
     offers: h('div', { id: 'offers' }),
     buttons: h('div.table-buttons', { id: 'table-buttons' }),
   };
@@ -66,7 +69,7 @@ export function tableLayout<V>(root: HTMLElement, ctrl: TableCtrl<V>): TableLayo
     h(
       'div.side-col',
       null,
-      h('div.panel.seats-panel', null, h('div.panel-title', null, l.title, l.spectators), l.spectatorList, l.timeControl, l.seats, l.status, l.offers),
+      h('div.panel.seats-panel', null, h('div.panel-title', null, l.title, l.spectators), l.spectatorList, l.timeControl, l.seats, l.status, l.marks, l.offers),
       h('div.panel.buttons-panel', null, l.buttons, l.invite),
       ...panels,
       chat.el,
@@ -102,4 +105,27 @@ export function drawHeader<V>(l: TableLayout, ctrl: TableCtrl<V>) {
   const settings = s.status === 'playing' || s.status === 'over' ? s.game?.settings : s.proposal?.settings;
   const rated = settings?.rated ? t('rated') : t('casual');
   l.timeControl.textContent = `${t('timePreset')}: ${tcText(settings?.time, game)} · ${rated}`;
+}
+
+/** The arbiter's record of the game at the table: each player's warnings,
+ * fouls and violations (`裁判记录 · alice: 警告 1 · 犯规 2/3`), and nothing when
+ * there are none. */
+export function drawMarks<V>(l: TableLayout, ctrl: TableCtrl<V>) {
+  const s = ctrl.state!;
+  const g = s.status === 'playing' || s.status === 'over' ? s.game : null;
+  const parts: string[] = [];
+  s.seats.forEach((seat, i) => {
+    const w = g?.warnings?.[i] ?? 0;
+    const f = g?.fouls?.[i] ?? 0;
+    const v = g?.violations?.[i] ?? 0;
+    if (!w && !f && !v) return;
+    const items = [
+      w ? `${t('arbWarnings')} ${w}` : '',
+      f ? `${t('arbFouls')} ${f}/3` : '',
+      v ? `${t('arbViolations')} ${v}/3` : '',
+    ].filter(Boolean);
+    parts.push(`${seat.user ?? ''}: ${items.join(' · ')}`);
+  });
+  l.marks.textContent = parts.length ? `${t('arbMarks')} · ${parts.join('；')}` : '';
+  l.marks.style.display = parts.length ? '' : 'none';
 }

@@ -11,6 +11,7 @@ export function statusText<V>(ctrl: TableCtrl<V>): string {
   const s = ctrl.state!;
   const o = s.game?.outcome;
   if (s.status === 'over' && o) return resultLine(ctrl, o);
+  if (s.status === 'playing' && s.game?.paused) return t('arbPaused');
   if (s.status === 'playing') return ctrl.hooks.status(ctrl.ctx!);
   const mine = ctrl.me();
   // Nobody to agree with yet: the table waits for a player, not for an answer.
