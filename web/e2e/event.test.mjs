@@ -134,6 +134,11 @@ test('register for an event, get paired, play the round, see the standings', { t
   await waitForMoveCount(black, 1);
   await clickMove(black, 'e7e5', 'chess');
   await waitForMoveCount(white, 2);
+  // An event's table offers no 悔棋 (its settings allow none) and no 再来一局.
+  for (const p of [white, black]) {
+    assert.equal(await p.locator('#btn-takeback').count(), 0, 'no takeback at an event table');
+    assert.equal(await p.locator('#btn-rematch').count(), 0, 'no rematch at an event table');
+  }
   // The arbiter warns White and stops the clocks: both players' tables show
   // the warning in the arbiter's record and the pause in the status line.
   const act = (body) => call(arbToken, 'POST', `/api/event/${id}/action`, { player: game.white, ...body });
@@ -150,6 +155,12 @@ test('register for an event, get paired, play the round, see the standings', { t
   await black.locator('#btn-resign:not([disabled])').click();
   await black.locator('#resign-dialog .btn.primary').click();
   await white.locator('#result-dialog').waitFor();
+  // Nor 再来一局: the result says the table plays this one game, not that
+  // the opponent left, and no button asks for a rematch.
+  await white.locator('#result-dialog #event-one-game').waitFor();
+  assert.equal(await white.locator('#result-dialog #opponent-left').count(), 0);
+  assert.equal(await white.locator('#result-dialog button', { hasText: /再来一局|Rematch/ }).count(), 0, 'no rematch in the result');
+  assert.equal(await white.locator('#btn-rematch').count(), 0, 'no rematch button');
 
   // The event page: the result in the pairings and the standings.
   await white.goto(`${base}/#/event/${id}`);

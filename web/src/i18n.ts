@@ -82,6 +82,7 @@ const S = {
   ratedOrCasual: ['计分', 'Rated'],
   guestCasual: ['游客只能下友谊赛', 'Guests play casual games only'],
   opponentLeft: ['对手已离开，不能再来一局', 'Your opponent left: no rematch'],
+  eventOneGame: ['比赛对局：本桌只下这一局', "An event's game: this table plays it alone"],
   drawOffered: ['对方提议和棋', 'Your opponent offers a draw'],
   takebackAsked: ['对方请求悔棋', 'Your opponent asks to take back'],
   swapAsked: ['对方请求交换座位', 'Your opponent asks to swap seats'],

@@ -359,8 +359,22 @@ pub async fn start_with(config: Config, games: registry::Games) -> anyhow::Resul
             tracing::info!(node = %cluster.node, "one of several nodes");
             0
         }
-        None => live::restore(&env).await?,
+        None => {
+            let alive_until = live::last_beat(&*app.store, live::ONE_NODE).await;
+            live::restore(&env, alive_until).await?
+        }
     };
+    // The node's heartbeat, from now on (its previous run's last one was read
+    // above, or by the cluster, before the tables were rebuilt).
+    let beat_node = app
+        .cluster
+        .as_ref()
+        .map_or_else(|| live::ONE_NODE.to_string(), |c| c.node.clone());
+    tokio::spawn(live::heartbeat(
+        app.store.clone(),
+        beat_node,
+        app.shutdown.clone(),
+    ));
     tracing::info!(%addr, restored, "listening");
 
     let director = events::director::Director::new(app.hall.clone(), &app.config);

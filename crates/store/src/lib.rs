@@ -9,6 +9,7 @@
 //! committed when the call returns.
 
 mod backend;
+mod beats;
 mod chat;
 mod events;
 mod group;
@@ -23,6 +24,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore};
+pub use beats::BeatStore;
 pub use chat::{ChatLineRow, ChatReportRow, ChatStore, NewChatLine, NewMute};
 pub use events::*;
 pub use group::{AppendPause, BATCH_SIZE_BOUNDS, WriterStats};
@@ -60,11 +62,20 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// Everything qiyuan keeps. Both backends implement it with the same behaviour; the
 /// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s,
-/// follows and blocks [`RelationStore`]'s, table chat and its reports
+/// follows and blocks [`RelationStore`]'s, nodes' heartbeats
+/// [`BeatStore`]'s, table chat and its reports
 /// [`ChatStore`]'s, invitations to tables [`InvitationStore`]'s.
 #[async_trait]
 pub trait Store:
-    EventStore + LeaseStore + RelationStore + ChatStore + InvitationStore + Send + Sync + 'static
+    EventStore
+    + LeaseStore
+    + BeatStore
+    + RelationStore
+    + ChatStore
+    + InvitationStore
+    + Send
+    + Sync
+    + 'static
 {
     /// The backend's name, `sqlite` or `postgres`, for logs.
     fn backend(&self) -> &'static str;

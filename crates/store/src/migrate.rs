@@ -30,6 +30,7 @@ pub const SQLITE: &[(i64, &str)] = &[
         17,
         include_str!("../migrations/sqlite/0017_arbiter_roles.sql"),
     ),
+    (19, include_str!("../migrations/sqlite/0019_node_beats.sql")),
     (
         20,
         include_str!("../migrations/sqlite/0020_card_events.sql"),
@@ -80,6 +81,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (
         17,
         include_str!("../migrations/postgres/0017_arbiter_roles.sql"),
+    ),
+    (
+        19,
+        include_str!("../migrations/postgres/0019_node_beats.sql"),
     ),
     (
         20,

@@ -580,6 +580,22 @@ async fn unreachable_postgres_is_a_clear_error() {
     assert!(err.to_string().contains("cannot use database"), "{err}");
 }
 
+/// Nodes' heartbeats: one row per node, each beat replacing the last.
+#[tokio::test]
+async fn a_nodes_last_heartbeat_is_kept() {
+    let (_dir, stores) = stores().await;
+    for s in stores {
+        let name = s.backend();
+        assert_eq!(s.last_beat("a").await.unwrap(), None, "{name}: no beat yet");
+        s.beat("a", 1_000).await.unwrap();
+        s.beat("b", 5_000).await.unwrap();
+        s.beat("a", 2_000).await.unwrap();
+        assert_eq!(s.last_beat("a").await.unwrap(), Some(2_000), "{name}");
+        assert_eq!(s.last_beat("b").await.unwrap(), Some(5_000), "{name}");
+        assert_eq!(s.last_beat("c").await.unwrap(), None, "{name}");
+    }
+}
+
 /// Leases and fencing (several nodes): one owner at a time, every acquisition a
 /// greater token, and an old owner's late append refused with nothing written.
 #[tokio::test]

@@ -121,6 +121,17 @@ async fn scan(cluster: &Arc<Cluster>, env: &Arc<Env>, first: bool) {
         if env.tables.get(&row.id).is_some() || cluster.token(&row.id).is_some() {
             continue;
         }
+        // How long the table's last owner was alive, read before the lease
+        // names this node: its player to move is charged up to then.
+        let alive_until = match env.store.lease(&row.id).await {
+            Ok(Some(old)) if old.node == cluster.node => cluster.previous_beat,
+            Ok(Some(old)) => crate::live::last_beat(&*env.store, &old.node).await,
+            Ok(None) => None,
+            Err(e) => {
+                tracing::warn!(table = %row.id, "cannot read the lease: {e}");
+                None
+            }
+        };
         let token = match env.store.acquire_lease(&row.id, &cluster.node, ttl).await {
             Ok(Some(token)) => token,
             Ok(None) => continue,
@@ -131,7 +142,7 @@ async fn scan(cluster: &Arc<Cluster>, env: &Arc<Env>, first: bool) {
         };
         lock(&cluster.leases).insert(row.id.clone(), token);
         let started = Instant::now();
-        match crate::live::restore_leased(env, &row, Some(token)).await {
+        match crate::live::restore_leased(env, &row, Some(token), alive_until).await {
             Ok(()) => {
                 tracing::info!(table = %row.id, token, ms = started.elapsed().as_millis() as u64, "table taken over");
                 cluster

@@ -9,9 +9,10 @@
 //!   lease can write nothing (`leases`).
 //! - **Takeover.** Every node looks each `scan_ms` for open tables nobody holds a
 //!   live lease on (their owner died), takes the lease and rebuilds the table
-//!   from its log with the one replay; the table's `Restart` entry credits the
-//!   clocks with the time since the last logged entry, so the takeover is charged
-//!   to nobody, and replays the same way. The live tables reach the leases only
+//!   from its log with the one replay; the player to move is charged up to the
+//!   dead owner's last heartbeat and the table's `Restart` entry credits the
+//!   clocks with the time since, so the takeover is charged to nobody, and
+//!   replays the same way. The live tables reach the leases only
 //!   through the core's [`crate::live::Ownership`] port ([`TableLeases`]).
 //! - **The bus** (`bus`): Redis pub/sub, one channel per node and one for all.
 //!   A socket's command for a table owned elsewhere goes through a local proxy
@@ -116,6 +117,9 @@ pub struct Cluster {
     dead: Mutex<HashSet<String>>,
     /// The value of this node's claim on its id in Redis.
     claim: String,
+    /// This node's last heartbeat before this process started (its previous
+    /// run's): how far the tables it owned then are charged when taken back.
+    pub(crate) previous_beat: Option<qiyuan_table::Millis>,
     /// Whether the bus's subscription is up.
     subscribed: AtomicBool,
     /// Since when the bus has been up without a failure (0: down), on the
@@ -231,6 +235,7 @@ impl Cluster {
             }
         };
         let claim = claim::value(incarnation);
+        let previous_beat = crate::live::last_beat(&*node_handles.store, &node).await;
         let cluster = Arc::new(Cluster {
             node,
             incarnation,
@@ -242,6 +247,7 @@ impl Cluster {
             remote_conns: Mutex::default(),
             dead: Mutex::default(),
             claim,
+            previous_beat,
             subscribed: AtomicBool::new(false),
             up_since: AtomicU64::new(crate::now_ms() as u64),
             pauses,

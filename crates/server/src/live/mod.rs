@@ -14,6 +14,7 @@
 //! - `presence`: sockets and spectators coming and going;
 //! - `commit`: apply, commit to the store, then broadcast; a rebuild on failure;
 //! - `replay`: the one replay of a stored log (restart and rebuild);
+//! - `beats`: the node's heartbeat, which bounds the time charged across a crash;
 //! - `fanout`: subscribers, the history of batches, resuming from a version;
 //! - `settlement`: the stored game rows of games that start and end;
 //! - `record`: the current game's record;
@@ -47,6 +48,7 @@ use crate::protocol::{ServerMsg, TableAct};
 
 mod acting;
 mod actor;
+mod beats;
 mod commit;
 mod computer;
 pub mod env;
@@ -65,6 +67,7 @@ mod summary;
 pub mod tables;
 pub mod watch;
 
+pub use beats::{BEAT_EVERY, ONE_NODE, heartbeat, last_beat};
 pub use env::{Env, LobbySink, Ownership, Rules};
 pub use events::{TableEvent, TableEvents};
 pub use kind::{Occupant, TableKind};
@@ -506,12 +509,13 @@ async fn create_configured<'a>(
     Ok((live.spawn(), reservation))
 }
 
-/// Rebuilds every open table from its log; returns how many.
-pub async fn restore(env: &Arc<Env>) -> anyhow::Result<usize> {
+/// Rebuilds every open table from its log; returns how many. `alive_until`:
+/// this node's last heartbeat before it restarted.
+pub async fn restore(env: &Arc<Env>, alive_until: Option<Millis>) -> anyhow::Result<usize> {
     let rows = env.store.open_tables().await?;
     let mut restored = 0;
     for row in rows {
-        match restore_leased(env, &row, None).await {
+        match restore_leased(env, &row, None, alive_until).await {
             Ok(()) => restored += 1,
             Err(err) => tracing::error!(table = %row.id, "cannot rebuild table: {err:#}"),
         }
@@ -521,13 +525,17 @@ pub async fn restore(env: &Arc<Env>) -> anyhow::Result<usize> {
 
 /// Rebuilds one table from its log and resumes it; with several nodes, under
 /// the `lease` this node took (a restart, or a takeover from a node that died).
-/// The time since the last logged entry is charged to no clock (the `Restart`
-/// entry, which replays the same way). The table's kind is decoded here, once,
-/// from its stored id and its seats.
+/// `alive_until` is the last heartbeat of the node that ran the table before
+/// (none known: its last logged entry): the player to move is charged up to
+/// it, and the time since is charged to no clock (the `Restart` entry, which
+/// replays the same way; its `down_since` is never before the last entry nor
+/// after now). The table's kind is decoded here, once, from its stored id and
+/// its seats.
 pub async fn restore_leased(
     env: &Arc<Env>,
     row: &TableRow,
     lease: Option<i64>,
+    alive_until: Option<Millis>,
 ) -> anyhow::Result<()> {
     let Stored {
         config,
@@ -535,7 +543,12 @@ pub async fn restore_leased(
         invite_only,
     } = serde_json::from_str(&row.config)?;
     let replayed = replay::replay(env, &row.id, &row.game, config).await?;
-    let down_since = replayed.last_at.unwrap_or_else(now);
+    let now = now();
+    let down_since = match (replayed.last_at, alive_until) {
+        (Some(last), Some(alive)) => last.max(alive.min(now)),
+        (Some(last), None) => last,
+        (None, _) => now,
+    };
     let mut live = Live::new(
         env.clone(),
         row.id.as_str().into(),

@@ -532,10 +532,77 @@ async fn disqualified_mid_game_loses_as_played(backend: Backend) {
     assert!(!rec.contains("Termination"), "{rec}");
 }
 
+/// The seat whose draw offer stands at `table`'s game, as `c` reads it.
+async fn draw_offer(c: &Client, table: &str) -> Value {
+    let r = c.get(&format!("/api/game/{table}")).await;
+    assert_eq!(r.status(), 200);
+    let v: Value = r.json().await.unwrap();
+    v["state"]["game"]["draw_offer"].clone()
+}
+
+/// `draw/yes` refused as at an event's table.
+async fn refused(r: reqwest::Response) {
+    assert_eq!(r.status(), 400);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(
+        body["error"],
+        "At an event's table a draw is offered right after one's own move"
+    );
+}
+
+/// At an event's table a draw is offered right after one's own move
+/// (docs/api.md, "Draw offers"): through the Lichess API, `draw/yes` on one's
+/// own turn is refused (`400`) and makes no offer, where elsewhere it would be
+/// taken for the next move; right after one's move it is offered.
+async fn api_draw_offer_on_ones_own_turn_is_refused(backend: Backend) {
+    let mut s = small_with(backend, 2, 1, |c| c["game"] = json!("xiangqi")).await;
+    let r1 = wait_round(&s.org, &s.id, 1).await;
+    let g = r1["games"][0].clone();
+    let table = g["table"].as_str().unwrap().to_string();
+    let (red, black) = (
+        g["white"].as_str().unwrap().to_string(),
+        g["black"].as_str().unwrap().to_string(),
+    );
+    for name in [&red, &black] {
+        let ws = &mut player(&mut s, name).1;
+        ws.send("watch", json!({"table": table})).await;
+        ws.expect("sync").await;
+    }
+    let red_api = crate::api::token(&player(&mut s, &red).0, "board:play").await;
+    let draw = format!("/api/board/game/{table}/draw/yes");
+    // Before any move, on Red's turn.
+    refused(red_api.post(&draw, &[]).await).await;
+    for (name, action) in [(&red, "h2e2"), (&black, "h9g7")] {
+        player(&mut s, name)
+            .1
+            .ok("move", json!({"table": table, "action": action}))
+            .await;
+    }
+    // Red's turn again: refused, and no offer comes with his next move.
+    refused(red_api.post(&draw, &[]).await).await;
+    player(&mut s, &red)
+        .1
+        .ok("move", json!({"table": table, "action": "h0g2"}))
+        .await;
+    assert_eq!(
+        draw_offer(&player(&mut s, &black).0, &table).await,
+        Value::Null,
+        "no offer was made"
+    );
+    // Right after his own move the offer is made.
+    red_api.ok(&draw).await;
+    assert_eq!(
+        draw_offer(&player(&mut s, &black).0, &table).await,
+        json!(0),
+        "offered after the move"
+    );
+}
+
 both!(
     ends_without_pairing,
     ends_when_rounds_are_played,
     corrections_flow_everywhere,
     absence_is_a_forfeit,
-    disqualified_mid_game_loses_as_played
+    disqualified_mid_game_loses_as_played,
+    api_draw_offer_on_ones_own_turn_is_refused
 );

@@ -195,7 +195,8 @@ async fn quick_pairing_pairs_seekers_on_two_nodes() {
 
 /// The node that owns a table (a real `qiyuan serve`) is killed with SIGKILL
 /// mid-game: another node takes the table over within 10 s, every acknowledged
-/// move is there, the takeover is charged to no clock, and the game goes on
+/// move is there, the player to move is charged his thinking up to the dead
+/// node's last heartbeat and the takeover to no clock, and the game goes on
 /// with the players' sockets on the surviving nodes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_owner_is_killed_and_another_node_takes_over() {
@@ -254,6 +255,9 @@ async fn the_owner_is_killed_and_another_node_takes_over() {
     let main_before = state["game"]["clock"]["seats"][1]["main"].as_u64().unwrap();
     let white_before = state["game"]["clock"]["seats"][0]["main"].as_u64().unwrap();
 
+    // Bob thinks; then the owner dies.
+    const THINK: u64 = 2_500;
+    tokio::time::sleep(Duration::from_millis(THINK)).await;
     k.kill().expect("SIGKILL");
     k.wait().unwrap();
     let killed = Instant::now();
@@ -279,9 +283,14 @@ async fn the_owner_is_killed_and_another_node_takes_over() {
         .as_u64()
         .unwrap();
     assert_eq!(white_after, white_before, "the waiting clock is untouched");
+    // Bob is charged his thinking up to the dead owner's last heartbeat
+    // (written every second), not the takeover.
+    let charged = main_before.saturating_sub(main_after);
+    eprintln!("charged {charged} ms of {THINK} ms thought before the kill; sync after {took:?}");
     assert!(
-        main_after + 1_000 >= main_before,
-        "the {took:?} takeover is charged to no clock: {main_before} ms before, {main_after} ms after"
+        charged + 2_000 >= THINK && charged <= THINK + 1_000,
+        "{THINK} ms of thinking are charged, the {took:?} takeover is not: \
+         {main_before} ms before, {main_after} ms after"
     );
     // The game continues within 10 s of the kill.
     for (i, action) in after.iter().enumerate() {

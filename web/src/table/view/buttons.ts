@@ -74,7 +74,12 @@ export function drawButtons<V>(el: HTMLElement, ctrl: TableCtrl<V>) {
     ),
     btn('save', t('save'), !!s.game, () => saveRecord(ctrl)),
     ...(hooks.buttons?.(ctrl.ctx!) ?? []),
-    seated && !playing ? btn('stand', t('standUp'), true, () => ctrl.send('stand')) : btn('rematch', t('rematch'), seated && ctrl.canRematch(), () => ctrl.send('rematch')),
+    // No 再来一局 at an event's table, not even disabled: it plays one game.
+    seated && !playing
+      ? btn('stand', t('standUp'), true, () => ctrl.send('stand'))
+      : s.tournament
+        ? null
+        : btn('rematch', t('rematch'), seated && ctrl.canRematch(), () => ctrl.send('rematch')),
     btn('leave', t('leave'), true, () => {
       if (playing && seated) dialog(t('leave'), t('confirmLeave'), [{ label: t('cancel') }, { label: t('leave'), cls: 'primary', onClick: () => ctrl.leave() }]);
       else ctrl.leave();

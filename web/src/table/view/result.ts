@@ -49,7 +49,9 @@ export function resultDialog<V>(ctrl: TableCtrl<V>): ResultDialog {
       // A game without moves has no record worth saving or replaying.
       gid && hasMoves ? h('div.result-sub', null, t('saveRecord')) : null,
       gid && hasMoves ? h('div.result-sub', null, replayButton(gid, 'small'), ' ', analysisButton(ctrl.hooks.game, gid, 'small')) : null,
-      ctrl.me() !== null && !ctrl.canRematch() ? h('div.result-sub', { id: 'opponent-left' }, t('opponentLeft')) : null,
+      // An event's table plays one game: no 再来一局, and nobody has left.
+      ctrl.me() !== null && s.tournament ? h('div.result-sub', { id: 'event-one-game' }, t('eventOneGame')) : null,
+      ctrl.me() !== null && !s.tournament && !ctrl.canRematch() ? h('div.result-sub', { id: 'opponent-left' }, t('opponentLeft')) : null,
     );
     open?.close();
     open = dialog(t('resultTitle'), body, [
