@@ -42,8 +42,11 @@ fn hard_limit(max_message_bytes: usize) -> usize {
     max_message_bytes.saturating_mul(4).max(64 * 1024)
 }
 
-/// The initial read buffer of a socket.
-const READ_BUFFER: usize = 4 * 1024;
+/// The initial read buffer of a socket, and the most it reads at once. A
+/// client's messages are a few hundred bytes (a move, a pong); the buffer grows
+/// to the length a larger frame's header announces, so a message larger than it
+/// still arrives whole (`ws_buffers.rs`). 4 KiB cost every socket 3 KiB more.
+const READ_BUFFER: usize = 1024;
 
 /// How often the server pings each socket: the pings keep the lag estimate
 /// fresh (Lichess's client pings about as often) and show a dead socket.

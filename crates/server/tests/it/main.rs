@@ -47,6 +47,7 @@ mod lichess_berserk;
 mod lichess_bot;
 mod limits;
 mod login_attacks;
+mod memory_bounds;
 mod metrics;
 mod multinode;
 mod multinode_api;
