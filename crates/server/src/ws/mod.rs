@@ -315,7 +315,10 @@ async fn connection(
                 // Its length only: what a client sends is no business of a log.
                 let bytes = text.len();
                 tracing::trace!(conn = conn.id, bytes, "frame received");
-                router.on_text(text.as_str()).await
+                // Boxed: the handling of a message (its store calls, a
+                // table's reply) is the largest state of this task, and an
+                // idle socket's task would keep room for it for good.
+                Box::pin(router.on_text(text.as_str())).await
             }
             Message::Binary(_) => router.reply_error(
                 &ApiError::bad_request(
@@ -339,7 +342,7 @@ async fn connection(
             reason: reason.into(),
         });
     }
-    router.closed().await;
+    Box::pin(router.closed()).await;
     drop(router);
     drop(conn);
     let _ = writer.await;
