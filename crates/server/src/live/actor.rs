@@ -91,7 +91,7 @@ impl Live {
     }
 
     pub(super) fn spawn(mut self) -> TableHandle {
-        let (tx, rx) = mpsc::channel(1024);
+        let (tx, rx) = super::TableTx::channel(1024);
         self.played.store(
             self.table.state().status != Status::Waiting,
             Ordering::Relaxed,
@@ -112,7 +112,7 @@ impl Live {
         handle
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>) {
+    async fn run(mut self, mut rx: mpsc::Receiver<Box<TableMsg>>) {
         let shutdown = self.env.shutdown.clone();
         let idle_close = self.env.rules.idle_close;
         let empty_close = self.env.rules.empty_close;
@@ -179,8 +179,8 @@ impl Live {
             };
             tokio::select! {
                 msg = rx.recv() => match msg {
-                    Some(TableMsg::Fenced) => self.fenced = true,
-                    Some(msg) => Box::pin(self.credit_and_handle(msg)).await,
+                    Some(msg) if matches!(*msg, TableMsg::Fenced) => self.fenced = true,
+                    Some(msg) => Box::pin(self.credit_and_handle(*msg)).await,
                     None => break,
                 },
                 // A deadline passed: the timer's command fires it.
