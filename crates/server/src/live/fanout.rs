@@ -31,7 +31,7 @@ use crate::registry::{AnyTable, MovesAt};
 /// How many event batches a table keeps for clients that resume: a reconnection
 /// of a few seconds misses a few, and a client further behind gets the state
 /// (`complete: false`), which is all the web client reads anyway. Each batch
-/// keeps its events' text (about 470 bytes a chess move): 4,096 let an 80-ply
+/// keeps its events' text (about 370 bytes a chess move): 4,096 let an 80-ply
 /// game keep every move's, about a fifth of its table's memory
 /// (docs/benchmarks.md, "Memory a game and a socket hold").
 pub(super) const MAX_HISTORY: usize = 32;

@@ -45,7 +45,7 @@ fn hard_limit(max_message_bytes: usize) -> usize {
 /// The initial read buffer of a socket, and the most it reads at once. A
 /// client's messages are a few hundred bytes (a move, a pong); the buffer grows
 /// to the length a larger frame's header announces, so a message larger than it
-/// still arrives whole (`ws_buffers.rs`). 4 KiB cost every socket 3 KiB more.
+/// still arrives whole (`tests/it/memory_bounds.rs`). 4 KiB cost every socket 3 KiB more.
 const READ_BUFFER: usize = 1024;
 
 /// How often the server pings each socket: the pings keep the lag estimate
