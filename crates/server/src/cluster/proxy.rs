@@ -32,7 +32,7 @@ impl Proxy {
         game: &'static str,
         owner: Option<String>,
     ) -> Proxy {
-        let (tx, rx) = mpsc::channel(1024);
+        let (tx, rx) = crate::live::TableTx::channel(1024);
         let (owned, owned_rx) = mpsc::channel(16);
         let shared_owner = Arc::new(std::sync::Mutex::new(owner.clone()));
         let handle = TableHandle {
@@ -87,7 +87,11 @@ struct Task {
 }
 
 impl Task {
-    async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>, mut owned: mpsc::Receiver<String>) {
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Box<TableMsg>>,
+        mut owned: mpsc::Receiver<String>,
+    ) {
         let every = std::time::Duration::from_millis(self.cluster.config.scan_ms.max(100));
         let mut check = tokio::time::interval(every);
         check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -95,7 +99,7 @@ impl Task {
         loop {
             tokio::select! {
                 msg = rx.recv() => match msg {
-                    Some(msg) => self.handle(msg).await,
+                    Some(msg) => self.handle(*msg).await,
                     None => break,
                 },
                 node = owned.recv() => {

@@ -91,7 +91,7 @@ impl Live {
     }
 
     pub(super) fn spawn(mut self) -> TableHandle {
-        let (tx, rx) = mpsc::channel(1024);
+        let (tx, rx) = super::TableTx::channel(1024);
         self.played.store(
             self.table.state().status != Status::Waiting,
             Ordering::Relaxed,
@@ -112,7 +112,7 @@ impl Live {
         handle
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>) {
+    async fn run(mut self, mut rx: mpsc::Receiver<Box<TableMsg>>) {
         let shutdown = self.env.shutdown.clone();
         let idle_close = self.env.rules.idle_close;
         let empty_close = self.env.rules.empty_close;
@@ -131,7 +131,7 @@ impl Live {
         let mut thinking: Option<super::computer::Thinking> = None;
         loop {
             // Computer players: bookkeeping at once, their turn after a think.
-            self.bot_chores().await;
+            Box::pin(self.bot_chores()).await;
             let v = self.table.version();
             // A think about a table that moved on is not wanted (dropping it
             // stops the search and frees its permit).
@@ -179,19 +179,13 @@ impl Live {
             };
             tokio::select! {
                 msg = rx.recv() => match msg {
-                    Some(TableMsg::Fenced) => self.fenced = true,
-                    Some(msg) => {
-                        self.credit_pauses().await;
-                        self.handle(msg).await
-                    }
+                    Some(msg) if matches!(*msg, TableMsg::Fenced) => self.fenced = true,
+                    Some(msg) => Box::pin(self.credit_and_handle(*msg)).await,
                     None => break,
                 },
                 // A deadline passed: the timer's command fires it.
                 _ = tokio::time::sleep(sleep.unwrap_or_default()), if sleep.is_some() => {
-                    self.credit_pauses().await;
-                    if !self.held_by_bus() {
-                        let _ = self.apply_and_commit(Command::Tick).await;
-                    }
+                    Box::pin(self.tick()).await;
                 }
                 _ = tokio::time::sleep_until(bot_at.unwrap_or_else(tokio::time::Instant::now)), if bot_at.is_some() => {
                     if let Some(bot) = bot {
@@ -204,11 +198,11 @@ impl Live {
                         None => std::future::pending().await,
                     }
                 }, if thinking.is_some() => {
-                    self.credit_pauses().await;
+                    Box::pin(self.credit_pauses()).await;
                     if let Some(done) = thinking.take() {
                         match thought {
                             Some(thought) if done.version == self.table.version() => {
-                                self.bot_apply(done.bot.clone(), thought).await;
+                                Box::pin(self.bot_apply(done.bot.clone(), thought)).await;
                             }
                             Some(_) => {}
                             None => bot_idle = Some(done.version),
@@ -219,12 +213,12 @@ impl Live {
                     if let Some((user, _)) = rescue {
                         tracing::info!(table = %self.id, %user, "the computer plays for a player out of time or away (托管)");
                         let cmd = Command::Trusteeship { user, on: true };
-                        let _ = self.apply_and_commit(cmd).await;
+                        let _ = Box::pin(self.apply_and_commit(cmd)).await;
                     }
                 }
                 _ = lag_tick.tick(), if !self.fanout.is_empty() => self.publish_lags(),
                 _ = tokio::time::sleep(close_in), if idle => {
-                    self.close().await;
+                    Box::pin(self.close()).await;
                     break;
                 }
                 _ = crate::stopped(shutdown.clone()) => break,
@@ -243,6 +237,23 @@ impl Live {
                 }
                 break;
             }
+        }
+    }
+
+    /// A message, after the pauses are credited. The work of a message, a
+    /// timer or a think is awaited boxed in [`Live::run`]: the largest state of
+    /// the task, which would otherwise be kept with every idle table's task
+    /// for good.
+    async fn credit_and_handle(&mut self, msg: TableMsg) {
+        self.credit_pauses().await;
+        self.handle(msg).await
+    }
+
+    /// A deadline passed: the timer's command fires it.
+    async fn tick(&mut self) {
+        self.credit_pauses().await;
+        if !self.held_by_bus() {
+            let _ = self.apply_and_commit(Command::Tick).await;
         }
     }
 

@@ -28,8 +28,13 @@ pub(super) use crate::protocol::out::Batch;
 use crate::protocol::out::SyncMsg;
 use crate::registry::{AnyTable, MovesAt};
 
-/// How many event batches a table keeps for clients that resume.
-pub(super) const MAX_HISTORY: usize = 4096;
+/// How many event batches a table keeps for clients that resume: a reconnection
+/// of a few seconds misses a few, and a client further behind gets the state
+/// (`complete: false`), which is all the web client reads anyway. Each batch
+/// keeps its events' text (about 370 bytes a chess move): 4,096 let an 80-ply
+/// game keep every move's, about a fifth of its table's memory
+/// (docs/benchmarks.md, "Memory a game and a socket hold").
+pub(super) const MAX_HISTORY: usize = 32;
 
 /// A table's subscribers and history.
 #[derive(Default)]
@@ -95,6 +100,8 @@ impl Fanout {
         if history.len() > MAX_HISTORY {
             history.drain(..history.len() - MAX_HISTORY);
         }
+        // The replay made room for every entry of the log.
+        history.shrink_to_fit();
         self.history = history;
     }
 

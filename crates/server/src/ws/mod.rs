@@ -42,8 +42,11 @@ fn hard_limit(max_message_bytes: usize) -> usize {
     max_message_bytes.saturating_mul(4).max(64 * 1024)
 }
 
-/// The initial read buffer of a socket.
-const READ_BUFFER: usize = 4 * 1024;
+/// The initial read buffer of a socket, and the most it reads at once. A
+/// client's messages are a few hundred bytes (a move, a pong); the buffer grows
+/// to the length a larger frame's header announces, so a message larger than it
+/// still arrives whole (`tests/it/memory_bounds.rs`). 4 KiB cost every socket 3 KiB more.
+const READ_BUFFER: usize = 1024;
 
 /// How often the server pings each socket: the pings keep the lag estimate
 /// fresh (Lichess's client pings about as often) and show a dead socket.
@@ -312,7 +315,10 @@ async fn connection(
                 // Its length only: what a client sends is no business of a log.
                 let bytes = text.len();
                 tracing::trace!(conn = conn.id, bytes, "frame received");
-                router.on_text(text.as_str()).await
+                // Boxed: the handling of a message (its store calls, a
+                // table's reply) is the largest state of this task, and an
+                // idle socket's task would keep room for it for good.
+                Box::pin(router.on_text(text.as_str())).await
             }
             Message::Binary(_) => router.reply_error(
                 &ApiError::bad_request(
@@ -336,7 +342,7 @@ async fn connection(
             reason: reason.into(),
         });
     }
-    router.closed().await;
+    Box::pin(router.closed()).await;
     drop(router);
     drop(conn);
     let _ = writer.await;

@@ -50,6 +50,7 @@ mod lichess_berserk;
 mod lichess_bot;
 mod limits;
 mod login_attacks;
+mod memory_bounds;
 mod metrics;
 mod multinode;
 mod multinode_api;
