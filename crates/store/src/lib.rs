@@ -10,6 +10,7 @@
 
 mod backend;
 mod chat;
+mod duplicate;
 mod events;
 mod group;
 mod invitations;
@@ -24,6 +25,7 @@ use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore};
 pub use chat::{ChatLineRow, ChatReportRow, ChatStore, NewChatLine, NewMute};
+pub use duplicate::{DuplicateStore, EventBoardRow, EventHandRow};
 pub use events::*;
 pub use group::{AppendPause, BATCH_SIZE_BOUNDS, WriterStats};
 pub use invitations::{InvitationRow, InvitationStore, NewInvitation};
@@ -61,10 +63,19 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 /// Everything qiyuan keeps. Both backends implement it with the same behaviour; the
 /// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s,
 /// follows and blocks [`RelationStore`]'s, table chat and its reports
-/// [`ChatStore`]'s, invitations to tables [`InvitationStore`]'s.
+/// [`ChatStore`]'s, invitations to tables [`InvitationStore`]'s, duplicate events'
+/// boards and hands [`DuplicateStore`]'s.
 #[async_trait]
 pub trait Store:
-    EventStore + LeaseStore + RelationStore + ChatStore + InvitationStore + Send + Sync + 'static
+    EventStore
+    + LeaseStore
+    + RelationStore
+    + ChatStore
+    + InvitationStore
+    + DuplicateStore
+    + Send
+    + Sync
+    + 'static
 {
     /// The backend's name, `sqlite` or `postgres`, for logs.
     fn backend(&self) -> &'static str;
