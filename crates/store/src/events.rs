@@ -77,6 +77,31 @@ pub struct EventGameRow {
     pub black_result: Option<String>,
 }
 
+/// A table of a three-seat game's round (points, duplicate): its players by
+/// user id, in seat order, as JSON (`[3, 7, 12]`; opaque here).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct EventTableRow {
+    pub round: i64,
+    pub board: i64,
+    pub seats: String,
+}
+
+/// One hand (one game) played at a table of a round: who sat where (user ids
+/// in seat order, JSON), the deal its creator gave (`None`: the table deals
+/// from a fresh secret), its game's table once created, and each seat's score
+/// (JSON, by seat) once it ended. Dealt once: the hand's primary key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct EventHandRow {
+    pub round: i64,
+    pub board: i64,
+    pub hand: i64,
+    pub seats: String,
+    pub deal: Option<String>,
+    pub table_id: Option<String>,
+    pub scores: Option<String>,
+    pub started_at: i64,
+}
+
 /// An arbiter's action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct EventActionRow {
@@ -184,6 +209,42 @@ pub trait EventStore: Send + Sync {
     async fn round_checked(&self, event: &str, round: i64, at: i64) -> Result<()>;
     /// Records that a round is over.
     async fn round_finished(&self, event: &str, round: i64, at: i64) -> Result<()>;
+
+    // ---- tables of three (card events) ----
+
+    /// Writes a round and its tables in one transaction. Returns false,
+    /// writing nothing, if the round was already written.
+    async fn group_round(
+        &self,
+        event: &str,
+        round: &EventRoundRow,
+        tables: &[EventTableRow],
+    ) -> Result<bool>;
+    /// Every table of every round, by round then board.
+    async fn event_tables(&self, event: &str) -> Result<Vec<EventTableRow>>;
+    /// Every hand, by round, board, hand.
+    async fn event_hands(&self, event: &str) -> Result<Vec<EventHandRow>>;
+    /// Writes a hand about to be dealt (table and scores unset); false,
+    /// writing nothing, if it was written before.
+    async fn add_hand(&self, event: &str, hand: &EventHandRow) -> Result<bool>;
+    /// Sets the table of a hand that has none; whether it did.
+    async fn set_hand_table(
+        &self,
+        event: &str,
+        round: i64,
+        board: i64,
+        hand: i64,
+        table: &str,
+    ) -> Result<bool>;
+    /// Sets the scores of a hand that has none; whether it did.
+    async fn set_hand_scores(
+        &self,
+        event: &str,
+        round: i64,
+        board: i64,
+        hand: i64,
+        scores: &str,
+    ) -> Result<bool>;
 
     // ---- arbiters ----
 
@@ -557,6 +618,164 @@ macro_rules! impl_events {
                     }
                     tx.commit().await?;
                     Ok(true)
+                }))
+                .await
+            }
+
+            async fn group_round(
+                &self,
+                event: &str,
+                round: &EventRoundRow,
+                tables: &[EventTableRow],
+            ) -> Result<bool> {
+                let event = event.to_owned();
+                let round = round.clone();
+                let tables = tables.to_vec();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let round = &round;
+                    let tables = &tables;
+                    let mut tx = c.begin().await?;
+                    let inserted = sqlx::query(
+                        "INSERT INTO event_rounds (event_id, round, starts_at, checked_at, finished_at) \
+                         VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (event_id, round) DO NOTHING",
+                    )
+                    .bind(event)
+                    .bind(round.round)
+                    .bind(round.starts_at)
+                    .execute(&mut *tx)
+                    .await?;
+                    if inserted.rows_affected() == 0 {
+                        return Ok(false);
+                    }
+                    for t in tables {
+                        sqlx::query(
+                            "INSERT INTO event_tables (event_id, round, board, seats) \
+                             VALUES ($1, $2, $3, $4)",
+                        )
+                        .bind(event)
+                        .bind(round.round)
+                        .bind(t.board)
+                        .bind(&t.seats)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    tx.commit().await?;
+                    Ok(true)
+                }))
+                .await
+            }
+
+            async fn event_tables(&self, event: &str) -> Result<Vec<EventTableRow>> {
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    Ok(sqlx::query_as(
+                        "SELECT round, board, seats FROM event_tables \
+                         WHERE event_id = $1 ORDER BY round, board",
+                    )
+                    .bind(event)
+                    .fetch_all(&mut *c)
+                    .await?)
+                }))
+                .await
+            }
+
+            async fn event_hands(&self, event: &str) -> Result<Vec<EventHandRow>> {
+                let event = event.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    Ok(sqlx::query_as(
+                        "SELECT round, board, hand, seats, deal, table_id, scores, started_at \
+                         FROM event_hands WHERE event_id = $1 ORDER BY round, board, hand",
+                    )
+                    .bind(event)
+                    .fetch_all(&mut *c)
+                    .await?)
+                }))
+                .await
+            }
+
+            async fn add_hand(&self, event: &str, hand: &EventHandRow) -> Result<bool> {
+                let event = event.to_owned();
+                let hand = hand.clone();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let h = &hand;
+                    let done = sqlx::query(
+                        "INSERT INTO event_hands \
+                         (event_id, round, board, hand, seats, deal, table_id, scores, started_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, $7) \
+                         ON CONFLICT (event_id, round, board, hand) DO NOTHING",
+                    )
+                    .bind(event)
+                    .bind(h.round)
+                    .bind(h.board)
+                    .bind(h.hand)
+                    .bind(&h.seats)
+                    .bind(&h.deal)
+                    .bind(h.started_at)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(done.rows_affected() > 0)
+                }))
+                .await
+            }
+
+            async fn set_hand_table(
+                &self,
+                event: &str,
+                round: i64,
+                board: i64,
+                hand: i64,
+                table: &str,
+            ) -> Result<bool> {
+                let event = event.to_owned();
+                let table = table.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let table: &str = &table;
+                    let done = sqlx::query(
+                        "UPDATE event_hands SET table_id = $5 WHERE event_id = $1 \
+                         AND round = $2 AND board = $3 AND hand = $4 AND table_id IS NULL",
+                    )
+                    .bind(event)
+                    .bind(round)
+                    .bind(board)
+                    .bind(hand)
+                    .bind(table)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(done.rows_affected() > 0)
+                }))
+                .await
+            }
+
+            async fn set_hand_scores(
+                &self,
+                event: &str,
+                round: i64,
+                board: i64,
+                hand: i64,
+                scores: &str,
+            ) -> Result<bool> {
+                let event = event.to_owned();
+                let scores = scores.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let event: &str = &event;
+                    let scores: &str = &scores;
+                    let done = sqlx::query(
+                        "UPDATE event_hands SET scores = $5 WHERE event_id = $1 \
+                         AND round = $2 AND board = $3 AND hand = $4 AND scores IS NULL",
+                    )
+                    .bind(event)
+                    .bind(round)
+                    .bind(board)
+                    .bind(hand)
+                    .bind(scores)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(done.rows_affected() > 0)
                 }))
                 .await
             }

@@ -26,6 +26,10 @@ pub const SQLITE: &[(i64, &str)] = &[
         include_str!("../migrations/sqlite/0013_invitations.sql"),
     ),
     (15, include_str!("../migrations/sqlite/0015_event_end.sql")),
+    (
+        20,
+        include_str!("../migrations/sqlite/0020_card_events.sql"),
+    ),
     (21, include_str!("../migrations/sqlite/0021_duplicate.sql")),
 ];
 
@@ -69,6 +73,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (
         16,
         include_str!("../migrations/postgres/0016_event_end.sql"),
+    ),
+    (
+        20,
+        include_str!("../migrations/postgres/0020_card_events.sql"),
     ),
     (
         21,

@@ -96,6 +96,13 @@ pub struct TableConfig {
     /// that instead; new tables have none. Never shown to anyone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal_seed: Option<u64>,
+    /// The secret every game here deals from, given by the table's creator
+    /// (an event's hand whose deal the event chose: a duplicate board), in
+    /// place of a fresh secret per game (the server offers it with each
+    /// command: [`crate::Table::apply_with`]). Kept in the table's private
+    /// config and the game's log like any deal secret; never shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<qiyuan_game::Secret>,
 }
 
 impl TableConfig {
@@ -107,6 +114,7 @@ impl TableConfig {
             grace: None,
             trusteeship: false,
             deal_seed: None,
+            deal: None,
         }
     }
 }

@@ -429,13 +429,17 @@ async fn view(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
                 .filter(|b| b.round == r.round)
                 .map(|b| json!({"user": ev.name_of(b.user_id), "kind": b.kind}))
                 .collect();
-            json!({
+            let mut round = json!({
                 "round": r.round,
                 "starts_at": r.starts_at,
                 "finished_at": r.finished_at,
                 "games": games,
                 "byes": byes,
-            })
+            });
+            if ev.config.kind.at_tables_of_three() {
+                round["tables"] = tables_of_round(ev, r.round);
+            }
+            round
         })
         .collect();
     let mut names = std::collections::HashMap::new();
@@ -481,6 +485,7 @@ async fn view(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
         })
         .collect();
     let organiser = store.user(ev.row.organiser).await?.map(|u| u.username);
+    let three = ev.config.kind.at_tables_of_three();
     Ok(json!({
         "id": ev.row.id,
         "status": ev.row.status,
@@ -492,10 +497,63 @@ async fn view(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
         "current_round": ev.current().map(|r| r.round),
         "players": players,
         "rounds": rounds,
-        "standings": ev.standings(),
-        "crosstable": ev.crosstable(),
+        "standings": if three {
+            serde_json::to_value(ev.card_standings()).map_err(ApiError::internal)?
+        } else {
+            serde_json::to_value(ev.standings()).map_err(ApiError::internal)?
+        },
+        "crosstable": if three { json!([]) } else {
+            serde_json::to_value(ev.crosstable()).map_err(ApiError::internal)?
+        },
         "actions": actions,
     }))
+}
+
+/// A round's tables of three: each table's players in seat order, its hands
+/// (seats, table, scores by seat; never the deal) and its players' scores
+/// over the round's hands.
+fn tables_of_round(ev: &EventData, round: i64) -> Value {
+    let tables: Vec<Value> = ev
+        .tables
+        .iter()
+        .filter(|t| t.round == round)
+        .map(|t| {
+            let seats = super::seats_of(&t.seats);
+            let mut total: std::collections::HashMap<i64, i64> =
+                seats.iter().map(|u| (*u, 0)).collect();
+            let hands: Vec<Value> = ev
+                .hands
+                .iter()
+                .filter(|h| h.round == round && h.board == t.board)
+                .map(|h| {
+                    let hs = super::seats_of(&h.seats);
+                    let scores: Option<Vec<i64>> = h
+                        .scores
+                        .as_deref()
+                        .and_then(|s| serde_json::from_str(s).ok());
+                    if let Some(sc) = &scores {
+                        for (u, s) in hs.iter().zip(sc) {
+                            *total.entry(*u).or_default() += s;
+                        }
+                    }
+                    json!({
+                        "hand": h.hand,
+                        "seats": hs.iter().map(|u| ev.name_of(*u)).collect::<Vec<_>>(),
+                        "table": h.table_id,
+                        "link": h.table_id.as_ref().map(|t| format!("/table/{t}")),
+                        "scores": scores,
+                    })
+                })
+                .collect();
+            json!({
+                "board": t.board,
+                "players": seats.iter().map(|u| ev.name_of(*u)).collect::<Vec<_>>(),
+                "round_scores": seats.iter().map(|u| total.get(u).copied().unwrap_or(0)).collect::<Vec<_>>(),
+                "hands": hands,
+            })
+        })
+        .collect();
+    Value::Array(tables)
 }
 
 /// `GET /event/{id}.trf`: the event's TRF-16 file now.

@@ -39,6 +39,10 @@ use qiyuan_table::{Command, Decision, TableConfig};
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio::time::{Instant, MissedTickBehavior};
 
+mod tables;
+
+pub use tables::{HandPlan, plan_hand};
+
 use super::hall::Hall;
 use super::{EventData, load};
 use crate::cluster::Cluster;
@@ -268,6 +272,9 @@ impl Director {
         let Some(ev) = load(&*self.store, id).await? else {
             return Ok(());
         };
+        if ev.config.kind.at_tables_of_three() {
+            return self.sweep_hands(ev).await;
+        }
         let Some(round) = ev.current() else {
             return self.advance(ev).await;
         };
@@ -305,6 +312,9 @@ impl Director {
         let Some(mut ev) = load(&*self.store, id).await? else {
             return Ok(());
         };
+        if ev.config.kind.at_tables_of_three() {
+            return self.take_hand_results(ev, ends).await;
+        }
         let Some(round) = ev.current().map(|r| r.round) else {
             return self.advance(ev).await;
         };
@@ -371,7 +381,7 @@ impl Director {
         }
         self.boards.retain(|_, event| *event != id);
         let done = ev.paired();
-        if done >= i64::from(ev.config.rounds) {
+        if done >= ev.config.total_rounds() {
             let detail = format!("all {done} rounds were played");
             return self.end(&ev, "rounds_played", done, detail, now).await;
         }
@@ -380,7 +390,12 @@ impl Director {
         if now < due {
             return Ok(());
         }
-        match self.pair_next(&ev, done + 1, now).await? {
+        let paired = if ev.config.kind.at_tables_of_three() {
+            self.group_next(&ev, done + 1, now).await?
+        } else {
+            self.pair_next(&ev, done + 1, now).await?
+        };
+        match paired {
             Paired::Round => {
                 // Set the round's tables up at once: the round has started.
                 if let Some(ev) = load(&*self.store, &id).await?
@@ -520,6 +535,9 @@ impl Director {
         round: &EventRoundRow,
         now: i64,
     ) -> Result<bool, ApiError> {
+        if ev.config.kind.at_tables_of_three() {
+            return self.play_card_round(ev, round, now).await;
+        }
         let games: Vec<EventGameRow> = ev.games_of(round.round).cloned().collect();
         let mut games_now = Vec::with_capacity(games.len());
         for g in games {
@@ -599,6 +617,7 @@ impl Director {
             grace: Some(forfeit + grace),
             trusteeship: false,
             deal_seed: None,
+            deal: None,
         };
         let table = self.hall.create(&ev.config.game, config).await?;
         if !self

@@ -24,8 +24,8 @@
 use std::collections::HashMap;
 
 use qiyuan_store::{
-    EventActionRow, EventByeRow, EventGameRow, EventPlayerRow, EventRoundRow, EventRow, Store,
-    StoreError, UserId,
+    EventActionRow, EventByeRow, EventGameRow, EventHandRow, EventPlayerRow, EventRoundRow,
+    EventRow, EventTableRow, Store, StoreError, UserId,
 };
 use qiyuan_swiss::model::{ColourMark, OpponentField, RoundEntry};
 use qiyuan_swiss::tiebreak::{self, Tiebreak};
@@ -39,6 +39,7 @@ use crate::registry::Games;
 
 pub mod api;
 pub mod arbiter;
+pub mod cards;
 pub mod director;
 pub mod follow;
 pub mod hall;
@@ -120,13 +121,68 @@ pub enum Entry {
     Invitation { users: Vec<String> },
 }
 
+/// What an event is: a Swiss event of a two-seat game, or an event at tables
+/// of three of a three-seat game (the registry says a game's seats): a points
+/// event (积分赛) or a duplicate event (复式). See docs/card-events.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    #[default]
+    Swiss,
+    Points,
+    Duplicate,
+}
+
+impl EventKind {
+    /// The seats of the games it is for.
+    pub fn seats(self) -> u8 {
+        match self {
+            EventKind::Swiss => 2,
+            EventKind::Points | EventKind::Duplicate => 3,
+        }
+    }
+
+    /// Played at tables of three, hand after hand.
+    pub fn at_tables_of_three(self) -> bool {
+        self.seats() == 3
+    }
+}
+
+/// The settings of an event at tables of three.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardConfig {
+    /// Hands played in a row at each table in a (qualifying) round.
+    pub hands_per_round: u32,
+    /// Each player's chips at the start.
+    #[serde(default = "default_chips")]
+    pub starting_chips: i64,
+    /// 打立出局: after each qualifying round, below a rising threshold a
+    /// player is out.
+    #[serde(default)]
+    pub elimination: Option<cards::Elimination>,
+    /// 定局积分: a last round of fixed hands for the top players.
+    #[serde(default, rename = "final")]
+    pub final_round: Option<cards::Final>,
+}
+
+fn default_chips() -> i64 {
+    1000
+}
+
 /// An event's settings, as the organiser gives them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EventConfig {
     pub name: String,
-    /// A two-seat game hosted here.
+    /// `swiss` (default), `points`, `duplicate`.
+    #[serde(default)]
+    pub kind: EventKind,
+    /// A game hosted here with the kind's seats (2 for Swiss, 3 otherwise).
     pub game: String,
+    /// The settings of an event at tables of three (required for those).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards: Option<CardConfig>,
     pub time: TimeControl,
     /// The game's rule options (null: defaults).
     #[serde(default)]
@@ -189,9 +245,20 @@ impl EventConfig {
             return bad("the name has 1 to 100 characters".into());
         }
         match games.get(&self.game) {
-            Some(d) if d.seats == 2 => {}
-            Some(_) => return bad(format!("{} is not a two-player game", self.game)),
+            Some(d) if d.seats == self.kind.seats() => {}
+            Some(_) if self.kind.seats() == 2 => {
+                return bad(format!("{} is not a two-player game", self.game));
+            }
+            Some(_) => return bad(format!("{} is not a three-player game", self.game)),
             None => return bad(format!("no game {:?} here", self.game)),
+        }
+        match (&self.cards, self.kind.at_tables_of_three()) {
+            (None, true) => return bad("the event needs its \"cards\" settings".into()),
+            (Some(_), false) => return bad("\"cards\" settings are for three-player events".into()),
+            (Some(c), true) => c
+                .check()
+                .map_err(|m| ApiError::bad_request("bad_event", m))?,
+            (None, false) => {}
         }
         if self.rounds == 0 || self.rounds > 50 {
             return bad("1 to 50 rounds".into());
@@ -224,10 +291,26 @@ impl EventConfig {
                     grace: None,
                     trusteeship: false,
                     deal_seed: None,
+                    deal: None,
                 },
             )
             .map_err(|e| ApiError::bad_request("bad_settings", e))?;
         Ok(())
+    }
+
+    /// Every round the event plays: its rounds, and a final after them.
+    pub fn total_rounds(&self) -> i64 {
+        let finals = self.cards.as_ref().is_some_and(|c| c.final_round.is_some());
+        i64::from(self.rounds) + i64::from(finals)
+    }
+
+    /// Hands at each table in round `round` (the final's own number).
+    pub fn hands_in(&self, round: i64) -> i64 {
+        let Some(c) = &self.cards else { return 1 };
+        match c.final_round {
+            Some(f) if round > i64::from(self.rounds) => i64::from(f.hands),
+            _ => i64::from(c.hands_per_round),
+        }
     }
 
     pub fn tiebreak_order(&self) -> Result<Vec<Tiebreak>, ApiError> {
@@ -254,6 +337,31 @@ impl EventConfig {
     }
 }
 
+impl CardConfig {
+    fn check(&self) -> Result<(), String> {
+        if !(1..=50).contains(&self.hands_per_round) {
+            return Err("1 to 50 hands per round".into());
+        }
+        if !(0..=1_000_000_000).contains(&self.starting_chips) {
+            return Err("the starting chips are 0 to 1000000000".into());
+        }
+        if let Some(e) = self.elimination
+            && (e.threshold.abs() > 1_000_000_000 || e.rise.abs() > 1_000_000_000)
+        {
+            return Err("the elimination threshold and its rise are at most 1000000000".into());
+        }
+        if let Some(f) = self.final_round {
+            if f.players == 0 || f.players % 3 != 0 || f.players > 999 {
+                return Err("the final's players are a multiple of 3 (3 to 999)".into());
+            }
+            if !(1..=50).contains(&f.hands) {
+                return Err("1 to 50 hands in the final".into());
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Everything stored about one event.
 #[derive(Debug, Clone)]
 pub struct EventData {
@@ -264,6 +372,10 @@ pub struct EventData {
     pub rounds: Vec<EventRoundRow>,
     pub games: Vec<EventGameRow>,
     pub arbiters: Vec<UserId>,
+    /// Tables of three by round (events at tables of three; else none).
+    pub tables: Vec<EventTableRow>,
+    /// Their hands.
+    pub hands: Vec<EventHandRow>,
 }
 
 /// Loads an event.
@@ -278,6 +390,16 @@ pub async fn load(store: &dyn Store, id: &str) -> Result<Option<EventData>, ApiE
         rounds: store.event_rounds(id).await?,
         games: store.event_games(id).await?,
         arbiters: store.arbiters(id).await?,
+        tables: if config.kind.at_tables_of_three() {
+            store.event_tables(id).await?
+        } else {
+            Vec::new()
+        },
+        hands: if config.kind.at_tables_of_three() {
+            store.event_hands(id).await?
+        } else {
+            Vec::new()
+        },
         row,
         config,
     }))
@@ -439,6 +561,77 @@ impl EventData {
             .collect()
     }
 
+    /// The players as the rules of tables of three see them.
+    pub fn entrants(&self) -> Vec<cards::Entrant> {
+        self.players
+            .iter()
+            .map(|p| cards::Entrant {
+                user: p.user_id,
+                start_rank: p.start_rank,
+                gone: p.withdrawn || p.disqualified,
+            })
+            .collect()
+    }
+
+    /// The hands as those rules see them.
+    pub fn card_hands(&self) -> Vec<cards::Hand> {
+        self.hands
+            .iter()
+            .map(|h| cards::Hand {
+                round: h.round,
+                seats: seats_of(&h.seats),
+                scores: h
+                    .scores
+                    .as_deref()
+                    .and_then(|s| serde_json::from_str(s).ok()),
+            })
+            .collect()
+    }
+
+    /// The starting chips (0 for a Swiss event).
+    pub fn starting_chips(&self) -> i64 {
+        self.config.cards.as_ref().map_or(0, |c| c.starting_chips)
+    }
+
+    /// The players in round `round` of an event at tables of three.
+    pub fn still_in(&self, round: i64) -> Vec<UserId> {
+        let c = self.config.cards.as_ref();
+        cards::still_in(
+            &self.entrants(),
+            self.starting_chips(),
+            &self.card_hands(),
+            round,
+            i64::from(self.config.rounds),
+            c.and_then(|c| c.elimination),
+            c.and_then(|c| c.final_round),
+        )
+    }
+
+    /// The standings of an event at tables of three.
+    pub fn card_standings(&self) -> Vec<CardStandingView> {
+        let c = self.config.cards.as_ref();
+        cards::standings(
+            &self.entrants(),
+            self.starting_chips(),
+            &self.card_hands(),
+            self.paired(),
+            i64::from(self.config.rounds),
+            c.and_then(|c| c.elimination),
+            c.and_then(|c| c.final_round),
+        )
+        .into_iter()
+        .map(|s| CardStandingView {
+            place: s.place,
+            start_rank: s.start_rank,
+            user: self.name_of(s.user),
+            chips: s.chips,
+            hands: s.hands,
+            reached: s.reached,
+            out: s.out,
+        })
+        .collect()
+    }
+
     /// The event's TRF-16 file now.
     pub fn trf(&self) -> String {
         let mut t = self.tournament();
@@ -472,6 +665,23 @@ pub struct StandingView {
 pub struct TiebreakValue {
     pub code: String,
     pub value: f64,
+}
+
+/// One line of the standings of an event at tables of three.
+#[derive(Debug, Clone, Serialize)]
+pub struct CardStandingView {
+    pub place: usize,
+    pub start_rank: i64,
+    pub user: String,
+    pub chips: i64,
+    pub hands: u32,
+    pub reached: i64,
+    pub out: bool,
+}
+
+/// A stored seat list (`[3, 7, 12]`).
+pub fn seats_of(seats: &str) -> Vec<UserId> {
+    serde_json::from_str(seats).unwrap_or_default()
 }
 
 /// One line of the crosstable.

@@ -415,6 +415,7 @@ fn table_config(env: &Env, game: &str, settings: Settings) -> TableConfig {
         trusteeship: env.games.get(game).is_some_and(|g| g.trusteeship),
         // Each game's deal draws from a fresh secret of its own (see `registry`).
         deal_seed: None,
+        deal: None,
     }
 }
 

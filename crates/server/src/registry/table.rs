@@ -286,7 +286,12 @@ where
         self.table.seats()
     }
     fn apply(&mut self, cmd: Command, now: Millis) -> Result<Vec<Event>, TableRefusal> {
-        let secret = if G::RANDOM { fresh_secret() } else { None };
+        // A deal the table's creator chose (an event's), else a fresh one.
+        let secret = if G::RANDOM {
+            self.table.config().deal.or_else(fresh_secret)
+        } else {
+            None
+        };
         self.table.apply_with(cmd, now, secret)
     }
     fn watch(&mut self, user: &str) -> Result<Vec<Event>, TableRefusal> {

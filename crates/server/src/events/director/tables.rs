@@ -1,0 +1,304 @@
+//! Rounds at tables of three (points and duplicate events): the round's
+//! tables grouped once (the round's primary key, as a Swiss round's pairs),
+//! then at each table the round's hands one after another, each a game of its
+//! own at a tournament table with 托管, each dealt once (the hand's primary
+//! key), its seats' scores stored when its end is heard. A restart resumes a
+//! round where it was: a hand written but without a table gets its table, a
+//! hand being played is watched, the next hand follows a scored one.
+//!
+//! Absence: a player who has not come (or has gone) is played for by the
+//! computer (托管) after the away time, from the hand's start, so a table is
+//! never stuck; there is no late-arrival forfeit at these tables. Leaving the
+//! table (认输/逃跑) ends the hand as the game's rules score it.
+
+use std::collections::{HashMap, HashSet};
+
+use qiyuan_game::{Outcome, Seat, Secret};
+use qiyuan_store::{EventHandRow, EventRoundRow, EventTableRow, UserId};
+use qiyuan_table::{Command, TableConfig};
+
+use super::{Director, Paired};
+use crate::error::ApiError;
+use crate::events::{EventData, EventKind, cards, seats_of};
+use crate::protocol::ServerMsg;
+use crate::protocol::out::{EventRoundMsg, Notification};
+
+/// A hand's plan: who sits where, and the deal (`None`: a fresh secret one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandPlan {
+    pub seats: Vec<UserId>,
+    pub deal: Option<Secret>,
+}
+
+/// What hand `hand` (from 1) at `table` is: the hook where the kinds of
+/// events differ. A points event turns the seats by one each hand (each
+/// player bids first in turn) and deals from a fresh secret; a duplicate
+/// event gives its board's deal and seat rotation here.
+pub fn plan_hand(ev: &EventData, table: &EventTableRow, hand: i64) -> HandPlan {
+    match ev.config.kind {
+        EventKind::Swiss | EventKind::Points | EventKind::Duplicate => HandPlan {
+            seats: cards::rotate(&seats_of(&table.seats), hand),
+            deal: None,
+        },
+    }
+}
+
+impl Director {
+    /// Groups round `round` at tables of three by score and writes it (once).
+    pub(super) async fn group_next(
+        &self,
+        ev: &EventData,
+        round: i64,
+        now: i64,
+    ) -> Result<Paired, ApiError> {
+        let players = ev.still_in(round);
+        if players.len() < 3 {
+            return Ok(Paired::Nobody);
+        }
+        let entrants = ev.entrants();
+        let chips = cards::chips(&entrants, ev.starting_chips(), &ev.card_hands(), None);
+        let mut sat_out: HashMap<UserId, u32> = HashMap::new();
+        let mut met: HashSet<[UserId; 3]> = HashSet::new();
+        for r in 1..round {
+            let seated: HashSet<UserId> = ev
+                .tables
+                .iter()
+                .filter(|t| t.round == r)
+                .flat_map(|t| seats_of(&t.seats))
+                .collect();
+            for u in ev.still_in(r) {
+                if !seated.contains(&u) {
+                    *sat_out.entry(u).or_default() += 1;
+                }
+            }
+        }
+        for t in &ev.tables {
+            if let [a, b, c] = seats_of(&t.seats)[..] {
+                let mut k = [a, b, c];
+                k.sort_unstable();
+                met.insert(k);
+            }
+        }
+        let grouping = cards::group(&players, &entrants, &chips, &sat_out, &met);
+        let tables: Vec<EventTableRow> = grouping
+            .tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| EventTableRow {
+                round,
+                board: i as i64 + 1,
+                seats: serde_json::to_string(t).unwrap_or_default(),
+            })
+            .collect();
+        let row = EventRoundRow {
+            round,
+            starts_at: now,
+            checked_at: None,
+            finished_at: None,
+        };
+        if self.store.group_round(&ev.row.id, &row, &tables).await? {
+            tracing::info!(
+                event = %ev.row.id,
+                round,
+                tables = tables.len(),
+                sitting_out = grouping.sitting_out.len(),
+                "round grouped"
+            );
+        }
+        Ok(Paired::Round)
+    }
+
+    /// A round at tables of three being played: each table's next hand dealt
+    /// when the one before it ended; whether the round has ended (every table
+    /// has played its hands).
+    pub(super) async fn play_card_round(
+        &mut self,
+        ev: &EventData,
+        round: &EventRoundRow,
+        now: i64,
+    ) -> Result<bool, ApiError> {
+        let id = ev.row.id.clone();
+        let needed = ev.config.hands_in(round.round);
+        self.boards.retain(|_, event| *event != id);
+        let mut open = 0;
+        for t in ev.tables.iter().filter(|t| t.round == round.round) {
+            let last = ev
+                .hands
+                .iter()
+                .filter(|h| h.round == t.round && h.board == t.board)
+                .max_by_key(|h| h.hand)
+                .cloned();
+            let hand = match last {
+                Some(h) if h.scores.is_none() => h,
+                Some(h) if h.hand >= needed => continue,
+                prev => {
+                    let number = prev.map_or(1, |h| h.hand + 1);
+                    let plan = plan_hand(ev, t, number);
+                    let row = EventHandRow {
+                        round: t.round,
+                        board: t.board,
+                        hand: number,
+                        seats: serde_json::to_string(&plan.seats).unwrap_or_default(),
+                        deal: plan.deal.map(|d| d.to_hex()),
+                        table_id: None,
+                        scores: None,
+                        started_at: now,
+                    };
+                    if !self.store.add_hand(&id, &row).await? {
+                        // Another step wrote it: the next step sets it up.
+                        open += 1;
+                        continue;
+                    }
+                    row
+                }
+            };
+            let table = match &hand.table_id {
+                Some(table) => Some(table.clone()),
+                None => self.set_up_hand(ev, &hand).await?,
+            };
+            if let Some(table) = table {
+                self.boards.insert(table, id.clone());
+            }
+            open += 1;
+        }
+        if open > 0 {
+            return Ok(false);
+        }
+        self.store.round_finished(&id, round.round, now).await?;
+        tracing::info!(event = %id, round = round.round, "round finished");
+        Ok(true)
+    }
+
+    /// Creates a hand's tournament table (托管 on), seats its three players
+    /// in the hand's order, starts the game (all counted absent until they
+    /// come) and tells them; the table's id, unless another step set one.
+    async fn set_up_hand(
+        &mut self,
+        ev: &EventData,
+        hand: &EventHandRow,
+    ) -> Result<Option<String>, ApiError> {
+        let seats = seats_of(&hand.seats);
+        let deal = match hand.deal.as_deref().map(Secret::from_hex) {
+            None => None,
+            Some(Ok(secret)) => Some(secret),
+            Some(Err(_)) => return Err(ApiError::internal("a hand's stored deal is unreadable")),
+        };
+        let grace = self
+            .escape_grace_secs
+            .map(|s| (s * 1000.0) as u64)
+            .unwrap_or_else(|| qiyuan_table::default_grace(&ev.config.time));
+        let config = TableConfig {
+            settings: ev.config.settings(),
+            tournament: true,
+            first_move: None,
+            // Away: the computer plays for the player (托管) after this at
+            // most, never an escape.
+            grace: Some(grace),
+            trusteeship: true,
+            deal_seed: None,
+            deal,
+        };
+        let table = self.hall.create(&ev.config.game, config).await?;
+        if !self
+            .store
+            .set_hand_table(&ev.row.id, hand.round, hand.board, hand.hand, &table)
+            .await?
+        {
+            return Ok(None);
+        }
+        let names: Vec<String> = seats.iter().map(|u| ev.name_of(*u)).collect();
+        let mut cmds = Vec::new();
+        for (i, user) in names.iter().enumerate() {
+            cmds.push(Command::Sit {
+                user: user.clone(),
+                seat: Seat(i as u8),
+            });
+        }
+        for user in &names {
+            cmds.push(Command::Ready {
+                user: user.clone(),
+                proposal: None,
+            });
+        }
+        for user in &names {
+            cmds.push(Command::Disconnect { user: user.clone() });
+        }
+        self.hall.command(&table, cmds).await?;
+        for (seat, user) in seats.iter().enumerate() {
+            let others: Vec<&str> = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != seat)
+                .map(|(_, n)| n.as_str())
+                .collect();
+            let msg = EventRoundMsg {
+                event: ev.row.id.clone(),
+                name: ev.config.name.clone(),
+                round: hand.round,
+                board: hand.board,
+                table: table.clone(),
+                game: ev.config.game.clone(),
+                seat,
+                opponent: others.join(", "),
+            };
+            self.hall.tell(*user, &ServerMsg::EventRound(msg.clone()));
+            if hand.hand == 1 {
+                self.hall.notify(*user, Notification::Round(msg));
+            }
+        }
+        Ok(Some(table))
+    }
+
+    /// Stores the scores of the hands ended at `ends` (table, outcome) that
+    /// have none yet, then advances the event: the table's next hand, or the
+    /// round's end.
+    pub(super) async fn take_hand_results(
+        &mut self,
+        mut ev: EventData,
+        ends: &[(String, Outcome)],
+    ) -> Result<(), ApiError> {
+        let id = ev.row.id.clone();
+        for (table, outcome) in ends {
+            self.boards.remove(table.as_str());
+            let Some(h) = ev
+                .hands
+                .iter_mut()
+                .find(|h| h.table_id.as_deref() == Some(table.as_str()) && h.scores.is_none())
+            else {
+                continue;
+            };
+            let seats = seats_of(&h.seats).len();
+            // A hand without points (void: nobody played) scores nothing.
+            let scores: Vec<i64> = if outcome.points.len() == seats {
+                outcome.points.clone()
+            } else {
+                vec![0; seats]
+            };
+            let text = serde_json::to_string(&scores).map_err(ApiError::internal)?;
+            self.store
+                .set_hand_scores(&id, h.round, h.board, h.hand, &text)
+                .await?;
+            h.scores = Some(text);
+        }
+        self.advance(ev).await
+    }
+
+    /// The sweep of an event at tables of three: its open hands' games read
+    /// from the store.
+    pub(super) async fn sweep_hands(&mut self, ev: EventData) -> Result<(), ApiError> {
+        let mut ends = Vec::new();
+        for h in ev.hands.iter().filter(|h| h.scores.is_none()) {
+            if let Some(table) = &h.table_id
+                && let Some(row) = self.store.game(table).await?
+                && let Some(result) = &row.result
+                && let Ok(outcome) = serde_json::from_str::<Outcome>(result)
+            {
+                ends.push((table.clone(), outcome));
+            }
+        }
+        if ends.is_empty() {
+            return self.advance(ev).await;
+        }
+        self.take_hand_results(ev, &ends).await
+    }
+}
