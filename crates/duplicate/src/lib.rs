@@ -20,7 +20,9 @@ mod schedule;
 mod scoring;
 
 pub use export::{csv, csv_standings};
-pub use schedule::{MAX_BOARDS, MAX_PLAYERS, MIN_PLAYERS, Occupant, Schedule, ScheduleError};
+pub use schedule::{
+    MAX_BOARDS, MAX_PLAYERS, MIN_PLAYERS, Occupant, Schedule, ScheduleError, seating,
+};
 pub use scoring::{HandResult, ScoreError, SeatScore, Standing, published, score, standings};
 
 /// Seats at every table.

@@ -114,8 +114,7 @@ impl Schedule {
 
     /// The occupants of `table` on `board`, by seat of the board's deal.
     pub fn seating(&self, table: usize, board: usize) -> [Occupant; SEATS] {
-        let turn = (table + board) % SEATS;
-        std::array::from_fn(|seat| self.tables[table][(seat + SEATS - turn) % SEATS])
+        seating(self.tables[table], table, board)
     }
 
     /// Where `player` sits: table and position.
@@ -135,6 +134,13 @@ impl Schedule {
             .map(|t| self.seating(t, board)[seat])
             .collect()
     }
+}
+
+/// Whoever holds `positions` (by position) at `table` on `board`, by seat of the
+/// board's deal: position `p` holds seat `(p + table + board) mod 3`.
+pub fn seating<T: Copy>(positions: [T; SEATS], table: usize, board: usize) -> [T; SEATS] {
+    let turn = (table + board) % SEATS;
+    std::array::from_fn(|seat| positions[(seat + SEATS - turn) % SEATS])
 }
 
 #[cfg(test)]

@@ -1,9 +1,9 @@
 //! Duplicate events (migration `0021_duplicate` on both backends): the secret of
-//! each board, drawn once, and each table's hand of each board with its result.
-//! The store knows nothing of seats, deals or scoring: secrets are text, points a
-//! JSON array, opaque here. Boards' secrets are written in one transaction and
-//! only if the event has none, so that an event's deals are drawn exactly once
-//! whatever restarts happen; a hand's result is taken once.
+//! each board, drawn once, and when the board was published. The hands played
+//! at each table are the events' hands (`EventStore`). The store knows nothing
+//! of seats, deals or scoring: secrets are text, opaque here. Boards' secrets are
+//! written in one transaction and only if the event has none, so that an event's
+//! deals are drawn exactly once whatever restarts happen.
 
 use async_trait::async_trait;
 use sqlx::Connection as _;
@@ -18,23 +18,7 @@ pub struct EventBoardRow {
     pub published_at: Option<i64>,
 }
 
-/// One table's hand of one board.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct EventHandRow {
-    pub board: i64,
-    pub table_no: i64,
-    /// The live table playing it.
-    pub table_id: Option<String>,
-    /// The stored game, once finished.
-    pub game_id: Option<String>,
-    /// Which deal of the board's secret was played (0, or a redeal's number).
-    pub deal: Option<i64>,
-    /// The points by seat of the deal, as a JSON array, once finished.
-    pub points: Option<String>,
-    pub finished_at: Option<i64>,
-}
-
-/// Duplicate events' boards and hands.
+/// Duplicate events' boards.
 #[async_trait]
 pub trait DuplicateStore: Send + Sync {
     /// Stores the boards' secrets (`secrets[b]` for board `b`) in one
@@ -46,29 +30,11 @@ pub trait DuplicateStore: Send + Sync {
     async fn event_boards(&self, event: &str) -> Result<Vec<EventBoardRow>>;
     /// Marks a board published; false if it was already.
     async fn publish_board(&self, event: &str, board: i64, at: i64) -> Result<bool>;
-    /// Records that `table_id` plays `board` at table `table_no`; false, and
-    /// nothing written, if that hand has a table already.
-    async fn open_hand(
-        &self,
-        event: &str,
-        board: i64,
-        table_no: i64,
-        table_id: &str,
-    ) -> Result<bool>;
-    /// Takes a hand's result; false, and nothing written, if it has one already.
-    #[allow(clippy::too_many_arguments)]
-    async fn finish_hand(
-        &self,
-        event: &str,
-        board: i64,
-        table_no: i64,
-        game_id: &str,
-        deal: i64,
-        points: &str,
-        at: i64,
-    ) -> Result<bool>;
-    /// Every hand of the event, by board then table.
-    async fn event_hands(&self, event: &str) -> Result<Vec<EventHandRow>>;
+    /// The seats (the hand's JSON list of user ids) of the duplicate hand
+    /// played at `table` when its board is not published yet: nothing of
+    /// that table may be shown but to its own players, and to them only as
+    /// the game shows a seat. `None` for any other table.
+    async fn sealed_table(&self, table: &str) -> Result<Option<String>>;
 }
 
 macro_rules! impl_duplicate {
@@ -140,61 +106,14 @@ macro_rules! impl_duplicate {
                 .await
             }
 
-            async fn open_hand(&self, event: &str, board: i64, table_no: i64, table_id: &str) -> Result<bool> {
-                let (event, table_id) = (event.to_owned(), table_id.to_owned());
-                self.write(move |c| Box::pin(async move {
-                    let done = sqlx::query(
-                        "INSERT INTO event_hands (event_id, board, table_no, table_id) \
-                         VALUES ($1, $2, $3, $4) ON CONFLICT (event_id, board, table_no) DO NOTHING",
-                    )
-                    .bind(&event)
-                    .bind(board)
-                    .bind(table_no)
-                    .bind(&table_id)
-                    .execute(&mut *c)
-                    .await?;
-                    Ok(done.rows_affected() == 1)
-                }))
-                .await
-            }
-
-            async fn finish_hand(
-                &self,
-                event: &str,
-                board: i64,
-                table_no: i64,
-                game_id: &str,
-                deal: i64,
-                points: &str,
-                at: i64,
-            ) -> Result<bool> {
-                let (event, game_id, points) = (event.to_owned(), game_id.to_owned(), points.to_owned());
-                self.write(move |c| Box::pin(async move {
-                    let done = sqlx::query(
-                        "UPDATE event_hands SET game_id = $4, deal = $5, points = $6, finished_at = $7 \
-                         WHERE event_id = $1 AND board = $2 AND table_no = $3 AND finished_at IS NULL",
-                    )
-                    .bind(&event)
-                    .bind(board)
-                    .bind(table_no)
-                    .bind(&game_id)
-                    .bind(deal)
-                    .bind(&points)
-                    .bind(at)
-                    .execute(&mut *c)
-                    .await?;
-                    Ok(done.rows_affected() == 1)
-                }))
-                .await
-            }
-
-            async fn event_hands(&self, event: &str) -> Result<Vec<EventHandRow>> {
-                Ok(sqlx::query_as(
-                    "SELECT board, table_no, table_id, game_id, deal, points, finished_at \
-                     FROM event_hands WHERE event_id = $1 ORDER BY board, table_no",
+            async fn sealed_table(&self, table: &str) -> Result<Option<String>> {
+                Ok(sqlx::query_scalar(
+                    "SELECT h.seats FROM event_hands h JOIN event_boards b \
+                     ON b.event_id = h.event_id AND b.board = h.hand - 1 \
+                     WHERE h.table_id = $1 AND b.published_at IS NULL LIMIT 1",
                 )
-                .bind(event)
-                .fetch_all(&self.read)
+                .bind(table)
+                .fetch_optional(&self.read)
                 .await?)
             }
         }

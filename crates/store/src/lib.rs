@@ -25,7 +25,7 @@ use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore};
 pub use chat::{ChatLineRow, ChatReportRow, ChatStore, NewChatLine, NewMute};
-pub use duplicate::{DuplicateStore, EventBoardRow, EventHandRow};
+pub use duplicate::{DuplicateStore, EventBoardRow};
 pub use events::*;
 pub use group::{AppendPause, BATCH_SIZE_BOUNDS, WriterStats};
 pub use invitations::{InvitationRow, InvitationStore, NewInvitation};
@@ -64,7 +64,7 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 /// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s,
 /// follows and blocks [`RelationStore`]'s, table chat and its reports
 /// [`ChatStore`]'s, invitations to tables [`InvitationStore`]'s, duplicate events'
-/// boards and hands [`DuplicateStore`]'s.
+/// boards [`DuplicateStore`]'s.
 #[async_trait]
 pub trait Store:
     EventStore

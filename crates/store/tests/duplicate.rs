@@ -1,6 +1,5 @@
-//! Duplicate events' boards and hands, the same on both backends: a board's
-//! secrets are drawn once, a hand is opened and finished once, a board is
-//! published once.
+//! Duplicate events' boards, the same on both backends: an event's board
+//! secrets are drawn once, a board is published once.
 
 use std::sync::Arc;
 
@@ -19,7 +18,7 @@ async fn stores() -> (tempfile::TempDir, Vec<Arc<dyn Store>>) {
 }
 
 #[tokio::test]
-async fn boards_are_drawn_once_and_hands_finish_once() {
+async fn boards_are_drawn_once_and_published_once() {
     let (_dir, stores) = stores().await;
     for s in stores {
         let name = s.backend();
@@ -52,34 +51,6 @@ async fn boards_are_drawn_once_and_hands_finish_once() {
         let boards = s.event_boards("e1").await.unwrap();
         assert_eq!(boards.len(), 4, "{name}");
         assert!(boards.iter().all(|b| b.published_at.is_none()), "{name}");
-
-        assert!(s.open_hand("e1", 0, 1, "t-a").await.unwrap(), "{name}");
-        assert!(!s.open_hand("e1", 0, 1, "t-b").await.unwrap(), "{name}");
-        assert!(s.open_hand("e1", 0, 0, "t-c").await.unwrap(), "{name}");
-        assert!(
-            s.finish_hand("e1", 0, 1, "g1", 0, "[2,2,-4]", 10)
-                .await
-                .unwrap(),
-            "{name}"
-        );
-        assert!(
-            !s.finish_hand("e1", 0, 1, "g2", 1, "[0,0,0]", 11)
-                .await
-                .unwrap(),
-            "{name}"
-        );
-        let hands = s.event_hands("e1").await.unwrap();
-        assert_eq!(hands.len(), 2, "{name}");
-        assert_eq!(hands[0].table_no, 0, "{name}");
-        assert_eq!(hands[0].finished_at, None, "{name}");
-        assert_eq!(hands[1].table_id.as_deref(), Some("t-a"), "{name}");
-        assert_eq!(hands[1].game_id.as_deref(), Some("g1"), "{name}");
-        assert_eq!(hands[1].points.as_deref(), Some("[2,2,-4]"), "{name}");
-        assert_eq!(
-            (hands[1].deal, hands[1].finished_at),
-            (Some(0), Some(10)),
-            "{name}"
-        );
 
         assert!(s.publish_board("e1", 0, 20).await.unwrap(), "{name}");
         assert!(!s.publish_board("e1", 0, 21).await.unwrap(), "{name}");
