@@ -70,7 +70,7 @@ async fn whole(backend: Backend) {
         .unwrap();
     let mut players = Vec::new();
     for i in 1..=6 {
-        players.push(server.register(&format!("p{i}")).await);
+        players.push(server.register(&format!("dup{i}")).await);
     }
     let (status, created) = post(&org, "/api/events", config(now_ms() + 3_600_000)).await;
     assert_eq!(status, 201, "{created}");
@@ -190,7 +190,7 @@ async fn whole(backend: Backend) {
     // ---- After the event: everything is published; check it by hand. ----
     let (status, cmp) = get_json(&org, &format!("/event/{id}.json")).await;
     assert_eq!(status, 200, "{cmp}");
-    let names = |i: usize| format!("p{i}");
+    let names = |i: usize| format!("dup{i}");
     // Positions: table 1 holds p1 p3 p5, table 2 p2 p4 p6 (strongest first by
     // registration, dealt out position by position).
     let positions = [
