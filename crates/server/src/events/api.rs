@@ -326,6 +326,12 @@ pub async fn bye(
 ) -> ApiResult<Json<Value>> {
     let user = app.accounts.require_user(&headers).await?;
     let ev = event_or_404(&*app.store, &id).await?;
+    if ev.config.kind.at_tables_of_three() {
+        return Err(ApiError::bad_request(
+            "bad_event",
+            "byes are for Swiss events (at tables of three the lowest sit out by the rules)",
+        ));
+    }
     if ev.player(user.id).is_none() {
         return Err(ApiError::not_found("you are not registered"));
     }
@@ -589,6 +595,12 @@ pub async fn trf(
         return Ok(crate::web::serve(uri, headers).await);
     };
     let ev = event_or_404(&*app.store, id).await?;
+    if ev.config.kind.at_tables_of_three() {
+        return Err(ApiError::bad_request(
+            "bad_event",
+            "a TRF file is a Swiss event's",
+        ));
+    }
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         ev.trf(),
@@ -719,6 +731,28 @@ pub async fn my_game(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResu
             continue;
         };
         let Some(round) = ev.current() else { continue };
+        if ev.config.kind.at_tables_of_three() {
+            // The hand being played at the player's table of three.
+            let hand = ev.hands.iter().find_map(|h| {
+                let seat = super::seats_of(&h.seats)
+                    .iter()
+                    .position(|u| *u == user.id)?;
+                (h.round == round.round && h.scores.is_none() && h.table_id.is_some())
+                    .then_some((h, seat))
+            });
+            if let Some((h, seat)) = hand {
+                return Ok(Json(json!({
+                    "event": ev.row.id,
+                    "name": ev.config.name,
+                    "round": h.round,
+                    "board": h.board,
+                    "hand": h.hand,
+                    "table": h.table_id,
+                    "seat": seat,
+                })));
+            }
+            continue;
+        }
         let game = ev.games_of(round.round).find(|g| {
             (g.white == user.id || g.black == Some(user.id))
                 && g.black.is_some()

@@ -154,6 +154,9 @@ pub struct Director {
     /// whose result was written before its game ended (a forfeit, an
     /// arbiter's decision) is no open board any more when its end is heard.
     stamps: HashMap<String, String>,
+    /// The hands' tables this director has seen seated (set up, or checked
+    /// once after a restart: [`tables`]).
+    seated: std::collections::HashSet<String>,
 }
 
 impl Director {
@@ -171,6 +174,7 @@ impl Director {
             started: crate::now_ms(),
             boards: HashMap::new(),
             stamps: HashMap::new(),
+            seated: Default::default(),
         }
     }
 

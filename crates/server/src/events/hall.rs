@@ -73,6 +73,19 @@ impl Hall {
         Some([came(0), came(1)])
     }
 
+    /// The table's status (`waiting`, `playing`, `over`) as a spectator sees
+    /// it; none if the table is not live.
+    pub async fn status(&self, table: &str) -> Option<String> {
+        let handle = match self.env.tables.get(table) {
+            Some(handle) => handle,
+            None => self.cluster.as_ref()?.route(table).await?,
+        };
+        let (reply, wait) = oneshot::channel();
+        handle.tx.send(TableMsg::Snapshot { reply }).await.ok()?;
+        let view = wait.await.ok()?;
+        view["status"].as_str().map(str::to_string)
+    }
+
     /// How many moves the game being played at a table has (none if the
     /// table is not live or not playing).
     pub async fn moves(&self, table: &str) -> Option<usize> {

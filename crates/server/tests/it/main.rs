@@ -24,6 +24,7 @@ mod api_game_logs;
 mod authority;
 mod bad_input;
 mod bench_client;
+mod card_events;
 mod chat;
 mod chat_rooms;
 mod chess_rules;

@@ -47,6 +47,28 @@ pub fn plan_hand(ev: &EventData, table: &EventTableRow, hand: i64) -> HandPlan {
     }
 }
 
+/// The commands that seat a hand's players (`names` in seat order), start
+/// its game, and count them absent until they come.
+fn seating(names: &[String]) -> Vec<Command> {
+    let mut cmds = Vec::new();
+    for (i, user) in names.iter().enumerate() {
+        cmds.push(Command::Sit {
+            user: user.clone(),
+            seat: Seat(i as u8),
+        });
+    }
+    for user in names {
+        cmds.push(Command::Ready {
+            user: user.clone(),
+            proposal: None,
+        });
+    }
+    for user in names {
+        cmds.push(Command::Disconnect { user: user.clone() });
+    }
+    cmds
+}
+
 impl Director {
     /// Groups round `round` at tables of three by score and writes it (once).
     pub(super) async fn group_next(
@@ -206,7 +228,10 @@ impl Director {
                 }
             };
             let table = match &hand.table_id {
-                Some(table) => Some(table.clone()),
+                Some(table) => {
+                    self.seat_again(ev, &hand, table).await;
+                    Some(table.clone())
+                }
                 None => self.set_up_hand(ev, &hand).await?,
             };
             if let Some(table) = table {
@@ -260,23 +285,9 @@ impl Director {
             return Ok(None);
         }
         let names: Vec<String> = seats.iter().map(|u| ev.name_of(*u)).collect();
-        let mut cmds = Vec::new();
-        for (i, user) in names.iter().enumerate() {
-            cmds.push(Command::Sit {
-                user: user.clone(),
-                seat: Seat(i as u8),
-            });
-        }
-        for user in &names {
-            cmds.push(Command::Ready {
-                user: user.clone(),
-                proposal: None,
-            });
-        }
-        for user in &names {
-            cmds.push(Command::Disconnect { user: user.clone() });
-        }
-        self.hall.command(&table, cmds).await?;
+        // Refused or cut short (a shutdown): the next step seats them again.
+        self.hall.command(&table, seating(&names)).await?;
+        self.seated.insert(table.clone());
         for (seat, user) in seats.iter().enumerate() {
             let others: Vec<&str> = names
                 .iter()
@@ -300,6 +311,27 @@ impl Director {
             }
         }
         Ok(Some(table))
+    }
+
+    /// A hand's table found after a restart: if its game never started (the
+    /// server stopped between recording the table and seating the players),
+    /// its players are seated again, one command at a time (those done before
+    /// are refused and change nothing). Checked once per table.
+    async fn seat_again(&mut self, ev: &EventData, hand: &EventHandRow, table: &str) {
+        if !self.seated.insert(table.to_string()) {
+            return;
+        }
+        if self.hall.status(table).await.as_deref() != Some("waiting") {
+            return;
+        }
+        tracing::info!(event = %ev.row.id, %table, hand = hand.hand, "seating a hand's players again");
+        let names: Vec<String> = seats_of(&hand.seats)
+            .iter()
+            .map(|u| ev.name_of(*u))
+            .collect();
+        for cmd in seating(&names) {
+            let _ = self.hall.command(table, vec![cmd]).await;
+        }
     }
 
     /// Stores the scores of the hands ended at `ends` (table, outcome) that
