@@ -19,6 +19,7 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   guest_rated: ['游客只能下友谊赛', 'Guests play casual games only'],
   bad_settings: ['设置无效', 'Those settings cannot be used'],
   hidden_while_playing: ['对局结束后才能查看', 'Shown once the game is over'],
+  board_sealed: ['各桌都打完这副牌后才能查看', 'Shown once every table has played this board'],
   too_many_tables: ['你同时占用的桌子太多了（含人机、单机），请先下完或离开一桌', 'You hold too many tables at once (games against the computer and private ones included): finish or leave one first'],
   private_table: ['这是别人的单机桌，只有桌主能观看或入座', 'This is someone else\'s private table: only its owner may watch or sit there'],
   sit_refused: ['无法在这个座位入座', 'That seat cannot be taken'],

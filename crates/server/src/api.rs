@@ -237,9 +237,24 @@ async fn ask<T>(
     rx.await.ok()
 }
 
+/// `403 board_sealed` for a table playing a duplicate event's board that some
+/// table has not finished (docs/card-events.md): its game, log, replay and
+/// record are shown to nobody until the board is published.
+pub async fn unsealed(store: &dyn Store, id: &str) -> Result<(), ApiError> {
+    let table_id = id.split('-').next().unwrap_or(id);
+    if store.sealed_table(table_id).await?.is_some() {
+        return Err(ApiError::forbidden(
+            "board_sealed",
+            "this board is shown once every table has played it",
+        ));
+    }
+    Ok(())
+}
+
 /// `GET /api/game/{id}`: a table or game. For a live table, `state` is the table
 /// as a spectator sees it now; `games` lists the games stored for it.
 pub async fn game(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    unsealed(&*app.store, &id).await?;
     let table_id = id.split('-').next().unwrap_or(&id).to_string();
     let live_state = match app.table(&table_id).await {
         Some(handle) => ask(&handle, |reply| TableMsg::Snapshot { reply }).await,
@@ -283,6 +298,7 @@ pub async fn game_log(
     Path(id): Path<String>,
     Query(q): Query<LogQuery>,
 ) -> ApiResult<Json<Value>> {
+    unsealed(&*app.store, &id).await?;
     let table_id = id.split('-').next().unwrap_or(&id).to_string();
     if app.store.table(&table_id).await?.is_none() {
         return Err(ApiError::not_found(format!("no table {table_id}")));
@@ -312,6 +328,7 @@ pub async fn game_replay(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
+    unsealed(&*app.store, &id).await?;
     let (table_id, number) = match id.split_once('-') {
         Some((table, n)) => match n.parse::<u32>() {
             Ok(n) if n >= 1 => (table, n),
@@ -408,6 +425,7 @@ pub async fn record_of(
     let Some((id, ext)) = file.rsplit_once('.') else {
         return Err(ApiError::not_found("ask for /game/{id}.pgn"));
     };
+    unsealed(store, id).await?;
     let stored = store.game(id).await?;
     let file_name = stored.as_ref().map(|g| {
         let mut players = g.players.clone();

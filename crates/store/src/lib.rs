@@ -11,6 +11,7 @@
 mod backend;
 mod beats;
 mod chat;
+mod duplicate;
 mod events;
 mod group;
 mod invitations;
@@ -26,6 +27,7 @@ use async_trait::async_trait;
 pub use backend::{PostgresStore, SqliteStore};
 pub use beats::BeatStore;
 pub use chat::{ChatLineRow, ChatReportRow, ChatStore, NewChatLine, NewMute};
+pub use duplicate::{DuplicateStore, EventBoardRow};
 pub use events::*;
 pub use group::{AppendPause, BATCH_SIZE_BOUNDS, WriterStats};
 pub use invitations::{InvitationRow, InvitationStore, NewInvitation};
@@ -64,7 +66,8 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 /// server holds an `Arc<dyn Store>`. Roles and Swiss events are [`EventStore`]'s,
 /// follows and blocks [`RelationStore`]'s, nodes' heartbeats
 /// [`BeatStore`]'s, table chat and its reports
-/// [`ChatStore`]'s, invitations to tables [`InvitationStore`]'s.
+/// [`ChatStore`]'s, invitations to tables [`InvitationStore`]'s, duplicate events'
+/// boards [`DuplicateStore`]'s.
 #[async_trait]
 pub trait Store:
     EventStore
@@ -73,6 +76,7 @@ pub trait Store:
     + RelationStore
     + ChatStore
     + InvitationStore
+    + DuplicateStore
     + Send
     + Sync
     + 'static

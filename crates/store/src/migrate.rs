@@ -35,6 +35,7 @@ pub const SQLITE: &[(i64, &str)] = &[
         20,
         include_str!("../migrations/sqlite/0020_card_events.sql"),
     ),
+    (21, include_str!("../migrations/sqlite/0021_duplicate.sql")),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -89,6 +90,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (
         20,
         include_str!("../migrations/postgres/0020_card_events.sql"),
+    ),
+    (
+        21,
+        include_str!("../migrations/postgres/0021_duplicate.sql"),
     ),
 ];
 

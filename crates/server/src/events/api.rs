@@ -808,7 +808,9 @@ async fn view(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
         "current_round": ev.current().map(|r| r.round),
         "players": players,
         "rounds": rounds,
-        "standings": if three {
+        "standings": if ev.config.kind == super::EventKind::Duplicate {
+            ev.duplicate_standings()
+        } else if three {
             serde_json::to_value(ev.card_standings()).map_err(ApiError::internal)?
         } else {
             serde_json::to_value(ev.standings()).map_err(ApiError::internal)?
@@ -837,6 +839,13 @@ fn tables_of_round(ev: &EventData, round: i64) -> Value {
                 .iter()
                 .filter(|h| h.round == round && h.board == t.board)
                 .map(|h| {
+                    // A duplicate board nobody may see yet: its hand is only
+                    // a number (its seats are the schedule's, no secret).
+                    if ev.config.kind == super::EventKind::Duplicate
+                        && !ev.published((h.hand - 1).max(0) as usize)
+                    {
+                        return json!({"hand": h.hand, "finished": h.scores.is_some()});
+                    }
                     let hs = super::seats_of(&h.seats);
                     let scores: Option<Vec<i64>> = h
                         .scores
@@ -875,6 +884,18 @@ pub async fn trf(
     uri: axum::http::Uri,
     headers: axum::http::HeaderMap,
 ) -> ApiResult<Response> {
+    if let Some(id) = file.strip_suffix(".csv") {
+        let ev = duplicate_or_404(&*app.store, id).await?;
+        return Ok((
+            [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
+            ev.duplicate_csv(),
+        )
+            .into_response());
+    }
+    if let Some(id) = file.strip_suffix(".json") {
+        let ev = duplicate_or_404(&*app.store, id).await?;
+        return Ok(Json(comparison(&*app.store, &ev).await?).into_response());
+    }
     let Some(id) = file.strip_suffix(".trf") else {
         return Ok(crate::web::serve(uri, headers).await);
     };
@@ -890,6 +911,38 @@ pub async fn trf(
         ev.trf(),
     )
         .into_response())
+}
+
+async fn duplicate_or_404(store: &dyn Store, id: &str) -> Result<EventData, ApiError> {
+    let ev = event_or_404(store, id).await?;
+    if ev.config.kind != super::EventKind::Duplicate {
+        return Err(ApiError::not_found("not a duplicate event"));
+    }
+    Ok(ev)
+}
+
+/// A duplicate event's comparison and standings over its published boards:
+/// `GET /event/{id}.json` (docs/api.md). A board not yet finished at every
+/// table is only its number.
+async fn comparison(store: &dyn Store, ev: &EventData) -> Result<Value, ApiError> {
+    let mut records = std::collections::HashMap::new();
+    for h in &ev.hands {
+        if h.round == 1
+            && ev.published((h.hand - 1).max(0) as usize)
+            && let Some(table) = &h.table_id
+            && let Some(game) = store.game(table).await?
+            && let Some(record) = game.record.as_deref()
+            && let Ok(record) = serde_json::from_str::<Value>(record)
+        {
+            records.insert(table.clone(), record);
+        }
+    }
+    let mut out = ev.comparison(&|t: &str| records.get(t).cloned());
+    out["event"] = json!(ev.row.id);
+    out["name"] = json!(ev.config.name);
+    out["status"] = json!(ev.row.status);
+    out["standings"] = ev.duplicate_standings();
+    Ok(out)
 }
 
 // ---- the operator's basics, for accounts with the admin role ----

@@ -43,6 +43,7 @@ pub mod api;
 pub mod arbiter;
 pub mod cards;
 pub mod director;
+pub mod duplicate;
 pub mod follow;
 pub mod hall;
 pub mod record;
@@ -267,6 +268,16 @@ impl EventConfig {
                 .map_err(|m| ApiError::bad_request("bad_event", m))?,
             (None, false) => {}
         }
+        if self.kind == EventKind::Duplicate
+            && let Some(c) = &self.cards
+            && (self.rounds != 1 || c.elimination.is_some() || c.final_round.is_some())
+        {
+            return bad(
+                "a duplicate event plays one round of boards (its hands per round), \
+                 without elimination or final"
+                    .into(),
+            );
+        }
         if self.rounds == 0 || self.rounds > 50 {
             return bad("1 to 50 rounds".into());
         }
@@ -387,6 +398,11 @@ pub struct EventData {
     /// arbiters (监局裁判). At most one (naming another makes the previous
     /// one a table arbiter).
     pub chiefs: Vec<UserId>,
+    /// A duplicate event's boards' deal secrets (hex), for the director to
+    /// deal from; never shown.
+    pub board_secrets: Vec<String>,
+    /// A duplicate event's boards published (every table finished them).
+    pub boards_published: Vec<bool>,
 }
 
 /// Loads an event.
@@ -414,6 +430,21 @@ pub async fn load(store: &dyn Store, id: &str) -> Result<Option<EventData>, ApiE
         },
         hands: if config.kind.at_tables_of_three() {
             store.event_hands(id).await?
+        } else {
+            Vec::new()
+        },
+        board_secrets: if config.kind == EventKind::Duplicate {
+            store.board_secrets(id).await?
+        } else {
+            Vec::new()
+        },
+        boards_published: if config.kind == EventKind::Duplicate {
+            store
+                .event_boards(id)
+                .await?
+                .iter()
+                .map(|b| b.published_at.is_some())
+                .collect()
         } else {
             Vec::new()
         },

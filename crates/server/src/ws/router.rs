@@ -349,6 +349,7 @@ impl Router {
                 self.ack(id, Ack::Cancelled { cancelled });
             }
             HallMsg::Watch(protocol::client::Watch { table, since }) => {
+                self.unsealed(table).await?;
                 let handle = self.table(table).await?;
                 self.enter(&handle).await;
                 self.tables.insert(table.clone());
@@ -381,6 +382,27 @@ impl Router {
         Ok(())
     }
 
+    /// A table playing a duplicate event's board that another table is still
+    /// playing admits its own players only (`403 board_sealed`): a socket at
+    /// a table hears its events.
+    async fn unsealed(&self, table: &str) -> Result<(), ApiError> {
+        if let Some(seats) = self.app.store.sealed_table(table).await? {
+            let seats: Vec<i64> = serde_json::from_str(&seats).unwrap_or_default();
+            if !self
+                .conn
+                .user
+                .as_ref()
+                .is_some_and(|u| seats.contains(&u.id))
+            {
+                return Err(ApiError::forbidden(
+                    "board_sealed",
+                    "this board is shown once every table has played it",
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// A table command, for its table's task (after checking the game the
     /// client believes the table plays).
     async fn on_command(
@@ -390,6 +412,7 @@ impl Router {
     ) -> Result<(), ApiError> {
         let (at, act) = cmd.into_parts();
         let table = at.table;
+        self.unsealed(&table).await?;
         let handle = self.table(&table).await?;
         if let Some(game) = &at.game
             && game != handle.game

@@ -36,6 +36,7 @@ mod doudizhu_leak;
 mod doudizhu_points;
 mod doudizhu_table;
 mod doudizhu_trusteeship;
+mod duplicate_event;
 mod empty_tables;
 mod event_arbiters;
 mod event_organiser;

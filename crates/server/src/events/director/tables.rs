@@ -19,7 +19,7 @@ use qiyuan_table::{Command, TableConfig};
 
 use super::{Director, Paired};
 use crate::error::ApiError;
-use crate::events::{EventData, EventKind, cards, seats_of};
+use crate::events::{EventData, EventKind, cards, duplicate, seats_of};
 use crate::protocol::ServerMsg;
 use crate::protocol::out::{EventRoundMsg, Notification};
 
@@ -36,7 +36,11 @@ pub struct HandPlan {
 /// event gives its board's deal and seat rotation here.
 pub fn plan_hand(ev: &EventData, table: &EventTableRow, hand: i64) -> HandPlan {
     match ev.config.kind {
-        EventKind::Swiss | EventKind::Points | EventKind::Duplicate => HandPlan {
+        EventKind::Duplicate => {
+            let (seats, deal) = duplicate::plan(ev, table, hand);
+            HandPlan { seats, deal }
+        }
+        EventKind::Swiss | EventKind::Points => HandPlan {
             seats: cards::rotate(&seats_of(&table.seats), hand),
             deal: None,
         },
@@ -76,6 +80,9 @@ impl Director {
         let players = ev.still_in(round);
         if players.len() < 3 {
             return Ok(Paired::Nobody);
+        }
+        if ev.config.kind == EventKind::Duplicate {
+            return self.group_duplicate(ev, round, &players, now).await;
         }
         let entrants = ev.entrants();
         let chips = cards::chips(&entrants, ev.starting_chips(), &ev.card_hands(), None);
@@ -130,6 +137,39 @@ impl Director {
         Ok(Paired::Round)
     }
 
+    /// A duplicate event's one round: the boards' secrets drawn (once), then
+    /// the tables by the schedule's positions (once).
+    async fn group_duplicate(
+        &self,
+        ev: &EventData,
+        round: i64,
+        players: &[UserId],
+        now: i64,
+    ) -> Result<Paired, ApiError> {
+        let Some((users, schedule)) = duplicate::field(ev, players) else {
+            return Ok(Paired::Nobody);
+        };
+        let secrets = duplicate::fresh_secrets(schedule.boards())?;
+        self.store.put_board_secrets(&ev.row.id, &secrets).await?;
+        let tables = duplicate::tables(round, &users, &schedule);
+        let row = EventRoundRow {
+            round,
+            starts_at: now,
+            checked_at: None,
+            finished_at: None,
+        };
+        if self.store.group_round(&ev.row.id, &row, &tables).await? {
+            tracing::info!(
+                event = %ev.row.id,
+                round,
+                tables = tables.len(),
+                boards = schedule.boards(),
+                "duplicate round grouped"
+            );
+        }
+        Ok(Paired::Round)
+    }
+
     /// A round at tables of three being played: each table's next hand dealt
     /// when the one before it ended; whether the round has ended (every table
     /// has played its hands).
@@ -141,6 +181,19 @@ impl Director {
     ) -> Result<bool, ApiError> {
         let id = ev.row.id.clone();
         let needed = ev.config.hands_in(round.round);
+        if ev.config.kind == EventKind::Duplicate {
+            if ev.board_secrets.len() < needed as usize {
+                return Err(ApiError::internal(
+                    "a duplicate event's boards have no deals",
+                ));
+            }
+            for (board, done) in ev.finished_boards().into_iter().enumerate() {
+                if done && !ev.published(board) {
+                    self.store.publish_board(&id, board as i64, now).await?;
+                    tracing::info!(event = %id, board = board + 1, "board published");
+                }
+            }
+        }
         self.boards.retain(|_, event| *event != id);
         let mut open = 0;
         for t in ev.tables.iter().filter(|t| t.round == round.round) {

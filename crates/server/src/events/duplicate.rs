@@ -1,0 +1,245 @@
+//! Duplicate events (复式) on the core of events at tables of three: one round
+//! whose tables play the event's boards as their hands, hand `h` being board
+//! `h − 1`, every table dealt it from the board's own secret and seated by the
+//! rotation of `qiyuan_duplicate` (docs/card-events.md, "Duplicate events").
+//! A board is published once every table has finished it; until then nothing
+//! here shows its deal, bids, scores or matchpoints, and the standings count
+//! only published boards.
+
+use qiyuan_duplicate::{HandResult, Occupant, Schedule, SeatScore};
+use qiyuan_game::Secret;
+use qiyuan_store::{EventTableRow, UserId};
+use serde_json::{Value, json};
+
+use super::{EventData, seats_of};
+use crate::error::ApiError;
+
+/// The players a duplicate event seats, in the schedule's order (by starting
+/// rank), and the schedule: the largest multiple of three of the field (the
+/// rest sit the event out; the schedule's computer places are not filled by
+/// the server yet).
+pub fn field(ev: &EventData, players: &[UserId]) -> Option<(Vec<UserId>, Schedule)> {
+    let mut order: Vec<(i64, UserId)> = ev
+        .players
+        .iter()
+        .filter(|p| players.contains(&p.user_id))
+        .map(|p| (p.start_rank, p.user_id))
+        .collect();
+    order.sort_unstable();
+    let n = order.len() - order.len() % 3;
+    let schedule = Schedule::new(n, ev.boards()).ok()?;
+    Some((
+        order.into_iter().take(n).map(|(_, u)| u).collect(),
+        schedule,
+    ))
+}
+
+/// The round's tables: table `t` (board number `t + 1` of the core) holds its
+/// players by position.
+pub fn tables(round: i64, users: &[UserId], schedule: &Schedule) -> Vec<EventTableRow> {
+    (0..schedule.tables())
+        .map(|t| {
+            let seats: Vec<UserId> = schedule
+                .positions(t)
+                .iter()
+                .map(|o| match o {
+                    Occupant::Player(i) => users[*i],
+                    Occupant::Computer => 0,
+                })
+                .collect();
+            EventTableRow {
+                round,
+                board: t as i64 + 1,
+                seats: serde_json::to_string(&seats).unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+/// Fresh secrets for `boards` boards from the operating system, hex.
+pub fn fresh_secrets(boards: usize) -> Result<Vec<String>, ApiError> {
+    use rand::RngCore;
+    (0..boards)
+        .map(|_| {
+            let mut bytes = [0u8; 32];
+            rand::rngs::OsRng
+                .try_fill_bytes(&mut bytes)
+                .map_err(ApiError::internal)?;
+            Ok(Secret(bytes).to_hex())
+        })
+        .collect()
+}
+
+/// Hand `hand` (from 1) at `table`: its seats by the rotation and its board's
+/// deal (none if the board has no secret, which the director never lets happen).
+pub fn plan(ev: &EventData, table: &EventTableRow, hand: i64) -> (Vec<UserId>, Option<Secret>) {
+    let board = (hand - 1).max(0) as usize;
+    let t = (table.board - 1).max(0) as usize;
+    let positions = seats_of(&table.seats);
+    let seats = match <[UserId; 3]>::try_from(positions.as_slice()) {
+        Ok(p) => qiyuan_duplicate::seating(p, t, board).to_vec(),
+        Err(_) => positions,
+    };
+    let deal = ev
+        .board_secrets
+        .get(board)
+        .and_then(|s| Secret::from_hex(s).ok());
+    (seats, deal)
+}
+
+impl EventData {
+    /// The boards a duplicate event plays (its hands per round).
+    pub fn boards(&self) -> usize {
+        self.config
+            .cards
+            .as_ref()
+            .map_or(0, |c| c.hands_per_round as usize)
+    }
+
+    /// Whether board `board` (from 0) was published: every table finished it.
+    pub fn published(&self, board: usize) -> bool {
+        self.boards_published.get(board).copied().unwrap_or(false)
+    }
+
+    /// The boards every table has finished, from the hands (board `b` is hand
+    /// `b + 1` at every table of round 1).
+    pub fn finished_boards(&self) -> Vec<bool> {
+        let tables: Vec<i64> = self
+            .tables
+            .iter()
+            .filter(|t| t.round == 1)
+            .map(|t| t.board)
+            .collect();
+        (0..self.boards())
+            .map(|b| {
+                !tables.is_empty()
+                    && tables.iter().all(|t| {
+                        self.hands.iter().any(|h| {
+                            h.round == 1
+                                && h.board == *t
+                                && h.hand == b as i64 + 1
+                                && h.scores.is_some()
+                        })
+                    })
+            })
+            .collect()
+    }
+
+    /// The schedule of the event's round and its users by player index.
+    fn seated(&self) -> Option<(Schedule, Vec<UserId>)> {
+        let mut tables: Vec<&EventTableRow> = self.tables.iter().filter(|t| t.round == 1).collect();
+        tables.sort_by_key(|t| t.board);
+        let schedule = Schedule::new(tables.len() * 3, self.boards()).ok()?;
+        let mut users = vec![0; schedule.players()];
+        for (t, row) in tables.iter().enumerate() {
+            for (p, u) in seats_of(&row.seats).into_iter().enumerate().take(3) {
+                users[p * tables.len() + t] = u;
+            }
+        }
+        Some((schedule, users))
+    }
+
+    /// Every seat of every published board's hands, scored.
+    pub fn duplicate_scores(&self) -> Option<(Schedule, Vec<UserId>, Vec<SeatScore>)> {
+        let (schedule, users) = self.seated()?;
+        let results: Vec<HandResult> = self
+            .hands
+            .iter()
+            .filter(|h| h.round == 1 && self.published((h.hand - 1).max(0) as usize))
+            .filter_map(|h| {
+                let points: Vec<i64> = serde_json::from_str(h.scores.as_deref()?).ok()?;
+                Some(HandResult {
+                    board: (h.hand - 1) as usize,
+                    table: (h.board - 1) as usize,
+                    deal: 0,
+                    points: points.try_into().ok()?,
+                })
+            })
+            .collect();
+        let scores = qiyuan_duplicate::score(&schedule, &results).ok()?;
+        Some((schedule, users, scores))
+    }
+
+    /// The standings of a duplicate event over its published boards.
+    pub fn duplicate_standings(&self) -> Value {
+        let Some((schedule, users, scores)) = self.duplicate_scores() else {
+            return json!([]);
+        };
+        let rows: Vec<Value> = qiyuan_duplicate::standings(&schedule, &scores)
+            .iter()
+            .map(|s| {
+                json!({
+                    "place": s.rank,
+                    "user": self.name_of(users[s.player]),
+                    "matchpoints": s.matchpoints,
+                    "top": s.top,
+                    "percent": (s.percent() * 100.0).round() / 100.0,
+                    "points": s.points,
+                    "boards": s.boards,
+                })
+            })
+            .collect();
+        Value::Array(rows)
+    }
+
+    /// The per-board comparison of the published boards: each table's
+    /// players by seat, its game (the record: who held what, who bid what) and
+    /// each seat's points and matchpoints. `records` gives a hand's table's
+    /// stored record (JSON) when it has one.
+    pub fn comparison(&self, records: &dyn Fn(&str) -> Option<Value>) -> Value {
+        let Some((_, users, scores)) = self.duplicate_scores() else {
+            return json!({"boards": []});
+        };
+        let boards: Vec<Value> = (0..self.boards())
+            .map(|b| {
+                if !self.published(b) {
+                    return json!({"board": b + 1, "published": false});
+                }
+                let mut tables: Vec<Value> = Vec::new();
+                for h in self
+                    .hands
+                    .iter()
+                    .filter(|h| h.round == 1 && h.hand == b as i64 + 1)
+                {
+                    let t = (h.board - 1) as usize;
+                    let seats: Vec<Value> = scores
+                        .iter()
+                        .filter(|s| s.board == b && s.table == t)
+                        .map(|s| {
+                            let user = match s.occupant {
+                                Occupant::Player(i) => self.name_of(users[i]),
+                                Occupant::Computer => String::new(),
+                            };
+                            json!({
+                                "seat": s.seat,
+                                "user": user,
+                                "points": s.points,
+                                "matchpoints": s.matchpoints,
+                                "top": s.top,
+                            })
+                        })
+                        .collect();
+                    tables.push(json!({
+                        "table": t + 1,
+                        "game": h.table_id,
+                        "seats": seats,
+                        "record": h.table_id.as_deref().and_then(records),
+                    }));
+                }
+                json!({"board": b + 1, "published": true, "tables": tables})
+            })
+            .collect();
+        json!({"boards": boards})
+    }
+
+    /// The CSV export of the published boards' seats.
+    pub fn duplicate_csv(&self) -> String {
+        let Some((_, users, scores)) = self.duplicate_scores() else {
+            return qiyuan_duplicate::csv(&[], |_| String::new());
+        };
+        qiyuan_duplicate::csv(&scores, |o| match o {
+            Occupant::Player(i) => self.name_of(users[i]),
+            Occupant::Computer => "computer".into(),
+        })
+    }
+}
