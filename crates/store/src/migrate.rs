@@ -26,6 +26,7 @@ pub const SQLITE: &[(i64, &str)] = &[
         include_str!("../migrations/sqlite/0013_invitations.sql"),
     ),
     (15, include_str!("../migrations/sqlite/0015_event_end.sql")),
+    (22, include_str!("../migrations/sqlite/0022_table_chat.sql")),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -68,6 +69,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (
         16,
         include_str!("../migrations/postgres/0016_event_end.sql"),
+    ),
+    (
+        22,
+        include_str!("../migrations/postgres/0022_table_chat.sql"),
     ),
 ];
 
