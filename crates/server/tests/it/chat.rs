@@ -386,6 +386,93 @@ async fn a_mute_holds_at_once(backend: Backend) {
     assert_eq!(kept.len(), 1, "the refused line is not kept");
 }
 
+/// A connection of the test's own that holds the chat lines' table: SQLite's
+/// write lock, or PostgreSQL's lock on `chat_lines` that keeps inserts out,
+/// until [`Held::release`].
+enum Held {
+    Sqlite(sqlx::SqliteConnection),
+    Postgres(sqlx::PgConnection),
+}
+
+impl Held {
+    async fn take(config: &qiyuan_server::config::Config) -> Held {
+        use sqlx::Connection;
+        use std::str::FromStr;
+        match &config.database {
+            None => {
+                let url = format!("sqlite://{}", config.data_dir.join("qiyuan.db").display());
+                let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
+                sqlx::query("BEGIN IMMEDIATE")
+                    .execute(&mut c)
+                    .await
+                    .unwrap();
+                Held::Sqlite(c)
+            }
+            Some(url) => {
+                let (base, schema) = url.split_once("?schema=").unwrap();
+                let options = sqlx::postgres::PgConnectOptions::from_str(base)
+                    .unwrap()
+                    .options([("search_path", schema)]);
+                let mut c = sqlx::PgConnection::connect_with(&options).await.unwrap();
+                sqlx::query("BEGIN").execute(&mut c).await.unwrap();
+                sqlx::query("LOCK TABLE chat_lines IN EXCLUSIVE MODE")
+                    .execute(&mut c)
+                    .await
+                    .unwrap();
+                Held::Postgres(c)
+            }
+        }
+    }
+
+    async fn release(self) {
+        match self {
+            Held::Sqlite(mut c) => {
+                sqlx::query("ROLLBACK").execute(&mut c).await.unwrap();
+            }
+            Held::Postgres(mut c) => {
+                sqlx::query("ROLLBACK").execute(&mut c).await.unwrap();
+            }
+        }
+    }
+}
+
+/// A line is kept before anyone is sent it: while the database keeps the
+/// line's insert waiting, neither the line nor its ack reaches anyone; once
+/// the insert is through, the line is acknowledged and delivered.
+async fn a_line_is_stored_before_it_is_delivered(backend: Backend) {
+    let mut h = hall(backend).await;
+    let t = h.table.clone();
+    let store = h.s.running.as_ref().unwrap().app.store.clone();
+    let config = h.s.running.as_ref().unwrap().app.config.clone();
+    let held = Held::take(&config).await;
+    let say = json!({"t": "chat", "d": {"table": t, "text": "held"}, "id": "held"});
+    h.alice.send_raw(&say.to_string()).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    settle(&mut h.bob).await;
+    assert!(
+        heard(&h.bob).is_empty(),
+        "a line delivered before it was kept"
+    );
+    held.release().await;
+    let ack = loop {
+        let v = h.alice.recv().await;
+        if v["id"] == "held" {
+            break v;
+        }
+    };
+    assert_eq!(ack["t"], "ack", "{ack}");
+    assert_eq!(
+        heard(&h.alice),
+        vec![line("players", "held")],
+        "the line first"
+    );
+    settle(&mut h.bob).await;
+    assert_eq!(heard(&h.bob), vec![line("players", "held")]);
+    let kept = store.recent_chat_lines(&t, 10).await.unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(ack["d"]["line"], kept[0].id);
+}
+
 fn common_now() -> i64 {
     qiyuan_testkit::clock::now_ms()
 }
@@ -397,4 +484,5 @@ both!(
     a_report_reaches_the_admins_queue,
     a_player_switches_the_players_chat_off,
     a_mute_holds_at_once,
+    a_line_is_stored_before_it_is_delivered,
 );
