@@ -2,7 +2,8 @@
 // chess table and a third person watches. The players talk in the players'
 // room (one line with `<script>`, shown as those characters); the spectator's
 // line reaches the spectators' room only, and a player sees it only after
-// turning on "show the spectators' chat"; a quick phrase (快捷语) is sent.
+// turning on "show the spectators' chat"; a quick phrase (快捷语) is sent; a
+// player switches the players' chat off (the other's line is refused) and on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServerAndBrowser, register, stamp, newPage } from './harness.mjs';
@@ -73,4 +74,21 @@ test('players and a spectator chat, each in their own room', async () => {
   await A.locator('#chat-lines .chat-text', { hasText: /好棋|Nice move/ }).waitFor();
   await C.waitForTimeout(300);
   assert.equal((await lines(C)).length, 1);
+
+  // B switches the players' chat off: both players see who did; A's line is
+  // refused and reaches nobody; the spectator's switch is hidden.
+  assert.equal(await C.locator('#chat-players-toggle').isVisible(), false);
+  await B.locator('#chat-players-off').check();
+  await A.locator('#chat-closed', { hasText: names.B }).waitFor();
+  await B.locator('#chat-closed', { hasText: names.B }).waitFor();
+  const before = (await lines(B)).length;
+  await say(A, 'can you hear me');
+  await A.locator('.toast', { hasText: /棋手聊天已关闭|players’ chat at this table/ }).waitFor();
+  await B.waitForTimeout(500);
+  assert.equal((await lines(B)).length, before, 'a line of a closed room is delivered to nobody');
+  // B switches it back on: the room opens again.
+  await B.locator('#chat-players-off').uncheck();
+  await A.locator('#chat-closed').waitFor({ state: 'hidden' });
+  await say(A, 'now I can');
+  await B.locator('#chat-lines .chat-text', { hasText: 'now I can' }).waitFor();
 });

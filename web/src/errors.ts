@@ -98,6 +98,7 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   chat_too_fast: ['发言太快了，请稍等', 'You are writing too fast; wait a moment'],
   already_reported: ['你已经举报过了，管理员会处理', 'You have reported this already'],
   chat_off: ['组织者已关闭本赛事棋手的聊天', 'The organiser has switched the players’ chat off for this event'],
+  table_chat_off: ['本桌的棋手聊天已关闭', 'The players’ chat at this table is switched off'],
   not_in_room: ['请先进入聊天室', 'Join the room first'],
   guest_private: ['游客不能发私信，请注册', 'Guests send no private messages: register first'],
   self_message: ['不能给自己发私信', 'You cannot write to yourself'],

@@ -79,8 +79,12 @@ pub struct NewMute {
 /// Chat lines, their reports, and mutes.
 #[async_trait]
 pub trait ChatStore: Send + Sync {
-    /// Keeps a line; its id (increasing).
-    async fn add_chat_line(&self, line: &NewChatLine) -> Result<i64>;
+    /// Keeps a line unless its writer is muted at `line.at` (the `muted`
+    /// role, or a timed mute running then: the [`ChatStore::muted_until`]
+    /// rule, read in the insert's own statement); its id (increasing), or
+    /// `None` when muted and nothing was kept. One write and no read: every
+    /// chat line makes it.
+    async fn add_chat_line(&self, line: &NewChatLine) -> Result<Option<i64>>;
     async fn chat_line(&self, id: i64) -> Result<Option<ChatLineRow>>;
     /// A table's latest `limit` lines, oldest first.
     async fn recent_chat_lines(&self, table: &str, limit: i64) -> Result<Vec<ChatLineRow>>;
@@ -122,12 +126,32 @@ pub trait ChatStore: Send + Sync {
     async fn lift_mutes(&self, user: UserId, event: Option<&str>, now: i64) -> Result<u64>;
     /// The event whose game table `table` plays, if any.
     async fn event_of_table(&self, table: &str) -> Result<Option<String>>;
+    /// `user` asks the players' room of `table` closed (`off`), or no more;
+    /// whether that changed anything.
+    async fn set_table_chat_off(
+        &self,
+        table: &str,
+        user: UserId,
+        off: bool,
+        at: i64,
+    ) -> Result<bool>;
+    /// The people who ask the players' room of `table` closed, in the order
+    /// they asked: their ids and names.
+    async fn table_chat_off(&self, table: &str) -> Result<Vec<(UserId, String)>>;
 }
 
 const REPORT_COLUMNS: &str = "r.id, r.line_id, l.table_id, l.room, \
      COALESCE(l.username, p.username) AS username, l.text, \
      l.at AS line_at, u.username AS reporter, r.reason, r.at, r.resolved_at, \
      a.username AS resolved_by";
+
+/// A line kept unless its writer is muted at its time (then no row, and no
+/// id returned): the mute's read folded into the insert.
+const ADD_LINE: &str = "INSERT INTO chat_lines (table_id, room, user_id, username, text, at) \
+     SELECT $1, $2, $3, $4, $5, $6 \
+     WHERE NOT EXISTS (SELECT 1 FROM user_roles WHERE user_id = $3 AND role = 'muted') \
+     AND NOT EXISTS (SELECT 1 FROM mutes WHERE user_id = $3 AND until > $6) \
+     RETURNING id";
 
 /// A report of a line (its id).
 const REPORT_LINE: &str =
@@ -169,21 +193,18 @@ macro_rules! impl_chat {
 
         #[async_trait]
         impl ChatStore for $store {
-            async fn add_chat_line(&self, line: &NewChatLine) -> Result<i64> {
+            async fn add_chat_line(&self, line: &NewChatLine) -> Result<Option<i64>> {
                 let line = line.clone();
                 self.write(move |c| {
                     Box::pin(async move {
-                        let id: i64 = sqlx::query_scalar(
-                            "INSERT INTO chat_lines (table_id, room, user_id, username, text, at) \
-                             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                        )
+                        let id: Option<i64> = sqlx::query_scalar(ADD_LINE)
                         .bind(&line.table)
                         .bind(&line.room)
                         .bind(line.user)
                         .bind(&line.username)
                         .bind(&line.text)
                         .bind(line.at)
-                        .fetch_one(&mut *c)
+                        .fetch_optional(&mut *c)
                         .await?;
                         Ok(id)
                     })
@@ -360,6 +381,56 @@ macro_rules! impl_chat {
                         .await?;
                         Ok(done.rows_affected())
                     })
+                })
+                .await
+            }
+
+            async fn set_table_chat_off(
+                &self,
+                table: &str,
+                user: UserId,
+                off: bool,
+                at: i64,
+            ) -> Result<bool> {
+                let table = table.to_owned();
+                self.write(move |c| {
+                    Box::pin(async move {
+                        let done = if off {
+                            sqlx::query(
+                                "INSERT INTO table_chat_off (table_id, user_id, at) \
+                                 VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                            )
+                            .bind(&table)
+                            .bind(user)
+                            .bind(at)
+                            .execute(&mut *c)
+                            .await?
+                        } else {
+                            sqlx::query(
+                                "DELETE FROM table_chat_off WHERE table_id = $1 AND user_id = $2",
+                            )
+                            .bind(&table)
+                            .bind(user)
+                            .execute(&mut *c)
+                            .await?
+                        };
+                        Ok(done.rows_affected() > 0)
+                    })
+                })
+                .await
+            }
+
+            async fn table_chat_off(&self, table: &str) -> Result<Vec<(UserId, String)>> {
+                let table = table.to_owned();
+                self.read_on(move |read| async move {
+                    Ok(sqlx::query_as(
+                        "SELECT o.user_id, u.username FROM table_chat_off o \
+                         JOIN users u ON u.id = o.user_id \
+                         WHERE o.table_id = $1 ORDER BY o.at, o.user_id",
+                    )
+                    .bind(table)
+                    .fetch_all(&read)
+                    .await?)
                 })
                 .await
             }

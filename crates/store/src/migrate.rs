@@ -36,6 +36,7 @@ pub const SQLITE: &[(i64, &str)] = &[
         include_str!("../migrations/sqlite/0020_card_events.sql"),
     ),
     (21, include_str!("../migrations/sqlite/0021_duplicate.sql")),
+    (22, include_str!("../migrations/sqlite/0022_table_chat.sql")),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -94,6 +95,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (
         21,
         include_str!("../migrations/postgres/0021_duplicate.sql"),
+    ),
+    (
+        22,
+        include_str!("../migrations/postgres/0022_table_chat.sql"),
     ),
 ];
 

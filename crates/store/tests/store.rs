@@ -784,3 +784,96 @@ async fn follows_friends_and_blocks() {
         assert!(s.follow(ann, cy, 18).await.unwrap(), "{name}: unblocked");
     }
 }
+
+/// A chat line is kept unless its writer is muted at its time (the `muted`
+/// role, or a timed mute running then), read in the insert itself: a muted
+/// writer's line keeps nothing. A table's players' chat is asked closed by
+/// each person apart, once each.
+#[tokio::test]
+async fn chat_lines_of_the_muted_are_not_kept_and_tables_chat_switches() {
+    let (_dir, stores) = stores().await;
+    for s in stores {
+        let name = s.backend();
+        let mut ids = Vec::new();
+        for (i, who) in ["ann", "bo"].iter().enumerate() {
+            let u = s
+                .create_user(NewUser {
+                    username: (*who).into(),
+                    password_hash: Some("h".into()),
+                    guest: false,
+                    created_at: i as i64,
+                })
+                .await
+                .unwrap();
+            ids.push(u.id);
+        }
+        let (ann, bo) = (ids[0], ids[1]);
+        let line = |at: i64| NewChatLine {
+            table: "t1".into(),
+            room: "players".into(),
+            user: ann,
+            username: "ann".into(),
+            text: format!("hello at {at}"),
+            at,
+        };
+        let first = s.add_chat_line(&line(100)).await.unwrap();
+        assert!(first.is_some(), "{name}: not muted, kept");
+        s.add_mute(&NewMute {
+            user: ann,
+            until: 200,
+            by: bo,
+            event: None,
+            reason: "spam".into(),
+            at: 100,
+        })
+        .await
+        .unwrap();
+        assert_eq!(
+            s.add_chat_line(&line(150)).await.unwrap(),
+            None,
+            "{name}: muted"
+        );
+        let after = s.add_chat_line(&line(200)).await.unwrap();
+        assert!(after > first, "{name}: the mute has ended at 200");
+        s.grant_role(ann, "muted", 210).await.unwrap();
+        assert_eq!(
+            s.add_chat_line(&line(300)).await.unwrap(),
+            None,
+            "{name}: the role"
+        );
+        s.revoke_role(ann, "muted").await.unwrap();
+        assert!(
+            s.add_chat_line(&line(400)).await.unwrap().is_some(),
+            "{name}"
+        );
+        let kept = s.recent_chat_lines("t1", 10).await.unwrap();
+        assert_eq!(
+            kept.iter().map(|l| l.at).collect::<Vec<_>>(),
+            [100, 200, 400],
+            "{name}: the muted lines left nothing"
+        );
+
+        assert!(s.table_chat_off("t1").await.unwrap().is_empty(), "{name}");
+        assert!(s.set_table_chat_off("t1", bo, true, 10).await.unwrap());
+        assert!(
+            !s.set_table_chat_off("t1", bo, true, 11).await.unwrap(),
+            "{name}: twice"
+        );
+        assert!(s.set_table_chat_off("t1", ann, true, 12).await.unwrap());
+        assert!(s.set_table_chat_off("t2", ann, true, 12).await.unwrap());
+        assert_eq!(
+            s.table_chat_off("t1").await.unwrap(),
+            [(bo, "bo".to_string()), (ann, "ann".to_string())],
+            "{name}"
+        );
+        assert!(s.set_table_chat_off("t1", bo, false, 13).await.unwrap());
+        assert!(
+            !s.set_table_chat_off("t1", bo, false, 14).await.unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            s.table_chat_off("t1").await.unwrap(),
+            [(ann, "ann".to_string())]
+        );
+    }
+}

@@ -44,6 +44,8 @@ export interface ConnectionHandlers<V> {
   onLag?(seats: Array<number | null>): void;
   /** A chat line at this table, in a room this socket reads (docs/protocol.md "Chat"). */
   onChat?(line: ChatMsg): void;
+  /** Who keeps the players' chat closed now (`chat.players`; empty: open). */
+  onChatPlayers?(off: string[]): void;
 }
 
 export interface Connection {
@@ -62,6 +64,8 @@ export interface Connection {
   say(text: string): Promise<unknown>;
   /** A player reads the spectators' room too, or no more (`chat.spectators`). */
   readSpectators(on: boolean): Promise<unknown>;
+  /** The owner or a player asks the players' chat closed (`on` false), or no more (`chat.players`). */
+  switchPlayers(on: boolean): Promise<unknown>;
   /** Reports a chat line (`chat.report`). */
   report(line: number, reason?: string): Promise<unknown>;
   close(): void;
@@ -176,6 +180,9 @@ export function connect<V>(id: string, h: ConnectionHandlers<V>, sock: SocketLik
       case 'chat':
         if (msg.d.table === id) h.onChat?.(msg.d);
         return;
+      case 'chat.players':
+        if (msg.d.table === id) h.onChatPlayers?.(msg.d.off);
+        return;
       case 'error':
         if (msg.d.table !== undefined && msg.d.table !== id) return;
         h.onError(msg.d.message, msg.d.code);
@@ -199,6 +206,7 @@ export function connect<V>(id: string, h: ConnectionHandlers<V>, sock: SocketLik
     serverNow: () => est.serverNow(localNow()),
     say: (text) => sock.request('chat', { table: id, text }),
     readSpectators: (on) => sock.request('chat.spectators', { table: id, on }),
+    switchPlayers: (on) => sock.request('chat.players', { table: id, on }),
     report: (line, reason) => sock.request('chat.report', reason ? { line, reason } : { line }),
     close: () => {
       pinger?.stop();

@@ -49,6 +49,8 @@ export class TableCtrl<V> {
   ratingChanges: RatingChange[] | null = null;
   /** The chat lines received, in order of their ids (a line sent again after a reconnect is kept once). */
   chat: ChatMsg[] = [];
+  /** Who keeps the players' chat closed (`chat.players`; empty: open). */
+  chatOff: string[] = [];
   /** The proposal the viewer declined (its bar and dialog stay away). */
   dismissedProposal = -1;
   /** The proposal standing when the page opened (no dialog for it). */
@@ -90,6 +92,10 @@ export class TableCtrl<V> {
         this.chat.push(line);
         this.chat.sort((a, b) => a.id - b.id);
         if (this.chat.length > CHAT_LINES) this.chat.splice(0, this.chat.length - CHAT_LINES);
+        redraw.chat();
+      },
+      onChatPlayers: (off) => {
+        this.chatOff = off;
         redraw.chat();
       },
       onError: (msg, code) => {

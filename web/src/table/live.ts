@@ -15,6 +15,8 @@ export interface LiveHandlers<V> {
   onLag?(seats: Array<number | null>): void;
   /** A chat line at the table, in a room this page reads. */
   onChat?(line: ChatMsg): void;
+  /** Who keeps the players' chat closed now (empty: open). */
+  onChatPlayers?(off: string[]): void;
 }
 
 export interface LiveTable {
@@ -29,6 +31,7 @@ export interface LiveTable {
   /** The table's chat (docs/protocol.md "Chat"). */
   say(text: string): Promise<unknown>;
   readSpectators(on: boolean): Promise<unknown>;
+  switchPlayers(on: boolean): Promise<unknown>;
   report(line: number, reason?: string): Promise<unknown>;
   close(): void;
 }
@@ -40,6 +43,7 @@ export function liveTable<V>(id: string, h: LiveHandlers<V>): LiveTable {
     onError: (message, code) => h.onError(message, code),
     onLag: (seats) => h.onLag?.(seats),
     onChat: (line) => h.onChat?.(line),
+    onChatPlayers: (off) => h.onChatPlayers?.(off),
   });
   return {
     send: conn.send,
@@ -48,6 +52,7 @@ export function liveTable<V>(id: string, h: LiveHandlers<V>): LiveTable {
     serverNow: conn.serverNow,
     say: conn.say,
     readSpectators: conn.readSpectators,
+    switchPlayers: conn.switchPlayers,
     report: conn.report,
     close: conn.close,
   };

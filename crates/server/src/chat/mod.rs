@@ -15,9 +15,10 @@
 //! [`places`].
 //!
 //! Moderation, the same in every room: a muted person's line is refused
-//! ([`crate::authority::is_muted`]: the `muted` role, or a timed mute of an
-//! admin's or an event arbiter's, [`mutes`], read from the store at each
-//! line); each person may write `burst` lines at once and one more every
+//! (the `muted` role, or a timed mute of an admin's or an event arbiter's,
+//! [`mutes`], read by the line's own insert: a line is refused when its
+//! insert kept nothing, [`Chat::keep`]; a mute holds from the moment it is
+//! stored); each person may write `burst` lines at once and one more every
 //! `every_ms`, across all rooms ([`limit`]); the configured words become `***`
 //! ([`filter`]); every line is kept in the store before it is delivered, for
 //! `retention_days`, and a report of a line or of a person files a row in the
@@ -28,8 +29,15 @@
 //! players' room only while the event's `players_chat` is on (its default;
 //! the organiser may switch it off, as FIDE arbiters forbid talking during a
 //! game), and then not in the event's room either (its arbiters' and
-//! organiser's announcements are always delivered). Other tables, rated or
-//! casual, keep their players' room open, as Lichess does.
+//! organiser's announcements are always delivered). At any table, the
+//! person who opened it and the players seated there may each ask its
+//! players' room closed (`chat.players`, as a FIDE arbiter forbids talking
+//! during a rated game); the room is closed while anyone whose ask holds —
+//! the owner, or a person seated there now — asks it, so no player can open
+//! it against another's wish, and a player who leaves the seat no longer
+//! keeps it closed for the next. The asks are kept in the store and copied
+//! on each node that has the table's rooms (read when they open, told across
+//! nodes on each change); the spectators' room is never closed this way.
 //!
 //! With several nodes a line is delivered here and published on the bus
 //! ([`BusMsg::Chat`]); each other node delivers it to its own sockets in the
@@ -50,7 +58,7 @@ use std::time::{Duration, Instant};
 
 use axum::extract::ws::Utf8Bytes;
 use axum::http::StatusCode;
-use qiyuan_store::{ChatLineRow, NewChatLine, Store, StoreError};
+use qiyuan_store::{ChatLineRow, NewChatLine, Store, StoreError, UserId};
 
 use serde::{Deserialize, Serialize};
 
@@ -62,7 +70,7 @@ use crate::people::Notifier;
 use crate::protocol::ServerMsg;
 use crate::protocol::chat::MentionAt;
 use crate::protocol::client::{ChatReport, ChatSay};
-use crate::protocol::out::{ChatMsg, ChatRoom};
+use crate::protocol::out::{ChatMsg, ChatPlayersMsg, ChatRoom};
 
 pub use filter::Filter;
 
@@ -70,10 +78,6 @@ pub use filter::Filter;
 const HISTORY: i64 = 50;
 /// The longest reason a report may give, in characters.
 const MAX_REASON: usize = 500;
-
-/// How long that a table plays for no event is believed before it is read
-/// again (a table an event has seated its players at plays for it for good).
-const NO_EVENT: Duration = Duration::from_secs(60);
 
 /// The chat on this node: the sockets in each table's rooms and in each
 /// place beyond the tables, the moderation every line passes, and the ways a
@@ -86,8 +90,8 @@ pub struct Chat {
     rooms: Mutex<HashMap<String, Rooms>>,
     /// The game's rooms and events' rooms: their sockets here, by place key.
     places: places::Places,
-    /// Each table's event (`None`: none) and when that was read.
-    events_of: Mutex<HashMap<String, (Option<String>, Instant)>>,
+    /// Each table's event (`None`: none), for the tables with rooms here.
+    events_of: Mutex<HashMap<String, Option<String>>>,
     /// Pushes to a person's every page (private messages, mentions,
     /// announcements, mutes).
     notifier: Notifier,
@@ -104,12 +108,25 @@ pub enum ChatAt {
     Table { table: String, room: ChatRoom },
     /// A game's or event's room, by its key: the sockets that joined it.
     Place { key: String },
+    /// A table's players' room was asked closed or open: who asks it closed
+    /// now (ids and names, from the store), for this node's copy; the frame
+    /// goes to every socket at the table.
+    Players {
+        table: String,
+        off: Vec<(UserId, String)>,
+    },
 }
 
 /// One table's rooms: who is in them.
 struct Rooms {
     /// Who sits at the table: its players.
     sitting: Arc<live::Sitting>,
+    /// Who opened the table (`None`: the server did).
+    owner: Option<UserId>,
+    /// The people who asked the players' room closed (ids and names), in
+    /// the order they asked; an ask holds while its person owns the table
+    /// or sits there ([`Rooms::closed_by`]).
+    off: Vec<(UserId, String)>,
     members: HashMap<ConnId, Member>,
 }
 
@@ -120,6 +137,22 @@ struct Member {
 }
 
 impl Rooms {
+    /// Whether someone whose ask holds keeps the players' room closed: the
+    /// table's owner, or a person seated there now.
+    fn closed(&self) -> bool {
+        self.off.iter().any(|ask| self.holds(ask))
+    }
+
+    /// The people who keep the players' room closed now.
+    fn closed_by(&self) -> Vec<String> {
+        let holding = self.off.iter().filter(|ask| self.holds(ask));
+        holding.map(|(_, name)| name.clone()).collect()
+    }
+
+    fn holds(&self, (id, name): &(UserId, String)) -> bool {
+        self.owner == Some(*id) || self.sitting.has(name)
+    }
+
     /// Whether `member` reads `room` now.
     fn reads(&self, member: &Member, room: ChatRoom) -> bool {
         let player = member
@@ -157,8 +190,9 @@ impl Chat {
     }
 
     /// Checks a line `user` writes anywhere: plain text on one line, not
-    /// empty, not too long; the writer not muted and within the rate. The
-    /// text as it is kept and delivered (filtered).
+    /// empty, not too long; the writer within the rate (whether they are
+    /// muted is [`Chat::keep`]'s). The text as it is kept and delivered
+    /// (filtered).
     async fn check(&self, user: &UserInfo, text: &str) -> Result<String, ApiError> {
         let text = plain(text);
         if text.is_empty() {
@@ -169,9 +203,6 @@ impl Chat {
                 "too_large",
                 format!("a chat line has at most {} characters", self.max_chars),
             ));
-        }
-        if let Some(until) = crate::authority::muted_until(&*self.store, user.id).await? {
-            return Err(mutes::refusal(until));
         }
         if let Err(wait) = self.limiter.take(user.id, Instant::now()) {
             let ms = wait.as_millis() + 1;
@@ -184,26 +215,39 @@ impl Chat {
         Ok(self.filter.apply(&text))
     }
 
-    /// The event whose game `table` plays, if any (none read again after
-    /// [`NO_EVENT`]).
+    /// Keeps a checked line, unless its writer is muted: the mute is read in
+    /// the insert's own statement (the store's `add_chat_line`), so a line
+    /// costs one write and no read, and a mute holds from the moment it is
+    /// stored, on every node. The line's id; a muted writer's refusal (the
+    /// mute's end read only then).
+    async fn keep(&self, line: &NewChatLine) -> Result<i64, ApiError> {
+        if let Some(id) = self.store.add_chat_line(line).await? {
+            return Ok(id);
+        }
+        // Nothing kept: muted at the line's time. The end, for the refusal
+        // (a mute lifted since: the line's own time, "1 s more").
+        let until = crate::authority::muted_until(&*self.store, line.user)
+            .await?
+            .unwrap_or(line.at);
+        Err(mutes::refusal(until))
+    }
+
+    /// The event whose game `table` plays, if any: read once, at the table's
+    /// first players' line on this node, and kept while the table has rooms
+    /// here. A table plays for an event from before anyone sits there (the
+    /// event's director registers the table it creates, then seats the
+    /// players), and a players' line is written by someone seated, so the
+    /// first read is already the answer for good.
     async fn event_of(&self, table: &str) -> Result<Option<String>, ApiError> {
-        let now = Instant::now();
-        let fresh = |(event, at): &(Option<String>, Instant)| {
-            event.is_some() || now.duration_since(*at) < NO_EVENT
-        };
-        let known = lock(&self.events_of)
-            .get(table)
-            .filter(|known| fresh(known))
-            .map(|(event, _)| event.clone());
-        if let Some(event) = known {
-            return Ok(event);
+        if let Some(event) = lock(&self.events_of).get(table) {
+            return Ok(event.clone());
         }
         let event = self.store.event_of_table(table).await?;
-        let mut known = lock(&self.events_of);
-        if known.len() > 20_000 {
-            known.retain(|_, (_, at)| now.duration_since(*at) < NO_EVENT);
+        // Kept only while the table's rooms are open here (closing them
+        // forgets it, [`Chat::leave`]).
+        if self.rooms().contains_key(table) {
+            lock(&self.events_of).insert(table.to_string(), event.clone());
         }
-        known.insert(table.to_string(), (event.clone(), now));
         Ok(event)
     }
 
@@ -249,6 +293,15 @@ impl Chat {
                 }
             }
             ChatAt::Place { key } => self.places.deliver(key, &frame),
+            ChatAt::Players { table, off } => {
+                let mut rooms = self.rooms();
+                if let Some(r) = rooms.get_mut(table) {
+                    r.off.clone_from(off);
+                    for member in r.members.values() {
+                        member.conn.send(frame.clone());
+                    }
+                }
+            }
         }
     }
 
@@ -256,17 +309,22 @@ impl Chat {
         self.rooms.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// `conn` watches or plays at `table` (its seats: `sitting`): it joins the
-    /// table's rooms and is shown their latest lines it may read. Joining
-    /// again changes nothing.
-    pub async fn join(&self, table: &str, sitting: &Arc<live::Sitting>, conn: &Conn) {
-        if self
-            .rooms()
-            .get(table)
-            .is_some_and(|r| r.members.contains_key(&conn.id))
-        {
-            return;
-        }
+    /// `conn` watches or plays at `table` (its seats: `sitting`; opened by
+    /// `owner`): it joins the table's rooms and is shown their latest lines
+    /// it may read, and who keeps the players' room closed if anyone does.
+    /// Joining again changes nothing.
+    pub async fn join(
+        &self,
+        table: &str,
+        sitting: &Arc<live::Sitting>,
+        owner: Option<UserId>,
+        conn: &Conn,
+    ) {
+        let known = match self.rooms().get(table) {
+            Some(r) if r.members.contains_key(&conn.id) => return,
+            Some(_) => true,
+            None => false,
+        };
         let history = match self.store.recent_chat_lines(table, HISTORY).await {
             Ok(lines) => lines,
             Err(e) => {
@@ -274,9 +332,21 @@ impl Chat {
                 Vec::new()
             }
         };
+        // The asks to close the players' room: read when the table's rooms
+        // open on this node, then kept here (and told across nodes).
+        let off = if known {
+            Vec::new()
+        } else {
+            self.store.table_chat_off(table).await.unwrap_or_else(|e| {
+                tracing::warn!(table, "cannot read the table's chat switch: {e}");
+                Vec::new()
+            })
+        };
         let mut rooms = self.rooms();
         let rooms = rooms.entry(table.to_string()).or_insert_with(|| Rooms {
             sitting: sitting.clone(),
+            owner,
+            off,
             members: HashMap::new(),
         });
         if rooms.members.contains_key(&conn.id) {
@@ -299,6 +369,14 @@ impl Chat {
                 conn.reply(&ServerMsg::Chat(message(line, room)), None);
             }
         }
+        let closed_by = rooms.closed_by();
+        if !closed_by.is_empty() {
+            let msg = ChatPlayersMsg {
+                table: table.to_string(),
+                off: closed_by,
+            };
+            conn.reply(&ServerMsg::ChatPlayers(msg), None);
+        }
         rooms.members.insert(conn.id, member);
     }
 
@@ -309,6 +387,7 @@ impl Chat {
             r.members.remove(&conn);
             if r.members.is_empty() {
                 rooms.remove(table);
+                lock(&self.events_of).remove(table);
             }
         }
     }
@@ -329,6 +408,12 @@ impl Chat {
             } else {
                 ChatRoom::Spectators
             };
+            if room == ChatRoom::Players && r.closed() {
+                return Err(ApiError::forbidden(
+                    "table_chat_off",
+                    "the players' chat at this table is switched off",
+                ));
+            }
             (room, r.sitting.clone())
         };
         if room == ChatRoom::Players
@@ -345,7 +430,7 @@ impl Chat {
             text,
             at: crate::now_ms(),
         };
-        let id = self.store.add_chat_line(&line).await?;
+        let id = self.keep(&line).await?;
         let msg = ChatMsg {
             table: line.table,
             room,
@@ -406,6 +491,53 @@ impl Chat {
         {
             conn.reply(&ServerMsg::Chat(message(line, ChatRoom::Spectators)), None);
         }
+        Ok(())
+    }
+
+    /// `chat.players`: the table's owner or a player seated there asks the
+    /// table's players' room closed (`on` false), or takes the ask back. The
+    /// ask is kept in the store (it outlives a restart and reaches the other
+    /// nodes' copies) and the sockets at the table, on every node, are told
+    /// who keeps the room closed now. The spectators' room is not touched.
+    pub async fn players(&self, conn: &Conn, table: &str, on: bool) -> Result<(), ApiError> {
+        let user = conn.user.as_ref().ok_or_else(ApiError::unauthorized)?;
+        {
+            let rooms = self.rooms();
+            let r = rooms
+                .get(table)
+                .filter(|r| r.members.contains_key(&conn.id))
+                .ok_or_else(not_at_table)?;
+            if r.owner != Some(user.id) && !r.sitting.has(&user.username) {
+                return Err(ApiError::forbidden(
+                    "not_seated",
+                    "only the table's owner or a player seated there switches its players' chat",
+                ));
+            }
+        }
+        self.store
+            .set_table_chat_off(table, user.id, !on, crate::now_ms())
+            .await?;
+        // Read back: another node's ask made meanwhile is in it too.
+        let off = self.store.table_chat_off(table).await?;
+        let closed_by = {
+            let mut rooms = self.rooms();
+            let Some(r) = rooms.get_mut(table) else {
+                return Ok(());
+            };
+            r.off.clone_from(&off);
+            r.closed_by()
+        };
+        let msg = ChatPlayersMsg {
+            table: table.to_string(),
+            off: closed_by,
+        };
+        let frame: Utf8Bytes = ServerMsg::ChatPlayers(msg).encode(None).into();
+        let at = ChatAt::Players {
+            table: table.to_string(),
+            off,
+        };
+        self.deliver_here(&at, frame.as_str());
+        self.publish(at, &frame);
         Ok(())
     }
 

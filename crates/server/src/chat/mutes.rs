@@ -4,8 +4,10 @@
 //! /api/event/{id}/mute`, lifted with `POST /api/event/{id}/unmute`, which
 //! lifts that event's mutes only). A mute silences every chat the person can
 //! write to — tables, games' rooms, events' rooms, private messages, and the
-//! Lichess-compatible API's game chat — until its end, which is read from the
-//! store at each line (`crate::authority::muted_until`). The muted person is
+//! Lichess-compatible API's game chat — until its end, which the store reads
+//! in each line's insert (the line kept only if its writer is not muted then;
+//! the API's game chat asks `crate::authority::is_muted`): a mute holds from
+//! the moment it is stored, on every node. The muted person is
 //! told on every page (a `muted` notification).
 
 use std::sync::Arc;

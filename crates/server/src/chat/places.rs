@@ -235,7 +235,7 @@ impl Chat {
                     text,
                     at: crate::now_ms(),
                 };
-                let id = self.store.add_chat_line(&line).await?;
+                let id = self.keep(&line).await?;
                 let msg = PlaceLine {
                     place: place.clone(),
                     id,
@@ -299,7 +299,7 @@ impl Chat {
             text,
             at: crate::now_ms(),
         };
-        let id = self.store.add_chat_line(&line).await?;
+        let id = self.keep(&line).await?;
         let to = |with: &str| {
             ServerMsg::ChatLine(PlaceLine {
                 place: ChatPlace::Private {

@@ -67,6 +67,10 @@ pub enum HallMsg {
     /// A player's choice to read the spectators' room of a table too.
     #[serde(rename = "chat.spectators")]
     ChatSpectators(ChatSpectators),
+    /// The table's owner or a player there asks the table's players' room
+    /// closed, or no more.
+    #[serde(rename = "chat.players")]
+    ChatPlayers(ChatPlayers),
     /// A report of a chat line, for the admins' queue.
     #[serde(rename = "chat.report")]
     ChatReport(ChatReport),
@@ -611,6 +615,16 @@ pub struct ChatSpectators {
     pub on: bool,
 }
 
+/// `chat.players`: `on: false` asks the players' room of a table closed (by
+/// its owner or a player seated there); `on: true` takes the ask back. The
+/// room is closed while anyone whose ask holds asks it.
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ChatPlayers {
+    pub table: String,
+    pub on: bool,
+}
+
 /// `chat.report`: a line (its id, from the `chat` message) and why.
 #[derive(Debug, Clone, PartialEq, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
@@ -656,6 +670,7 @@ pub fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
         analysis::Analyse::decl(cfg),
         ChatSay::decl(cfg),
         ChatSpectators::decl(cfg),
+        ChatPlayers::decl(cfg),
         ChatReport::decl(cfg),
         EventRef::decl(cfg),
         super::chat::ChatJoin::decl(cfg),

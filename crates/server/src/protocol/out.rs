@@ -74,6 +74,11 @@ pub enum ServerMsg {
     /// A line of chat in a room of a table this socket is at.
     #[serde(rename = "chat")]
     Chat(ChatMsg),
+    /// Who keeps the players' room of a table this socket is at closed now
+    /// (sent on joining the table's rooms while someone does, and to every
+    /// socket there at each change).
+    #[serde(rename = "chat.players")]
+    ChatPlayers(ChatPlayersMsg),
     /// A person this socket's user follows came, went, sat down to play or
     /// began to watch.
     #[serde(rename = "rel.presence")]
@@ -117,6 +122,14 @@ pub struct ChatMsg {
     pub user: String,
     pub text: String,
     pub at: i64,
+}
+
+/// `chat.players`: the people who keep a table's players' room closed
+/// (its owner, or players seated there, who asked); empty: it is open.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ChatPlayersMsg {
+    pub table: String,
+    pub off: Vec<String>,
 }
 
 /// `notify`: what a person is told on every open page (`kind` says what).
@@ -434,6 +447,7 @@ pub fn typescript() -> String {
         EventActionMsg::decl(&cfg),
         EventEndedMsg::decl(&cfg),
         ChatMsg::decl(&cfg),
+        ChatPlayersMsg::decl(&cfg),
         ChatRoom::decl(&cfg),
         super::chat::ChatPlace::decl(&cfg),
         super::chat::PlaceLine::decl(&cfg),

@@ -68,6 +68,7 @@ impl Router {
                         }
                         ClientMsg::Hall(HallMsg::Chat(c)) => Some(c.table.as_str()),
                         ClientMsg::Hall(HallMsg::ChatSpectators(c)) => Some(c.table.as_str()),
+                        ClientMsg::Hall(HallMsg::ChatPlayers(c)) => Some(c.table.as_str()),
                         ClientMsg::Hall(_) => None,
                     };
                     self.conn
@@ -105,7 +106,12 @@ impl Router {
         if owner || (!live::TableKind::of_stored(&handle.id).is_private() && invited) {
             self.app
                 .chat
-                .join(&handle.id, &handle.sitting, &self.conn)
+                .join(
+                    &handle.id,
+                    &handle.sitting,
+                    handle.owner.as_ref().map(|o| o.id),
+                    &self.conn,
+                )
                 .await;
         }
     }
@@ -286,6 +292,15 @@ impl Router {
             }
             HallMsg::ChatSpectators(c) => {
                 self.app.chat.spectators(&self.conn, &c.table, c.on).await?;
+                self.ack(
+                    id,
+                    Ack::Table {
+                        table: c.table.clone(),
+                    },
+                );
+            }
+            HallMsg::ChatPlayers(c) => {
+                self.app.chat.players(&self.conn, &c.table, c.on).await?;
                 self.ack(
                     id,
                     Ack::Table {

@@ -7,7 +7,9 @@
 //! text as written (`<script>` is delivered as those characters); a report of a
 //! line appears in the admins' queue, which only admins read, and is
 //! resolved there; lines are kept for moderation and pruned after the
-//! retention unless an open report names them.
+//! retention unless an open report names them; a player (or the table's
+//! owner) may close the players' room, which no other player can reopen;
+//! a mute holds from the moment it is stored.
 
 use std::time::Duration;
 
@@ -280,6 +282,197 @@ async fn a_report_reaches_the_admins_queue(backend: Backend) {
     assert!(store.chat_line(line_id).await.unwrap().is_none());
 }
 
+/// The last `chat.players` a socket was sent: who keeps the players' room
+/// closed (`None`: none was sent).
+fn closed_by(ws: &Ws) -> Option<Vec<String>> {
+    let last = ws.seen.iter().rev().find(|m| m["t"] == "chat.players")?;
+    let off = last["d"]["off"].as_array().unwrap();
+    Some(
+        off.iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect(),
+    )
+}
+
+/// A player asks the table's players' room closed: everyone at the table is
+/// told, the players' lines are refused (and kept by nobody, delivered to
+/// nobody) while the spectators' room stays open; the other player cannot
+/// open it against the ask, a spectator cannot switch it; a socket joining
+/// later is told; the ask taken back opens the room.
+async fn a_player_switches_the_players_chat_off(backend: Backend) {
+    let mut h = hall(backend).await;
+    let t = h.table.clone();
+    let store = h.s.running.as_ref().unwrap().app.store.clone();
+    let off = json!({"table": t, "on": false});
+    let on = json!({"table": t, "on": true});
+    let r = h.alice.act("chat.players", off.clone()).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    settle_all(&mut h).await;
+    let alice = Some(vec!["alice".to_string()]);
+    for ws in [&h.alice, &h.bob, &h.carol] {
+        assert_eq!(closed_by(ws), alice, "everyone at the table is told");
+    }
+    assert_eq!(closed_by(&h.dave), None, "nobody at another table");
+    for (ws, text) in [(&mut h.bob, "psst"), (&mut h.alice, "me neither")] {
+        let r = say(ws, &t, text).await;
+        assert_eq!(r["d"]["code"], "table_chat_off", "{r}");
+    }
+    // Bob cannot open it against Alice's ask; nor may a spectator switch.
+    assert_eq!(h.bob.act("chat.players", on.clone()).await["t"], "ack");
+    assert_eq!(
+        say(&mut h.bob, &t, "psst").await["d"]["code"],
+        "table_chat_off"
+    );
+    let r = h.carol.act("chat.players", off.clone()).await;
+    assert_eq!(r["d"]["code"], "not_seated", "{r}");
+    let r = say(&mut h.carol, &t, "a quiet game").await;
+    assert_eq!(r["t"], "ack", "the spectators' room stays open: {r}");
+    // Someone who comes to watch now is told.
+    let mut erin = h.s.register("erin").await.ws().await;
+    erin.send("watch", json!({"table": t})).await;
+    erin.expect("sync").await;
+    settle(&mut erin).await;
+    assert_eq!(closed_by(&erin), alice, "a socket joining is told");
+    // Alice takes her ask back: the room opens.
+    assert_eq!(h.alice.act("chat.players", on).await["t"], "ack");
+    assert_eq!(say(&mut h.bob, &t, "now we talk").await["t"], "ack");
+    settle_all(&mut h).await;
+    settle(&mut erin).await;
+    assert_eq!(closed_by(&h.bob), Some(vec![]));
+    assert_eq!(closed_by(&erin), Some(vec![]));
+    assert_eq!(heard(&h.bob), vec![line("players", "now we talk")]);
+    assert_eq!(heard(&h.alice), vec![line("players", "now we talk")]);
+    assert_eq!(heard(&h.carol), vec![line("spectators", "a quiet game")]);
+    let kept = store.recent_chat_lines(&t, 10).await.unwrap();
+    let kept: Vec<&str> = kept.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(
+        kept,
+        ["a quiet game", "now we talk"],
+        "refused lines are not kept"
+    );
+}
+
+/// A timed mute holds from the moment it is stored: the next line is
+/// refused with the mute's end, kept by nobody; the lines before it stand.
+async fn a_mute_holds_at_once(backend: Backend) {
+    let mut h = hall(backend).await;
+    let t = h.table.clone();
+    let store = h.s.running.as_ref().unwrap().app.store.clone();
+    assert_eq!(say(&mut h.carol, &t, "before").await["t"], "ack");
+    let carol = store.user_by_name("carol").await.unwrap().unwrap();
+    let admin = store.user_by_name("alice").await.unwrap().unwrap();
+    let now = common_now();
+    store
+        .add_mute(&qiyuan_store::NewMute {
+            user: carol.id,
+            until: now + 60_000,
+            by: admin.id,
+            event: None,
+            reason: "test".into(),
+            at: now,
+        })
+        .await
+        .unwrap();
+    let r = say(&mut h.carol, &t, "after").await;
+    assert_eq!(r["d"]["code"], "muted", "{r}");
+    let message = r["d"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(" s more"),
+        "the mute's end is told: {message}"
+    );
+    settle_all(&mut h).await;
+    assert_eq!(heard(&h.carol), vec![line("spectators", "before")]);
+    let kept = store.recent_chat_lines(&t, 10).await.unwrap();
+    assert_eq!(kept.len(), 1, "the refused line is not kept");
+}
+
+/// A connection of the test's own that holds the chat lines' table: SQLite's
+/// write lock, or PostgreSQL's lock on `chat_lines` that keeps inserts out,
+/// until [`Held::release`].
+enum Held {
+    Sqlite(sqlx::SqliteConnection),
+    Postgres(sqlx::PgConnection),
+}
+
+impl Held {
+    async fn take(config: &qiyuan_server::config::Config) -> Held {
+        use sqlx::Connection;
+        use std::str::FromStr;
+        match &config.database {
+            None => {
+                let url = format!("sqlite://{}", config.data_dir.join("qiyuan.db").display());
+                let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
+                sqlx::query("BEGIN IMMEDIATE")
+                    .execute(&mut c)
+                    .await
+                    .unwrap();
+                Held::Sqlite(c)
+            }
+            Some(url) => {
+                let (base, schema) = url.split_once("?schema=").unwrap();
+                let options = sqlx::postgres::PgConnectOptions::from_str(base)
+                    .unwrap()
+                    .options([("search_path", schema)]);
+                let mut c = sqlx::PgConnection::connect_with(&options).await.unwrap();
+                sqlx::query("BEGIN").execute(&mut c).await.unwrap();
+                sqlx::query("LOCK TABLE chat_lines IN EXCLUSIVE MODE")
+                    .execute(&mut c)
+                    .await
+                    .unwrap();
+                Held::Postgres(c)
+            }
+        }
+    }
+
+    async fn release(self) {
+        match self {
+            Held::Sqlite(mut c) => {
+                sqlx::query("ROLLBACK").execute(&mut c).await.unwrap();
+            }
+            Held::Postgres(mut c) => {
+                sqlx::query("ROLLBACK").execute(&mut c).await.unwrap();
+            }
+        }
+    }
+}
+
+/// A line is kept before anyone is sent it: while the database keeps the
+/// line's insert waiting, neither the line nor its ack reaches anyone; once
+/// the insert is through, the line is acknowledged and delivered.
+async fn a_line_is_stored_before_it_is_delivered(backend: Backend) {
+    let mut h = hall(backend).await;
+    let t = h.table.clone();
+    let store = h.s.running.as_ref().unwrap().app.store.clone();
+    let config = h.s.running.as_ref().unwrap().app.config.clone();
+    let held = Held::take(&config).await;
+    let say = json!({"t": "chat", "d": {"table": t, "text": "held"}, "id": "held"});
+    h.alice.send_raw(&say.to_string()).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    settle(&mut h.bob).await;
+    assert!(
+        heard(&h.bob).is_empty(),
+        "a line delivered before it was kept"
+    );
+    held.release().await;
+    let ack = loop {
+        let v = h.alice.recv().await;
+        if v["id"] == "held" {
+            break v;
+        }
+    };
+    assert_eq!(ack["t"], "ack", "{ack}");
+    assert_eq!(
+        heard(&h.alice),
+        vec![line("players", "held")],
+        "the line first"
+    );
+    settle(&mut h.bob).await;
+    assert_eq!(heard(&h.bob), vec![line("players", "held")]);
+    let kept = store.recent_chat_lines(&t, 10).await.unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(ack["d"]["line"], kept[0].id);
+}
+
 fn common_now() -> i64 {
     qiyuan_testkit::clock::now_ms()
 }
@@ -289,4 +482,7 @@ both!(
     a_muted_persons_line_is_refused,
     lines_are_rate_limited,
     a_report_reaches_the_admins_queue,
+    a_player_switches_the_players_chat_off,
+    a_mute_holds_at_once,
+    a_line_is_stored_before_it_is_delivered,
 );

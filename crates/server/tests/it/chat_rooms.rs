@@ -653,8 +653,9 @@ both!(
 /// Two nodes: Alice's table is on node A, Bob sits there from node B, Carol
 /// watches from B and Dave from A. Each table room's line reaches its
 /// readers on both nodes (Bob's players' line too, judged on B by who sits
-/// there), a game's room spans the nodes, and a private message and a
-/// mention reach a page on the other node.
+/// there), a player's switch of the players' room holds on the other node,
+/// a game's room spans the nodes, and a private message and a mention reach
+/// a page on the other node.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_crosses_nodes() {
     let site = Site::new("chatrooms");
@@ -728,6 +729,23 @@ async fn chat_crosses_nodes() {
     assert_eq!(heard(&b), [players("from alice"), players("from bob")]);
     assert_eq!(heard(&c), [spectators("from carol")]);
     assert_eq!(heard(&d), [spectators("from carol")]);
+
+    // Bob, on node B, closes the table's players' room: node A learns it over
+    // the bus, tells Alice, and refuses her line there; opened again, likewise.
+    let players_chat = |on: bool| json!({"table": table, "on": on});
+    b.ok("chat.players", players_chat(false)).await;
+    let told = tokio::time::timeout(Duration::from_secs(1), a.expect("chat.players"))
+        .await
+        .expect("told on the other node within a second");
+    assert_eq!(told["d"]["off"], json!(["bob"]), "{told}");
+    let r = a.act("chat", say("still there?")).await;
+    assert_eq!(r["d"]["code"], "table_chat_off", "{r}");
+    b.ok("chat.players", players_chat(true)).await;
+    let told = tokio::time::timeout(Duration::from_secs(1), a.expect("chat.players"))
+        .await
+        .expect("told on the other node within a second");
+    assert_eq!(told["d"]["off"], json!([]), "{told}");
+    a.ok("chat", say("there you are")).await;
 
     // The chess room spans the nodes.
     join(&mut a, lobby("chess")).await;

@@ -2,7 +2,7 @@
 // do not edit. `QIYUAN_BLESS=1 cargo test -p qiyuan-server --test it protocol_types`
 // writes it again; that test fails when this file is out of date.
 
-export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg } | { "t": "event.round", "d": EventRoundMsg } | { "t": "event.action", "d": EventActionMsg } | { "t": "chat", "d": ChatMsg } | { "t": "rel.presence", "d": PresenceMsg } | { "t": "notify", "d": Notification } | { "t": "chat.line", "d": PlaceLine };
+export type ServerMsg = { "t": "hello", "d": Hello } | { "t": "pong", "d": { server_time: number, } } | { "t": "ack", "d": Ack } | { "t": "error", "d": ErrorMsg } | { "t": "sync", "d": SyncMsg } | { "t": "event", "d": EventMsg } | { "t": "lobby", "d": LobbyPage } | { "t": "lobby.table", "d": TableSummary } | { "t": "lobby.gone", "d": { game: string, id: string, } } | { "t": "lag", "d": LagMsg } | { "t": "paired", "d": { table: string, game: string, seat: number, } } | { "t": "position", "d": Position } | { "t": "analysis", "d": AnalysisMsg } | { "t": "event.round", "d": EventRoundMsg } | { "t": "event.action", "d": EventActionMsg } | { "t": "chat", "d": ChatMsg } | { "t": "chat.players", "d": ChatPlayersMsg } | { "t": "rel.presence", "d": PresenceMsg } | { "t": "notify", "d": Notification } | { "t": "chat.line", "d": PlaceLine };
 
 export type Hello = { protocol: number, user: UserInfo | null, games: Array<string>, game_info: Array<Descriptor>, server_time: number, };
 
@@ -81,6 +81,8 @@ export type ChatMsg = { table: string, room: ChatRoom,
  * The line's id, which `chat.report` names.
  */
 id: number, user: string, text: string, at: number, };
+
+export type ChatPlayersMsg = { table: string, off: Array<string>, };
 
 export type ChatRoom = "players" | "spectators";
 
@@ -597,7 +599,7 @@ export type Claim = "threefold_repetition" | "fifty_moves";
 
 export type ClientMsg = TableCommand | HallMsg;
 
-export type HallMsg = { "t": "ping", "d": Ping } | { "t": "lobby.subscribe", "d": LobbyRoom } | { "t": "lobby.unsubscribe", "d": LobbyRoom } | { "t": "create", "d": CreateTable } | { "t": "seek", "d": Seek } | { "t": "seek.cancel" } | { "t": "watch", "d": Watch } | { "t": "unwatch", "d": Watch } | { "t": "play_computer", "d": PlayComputer } | { "t": "hotseat", "d": Hotseat } | { "t": "analyse", "d": Analyse } | { "t": "analyse.stop" } | { "t": "chat", "d": ChatSay } | { "t": "chat.spectators", "d": ChatSpectators } | { "t": "chat.report", "d": ChatReport } | { "t": "event.follow", "d": EventRef } | { "t": "event.unfollow", "d": EventRef } | { "t": "chat.join", "d": ChatJoin } | { "t": "chat.leave", "d": ChatJoin } | { "t": "chat.post", "d": ChatPost };
+export type HallMsg = { "t": "ping", "d": Ping } | { "t": "lobby.subscribe", "d": LobbyRoom } | { "t": "lobby.unsubscribe", "d": LobbyRoom } | { "t": "create", "d": CreateTable } | { "t": "seek", "d": Seek } | { "t": "seek.cancel" } | { "t": "watch", "d": Watch } | { "t": "unwatch", "d": Watch } | { "t": "play_computer", "d": PlayComputer } | { "t": "hotseat", "d": Hotseat } | { "t": "analyse", "d": Analyse } | { "t": "analyse.stop" } | { "t": "chat", "d": ChatSay } | { "t": "chat.spectators", "d": ChatSpectators } | { "t": "chat.players", "d": ChatPlayers } | { "t": "chat.report", "d": ChatReport } | { "t": "event.follow", "d": EventRef } | { "t": "event.unfollow", "d": EventRef } | { "t": "chat.join", "d": ChatJoin } | { "t": "chat.leave", "d": ChatJoin } | { "t": "chat.post", "d": ChatPost };
 
 export type TableCommand = { "t": "sit", "d": AtSeat } | { "t": "stand", "d": Acting } | { "t": "propose", "d": Propose } | { "t": "accept", "d": Answer } | { "t": "ready", "d": Ready } | { "t": "unready", "d": Acting } | { "t": "swap", "d": Swap } | { "t": "move", "d": Move } | { "t": "draw.offer", "d": Acting } | { "t": "draw.accept", "d": Acting } | { "t": "draw.decline", "d": Acting } | { "t": "takeback.request", "d": Acting } | { "t": "takeback.accept", "d": Acting } | { "t": "takeback.decline", "d": Acting } | { "t": "claim", "d": MakeClaim } | { "t": "resign", "d": Acting } | { "t": "abort", "d": Acting } | { "t": "leave", "d": Acting } | { "t": "rematch", "d": Acting } | { "t": "add_bot", "d": AddBot } | { "t": "remove_bot", "d": AtSeat } | { "t": "decline", "d": Answer } | { "t": "trusteeship.on", "d": Acting } | { "t": "trusteeship.off", "d": Acting };
 
@@ -696,6 +698,8 @@ engine?: string | null, };
 export type ChatSay = { table: string, text: string, };
 
 export type ChatSpectators = { table: string, on: boolean, };
+
+export type ChatPlayers = { table: string, on: boolean, };
 
 export type ChatReport = { line: number, reason?: string, };
 

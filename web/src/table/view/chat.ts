@@ -1,7 +1,9 @@
 // The table's chat (docs/protocol.md "Chat"): the lines of the rooms this page
 // reads, a line to write, QQ-style quick phrases (快捷语) in the interface's
 // language, a player's switch to read the spectators' room too, and a report
-// button on each line of someone else's. A player writes into the players'
+// button on each line of someone else's, and a player's switch to close the
+// players' room (it stays closed while anyone at the table who asked it does;
+// the names are shown). A player writes into the players'
 // room, a spectator into the spectators'; the server decides which. Every line
 // is drawn as text (text nodes only): `<script>` shows as those characters.
 import { h, clear } from '../../dom';
@@ -20,6 +22,8 @@ const tx = texts({
   send: ['发送', 'Send'],
   quick: ['快捷语', 'Quick phrases'],
   showSpectators: ['显示观众聊天', 'Show the spectators’ chat'],
+  playersOff: ['关闭棋手聊天', 'Switch the players’ chat off'],
+  closed: ['棋手聊天已关闭：', 'The players’ chat is off: '],
   report: ['举报', 'Report'],
   reported: ['已举报，管理员会处理', 'Reported: an administrator will look at it'],
   none: ['还没有人说话', 'Nobody has said anything yet'],
@@ -53,11 +57,16 @@ export function chatPanel<V>(ctrl: TableCtrl<V>): ChatPanel {
   const quick = h('select.chat-quick', { id: 'chat-quick', onchange: () => pickQuick() }) as HTMLSelectElement;
   const toggle = h('input', { id: 'chat-show-spectators', type: 'checkbox', onchange: () => setSpectators(toggle.checked) }) as HTMLInputElement;
   const toggleLabel = h('label.chat-toggle', { id: 'chat-toggle' }, toggle, h('span'));
+  const offBox = h('input', { id: 'chat-players-off', type: 'checkbox', onchange: () => setPlayersOff(offBox.checked) }) as HTMLInputElement;
+  const offLabel = h('label.chat-toggle', { id: 'chat-players-toggle' }, offBox, h('span'));
+  const closedNote = h('div.hint.chat-closed', { id: 'chat-closed' });
   const el = h(
     'div.panel.chat-panel',
     { id: 'chat' },
     title,
     toggleLabel,
+    offLabel,
+    closedNote,
     lines,
     h('div.chat-write', null, input, sendBtn),
     quick,
@@ -92,6 +101,14 @@ export function chatPanel<V>(ctrl: TableCtrl<V>): ChatPanel {
     draw();
   }
 
+  /** Asks the players' room closed (`off`), or takes the ask back. */
+  function setPlayersOff(off: boolean) {
+    ctrl.live.switchPlayers(!off).catch((e) => {
+      toast(errorOf(e), 'error');
+      draw();
+    });
+  }
+
   function report(id: number) {
     ctrl.live.report(id).then(
       () => toast(tx('reported')),
@@ -107,6 +124,11 @@ export function chatPanel<V>(ctrl: TableCtrl<V>): ChatPanel {
     sendBtn.textContent = tx('send');
     toggleLabel.style.display = player ? '' : 'none';
     (toggleLabel.lastChild as HTMLElement).textContent = tx('showSpectators');
+    offLabel.style.display = player ? '' : 'none';
+    (offLabel.lastChild as HTMLElement).textContent = tx('playersOff');
+    offBox.checked = !!me && ctrl.chatOff.includes(me);
+    closedNote.style.display = ctrl.chatOff.length ? '' : 'none';
+    closedNote.textContent = ctrl.chatOff.length ? tx('closed') + ctrl.chatOff.join(', ') : '';
     clear(quick);
     quick.appendChild(h('option', { value: '' }, tx('quick')));
     QUICK.forEach((_, i) => quick.appendChild(h('option', { value: String(i) }, phrase(i))));
