@@ -366,12 +366,12 @@ impl Metrics {
         for (name, help, value) in [
             (
                 "qiyuan_store_jobs_total",
-                "Writes other than log appends that the group writer made in its batches (SQLite).",
+                "Writes other than log appends that the group writer made in its batches (SQLite: all; PostgreSQL: a game's beginning and end).",
                 stats.jobs,
             ),
             (
                 "qiyuan_store_job_batches_total",
-                "Batches of the group writer that held such writes (SQLite).",
+                "Batches of the group writer that held such writes.",
                 stats.job_batches,
             ),
         ] {
