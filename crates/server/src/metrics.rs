@@ -366,7 +366,7 @@ impl Metrics {
         for (name, help, value) in [
             (
                 "qiyuan_store_jobs_total",
-                "Writes other than log appends that the group writer made in its batches (SQLite: all; PostgreSQL: a game's beginning and end).",
+                "Writes other than log appends that the group writer made in its batches (SQLite).",
                 stats.jobs,
             ),
             (

@@ -30,10 +30,10 @@
 //! waits for one batch of jobs at most. With one writing
 //! connection, a write alone in its transaction cost a queue of handoffs
 //! between tasks that, at 9,000 games, held a game's start and end for seconds
-//! (docs/benchmarks.md). PostgreSQL sends the writes of a game's beginning and
-//! end (its table, its game row, its settlement) the same way, each in a
-//! savepoint of the batch's transaction (a failed statement aborts a
-//! PostgreSQL transaction); its pool writes the others in parallel.
+//! (docs/benchmarks.md). PostgreSQL can run jobs too, each in a savepoint of
+//! the batch's transaction (a failed statement aborts a PostgreSQL
+//! transaction), but sends none today: its pool writes them in parallel,
+//! which measured faster on a loaded machine (docs/benchmarks.md, issue 48).
 
 use std::future::Future;
 use std::pin::Pin;

@@ -72,6 +72,11 @@ pub trait Store:
     /// What the group writer of the table log has done since the store opened
     /// (its batches, their sizes and write time), for `/metrics`.
     fn writer_stats(&self) -> WriterStats;
+    /// Whether a game's row written right behind its entry's append
+    /// ([`Store::start_game_after`]) goes through the same writer and so
+    /// finds the entry committed: SQLite's (one writer for every write);
+    /// not PostgreSQL's, whose game rows go to a pooled connection.
+    fn game_rows_follow_entries(&self) -> bool;
 
     // ---- accounts ----
 

@@ -39,10 +39,14 @@ impl Live {
             // if the entry is stored, so that both commit in one round of the
             // writer instead of the row waiting for the next.
             let row = match (self.lease, self.table.log().last()) {
-                (None, Some(last)) if self.table.version() == self.persisted + 1 => self
-                    .prepare_row(&events)
-                    .await
-                    .map(|row| (row, last.at as i64)),
+                (None, Some(last))
+                    if self.table.version() == self.persisted + 1
+                        && self.env.store.game_rows_follow_entries() =>
+                {
+                    self.prepare_row(&events)
+                        .await
+                        .map(|row| (row, last.at as i64))
+                }
                 _ => None,
             };
             let ratings = match row {
