@@ -371,7 +371,7 @@ impl Metrics {
             ),
             (
                 "qiyuan_store_job_batches_total",
-                "Batches of the group writer that held such writes (SQLite).",
+                "Batches of the group writer that held such writes.",
                 stats.job_batches,
             ),
         ] {

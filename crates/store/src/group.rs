@@ -30,8 +30,10 @@
 //! waits for one batch of jobs at most. With one writing
 //! connection, a write alone in its transaction cost a queue of handoffs
 //! between tasks that, at 9,000 games, held a game's start and end for seconds
-//! (docs/benchmarks.md). PostgreSQL sends none (`J` is `Infallible`): its pool
-//! writes them in parallel, and only the appends go through its writer.
+//! (docs/benchmarks.md). PostgreSQL can run jobs too, each in a savepoint of
+//! the batch's transaction (a failed statement aborts a PostgreSQL
+//! transaction), but sends none today: its pool writes them in parallel,
+//! which measured faster on a loaded machine (docs/benchmarks.md, issue 48).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -90,7 +92,7 @@ enum Work<J> {
 
 /// The handle the store keeps: appends (and jobs) go to the writer task
 /// through it.
-pub(crate) struct GroupWriter<J = std::convert::Infallible> {
+pub(crate) struct GroupWriter<J> {
     queue: mpsc::UnboundedSender<Work<J>>,
     /// Appends sent and not yet taken into a batch.
     waiting: Arc<AtomicUsize>,

@@ -87,6 +87,11 @@ pub trait Store:
     /// What the group writer of the table log has done since the store opened
     /// (its batches, their sizes and write time), for `/metrics`.
     fn writer_stats(&self) -> WriterStats;
+    /// Whether a game's row written right behind its entry's append
+    /// ([`Store::start_game_after`]) goes through the same writer and so
+    /// finds the entry committed: SQLite's (one writer for every write);
+    /// not PostgreSQL's, whose game rows go to a pooled connection.
+    fn game_rows_follow_entries(&self) -> bool;
 
     // ---- accounts ----
 
@@ -152,6 +157,14 @@ pub trait Store:
     /// Records a started game and who sits where. Recording the same game again
     /// (after a restart replayed its start) changes nothing.
     async fn start_game(&self, game: &NewGame) -> Result<()>;
+    /// [`Store::start_game`], made only if the table's log holds `after` (the
+    /// entry that started the game) when the write runs; false, writing
+    /// nothing, if it does not. A table sends its start entry's append and
+    /// this write to the group writer together, the append first: the
+    /// writer commits a batch's appends before its other writes, so the
+    /// game's row waits for no second batch, and is never stored for an
+    /// entry that was not.
+    async fn start_game_after(&self, game: &NewGame, after: &LogMark) -> Result<bool>;
     async fn game(&self, id: &str) -> Result<Option<GameRow>>;
     /// A table's games, in order.
     async fn games_of_table(&self, table: &str) -> Result<Vec<GameRow>>;
@@ -164,6 +177,10 @@ pub trait Store:
     /// their new ratings and the points to add to theirs, in one transaction. Returns false, changing nothing, if
     /// the game was already finished (a restart replaying the end).
     async fn finish_game(&self, finish: &Finish) -> Result<bool>;
+    /// [`Store::finish_game`], made only if the table's log holds `after`
+    /// (the entry that ended the game) when the write runs, as
+    /// [`Store::start_game_after`]; `None`, writing nothing, if it does not.
+    async fn finish_game_after(&self, finish: &Finish, after: &LogMark) -> Result<Option<bool>>;
     /// Amends a finished game (an arbiter's correction, an event's headers):
     /// replaces its result and record and, where given, its players' rating
     /// changes and their ratings now (`points` are not used), in one

@@ -142,6 +142,16 @@ pub struct Player {
     pub rating_diff: Option<i64>,
 }
 
+/// A table's log entry as the write of a game's start or end names it
+/// ([`crate::Store::start_game_after`], [`crate::Store::finish_game_after`]):
+/// the entry whose commit started or ended the game, by its version and time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogMark {
+    pub table: String,
+    pub version: i64,
+    pub at: i64,
+}
+
 /// A game that started at a table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NewGame {

@@ -2,7 +2,9 @@
 //! (`QIYUAN_TEST_POSTGRES`, default `postgres://root@127.0.0.1:5432/test`): many
 //! tables committing at once share transactions and keep each table's order; a
 //! failure in a batch fails every append of it and commits none; a version that
-//! exists is that append's own conflict.
+//! exists is that append's own conflict; a game's beginning and end (its
+//! table, its game row, its settlement) waiting together commit in one
+//! transaction of the writer, a failing one alone.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -423,5 +425,249 @@ async fn a_fenced_out_append_fails_alone_in_a_mixed_batch() {
             "{name}: the new owner's, not the late write"
         );
         assert_eq!(entries("plain").await, vec!["plain1", "plain2"], "{name}");
+    }
+}
+
+fn new_game(id: &str, user: Option<i64>) -> NewGame {
+    NewGame {
+        id: id.into(),
+        table_id: id.into(),
+        number: 1,
+        game: "g".into(),
+        settings: "{}".into(),
+        rated: user.is_some(),
+        started_at: 1,
+        players: vec![
+            Player {
+                seat: 0,
+                user_id: user,
+                name: "p0".into(),
+                rating: user.map(|_| 1500),
+                rating_diff: None,
+            },
+            Player {
+                seat: 1,
+                user_id: None,
+                name: "p1".into(),
+                rating: None,
+                rating_diff: None,
+            },
+        ],
+        private: false,
+    }
+}
+
+fn finish(id: &str, user: Option<i64>) -> Finish {
+    Finish {
+        game_id: id.into(),
+        at: 9,
+        result: "{}".into(),
+        record: "1. e4".into(),
+        rating_diffs: user.map(|_| (0, 12)).into_iter().collect(),
+        ratings: user
+            .map(|user_id| RatingRow {
+                user_id,
+                pool: "g".into(),
+                rating: 1512.0,
+                deviation: 300.0,
+                volatility: 0.06,
+                games: 1,
+                updated_at: 9,
+            })
+            .into_iter()
+            .collect(),
+        points: Vec::new(),
+    }
+}
+
+/// Many games beginning and ending at once: their tables, game rows and
+/// settlements go to the group writer (on both stores), wait for its batch,
+/// commit in one transaction, and are answered only after it; one that fails
+/// (a table id taken) fails alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_beginning_and_ending_together_commit_in_one_writer_batch() {
+    let (_dir, backends) = backends().await;
+    // SQLite's: PostgreSQL writes game rows on its pool (`PostgresStore::batched`).
+    for b in backends.iter().filter(|b| matches!(b, Backend::Sqlite(_))) {
+        let s = b.store();
+        let name = s.backend();
+        let user = s
+            .create_user(NewUser {
+                username: "rated".into(),
+                password_hash: None,
+                guest: false,
+                created_at: 1,
+            })
+            .await
+            .unwrap()
+            .id;
+        // Five games playing (one rated), to end; five tables to start a game at.
+        for i in 0..10 {
+            table(&s, &format!("t{i}")).await;
+        }
+        for i in 0..5 {
+            let rated = (i == 0).then_some(user);
+            s.start_game(&new_game(&format!("t{i}"), rated))
+                .await
+                .unwrap();
+        }
+        let before = s.writer_stats();
+        let pause = b.pause().await;
+        let mut writes: Vec<tokio::task::JoinHandle<Result<()>>> = Vec::new();
+        for i in 0..5 {
+            let s2 = s.clone();
+            writes.push(tokio::spawn(async move {
+                s2.create_table(&TableRow {
+                    id: format!("n{i}"),
+                    game: "g".into(),
+                    config: "{}".into(),
+                    open: true,
+                    created_at: 2,
+                })
+                .await
+            }));
+            let s2 = s.clone();
+            writes.push(tokio::spawn(async move {
+                s2.start_game(&new_game(&format!("t{}", i + 5), None)).await
+            }));
+            let s2 = s.clone();
+            let rated = (i == 0).then_some(user);
+            writes.push(tokio::spawn(async move {
+                assert!(s2.finish_game(&finish(&format!("t{i}"), rated)).await?);
+                Ok(())
+            }));
+        }
+        // A taken table id: refused alone.
+        let s2 = s.clone();
+        let taken = tokio::spawn(async move {
+            s2.create_table(&TableRow {
+                id: "t1".into(),
+                game: "g".into(),
+                config: "{}".into(),
+                open: true,
+                created_at: 2,
+            })
+            .await
+        });
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert!(
+            writes.iter().all(|w| !w.is_finished()) && !taken.is_finished(),
+            "{name}: a write was answered before its batch committed"
+        );
+        let game = s.game("t5").await.unwrap();
+        assert!(game.is_none(), "{name}: nothing is written while paused");
+        drop(pause);
+        for w in writes {
+            w.await.unwrap().unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        assert!(
+            matches!(taken.await.unwrap(), Err(StoreError::Conflict(_))),
+            "{name}"
+        );
+        let after = s.writer_stats();
+        assert_eq!(after.jobs - before.jobs, 16, "{name}: every write a job");
+        assert_eq!(
+            after.job_batches - before.job_batches,
+            1,
+            "{name}: one transaction for them all"
+        );
+        for i in 0..5 {
+            let ended = s.game(&format!("t{i}")).await.unwrap().unwrap();
+            assert_eq!(ended.status, GameStatus::Finished, "{name}");
+            let started = s.game(&format!("t{}", i + 5)).await.unwrap().unwrap();
+            assert_eq!(started.status, GameStatus::Live, "{name}");
+            assert_eq!(started.players.len(), 2, "{name}");
+            assert!(s.table(&format!("n{i}")).await.unwrap().is_some(), "{name}");
+        }
+        let rated = s.game("t0").await.unwrap().unwrap();
+        assert_eq!(rated.players[0].rating_diff, Some(12), "{name}");
+        let rating = s.rating(user, "g").await.unwrap().unwrap();
+        assert_eq!(rating.games, 1, "{name}");
+    }
+}
+
+/// A game's row sent right behind its entry's append (as a table does when a
+/// command starts or ends a game) commits in the same round of the writer,
+/// and only if the entry is stored: a row whose entry is not in the log is
+/// not written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_row_goes_with_its_entry_and_never_without_it() {
+    let (_dir, backends) = backends().await;
+    // SQLite's: PostgreSQL writes game rows on its pool (`PostgresStore::batched`).
+    for b in backends.iter().filter(|b| matches!(b, Backend::Sqlite(_))) {
+        let s = b.store();
+        let name = s.backend();
+        table(&s, "w").await;
+        let mark = |version, at| LogMark {
+            table: "w".into(),
+            version,
+            at,
+        };
+        let before = s.writer_stats();
+        let pause = b.pause().await;
+        let s2 = s.clone();
+        let started = tokio::spawn(async move {
+            let entry = s2.append("w", 1, 100, "ready");
+            let (game, at) = (new_game("w", None), mark(1, 100));
+            let row = s2.start_game_after(&game, &at);
+            let (entry, row) = tokio::join!(entry, row);
+            entry.and(row)
+        });
+        until_waiting(b, 1).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!started.is_finished(), "{name}: answered before the commit");
+        drop(pause);
+        assert!(
+            started.await.unwrap().unwrap(),
+            "{name}: the row is written"
+        );
+        let after = s.writer_stats();
+        assert_eq!(after.batches - before.batches, 1, "{name}");
+        assert_eq!(after.job_batches - before.job_batches, 1, "{name}");
+        assert_eq!(s.game("w").await.unwrap().unwrap().status, GameStatus::Live);
+        // An end whose entry is not stored (another version, another time):
+        // nothing written.
+        let end = finish("w", None);
+        assert_eq!(
+            s.finish_game_after(&end, &mark(2, 200)).await.unwrap(),
+            None
+        );
+        assert_eq!(
+            s.finish_game_after(&end, &mark(1, 101)).await.unwrap(),
+            None
+        );
+        assert_eq!(
+            s.game("w").await.unwrap().unwrap().status,
+            GameStatus::Live,
+            "{name}"
+        );
+        s.append("w", 2, 200, "resign").await.unwrap();
+        assert_eq!(
+            s.finish_game_after(&end, &mark(2, 200)).await.unwrap(),
+            Some(true)
+        );
+        assert_eq!(
+            s.finish_game_after(&end, &mark(2, 200)).await.unwrap(),
+            Some(false),
+            "{name}: once"
+        );
+        assert_eq!(
+            s.game("w").await.unwrap().unwrap().status,
+            GameStatus::Finished
+        );
+        // A start whose entry is not stored: no row.
+        table(&s, "v").await;
+        let mut game = new_game("v", None);
+        game.table_id = "v".into();
+        let missing = LogMark {
+            table: "v".into(),
+            version: 1,
+            at: 1,
+        };
+        assert!(
+            !s.start_game_after(&game, &missing).await.unwrap(),
+            "{name}"
+        );
+        assert!(s.game("v").await.unwrap().is_none(), "{name}");
     }
 }

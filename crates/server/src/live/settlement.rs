@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use qiyuan_game::Outcome;
-use qiyuan_store::{Finish, NewGame, Player, PointsChange, RatingRow};
+use qiyuan_store::{Finish, LogMark, NewGame, Player, PointsChange, RatingRow};
 use qiyuan_table::{Event, Settings};
 
 use super::Occupant;
@@ -88,13 +88,14 @@ impl Live {
         }
     }
 
-    /// Stores game `number`'s start; returns its stored id.
-    async fn started(
-        &mut self,
+    /// Game `number`'s row as the store will have it: its players and, in a
+    /// rated game, their ratings then (read from the store).
+    async fn start_row(
+        &self,
         number: u32,
         players: &[String],
         settings: &Settings,
-    ) -> anyhow::Result<Arc<str>> {
+    ) -> anyhow::Result<NewGame> {
         let id = self.game_id_of(number);
         let pool = self.pool(settings);
         // Whether the game counts, as the table decided at its start (a game from
@@ -135,34 +136,39 @@ impl Live {
             .as_ref()
             .map(|g| g.started_at as i64)
             .unwrap_or_else(crate::now_ms);
-        self.env
-            .store
-            .start_game(&NewGame {
-                id: id.clone(),
-                table_id: self.id.to_string(),
-                number: i64::from(number),
-                game: self.table.game_name().to_string(),
-                settings: serde_json::to_string(settings)?,
-                rated,
-                started_at,
-                players: rows,
-                // Private games (单机) are in no list.
-                private: !self.kind.games_listed(),
-            })
-            .await?;
-        let id: Arc<str> = Arc::from(id);
+        Ok(NewGame {
+            id,
+            table_id: self.id.to_string(),
+            number: i64::from(number),
+            game: self.table.game_name().to_string(),
+            settings: serde_json::to_string(settings)?,
+            rated,
+            started_at,
+            players: rows,
+            // Private games (单机) are in no list.
+            private: !self.kind.games_listed(),
+        })
+    }
+
+    /// Stores game `number`'s start; returns its stored id.
+    async fn started(
+        &mut self,
+        number: u32,
+        players: &[String],
+        settings: &Settings,
+    ) -> anyhow::Result<Arc<str>> {
+        let game = self.start_row(number, players, settings).await?;
+        self.env.store.start_game(&game).await?;
+        let id: Arc<str> = Arc::from(game.id);
         self.game_id = Some(id.clone());
         Ok(id)
     }
 
-    /// Stores a finished game: loads who held each seat and their ratings,
-    /// settles the game ([`qiyuan_rating::settle`]: ratings, points, per-seat
-    /// rows), writes what it says, and tells the listeners ([`TableEvent::Ended`]).
-    async fn ended(
-        &mut self,
-        outcome: &Outcome,
-        rated: bool,
-    ) -> anyhow::Result<Option<Vec<RatingChange>>> {
+    /// A finished game's end as the store will have it: loads who held each
+    /// seat and their ratings, settles the game ([`qiyuan_rating::settle`]:
+    /// ratings, points, per-seat rows); with the rating changes to show
+    /// (none for a game that changes no rating). None without a game.
+    async fn end_row(&self, outcome: &Outcome, rated: bool) -> anyhow::Result<Option<Ended>> {
         let Some(gs) = self.table.state().game.clone() else {
             return Ok(None);
         };
@@ -257,13 +263,92 @@ impl Live {
             }
         }
         let changes = settled.unrated.is_none().then_some(changes);
+        Ok(Some(Ended { finish, changes }))
+    }
+
+    /// Stores a finished game ([`Live::end_row`]) and tells the listeners
+    /// ([`TableEvent::Ended`]); returns its rating changes the first time.
+    async fn ended(
+        &mut self,
+        outcome: &Outcome,
+        rated: bool,
+    ) -> anyhow::Result<Option<Vec<RatingChange>>> {
+        let Some(Ended { finish, changes }) = self.end_row(outcome, rated).await? else {
+            return Ok(None);
+        };
         let first_time = self.env.store.finish_game(&finish).await?;
+        self.publish_ended(finish.game_id, outcome);
+        Ok(if first_time { changes } else { None })
+    }
+
+    fn publish_ended(&self, game: String, outcome: &Outcome) {
         self.env.events.publish(TableEvent::Ended {
             table: self.id.clone(),
-            game: Arc::from(finish.game_id),
+            game: Arc::from(game),
             result: outcome.clone(),
         });
-        Ok(if first_time { changes } else { None })
+    }
+
+    /// The row of the game that `events` start or end, when they start or
+    /// end exactly one (else none, and [`Live::game_rows`] writes them after
+    /// the entry): prepared before the command's log entry is stored, so
+    /// that its write goes to the group writer with the entry
+    /// ([`RowWrite::write`]).
+    pub(super) async fn prepare_row(&self, events: &[Event]) -> Option<RowWrite> {
+        let mut rows = events
+            .iter()
+            .filter(|e| matches!(e, Event::Started { .. } | Event::Ended { .. }));
+        let (Some(event), None) = (rows.next(), rows.next()) else {
+            return None;
+        };
+        let prepared = match event {
+            Event::Started {
+                game,
+                players,
+                settings,
+                ..
+            } => self
+                .start_row(*game, players, settings)
+                .await
+                .map(|row| Some(RowWrite::Start(row, players.clone()))),
+            Event::Ended { outcome, rated } => self
+                .end_row(outcome, *rated)
+                .await
+                .map(|ended| ended.map(|ended| RowWrite::End(ended, outcome.clone()))),
+            _ => Ok(None),
+        };
+        // On a failure, the ordinary path tries again and says why.
+        prepared.ok().flatten()
+    }
+
+    /// What follows a game's row stored with its entry (`first_time`: the
+    /// end was not stored before), as [`Live::game_rows`] does after writing
+    /// it: the log line, the listeners told; an end's rating changes.
+    pub(super) fn row_stored(
+        &mut self,
+        row: RowWrite,
+        first_time: bool,
+    ) -> Option<Vec<RatingChange>> {
+        match row {
+            RowWrite::Start(game, players) => {
+                let id: Arc<str> = Arc::from(game.id);
+                self.game_id = Some(id.clone());
+                self.env.events.publish(TableEvent::Started {
+                    table: self.id.clone(),
+                    game: id.clone(),
+                });
+                crate::logs::game_started(&self.id, &id, self.table.game_name(), &players);
+                None
+            }
+            RowWrite::End(Ended { finish, changes }, outcome) => {
+                if let Some(g) = &self.table.state().game {
+                    let game = self.table.game_name();
+                    crate::logs::game_ended(&self.id, &finish.game_id, game, &g.players, &outcome);
+                }
+                self.publish_ended(finish.game_id, &outcome);
+                if first_time { changes } else { None }
+            }
+        }
     }
 
     /// After a restart: make sure the stored rows agree with the replayed table
@@ -279,6 +364,39 @@ impl Live {
             && let Err(e) = self.ended(outcome, gs.rated).await
         {
             tracing::error!(table = %self.id, "cannot restore game end: {e}");
+        }
+    }
+}
+
+/// A settled end as the store will have it, with the rating changes to show.
+pub(super) struct Ended {
+    finish: Finish,
+    changes: Option<Vec<RatingChange>>,
+}
+
+/// A game's start (its row, its players' names) or end (with its outcome),
+/// prepared before its entry is stored ([`Live::prepare_row`]).
+pub(super) enum RowWrite {
+    Start(NewGame, Vec<String>),
+    End(Ended, Outcome),
+}
+
+impl RowWrite {
+    /// Writes the row, made only if the log holds `after` (the entry that
+    /// started or ended the game) when the group writer runs it: sent right
+    /// after the entry's append, it commits in the same round of the writer
+    /// (the batch's appends, then its other writes). `Some(first_time)` once
+    /// stored; `None` if the entry was not there (nothing written).
+    pub(super) async fn write(
+        &self,
+        store: &dyn qiyuan_store::Store,
+        after: &LogMark,
+    ) -> qiyuan_store::Result<Option<bool>> {
+        match self {
+            RowWrite::Start(game, _) => {
+                Ok(store.start_game_after(game, after).await?.then_some(true))
+            }
+            RowWrite::End(ended, _) => store.finish_game_after(&ended.finish, after).await,
         }
     }
 }

@@ -23,6 +23,7 @@ mod analysis;
 mod api_game_logs;
 mod authority;
 mod bad_input;
+mod begin_end;
 mod bench_client;
 mod card_events;
 mod chat;
