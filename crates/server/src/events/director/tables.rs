@@ -187,10 +187,10 @@ impl Director {
                     "a duplicate event's boards have no deals",
                 ));
             }
-            for (board, done) in ev.finished_boards().into_iter().enumerate() {
-                if done && !ev.published(board) {
-                    self.store.publish_board(&id, board as i64, now).await?;
-                    tracing::info!(event = %id, board = board + 1, "board published");
+            for (index, done) in ev.finished_boards().into_iter().enumerate() {
+                if done && !ev.published(index) {
+                    self.store.publish_board(&id, index as i64, now).await?;
+                    tracing::info!(event = %id, board_number = index + 1, "board published");
                 }
             }
         }
@@ -324,7 +324,8 @@ impl Director {
         if self.hall.status(table).await.as_deref() != Some("waiting") {
             return;
         }
-        tracing::info!(event = %ev.row.id, %table, hand = hand.hand, "seating a hand's players again");
+        let number = hand.hand;
+        tracing::info!(event = %ev.row.id, %table, hand_number = number, "seating a hand's players again");
         let names: Vec<String> = seats_of(&hand.seats)
             .iter()
             .map(|u| ev.name_of(*u))
