@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 // environment to `qiyuan serve`): short, so that the test stays short.
 process.env.QIYUAN_ESCAPE_GRACE = '1';
 
-const { useServerAndBrowser, findBinary, register, stamp, newPage, consoleErrors, shotPath, apiCall, PASSWORD } = await import('./harness.mjs');
+const { useServerAndBrowser, findBinary, register, stamp, newPage, consoleErrors, shotPath, apiCall, sessionOf, PASSWORD } = await import('./harness.mjs');
 
 const web = useServerAndBrowser();
 
@@ -124,6 +124,36 @@ test('a duplicate event from the organiser’s page to the comparison page', { t
   // The standings in matchpoints: six players, the percentages of the top.
   assert.equal(await O.locator('#event-standings tr.ev-standing').count(), 6);
   assert.match(await O.locator('#event-standings tr.ev-standing .ev-percent').first().textContent(), /%$/);
+
+  // A table arbiter's referral reaches the chief, who decides it on the page.
+  const arb = `darb${stamp}`;
+  const chief = `dchf${stamp}`;
+  const arbToken = await account(base, arb);
+  const C = await newPage(web.browser, 'C', base);
+  await register(C, base, chief);
+  for (const who of [arb, chief]) {
+    const g = spawnSync(findBinary(), ['admin', 'grant', who, 'arbiter', '--data', web.data], { encoding: 'utf8' });
+    assert.equal(g.status, 0, g.stderr);
+  }
+  const orgToken = await sessionOf(base, org);
+  for (const [user, role] of [[arb, 'table'], [chief, 'chief']]) {
+    const r = await apiCall(base, orgToken, 'POST', `/api/event/${id}/arbiters`, { user, role });
+    assert.ok(r.status === 200 || r.status === 201, JSON.stringify(r.body));
+  }
+  const referred = await apiCall(base, arbToken, 'POST', `/api/event/${id}/action`, { kind: 'refer', player: names[0], reason: '疑似场外指导' });
+  assert.ok(referred.status === 200 || referred.status === 201, JSON.stringify(referred.body));
+  await C.goto(`${base}/#/event/${id}`);
+  const open = C.locator(`#arbiter-referrals .ev-referral[data-referral="${referred.body.id}"]`);
+  await open.waitFor();
+  assert.match(await open.textContent(), /疑似场外指导/);
+  await open.locator('input').fill('查无实据，不予处罚');
+  await open.locator('.ev-decide').click();
+  await open.waitFor({ state: 'detached' });
+  const after = (await apiCall(base, orgToken, 'GET', `/api/event/${id}`)).body.referrals;
+  const decided = after.find((r) => r.id === referred.body.id);
+  assert.equal(decided.open, false);
+  assert.equal(decided.decision.text, '查无实据，不予处罚');
+  assert.equal(decided.decision.by, chief);
 
   const errors = consoleErrors.filter((e) => !/favicon/.test(e));
   assert.deepEqual(errors, []);

@@ -124,6 +124,8 @@ const S = {
   sealed: ['尚有牌桌未打完，暂不公开', 'Not published until every table has played it'],
   seat: ['座位', 'Seat'],
   bid: ['叫分', 'Bid'],
+  bidN: ['叫{n}分', 'Bid {n}'],
+  boardsN: ['牌副数 {n}', '{n} boards'],
   landlordMark: ['地主', 'landlord'],
   noBid: ['不叫', 'no bid'],
   cardsHeld: ['手牌', 'Cards'],
@@ -378,11 +380,20 @@ interface DdzRecord {
   landlord?: number | null;
 }
 
-/** Cards of a hand as the record stores them, in words (10 for T, 小王/大王 for B/R). */
-function cardsText(hand: unknown): string {
-  const raw = Array.isArray(hand) ? hand.join('') : typeof hand === 'string' ? hand : '';
-  const names: Record<string, string> = { T: '10', B: settings().lang === 'en' ? 'LJ' : '小王', R: settings().lang === 'en' ? 'BJ' : '大王' };
-  return [...raw.replace(/\s+/g, '')].map((c) => names[c] ?? c).join(' ');
+const SUITS: Record<string, string> = { s: '♠', h: '♥', c: '♣', d: '♦' };
+
+/**
+ * Cards of a hand as the record stores them (`3h4sTd…BR`: rank and suit, the
+ * jokers alone) in words: 10 for T, 小王/大王 (Little/Big Joker) for B/R.
+ */
+export function cardsText(hand: unknown, en = settings().lang === 'en'): string {
+  const raw = (Array.isArray(hand) ? hand.join('') : typeof hand === 'string' ? hand : '').replace(/\s+/g, '');
+  const out: string[] = [];
+  for (const m of raw.matchAll(/([3-9TJQKA2])([shcd]?)|([BR])/g)) {
+    if (m[3]) out.push(m[3] === 'B' ? (en ? 'Little Joker' : '小王') : en ? 'Big Joker' : '大王');
+    else out.push(`${m[1] === 'T' ? '10' : m[1]}${SUITS[m[2]] ?? ''}`);
+  }
+  return out.join(' ');
 }
 
 /** A finished duplicate event's boards: each table's seats, cards, bids, points and matchpoints. */
@@ -411,7 +422,7 @@ function comparisonView(cmp: Comparison) {
                   h('td', null, String(seat)),
                   (b.tables ?? []).map((tb) => {
                     const s = tb.seats.find((x) => x.seat === seat);
-                    const bids = (tb.record?.bids ?? []).filter((x) => x.seat === seat).map((x) => (x.bid ? `${x.bid}` : t('noBid')));
+                    const bids = (tb.record?.bids ?? []).filter((x) => x.seat === seat).map((x) => (x.bid ? t('bidN', { n: x.bid }) : t('noBid')));
                     const lord = tb.record?.landlord === seat ? ` (${t('landlordMark')})` : '';
                     return [
                       h('td', null, s ? s.user || t('computer') : ''),
@@ -587,7 +598,7 @@ export function eventPage(main: HTMLElement, id: string): () => void {
           null,
           h('span', { id: 'event-game' }, gameName(ev.config.game)),
           cards ? h('span', { id: 'event-kind' }, ' · ', kind === 'duplicate' ? t('kindDuplicate') : t('kindPoints')) : null,
-          kind === 'duplicate' ? ` · ${t('boardsPlayed')} ${ev.config.cards?.hands_per_round ?? ''} · ` : ` · ${t('rounds')} ${ev.config.rounds} · `,
+          kind === 'duplicate' ? ` · ${t('boardsN', { n: ev.config.cards?.hands_per_round ?? '' })} · ` : ` · ${t('rounds')} ${ev.config.rounds} · `,
           h('span', { id: 'event-status' }, statusText(ev.status), ev.config.paused && ev.status !== 'finished' ? ` (${t('paused')})` : ''),
           ' · ',
           kind === 'duplicate'
