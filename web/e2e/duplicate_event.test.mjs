@@ -8,7 +8,9 @@
 // comparison: the board at both tables, each seat's player, points and
 // matchpoints, the matchpoints of each seat summing to n(n−1) = 2 over the two
 // tables (docs/card-events.md, "Scoring: matchpoints"), and the JSON and CSV
-// exports linked and agreeing with the page.
+// exports linked and agreeing with the page. On the way the form refuses a
+// points event's final with a wrong number of finalists, in words; after it a
+// table arbiter's referral is decided by the chief on the event's page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -44,6 +46,17 @@ test('a duplicate event from the organiser’s page to the comparison page', { t
   assert.ok(await O.locator('[data-field="kind"]').isVisible());
   const kinds = await O.locator('#ev-kind option').evaluateAll((os) => os.map((o) => o.value));
   assert.deepEqual(kinds, ['points', 'duplicate']);
+  // A points event's final: both fields or neither, a multiple of 3 finalists.
+  await O.locator('#ev-kind').selectOption('points');
+  assert.ok(await O.locator('#ev-points-fields').isVisible());
+  await O.fill('#ev-name', `积分 ${stamp}`);
+  await O.fill('#ev-final-players', '4');
+  await O.click('#ev-submit');
+  assert.equal((await O.locator('#err-final_hands').textContent()).trim(), '决赛人数和局数须同时填写');
+  await O.fill('#ev-final-hands', '2');
+  await O.click('#ev-submit');
+  assert.equal((await O.locator('#err-final_players').textContent()).trim(), '决赛人数为 3 到 999 之间 3 的倍数');
+  assert.equal(new URL(O.url()).hash, '#/new-event');
   await O.locator('#ev-kind').selectOption('duplicate');
   assert.ok(await O.locator('[data-field="rounds"]').isHidden(), 'a duplicate event is one round');
   assert.ok(await O.locator('#ev-points-fields').isHidden());

@@ -355,7 +355,7 @@ function cardRoundTable(r: Round) {
             const i = hd.seats?.indexOf(p) ?? -1;
             return i >= 0 && hd.scores ? signed(hd.scores[i]) : '';
           });
-          const done = hd.scores ? null : hd.finished ? t('handDone') : hd.seats || hd.table ? t('playing') : '';
+          const done = hd.scores ? null : hd.finished ? t('handDone') : hd.finished === false || hd.seats || hd.table ? t('playing') : '';
           return h(
             'tr.ev-hand',
             { 'data-hand': hd.hand },
