@@ -630,7 +630,7 @@ export function eventPage(main: HTMLElement, id: string): () => void {
         h(
           'table.event-table',
           { id: 'event-standings' },
-          h('tr', null, h('th', null, t('place')), h('th', null, t('player')), standingHead.map((c, i) => h('th', { title: cards || i === 0 ? '' : tiebreakText(c) }, c))),
+          h('tr', null, h('th', null, t('place')), h('th', null, t('player')), standingHead.map((c, i) => h('th', cards || i === 0 ? null : { title: tiebreakText(c) }, c))),
           ev.standings.map((s) => h('tr.ev-standing', { 'data-user': s.user }, h('td', null, String(s.place)), h('td', null, s.user), standingCells(s))),
         ),
         tb.length ? h('dl.event-legend', { id: 'tiebreak-legend' }, h('dt', null, t('tbLegend')), tb.map((c) => h('dd', { 'data-code': c }, h('b', null, c), ' — ', tiebreakText(c)))) : null,
