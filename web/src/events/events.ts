@@ -103,6 +103,39 @@ const S = {
   resume: ['恢复计时', 'Resume the clocks'],
   refer: ['提交裁判长', 'Refer to the chief arbiter'],
   arbNumber: ['步数或秒数', 'Moves or seconds'],
+  table: ['第{n}桌', 'Table {n}'],
+  hand: ['第{n}局', 'Hand {n}'],
+  roundTotal: ['本轮', 'Round'],
+  playing: ['进行中', 'playing'],
+  handDone: ['已完成', 'finished'],
+  chips: ['积分', 'Chips'],
+  hands: ['局数', 'Hands'],
+  out: ['已出局', 'out'],
+  matchpoints: ['比赛分', 'Matchpoints'],
+  percent: ['得分率', 'Percent'],
+  points: ['原始分', 'Points'],
+  boardsPlayed: ['已赛副数', 'Boards'],
+  kindPoints: ['积分赛', 'Points event'],
+  kindDuplicate: ['复式赛', 'Duplicate event'],
+  exportJson: ['比较（JSON）', 'Comparison (JSON)'],
+  exportCsv: ['成绩表（CSV）', 'Results (CSV)'],
+  comparison: ['逐副比较', 'Board by board'],
+  boardN: ['第{n}副', 'Board {n}'],
+  sealed: ['尚有牌桌未打完，暂不公开', 'Not published until every table has played it'],
+  seat: ['座位', 'Seat'],
+  bid: ['叫分', 'Bid'],
+  bidN: ['叫{n}分', 'Bid {n}'],
+  boardsN: ['牌副数 {n}', '{n} boards'],
+  landlordMark: ['地主', 'landlord'],
+  noBid: ['不叫', 'no bid'],
+  cardsHeld: ['手牌', 'Cards'],
+  computer: ['电脑', 'computer'],
+  mpSum: ['每个座位的比赛分之和为 n(n−1)（n 为桌数），每人最高 2(n−1)。', 'For each seat the matchpoints sum to n(n−1) (n tables), the top being 2(n−1).'],
+  referrals: ['待裁决的申报', 'Open referrals'],
+  decision: ['裁决', 'Decision'],
+  decide: ['裁决', 'Decide'],
+  noAct: ['不处罚', 'No act'],
+  by: ['提交人', 'by'],
 } as const;
 
 type Key = keyof typeof S;
@@ -131,11 +164,47 @@ interface Game {
   black_result: string | null;
 }
 
+/** A table of three in a round (docs/card-events.md, "Standings"). */
+interface CardTable {
+  board: number;
+  players: string[];
+  round_scores: number[];
+  hands: { hand: number; seats?: string[]; table?: string | null; link?: string; scores?: number[] | null; finished?: boolean }[];
+}
+
+interface Referral {
+  id: number;
+  player: string;
+  by: string;
+  text: string;
+  round: number | null;
+  board: number | null;
+  at: number;
+  open: boolean;
+}
+
 interface Round {
   round: number;
   games: Game[];
+  tables?: CardTable[];
   byes: { user: string; kind: string }[];
   finished_at: number | null;
+}
+
+/** A standing: Swiss (score, tiebreaks), points (chips) or duplicate (matchpoints). */
+interface Standing {
+  place: number;
+  user: string;
+  score?: number;
+  tiebreaks?: { code: string; value: number }[];
+  chips?: number;
+  hands?: number;
+  out?: boolean;
+  matchpoints?: number;
+  top?: number;
+  percent?: number;
+  points?: number;
+  boards?: number;
 }
 
 interface EventView {
@@ -148,7 +217,9 @@ interface EventView {
   current_round: number | null;
   players: { user: string; start_rank: number; rating: number | null; withdrawn: boolean; disqualified: boolean }[];
   rounds: Round[];
-  standings: { place: number; user: string; score: number; tiebreaks: { code: string; value: number }[] }[];
+  standings: Standing[];
+  referrals?: Referral[];
+  chief?: string | null;
   crosstable: { start_rank: number; user: string; score: number; rounds: string[] }[];
   actions: { id: number; kind: string; player: string; arbiter: string | null; reason: string; round: number | null; board: number | null; at: number }[];
 }
@@ -263,6 +334,112 @@ function roundTable(r: Round) {
   );
 }
 
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+
+/** A round at tables of three: each table's players, their round's scores and each hand's. */
+function cardRoundTable(r: Round) {
+  return h(
+    'div.event-round',
+    { id: `round-${r.round}` },
+    h('h4', null, t('round', { n: r.round })),
+    (r.tables ?? []).map((tb) =>
+      h(
+        'table.event-table.ev-card-table',
+        { 'data-table': tb.board },
+        h('caption', null, t('table', { n: tb.board })),
+        h('tr', null, h('th', null, ''), tb.players.map((p) => h('th', null, p)), h('th', null, '')),
+        tb.hands.map((hd) => {
+          // A hand lists its scores by seat; its seats turn by one each hand,
+          // so the columns (the table's players) read them by name.
+          const byPlayer = tb.players.map((p) => {
+            const i = hd.seats?.indexOf(p) ?? -1;
+            return i >= 0 && hd.scores ? signed(hd.scores[i]) : '';
+          });
+          const done = hd.scores ? null : hd.finished ? t('handDone') : hd.finished === false || hd.seats || hd.table ? t('playing') : '';
+          return h(
+            'tr.ev-hand',
+            { 'data-hand': hd.hand },
+            h('td', null, t('hand', { n: hd.hand })),
+            byPlayer.map((x) => h('td.ev-hand-score', null, x)),
+            h('td', null, done ?? '', hd.table ? [' ', h('a.table-link', { href: `#/table/${hd.table}` }, t('watch'))] : ''),
+          );
+        }),
+        h('tr.ev-round-total', null, h('th', null, t('roundTotal')), tb.round_scores.map((x) => h('td', null, signed(x))), h('td', null, '')),
+      ),
+    ),
+  );
+}
+
+interface Comparison {
+  boards: { board: number; published: boolean; tables?: { table: number; game: string | null; seats: { seat: number; user: string; points: number; matchpoints: number; top: number }[]; record: DdzRecord | null }[] }[];
+}
+
+interface DdzRecord {
+  deal?: { hands?: unknown[] };
+  bids?: { seat: number; bid: number }[];
+  landlord?: number | null;
+}
+
+const SUITS: Record<string, string> = { s: '♠', h: '♥', c: '♣', d: '♦' };
+
+/**
+ * Cards of a hand as the record stores them (`3h4sTd…BR`: rank and suit, the
+ * jokers alone) in words: 10 for T, 小王/大王 (Little/Big Joker) for B/R.
+ */
+export function cardsText(hand: unknown, en = settings().lang === 'en'): string {
+  const raw = (Array.isArray(hand) ? hand.join('') : typeof hand === 'string' ? hand : '').replace(/\s+/g, '');
+  const out: string[] = [];
+  for (const m of raw.matchAll(/([3-9TJQKA2])([shcd]?)|([BR])/g)) {
+    if (m[3]) out.push(m[3] === 'B' ? (en ? 'Little Joker' : '小王') : en ? 'Big Joker' : '大王');
+    else out.push(`${m[1] === 'T' ? '10' : m[1]}${SUITS[m[2]] ?? ''}`);
+  }
+  return out.join(' ');
+}
+
+/** A finished duplicate event's boards: each table's seats, cards, bids, points and matchpoints. */
+function comparisonView(cmp: Comparison) {
+  return h(
+    'div.panel',
+    { id: 'event-comparison' },
+    h('h3', null, t('comparison')),
+    h('p.hint', null, t('mpSum')),
+    cmp.boards.map((b) =>
+      h(
+        'div.ev-board',
+        { 'data-board': b.board, 'data-published': String(b.published) },
+        h('h4', null, t('boardN', { n: b.board })),
+        !b.published
+          ? h('p.hint', null, t('sealed'))
+          : h(
+              'table.event-table',
+              null,
+              h('tr', null, h('th', null, t('seat')), (b.tables ?? []).map((tb) => h('th', { colspan: 5 }, t('table', { n: tb.table })))),
+              h('tr', null, h('th', null, ''), (b.tables ?? []).map(() => [h('th', null, t('player')), h('th', null, t('cardsHeld')), h('th', null, t('bid')), h('th', null, t('points')), h('th', null, t('matchpoints'))])),
+              [0, 1, 2].map((seat) =>
+                h(
+                  'tr.ev-board-seat',
+                  { 'data-seat': seat },
+                  h('td', null, String(seat)),
+                  (b.tables ?? []).map((tb) => {
+                    const s = tb.seats.find((x) => x.seat === seat);
+                    const bids = (tb.record?.bids ?? []).filter((x) => x.seat === seat).map((x) => (x.bid ? t('bidN', { n: x.bid }) : t('noBid')));
+                    const lord = tb.record?.landlord === seat ? ` (${t('landlordMark')})` : '';
+                    return [
+                      h('td', null, s ? s.user || t('computer') : ''),
+                      h('td.ev-cards', null, cardsText(tb.record?.deal?.hands?.[seat])),
+                      h('td', null, bids.join(' / ') + lord),
+                      h('td.ev-points', null, s ? signed(s.points) : ''),
+                      h('td.ev-mp', { 'data-table': tb.table }, s ? `${s.matchpoints}/${s.top}` : ''),
+                    ];
+                  }),
+                ),
+              ),
+            ),
+      ),
+    ),
+  );
+}
+
 function arbiterPanel(ev: EventView, after: () => void) {
   // A table arbiter's acts, then the chief's (the server refuses those to a
   // table arbiter once a chief is named: chief_only).
@@ -275,13 +452,61 @@ function arbiterPanel(ev: EventView, after: () => void) {
   const round = h('select', { id: 'arbiter-round' }) as HTMLSelectElement;
   // Refilled at each read of the event (a late entry, a new round), keeping
   // what is chosen.
+  // The chief's open referrals, each with a decision and a decide button.
+  const referrals = h('div.ev-referrals', { id: 'arbiter-referrals' });
+  const me = session()?.name;
+  const drawReferrals = (ev: EventView) => {
+    const chief = ev.chief === undefined || ev.chief === null ? ev.arbiters.includes(me ?? '') : ev.chief === me;
+    const open = chief ? (ev.referrals ?? []).filter((r) => r.open) : [];
+    // Keep what the chief is typing in a referral still open.
+    const typed = new Map<number, string>();
+    for (const el of referrals.querySelectorAll<HTMLInputElement>('input[data-referral]')) typed.set(Number(el.dataset.referral), el.value);
+    mount(
+      referrals,
+      open.length ? h('h4', null, t('referrals')) : null,
+      open.map((r) => {
+        const text = h('input', { 'data-referral': r.id, placeholder: t('decision'), value: typed.get(r.id) ?? '' }) as HTMLInputElement;
+        const acts = ['', 'warning', 'foul', 'violation', 'adjudicate', 'forfeit', 'disqualify'] as const;
+        const what = h('select', null, acts.map((k) => h('option', { value: k }, k ? t(k) : t('noAct')))) as HTMLSelectElement;
+        const st = h('span.hint');
+        return h(
+          'div.ev-referral',
+          { 'data-referral': r.id },
+          `${r.round ? t('round', { n: r.round }) : ''} ${r.player} — ${r.text} (${t('by')} ${r.by}) `,
+          text,
+          what,
+          h(
+            'button.btn.small',
+            {
+              type: 'button',
+              class: 'btn small ev-decide',
+              onclick: async () => {
+                try {
+                  const body: Record<string, unknown> = { kind: 'decide', referral: r.id, player: r.player, reason: text.value };
+                  if (what.value) body.action = what.value;
+                  if (what.value === 'adjudicate') body.result = (result as HTMLSelectElement).value;
+                  await api('POST', `/api/event/${ev.id}/action`, body);
+                  after();
+                } catch (e) {
+                  st.textContent = e instanceof ApiError ? e.message : String(e);
+                }
+              },
+            },
+            t('decide'),
+          ),
+          st,
+        );
+      }),
+    );
+  };
   const update = (ev: EventView) => {
+    drawReferrals(ev);
     const [p, r] = [player.value, round.value];
     mount(player, ev.players.map((x) => h('option', { value: x.user, selected: x.user === p }, x.user)));
     mount(round, [...ev.rounds].reverse().map((x) => h('option', { value: String(x.round), selected: String(x.round) === r }, t('round', { n: x.round }))));
   };
   update(ev);
-  const result = h('select', { id: 'arbiter-result' }, ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'].map((r) => h('option', { value: r }, r)));
+  const result: HTMLElement = h('select', { id: 'arbiter-result' }, ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'].map((r) => h('option', { value: r }, r)));
   const status = h('span.hint', { id: 'arbiter-status' });
   const submit = h(
     'button.btn.primary',
@@ -305,7 +530,7 @@ function arbiterPanel(ev: EventView, after: () => void) {
     },
     t('act'),
   );
-  return { el: h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), kind, player, round, result, amount, reason, submit, status), update };
+  return { el: h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), kind, player, round, result, amount, reason, submit, status, referrals), update };
 }
 
 /** `#/event/{id}`: the event, refreshed every two seconds. */
@@ -320,7 +545,21 @@ export function eventPage(main: HTMLElement, id: string): () => void {
   // The event's room, made once the event is read (its arbiters and
   // organiser post announcements there).
   let room: RoomPanel | null = null;
+  // A finished duplicate event's comparison, read once.
+  let comparison: HTMLElement | null = null;
+  let comparing = false;
   const render = (ev: EventView) => {
+    const kind = ev.config.kind ?? 'swiss';
+    const cards = kind !== 'swiss';
+    if (kind === 'duplicate' && ev.status === 'finished' && !comparison && !comparing) {
+      comparing = true;
+      void api<Comparison>('GET', `/event/${encodeURIComponent(ev.id)}.json`)
+        .then((cmp) => {
+          comparison = comparisonView(cmp);
+          if (!stopped) render(ev);
+        })
+        .catch(() => (comparing = false));
+    }
     if (me && ev.arbiters.includes(me)) {
       if (panel) panel.update(ev);
       else panel = arbiterPanel(ev, load);
@@ -334,7 +573,19 @@ export function eventPage(main: HTMLElement, id: string): () => void {
     const canRegister = !mine && ev.status !== 'finished';
     const current = ev.rounds.find((r) => r.round === ev.current_round);
     const myGame = current?.games.find((g) => (g.white === me || g.black === me) && g.black !== null && g.table && g.white_result === null);
-    const tb = ev.standings[0]?.tiebreaks.map((x) => x.code) ?? [];
+    const tb = cards ? [] : (ev.standings[0]?.tiebreaks?.map((x) => x.code) ?? []);
+    const standingHead =
+      kind === 'duplicate'
+        ? [t('matchpoints'), t('percent'), t('points'), t('boardsPlayed')]
+        : kind === 'points'
+          ? [t('chips'), t('hands')]
+          : [t('score'), ...tb];
+    const standingCells = (s: Standing) =>
+      kind === 'duplicate'
+        ? [h('td.ev-score', null, `${s.matchpoints ?? 0}/${s.top ?? 0}`), h('td.ev-percent', null, `${s.percent ?? 0}%`), h('td', null, signed(s.points ?? 0)), h('td', null, String(s.boards ?? 0))]
+        : kind === 'points'
+          ? [h('td.ev-score', null, String(s.chips ?? 0), s.out ? ` (${t('out')})` : ''), h('td', null, String(s.hands ?? 0))]
+          : [h('td.ev-score', null, String(s.score)), (s.tiebreaks ?? []).map((x) => h('td', null, String(x.value)))];
     mount(
       root,
       myGame ? h('a.event-banner', { id: 'my-game', href: `#/table/${myGame.table}` }, t('yourGame', { r: current!.round, b: myGame.board })) : null,
@@ -346,10 +597,15 @@ export function eventPage(main: HTMLElement, id: string): () => void {
           'p.event-info',
           null,
           h('span', { id: 'event-game' }, gameName(ev.config.game)),
-          ` · ${t('rounds')} ${ev.config.rounds} · `,
+          cards ? h('span', { id: 'event-kind' }, ' · ', kind === 'duplicate' ? t('kindDuplicate') : t('kindPoints')) : null,
+          kind === 'duplicate' ? ` · ${t('boardsN', { n: ev.config.cards?.hands_per_round ?? '' })} · ` : ` · ${t('rounds')} ${ev.config.rounds} · `,
           h('span', { id: 'event-status' }, statusText(ev.status), ev.config.paused && ev.status !== 'finished' ? ` (${t('paused')})` : ''),
           ' · ',
-          h('a', { href: `/event/${ev.id}.trf`, id: 'event-trf' }, t('trf')),
+          kind === 'duplicate'
+            ? [h('a', { href: `/event/${ev.id}.json`, id: 'event-json' }, t('exportJson')), ' · ', h('a', { href: `/event/${ev.id}.csv`, id: 'event-csv' }, t('exportCsv'))]
+            : cards
+              ? null
+              : h('a', { href: `/event/${ev.id}.trf`, id: 'event-trf' }, t('trf')),
         ),
         h(
           'dl.event-facts',
@@ -359,7 +615,7 @@ export function eventPage(main: HTMLElement, id: string): () => void {
           h('dt', null, t('clock')),
           h('dd', { id: 'event-clock' }, tcText(ev.config.time, ev.config.game), ' · ', ev.config.rated ? t('ratedYes') : t('ratedNo')),
           h('dt', null, t('schedule')),
-          h('dd', { id: 'event-schedule' }, scheduleText(ev.config), (settings().lang === 'en' ? '. ' : '。'), t('forfeitRule', { p: duration(ev.config.forfeit_secs ?? 900) }), ev.config.late_entry_until_round ? ` · ${t('lateEntry', { n: ev.config.late_entry_until_round })}` : ''),
+          h('dd', { id: 'event-schedule' }, scheduleText(ev.config), cards ? '' : [(settings().lang === 'en' ? '. ' : '。'), t('forfeitRule', { p: duration(ev.config.forfeit_secs ?? 900) })], ev.config.late_entry_until_round ? ` · ${t('lateEntry', { n: ev.config.late_entry_until_round })}` : ''),
         ),
         ev.end ? h('p.event-end', { id: 'event-end' }, t('ended', { r: `end_${ev.end.reason}` in S ? t(`end_${ev.end.reason}` as Key) : ev.end.reason })) : null,
         canRegister ? h('button.btn.primary', { id: 'event-register', onclick: () => act('register') }, t('register')) : null,
@@ -374,14 +630,13 @@ export function eventPage(main: HTMLElement, id: string): () => void {
         h(
           'table.event-table',
           { id: 'event-standings' },
-          h('tr', null, h('th', null, t('place')), h('th', null, t('player')), h('th', null, t('score')), tb.map((c) => h('th', { title: tiebreakText(c) }, c))),
-          ev.standings.map((s) =>
-            h('tr.ev-standing', { 'data-user': s.user }, h('td', null, String(s.place)), h('td', null, s.user), h('td.ev-score', null, String(s.score)), s.tiebreaks.map((x) => h('td', null, String(x.value)))),
-          ),
+          h('tr', null, h('th', null, t('place')), h('th', null, t('player')), standingHead.map((c, i) => h('th', cards || i === 0 ? null : { title: tiebreakText(c) }, c))),
+          ev.standings.map((s) => h('tr.ev-standing', { 'data-user': s.user }, h('td', null, String(s.place)), h('td', null, s.user), standingCells(s))),
         ),
         tb.length ? h('dl.event-legend', { id: 'tiebreak-legend' }, h('dt', null, t('tbLegend')), tb.map((c) => h('dd', { 'data-code': c }, h('b', null, c), ' — ', tiebreakText(c)))) : null,
       ),
-      h('div.panel', { id: 'event-rounds' }, [...ev.rounds].reverse().map(roundTable)),
+      comparison,
+      h('div.panel', { id: 'event-rounds' }, [...ev.rounds].reverse().map(cards ? cardRoundTable : roundTable)),
       h(
         'div.panel',
         null,
@@ -394,7 +649,9 @@ export function eventPage(main: HTMLElement, id: string): () => void {
           ),
         ),
       ),
-      h(
+      cards
+        ? null
+        : h(
         'div.panel',
         null,
         h('h3', null, t('crosstable')),

@@ -101,6 +101,28 @@ export const O = texts({
   playing: ['对局中', 'playing'],
   watching: ['观战中', 'watching'],
   done: ['已完成', 'Done'],
+  eventKind: ['赛制', 'Format'],
+  kind_swiss: ['瑞士制', 'Swiss'],
+  kind_points: ['积分赛（打立出局、定局积分）', 'Points event (elimination, final)'],
+  kind_duplicate: ['复式赛（各桌同牌比较）', 'Duplicate (every table plays the same deals)'],
+  cards: ['牌局设置', 'Card settings'],
+  handsPerRound: ['每轮局数', 'Hands per round'],
+  boards: ['牌副数（每桌打同样的牌）', 'Boards (the same deals at every table)'],
+  startingChips: ['初始积分', 'Starting chips'],
+  elimThreshold: ['打立出局线（留空：不淘汰）', 'Elimination threshold (empty: none)'],
+  elimRise: ['每轮出局线提高', 'Threshold rise per round'],
+  finalPlayers: ['决赛人数（3的倍数，留空：无决赛）', 'Finalists (a multiple of 3; empty: no final)'],
+  finalHands: ['决赛局数', 'Hands in the final'],
+  dupNote: ['复式赛只有一轮：每桌三人整场不变，按牌副轮换座位；成绩与持同一手牌的人比较（比赛分）。', 'A duplicate event is one round: each table keeps its three players, who move seat from board to board; a result counts against everyone who held the same cards (matchpoints).'],
+  e_game3: ['请选择一种三人游戏', 'Choose a three-player game'],
+  e_hands: ['每轮局数为 1 到 50', '1 to 50 hands per round'],
+  e_boards: ['牌副数为 1 到 50', '1 to 50 boards'],
+  e_chips: ['初始积分为 0 到 1000000000 的整数', 'The starting chips are a whole number from 0 to 1000000000'],
+  e_threshold: ['出局线为整数，绝对值不超过 1000000000', 'The threshold is a whole number, at most 1000000000 either way'],
+  e_rise: ['提高值为整数，绝对值不超过 1000000000（不提高填 0）', 'The rise is a whole number, at most 1000000000 either way (0: none)'],
+  e_finalPlayers: ['决赛人数为 3 到 999 之间 3 的倍数', 'The finalists are a multiple of 3 from 3 to 999'],
+  e_finalHands: ['决赛局数为 1 到 50', '1 to 50 hands in the final'],
+  e_finalBoth: ['决赛人数和局数须同时填写', 'Give both the finalists and the final’s hands'],
 });
 
 type Key = Parameters<typeof O>[0];
@@ -108,9 +130,20 @@ type Key = Parameters<typeof O>[0];
 /** The tiebreaks the server knows, as the form takes them. */
 export const TIEBREAKS = ['bh', 'bh-c1', 'bh-m1', 'sb', 'prog', 'de', 'win', 'won'];
 
+/** The settings of an event at tables of three (docs/card-events.md). */
+export interface CardConfig {
+  hands_per_round: number;
+  starting_chips?: number;
+  elimination?: { threshold: number; rise: number } | null;
+  final?: { players: number; hands: number } | null;
+}
+
 /** An event's settings as the server's EventConfig has them. */
 export interface EventConfig {
   name: string;
+  /** `swiss` (default), `points` or `duplicate` (a three-seat game). */
+  kind?: 'swiss' | 'points' | 'duplicate';
+  cards?: CardConfig | null;
   game: string;
   time: TimeControl;
   options?: unknown;
@@ -157,7 +190,10 @@ const CLOCK: Record<TimeControl['kind'], [string, Key, number][]> = {
  */
 export function eventForm(main: HTMLElement, ev?: { id: string; config: EventConfig }, done?: () => void): HTMLElement {
   const c = ev?.config;
-  const twoSeat = allGames().filter((g) => g.seats === 2);
+  // Swiss events are for two-seat games; points and duplicate events for
+  // three-seat ones (the registry's seats, from /api/games).
+  const eventGames = allGames().filter((g) => g.seats === 2 || g.seats === 3);
+  const seatsOf = (name: string) => eventGames.find((g) => g.name === name)?.seats ?? 0;
   const errs = new Map<string, HTMLElement>();
   const field = (name: string, label: string, input: HTMLElement) => {
     const err = h('span.field-error', { id: `err-${name}` });
@@ -171,7 +207,7 @@ export function eventForm(main: HTMLElement, ev?: { id: string; config: EventCon
   const select = (id: string, opts: [string, string][], v: string) => h('select', { id }, opts.map(([value, label]) => h('option', { value, selected: value === v }, label))) as HTMLSelectElement;
 
   const name = text('ev-name', c?.name ?? '');
-  const game = select('ev-game', twoSeat.map((g) => [g.name, gameName(g.name)]), c?.game ?? twoSeat[0]?.name ?? '');
+  const game = select('ev-game', eventGames.map((g) => [g.name, gameName(g.name)]), c?.game ?? eventGames.find((g) => g.seats === 2)?.name ?? eventGames[0]?.name ?? '');
   const preset = select('ev-preset', [], '');
   const kinds = Object.keys(CLOCK) as TimeControl['kind'][];
   const kind = select('ev-clock-kind', kinds.map((k) => [k, O(`kind_${k}` as Key)]), c?.time.kind ?? 'fischer');
@@ -238,7 +274,57 @@ export function eventForm(main: HTMLElement, ev?: { id: string; config: EventCon
   const forfeit = num('ev-forfeit-secs', c?.forfeit_secs ?? 900);
   const tiebreaks = text('ev-tiebreaks', (c?.tiebreaks ?? ['bh', 'prog', 'de', 'win']).join(', '));
   const chat = check('ev-players-chat', c?.players_chat ?? true);
+  // The event's kind and, at tables of three, its card settings.
+  const cc = c?.cards ?? null;
+  const evKind = select('ev-kind', [], c?.kind ?? 'swiss');
+  const hands = num('ev-hands', cc?.hands_per_round ?? (c?.kind === 'duplicate' ? 4 : 6), '1');
+  const chips = num('ev-chips', cc?.starting_chips ?? 1000, '1');
+  const elimThreshold = num('ev-elim-threshold', cc?.elimination?.threshold ?? null, '1');
+  const elimRise = num('ev-elim-rise', cc?.elimination?.rise ?? 0, '1');
+  const finalPlayers = num('ev-final-players', cc?.final?.players ?? null, '3');
+  const finalHands = num('ev-final-hands', cc?.final?.hands ?? null, '1');
+  const handsLabel = h('span.ev-label', null, O('handsPerRound'));
+  const handsErr = h('span.field-error', { id: 'err-hands_per_round' });
+  errs.set('hands_per_round', handsErr);
+  const handsField = h('label.ev-field', { 'data-field': 'hands_per_round' }, handsLabel, hands, handsErr);
+  const pointsFields = h(
+    'span',
+    { id: 'ev-points-fields' },
+    field('starting_chips', O('startingChips'), chips),
+    field('threshold', O('elimThreshold'), elimThreshold),
+    field('rise', O('elimRise'), elimRise),
+    field('final_players', O('finalPlayers'), finalPlayers),
+    field('final_hands', O('finalHands'), finalHands),
+  );
+  const dupNote = h('p.hint', { id: 'ev-dup-note' }, O('dupNote'));
+  const cardsBox = h('fieldset', { id: 'ev-cards' }, h('legend', null, O('cards')), handsField, pointsFields, dupNote);
+  const kindField = field('kind', O('eventKind'), evKind);
+  // Fields that only a Swiss event has, hidden at tables of three.
+  const swissOnly: HTMLElement[] = [];
+  const roundsField = field('rounds', O('rounds'), rounds);
+  const showKind = () => {
+    const three = seatsOf(game.value) === 3;
+    const was = evKind.value;
+    const kinds: ('swiss' | 'points' | 'duplicate')[] = three ? ['points', 'duplicate'] : ['swiss'];
+    mount(evKind, kinds.map((k) => h('option', { value: k, selected: k === was }, O(`kind_${k}` as Key))));
+    if (!kinds.includes(was as 'swiss')) evKind.value = kinds[0];
+    // Shown or not by style: a field's own display would override `hidden`.
+    const show = (el: HTMLElement, on: boolean) => (el.style.display = on ? '' : 'none');
+    show(kindField, three);
+    const k = evKind.value;
+    show(cardsBox, k !== 'swiss');
+    show(pointsFields, k === 'points');
+    show(dupNote, k === 'duplicate');
+    handsLabel.textContent = k === 'duplicate' ? O('boards') : O('handsPerRound');
+    // A duplicate event is one round (the boards are its hands).
+    show(roundsField, k !== 'duplicate');
+    for (const el of swissOnly) show(el, k === 'swiss');
+  };
+  evKind.addEventListener('change', showKind);
+  game.addEventListener('change', showKind);
   const status = h('span.hint', { id: 'ev-form-status' });
+  swissOnly.push(field('forfeit_secs', O('forfeit'), forfeit), field('tiebreaks', O('tiebreaks'), tiebreaks));
+  showKind();
 
   /** The form's config, or null with each wrong field marked in words. */
   const read = (): EventConfig | null => {
@@ -251,7 +337,9 @@ export function eventForm(main: HTMLElement, ev?: { id: string; config: EventCon
     };
     const nm = name.value.trim();
     if (!nm || [...nm].length > 100) bad('name', O('e_name'));
-    if (!twoSeat.some((g) => g.name === game.value)) bad('game', O('e_game'));
+    const ek = evKind.value as 'swiss' | 'points' | 'duplicate';
+    const seats = seatsOf(game.value);
+    if (ek === 'swiss' ? seats !== 2 : seats !== 3) bad('game', ek === 'swiss' ? O('e_game') : O('e_game3'));
     const k = kind.value as TimeControl['kind'];
     const tc: Record<string, unknown> = { kind: k };
     for (const [f, , unit] of CLOCK[k]) {
@@ -267,8 +355,35 @@ export function eventForm(main: HTMLElement, ev?: { id: string; config: EventCon
         bad('options', O('e_json'));
       }
     }
-    const n = Number(rounds.value);
+    const n = ek === 'duplicate' ? 1 : Number(rounds.value);
     if (!Number.isInteger(n) || n < 1 || n > 50) bad('rounds', O('e_rounds'));
+    let cards: CardConfig | undefined;
+    if (ek !== 'swiss') {
+      const whole = (el: HTMLInputElement) => (el.value.trim() === '' ? null : Number(el.value));
+      const hp = whole(hands);
+      if (hp === null || !Number.isInteger(hp) || hp < 1 || hp > 50) bad('hands_per_round', ek === 'duplicate' ? O('e_boards') : O('e_hands'));
+      cards = { hands_per_round: hp ?? 0 };
+      if (ek === 'points') {
+        const sc = whole(chips);
+        if (sc === null || !Number.isInteger(sc) || sc < 0 || sc > 1e9) bad('starting_chips', O('e_chips'));
+        cards.starting_chips = sc ?? 0;
+        const th = whole(elimThreshold);
+        const rise = whole(elimRise) ?? 0;
+        if (th !== null) {
+          if (!Number.isInteger(th) || Math.abs(th) > 1e9) bad('threshold', O('e_threshold'));
+          if (!Number.isInteger(rise) || Math.abs(rise) > 1e9) bad('rise', O('e_rise'));
+          cards.elimination = { threshold: th, rise };
+        }
+        const fp = whole(finalPlayers);
+        const fh = whole(finalHands);
+        if ((fp === null) !== (fh === null)) bad(fp === null ? 'final_players' : 'final_hands', O('e_finalBoth'));
+        else if (fp !== null && fh !== null) {
+          if (!Number.isInteger(fp) || fp < 3 || fp > 999 || fp % 3 !== 0) bad('final_players', O('e_finalPlayers'));
+          if (!Number.isInteger(fh) || fh < 1 || fh > 50) bad('final_hands', O('e_finalHands'));
+          cards.final = { players: fp, hands: fh };
+        }
+      }
+    }
     const start = parseLocal(startsAt.value);
     if (start === null || Number.isNaN(start)) bad('starts_at', O('e_date'));
     let schedule: EventConfig['schedule'];
@@ -305,12 +420,12 @@ export function eventForm(main: HTMLElement, ev?: { id: string; config: EventCon
       entry = { kind: 'invitation', users };
     }
     const ff = Number(forfeit.value);
-    if (forfeit.value === '' || !Number.isFinite(ff) || ff <= 0 || ff > 86_400) bad('forfeit_secs', O('e_forfeit'));
+    if (ek === 'swiss' && (forfeit.value === '' || !Number.isFinite(ff) || ff <= 0 || ff > 86_400)) bad('forfeit_secs', O('e_forfeit'));
     const tbs = tiebreaks.value.split(/[,，\s]+/).map((x) => x.trim().toLowerCase()).filter(Boolean);
     const unknown = tbs.filter((x) => !TIEBREAKS.includes(x));
-    if (unknown.length) bad('tiebreaks', O('e_tiebreaks', { x: unknown.join(', ') }));
+    if (ek === 'swiss' && unknown.length) bad('tiebreaks', O('e_tiebreaks', { x: unknown.join(', ') }));
     if (!ok) return null;
-    return {
+    const base: EventConfig = {
       name: nm,
       game: game.value,
       time: tc as unknown as TimeControl,
@@ -327,6 +442,12 @@ export function eventForm(main: HTMLElement, ev?: { id: string; config: EventCon
       tiebreaks: tbs,
       players_chat: chat.checked,
     };
+    if (ek === 'swiss') return base;
+    // Forfeit time and tiebreaks are the Swiss events' (the server keeps its
+    // defaults for them).
+    delete base.forfeit_secs;
+    delete base.tiebreaks;
+    return { ...base, kind: ek, cards };
   };
 
   const submit = h(
@@ -363,9 +484,11 @@ export function eventForm(main: HTMLElement, ev?: { id: string; config: EventCon
     h('h2', null, ev ? O('editEvent') : O('newEvent')),
     field('name', O('name'), name),
     field('game', O('game'), game),
+    kindField,
+    cardsBox,
     h('fieldset', null, h('legend', null, O('clock')), field('preset', O('preset'), preset), field('clock-kind', O('clockKind'), kind), clockFields),
     field('options', O('options'), options),
-    field('rounds', O('rounds'), rounds),
+    roundsField,
     field('starts_at', O('startsAt'), startsAt),
     h('fieldset', null, h('legend', null, O('schedule')), field('schedule', O('schedule'), schedKind), pauseField, timesField),
     field('registration_opens', O('regOpens'), regOpens),
@@ -373,8 +496,7 @@ export function eventForm(main: HTMLElement, ev?: { id: string; config: EventCon
     field('late_entry_until_round', O('lateEntry'), late),
     field('rated', O('rated'), rated),
     h('fieldset', null, h('legend', null, O('entry')), field('entry', O('entry'), entryKind), ratingFields, invitedField),
-    field('forfeit_secs', O('forfeit'), forfeit),
-    field('tiebreaks', O('tiebreaks'), tiebreaks),
+    ...swissOnly,
     field('players_chat', O('playersChat'), chat),
     h('div', null, submit, ' ', status),
   );
