@@ -552,6 +552,14 @@ async fn bot_account_plays(backend: Backend) {
     let table = human
         .create(json!({"game": "chess", "rated": true, "seat": 0}))
         .await;
+    // The creator's seat is taken just after `create`'s ack: wait for it.
+    loop {
+        let m = human.recv().await;
+        let v = m["d"]["state"]["version"].as_u64().or(m["d"]["v"].as_u64());
+        if v.is_some_and(|v| v >= 1) {
+            break;
+        }
+    }
     let mut bot_ws = robo_c.ws().await;
     let r = bot_ws.act("sit", json!({"table": table, "seat": 1})).await;
     assert_eq!(r["d"]["code"], "bot_rated", "{r}");
