@@ -750,25 +750,8 @@ macro_rules! impl_events {
                 hand: i64,
                 table: &str,
             ) -> Result<bool> {
-                let event = event.to_owned();
-                let table = table.to_owned();
-                self.write(move |c| Box::pin(async move {
-                    let event: &str = &event;
-                    let table: &str = &table;
-                    let done = sqlx::query(
-                        "UPDATE event_hands SET table_id = $5 WHERE event_id = $1 \
-                         AND round = $2 AND board = $3 AND hand = $4 AND table_id IS NULL",
-                    )
-                    .bind(event)
-                    .bind(round)
-                    .bind(board)
-                    .bind(hand)
-                    .bind(table)
-                    .execute(&mut *c)
-                    .await?;
-                    Ok(done.rows_affected() > 0)
-                }))
-                .await
+                self.set_hand_once(HandColumn::Table, event, [round, board, hand], table)
+                    .await
             }
 
             async fn set_hand_scores(
@@ -779,25 +762,8 @@ macro_rules! impl_events {
                 hand: i64,
                 scores: &str,
             ) -> Result<bool> {
-                let event = event.to_owned();
-                let scores = scores.to_owned();
-                self.write(move |c| Box::pin(async move {
-                    let event: &str = &event;
-                    let scores: &str = &scores;
-                    let done = sqlx::query(
-                        "UPDATE event_hands SET scores = $5 WHERE event_id = $1 \
-                         AND round = $2 AND board = $3 AND hand = $4 AND scores IS NULL",
-                    )
-                    .bind(event)
-                    .bind(round)
-                    .bind(board)
-                    .bind(hand)
-                    .bind(scores)
-                    .execute(&mut *c)
-                    .await?;
-                    Ok(done.rows_affected() > 0)
-                }))
-                .await
+                self.set_hand_once(HandColumn::Scores, event, [round, board, hand], scores)
+                    .await
             }
 
             async fn event_rounds(&self, event: &str) -> Result<Vec<EventRoundRow>> {
@@ -969,7 +935,57 @@ macro_rules! impl_events {
                 .await
             }
         }
+
+        impl $store {
+            /// Writes a hand's `column` if it has none yet; whether it did.
+            async fn set_hand_once(
+                &self,
+                column: HandColumn,
+                event: &str,
+                [round, board, hand]: [i64; 3],
+                value: &str,
+            ) -> Result<bool> {
+                let event = event.to_owned();
+                let value = value.to_owned();
+                self.write(move |c| Box::pin(async move {
+                    let done = sqlx::query(column.update())
+                        .bind(event.as_str())
+                        .bind(round)
+                        .bind(board)
+                        .bind(hand)
+                        .bind(value.as_str())
+                        .execute(&mut *c)
+                        .await?;
+                    Ok(done.rows_affected() > 0)
+                }))
+                .await
+            }
+        }
     };
+}
+
+/// A hand's columns written once, after the hand is added.
+#[derive(Clone, Copy)]
+enum HandColumn {
+    Table,
+    Scores,
+}
+
+impl HandColumn {
+    /// The statement that sets the column where it is unset: `$1`–`$4` the
+    /// event, round, board and hand, `$5` the value.
+    fn update(self) -> &'static str {
+        match self {
+            HandColumn::Table => {
+                "UPDATE event_hands SET table_id = $5 WHERE event_id = $1 \
+                 AND round = $2 AND board = $3 AND hand = $4 AND table_id IS NULL"
+            }
+            HandColumn::Scores => {
+                "UPDATE event_hands SET scores = $5 WHERE event_id = $1 \
+                 AND round = $2 AND board = $3 AND hand = $4 AND scores IS NULL"
+            }
+        }
+    }
 }
 
 impl_events!(SqliteStore);

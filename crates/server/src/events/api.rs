@@ -228,6 +228,21 @@ async fn to_run(app: &App, headers: &HeaderMap, id: &str) -> Result<EventData, A
     Ok(ev)
 }
 
+/// The event `id` for its organiser to run before its start: `409
+/// event_started`, saying `why`, once it has started.
+async fn before_start(
+    app: &App,
+    headers: &HeaderMap,
+    id: &str,
+    why: &str,
+) -> Result<EventData, ApiError> {
+    let ev = to_run(app, headers, id).await?;
+    if ev.row.status != "registering" {
+        return Err(ApiError::new(StatusCode::CONFLICT, "event_started", why));
+    }
+    Ok(ev)
+}
+
 /// Stores `config` as event `ev`'s settings, its status unchanged.
 async fn store_config(app: &App, ev: &EventData, config: &EventConfig) -> Result<(), ApiError> {
     let text = serde_json::to_string(config).map_err(ApiError::internal)?;
@@ -263,14 +278,13 @@ pub async fn open_registration(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let ev = to_run(&app, &headers, &id).await?;
-    if ev.row.status != "registering" {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "event_started",
-            "the event has started: late entries follow late_entry_until_round",
-        ));
-    }
+    let ev = before_start(
+        &app,
+        &headers,
+        &id,
+        "the event has started: late entries follow late_entry_until_round",
+    )
+    .await?;
     let now = crate::now_ms();
     let mut config = ev.config.clone();
     config.registration_opens = Some(now);
@@ -288,14 +302,7 @@ pub async fn start(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let ev = to_run(&app, &headers, &id).await?;
-    if ev.row.status != "registering" {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "event_started",
-            "the event has started already",
-        ));
-    }
+    let ev = before_start(&app, &headers, &id, "the event has started already").await?;
     let now = crate::now_ms();
     let mut config = ev.config.clone();
     config.starts_at = now;

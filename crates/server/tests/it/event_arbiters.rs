@@ -146,6 +146,16 @@ impl Ev {
         (status, body)
     }
 
+    /// `by`'s act `d` is refused with `status` and `code`.
+    async fn refused(&self, by: &Client, d: Value, status: u16, code: &str) {
+        let (got, body) = self.act(by, d).await;
+        assert_eq!(
+            (got, body["error"]["code"].clone()),
+            (status, json!(code)),
+            "{body}"
+        );
+    }
+
     async fn moves(&mut self, list: &[&str]) {
         for (i, m) in list.iter().enumerate() {
             let ws = if i % 2 == 0 {
@@ -192,29 +202,21 @@ async fn roles(backend: Backend) {
     e.moves(&["e2e4", "e7e5"]).await;
     let white = e.name(true);
     for kind in ["adjudicate", "forfeit", "disqualify"] {
-        let (status, body) = e
-            .act(
-                &e.tab,
-                json!({"kind": kind, "player": white, "reason": "r", "result": "0-1"}),
-            )
-            .await;
-        assert_eq!(
-            (status, body["error"]["code"].clone()),
-            (403, json!("chief_only")),
-            "{body}"
-        );
-    }
-    let (status, body) = e
-        .act(
+        e.refused(
             &e.tab,
-            json!({"kind": "violation", "player": white, "reason": "r", "grave": true}),
+            json!({"kind": kind, "player": white, "reason": "r", "result": "0-1"}),
+            403,
+            "chief_only",
         )
         .await;
-    assert_eq!(
-        (status, body["error"]["code"].clone()),
-        (403, json!("chief_only")),
-        "{body}"
-    );
+    }
+    e.refused(
+        &e.tab,
+        json!({"kind": "violation", "player": white, "reason": "r", "grave": true}),
+        403,
+        "chief_only",
+    )
+    .await;
     // A table arbiter's own acts.
     let (status, body) = e
         .act(
@@ -241,17 +243,13 @@ async fn roles(backend: Backend) {
     assert_eq!(status, 200);
     let ev = event(&e.org, &e.id).await;
     assert_eq!(ev["chief"], "third", "{ev}");
-    let (status, body) = e
-        .act(
-            &e.chief,
-            json!({"kind": "adjudicate", "player": white, "reason": "r", "result": "0-1"}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["error"]["code"].clone()),
-        (403, json!("chief_only")),
-        "{body}"
-    );
+    e.refused(
+        &e.chief,
+        json!({"kind": "adjudicate", "player": white, "reason": "r", "result": "0-1"}),
+        403,
+        "chief_only",
+    )
+    .await;
 }
 
 /// A position restored (the game is the replay of its first moves), time
@@ -279,17 +277,13 @@ async fn restore_clock_pause(backend: Backend) {
         .collect();
     assert_eq!(moves, ["e2e4", "e7e5"], "{g}");
     // Only a position before the last move; a ply is named.
-    let (status, body) = e
-        .act(
-            &e.tab,
-            json!({"kind": "restore", "player": white, "ply": 2, "reason": "r"}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["error"]["code"].clone()),
-        (409, json!("refused")),
-        "{body}"
-    );
+    e.refused(
+        &e.tab,
+        json!({"kind": "restore", "player": white, "ply": 2, "reason": "r"}),
+        409,
+        "refused",
+    )
+    .await;
     let (status, _) = e
         .act(
             &e.tab,
@@ -389,17 +383,13 @@ async fn referral(backend: Backend) {
         (json!(true), json!("tab"), json!(black)),
         "{ev}"
     );
-    let (status, body) = e
-        .act(
-            &e.tab,
-            json!({"kind": "decide", "referral": rid, "reason": "no"}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["error"]["code"].clone()),
-        (403, json!("chief_only")),
-        "{body}"
-    );
+    e.refused(
+        &e.tab,
+        json!({"kind": "decide", "referral": rid, "reason": "no"}),
+        403,
+        "chief_only",
+    )
+    .await;
     let (status, body) = e
         .act(
             &e.chief,
@@ -413,17 +403,13 @@ async fn referral(backend: Backend) {
     assert_eq!(r["open"], false, "{ev}");
     assert_eq!(r["decision"]["action"], "foul", "{ev}");
     assert_eq!(r["decision"]["by"], "chief", "{ev}");
-    let (status, body) = e
-        .act(
-            &e.chief,
-            json!({"kind": "decide", "referral": rid, "reason": "again"}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["error"]["code"].clone()),
-        (409, json!("referral_decided")),
-        "{body}"
-    );
+    e.refused(
+        &e.chief,
+        json!({"kind": "decide", "referral": rid, "reason": "again"}),
+        409,
+        "referral_decided",
+    )
+    .await;
     assert_eq!(game_view(&e.org, &e.table).await["fouls"], json!([0, 1]));
     // The record, once the game is over, has the acts where they happened.
     e.black.1.ok("resign", json!({"table": e.table})).await;
