@@ -259,6 +259,25 @@ pub trait EventStore: Send + Sync {
 const EVENT_COLUMNS: &str =
     "id, organiser, game, config, status, created_at, updated_at, end_reason";
 
+/// Inserts an event's round in the transaction `$tx` unless it is there
+/// (the round's primary key: a round is paired or grouped once); whether it
+/// did. For `pair_round` and `group_round` on both backends.
+macro_rules! insert_round {
+    ($tx:expr, $event:expr, $round:expr) => {
+        sqlx::query(
+            "INSERT INTO event_rounds (event_id, round, starts_at, checked_at, finished_at) \
+             VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (event_id, round) DO NOTHING",
+        )
+        .bind($event)
+        .bind($round.round)
+        .bind($round.starts_at)
+        .execute(&mut *$tx)
+        .await?
+        .rows_affected()
+            > 0
+    };
+}
+
 macro_rules! impl_events {
     ($store:ty) => {
         #[async_trait]
@@ -607,16 +626,7 @@ macro_rules! impl_events {
                     let round = &round;
                     let games = &games;
                     let mut tx = c.begin().await?;
-                    let inserted = sqlx::query(
-                        "INSERT INTO event_rounds (event_id, round, starts_at, checked_at, finished_at) \
-                         VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (event_id, round) DO NOTHING",
-                    )
-                    .bind(event)
-                    .bind(round.round)
-                    .bind(round.starts_at)
-                    .execute(&mut *tx)
-                    .await?;
-                    if inserted.rows_affected() == 0 {
+                    if !insert_round!(tx, event, round) {
                         return Ok(false);
                     }
                     for g in games {
@@ -656,16 +666,7 @@ macro_rules! impl_events {
                     let round = &round;
                     let tables = &tables;
                     let mut tx = c.begin().await?;
-                    let inserted = sqlx::query(
-                        "INSERT INTO event_rounds (event_id, round, starts_at, checked_at, finished_at) \
-                         VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (event_id, round) DO NOTHING",
-                    )
-                    .bind(event)
-                    .bind(round.round)
-                    .bind(round.starts_at)
-                    .execute(&mut *tx)
-                    .await?;
-                    if inserted.rows_affected() == 0 {
+                    if !insert_round!(tx, event, round) {
                         return Ok(false);
                     }
                     for t in tables {
