@@ -62,6 +62,7 @@ impl Count {
             reason,
             score: if winner == Seat::FIRST { "1-0" } else { "0-1" }.into(),
             points: Vec::new(),
+            deal: 0,
         }
     }
 }
@@ -163,6 +164,7 @@ impl Game for Count {
             reason: EndReason::Agreement,
             score: "1/2-1/2".into(),
             points: Vec::new(),
+            deal: 0,
         }
     }
 

@@ -912,6 +912,7 @@ impl Game for Doudizhu {
             reason: EndReason::HandEmptied,
             score: Self::score_text(&points),
             points,
+            deal: self.redeals() as u32,
         })
     }
 
@@ -999,6 +1000,7 @@ impl Game for Doudizhu {
             reason,
             score: Self::score_text(&points),
             points,
+            deal: self.redeals() as u32,
         }
     }
 
@@ -1013,6 +1015,11 @@ impl Game for Doudizhu {
     /// A missed bid is a pass (不叫), as QQ counts it; a hand is dealt again
     /// only when all three pass. A missed play has no such rule: the table's
     /// computer plays for the seat then (托管), or the time runs out.
+    /// The deal being played: 0, then one more per deal everyone passed.
+    fn deal_number(&self) -> u32 {
+        self.redeals() as u32
+    }
+
     fn time_out_action(&self, seat: Seat) -> Option<String> {
         (!self.is_over() && self.landlord.is_none() && seat == self.to_act)
             .then(|| "pass".to_string())
@@ -1028,6 +1035,7 @@ impl Game for Doudizhu {
             reason: EndReason::Agreement,
             score: Self::score_text(&points),
             points,
+            deal: self.redeals() as u32,
         }
     }
 

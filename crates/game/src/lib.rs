@@ -313,6 +313,17 @@ pub struct Outcome {
     /// Points per seat where the game scores in points (Doudizhu), else empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub points: Vec<i64>,
+    /// Which deal of the hand was played where the game deals again after
+    /// everyone passed (Doudizhu): 0 the first, then one more per redeal; 0
+    /// in every other game. The table sets it from [`Game::deal_number`]
+    /// when the game ends, whoever ended it. Duplicate events compare only
+    /// results of the same deal.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deal: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Outcome {
@@ -328,6 +339,7 @@ impl Outcome {
             reason,
             score: score.into(),
             points: Vec::new(),
+            deal: 0,
         }
     }
 
@@ -338,6 +350,7 @@ impl Outcome {
             reason,
             score: score.into(),
             points: Vec::new(),
+            deal: 0,
         }
     }
 
@@ -348,6 +361,7 @@ impl Outcome {
             reason: EndReason::Aborted,
             score: "*".into(),
             points: Vec::new(),
+            deal: 0,
         }
     }
 
@@ -689,6 +703,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// whose first moves are not all made.
     fn time_out_action(&self, _seat: Seat) -> Option<String> {
         None
+    }
+
+    /// Which deal of the hand is being played where the rules deal again
+    /// after everyone passed (Doudizhu): 0 the first, one more per redeal.
+    /// Games without redeals keep the default, 0.
+    fn deal_number(&self) -> u32 {
+        0
     }
 
     /// The state as `viewer` may see it.

@@ -400,6 +400,7 @@ mod tests {
             reason: EndReason::HandEmptied,
             score: "-4 +2 +2".into(),
             points: points.to_vec(),
+            deal: 0,
         }
     }
 

@@ -100,6 +100,10 @@ pub struct EventHandRow {
     pub table_id: Option<String>,
     pub scores: Option<String>,
     pub started_at: i64,
+    /// Which deal of the hand was played, written with its scores: 0, or the
+    /// redeal's number when everyone passed (a duplicate event compares only
+    /// the results of the same deal).
+    pub played_deal: i64,
 }
 
 /// An arbiter's action.
@@ -248,6 +252,7 @@ pub trait EventStore: Send + Sync {
         board: i64,
         hand: i64,
         scores: &str,
+        played_deal: i64,
     ) -> Result<bool>;
 
     // ---- arbiters ----
@@ -707,7 +712,7 @@ macro_rules! impl_events {
                 self.write(move |c| Box::pin(async move {
                     let event: &str = &event;
                     Ok(sqlx::query_as(
-                        "SELECT round, board, hand, seats, deal, table_id, scores, started_at \
+                        "SELECT round, board, hand, seats, deal, table_id, scores, started_at, played_deal \
                          FROM event_hands WHERE event_id = $1 ORDER BY round, board, hand",
                     )
                     .bind(event)
@@ -762,9 +767,15 @@ macro_rules! impl_events {
                 board: i64,
                 hand: i64,
                 scores: &str,
+                played_deal: i64,
             ) -> Result<bool> {
-                self.set_hand_once(HandColumn::Scores, event, [round, board, hand], scores)
-                    .await
+                self.set_hand_once(
+                    HandColumn::Scores { played_deal },
+                    event,
+                    [round, board, hand],
+                    scores,
+                )
+                .await
             }
 
             async fn event_rounds(&self, event: &str) -> Result<Vec<EventRoundRow>> {
@@ -949,14 +960,17 @@ macro_rules! impl_events {
                 let event = event.to_owned();
                 let value = value.to_owned();
                 self.write(move |c| Box::pin(async move {
-                    let done = sqlx::query(column.update())
+                    let query = sqlx::query(column.update())
                         .bind(event.as_str())
                         .bind(round)
                         .bind(board)
                         .bind(hand)
-                        .bind(value.as_str())
-                        .execute(&mut *c)
-                        .await?;
+                        .bind(value.as_str());
+                    let query = match column {
+                        HandColumn::Scores { played_deal } => query.bind(played_deal),
+                        HandColumn::Table => query,
+                    };
+                    let done = query.execute(&mut *c).await?;
                     Ok(done.rows_affected() > 0)
                 }))
                 .await
@@ -969,7 +983,10 @@ macro_rules! impl_events {
 #[derive(Clone, Copy)]
 enum HandColumn {
     Table,
-    Scores,
+    /// The scores (`$5`) with the deal played (`$6`).
+    Scores {
+        played_deal: i64,
+    },
 }
 
 impl HandColumn {
@@ -981,8 +998,8 @@ impl HandColumn {
                 "UPDATE event_hands SET table_id = $5 WHERE event_id = $1 \
                  AND round = $2 AND board = $3 AND hand = $4 AND table_id IS NULL"
             }
-            HandColumn::Scores => {
-                "UPDATE event_hands SET scores = $5 WHERE event_id = $1 \
+            HandColumn::Scores { .. } => {
+                "UPDATE event_hands SET scores = $5, played_deal = $6 WHERE event_id = $1 \
                  AND round = $2 AND board = $3 AND hand = $4 AND scores IS NULL"
             }
         }

@@ -37,6 +37,10 @@ pub const SQLITE: &[(i64, &str)] = &[
     ),
     (21, include_str!("../migrations/sqlite/0021_duplicate.sql")),
     (22, include_str!("../migrations/sqlite/0022_table_chat.sql")),
+    (
+        23,
+        include_str!("../migrations/sqlite/0023_played_deal.sql"),
+    ),
 ];
 
 /// (version, SQL) for PostgreSQL.
@@ -99,6 +103,10 @@ pub const POSTGRES: &[(i64, &str)] = &[
     (
         22,
         include_str!("../migrations/postgres/0022_table_chat.sql"),
+    ),
+    (
+        23,
+        include_str!("../migrations/postgres/0023_played_deal.sql"),
     ),
 ];
 

@@ -245,6 +245,12 @@ fn a_missed_bid_is_a_pass_and_only_three_deal_again() {
     assert_eq!(s.table.state().status, qiyuan_table::Status::Playing);
     assert_eq!(s.table.state().game.as_ref().unwrap().end_detail, None);
     assert_eq!(to_act(&s), first);
+    // The hand's outcome says which deal was played, whoever ends it (here
+    // the table: the landlord's flag), for a duplicate event's comparison.
+    s.play(first, S, "bid 3");
+    s.wait(20 * S);
+    let (o, _) = ended(&s.tick()).expect("the flag fell");
+    assert_eq!(o.deal, 1);
     s.check_replay();
 }
 

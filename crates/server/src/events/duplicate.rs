@@ -14,10 +14,20 @@ use serde_json::{Value, json};
 use super::{EventData, seats_of};
 use crate::error::ApiError;
 
+/// The level of the computer players who fill the places a field that is
+/// not a multiple of 3 leaves empty: the one that plays for absent players
+/// (托管), so that a computer place plays as an absent player's seat would.
+pub const COMPUTER_LEVEL: &str = "basic";
+
+/// A computer place as the event's pages name it: a computer player's id
+/// without its tail (`bot:basic`), which clients show as 电脑（普通）.
+pub fn computer_place() -> String {
+    format!("bot:{COMPUTER_LEVEL}")
+}
+
 /// The players a duplicate event seats, in the schedule's order (by starting
-/// rank), and the schedule: the largest multiple of three of the field (the
-/// rest sit the event out; the schedule's computer places are not filled by
-/// the server yet).
+/// rank), and the schedule: everyone, the places left empty by a field that
+/// is not a multiple of 3 filled by computer players (docs/card-events.md).
 pub fn field(ev: &EventData, players: &[UserId]) -> Option<(Vec<UserId>, Schedule)> {
     let mut order: Vec<(i64, UserId)> = ev
         .players
@@ -26,16 +36,12 @@ pub fn field(ev: &EventData, players: &[UserId]) -> Option<(Vec<UserId>, Schedul
         .map(|p| (p.start_rank, p.user_id))
         .collect();
     order.sort_unstable();
-    let n = order.len() - order.len() % 3;
-    let schedule = Schedule::new(n, ev.boards()).ok()?;
-    Some((
-        order.into_iter().take(n).map(|(_, u)| u).collect(),
-        schedule,
-    ))
+    let schedule = Schedule::new(order.len(), ev.boards()).ok()?;
+    Some((order.into_iter().map(|(_, u)| u).collect(), schedule))
 }
 
 /// The round's tables: table `t` (board number `t + 1` of the core) holds its
-/// players by position.
+/// players by position, a computer place as user 0.
 pub fn tables(round: i64, users: &[UserId], schedule: &Schedule) -> Vec<EventTableRow> {
     (0..schedule.tables())
         .map(|t| {
@@ -125,15 +131,24 @@ impl EventData {
             .collect()
     }
 
-    /// The schedule of the event's round and its users by player index.
+    /// The schedule of the event's round and its users by player index: the
+    /// field is the people seated (a computer place is user 0, and the
+    /// schedule puts them after everyone).
     fn seated(&self) -> Option<(Schedule, Vec<UserId>)> {
         let mut tables: Vec<&EventTableRow> = self.tables.iter().filter(|t| t.round == 1).collect();
         tables.sort_by_key(|t| t.board);
-        let schedule = Schedule::new(tables.len() * 3, self.boards()).ok()?;
+        let seats: Vec<Vec<UserId>> = tables.iter().map(|row| seats_of(&row.seats)).collect();
+        let people = seats.iter().flatten().filter(|u| **u != 0).count();
+        let schedule = Schedule::new(people, self.boards()).ok()?;
+        if schedule.tables() != tables.len() {
+            return None;
+        }
         let mut users = vec![0; schedule.players()];
-        for (t, row) in tables.iter().enumerate() {
-            for (p, u) in seats_of(&row.seats).into_iter().enumerate().take(3) {
-                users[p * tables.len() + t] = u;
+        for (t, row) in seats.iter().enumerate() {
+            for (p, u) in row.iter().enumerate().take(3) {
+                if let Some(slot) = users.get_mut(p * tables.len() + t) {
+                    *slot = *u;
+                }
             }
         }
         Some((schedule, users))
@@ -151,7 +166,7 @@ impl EventData {
                 Some(HandResult {
                     board: (h.hand - 1) as usize,
                     table: (h.board - 1) as usize,
-                    deal: 0,
+                    deal: u32::try_from(h.played_deal).unwrap_or(0),
                     points: points.try_into().ok()?,
                 })
             })
@@ -208,7 +223,7 @@ impl EventData {
                         .map(|s| {
                             let user = match s.occupant {
                                 Occupant::Player(i) => self.name_of(users[i]),
-                                Occupant::Computer => String::new(),
+                                Occupant::Computer => computer_place(),
                             };
                             json!({
                                 "seat": s.seat,
@@ -221,6 +236,9 @@ impl EventData {
                         .collect();
                     tables.push(json!({
                         "table": t + 1,
+                        // 0, or the redeal played after everyone passed:
+                        // compared only with the tables that played it.
+                        "deal": h.played_deal,
                         "game": h.table_id,
                         "seats": seats,
                         "record": h.table_id.as_deref().and_then(records),

@@ -478,7 +478,12 @@ impl EventData {
         self.player(user).map(|p| p.start_rank as u32)
     }
 
+    /// A player's name; a computer place's (user 0 at a duplicate event's
+    /// table) is `bot:basic`, as clients show computer players.
     pub fn name_of(&self, user: UserId) -> String {
+        if user == 0 {
+            return duplicate::computer_place();
+        }
         self.player(user)
             .map(|p| p.username.clone())
             .unwrap_or_default()

@@ -248,6 +248,7 @@ pub async fn amend(
             reason: EndReason::Adjudication,
             score: pgn_result(w, b).0.to_string(),
             points: Vec::new(),
+            deal: 0,
         };
         amend.result = serde_json::to_string(&new).map_err(ApiError::internal)?;
         // Only a game its table rated is rated again (one decided before

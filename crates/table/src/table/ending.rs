@@ -164,7 +164,12 @@ impl<G: Game> Table<G> {
     /// seat, points for all or none): the boundary where a game's or an
     /// arbiter's outcome is checked. One that does not fit is refused
     /// ([`K::BadOutcome`]) and changes nothing.
-    pub(super) fn end(&mut self, outcome: Outcome, rated: bool, now: Millis) -> R {
+    pub(super) fn end(&mut self, mut outcome: Outcome, rated: bool, now: Millis) -> R {
+        // Whoever ended it (the rules, a clock, an arbiter), the outcome says
+        // which deal of the hand was played.
+        if let Some(game) = &self.game {
+            outcome.deal = game.deal_number();
+        }
         outcome
             .check(self.seats_n)
             .map_err(|e| TableRefusal::new(K::BadOutcome, format!("{}: {e}", G::NAME)))?;

@@ -174,6 +174,7 @@ impl Game for Count {
                 reason: EndReason::Checkmate,
                 score: format!("{winner}"),
                 points: Vec::new(),
+                deal: 0,
             });
         }
         None
@@ -192,6 +193,7 @@ impl Game for Count {
             reason,
             score: format!("{seat} lost"),
             points: Vec::new(),
+            deal: 0,
         }
     }
 

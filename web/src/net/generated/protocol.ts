@@ -593,7 +593,15 @@ score: string,
 /**
  * Points per seat where the game scores in points (Doudizhu), else empty.
  */
-points?: Array<number>, };
+points?: Array<number>, 
+/**
+ * Which deal of the hand was played where the game deals again after
+ * everyone passed (Doudizhu): 0 the first, then one more per redeal; 0
+ * in every other game. The table sets it from [`Game::deal_number`]
+ * when the game ends, whoever ended it. Duplicate events compare only
+ * results of the same deal.
+ */
+deal?: number, };
 
 export type Claim = "threefold_repetition" | "fifty_moves";
 

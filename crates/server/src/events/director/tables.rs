@@ -48,7 +48,8 @@ pub fn plan_hand(ev: &EventData, table: &EventTableRow, hand: i64) -> HandPlan {
 }
 
 /// The commands that seat a hand's players (`names` in seat order), start
-/// its game, and count them absent until they come.
+/// its game, and count them absent until they come. A computer player (a
+/// duplicate event's computer place) is ready by itself and never away.
 fn seating(names: &[String]) -> Vec<Command> {
     let mut cmds = Vec::new();
     for (i, user) in names.iter().enumerate() {
@@ -57,16 +58,29 @@ fn seating(names: &[String]) -> Vec<Command> {
             seat: Seat(i as u8),
         });
     }
-    for user in names {
+    let people = names.iter().filter(|n| !crate::bots::is_bot(n));
+    for user in people.clone() {
         cmds.push(Command::Ready {
             user: user.clone(),
             proposal: None,
         });
     }
-    for user in names {
+    for user in people {
         cmds.push(Command::Disconnect { user: user.clone() });
     }
     cmds
+}
+
+/// The names a hand's seats are taken by: the players', and for a computer
+/// place (user 0) a computer player of [`duplicate::COMPUTER_LEVEL`].
+fn seat_names(ev: &EventData, seats: &[UserId]) -> Vec<String> {
+    seats
+        .iter()
+        .map(|u| match u {
+            0 => crate::bots::new_name(duplicate::COMPUTER_LEVEL),
+            u => ev.name_of(*u),
+        })
+        .collect()
 }
 
 impl Director {
@@ -218,6 +232,7 @@ impl Director {
                         table_id: None,
                         scores: None,
                         started_at: now,
+                        played_deal: 0,
                     };
                     if !self.store.add_hand(&id, &row).await? {
                         // Another step wrote it: the next step sets it up.
@@ -284,16 +299,17 @@ impl Director {
         {
             return Ok(None);
         }
-        let names: Vec<String> = seats.iter().map(|u| ev.name_of(*u)).collect();
+        let names = seat_names(ev, &seats);
         // Refused or cut short (a shutdown): the next step seats them again.
         self.hall.command(&table, seating(&names)).await?;
         self.seated.insert(table.clone());
-        for (seat, user) in seats.iter().enumerate() {
-            let others: Vec<&str> = names
+        for (seat, user) in seats.iter().enumerate().filter(|(_, u)| **u != 0) {
+            // A computer place by its level (`bot:basic`), not its id.
+            let others: Vec<String> = seats
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| *i != seat)
-                .map(|(_, n)| n.as_str())
+                .map(|(_, u)| ev.name_of(*u))
                 .collect();
             let msg = EventRoundMsg {
                 event: ev.row.id.clone(),
@@ -326,10 +342,9 @@ impl Director {
         }
         let number = hand.hand;
         tracing::info!(event = %ev.row.id, %table, hand_number = number, "seating a hand's players again");
-        let names: Vec<String> = seats_of(&hand.seats)
-            .iter()
-            .map(|u| ev.name_of(*u))
-            .collect();
+        // A computer place's seat taken before is refused again (the seat is
+        // not free), as a player's is.
+        let names = seat_names(ev, &seats_of(&hand.seats));
         for cmd in seating(&names) {
             let _ = self.hall.command(table, vec![cmd]).await;
         }
@@ -361,10 +376,12 @@ impl Director {
                 vec![0; seats]
             };
             let text = serde_json::to_string(&scores).map_err(ApiError::internal)?;
+            let played_deal = i64::from(outcome.deal);
             self.store
-                .set_hand_scores(&id, h.round, h.board, h.hand, &text)
+                .set_hand_scores(&id, h.round, h.board, h.hand, &text, played_deal)
                 .await?;
             h.scores = Some(text);
+            h.played_deal = played_deal;
         }
         self.advance(ev).await
     }
