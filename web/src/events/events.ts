@@ -7,6 +7,7 @@ import { api, ApiError } from '../net/api';
 import { session } from '../session';
 import { settings } from '../settings';
 import { gameName } from '../net/games';
+import { playerName } from '../players';
 import { followEvent, onNotify } from '../people/channel';
 import './events.css';
 import { roomPanel, type RoomPanel } from '../people/rooms';
@@ -120,6 +121,7 @@ const S = {
   exportJson: ['比较（JSON）', 'Comparison (JSON)'],
   exportCsv: ['成绩表（CSV）', 'Results (CSV)'],
   comparison: ['逐副比较', 'Board by board'],
+  redealt: ['（全不叫重发，第{n}次）', ' (all passed: redeal {n})'],
   boardN: ['第{n}副', 'Board {n}'],
   sealed: ['尚有牌桌未打完，暂不公开', 'Not published until every table has played it'],
   seat: ['座位', 'Seat'],
@@ -129,7 +131,6 @@ const S = {
   landlordMark: ['地主', 'landlord'],
   noBid: ['不叫', 'no bid'],
   cardsHeld: ['手牌', 'Cards'],
-  computer: ['电脑', 'computer'],
   mpSum: ['每个座位的比赛分之和为 n(n−1)（n 为桌数），每人最高 2(n−1)。', 'For each seat the matchpoints sum to n(n−1) (n tables), the top being 2(n−1).'],
   referrals: ['待裁决的申报', 'Open referrals'],
   decision: ['裁决', 'Decision'],
@@ -347,7 +348,7 @@ function cardRoundTable(r: Round) {
         'table.event-table.ev-card-table',
         { 'data-table': tb.board },
         h('caption', null, t('table', { n: tb.board })),
-        h('tr', null, h('th', null, ''), tb.players.map((p) => h('th', null, p)), h('th', null, '')),
+        h('tr', null, h('th', null, ''), tb.players.map((p) => h('th', null, playerName(p))), h('th', null, '')),
         tb.hands.map((hd) => {
           // A hand lists its scores by seat; its seats turn by one each hand,
           // so the columns (the table's players) read them by name.
@@ -371,7 +372,7 @@ function cardRoundTable(r: Round) {
 }
 
 interface Comparison {
-  boards: { board: number; published: boolean; tables?: { table: number; game: string | null; seats: { seat: number; user: string; points: number; matchpoints: number; top: number }[]; record: DdzRecord | null }[] }[];
+  boards: { board: number; published: boolean; tables?: { table: number; deal?: number; game: string | null; seats: { seat: number; user: string; points: number; matchpoints: number; top: number }[]; record: DdzRecord | null }[] }[];
 }
 
 interface DdzRecord {
@@ -413,7 +414,7 @@ function comparisonView(cmp: Comparison) {
           : h(
               'table.event-table',
               null,
-              h('tr', null, h('th', null, t('seat')), (b.tables ?? []).map((tb) => h('th', { colspan: 5 }, t('table', { n: tb.table })))),
+              h('tr', null, h('th', null, t('seat')), (b.tables ?? []).map((tb) => h('th', { colspan: 5, 'data-deal': tb.deal ?? 0 }, t('table', { n: tb.table }) + (tb.deal ? t('redealt', { n: tb.deal }) : '')))),
               h('tr', null, h('th', null, ''), (b.tables ?? []).map(() => [h('th', null, t('player')), h('th', null, t('cardsHeld')), h('th', null, t('bid')), h('th', null, t('points')), h('th', null, t('matchpoints'))])),
               [0, 1, 2].map((seat) =>
                 h(
@@ -425,7 +426,7 @@ function comparisonView(cmp: Comparison) {
                     const bids = (tb.record?.bids ?? []).filter((x) => x.seat === seat).map((x) => (x.bid ? t('bidN', { n: x.bid }) : t('noBid')));
                     const lord = tb.record?.landlord === seat ? ` (${t('landlordMark')})` : '';
                     return [
-                      h('td', null, s ? s.user || t('computer') : ''),
+                      h('td', null, s ? playerName(s.user) : ''),
                       h('td.ev-cards', null, cardsText(tb.record?.deal?.hands?.[seat])),
                       h('td', null, bids.join(' / ') + lord),
                       h('td.ev-points', null, s ? signed(s.points) : ''),
