@@ -366,6 +366,7 @@ impl Director {
                 .await?;
             h.scores = Some(text);
         }
+        crate::events::record::stamp_hands(&*self.store, &ev, ends).await;
         self.advance(ev).await
     }
 
