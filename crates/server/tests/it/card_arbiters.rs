@@ -5,7 +5,8 @@
 //! players are told), stops and starts the clocks, adds time to a clock; the
 //! chief forfeits a player's hand (it ends scored as the game scores a
 //! concession, and the next hand is dealt); in the next hand a warning, then a
-//! player resigns; the chief voids the third with `--` (0 each; any other
+//! player resigns; in the third the chief disqualifies a player (the hand goes
+//! on, the computer playing for them) and voids it with `--` (0 each; any other
 //! result is refused, and a finished hand cannot be adjudicated); each hand's
 //! stored record has the event's name, its round `round.table.hand` and the
 //! arbiters' acts as comments at their ply.
@@ -302,10 +303,35 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
     let h2 = hand(&org, &id, 2, "hand 2 scored", |h| h["scores"].is_array()).await;
     assert_eq!(h2["scores"], json!([-2, 1, 1]), "{h2}");
 
-    // ---- Hand 3: only `--` at a table of three; it voids the hand.
+    // ---- Hand 3: a player disqualified: the hand goes on, the computer
+    // plays for them (托管). Then only `--` at a table of three; it voids
+    // the hand.
     let h3 = hand(&org, &id, 3, "hand 3 dealt", |h| h["table"].is_string()).await;
     let t3 = h3["table"].as_str().unwrap().to_string();
     sit_in(&mut ps, &t3).await;
+    let seats3: Vec<String> = serde_json::from_value(h3["seats"].clone()).unwrap();
+    let out = seats[1].clone();
+    assert_ne!(out, loser);
+    let out_seat = seats3.iter().position(|p| *p == out).unwrap();
+    let (status, body) = act(
+        &chief,
+        &id,
+        json!({"kind": "disqualify", "player": out, "reason": "abused the arbiter"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["table"], t3.as_str(), "{body}");
+    let st = table_view(&org, &t3).await;
+    assert_eq!(st["status"], "playing", "{st}");
+    assert_eq!(st["seats"][out_seat]["trustee"], true, "{st}");
+    let ev = event(&org, &id).await;
+    let p = ev["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["user"] == out.as_str())
+        .unwrap();
+    assert_eq!(p["disqualified"], true, "{ev}");
     for result in ["1-0", "0-1", "1/2-1/2", "+-"] {
         let (status, body) = act(
             &chief,
@@ -374,6 +400,7 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
         "clock",
         "forfeit",
         "warning",
+        "disqualify",
         "adjudicate",
     ]
     .iter()
@@ -424,13 +451,18 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
         "{rec2:#}"
     );
     let rec3 = record(&server, &t3, "hand 3's record stamped", |r| {
-        r["round"] == "1.1.3" && r["comments"].as_array().is_some_and(|c| !c.is_empty())
+        r["round"] == "1.1.3" && r["comments"].as_array().is_some_and(|c| c.len() == 2)
     })
     .await;
     assert_eq!(rec3["event"], NAME, "{rec3:#}");
+    // Voided after whatever the computer played for the disqualified seat.
+    let played = rec3["actions"].as_array().unwrap().len();
     assert_eq!(
         rec3["comments"],
-        json!([{"ply": 0, "text": text("chief: hand void", &loser, "the deal was shown to a spectator")}]),
+        json!([
+            {"ply": 0, "text": text("chief: disqualify", &out, "abused the arbiter")},
+            {"ply": played, "text": text("chief: hand void", &loser, "the deal was shown to a spectator")},
+        ]),
         "{rec3:#}"
     );
     // Through the HTTP API as anyone reads it.
