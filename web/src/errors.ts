@@ -111,6 +111,7 @@ export const ERRORS: Record<string, readonly [string, string]> = {
   not_arbiter: ['只有本赛事的裁判可以这样做', 'Only an arbiter of the event can do that'],
   chief_only: ['只有裁判长可以这样做；监局裁判可以提交裁判长', 'Only the chief arbiter can do that; a table arbiter refers the case'],
   referral_decided: ['此申诉已有裁决', 'That case has been decided already'],
+  hand_over: ['这一局已经结束，得分不再改判', 'That hand is over: its score stands'],
   arbiter_plays: ['裁判不能参加自己执裁的赛事，也不能裁决自己的对局', 'An arbiter cannot play in their own event or act on their own game'],
   guest: ['游客不能报名参赛', 'Guests cannot enter events'],
   rating_out_of_range: ['你的等级分不在本赛事的范围内', 'Your rating is outside the event’s range'],

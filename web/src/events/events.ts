@@ -103,6 +103,8 @@ const S = {
   pause: ['暂停计时', 'Pause the clocks'],
   resume: ['恢复计时', 'Resume the clocks'],
   refer: ['提交裁判长', 'Refer to the chief arbiter'],
+  handVoid: ['-- 本局作废（各0分）', '-- void the hand (0 each)'],
+  handArbiter: ['三人桌：针对该选手本轮正在进行的一局（已结束的局不能改判）', "Tables of three: the player's hand being played this round (a finished hand's score stands)"],
   arbNumber: ['步数或秒数', 'Moves or seconds'],
   table: ['第{n}桌', 'Table {n}'],
   hand: ['第{n}局', 'Hand {n}'],
@@ -507,7 +509,11 @@ function arbiterPanel(ev: EventView, after: () => void) {
     mount(round, [...ev.rounds].reverse().map((x) => h('option', { value: String(x.round), selected: String(x.round) === r }, t('round', { n: x.round }))));
   };
   update(ev);
-  const result: HTMLElement = h('select', { id: 'arbiter-result' }, ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'].map((r) => h('option', { value: r }, r)));
+  // At tables of three a hand being played is voided (`--`) or forfeited by
+  // a seat (forfeit): the server takes no other result there.
+  const three = (ev.config.kind ?? 'swiss') !== 'swiss';
+  const results = three ? [['--', t('handVoid')]] : ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'].map((r) => [r, r]);
+  const result: HTMLElement = h('select', { id: 'arbiter-result' }, results.map(([r, label]) => h('option', { value: r }, label)));
   const status = h('span.hint', { id: 'arbiter-status' });
   const submit = h(
     'button.btn.primary',
@@ -531,7 +537,8 @@ function arbiterPanel(ev: EventView, after: () => void) {
     },
     t('act'),
   );
-  return { el: h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), kind, player, round, result, amount, reason, submit, status, referrals), update };
+  const note = three ? h('p.hint', { id: 'arbiter-hand-note' }, t('handArbiter')) : null;
+  return { el: h('div.panel.arbiter-panel', { id: 'arbiter-panel' }, h('h3', null, t('arbiter')), note, kind, player, round, result, amount, reason, submit, status, referrals), update };
 }
 
 /** `#/event/{id}`: the event, refreshed every two seconds. */

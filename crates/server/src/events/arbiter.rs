@@ -18,14 +18,22 @@
 //! are in the game's log and its events as well. An action on a live game
 //! keeps the number of moves played when it happened (`ply` in its detail):
 //! the game's record writes it there as a comment.
+//!
+//! At tables of three (points and duplicate events) the player's game is
+//! their hand of the round: the hand being played at their table, else their
+//! last hand of the round. The acts on a live game act on the hand's table as
+//! on a board's; the chief's decisions are the hand's (a forfeit loses it as
+//! the game scores a concession, `--` voids it); a finished hand's score
+//! stands (no correction); a disqualified player's hand under way is played
+//! out for them by the computer (托管). docs/card-events.md.
 
 use qiyuan_game::Seat;
-use qiyuan_store::{EventActionRow, EventGameRow, Store, User};
+use qiyuan_store::{EventActionRow, EventGameRow, EventHandRow, Store, User, UserId};
 use qiyuan_table::{Command, Decision};
 use serde::Deserialize;
 
 use super::hall::Hall;
-use super::{EventData, load};
+use super::{EventData, load, seats_of};
 use crate::error::ApiError;
 use crate::protocol::ServerMsg;
 use crate::protocol::out::{EventActionMsg, Notification};
@@ -175,33 +183,35 @@ pub async fn act(
         .cloned()
         .ok_or_else(|| ApiError::not_found(format!("{} does not play here", req.player)))?;
     let round = req.round.unwrap_or_else(|| ev.paired());
-    let game = ev
-        .games_of(round)
-        .find(|g| g.white == player.user_id || g.black == Some(player.user_id))
-        .cloned();
+    let target = if ev.config.kind.at_tables_of_three() {
+        hand_of(&ev, round, player.user_id).map(Target::Hand)
+    } else {
+        ev.games_of(round)
+            .find(|g| g.white == player.user_id || g.black == Some(player.user_id))
+            .cloned()
+            .map(Target::Board)
+    };
     // An arbiter who is a player here (registered before this was refused)
     // judges nobody in a game of theirs, themselves included.
     if player.user_id == arbiter.id
-        || game
+        || target
             .as_ref()
-            .is_some_and(|g| g.white == arbiter.id || g.black == Some(arbiter.id))
+            .is_some_and(|t| t.seats().contains(&arbiter.id))
     {
         return Err(super::api::arbiter_plays(
             "an arbiter cannot act on a game they play",
         ));
     }
-    let seat = game.as_ref().map(|g| {
-        if g.white == player.user_id {
-            Seat(0)
-        } else {
-            Seat(1)
-        }
-    });
-    let live = |g: &Option<EventGameRow>| {
-        g.as_ref()
-            .filter(|g| g.black.is_some() && g.white_result.is_none())
-            .and_then(|g| g.table_id.clone())
+    let seat = target.as_ref().and_then(|t| t.seat_of(player.user_id));
+    let game = match &target {
+        Some(Target::Board(g)) => Some(g.clone()),
+        _ => None,
     };
+    let hand = match &target {
+        Some(Target::Hand(h)) => Some(h.clone()),
+        _ => None,
+    };
+    let live = |t: &Option<Target>| t.as_ref().and_then(Target::live);
     let need_game = || {
         ApiError::new(
             axum::http::StatusCode::CONFLICT,
@@ -213,13 +223,14 @@ pub async fn act(
     let mut detail: Option<serde_json::Value> = None;
     // The moves played when the action touched a live game (the record's
     // comment goes there).
-    let ply = match live(&game) {
+    let ply = match live(&target) {
         Some(t) => hall.moves(&t).await,
         None => None,
     };
     match req.kind.as_str() {
         "restore" => {
-            let table = live(&game).ok_or_else(need_game)?;
+            let table = live(&target).ok_or_else(need_game)?;
+            let seats = target.as_ref().map_or(2, |t| t.seats().len());
             let keep = req
                 .ply
                 .ok_or_else(|| ApiError::bad_request("bad_action", "restore names a ply"))?;
@@ -229,11 +240,13 @@ pub async fn act(
                     c.iter()
                         .map(|s| secs_ms(*s, false))
                         .collect::<Option<Vec<_>>>()
-                        .filter(|c| c.len() == 2)
+                        .filter(|c| c.len() == seats)
                         .ok_or_else(|| {
                             ApiError::bad_request(
                                 "bad_action",
-                                "clocks: two times in seconds, 0 to a day",
+                                format!(
+                                    "clocks: {seats} times in seconds (one per seat), 0 to a day"
+                                ),
                             )
                         })?,
                 ),
@@ -249,7 +262,7 @@ pub async fn act(
             detail = Some(serde_json::json!({"restored": keep, "clocks": clocks}));
         }
         "clock" => {
-            let table = live(&game).ok_or_else(need_game)?;
+            let table = live(&target).ok_or_else(need_game)?;
             let seat = seat.ok_or_else(need_game)?;
             let delta = req
                 .seconds
@@ -266,7 +279,7 @@ pub async fn act(
             detail = Some(serde_json::json!({"delta_ms": delta}));
         }
         "pause" | "resume" => {
-            let table = live(&game).ok_or_else(need_game)?;
+            let table = live(&target).ok_or_else(need_game)?;
             let cmd = if req.kind == "pause" {
                 Command::Pause
             } else {
@@ -293,7 +306,7 @@ pub async fn act(
             }));
         }
         "warning" | "foul" | "violation" => {
-            let table = live(&game).ok_or_else(need_game)?;
+            let table = live(&target).ok_or_else(need_game)?;
             let seat = seat.ok_or_else(need_game)?;
             let cmd = match req.kind.as_str() {
                 "warning" => Command::Warn {
@@ -313,6 +326,44 @@ pub async fn act(
             if req.kind == "violation" && req.grave {
                 detail = disqualify(store, hall, &ev, player.user_id, round).await?;
             }
+        }
+        // A hand at a table of three: voided while it is played (`--`, 0
+        // each); a finished hand's score stands.
+        "adjudicate" if hand.is_some() => {
+            let h = hand.clone().ok_or_else(need_game)?;
+            if req.result.as_deref() != Some("--") {
+                return Err(ApiError::bad_request(
+                    "bad_result",
+                    "at a table of three a hand being played is adjudicated `--` only (void: 0 each); a seat's loss is a forfeit",
+                ));
+            }
+            let table = live(&target).ok_or_else(|| hand_over(&h, "adjudicated"))?;
+            hall.command(
+                &table,
+                vec![Command::Decide {
+                    decision: Decision::Void,
+                }],
+            )
+            .await?;
+            detail = Some(serde_json::json!({"void": true}));
+        }
+        // The player's seat loses the hand being played, as the game scores
+        // a concession.
+        "forfeit" if hand.is_some() => {
+            let h = hand.clone().ok_or_else(need_game)?;
+            let table = live(&target).ok_or_else(|| hand_over(&h, "forfeited"))?;
+            let seat = seat.ok_or_else(need_game)?;
+            hall.command(
+                &table,
+                vec![Command::Decide {
+                    decision: Decision::Loses {
+                        seat,
+                        forfeit: true,
+                    },
+                }],
+            )
+            .await?;
+            detail = Some(serde_json::json!({"seat": seat.0}));
         }
         "adjudicate" => {
             let g = game.clone().ok_or_else(need_game)?;
@@ -360,7 +411,7 @@ pub async fn act(
                 }
             };
             let _ = black;
-            let table = live(&game);
+            let table = live(&target);
             store
                 .set_event_result(&ev.row.id, g.round, g.board, Some(w), Some(b))
                 .await?;
@@ -399,11 +450,18 @@ pub async fn act(
         d["ply"] = serde_json::Value::from(ply);
         detail = Some(d);
     }
+    // A hand's act says which hand of the table's round (its record's
+    // comments are found by it).
+    if let Some(h) = &hand {
+        let mut d = detail.take().unwrap_or_else(|| serde_json::json!({}));
+        d["hand"] = serde_json::Value::from(h.hand);
+        detail = Some(d);
+    }
     let at = crate::now_ms();
     let action = EventActionRow {
         id: 0,
-        round: game.as_ref().map(|g| g.round),
-        board: game.as_ref().map(|g| g.board),
+        round: target.as_ref().map(Target::round),
+        board: target.as_ref().map(Target::board),
         user_id: player.user_id,
         arbiter: arbiter.id,
         kind: req.kind.clone(),
@@ -412,19 +470,29 @@ pub async fn act(
         detail: detail.as_ref().map(|d| d.to_string()),
     };
     let id = super::record_action(store, &ev.row.id, action).await?;
-    let table = game.as_ref().and_then(|g| g.table_id.clone());
+    // A hand this act ended: its record gets the act as well (the director
+    // may have stamped it when the end was heard, before the act was
+    // stored; stamping again writes what is missing).
+    if let Some(h) = &hand
+        && matches!(req.kind.as_str(), "forfeit" | "adjudicate")
+        && let Err(e) = super::record::amend_hand(store, &ev, h).await
+    {
+        let hand_number = h.hand;
+        tracing::warn!(event = %ev.row.id, round = h.round, hand_number, "cannot stamp the hand's record: {}", e.message);
+    }
+    let table = target.as_ref().and_then(|t| t.table().map(str::to_string));
     let msg = EventActionMsg {
         event: ev.row.id.clone(),
         kind: req.kind.clone(),
         player: player.username.clone(),
         arbiter: arbiter.username.clone(),
         reason: req.reason.clone(),
-        round: game.as_ref().map(|g| g.round),
-        board: game.as_ref().map(|g| g.board),
+        round: target.as_ref().map(Target::round),
+        board: target.as_ref().map(Target::board),
         table: table.clone(),
         at,
     };
-    // Both players of the game hear it (the player alone without a game); a
+    // Everyone at the game hears it (the player alone without a game); a
     // referral and its decision are the arbiters' business: the chief hears
     // of a referral, the referring arbiter of its decision.
     let mut told = vec![player.user_id];
@@ -436,9 +504,9 @@ pub async fn act(
         };
     } else if let Some(r) = &referral {
         told = vec![r.arbiter];
-    } else if let Some(g) = &game {
-        told.push(g.white);
-        told.extend(g.black);
+    } else if let Some(t) = &target {
+        // A computer's place (0) hears nothing.
+        told.extend(t.seats().into_iter().filter(|u| *u != 0));
     }
     told.sort_unstable();
     told.dedup();
@@ -454,10 +522,93 @@ pub async fn act(
     Ok(ActionDone {
         id,
         kind: req.kind,
-        round: game.as_ref().map(|g| g.round),
-        board: game.as_ref().map(|g| g.board),
+        round: target.as_ref().map(Target::round),
+        board: target.as_ref().map(Target::board),
         table,
     })
+}
+
+/// The game an act is about: a Swiss board, or a hand at a table of three.
+#[derive(Debug, Clone)]
+enum Target {
+    Board(EventGameRow),
+    Hand(EventHandRow),
+}
+
+impl Target {
+    fn round(&self) -> i64 {
+        match self {
+            Target::Board(g) => g.round,
+            Target::Hand(h) => h.round,
+        }
+    }
+
+    /// The board's number, or the hand's table's number in its round.
+    fn board(&self) -> i64 {
+        match self {
+            Target::Board(g) => g.board,
+            Target::Hand(h) => h.board,
+        }
+    }
+
+    fn table(&self) -> Option<&str> {
+        match self {
+            Target::Board(g) => g.table_id.as_deref(),
+            Target::Hand(h) => h.table_id.as_deref(),
+        }
+    }
+
+    /// The table of the game, while it is being played (a board without a
+    /// result, not a bye; a hand without scores).
+    fn live(&self) -> Option<String> {
+        let playing = match self {
+            Target::Board(g) => g.black.is_some() && g.white_result.is_none(),
+            Target::Hand(h) => h.scores.is_none(),
+        };
+        playing.then(|| self.table().map(str::to_string)).flatten()
+    }
+
+    /// The players by seat (0: no player, a bye's or a computer's place).
+    fn seats(&self) -> Vec<UserId> {
+        match self {
+            Target::Board(g) => vec![g.white, g.black.unwrap_or(0)],
+            Target::Hand(h) => seats_of(&h.seats),
+        }
+    }
+
+    fn seat_of(&self, user: UserId) -> Option<Seat> {
+        self.seats()
+            .iter()
+            .position(|u| *u == user)
+            .map(|i| Seat(i as u8))
+    }
+}
+
+/// `user`'s hand of round `round` at a table of three: the one being played
+/// (a table, no scores yet) whose seats hold them, else their last of the
+/// round.
+fn hand_of(ev: &EventData, round: i64, user: UserId) -> Option<EventHandRow> {
+    let theirs = || {
+        ev.hands
+            .iter()
+            .filter(move |h| h.round == round && seats_of(&h.seats).contains(&user))
+    };
+    theirs()
+        .find(|h| h.scores.is_none() && h.table_id.is_some())
+        .or_else(|| theirs().max_by_key(|h| h.hand))
+        .cloned()
+}
+
+/// `409 hand_over`: a finished hand's score stands.
+fn hand_over(h: &EventHandRow, what: &str) -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::CONFLICT,
+        "hand_over",
+        format!(
+            "hand {} of table {} in round {} is over and cannot be {what}: a hand's score stands once it is played",
+            h.hand, h.board, h.round
+        ),
+    )
 }
 
 /// The referral a `decide` action answers.
@@ -556,6 +707,27 @@ async fn disqualify(
     store
         .set_event_player(&ev.row.id, user, withdrawn, true)
         .await?;
+    // At a table of three the hand under way is not ended: the computer
+    // plays it out for them (托管), and they are not grouped again.
+    if ev.config.kind.at_tables_of_three() {
+        if let Some(table) = hand_of(ev, round, user)
+            .as_ref()
+            .and_then(|h| Target::Hand(h.clone()).live())
+        {
+            // Refused: the computer plays for them already, or the hand has
+            // just ended.
+            let _ = hall
+                .command(
+                    &table,
+                    vec![Command::Trusteeship {
+                        user: ev.name_of(user),
+                        on: true,
+                    }],
+                )
+                .await;
+        }
+        return Ok(Some(serde_json::json!({"disqualified": true})));
+    }
     if let Some(g) = ev
         .games_of(round)
         .find(|g| (g.white == user || g.black == Some(user)) && g.black.is_some())

@@ -13,6 +13,14 @@
 //! forfeit: PGN's `*` would say the game is still going on. Go's SGF gets
 //! `EV`, `RO` and `RE` (`W+F`/`B+F` for a forfeit, `Void` for none).
 //!
+//! A hand at a table of three (points and duplicate events) is a game of its
+//! own whose record is JSON (Doudizhu's): when its end is heard and its
+//! scores are stored, its stored record gets `event` (the event's name),
+//! `round` (`round.table.hand`: the round, the table's number in it, the
+//! hand's number at the table, from 1) and the arbiters' acts during the
+//! hand as `comments`, `[{"ply", "text"}]` (`ply`: the actions played when
+//! the act happened); its result stays the game's (the hand's score).
+//!
 //! The rating change of a corrected game is computed again for the new
 //! result (none for a forfeit, which FIDE does not rate): Glicko-2 moves a
 //! rating by a factor of the deviations times (score − expected score), so
@@ -26,7 +34,8 @@
 //! players' present ratings.
 
 use qiyuan_game::{EndReason, Outcome, SeatResult};
-use qiyuan_store::{EventGameRow, Finish, RatingRow, Store};
+use qiyuan_store::{EventGameRow, EventHandRow, Finish, RatingRow, Store};
+use serde_json::Value;
 
 use super::EventData;
 use crate::error::ApiError;
@@ -220,7 +229,7 @@ pub async fn amend(
         return Ok(());
     };
     let now = crate::now_ms();
-    let comments = arbiter_comments(store, ev, g).await?;
+    let comments = arbiter_comments(store, ev, g.round, g.board, None).await?;
     let record = &with_comments(record, &comments);
     let mut amend = Finish {
         game_id: row.id.clone(),
@@ -270,19 +279,23 @@ pub async fn amend(
     Ok(())
 }
 
-/// The arbiters' acts during board `g`'s game, as its record's comments: the
-/// number of moves played when each happened (a restored position: the moves
-/// kept) and its words (`Arbiter tab: warning, p01: spoke`). A referral and
-/// its decision are the arbiters' business and not written (an act decided on
-/// one is); acts after the game (a correction) are in the record's headers.
+/// The arbiters' acts during the game of board `board` of round `round` (at
+/// a table of three: of hand `hand` at table `board`), as its record's
+/// comments: the number of moves played when each happened (a restored
+/// position: the moves kept) and its words (`Arbiter tab: warning, p01:
+/// spoke`). A referral and its decision are the arbiters' business and not
+/// written (an act decided on one is); acts after the game (a correction) are
+/// in the record's headers.
 async fn arbiter_comments(
     store: &dyn Store,
     ev: &EventData,
-    g: &EventGameRow,
+    round: i64,
+    board: i64,
+    hand: Option<i64>,
 ) -> Result<Vec<(usize, String)>, ApiError> {
     let mut out = Vec::new();
     for a in store.event_actions(&ev.row.id).await? {
-        if a.round != Some(g.round) || a.board != Some(g.board) {
+        if a.round != Some(round) || a.board != Some(board) {
             continue;
         }
         let detail: serde_json::Value = a
@@ -290,6 +303,9 @@ async fn arbiter_comments(
             .as_deref()
             .and_then(|d| serde_json::from_str(d).ok())
             .unwrap_or_default();
+        if hand.is_some_and(|n| detail["hand"].as_i64() != Some(n)) {
+            continue;
+        }
         let at = detail["restored"]
             .as_u64()
             .or_else(|| detail["ply"].as_u64());
@@ -305,7 +321,10 @@ async fn arbiter_comments(
             }
             "pause" => "clocks stopped".into(),
             "resume" => "clocks started".into(),
-            "violation" if detail["after"].is_string() => "grave violation".into(),
+            "violation" if detail["after"].is_string() || detail["disqualified"] == true => {
+                "grave violation".into()
+            }
+            "adjudicate" if detail["void"] == true => "hand void".into(),
             other => other.to_string(),
         };
         let arbiter = store
@@ -323,6 +342,171 @@ async fn arbiter_comments(
         ));
     }
     Ok(out)
+}
+
+/// A hand's `round` in its record: `round.table.hand`.
+pub fn hand_round(h: &EventHandRow) -> String {
+    format!("{}.{}.{}", h.round, h.board, h.hand)
+}
+
+/// Writes the event's name, the hand's round ([`hand_round`]) and the
+/// arbiters' acts during it ([`with_json_comments`]) into hand `h`'s finished
+/// game's stored record; its result stays the game's (the hand's score is the
+/// game's points). Nothing when the game has not finished, is not stored, has
+/// a record that is not a JSON object, or has it so already.
+pub async fn amend_hand(
+    store: &dyn Store,
+    ev: &EventData,
+    h: &EventHandRow,
+) -> Result<(), ApiError> {
+    let Some(table) = h.table_id.as_deref() else {
+        return Ok(());
+    };
+    let Some(row) = store.game(table).await? else {
+        return Ok(());
+    };
+    let (Some(result), Some(record)) = (row.result.as_deref(), row.record.as_deref()) else {
+        return Ok(());
+    };
+    let comments = arbiter_comments(store, ev, h.round, h.board, Some(h.hand)).await?;
+    let Some(stamped) = stamp_json(record, &ev.config.name, &hand_round(h), &comments) else {
+        return Ok(());
+    };
+    if stamped == record {
+        return Ok(());
+    }
+    store
+        .amend_game(&Finish {
+            game_id: row.id.clone(),
+            at: crate::now_ms(),
+            result: result.to_string(),
+            record: stamped,
+            rating_diffs: Vec::new(),
+            ratings: Vec::new(),
+            points: Vec::new(),
+        })
+        .await?;
+    Ok(())
+}
+
+/// The hands whose games ended at `ends` (table, outcome): each one's stored
+/// record stamped ([`amend_hand`]). A failure is logged; the event goes on.
+pub async fn stamp_hands(store: &dyn Store, ev: &EventData, ends: &[(String, Outcome)]) {
+    for (table, _) in ends {
+        let Some(h) = ev
+            .hands
+            .iter()
+            .find(|h| h.table_id.as_deref() == Some(table.as_str()))
+        else {
+            continue;
+        };
+        if let Err(e) = amend_hand(store, ev, h).await {
+            let hand_number = h.hand;
+            tracing::warn!(
+                event = %ev.row.id, round = h.round, hand_number, %table,
+                "cannot stamp the hand's record: {}", e.message
+            );
+        }
+    }
+}
+
+/// A JSON record (an object) with `event` and `round` set and
+/// `comments` ([`with_json_comments`]); its other fields as they were, in
+/// their order (a field it lacked goes where Doudizhu's record puts it).
+/// None if it is not a JSON object.
+pub fn stamp_json(
+    record: &str,
+    event: &str,
+    round: &str,
+    comments: &[(usize, String)],
+) -> Option<String> {
+    let mut fields: Fields = serde_json::from_str(record).ok()?;
+    fields.set("event", Value::from(event), &["game"]);
+    fields.set("round", Value::from(round), &["date", "site", "event"]);
+    with_json_comments(&mut fields, comments);
+    serde_json::to_string_pretty(&fields).ok()
+}
+
+/// Adds each comment as `{"ply", "text"}` to the record's `comments` (made
+/// at its end if it has none), unless it is there already (a record is
+/// stamped more than once).
+fn with_json_comments(fields: &mut Fields, comments: &[(usize, String)]) {
+    let mut list = fields
+        .get("comments")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let before = list.len();
+    for (ply, text) in comments {
+        let text: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let c = serde_json::json!({"ply": ply, "text": text});
+        if !list.contains(&c) {
+            list.push(c);
+        }
+    }
+    if list.len() > before {
+        fields.set("comments", Value::Array(list), &[]);
+    }
+}
+
+/// A JSON object's fields in their order (serde_json's map sorts them).
+struct Fields(Vec<(String, Value)>);
+
+impl Fields {
+    fn get(&self, name: &str) -> Option<&Value> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// Sets field `name`; a new one goes after the first of `after` the
+    /// object has, else at its end.
+    fn set(&mut self, name: &str, value: Value, after: &[&str]) {
+        if let Some(f) = self.0.iter_mut().find(|(n, _)| n == name) {
+            f.1 = value;
+            return;
+        }
+        let at = after
+            .iter()
+            .find_map(|a| self.0.iter().position(|(n, _)| n == a))
+            .map_or(self.0.len(), |i| i + 1);
+        self.0.insert(at, (name.to_string(), value));
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Fields {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Fields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Fields, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = map.next_entry::<String, Value>()? {
+                    out.push((k, v));
+                }
+                Ok(Fields(out))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
+impl serde::Serialize for Fields {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
 }
 
 /// `record` (PGN or SGF) with each comment after its number of moves: a PGN
@@ -640,6 +824,40 @@ mod tests {
             out,
             "(;GM[1]SZ[9];B[ee];W[cc]C[Arbiter a: warning, p: [x\\]];B[gg])"
         );
+    }
+
+    #[test]
+    fn json_records_of_hands() {
+        let rec = "{\n  \"game\": \"doudizhu\",\n  \"event\": \"qiyuan table abc\",\n  \"site\": \"qiyuan\",\n  \"date\": \"2026.01.02\",\n  \"players\": [\"a\", \"b\", \"c\"],\n  \"actions\": []\n}";
+        let c = vec![(2, "Arbiter t: warning, b: spoke".to_string())];
+        let out = super::stamp_json(rec, "积分赛 \"x\"", "1.2.3", &c).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["event"], "积分赛 \"x\"");
+        assert_eq!(v["round"], "1.2.3");
+        assert_eq!(
+            v["comments"],
+            serde_json::json!([{"ply": 2, "text": "Arbiter t: warning, b: spoke"}])
+        );
+        // The fields in their order, the round after the date.
+        let keys: Vec<usize> = [
+            "\"game\"",
+            "\"event\"",
+            "\"date\"",
+            "\"round\"",
+            "\"players\"",
+            "\"comments\"",
+        ]
+        .iter()
+        .map(|k| out.find(k).unwrap())
+        .collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{out}");
+        // Stamped again: the same record, each comment once.
+        assert_eq!(
+            super::stamp_json(&out, "积分赛 \"x\"", "1.2.3", &c).unwrap(),
+            out
+        );
+        assert!(super::stamp_json("[1]", "e", "1.1.1", &c).is_none());
+        assert!(super::stamp_json("1. e4 *", "e", "1.1.1", &c).is_none());
     }
 
     #[test]

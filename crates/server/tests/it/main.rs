@@ -25,6 +25,7 @@ mod authority;
 mod bad_input;
 mod begin_end;
 mod bench_client;
+mod card_arbiters;
 mod card_events;
 mod chat;
 mod chat_rooms;

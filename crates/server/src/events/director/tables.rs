@@ -383,6 +383,7 @@ impl Director {
             h.scores = Some(text);
             h.played_deal = played_deal;
         }
+        crate::events::record::stamp_hands(&*self.store, &ev, ends).await;
         self.advance(ev).await
     }
 
