@@ -17,6 +17,9 @@ use qiyuan_table::clock::LagEstimate;
 #[derive(Debug, Default)]
 pub struct LagMeter {
     inner: Mutex<LagInner>,
+    /// Whether the socket is at a table (watches or plays): only then is its
+    /// lag wanted, and its pings frequent (see `ws`, `QUIET_PING_EVERY`).
+    at_table: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Debug, Default)]
@@ -42,6 +45,17 @@ fn monotonic_micros() -> u64 {
 impl LagMeter {
     fn lock(&self) -> std::sync::MutexGuard<'_, LagInner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The socket is at a table now, or at none any more.
+    pub fn set_at_table(&self, at: bool) {
+        self.at_table
+            .store(at, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the socket is at a table (its lag is wanted).
+    pub fn at_table(&self) -> bool {
+        self.at_table.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The payload of a new ping, which becomes the one outstanding.

@@ -48,9 +48,15 @@ fn hard_limit(max_message_bytes: usize) -> usize {
 /// still arrives whole (`tests/it/memory_bounds.rs`). 4 KiB cost every socket 3 KiB more.
 const READ_BUFFER: usize = 1024;
 
-/// How often the server pings each socket: the pings keep the lag estimate
-/// fresh (Lichess's client pings about as often) and show a dead socket.
+/// How often the server pings a socket at a table: the pings keep the lag
+/// estimate fresh (Lichess's client pings about as often) and show a dead
+/// socket.
 const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+/// How often it pings a socket at no table (a page's channel to its person):
+/// no lag is wanted there, only a sign of life well within [`IDLE`]. At a
+/// ping every 2 s, a hall's idle page sockets cost as much again as its
+/// moves' frames (docs/benchmarks.md, "Chat and presence").
+const QUIET_PING_EVERY: std::time::Duration = std::time::Duration::from_secs(20);
 /// A socket silent this long (no message, no pong) is closed.
 const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -214,6 +220,7 @@ async fn connection(
         // them): a busy socket's pings mostly cost no write of their own, and
         // come at most a third more often (each ping is also a pong to read).
         let mut pinged = tokio::time::Instant::now();
+        let mut first = true;
         loop {
             let sent = tokio::select! {
                 biased;
@@ -256,6 +263,15 @@ async fn connection(
                 },
                 _ = ping.tick() => {
                     if !still_reading.load(Ordering::Relaxed) {
+                        continue;
+                    }
+                    // At no table: the next ping when a quiet period has
+                    // passed (a table's first frames bring one at once, above).
+                    if !std::mem::take(&mut first)
+                        && !meter.at_table()
+                        && pinged.elapsed() < QUIET_PING_EVERY
+                    {
+                        ping.reset_at(pinged + QUIET_PING_EVERY);
                         continue;
                     }
                     pinged = tokio::time::Instant::now();

@@ -92,6 +92,7 @@ impl Router {
     /// (a private table's only for its owner, the one person it admits).
     async fn enter(&mut self, handle: &live::TableHandle) {
         self.tables.insert(handle.id.clone());
+        self.conn.lag.set_at_table(true);
         let owner = match (&handle.owner, &self.conn.user) {
             (Some(owner), Some(user)) => owner.id == user.id,
             _ => false,
@@ -264,6 +265,7 @@ impl Router {
                             Ok(handle) => self.enter(&handle).await,
                             Err(_) => {
                                 self.tables.insert(table.clone());
+                                self.conn.lag.set_at_table(true);
                             }
                         }
                         self.ack(id, Ack::Table { table });
@@ -382,6 +384,7 @@ impl Router {
             HallMsg::Unwatch(protocol::client::Watch { table, .. }) => {
                 let handle = self.table(table).await?;
                 self.tables.remove(table);
+                self.conn.lag.set_at_table(!self.tables.is_empty());
                 self.app.chat.leave(table, self.conn.id);
                 self.app.sockets.watching(self.conn.id, table, false);
                 self.send_table(&handle, TableMsg::Unwatch { conn: self.conn.id })

@@ -62,6 +62,7 @@ mod no_game_names;
 mod node_faults;
 mod origins;
 mod people_notify;
+mod pings;
 mod play;
 mod protocol_types;
 mod rated_ends;
