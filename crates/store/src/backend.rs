@@ -74,9 +74,16 @@ impl std::fmt::Debug for WriteSlot {
 pub(crate) type BoxFuture<'c, T> = Pin<Box<dyn Future<Output = T> + Send + 'c>>;
 
 /// One write other than the log's appends, run by the group writer on the
-/// writing connection inside its batch's transaction.
-pub(crate) type SqliteJob =
-    Box<dyn for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Answer> + Send>;
+/// writing connection inside its batch's transaction; or, `alone` (a single
+/// statement, such as a chat line's insert), where every job of the batch is
+/// one, each in its own statement's implicit transaction: no `BEGIN` and
+/// `COMMIT` around it, two trips to SQLite's thread fewer.
+pub(crate) struct SqliteJob {
+    run: SqliteRun,
+    alone: bool,
+}
+
+type SqliteRun = Box<dyn for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Answer> + Send>;
 
 impl SqliteStore {
     /// Runs `op` on the writing connection in the group writer's next batch,
@@ -90,8 +97,27 @@ impl SqliteStore {
         R: Send + 'static,
         F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<R>> + Send + 'static,
     {
+        self.job(op, false).await
+    }
+
+    /// [`SqliteStore::write`] for an `op` of one statement, which needs no
+    /// transaction around it to be all or nothing: in a batch of such jobs
+    /// only, it runs in its statement's own implicit transaction.
+    pub(crate) async fn write_alone<R, F>(&self, op: F) -> Result<R>
+    where
+        R: Send + 'static,
+        F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<R>> + Send + 'static,
+    {
+        self.job(op, true).await
+    }
+
+    async fn job<R, F>(&self, op: F, alone: bool) -> Result<R>
+    where
+        R: Send + 'static,
+        F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<R>> + Send + 'static,
+    {
         let (done, answer) = oneshot::channel::<Result<R>>();
-        let job: SqliteJob = Box::new(move |conn| {
+        let run: SqliteRun = Box::new(move |conn| {
             Box::pin(async move {
                 let result = op(conn).await;
                 Box::new(move |failed: Option<&StoreError>| {
@@ -102,7 +128,7 @@ impl SqliteStore {
                 }) as Answer
             })
         });
-        if !self.appends.job(job) {
+        if !self.appends.job(SqliteJob { run, alone }) {
             return Err(StoreError::Batch("the store's writer has stopped".into()));
         }
         answer.await.unwrap_or_else(|_| {
@@ -141,6 +167,15 @@ impl PostgresStore {
             .spawn(op(self.read.clone()))
             .await
             .unwrap_or_else(|_| Err(StoreError::Database(sqlx::Error::WorkerCrashed)))
+    }
+
+    /// [`PostgresStore::write`]: each statement commits by itself here.
+    pub(crate) async fn write_alone<R, F>(&self, op: F) -> Result<R>
+    where
+        R: Send + 'static,
+        F: for<'c> FnOnce(&'c mut sqlx::PgConnection) -> BoxFuture<'c, Result<R>> + Send + 'static,
+    {
+        self.write(op).await
     }
 
     /// Runs `op` on a pooled connection (PostgreSQL's writes go in parallel;
@@ -326,6 +361,14 @@ fn sqlite_batches(slot: Arc<WriteSlot>) -> WriteBatch<SqliteJob> {
                 .await;
                 return (written, Vec::new());
             }
+            if batch.is_empty() && jobs.iter().all(|j| j.alone) {
+                // Single statements, each committed by itself.
+                let mut answers = Vec::with_capacity(jobs.len());
+                for job in jobs {
+                    answers.push((job.run)(&mut conn).await);
+                }
+                return (Ok(Vec::new()), answers);
+            }
             let mut tx = match conn.begin().await {
                 Ok(tx) => tx,
                 Err(err) => {
@@ -335,7 +378,7 @@ fn sqlite_batches(slot: Arc<WriteSlot>) -> WriteBatch<SqliteJob> {
             };
             let mut answers = Vec::with_capacity(jobs.len());
             for job in jobs {
-                answers.push(job(&mut tx).await);
+                answers.push((job.run)(&mut tx).await);
             }
             let written = async {
                 let outcomes = match append_all(&mut tx, &batch).await? {

@@ -195,7 +195,9 @@ macro_rules! impl_chat {
         impl ChatStore for $store {
             async fn add_chat_line(&self, line: &NewChatLine) -> Result<Option<i64>> {
                 let line = line.clone();
-                self.write(move |c| {
+                // One statement (the mute read inside it): in a batch of such
+                // writes only, no transaction of its own around it.
+                self.write_alone(move |c| {
                     Box::pin(async move {
                         let id: Option<i64> = sqlx::query_scalar(ADD_LINE)
                         .bind(&line.table)
