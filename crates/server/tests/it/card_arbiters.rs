@@ -106,12 +106,9 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
     })
     .await;
     let store = server.running.as_ref().unwrap().app.store.clone();
-    let org = server.register("org").await;
+    let org = common::organiser(&server, "org").await;
     let tab = server.register("tab").await;
     let chief = server.register("chief").await;
-    qiyuan_server::events::grant(&*store, "org", "organiser")
-        .await
-        .unwrap();
     for a in ["tab", "chief"] {
         qiyuan_server::events::grant(&*store, a, "arbiter")
             .await
@@ -137,15 +134,8 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
         let ws = c.ws().await;
         ps.push((c, ws));
     }
-    let r = org
-        .http
-        .patch(format!("{}/api/event/{id}", org.base))
-        .bearer_auth(&org.token)
-        .json(&config(now_ms()))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
+    let (status, r) = common::patch(&org, &format!("/api/event/{id}"), config(now_ms())).await;
+    assert_eq!(status, 200, "{r}");
 
     // ---- Hand 1: the table's order; the first bidder passes (one action).
     let h1 = hand(&org, &id, 1, "hand 1 dealt", |h| h["table"].is_string()).await;

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
-use crate::common::{self, Backend, Client, Ws, post};
+use crate::common::{self, Backend, Client, Ws, event_with, get_json, organiser, patch};
 
 const BOARDS: usize = 4;
 
@@ -32,12 +32,6 @@ fn config(starts_at: i64) -> Value {
         "starts_at": starts_at,
         "schedule": {"kind": "after_previous", "pause_secs": 1.0},
     })
-}
-
-async fn get_json(c: &Client, path: &str) -> (u16, Value) {
-    let r = c.get(path).await;
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap_or(Value::Null))
 }
 
 async fn event(c: &Client, id: &str) -> Value {
@@ -63,34 +57,17 @@ async fn told(ws: &mut Ws) -> String {
 
 async fn whole(backend: Backend) {
     let server = common::start_with(backend, |c| c.event_tick_ms = 50).await;
-    let store = server.running.as_ref().unwrap().app.store.clone();
-    let org = server.register("org").await;
-    qiyuan_server::events::grant(&*store, "org", "organiser")
-        .await
-        .unwrap();
+    let org = organiser(&server, "org").await;
     let mut players = Vec::new();
     for i in 1..=6 {
         players.push(server.register(&format!("dup{i}")).await);
     }
-    let (status, created) = post(&org, "/api/events", config(now_ms() + 3_600_000)).await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    for p in &players {
-        let (status, r) = post(p, &format!("/api/event/{id}/register"), json!({})).await;
-        assert_eq!(status, 200, "{r}");
-    }
+    let id = event_with(&org, config(now_ms() + 3_600_000), &players).await;
     // p2 (table 2) will hold board 1; p1 (table 1) will probe.
     let mut p2 = players[1].ws().await;
     let mut p1 = players[0].ws().await;
-    let r = org
-        .http
-        .patch(format!("{}/api/event/{id}", org.base))
-        .bearer_auth(&org.token)
-        .json(&config(now_ms()))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
+    let (status, r) = patch(&org, &format!("/api/event/{id}"), config(now_ms())).await;
+    assert_eq!(status, 200, "{r}");
 
     // Board 1: p2 comes to table 2 and never acts, so that it waits for them.
     let t2h1 = told(&mut p2).await;

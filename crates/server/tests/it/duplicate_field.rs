@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
-use crate::common::{self, Backend, Client, post};
+use crate::common::{self, Backend, Client, event_with, get_json, organiser, patch};
 
 const BOARDS: usize = 3;
 
@@ -32,12 +32,6 @@ fn config(starts_at: i64) -> Value {
         "starts_at": starts_at,
         "schedule": {"kind": "after_previous", "pause_secs": 0.2},
     })
-}
-
-async fn get_json(c: &Client, path: &str) -> (u16, Value) {
-    let r = c.get(path).await;
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap_or(Value::Null))
 }
 
 async fn wait(c: &Client, path: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
@@ -62,31 +56,14 @@ async fn whole(backend: Backend) {
         c.escape_grace_secs = Some(0.2);
     })
     .await;
-    let store = server.running.as_ref().unwrap().app.store.clone();
-    let mut org = server.register("org").await;
-    qiyuan_server::events::grant(&*store, "org", "organiser")
-        .await
-        .unwrap();
+    let mut org = organiser(&server, "org").await;
     let mut players = Vec::new();
     for i in 1..=5 {
         players.push(server.register(&format!("five{i}")).await);
     }
-    let (status, created) = post(&org, "/api/events", config(now_ms() + 3_600_000)).await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    for p in &players {
-        let (status, r) = post(p, &format!("/api/event/{id}/register"), json!({})).await;
-        assert_eq!(status, 200, "{r}");
-    }
-    let r = org
-        .http
-        .patch(format!("{}/api/event/{id}", org.base))
-        .bearer_auth(&org.token)
-        .json(&config(now_ms()))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
+    let id = event_with(&org, config(now_ms() + 3_600_000), &players).await;
+    let (status, r) = patch(&org, &format!("/api/event/{id}"), config(now_ms())).await;
+    assert_eq!(status, 200, "{r}");
 
     // Two tables: positions dealt out strongest first, position by position;
     // the sixth place (position 2 of table 2) the computer's.

@@ -154,6 +154,50 @@ impl Client {
     }
 }
 
+/// `GET path` as `c`: the status and the JSON answer (null if none).
+pub async fn get_json(c: &Client, path: &str) -> (u16, Value) {
+    let r = c.get(path).await;
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+/// `PATCH path` with a JSON body as `c`: the status and the JSON answer.
+pub async fn patch(c: &Client, path: &str, body: Value) -> (u16, Value) {
+    let r = c
+        .http
+        .patch(format!("{}{path}", c.base))
+        .bearer_auth(&c.token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+/// A new account `name` that may organise events.
+pub async fn organiser(server: &TestServer, name: &str) -> Client {
+    let c = server.register(name).await;
+    let store = server.running.as_ref().unwrap().app.store.clone();
+    qiyuan_server::events::grant(&*store, name, "organiser")
+        .await
+        .unwrap();
+    c
+}
+
+/// `org` creates an event of `config` (its start an hour away), and every one
+/// of `players` registers; the event's id.
+pub async fn event_with(org: &Client, config: Value, players: &[Client]) -> String {
+    let (status, created) = post(org, "/api/events", config).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    for p in players {
+        let (status, r) = post(p, &format!("/api/event/{id}/register"), json!({})).await;
+        assert_eq!(status, 200, "{r}");
+    }
+    id
+}
+
 /// `POST path` with a JSON body as `c`: the status and the JSON answer (null if
 /// none).
 pub async fn post(c: &Client, path: &str, body: Value) -> (u16, Value) {
