@@ -261,3 +261,139 @@ impl EventData {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use qiyuan_store::{EventHandRow, EventPlayerRow, EventRow};
+    use serde_json::json;
+
+    use super::*;
+
+    /// A duplicate event of `people` players over one board, grouped as the
+    /// director groups it, with board 1 played at every table: `results[t]`
+    /// is table `t`'s deal played and points by seat.
+    fn event(people: i64, results: &[(i64, [i64; 3])]) -> EventData {
+        let config = json!({
+            "name": "d", "kind": "duplicate", "game": "doudizhu",
+            "cards": {"hands_per_round": 1},
+            "time": {"kind": "qq", "game": 0, "per_move": 0, "countdown": 20_000},
+            "rounds": 1, "starts_at": 0,
+        });
+        let players: Vec<EventPlayerRow> = (1..=people)
+            .map(|i| EventPlayerRow {
+                user_id: i,
+                username: format!("p{i}"),
+                start_rank: i,
+                rating: None,
+                joined_round: 1,
+                withdrawn: false,
+                disqualified: false,
+                joined_at: 0,
+            })
+            .collect();
+        let mut ev = EventData {
+            row: EventRow {
+                id: "e".into(),
+                organiser: 99,
+                game: "doudizhu".into(),
+                config: config.to_string(),
+                status: "running".into(),
+                created_at: 0,
+                updated_at: 0,
+                end_reason: None,
+            },
+            config: serde_json::from_value(config).unwrap(),
+            players,
+            byes: Vec::new(),
+            rounds: Vec::new(),
+            games: Vec::new(),
+            arbiters: Vec::new(),
+            tables: Vec::new(),
+            hands: Vec::new(),
+            chiefs: Vec::new(),
+            board_secrets: vec!["00".repeat(32)],
+            boards_published: vec![true],
+        };
+        let ids: Vec<UserId> = (1..=people).collect();
+        let (users, schedule) = field(&ev, &ids).unwrap();
+        ev.tables = tables(1, &users, &schedule);
+        for (t, (deal, points)) in results.iter().enumerate() {
+            let table = ev.tables[t].clone();
+            let (seats, _) = plan(&ev, &table, 1);
+            ev.hands.push(EventHandRow {
+                round: 1,
+                board: table.board,
+                hand: 1,
+                seats: serde_json::to_string(&seats).unwrap(),
+                deal: None,
+                table_id: Some(format!("t{t}")),
+                scores: Some(serde_json::to_string(points).unwrap()),
+                started_at: 0,
+                played_deal: *deal,
+            });
+        }
+        ev
+    }
+
+    fn matchpoints(ev: &EventData) -> Vec<(usize, usize, u32, u32)> {
+        let (_, _, scores) = ev.duplicate_scores().unwrap();
+        scores
+            .iter()
+            .map(|s| (s.table, s.seat, s.matchpoints, s.top))
+            .collect()
+    }
+
+    #[test]
+    fn a_redeal_is_compared_only_with_the_tables_that_played_it() {
+        // The same deal at both tables: each seat's result against the other's.
+        let same = event(6, &[(0, [4, -2, -2]), (0, [-4, 2, 2])]);
+        assert_eq!(
+            matchpoints(&same),
+            vec![
+                (0, 0, 2, 2),
+                (0, 1, 0, 2),
+                (0, 2, 0, 2),
+                (1, 0, 0, 2),
+                (1, 1, 2, 2),
+                (1, 2, 2, 2)
+            ]
+        );
+        // Table 2 passed out and played the redeal: nobody to compare with.
+        let apart = event(6, &[(0, [4, -2, -2]), (1, [-4, 2, 2])]);
+        assert!(
+            matchpoints(&apart)
+                .iter()
+                .all(|&(_, _, m, top)| (m, top) == (1, 2)),
+            "{:?}",
+            matchpoints(&apart)
+        );
+        let cmp = apart.comparison(&|_| None);
+        assert_eq!(cmp["boards"][0]["tables"][1]["deal"], 1, "{cmp}");
+    }
+
+    #[test]
+    fn a_field_not_a_multiple_of_three_is_seated_whole_with_computer_places() {
+        let ev = event(5, &[(0, [4, -2, -2]), (0, [-4, 2, 2])]);
+        let seated: Vec<Vec<UserId>> = ev.tables.iter().map(|t| seats_of(&t.seats)).collect();
+        // Strongest first, position by position; the sixth place a computer's.
+        assert_eq!(seated, vec![vec![1, 3, 5], vec![2, 4, 0]]);
+        assert_eq!(ev.name_of(0), "bot:basic");
+        let standings = ev.duplicate_standings();
+        let names: Vec<&str> = standings
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["user"].as_str().unwrap())
+            .collect();
+        assert_eq!(names.len(), 5, "{standings}");
+        assert!(!names.contains(&"bot:basic"), "{standings}");
+        let cmp = ev.comparison(&|_| None);
+        let users: Vec<&str> = cmp["boards"][0]["tables"][1]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["user"].as_str().unwrap())
+            .collect();
+        assert!(users.contains(&"bot:basic"), "{cmp}");
+    }
+}
