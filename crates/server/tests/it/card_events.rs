@@ -225,7 +225,8 @@ async fn points_event(backend: Backend) {
         assert_eq!(status, 200, "{r}");
     }
     let mut p01 = players[0].ws().await;
-    let (status, body) = post_patch(&org, &id, config(&game, now_ms())).await;
+    let (status, body) =
+        common::patch(&org, &format!("/api/event/{id}"), config(&game, now_ms())).await;
     assert_eq!(status, 200, "{body}");
 
     // ---- Round 1: by starting rank; p10, the lowest, sits out. ----
@@ -378,19 +379,6 @@ async fn store_hands(server: &TestServer, id: &str) -> usize {
     let keys: HashSet<(i64, i64, i64)> = hands.iter().map(|h| (h.round, h.board, h.hand)).collect();
     assert_eq!(keys.len(), hands.len());
     hands.len()
-}
-
-async fn post_patch(c: &Client, id: &str, body: Value) -> (u16, Value) {
-    let r = c
-        .http
-        .patch(format!("{}/api/event/{id}", c.base))
-        .bearer_auth(&c.token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap_or(Value::Null))
 }
 
 crate::both!(points_event);

@@ -39,7 +39,6 @@ mod doudizhu_points;
 mod doudizhu_table;
 mod doudizhu_trusteeship;
 mod duplicate_event;
-mod duplicate_field;
 mod empty_tables;
 mod event_arbiters;
 mod event_organiser;

@@ -16,22 +16,9 @@ use std::time::Duration;
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
-use crate::common::{self, Backend, Client, TestServer, Ws, events_of, post};
+use crate::common::{self, Backend, Client, TestServer, Ws, events_of, patch, post};
 
 const FORFEIT_MS: i64 = 2000;
-
-async fn patch(c: &Client, path: &str, body: Value) -> (u16, Value) {
-    let r = c
-        .http
-        .patch(format!("{}{path}", c.base))
-        .bearer_auth(&c.token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap_or(Value::Null))
-}
 
 async fn event(c: &Client, id: &str) -> Value {
     let r = c.get(&format!("/api/event/{id}")).await;

@@ -163,16 +163,7 @@ pub async fn get_json(c: &Client, path: &str) -> (u16, Value) {
 
 /// `PATCH path` with a JSON body as `c`: the status and the JSON answer.
 pub async fn patch(c: &Client, path: &str, body: Value) -> (u16, Value) {
-    let r = c
-        .http
-        .patch(format!("{}{path}", c.base))
-        .bearer_auth(&c.token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap_or(Value::Null))
+    send_json(c, reqwest::Method::PATCH, path, body).await
 }
 
 /// A new account `name` that may organise events.
@@ -201,9 +192,13 @@ pub async fn event_with(org: &Client, config: Value, players: &[Client]) -> Stri
 /// `POST path` with a JSON body as `c`: the status and the JSON answer (null if
 /// none).
 pub async fn post(c: &Client, path: &str, body: Value) -> (u16, Value) {
+    send_json(c, reqwest::Method::POST, path, body).await
+}
+
+async fn send_json(c: &Client, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
     let r = c
         .http
-        .post(format!("{}{path}", c.base))
+        .request(method, format!("{}{path}", c.base))
         .bearer_auth(&c.token)
         .json(&body)
         .send()
