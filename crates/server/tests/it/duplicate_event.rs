@@ -421,22 +421,4 @@ async fn wait_for(c: &Client, path: &str, what: &str, pred: impl Fn(&Value) -> b
     }
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn duplicate_event_sqlite() {
-    whole(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread")]
-async fn duplicate_event_postgres() {
-    whole(Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread")]
-async fn five_players_and_a_restart_sqlite() {
-    five_players_and_a_restart(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread")]
-async fn five_players_and_a_restart_postgres() {
-    five_players_and_a_restart(Backend::Postgres).await;
-}
+crate::both!(whole, five_players_and_a_restart);
