@@ -421,10 +421,32 @@ pub fn stamp_json(
     comments: &[(usize, String)],
 ) -> Option<String> {
     let mut fields: Fields = serde_json::from_str(record).ok()?;
-    fields.set("event", Value::from(event), &["game"]);
-    fields.set("round", Value::from(round), &["date", "site", "event"]);
+    set_field(&mut fields, "event", Value::from(event), &["game"]);
+    set_field(
+        &mut fields,
+        "round",
+        Value::from(round),
+        &["date", "site", "event"],
+    );
     with_json_comments(&mut fields, comments);
     serde_json::to_string_pretty(&fields).ok()
+}
+
+/// A JSON object's fields in their order (serde_json's own map sorts them).
+type Fields = indexmap::IndexMap<String, Value>;
+
+/// Sets field `name`; a new one goes after the first of `after` the object
+/// has, else at its end.
+fn set_field(fields: &mut Fields, name: &str, value: Value, after: &[&str]) {
+    if let Some(v) = fields.get_mut(name) {
+        *v = value;
+        return;
+    }
+    let at = after
+        .iter()
+        .find_map(|a| fields.get_index_of(*a))
+        .map_or(fields.len(), |i| i + 1);
+    fields.shift_insert(at, name.to_string(), value);
 }
 
 /// Adds each comment as `{"ply", "text"}` to the record's `comments` (made
@@ -448,64 +470,7 @@ fn with_json_comments(fields: &mut Fields, comments: &[(usize, String)]) {
         }
     }
     if list.len() > before {
-        fields.set("comments", Value::Array(list), &[]);
-    }
-}
-
-/// A JSON object's fields in their order (serde_json's map sorts them).
-struct Fields(Vec<(String, Value)>);
-
-impl Fields {
-    fn get(&self, name: &str) -> Option<&Value> {
-        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
-    }
-
-    /// Sets field `name`; a new one goes after the first of `after` the
-    /// object has, else at its end.
-    fn set(&mut self, name: &str, value: Value, after: &[&str]) {
-        if let Some(f) = self.0.iter_mut().find(|(n, _)| n == name) {
-            f.1 = value;
-            return;
-        }
-        let at = after
-            .iter()
-            .find_map(|a| self.0.iter().position(|(n, _)| n == a))
-            .map_or(self.0.len(), |i| i + 1);
-        self.0.insert(at, (name.to_string(), value));
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Fields {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Fields;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Fields, A::Error> {
-                let mut out = Vec::new();
-                while let Some((k, v)) = map.next_entry::<String, Value>()? {
-                    out.push((k, v));
-                }
-                Ok(Fields(out))
-            }
-        }
-        d.deserialize_map(Visit)
-    }
-}
-
-impl serde::Serialize for Fields {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
+        set_field(fields, "comments", Value::Array(list), &[]);
     }
 }
 
