@@ -91,8 +91,7 @@ impl Router {
     /// it is told the table's events, and it is in the table's chat rooms
     /// (a private table's only for its owner, the one person it admits).
     async fn enter(&mut self, handle: &live::TableHandle) {
-        self.tables.insert(handle.id.clone());
-        self.conn.lag.set_at_table(true);
+        self.at_table(&handle.id, true);
         let owner = match (&handle.owner, &self.conn.user) {
             (Some(owner), Some(user)) => owner.id == user.id,
             _ => false,
@@ -115,6 +114,17 @@ impl Router {
                 )
                 .await;
         }
+    }
+
+    /// The socket is at `table` now (`at`), or no more; its lag is wanted
+    /// (its pings frequent) while it is at any.
+    fn at_table(&mut self, table: &str, at: bool) {
+        if at {
+            self.tables.insert(table.to_string());
+        } else {
+            self.tables.remove(table);
+        }
+        self.conn.lag.set_at_table(!self.tables.is_empty());
     }
 
     async fn send_table(&self, handle: &live::TableHandle, msg: TableMsg) -> Result<(), ApiError> {
@@ -263,10 +273,7 @@ impl Router {
                     Some(table) => {
                         match self.table(&table).await {
                             Ok(handle) => self.enter(&handle).await,
-                            Err(_) => {
-                                self.tables.insert(table.clone());
-                                self.conn.lag.set_at_table(true);
-                            }
+                            Err(_) => self.at_table(&table, true),
                         }
                         self.ack(id, Ack::Table { table });
                     }
@@ -369,7 +376,6 @@ impl Router {
                 self.unsealed(table).await?;
                 let handle = self.table(table).await?;
                 self.enter(&handle).await;
-                self.tables.insert(table.clone());
                 self.app.sockets.watching(self.conn.id, table, true);
                 self.send_table(
                     &handle,
@@ -383,8 +389,7 @@ impl Router {
             }
             HallMsg::Unwatch(protocol::client::Watch { table, .. }) => {
                 let handle = self.table(table).await?;
-                self.tables.remove(table);
-                self.conn.lag.set_at_table(!self.tables.is_empty());
+                self.at_table(table, false);
                 self.app.chat.leave(table, self.conn.id);
                 self.app.sockets.watching(self.conn.id, table, false);
                 self.send_table(&handle, TableMsg::Unwatch { conn: self.conn.id })
