@@ -22,7 +22,7 @@ pub const COMPUTER_LEVEL: &str = "basic";
 /// A computer place as the event's pages name it: a computer player's id
 /// without its tail (`bot:basic`), which clients show as 电脑（普通）.
 pub fn computer_place() -> String {
-    format!("bot:{COMPUTER_LEVEL}")
+    crate::live::Occupant::computer_place(COMPUTER_LEVEL)
 }
 
 /// The players a duplicate event seats, in the schedule's order (by starting
@@ -369,6 +369,15 @@ mod tests {
         );
         let cmp = apart.comparison(&|_| None);
         assert_eq!(cmp["boards"][0]["tables"][1]["deal"], 1, "{cmp}");
+    }
+
+    #[cfg(feature = "doudizhu")]
+    #[test]
+    fn a_computer_place_plays_at_the_level_that_plays_for_absent_players() {
+        // 托管 plays at the game's first level (`bots::turn`).
+        let games = crate::registry::Games::builtin();
+        let levels = &games.get("doudizhu").unwrap().bot_levels;
+        assert_eq!(levels[0].key, COMPUTER_LEVEL);
     }
 
     #[test]

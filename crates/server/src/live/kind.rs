@@ -176,6 +176,12 @@ impl<'a> Occupant<'a> {
         format!("{COMPUTER_PREFIX}{key}-{tail}")
     }
 
+    /// A computer player of level `key` as pages name a place one will hold
+    /// (`bot:basic`, no tail: not yet a seat's occupant).
+    pub fn computer_place(key: &str) -> String {
+        format!("{COMPUTER_PREFIX}{key}")
+    }
+
     /// The persisted name of `owner`'s stand-in at `seat`.
     pub fn stand_in_name(owner: &str, seat: Seat) -> String {
         format!("{STAND_IN_PREFIX}{}:{owner}", seat.0 + 1)
