@@ -17,7 +17,7 @@ use std::time::Duration;
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
-use crate::common::{self, Backend, Client, Ws, post};
+use crate::common::{self, Backend, Client, Ws, act_refused, arbiter_act, event, post};
 
 const NAME: &str = "积分赛 裁判 test";
 
@@ -33,12 +33,6 @@ fn config(starts_at: i64) -> Value {
         "schedule": {"kind": "after_previous", "pause_secs": 0.2},
         "cards": {"hands_per_round": 3, "starting_chips": 1000},
     })
-}
-
-async fn event(c: &Client, id: &str) -> Value {
-    let r = c.get(&format!("/api/event/{id}")).await;
-    assert_eq!(r.status(), 200);
-    r.json().await.unwrap()
 }
 
 /// Hand `n` of round 1's only table, once `pred` holds of it.
@@ -81,11 +75,6 @@ async fn record(
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("{what}: not in time\n{last:#}");
-}
-
-/// `by`'s act `d` at event `id`: the status and the answer.
-async fn act(by: &Client, id: &str, d: Value) -> (u16, Value) {
-    post(by, &format!("/api/event/{id}/action"), d).await
 }
 
 /// Every player's socket watches `table` (present: the computer does not
@@ -154,7 +143,7 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
     // A warning to the player at seat 1 of the hand: the table's count, the
     // table's `warned` event, `event.action` to all three.
     let warned = seats[1].clone();
-    let (status, done) = act(
+    let (status, done) = arbiter_act(
         &tab,
         &id,
         json!({"kind": "warning", "player": warned, "reason": "说话 spoke to a neighbour"}),
@@ -186,7 +175,7 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
     assert!(g["outcome"].is_null(), "{g}");
 
     // The clocks stopped: the next bidder's action is refused; started again.
-    let (status, body) = act(
+    let (status, body) = arbiter_act(
         &tab,
         &id,
         json!({"kind": "pause", "player": warned, "reason": "a dispute"}),
@@ -200,7 +189,7 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
         .act("move", json!({"table": t1, "action": "pass"}))
         .await;
     assert_eq!(r["t"], "error", "{r}");
-    let (status, body) = act(
+    let (status, body) = arbiter_act(
         &tab,
         &id,
         json!({"kind": "resume", "player": warned, "reason": "settled"}),
@@ -217,7 +206,7 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
             .unwrap()
     };
     let before = main(&table_view(&org, &t1).await);
-    let (status, body) = act(
+    let (status, body) = arbiter_act(
         &tab,
         &id,
         json!({"kind": "clock", "player": seats[first], "seconds": 60, "reason": "the clock was set wrong"}),
@@ -226,34 +215,28 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
     assert_eq!(status, 200, "{body}");
     let after = main(&table_view(&org, &t1).await);
     assert_eq!(after, before + 60_000);
-    let (status, body) = act(
+    act_refused(
         &tab,
         &id,
         json!({"kind": "restore", "player": warned, "ply": 0, "clocks": [60, 60], "reason": "r"}),
+        400,
+        "bad_action",
     )
     .await;
-    assert_eq!(
-        (status, body["error"]["code"].clone()),
-        (400, json!("bad_action")),
-        "{body}"
-    );
     // The chief's acts are the chief's.
-    let (status, body) = act(
+    act_refused(
         &tab,
         &id,
         json!({"kind": "forfeit", "player": seats[0], "reason": "r"}),
+        403,
+        "chief_only",
     )
     .await;
-    assert_eq!(
-        (status, body["error"]["code"].clone()),
-        (403, json!("chief_only")),
-        "{body}"
-    );
 
     // ---- The chief forfeits seat 0's hand: it loses as a concession in the
     // bidding scores it (no landlord, stake 1: −2, +1, +1).
     let loser = seats[0].clone();
-    let (status, body) = act(
+    let (status, body) = arbiter_act(
         &chief,
         &id,
         json!({"kind": "forfeit", "player": loser, "reason": "left the hall during the hand"}),
@@ -280,7 +263,7 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
     turned.rotate_left(1);
     assert_eq!(h2["seats"], json!(turned), "{h2}");
     sit_in(&mut ps, &t2).await;
-    let (status, body) = act(
+    let (status, body) = arbiter_act(
         &tab,
         &id,
         json!({"kind": "warning", "player": turned[2], "reason": "looked at a neighbour's cards"}),
@@ -303,7 +286,7 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
     let out = seats[1].clone();
     assert_ne!(out, loser);
     let out_seat = seats3.iter().position(|p| *p == out).unwrap();
-    let (status, body) = act(
+    let (status, body) = arbiter_act(
         &chief,
         &id,
         json!({"kind": "disqualify", "player": out, "reason": "abused the arbiter"}),
@@ -323,21 +306,18 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
         .unwrap();
     assert_eq!(p["disqualified"], true, "{ev}");
     for result in ["1-0", "0-1", "1/2-1/2", "+-"] {
-        let (status, body) = act(
+        let body = act_refused(
             &chief,
             &id,
             json!({"kind": "adjudicate", "player": loser, "result": result, "reason": "r"}),
+            400,
+            "bad_result",
         )
         .await;
-        assert_eq!(
-            (status, body["error"]["code"].clone()),
-            (400, json!("bad_result")),
-            "{body}"
-        );
         assert!(body.to_string().contains("--"), "{body}");
     }
     assert_eq!(table_view(&org, &t3).await["status"], "playing");
-    let (status, body) = act(
+    let (status, body) = arbiter_act(
         &chief,
         &id,
         json!({"kind": "adjudicate", "player": loser, "result": "--", "reason": "the deal was shown to a spectator"}),
@@ -349,17 +329,14 @@ async fn arbiters_at_tables_of_three(backend: Backend) {
     assert_eq!(h3["scores"], json!([0, 0, 0]), "{h3}");
     // Finished: the hand's score stands.
     for kind in ["adjudicate", "forfeit"] {
-        let (status, body) = act(
+        let body = act_refused(
             &chief,
             &id,
             json!({"kind": kind, "player": loser, "result": "--", "reason": "again"}),
+            409,
+            "hand_over",
         )
         .await;
-        assert_eq!(
-            (status, body["error"]["code"].clone()),
-            (409, json!("hand_over")),
-            "{body}"
-        );
         assert!(body.to_string().contains("over"), "{body}");
     }
     // Three hands played: the event has ended.

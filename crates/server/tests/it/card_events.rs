@@ -16,7 +16,7 @@ use std::time::Duration;
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
-use crate::common::{self, Backend, Client, TestServer, post};
+use crate::common::{self, Backend, Client, TestServer, event, post};
 
 const START: i64 = 1000;
 /// The three-seat game: the only one hosted, read from the registry's list.
@@ -51,12 +51,6 @@ fn config(game: &str, starts_at: i64) -> Value {
             "final": {"players": 3, "hands": 1},
         },
     })
-}
-
-async fn event(c: &Client, id: &str) -> Value {
-    let r = c.get(&format!("/api/event/{id}")).await;
-    assert_eq!(r.status(), 200);
-    r.json().await.unwrap()
 }
 
 /// Waits until `pred` holds of the event (two minutes at most: the hands are

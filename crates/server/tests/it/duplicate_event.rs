@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
-use crate::common::{self, Backend, Client, Ws, event_with, get_json, organiser, patch};
+use crate::common::{self, Backend, Client, Ws, event, event_with, get_json, organiser, patch};
 
 const BOARDS: usize = 4;
 /// A computer place, as the event's pages name it.
@@ -40,12 +40,6 @@ fn config_of(boards: usize, countdown: u64, starts_at: i64) -> Value {
         "starts_at": starts_at,
         "schedule": {"kind": "after_previous", "pause_secs": 1.0},
     })
-}
-
-async fn event(c: &Client, id: &str) -> Value {
-    let (status, v) = get_json(c, &format!("/api/event/{id}")).await;
-    assert_eq!(status, 200, "{v}");
-    v
 }
 
 /// Whether hand `hand` (from 1) of table `table` (from 1) has finished, as the

@@ -12,13 +12,7 @@ use std::time::Duration;
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
-use crate::common::{self, Backend, Client, TestServer, Ws, post};
-
-async fn event(c: &Client, id: &str) -> Value {
-    let r = c.get(&format!("/api/event/{id}")).await;
-    assert_eq!(r.status(), 200);
-    r.json().await.unwrap()
-}
+use crate::common::{self, Backend, Client, TestServer, Ws, event, post};
 
 /// A two-player, one-round chess event with a table arbiter `tab` and a
 /// chief `chief`, started, its game's table watched by both players.
@@ -142,18 +136,12 @@ async fn start(backend: Backend) -> Ev {
 
 impl Ev {
     async fn act(&self, by: &Client, d: Value) -> (u16, Value) {
-        let (status, body) = post(by, &format!("/api/event/{}/action", self.id), d).await;
-        (status, body)
+        common::arbiter_act(by, &self.id, d).await
     }
 
     /// `by`'s act `d` is refused with `status` and `code`.
     async fn refused(&self, by: &Client, d: Value, status: u16, code: &str) {
-        let (got, body) = self.act(by, d).await;
-        assert_eq!(
-            (got, body["error"]["code"].clone()),
-            (status, json!(code)),
-            "{body}"
-        );
+        common::act_refused(by, &self.id, d, status, code).await;
     }
 
     async fn moves(&mut self, list: &[&str]) {

@@ -10,13 +10,7 @@ use std::time::Duration;
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
-use crate::common::{self, Backend, Client, post};
-
-async fn event(c: &Client, id: &str) -> Value {
-    let r = c.get(&format!("/api/event/{id}")).await;
-    assert_eq!(r.status(), 200);
-    r.json().await.unwrap()
-}
+use crate::common::{self, Backend, Client, event, post};
 
 async fn me(c: &Client) -> Value {
     c.get("/api/events/me").await.json().await.unwrap()

@@ -12,13 +12,7 @@ use std::time::Duration;
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
-use crate::common::{self, Backend, Client, TestServer, Ws, post};
-
-async fn event(c: &Client, id: &str) -> Value {
-    let r = c.get(&format!("/api/event/{id}")).await;
-    assert_eq!(r.status(), 200);
-    r.json().await.unwrap()
-}
+use crate::common::{self, Backend, Client, TestServer, Ws, event, post};
 
 /// A small event: `players` accounts registered, `arb` its arbiter, started.
 struct Small {

@@ -16,15 +16,9 @@ use std::time::Duration;
 use qiyuan_testkit::clock::now_ms;
 use serde_json::{Value, json};
 
-use crate::common::{self, Backend, Client, TestServer, Ws, events_of, patch, post};
+use crate::common::{self, Backend, Client, TestServer, Ws, event, events_of, patch, post};
 
 const FORFEIT_MS: i64 = 2000;
-
-async fn event(c: &Client, id: &str) -> Value {
-    let r = c.get(&format!("/api/event/{id}")).await;
-    assert_eq!(r.status(), 200);
-    r.json().await.unwrap()
-}
 
 fn config(starts_at: i64) -> Value {
     json!({

@@ -166,6 +166,29 @@ pub async fn patch(c: &Client, path: &str, body: Value) -> (u16, Value) {
     send_json(c, reqwest::Method::PATCH, path, body).await
 }
 
+/// `GET /api/event/{id}`, which must answer.
+pub async fn event(c: &Client, id: &str) -> Value {
+    let (status, v) = get_json(c, &format!("/api/event/{id}")).await;
+    assert_eq!(status, 200, "{v}");
+    v
+}
+
+/// An arbiter's act `d` at event `id` (`POST /api/event/{id}/action`).
+pub async fn arbiter_act(by: &Client, id: &str, d: Value) -> (u16, Value) {
+    post(by, &format!("/api/event/{id}/action"), d).await
+}
+
+/// `by`'s act `d` at event `id` is refused with `status` and `code`; the answer.
+pub async fn act_refused(by: &Client, id: &str, d: Value, status: u16, code: &str) -> Value {
+    let (got, body) = arbiter_act(by, id, d).await;
+    assert_eq!(
+        (got, body["error"]["code"].clone()),
+        (status, json!(code)),
+        "{body}"
+    );
+    body
+}
+
 /// A new account `name` that may organise events.
 pub async fn organiser(server: &TestServer, name: &str) -> Client {
     let c = server.register(name).await;
