@@ -113,7 +113,7 @@ export const O = texts({
   elimRise: ['每轮出局线提高', 'Threshold rise per round'],
   finalPlayers: ['决赛人数（3的倍数，留空：无决赛）', 'Finalists (a multiple of 3; empty: no final)'],
   finalHands: ['决赛局数', 'Hands in the final'],
-  dupNote: ['复式赛只有一轮：每桌三人整场不变，按牌副轮换座位；成绩与持同一手牌的人比较（比赛分）。', 'A duplicate event is one round: each table keeps its three players, who move seat from board to board; a result counts against everyone who held the same cards (matchpoints).'],
+  dupNote: ['复式赛只有一轮：每桌三人整场不变，按牌副轮换座位；成绩与持同一手牌的人比较（比赛分）。人数不是3的倍数时，空位由电脑补齐（参与比较，不排名次）。', 'A duplicate event is one round: each table keeps its three players, who move seat from board to board; a result counts against everyone who held the same cards (matchpoints). A field that is not a multiple of 3 gets computer players in the empty places (compared, not ranked).'],
   e_game3: ['请选择一种三人游戏', 'Choose a three-player game'],
   e_hands: ['每轮局数为 1 到 50', '1 to 50 hands per round'],
   e_boards: ['牌副数为 1 到 50', '1 to 50 boards'],
