@@ -25,7 +25,9 @@
 //! A backend may send its other writes the same way, as jobs (`J`): SQLite's
 //! sign-ups, sessions, tables, game rows and settlements waiting together run
 //! in one transaction, each answered after its commit (a job's own error is its
-//! own; the commit's failure is every job's). The appends waiting beside them
+//! own; the commit's failure is every job's; a batch of single-statement jobs
+//! only, such as chat lines, runs each in its statement's own implicit
+//! transaction, `SqliteStore::write_alone`). The appends waiting beside them
 //! are written and answered first, in a transaction of their own, so a move
 //! waits for one batch of jobs at most. With one writing
 //! connection, a write alone in its transaction cost a queue of handoffs
