@@ -186,8 +186,13 @@ impl Game for Count {
         } else {
             self.options.seats
         };
+        // Its seat count is its options' (a proposal without options plays
+        // the default two seats even at a table of three): an outcome that
+        // does not fit is the table's to refuse, not a panic here.
         let mut results = vec![SeatResult::Win; n as usize];
-        results[seat.index()] = SeatResult::Loss;
+        if let Some(r) = results.get_mut(seat.index()) {
+            *r = SeatResult::Loss;
+        }
         Outcome {
             results,
             reason,
